@@ -1,0 +1,374 @@
+//! Odd-even transposition sort: one pass per step over every line, two textures ping-ponged,
+//! as a compute kernel or as a fragment shader rendering into the other texture.
+
+use super::swap_counters::SwapCounters;
+use super::{RunStats, SortRun};
+use crate::gpu::{Gpu, GpuError};
+use crate::options::SortOptions;
+use crate::shaders::ODD_EVEN_PROGRAM;
+use crate::texture::{PICTURE_FORMAT, copy_picture, create_picture_texture, picture_texture};
+use image::RgbaImage;
+use wgpu::util::DeviceExt;
+
+/// `WORKGROUP_WIDTH` x `WORKGROUP_HEIGHT` of `odd_even_compute` (checked by a test).
+pub const WORKGROUP_SIZE: [u32; 2] = [16, 16];
+
+/// Steps that may run between two readings of the swap counters.
+const COUNTER_RING: u32 = 1024;
+
+/// How a pass is run on the GPU; both give bit-identical textures after every pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, clap::ValueEnum)]
+pub enum PassKind {
+    /// A compute kernel reads one texture and stores into the other.
+    #[default]
+    Compute,
+    /// A fragment shader samples one texture and renders into the other.
+    Fragment,
+}
+
+impl PassKind {
+    /// The name used on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            PassKind::Compute => "compute",
+            PassKind::Fragment => "fragment",
+        }
+    }
+}
+
+/// Mirrors `PassParams` in `shaders/odd_even.wgsl`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, bytemuck::Pod, bytemuck::Zeroable)]
+pub struct PassParams {
+    /// `SortKey::id`.
+    pub key: u32,
+    /// 1 for descending order.
+    pub descending: u32,
+    /// `Axis` as u32: 0 rows, 1 columns.
+    pub axis: u32,
+    /// The iteration number modulo 2.
+    pub parity: u32,
+}
+
+/// The odd-even pipelines, built once per device.
+pub struct OddEven {
+    compute_layout: wgpu::BindGroupLayout,
+    fragment_layout: wgpu::BindGroupLayout,
+    compute: wgpu::ComputePipeline,
+    fragment: wgpu::RenderPipeline,
+}
+
+fn layout_entries(with_storage_target: bool) -> Vec<wgpu::BindGroupLayoutEntry> {
+    let stages = wgpu::ShaderStages::COMPUTE | wgpu::ShaderStages::FRAGMENT;
+    let mut entries = vec![
+        wgpu::BindGroupLayoutEntry {
+            binding: 0,
+            visibility: stages,
+            ty: wgpu::BindingType::Texture {
+                sample_type: wgpu::TextureSampleType::Uint,
+                view_dimension: wgpu::TextureViewDimension::D2,
+                multisampled: false,
+            },
+            count: None,
+        },
+        wgpu::BindGroupLayoutEntry {
+            binding: 1,
+            visibility: stages,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Uniform,
+                has_dynamic_offset: false,
+                min_binding_size: wgpu::BufferSize::new(std::mem::size_of::<PassParams>() as u64),
+            },
+            count: None,
+        },
+        wgpu::BindGroupLayoutEntry {
+            binding: 2,
+            visibility: stages,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Storage { read_only: false },
+                has_dynamic_offset: true,
+                min_binding_size: wgpu::BufferSize::new(4),
+            },
+            count: None,
+        },
+    ];
+    if with_storage_target {
+        entries.push(wgpu::BindGroupLayoutEntry {
+            binding: 3,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::StorageTexture {
+                access: wgpu::StorageTextureAccess::WriteOnly,
+                format: PICTURE_FORMAT,
+                view_dimension: wgpu::TextureViewDimension::D2,
+            },
+            count: None,
+        });
+    }
+    entries
+}
+
+impl OddEven {
+    /// Builds both pipelines.
+    pub fn new(gpu: &Gpu) -> Self {
+        let device = &gpu.device;
+        let module = ODD_EVEN_PROGRAM.module(device);
+        let compute_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("odd_even::compute_layout"),
+            entries: &layout_entries(true),
+        });
+        let fragment_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("odd_even::fragment_layout"),
+            entries: &layout_entries(false),
+        });
+        let pipeline_layout = |layout: &wgpu::BindGroupLayout, label| {
+            device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: Some(label),
+                bind_group_layouts: &[Some(layout)],
+                immediate_size: 0,
+            })
+        };
+        let compute = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some("odd_even::compute"),
+            layout: Some(&pipeline_layout(&compute_layout, "odd_even::compute_pipeline_layout")),
+            module: &module,
+            entry_point: Some("odd_even_compute"),
+            compilation_options: Default::default(),
+            cache: None,
+        });
+        let fragment = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some("odd_even::fragment"),
+            layout: Some(&pipeline_layout(&fragment_layout, "odd_even::fragment_pipeline_layout")),
+            vertex: wgpu::VertexState {
+                module: &module,
+                entry_point: Some("fullscreen_vertex"),
+                compilation_options: Default::default(),
+                buffers: &[],
+            },
+            primitive: Default::default(),
+            depth_stencil: None,
+            multisample: Default::default(),
+            fragment: Some(wgpu::FragmentState {
+                module: &module,
+                entry_point: Some("odd_even_fragment"),
+                compilation_options: Default::default(),
+                targets: &[Some(wgpu::ColorTargetState {
+                    format: PICTURE_FORMAT,
+                    blend: None,
+                    write_mask: wgpu::ColorWrites::ALL,
+                })],
+            }),
+            multiview_mask: None,
+            cache: None,
+        });
+        OddEven { compute_layout, fragment_layout, compute, fragment }
+    }
+
+    /// Starts sorting `picture`: uploads it and prepares both ping-pong directions.
+    pub fn start(&self, gpu: &Gpu, picture: &RgbaImage, options: SortOptions, kind: PassKind) -> OddEvenRun {
+        let (width, height) = picture.dimensions();
+        let input = picture_texture(gpu, picture, "odd_even::input");
+        let textures = [
+            create_picture_texture(gpu, width, height, "odd_even::state[0]"),
+            create_picture_texture(gpu, width, height, "odd_even::state[1]"),
+        ];
+        let views = textures.each_ref().map(|t| t.create_view(&Default::default()));
+        let counters = SwapCounters::new(gpu, COUNTER_RING, "odd_even::swap_counters");
+        let layout = match kind {
+            PassKind::Compute => &self.compute_layout,
+            PassKind::Fragment => &self.fragment_layout,
+        };
+        // Bind group `p` runs iterations of parity `p`: it reads state[p] and writes state[1 - p].
+        let bind_groups = [0usize, 1].map(|p| {
+            let params = PassParams {
+                key: options.key.id(),
+                descending: options.descending.into(),
+                axis: options.axis as u32,
+                parity: p as u32,
+            };
+            let uniform = gpu.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some(&format!("odd_even::params[{p}]")),
+                contents: bytemuck::bytes_of(&params),
+                usage: wgpu::BufferUsages::UNIFORM,
+            });
+            let mut entries = vec![
+                wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::TextureView(&views[p]) },
+                wgpu::BindGroupEntry { binding: 1, resource: uniform.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 2, resource: counters.binding() },
+            ];
+            if kind == PassKind::Compute {
+                entries.push(wgpu::BindGroupEntry {
+                    binding: 3,
+                    resource: wgpu::BindingResource::TextureView(&views[1 - p]),
+                });
+            }
+            gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some(&format!("odd_even::bind_group[{p}]")),
+                layout,
+                entries: &entries,
+            })
+        });
+        let mut encoder = gpu
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("odd_even::start") });
+        copy_picture(&mut encoder, &input, &textures[0]);
+        gpu.queue.submit([encoder.finish()]);
+        let total_steps = options.line_len(width, height);
+        let mut run = OddEvenRun {
+            kind,
+            compute: self.compute.clone(),
+            fragment: self.fragment.clone(),
+            input,
+            textures,
+            views,
+            bind_groups,
+            counters,
+            total_steps,
+            steps_done: 0,
+            collected: 0,
+            stats: RunStats::default(),
+            previous_swaps: None,
+        };
+        run.reset_stats();
+        run
+    }
+}
+
+/// One picture being sorted by odd-even passes.
+pub struct OddEvenRun {
+    kind: PassKind,
+    compute: wgpu::ComputePipeline,
+    fragment: wgpu::RenderPipeline,
+    input: wgpu::Texture,
+    textures: [wgpu::Texture; 2],
+    views: [wgpu::TextureView; 2],
+    bind_groups: [wgpu::BindGroup; 2],
+    counters: SwapCounters,
+    total_steps: u32,
+    steps_done: u32,
+    /// Steps whose counters have been read.
+    collected: u32,
+    stats: RunStats,
+    /// Swaps of step `collected - 1`.
+    previous_swaps: Option<u32>,
+}
+
+impl OddEvenRun {
+    /// How passes are run.
+    pub fn pass_kind(&self) -> PassKind {
+        self.kind
+    }
+
+    fn reset_stats(&mut self) {
+        self.collected = 0;
+        self.previous_swaps = None;
+        // A line of one pixel (or none) is sorted before the first pass.
+        self.stats = RunStats { sorted_after: (self.total_steps <= 1).then_some(0), ..Default::default() };
+    }
+
+    fn record_compute(&self, encoder: &mut wgpu::CommandEncoder, first: u32, n: u32) {
+        let size = self.textures[0].size();
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some("odd_even::compute_passes"),
+            timestamp_writes: None,
+        });
+        pass.set_pipeline(&self.compute);
+        for step in first..first + n {
+            let parity = (step % 2) as usize;
+            pass.set_bind_group(0, &self.bind_groups[parity], &[self.counters.dynamic_offset(step)]);
+            pass.dispatch_workgroups(
+                size.width.div_ceil(WORKGROUP_SIZE[0]),
+                size.height.div_ceil(WORKGROUP_SIZE[1]),
+                1,
+            );
+        }
+    }
+
+    fn record_fragment(&self, encoder: &mut wgpu::CommandEncoder, first: u32, n: u32) {
+        for step in first..first + n {
+            let parity = (step % 2) as usize;
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("odd_even::fragment_pass"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: &self.views[1 - parity],
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
+                        store: wgpu::StoreOp::Store,
+                    },
+                })],
+                depth_stencil_attachment: None,
+                timestamp_writes: None,
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            pass.set_pipeline(&self.fragment);
+            pass.set_bind_group(0, &self.bind_groups[parity], &[self.counters.dynamic_offset(step)]);
+            pass.draw(0..3, 0..1);
+        }
+    }
+}
+
+impl SortRun for OddEvenRun {
+    fn total_steps(&self) -> u32 {
+        self.total_steps
+    }
+
+    fn steps_done(&self) -> u32 {
+        self.steps_done
+    }
+
+    fn record_steps(&mut self, encoder: &mut wgpu::CommandEncoder, n: u32) -> u32 {
+        let room = self.max_uncollected_steps() - (self.steps_done - self.collected);
+        let n = n.min(self.total_steps - self.steps_done).min(room);
+        if n == 0 {
+            return 0;
+        }
+        let first = self.steps_done;
+        self.counters.record_clear(encoder, first, n);
+        match self.kind {
+            PassKind::Compute => self.record_compute(encoder, first, n),
+            PassKind::Fragment => self.record_fragment(encoder, first, n),
+        }
+        self.steps_done += n;
+        n
+    }
+
+    fn max_uncollected_steps(&self) -> u32 {
+        self.counters.capacity()
+    }
+
+    fn collect_stats(&mut self, gpu: &Gpu) -> Result<(), GpuError> {
+        let first = self.collected;
+        let counts = self.counters.read(gpu, first, self.steps_done - first)?;
+        for (i, swaps) in (first..).zip(counts) {
+            self.stats.total_swaps += u64::from(swaps);
+            self.stats.last_step_swaps = Some(swaps);
+            // Two consecutive passes without a swap cover both parities: every adjacent pair
+            // is in order, so the state before them is sorted.
+            if swaps == 0 && self.previous_swaps == Some(0) && self.stats.sorted_after.is_none() {
+                self.stats.sorted_after = Some(i - 1);
+            }
+            self.previous_swaps = Some(swaps);
+        }
+        self.collected = self.steps_done;
+        if self.steps_done == self.total_steps && self.stats.sorted_after.is_none() {
+            self.stats.sorted_after = Some(self.total_steps);
+        }
+        Ok(())
+    }
+
+    fn stats(&self) -> RunStats {
+        self.stats
+    }
+
+    fn state(&self) -> &wgpu::Texture {
+        &self.textures[(self.steps_done % 2) as usize]
+    }
+
+    fn restart(&mut self, encoder: &mut wgpu::CommandEncoder) {
+        copy_picture(encoder, &self.input, &self.textures[0]);
+        self.steps_done = 0;
+        self.reset_stats();
+    }
+}

@@ -1,0 +1,187 @@
+//! The GPU context (instance, adapter, device, queue), headless or for a window, chosen from the environment.
+
+use std::sync::{Arc, Mutex};
+
+/// Why no GPU could be opened, or what went wrong on it.
+#[derive(Debug, thiserror::Error)]
+pub enum GpuError {
+    /// No adapter on any of the backends tried.
+    #[error(
+        "no GPU adapter found (tried {tried}); install a software GPU with \
+         `apt-get install mesa-vulkan-drivers` (Vulkan) or Mesa's EGL/GL drivers, or set WGPU_BACKEND to a backend this machine has"
+    )]
+    NoAdapter {
+        /// The backends that were searched, and where that choice came from.
+        tried: String,
+    },
+    /// `WGPU_ADAPTER_NAME` names no adapter that exists.
+    #[error(
+        "no GPU adapter's name contains WGPU_ADAPTER_NAME={wanted:?} (found: {found}); unset it or use part of one of those names"
+    )]
+    NoMatchingAdapter {
+        /// What the variable asked for.
+        wanted: String,
+        /// The adapters that exist.
+        found: String,
+    },
+    /// The adapter refused to open a device.
+    #[error("could not open a device on the GPU adapter {adapter}: {source}")]
+    RequestDevice {
+        /// The adapter that refused.
+        adapter: String,
+        /// wgpu's reason.
+        source: wgpu::RequestDeviceError,
+    },
+    /// A wgpu error raised by a command that has run (validation, out of memory, device lost).
+    #[error("the GPU reported an error: {0}")]
+    Device(String),
+}
+
+/// Features used when the adapter has them; none is required.
+fn wanted_features() -> wgpu::Features {
+    wgpu::Features::TIMESTAMP_QUERY
+        | wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS
+        | wgpu::Features::TIMESTAMP_QUERY_INSIDE_PASSES
+        | wgpu::Features::SUBGROUP
+}
+
+/// Everything GPU work needs: one per program, shared by every algorithm and front end.
+pub struct Gpu {
+    /// The instance the adapter came from (a window creates its surface from it).
+    pub instance: wgpu::Instance,
+    /// The chosen adapter.
+    pub adapter: wgpu::Adapter,
+    /// The device opened on it, with the adapter's own limits.
+    pub device: wgpu::Device,
+    /// Its queue.
+    pub queue: wgpu::Queue,
+    first_error: Arc<Mutex<Option<String>>>,
+}
+
+impl Gpu {
+    /// A GPU for work without a window: backends from `WGPU_BACKEND` (all by default),
+    /// the adapter from `WGPU_ADAPTER_NAME` or the best one found.
+    pub fn headless() -> Result<Self, GpuError> {
+        pollster::block_on(Self::new(Self::instance_from_env(None), None))
+    }
+
+    /// A GPU on exactly these backends (tests use it to run on Vulkan and GL in turn).
+    pub fn headless_on(backends: wgpu::Backends) -> Result<Self, GpuError> {
+        let mut desc = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
+        desc.backends = backends;
+        pollster::block_on(Self::new(wgpu::Instance::new(desc), None))
+    }
+
+    /// An instance on the backends `WGPU_BACKEND` names (all by default). A window passes its
+    /// event loop's display handle, which GL needs to present.
+    pub fn instance_from_env(display: Option<Box<dyn wgpu::wgt::WgpuHasDisplayHandle>>) -> wgpu::Instance {
+        let desc = match display {
+            Some(display) => wgpu::InstanceDescriptor::new_with_display_handle_from_env(display),
+            None => wgpu::InstanceDescriptor::new_without_display_handle_from_env(),
+        };
+        wgpu::Instance::new(desc)
+    }
+
+    /// Opens the device on the best adapter of `instance`; with a surface, only adapters that
+    /// can present to it are considered. Window and headless front ends both come through here.
+    pub async fn new(
+        instance: wgpu::Instance,
+        compatible_surface: Option<&wgpu::Surface<'_>>,
+    ) -> Result<Self, GpuError> {
+        let mut adapters = instance.enumerate_adapters(wgpu::Backends::all()).await;
+        if let Some(surface) = compatible_surface {
+            adapters.retain(|a| a.is_surface_supported(surface));
+        }
+        let adapter = choose_adapter(adapters)?;
+        let info = adapter.get_info();
+        let desc = wgpu::DeviceDescriptor {
+            label: Some("shadersort device"),
+            required_features: adapter.features() & wanted_features(),
+            required_limits: adapter.limits(),
+            experimental_features: wgpu::ExperimentalFeatures::disabled(),
+            memory_hints: wgpu::MemoryHints::Performance,
+            trace: wgpu::Trace::Off,
+        };
+        let (device, queue) = adapter
+            .request_device(&desc)
+            .await
+            .map_err(|source| GpuError::RequestDevice { adapter: info.name.clone(), source })?;
+        let first_error = Arc::new(Mutex::new(None));
+        let sink = first_error.clone();
+        device.on_uncaptured_error(Arc::new(move |e: wgpu::Error| {
+            log::error!("wgpu: {e}");
+            let mut slot = sink.lock().unwrap_or_else(|p| p.into_inner());
+            slot.get_or_insert_with(|| e.to_string());
+        }));
+        log::info!("GPU: {}", describe(&info));
+        Ok(Gpu { instance, adapter, device, queue, first_error })
+    }
+
+    /// One line naming the adapter, its backend and driver.
+    pub fn describe(&self) -> String {
+        describe(&self.adapter.get_info())
+    }
+
+    /// Waits until every submitted command has finished.
+    pub fn wait(&self) -> Result<(), GpuError> {
+        self.device.poll(wgpu::PollType::wait_indefinitely()).map_err(|e| GpuError::Device(e.to_string()))?;
+        self.check()
+    }
+
+    /// The first error wgpu raised since the device was opened, if any.
+    pub fn check(&self) -> Result<(), GpuError> {
+        let slot = self.first_error.lock().unwrap_or_else(|p| p.into_inner());
+        match slot.as_ref() {
+            Some(e) => Err(GpuError::Device(e.clone())),
+            None => Ok(()),
+        }
+    }
+
+    /// Whether fragment shaders may write storage buffers (needed to count swaps there).
+    pub fn fragment_storage_writes(&self) -> bool {
+        self.adapter
+            .get_downlevel_capabilities()
+            .flags
+            .contains(wgpu::DownlevelFlags::FRAGMENT_WRITABLE_STORAGE)
+    }
+}
+
+fn describe(info: &wgpu::AdapterInfo) -> String {
+    let driver = [info.driver.as_str(), info.driver_info.as_str()]
+        .into_iter()
+        .filter(|s| !s.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ");
+    format!("{} ({:?}, {:?}, driver {driver})", info.name, info.backend, info.device_type)
+}
+
+/// `WGPU_ADAPTER_NAME` when set, otherwise the fastest kind of device, native APIs before GL.
+fn choose_adapter(adapters: Vec<wgpu::Adapter>) -> Result<wgpu::Adapter, GpuError> {
+    if adapters.is_empty() {
+        let tried = match std::env::var("WGPU_BACKEND") {
+            Ok(list) => format!("the backends in WGPU_BACKEND={list:?}"),
+            Err(_) => "every backend wgpu supports here".into(),
+        };
+        return Err(GpuError::NoAdapter { tried });
+    }
+    if let Ok(wanted) = std::env::var("WGPU_ADAPTER_NAME") {
+        let needle = wanted.to_lowercase();
+        let found: Vec<String> = adapters.iter().map(|a| describe(&a.get_info())).collect();
+        return adapters
+            .into_iter()
+            .find(|a| a.get_info().name.to_lowercase().contains(&needle))
+            .ok_or(GpuError::NoMatchingAdapter { wanted, found: found.join("; ") });
+    }
+    let rank = |a: &wgpu::Adapter| {
+        let info = a.get_info();
+        let kind = match info.device_type {
+            wgpu::DeviceType::DiscreteGpu => 0,
+            wgpu::DeviceType::IntegratedGpu => 1,
+            wgpu::DeviceType::VirtualGpu => 2,
+            wgpu::DeviceType::Other => 3,
+            wgpu::DeviceType::Cpu => 4,
+        };
+        (kind, info.backend == wgpu::Backend::Gl)
+    };
+    Ok(adapters.into_iter().min_by_key(rank).expect("checked non-empty"))
+}

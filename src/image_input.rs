@@ -1,0 +1,278 @@
+//! Pictures in: decoding any supported file to RGBA8, the built-in default, and size limits.
+
+use image::{DynamicImage, ImageError, RgbaImage};
+use std::io::ErrorKind;
+use std::path::{Path, PathBuf};
+
+/// The picture shadersort opens when given none (CC0; see `src/assets/LICENSES.md`).
+pub const BUILT_IN_PNG: &[u8] = include_bytes!("assets/coffee.png");
+/// How the built-in picture is named in messages and output file names.
+pub const BUILT_IN_NAME: &str = "coffee";
+
+/// File formats shadersort decodes, for messages.
+pub const SUPPORTED_FORMATS: &str = "PNG, JPEG, GIF, BMP, WebP or TIFF";
+
+/// Why a picture could not be used. Every message names the file, the problem and the fix.
+#[derive(Debug, thiserror::Error)]
+pub enum InputError {
+    /// The path does not exist.
+    #[error("cannot open '{0}': no such file; check the path")]
+    Missing(PathBuf),
+    /// The path is a directory.
+    #[error("cannot open '{0}': it is a directory; give a picture file")]
+    Directory(PathBuf),
+    /// The file exists but cannot be read.
+    #[error("cannot read '{path}': {source}; check its permissions")]
+    Unreadable {
+        /// The file.
+        path: PathBuf,
+        /// The operating system's reason.
+        source: std::io::Error,
+    },
+    /// Not a format shadersort decodes.
+    #[error("cannot read '{path}': {detail}; convert it to {SUPPORTED_FORMATS}")]
+    Unsupported {
+        /// The file.
+        path: PathBuf,
+        /// What the decoder said.
+        detail: String,
+    },
+    /// A known format, but the data is damaged or cut short.
+    #[error("cannot read '{path}': the file is truncated or corrupt ({detail}); re-export or re-download it")]
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// What the decoder said.
+        detail: String,
+    },
+    /// Zero width or height.
+    #[error(
+        "cannot use '{path}': it is {width}x{height} pixels, and there is nothing to sort; give a picture of at least 1x1"
+    )]
+    Empty {
+        /// The file.
+        path: PathBuf,
+        /// Its width.
+        width: u32,
+        /// Its height.
+        height: u32,
+    },
+    /// Larger than the limit, and the user asked not to downscale.
+    #[error(
+        "'{path}' is {width}x{height} pixels, more than {limit} on a side ({why}); drop --no-downscale to shrink it automatically{hint}"
+    )]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// Its width.
+        width: u32,
+        /// Its height.
+        height: u32,
+        /// The largest side allowed.
+        limit: u32,
+        /// Where the limit comes from.
+        why: String,
+        /// A further way out, if there is one.
+        hint: String,
+    },
+}
+
+/// A decoded picture ready for the GPU.
+#[derive(Clone, Debug)]
+pub struct Picture {
+    /// The pixels, RGBA8, whatever the file held.
+    pub pixels: RgbaImage,
+    /// Short name for messages and output file names (the file stem).
+    pub name: String,
+    /// Whether the source had an alpha channel (output keeps it only then).
+    pub has_alpha: bool,
+}
+
+impl Picture {
+    /// The built-in picture.
+    pub fn built_in() -> Self {
+        let decoded = image::load_from_memory(BUILT_IN_PNG).expect("the built-in picture is a valid PNG");
+        Picture {
+            has_alpha: decoded.color().has_alpha(),
+            pixels: decoded.to_rgba8(),
+            name: BUILT_IN_NAME.into(),
+        }
+    }
+
+    /// Decodes a file; any colour type and bit depth becomes RGBA8.
+    pub fn load(path: &Path) -> Result<Self, InputError> {
+        let bytes = std::fs::read(path).map_err(|source| match source.kind() {
+            ErrorKind::NotFound => InputError::Missing(path.into()),
+            ErrorKind::IsADirectory => InputError::Directory(path.into()),
+            _ if path.is_dir() => InputError::Directory(path.into()),
+            _ => InputError::Unreadable { path: path.into(), source },
+        })?;
+        let decoded = decode(&bytes, path)?;
+        let (width, height) = (decoded.width(), decoded.height());
+        if width == 0 || height == 0 {
+            return Err(InputError::Empty { path: path.into(), width, height });
+        }
+        let name = path.file_stem().map_or("picture".into(), |s| s.to_string_lossy().into_owned());
+        Ok(Picture { has_alpha: decoded.color().has_alpha(), pixels: decoded.to_rgba8(), name })
+    }
+
+    /// The file at `path`, or the built-in picture when there is none.
+    pub fn load_or_built_in(path: Option<&Path>) -> Result<Self, InputError> {
+        path.map_or_else(|| Ok(Self::built_in()), Self::load)
+    }
+
+    /// Applies a size limit: returns the picture unchanged, downscaled (with a notice for the
+    /// user), or an error when downscaling is not allowed.
+    pub fn fit(self, limit: &SizeLimit, path: &Path) -> Result<(Self, Option<String>), InputError> {
+        let (width, height) = self.pixels.dimensions();
+        if width.max(height) <= limit.max_side {
+            return Ok((self, None));
+        }
+        if !limit.downscale {
+            let hint = if limit.max_side < limit.device_max_side {
+                format!(" or raise --max-size (this GPU allows up to {})", limit.device_max_side)
+            } else {
+                String::new()
+            };
+            return Err(InputError::TooLarge {
+                path: path.into(),
+                width,
+                height,
+                limit: limit.max_side,
+                why: limit.why.clone(),
+                hint,
+            });
+        }
+        let (new_width, new_height) = scaled_size(width, height, limit.max_side);
+        let pixels = image::imageops::resize(
+            &self.pixels,
+            new_width,
+            new_height,
+            image::imageops::FilterType::Triangle,
+        );
+        let notice = format!(
+            "note: {} is {width}x{height}; downscaled to {new_width}x{new_height} to fit {} (pass --no-downscale to refuse instead)",
+            path.display(),
+            limit.why
+        );
+        Ok((Picture { pixels, ..self }, Some(notice)))
+    }
+}
+
+/// The largest picture side the sorts accept, and what to do with larger pictures.
+#[derive(Clone, Debug)]
+pub struct SizeLimit {
+    /// Largest width or height.
+    pub max_side: u32,
+    /// The device's own limit (the most `--max-size` can raise `max_side` to).
+    pub device_max_side: u32,
+    /// Where `max_side` comes from, for messages.
+    pub why: String,
+    /// Shrink larger pictures (true) or refuse them (false).
+    pub downscale: bool,
+}
+
+impl SizeLimit {
+    /// The smaller of the device's texture limit and the user's `--max-size`.
+    pub fn new(device_max_side: u32, user_max_side: Option<u32>, downscale: bool) -> Self {
+        match user_max_side {
+            Some(user) if user < device_max_side => {
+                SizeLimit { max_side: user, device_max_side, why: format!("--max-size {user}"), downscale }
+            }
+            _ => SizeLimit {
+                max_side: device_max_side,
+                device_max_side,
+                why: format!("this GPU's texture limit of {device_max_side}"),
+                downscale,
+            },
+        }
+    }
+}
+
+/// `width` x `height` scaled so that the longer side is `max_side`, keeping the aspect ratio.
+pub fn scaled_size(width: u32, height: u32, max_side: u32) -> (u32, u32) {
+    let longest = u64::from(width.max(height));
+    let scale = |side: u32| ((u64::from(side) * u64::from(max_side) + longest / 2) / longest).max(1) as u32;
+    (scale(width), scale(height))
+}
+
+fn decode(bytes: &[u8], path: &Path) -> Result<DynamicImage, InputError> {
+    let reader = image::ImageReader::new(std::io::Cursor::new(bytes))
+        .with_guessed_format()
+        .expect("reading from memory cannot fail");
+    let reader = match (reader.format(), image::ImageFormat::from_path(path)) {
+        (Some(_), _) => reader,
+        // Content not recognised: fall back on the extension, so a damaged file of a known
+        // type is reported as damaged rather than as an unknown format.
+        (None, Ok(format)) => {
+            let mut r = reader;
+            r.set_format(format);
+            r
+        }
+        (None, Err(_)) => {
+            return Err(InputError::Unsupported {
+                path: path.into(),
+                detail: "its content is not a picture format shadersort recognises".into(),
+            });
+        }
+    };
+    reader.decode().map_err(|e| classify(e, path))
+}
+
+fn classify(error: ImageError, path: &Path) -> InputError {
+    let path = path.to_path_buf();
+    let detail = one_line(&error.to_string());
+    match error {
+        ImageError::Unsupported(_) => InputError::Unsupported { path, detail },
+        ImageError::Limits(_) => InputError::Unsupported {
+            path,
+            detail: format!("the picture is too large to decode in memory ({detail})"),
+        },
+        ImageError::IoError(e) if e.kind() == ErrorKind::UnexpectedEof => {
+            InputError::Corrupt { path, detail: "the file ends early".into() }
+        }
+        _ => InputError::Corrupt { path, detail },
+    }
+}
+
+/// Folds a multi-line decoder message into one line.
+fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_built_in_picture_decodes() {
+        let p = Picture::built_in();
+        assert_eq!(p.pixels.dimensions(), (600, 400));
+        assert_eq!(p.name, "coffee");
+    }
+
+    #[test]
+    fn scaling_keeps_the_aspect_ratio_and_at_least_one_pixel() {
+        assert_eq!(scaled_size(20000, 10000, 16384), (16384, 8192));
+        assert_eq!(scaled_size(600, 400, 300), (300, 200));
+        assert_eq!(scaled_size(100000, 1, 1000), (1000, 1));
+    }
+
+    #[test]
+    fn the_user_limit_applies_only_below_the_device_limit() {
+        assert_eq!(SizeLimit::new(16384, Some(512), true).max_side, 512);
+        assert_eq!(SizeLimit::new(16384, Some(99999), true).max_side, 16384);
+        assert_eq!(SizeLimit::new(16384, None, true).max_side, 16384);
+    }
+
+    #[test]
+    fn fitting_downscales_or_refuses() {
+        let big = Picture { pixels: RgbaImage::new(40, 20), name: "big".into(), has_alpha: false };
+        let path = Path::new("big.png");
+        let (small, notice) = big.clone().fit(&SizeLimit::new(16384, Some(10), true), path).unwrap();
+        assert_eq!(small.pixels.dimensions(), (10, 5));
+        assert!(notice.unwrap().contains("downscaled to 10x5"));
+        let refused = big.fit(&SizeLimit::new(16384, Some(10), false), path).unwrap_err();
+        assert!(refused.to_string().contains("more than 10 on a side"), "{refused}");
+    }
+}

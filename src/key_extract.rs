@@ -1,0 +1,96 @@
+//! The GPU side of sort keys: a kernel that writes every texel's key into a buffer.
+
+use crate::gpu::{Gpu, GpuError};
+use crate::options::SortOptions;
+use crate::readback::read_u32s;
+use crate::shaders::KEYS_PROGRAM;
+use wgpu::util::DeviceExt;
+
+/// Mirrors `KeyParams` in `shaders/keys.wgsl`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, bytemuck::Pod, bytemuck::Zeroable)]
+pub struct KeyParams {
+    /// `SortKey::id`.
+    pub key: u32,
+    /// 1 for descending order.
+    pub descending: u32,
+    /// Padding to 16 bytes.
+    pub pad: [u32; 2],
+}
+
+/// The key extraction pipeline, built once per device.
+pub struct KeyExtractor {
+    pipeline: wgpu::ComputePipeline,
+}
+
+impl KeyExtractor {
+    /// Builds the pipeline.
+    pub fn new(gpu: &Gpu) -> Self {
+        let module = KEYS_PROGRAM.module(&gpu.device);
+        let pipeline = gpu.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some("key_extract::pipeline"),
+            layout: None,
+            module: &module,
+            entry_point: Some("extract_keys"),
+            compilation_options: Default::default(),
+            cache: None,
+        });
+        KeyExtractor { pipeline }
+    }
+
+    /// Records the kernel: the order key of each texel of `picture` goes to `keys`, scanline order.
+    pub fn record(
+        &self,
+        gpu: &Gpu,
+        encoder: &mut wgpu::CommandEncoder,
+        picture: &wgpu::Texture,
+        options: &SortOptions,
+        keys: &wgpu::Buffer,
+    ) {
+        let params = KeyParams { key: options.key.id(), descending: options.descending.into(), pad: [0; 2] };
+        let uniform = gpu.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("key_extract::params"),
+            contents: bytemuck::bytes_of(&params),
+            usage: wgpu::BufferUsages::UNIFORM,
+        });
+        let view = picture.create_view(&Default::default());
+        let bind_group = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("key_extract::bind_group"),
+            layout: &self.pipeline.get_bind_group_layout(0),
+            entries: &[
+                wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::TextureView(&view) },
+                wgpu::BindGroupEntry { binding: 1, resource: uniform.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 2, resource: keys.as_entire_binding() },
+            ],
+        });
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some("key_extract::pass"),
+            timestamp_writes: None,
+        });
+        pass.set_pipeline(&self.pipeline);
+        pass.set_bind_group(0, &bind_group, &[]);
+        pass.dispatch_workgroups(picture.width().div_ceil(16), picture.height().div_ceil(16), 1);
+    }
+
+    /// The order keys of every texel, read back (scanline order).
+    pub fn keys(
+        &self,
+        gpu: &Gpu,
+        picture: &wgpu::Texture,
+        options: &SortOptions,
+    ) -> Result<Vec<u32>, GpuError> {
+        let count = picture.width() as usize * picture.height() as usize;
+        let keys = gpu.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("key_extract::keys"),
+            size: (count as u64 * 4).max(4),
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: false,
+        });
+        let mut encoder = gpu
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("key_extract::encoder") });
+        self.record(gpu, &mut encoder, picture, options, &keys);
+        gpu.queue.submit([encoder.finish()]);
+        read_u32s(gpu, &keys, 0, count)
+    }
+}

@@ -1,0 +1,20 @@
+//! shadersort: sorts the pixels of a picture on the GPU, pass by pass, and shows how.
+//!
+//! Every front end (command line, window, recorder, benchmarks, tests) drives the same core:
+//! a [`gpu::Gpu`], a [`image_input::Picture`], [`options::SortOptions`] and an algorithm's
+//! [`algorithms::SortRun`], checked against the CPU model in [`reference`].
+
+pub mod algorithms;
+pub mod cli;
+pub mod gpu;
+pub mod headless;
+pub mod image_input;
+pub mod key;
+pub mod key_extract;
+pub mod options;
+pub mod output;
+pub mod patterns;
+pub mod readback;
+pub mod reference;
+pub mod shaders;
+pub mod texture;

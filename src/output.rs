@@ -1,0 +1,145 @@
+//! Pictures out: PNG files written to a temporary file beside the target and renamed at the end.
+
+use image::RgbaImage;
+use std::path::{Path, PathBuf};
+
+/// Why an output file cannot be written. Every message names the path and the fix.
+#[derive(Debug, thiserror::Error)]
+pub enum OutputError {
+    /// The path does not end in `.png`.
+    #[error("cannot write '{0}': only PNG output is supported; give a path ending in .png")]
+    NotPng(PathBuf),
+    /// The path is an existing directory.
+    #[error("cannot write '{0}': it is a directory; give a file name ending in .png")]
+    IsDirectory(PathBuf),
+    /// The containing directory does not exist.
+    #[error("cannot write '{path}': the directory '{dir}' does not exist; create it or choose another path")]
+    NoDirectory {
+        /// The target.
+        path: PathBuf,
+        /// Its parent.
+        dir: PathBuf,
+    },
+    /// Creating, writing or renaming failed.
+    #[error("cannot write '{path}': {source}; check that the directory is writable and the disk has space")]
+    Io {
+        /// The target.
+        path: PathBuf,
+        /// The operating system's reason.
+        source: std::io::Error,
+    },
+    /// The PNG encoder failed.
+    #[error("cannot write '{path}': {detail}")]
+    Encode {
+        /// The target.
+        path: PathBuf,
+        /// The encoder's reason.
+        detail: String,
+    },
+}
+
+/// An output file being prepared: a temporary file beside the target that becomes the target
+/// only on [`PngTarget::commit`]. Dropped without committing, it leaves no trace and any
+/// existing file at the target untouched.
+pub struct PngTarget {
+    path: PathBuf,
+    temp: tempfile::NamedTempFile,
+}
+
+impl PngTarget {
+    /// Checks the path and creates the temporary file, so that an unwritable target fails
+    /// before any work is done.
+    pub fn prepare(path: &Path) -> Result<Self, OutputError> {
+        let is_png = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("png"));
+        if path.is_dir() {
+            return Err(OutputError::IsDirectory(path.into()));
+        }
+        if !is_png {
+            return Err(OutputError::NotPng(path.into()));
+        }
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        if !dir.is_dir() {
+            return Err(OutputError::NoDirectory { path: path.into(), dir });
+        }
+        let temp = tempfile::Builder::new()
+            .prefix(".shadersort-")
+            .suffix(".png.part")
+            .tempfile_in(&dir)
+            .map_err(|source| OutputError::Io { path: path.into(), source })?;
+        Ok(PngTarget { path: path.into(), temp })
+    }
+
+    /// The final path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Encodes the picture (RGB when `keep_alpha` is false), then renames it into place.
+    pub fn commit(mut self, picture: &RgbaImage, keep_alpha: bool) -> Result<PathBuf, OutputError> {
+        let encoded = {
+            let mut writer = std::io::BufWriter::new(self.temp.as_file_mut());
+            let result = if keep_alpha {
+                picture.write_to(&mut writer, image::ImageFormat::Png)
+            } else {
+                image::DynamicImage::ImageRgba8(picture.clone())
+                    .to_rgb8()
+                    .write_to(&mut writer, image::ImageFormat::Png)
+            };
+            result.and_then(|()| std::io::Write::flush(&mut writer).map_err(image::ImageError::IoError))
+        };
+        let path = self.path.clone();
+        encoded.map_err(|e| match e {
+            image::ImageError::IoError(source) => OutputError::Io { path: path.clone(), source },
+            other => OutputError::Encode { path: path.clone(), detail: other.to_string() },
+        })?;
+        self.temp.as_file().sync_all().map_err(|source| OutputError::Io { path: path.clone(), source })?;
+        self.temp.persist(&path).map_err(|e| OutputError::Io { path: path.clone(), source: e.error })?;
+        Ok(path)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_committed_file_replaces_the_target_and_leaves_no_temporary() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.png");
+        std::fs::write(&path, b"old").unwrap();
+        let target = PngTarget::prepare(&path).unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"old", "the old file stays until commit");
+        target.commit(&RgbaImage::new(3, 2), false).unwrap();
+        assert_eq!(image::open(&path).unwrap().dimensions_tuple(), (3, 2));
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn an_abandoned_target_leaves_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.png");
+        drop(PngTarget::prepare(&path).unwrap());
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn bad_paths_are_refused_before_anything_is_written() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(matches!(PngTarget::prepare(dir.path()), Err(OutputError::IsDirectory(_))));
+        assert!(matches!(PngTarget::prepare(&dir.path().join("x.jpg")), Err(OutputError::NotPng(_))));
+        let missing = dir.path().join("no/such/dir/x.png");
+        assert!(matches!(PngTarget::prepare(&missing), Err(OutputError::NoDirectory { .. })));
+    }
+
+    trait Dims {
+        fn dimensions_tuple(&self) -> (u32, u32);
+    }
+    impl Dims for image::DynamicImage {
+        fn dimensions_tuple(&self) -> (u32, u32) {
+            (self.width(), self.height())
+        }
+    }
+}

@@ -1,0 +1,120 @@
+//! GPU to CPU copies: textures (256-byte row padding handled here, once) and buffers.
+
+use crate::gpu::{Gpu, GpuError};
+use image::RgbaImage;
+
+/// Bytes per texel of every picture texture (`Rgba8Uint`).
+const TEXEL_BYTES: u32 = 4;
+
+/// Row pitch of a texture-to-buffer copy: `width * 4` rounded up to 256 bytes.
+pub fn padded_row_bytes(width: u32) -> u32 {
+    (width * TEXEL_BYTES).next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT)
+}
+
+/// Reads a 4-byte-per-texel 2-D texture into a picture. Large textures are copied in bands of
+/// rows so that no staging buffer exceeds the device's `max_buffer_size`.
+pub fn read_texture(gpu: &Gpu, texture: &wgpu::Texture) -> Result<RgbaImage, GpuError> {
+    let (width, height) = (texture.width(), texture.height());
+    let pitch = padded_row_bytes(width);
+    let max_rows = (gpu.device.limits().max_buffer_size / u64::from(pitch)).max(1);
+    let band_rows = u32::try_from(max_rows).unwrap_or(u32::MAX).min(height);
+    let staging = gpu.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("readback::texture_staging"),
+        size: u64::from(pitch) * u64::from(band_rows),
+        usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+        mapped_at_creation: false,
+    });
+    let mut out = Vec::with_capacity((width * TEXEL_BYTES) as usize * height as usize);
+    let mut y = 0;
+    while y < height {
+        let rows = band_rows.min(height - y);
+        let mut encoder = gpu
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("readback::texture") });
+        encoder.copy_texture_to_buffer(
+            wgpu::TexelCopyTextureInfo {
+                texture,
+                mip_level: 0,
+                origin: wgpu::Origin3d { x: 0, y, z: 0 },
+                aspect: wgpu::TextureAspect::All,
+            },
+            wgpu::TexelCopyBufferInfo {
+                buffer: &staging,
+                layout: wgpu::TexelCopyBufferLayout {
+                    offset: 0,
+                    bytes_per_row: Some(pitch),
+                    rows_per_image: Some(rows),
+                },
+            },
+            wgpu::Extent3d { width, height: rows, depth_or_array_layers: 1 },
+        );
+        gpu.queue.submit([encoder.finish()]);
+        let bytes = u64::from(pitch) * u64::from(rows);
+        map_and_read(gpu, &staging, bytes, |data| {
+            for row in data.chunks_exact(pitch as usize) {
+                out.extend_from_slice(&row[..(width * TEXEL_BYTES) as usize]);
+            }
+        })?;
+        y += rows;
+    }
+    Ok(RgbaImage::from_raw(width, height, out).expect("rows of width * 4 bytes"))
+}
+
+/// Reads `count` u32 values from a buffer with `COPY_SRC` usage, starting at byte `offset`.
+pub fn read_u32s(gpu: &Gpu, buffer: &wgpu::Buffer, offset: u64, count: usize) -> Result<Vec<u32>, GpuError> {
+    let bytes = count as u64 * 4;
+    if bytes == 0 {
+        return Ok(Vec::new());
+    }
+    let staging = gpu.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("readback::buffer_staging"),
+        size: bytes,
+        usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+        mapped_at_creation: false,
+    });
+    let mut encoder = gpu
+        .device
+        .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("readback::buffer") });
+    encoder.copy_buffer_to_buffer(buffer, offset, &staging, 0, bytes);
+    gpu.queue.submit([encoder.finish()]);
+    let mut out = Vec::with_capacity(count);
+    map_and_read(gpu, &staging, bytes, |data| out.extend_from_slice(bytemuck::cast_slice(data)))?;
+    Ok(out)
+}
+
+/// Maps the first `bytes` of a `MAP_READ` buffer, waits for it, hands the bytes to `read`, unmaps.
+pub fn map_and_read(
+    gpu: &Gpu,
+    staging: &wgpu::Buffer,
+    bytes: u64,
+    read: impl FnOnce(&[u8]),
+) -> Result<(), GpuError> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    staging.map_async(wgpu::MapMode::Read, ..bytes, move |r| {
+        // The receiver outlives this callback: it is polled to completion just below.
+        let _ = tx.send(r);
+    });
+    gpu.wait()?;
+    rx.recv()
+        .map_err(|_| GpuError::Device("buffer mapping was dropped".into()))?
+        .map_err(|e| GpuError::Device(format!("buffer mapping failed: {e}")))?;
+    {
+        let view = staging.get_mapped_range(..bytes).map_err(|e| GpuError::Device(e.to_string()))?;
+        read(&view);
+    }
+    staging.unmap();
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_are_padded_to_256_bytes() {
+        assert_eq!(padded_row_bytes(1), 256);
+        assert_eq!(padded_row_bytes(64), 256);
+        assert_eq!(padded_row_bytes(65), 512);
+        assert_eq!(padded_row_bytes(600), 2560);
+    }
+}

@@ -1,0 +1,198 @@
+//! The CPU model of every algorithm, pass by pass: the oracle the GPU is tested against.
+
+use crate::options::{Axis, SortOptions};
+use image::RgbaImage;
+
+/// Where the pixels of each line sit in a picture's pixel array.
+#[derive(Clone, Copy, Debug)]
+pub struct LineLayout {
+    /// Lines in the picture.
+    pub count: usize,
+    /// Pixels per line.
+    pub len: usize,
+    /// Index distance between consecutive pixels of a line.
+    pub stride: usize,
+    /// Index distance between the first pixels of consecutive lines.
+    pub line_step: usize,
+}
+
+impl LineLayout {
+    /// The layout of `axis` lines in a `width` x `height` picture.
+    pub fn new(width: u32, height: u32, axis: Axis) -> Self {
+        let (w, h) = (width as usize, height as usize);
+        match axis {
+            Axis::Rows => LineLayout { count: h, len: w, stride: 1, line_step: w },
+            Axis::Columns => LineLayout { count: w, len: h, stride: w, line_step: 1 },
+        }
+    }
+
+    /// Index of pixel `pos` of line `line`.
+    pub fn index(&self, line: usize, pos: usize) -> usize {
+        line * self.line_step + pos * self.stride
+    }
+}
+
+fn pixels_mut(img: &mut RgbaImage) -> &mut [[u8; 4]] {
+    bytemuck::cast_slice_mut(img.as_mut())
+}
+
+fn pixels(img: &RgbaImage) -> &[[u8; 4]] {
+    bytemuck::cast_slice(img.as_raw())
+}
+
+/// Every line of the picture as a list of pixels (rows or columns, as `axis` says).
+pub fn lines(img: &RgbaImage, axis: Axis) -> Vec<Vec<[u8; 4]>> {
+    let layout = LineLayout::new(img.width(), img.height(), axis);
+    let px = pixels(img);
+    (0..layout.count).map(|line| (0..layout.len).map(|pos| px[layout.index(line, pos)]).collect()).collect()
+}
+
+/// The left member of the first pair in odd-even iteration `iteration`.
+///
+/// Pixel `x` pairs with `x - 1` when `x` and the iteration have the same parity, else with
+/// `x + 1`; so pairs are `(x - 1, x)` with `x ≡ iteration (mod 2)`.
+pub fn first_left(iteration: u32) -> usize {
+    1 - (iteration as usize & 1)
+}
+
+/// One odd-even transposition pass over every line; returns the number of swaps.
+pub fn odd_even_pass(img: &mut RgbaImage, options: &SortOptions, iteration: u32) -> u64 {
+    let layout = LineLayout::new(img.width(), img.height(), options.axis);
+    let px = pixels_mut(img);
+    let mut swaps = 0;
+    for line in 0..layout.count {
+        let mut left = first_left(iteration);
+        while left + 1 < layout.len {
+            let (a, b) = (layout.index(line, left), layout.index(line, left + 1));
+            if options.order_key(px[a]) > options.order_key(px[b]) {
+                px.swap(a, b);
+                swaps += 1;
+            }
+            left += 2;
+        }
+    }
+    swaps
+}
+
+/// The state after the first `passes` odd-even passes.
+pub fn odd_even_passes(img: &RgbaImage, options: &SortOptions, passes: u32) -> RgbaImage {
+    let mut state = img.clone();
+    for i in 0..passes {
+        odd_even_pass(&mut state, options, i);
+    }
+    state
+}
+
+/// Every line stably sorted by the options' key: what every complete sort must produce.
+pub fn stable_sort(img: &RgbaImage, options: &SortOptions) -> RgbaImage {
+    let layout = LineLayout::new(img.width(), img.height(), options.axis);
+    let mut out = img.clone();
+    let px = pixels_mut(&mut out);
+    for line in 0..layout.count {
+        let mut values: Vec<[u8; 4]> = (0..layout.len).map(|p| px[layout.index(line, p)]).collect();
+        values.sort_by_key(|&p| options.order_key(p));
+        for (pos, v) in values.into_iter().enumerate() {
+            px[layout.index(line, pos)] = v;
+        }
+    }
+    out
+}
+
+/// Whether every line is in (non-strict) key order.
+pub fn is_sorted(img: &RgbaImage, options: &SortOptions) -> bool {
+    lines(img, options.axis)
+        .iter()
+        .all(|line| line.windows(2).all(|w| options.order_key(w[0]) <= options.order_key(w[1])))
+}
+
+/// Whether every line of `after` holds exactly the pixels of the same line of `before`.
+pub fn lines_are_permutations(before: &RgbaImage, after: &RgbaImage, axis: Axis) -> bool {
+    if before.dimensions() != after.dimensions() {
+        return false;
+    }
+    lines(before, axis).into_iter().zip(lines(after, axis)).all(|(mut a, mut b)| {
+        a.sort_unstable();
+        b.sort_unstable();
+        a == b
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::key::SortKey;
+    use crate::patterns::random_image;
+
+    fn red_row(values: &[u8]) -> RgbaImage {
+        let mut img = RgbaImage::new(values.len() as u32, 1);
+        for (x, &v) in values.iter().enumerate() {
+            // Green records the original position, so stability is visible.
+            img.put_pixel(x as u32, 0, image::Rgba([v, x as u8, 0, 255]));
+        }
+        img
+    }
+
+    fn red_opts() -> SortOptions {
+        SortOptions { key: SortKey::Red, ..Default::default() }
+    }
+
+    #[test]
+    fn pass_zero_pairs_one_two_and_pass_one_pairs_zero_one() {
+        let mut img = red_row(&[3, 2, 1, 0]);
+        odd_even_pass(&mut img, &red_opts(), 0);
+        let reds: Vec<u8> = img.pixels().map(|p| p[0]).collect();
+        assert_eq!(reds, [3, 1, 2, 0], "pass 0 compares (1,2) only; 3 has no partner");
+        odd_even_pass(&mut img, &red_opts(), 1);
+        let reds: Vec<u8> = img.pixels().map(|p| p[0]).collect();
+        assert_eq!(reds, [1, 3, 0, 2], "pass 1 compares (0,1) and (2,3)");
+    }
+
+    /// By the 0-1 principle, a comparator network sorts every input if it sorts every input of
+    /// zeros and ones; W passes of odd-even transposition are such a network, so this exhausts
+    /// the proof for every width up to 14.
+    #[test]
+    fn width_passes_sort_every_zero_one_row() {
+        for width in 1..=14usize {
+            for bits in 0u32..(1 << width) {
+                let values: Vec<u8> = (0..width).map(|i| (bits >> i & 1) as u8).collect();
+                let img = red_row(&values);
+                let sorted = odd_even_passes(&img, &red_opts(), width as u32);
+                assert_eq!(sorted, stable_sort(&img, &red_opts()), "width {width}, bits {bits:b}");
+            }
+        }
+    }
+
+    #[test]
+    fn width_passes_sort_random_pictures_stably_in_every_direction() {
+        for (w, h, seed) in [(1, 1, 1), (2, 3, 2), (17, 5, 3), (64, 4, 4), (65, 9, 5), (7, 70, 6)] {
+            let img = random_image(w, h, seed);
+            for key in SortKey::ALL {
+                for descending in [false, true] {
+                    for axis in [Axis::Rows, Axis::Columns] {
+                        let opts = SortOptions { key, descending, axis };
+                        let n = opts.line_len(w, h);
+                        let got = odd_even_passes(&img, &opts, n);
+                        assert_eq!(got, stable_sort(&img, &opts), "{w}x{h} {opts:?}");
+                        assert!(is_sorted(&got, &opts));
+                        assert!(lines_are_permutations(&img, &got, axis));
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn fewer_than_width_passes_can_leave_a_row_unsorted() {
+        // The reversed row is the worst case: it needs every one of its W passes.
+        let img = red_row(&[9, 8, 7, 6, 5, 4, 3, 2, 1]);
+        assert!(!is_sorted(&odd_even_passes(&img, &red_opts(), 8), &red_opts()));
+        assert!(is_sorted(&odd_even_passes(&img, &red_opts(), 9), &red_opts()));
+    }
+
+    #[test]
+    fn swaps_are_counted_once_per_pair() {
+        let mut img = red_row(&[1, 0, 1, 0, 1]);
+        assert_eq!(odd_even_pass(&mut img, &red_opts(), 1), 2);
+        assert_eq!(odd_even_pass(&mut img, &red_opts(), 1), 0);
+    }
+}

@@ -1,0 +1,53 @@
+//! Every WGSL program, composed from the files in `shaders/`, and how to compile one.
+//!
+//! WGSL has no imports, so a kernel that sorts by key is compiled as `key.wgsl` followed by
+//! the kernel's file: whole files joined, never text generated or templated. The list
+//! [`PROGRAMS`] is what the validation test checks with naga.
+
+/// The key prelude: `sort_key`, `order_key` and the key constants.
+pub const KEY: &str = include_str!("../shaders/key.wgsl");
+/// One odd-even transposition pass, compute and fragment.
+pub const ODD_EVEN: &str = include_str!("../shaders/odd_even.wgsl");
+
+/// Per-texel keys into a buffer.
+pub const KEYS: &str = include_str!("../shaders/keys.wgsl");
+
+/// A compilable program: the files it is made of, in order.
+#[derive(Clone, Copy, Debug)]
+pub struct Program {
+    /// Label for wgpu objects and error messages.
+    pub name: &'static str,
+    /// File names in `shaders/`, in the order they are joined.
+    pub files: &'static [&'static str],
+    /// Their contents, in the same order.
+    pub sources: &'static [&'static str],
+}
+
+impl Program {
+    /// The full WGSL text.
+    pub fn source(&self) -> String {
+        self.sources.join("\n")
+    }
+
+    /// Compiles the program on a device.
+    pub fn module(&self, device: &wgpu::Device) -> wgpu::ShaderModule {
+        device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some(self.name),
+            source: wgpu::ShaderSource::Wgsl(self.source().into()),
+        })
+    }
+}
+
+/// The key prelude on its own (valid by itself; checked like every program).
+pub const KEY_PROGRAM: Program = Program { name: "key", files: &["key.wgsl"], sources: &[KEY] };
+
+/// The odd-even pass.
+pub const ODD_EVEN_PROGRAM: Program =
+    Program { name: "odd_even", files: &["key.wgsl", "odd_even.wgsl"], sources: &[KEY, ODD_EVEN] };
+
+/// Key extraction.
+pub const KEYS_PROGRAM: Program =
+    Program { name: "keys", files: &["key.wgsl", "keys.wgsl"], sources: &[KEY, KEYS] };
+
+/// Every program the application builds.
+pub const PROGRAMS: &[Program] = &[KEY_PROGRAM, ODD_EVEN_PROGRAM, KEYS_PROGRAM];

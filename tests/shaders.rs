@@ -1,0 +1,109 @@
+//! Every WGSL program parses and validates with naga, and its constants match the Rust side.
+
+use shadersort::algorithms::odd_even::{PassParams, WORKGROUP_SIZE};
+use shadersort::key::{HUE_SECTOR, SATURATION_MAX, SortKey};
+use shadersort::key_extract::KeyParams;
+use shadersort::shaders::{KEY_PROGRAM, KEYS_PROGRAM, ODD_EVEN_PROGRAM, PROGRAMS, Program};
+
+fn parse(program: &Program) -> (naga::Module, naga::valid::ModuleInfo) {
+    let module = naga::front::wgsl::parse_str(&program.source())
+        .unwrap_or_else(|e| panic!("{}: {}", program.name, e.emit_to_string(&program.source())));
+    let info = naga::valid::Validator::new(
+        naga::valid::ValidationFlags::all(),
+        naga::valid::Capabilities::default(),
+    )
+    .validate(&module)
+    .unwrap_or_else(|e| panic!("{}: {}", program.name, e.emit_to_string(&program.source())));
+    (module, info)
+}
+
+fn constant(module: &naga::Module, name: &str) -> u32 {
+    let (_, c) = module
+        .constants
+        .iter()
+        .find(|(_, c)| c.name.as_deref() == Some(name))
+        .unwrap_or_else(|| panic!("constant {name} not found"));
+    match module.global_expressions[c.init] {
+        naga::Expression::Literal(naga::Literal::U32(v)) => v,
+        ref other => panic!("{name} is not a u32 literal: {other:?}"),
+    }
+}
+
+fn struct_size(module: &naga::Module, name: &str) -> u32 {
+    let (_, ty) = module
+        .types
+        .iter()
+        .find(|(_, t)| t.name.as_deref() == Some(name))
+        .unwrap_or_else(|| panic!("struct {name} not found"));
+    match ty.inner {
+        naga::TypeInner::Struct { span, .. } => span,
+        ref other => panic!("{name} is not a struct: {other:?}"),
+    }
+}
+
+fn entry_point<'m>(module: &'m naga::Module, name: &str) -> &'m naga::EntryPoint {
+    module
+        .entry_points
+        .iter()
+        .find(|e| e.name == name)
+        .unwrap_or_else(|| panic!("entry point {name} missing"))
+}
+
+#[test]
+fn every_program_validates() {
+    for program in PROGRAMS {
+        parse(program);
+    }
+}
+
+#[test]
+fn every_shader_file_is_part_of_a_program() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("shaders");
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        assert!(
+            PROGRAMS.iter().any(|p| p.files.contains(&name.as_str())),
+            "shaders/{name} is not compiled by any program in src/shaders.rs"
+        );
+    }
+}
+
+#[test]
+fn program_sources_are_the_files_they_name() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("shaders");
+    for program in PROGRAMS {
+        assert_eq!(program.files.len(), program.sources.len(), "{}", program.name);
+        for (file, source) in program.files.iter().zip(program.sources) {
+            assert_eq!(&std::fs::read_to_string(dir.join(file)).unwrap(), source, "{}: {file}", program.name);
+        }
+    }
+}
+
+#[test]
+fn key_ids_and_scales_match_the_rust_mirror() {
+    let (module, _) = parse(&KEY_PROGRAM);
+    for key in SortKey::ALL {
+        let name = format!("KEY_{}", key.name().to_uppercase());
+        assert_eq!(constant(&module, &name), key.id(), "{name}");
+    }
+    assert_eq!(constant(&module, "HUE_SECTOR"), HUE_SECTOR);
+    assert_eq!(constant(&module, "SATURATION_MAX"), SATURATION_MAX);
+}
+
+#[test]
+fn odd_even_entry_points_and_layouts_match_the_rust_side() {
+    let (module, _) = parse(&ODD_EVEN_PROGRAM);
+    let compute = entry_point(&module, "odd_even_compute");
+    assert_eq!(compute.stage, naga::ShaderStage::Compute);
+    assert_eq!(compute.workgroup_size, [WORKGROUP_SIZE[0], WORKGROUP_SIZE[1], 1]);
+    assert_eq!(entry_point(&module, "odd_even_fragment").stage, naga::ShaderStage::Fragment);
+    assert_eq!(entry_point(&module, "fullscreen_vertex").stage, naga::ShaderStage::Vertex);
+    assert_eq!(struct_size(&module, "PassParams") as usize, std::mem::size_of::<PassParams>());
+}
+
+#[test]
+fn key_extraction_matches_the_rust_side() {
+    let (module, _) = parse(&KEYS_PROGRAM);
+    assert_eq!(entry_point(&module, "extract_keys").stage, naga::ShaderStage::Compute);
+    assert_eq!(struct_size(&module, "KeyParams") as usize, std::mem::size_of::<KeyParams>());
+}
