@@ -40,8 +40,7 @@ pub fn sort_to_png(cli: &Cli, out: &Path) -> anyhow::Result<SortReport> {
     let gpu = Gpu::headless()?;
     let device_max = gpu.device.limits().max_texture_dimension_2d;
     let limit = SizeLimit::new(device_max, cli.max_size, !cli.no_downscale);
-    let source = cli.image.clone().unwrap_or_else(|| PathBuf::from("built-in coffee.png"));
-    let (picture, notice) = picture.fit(&limit, &source)?;
+    let (picture, notice) = picture.fit(&limit)?;
     if let Some(notice) = notice {
         eprintln!("{notice}");
     }

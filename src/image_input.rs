@@ -59,11 +59,11 @@ pub enum InputError {
     },
     /// Larger than the limit, and the user asked not to downscale.
     #[error(
-        "'{path}' is {width}x{height} pixels, more than {limit} on a side ({why}); drop --no-downscale to shrink it automatically{hint}"
+        "{label} is {width}x{height} pixels, more than {limit} on a side ({why}); drop --no-downscale to shrink it automatically{hint}"
     )]
     TooLarge {
-        /// The file.
-        path: PathBuf,
+        /// The picture, as [`Picture::label`] names it.
+        label: String,
         /// Its width.
         width: u32,
         /// Its height.
@@ -82,8 +82,10 @@ pub enum InputError {
 pub struct Picture {
     /// The pixels, RGBA8, whatever the file held.
     pub pixels: RgbaImage,
-    /// Short name for messages and output file names (the file stem).
+    /// Short name for output file names (the file stem).
     pub name: String,
+    /// How messages name the picture: `'path/to/file.png'` or `the built-in picture coffee.png`.
+    pub label: String,
     /// Whether the source had an alpha channel (output keeps it only then).
     pub has_alpha: bool,
 }
@@ -96,6 +98,7 @@ impl Picture {
             has_alpha: decoded.color().has_alpha(),
             pixels: decoded.to_rgba8(),
             name: BUILT_IN_NAME.into(),
+            label: format!("the built-in picture {BUILT_IN_NAME}.png"),
         }
     }
 
@@ -107,13 +110,22 @@ impl Picture {
             _ if path.is_dir() => InputError::Directory(path.into()),
             _ => InputError::Unreadable { path: path.into(), source },
         })?;
+        // Some decoders refuse a zero side as a malformed header; say what is really wrong.
+        if let Some((width, height)) = png_header_size(&bytes).filter(|&(w, h)| w == 0 || h == 0) {
+            return Err(InputError::Empty { path: path.into(), width, height });
+        }
         let decoded = decode(&bytes, path)?;
         let (width, height) = (decoded.width(), decoded.height());
         if width == 0 || height == 0 {
             return Err(InputError::Empty { path: path.into(), width, height });
         }
         let name = path.file_stem().map_or("picture".into(), |s| s.to_string_lossy().into_owned());
-        Ok(Picture { has_alpha: decoded.color().has_alpha(), pixels: decoded.to_rgba8(), name })
+        Ok(Picture {
+            has_alpha: decoded.color().has_alpha(),
+            pixels: decoded.to_rgba8(),
+            name,
+            label: format!("'{}'", path.display()),
+        })
     }
 
     /// The file at `path`, or the built-in picture when there is none.
@@ -123,7 +135,7 @@ impl Picture {
 
     /// Applies a size limit: returns the picture unchanged, downscaled (with a notice for the
     /// user), or an error when downscaling is not allowed.
-    pub fn fit(self, limit: &SizeLimit, path: &Path) -> Result<(Self, Option<String>), InputError> {
+    pub fn fit(self, limit: &SizeLimit) -> Result<(Self, Option<String>), InputError> {
         let (width, height) = self.pixels.dimensions();
         if width.max(height) <= limit.max_side {
             return Ok((self, None));
@@ -135,7 +147,7 @@ impl Picture {
                 String::new()
             };
             return Err(InputError::TooLarge {
-                path: path.into(),
+                label: self.label,
                 width,
                 height,
                 limit: limit.max_side,
@@ -152,8 +164,7 @@ impl Picture {
         );
         let notice = format!(
             "note: {} is {width}x{height}; downscaled to {new_width}x{new_height} to fit {} (pass --no-downscale to refuse instead)",
-            path.display(),
-            limit.why
+            self.label, limit.why
         );
         Ok((Picture { pixels, ..self }, Some(notice)))
     }
@@ -200,23 +211,19 @@ fn decode(bytes: &[u8], path: &Path) -> Result<DynamicImage, InputError> {
     let reader = image::ImageReader::new(std::io::Cursor::new(bytes))
         .with_guessed_format()
         .expect("reading from memory cannot fail");
-    let reader = match (reader.format(), image::ImageFormat::from_path(path)) {
-        (Some(_), _) => reader,
-        // Content not recognised: fall back on the extension, so a damaged file of a known
-        // type is reported as damaged rather than as an unknown format.
-        (None, Ok(format)) => {
-            let mut r = reader;
-            r.set_format(format);
-            r
+    match (reader.format(), image::ImageFormat::from_path(path)) {
+        (Some(_), _) => reader.decode().map_err(|e| classify(e, path)),
+        // Content not recognised, but the extension names a format we read: the file is
+        // damaged (or misnamed) rather than of an unknown kind.
+        (None, Ok(format)) if format.reading_enabled() => {
+            let name = format.extensions_str().first().copied().unwrap_or("picture").to_uppercase();
+            Err(InputError::Corrupt { path: path.into(), detail: format!("its content is not {name} data") })
         }
-        (None, Err(_)) => {
-            return Err(InputError::Unsupported {
-                path: path.into(),
-                detail: "its content is not a picture format shadersort recognises".into(),
-            });
-        }
-    };
-    reader.decode().map_err(|e| classify(e, path))
+        (None, _) => Err(InputError::Unsupported {
+            path: path.into(),
+            detail: "its content is not a picture format shadersort recognises".into(),
+        }),
+    }
 }
 
 fn classify(error: ImageError, path: &Path) -> InputError {
@@ -235,9 +242,19 @@ fn classify(error: ImageError, path: &Path) -> InputError {
     }
 }
 
-/// Folds a multi-line decoder message into one line.
+/// Folds a multi-line decoder message into one line, without a closing full stop.
 fn one_line(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
+    s.split_whitespace().collect::<Vec<_>>().join(" ").trim_end_matches('.').to_string()
+}
+
+/// Width and height from a PNG's IHDR chunk, if `bytes` starts like a PNG.
+fn png_header_size(bytes: &[u8]) -> Option<(u32, u32)> {
+    const SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
+    if bytes.len() < 24 || &bytes[..8] != SIGNATURE || &bytes[12..16] != b"IHDR" {
+        return None;
+    }
+    let word = |at: usize| u32::from_be_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
+    Some((word(16), word(20)))
 }
 
 #[cfg(test)]
@@ -267,12 +284,29 @@ mod tests {
 
     #[test]
     fn fitting_downscales_or_refuses() {
-        let big = Picture { pixels: RgbaImage::new(40, 20), name: "big".into(), has_alpha: false };
-        let path = Path::new("big.png");
-        let (small, notice) = big.clone().fit(&SizeLimit::new(16384, Some(10), true), path).unwrap();
+        let big = Picture {
+            pixels: RgbaImage::new(40, 20),
+            name: "big".into(),
+            label: "'big.png'".into(),
+            has_alpha: false,
+        };
+        let (small, notice) = big.clone().fit(&SizeLimit::new(16384, Some(10), true)).unwrap();
         assert_eq!(small.pixels.dimensions(), (10, 5));
-        assert!(notice.unwrap().contains("downscaled to 10x5"));
-        let refused = big.fit(&SizeLimit::new(16384, Some(10), false), path).unwrap_err();
-        assert!(refused.to_string().contains("more than 10 on a side"), "{refused}");
+        assert!(notice.unwrap().contains("'big.png' is 40x20; downscaled to 10x5"));
+        let refused = big.fit(&SizeLimit::new(16384, Some(10), false)).unwrap_err();
+        assert!(
+            refused.to_string().starts_with("'big.png' is 40x20 pixels, more than 10 on a side"),
+            "{refused}"
+        );
+    }
+
+    #[test]
+    fn png_headers_give_the_size_before_decoding() {
+        let mut png = Vec::new();
+        image::RgbaImage::new(7, 3)
+            .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
+            .unwrap();
+        assert_eq!(png_header_size(&png), Some((7, 3)));
+        assert_eq!(png_header_size(b"GIF89a"), None);
     }
 }

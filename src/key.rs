@@ -82,7 +82,8 @@ impl SortKey {
             SortKey::Hue => hue(r, g, b),
             SortKey::Saturation => {
                 let (hi, lo) = (r.max(g).max(b), r.min(g).min(b));
-                if hi == 0 { 0 } else { (hi - lo) * SATURATION_MAX / hi }
+                // Black (max 0) has saturation 0, as in WGSL.
+                ((hi - lo) * SATURATION_MAX).checked_div(hi).unwrap_or(0)
             }
             SortKey::Value => r.max(g).max(b),
             SortKey::Red => r,

@@ -64,11 +64,14 @@ impl PngTarget {
         if !dir.is_dir() {
             return Err(OutputError::NoDirectory { path: path.into(), dir });
         }
-        let temp = tempfile::Builder::new()
-            .prefix(".shadersort-")
-            .suffix(".png.part")
-            .tempfile_in(&dir)
-            .map_err(|source| OutputError::Io { path: path.into(), source })?;
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(".shadersort-").suffix(".png.part");
+        // Temporary files are private (0600) by default; the finished picture should get the
+        // usual permissions of a new file (0666 less the umask), as any image editor's would.
+        #[cfg(unix)]
+        builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+        let temp =
+            builder.tempfile_in(&dir).map_err(|source| OutputError::Io { path: path.into(), source })?;
         Ok(PngTarget { path: path.into(), temp })
     }
 
@@ -115,6 +118,17 @@ mod tests {
         target.commit(&RgbaImage::new(3, 2), false).unwrap();
         assert_eq!(image::open(&path).unwrap().dimensions_tuple(), (3, 2));
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_committed_file_gets_ordinary_permissions() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.png");
+        PngTarget::prepare(&path).unwrap().commit(&RgbaImage::new(1, 1), true).unwrap();
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_ne!(mode & 0o044, 0, "group/others cannot read the picture: {mode:o}");
     }
 
     #[test]

@@ -1,0 +1,394 @@
+//! End-to-end tests of the `shadersort` binary: one-line errors that leave no files behind, and pictures sorted on the GPU exactly as the CPU model says.
+
+use image::{ColorType, DynamicImage, RgbaImage};
+use shadersort::key::SortKey;
+use shadersort::options::{Axis, SortOptions};
+use shadersort::patterns::random_image;
+use shadersort::reference::{is_sorted, lines_are_permutations, odd_even_passes, stable_sort};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+/// The built-in picture, relative to the crate root (the directory every run starts in).
+const COFFEE: &str = "src/assets/coffee.png";
+
+/// Runs the binary from the crate root with `args` and extra environment variables.
+fn run(args: &[&str], envs: &[(&str, &str)]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_shadersort"))
+        .args(args)
+        .envs(envs.iter().copied())
+        .env_remove("RUST_LOG")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::null())
+        .output()
+        .expect("the shadersort binary starts")
+}
+
+/// A path as a command-line argument (temporary directories have UTF-8 names).
+fn arg(path: &Path) -> &str {
+    path.to_str().expect("UTF-8 path")
+}
+
+/// Every file under `dir` with its bytes (`None` for directories); `None` if `dir` does not exist.
+fn snapshot(dir: &Path) -> Option<BTreeMap<PathBuf, Option<Vec<u8>>>> {
+    fn walk(dir: &Path, into: &mut BTreeMap<PathBuf, Option<Vec<u8>>>) {
+        for entry in std::fs::read_dir(dir).expect("readable directory") {
+            let path = entry.expect("directory entry").path();
+            if path.is_dir() {
+                into.insert(path.clone(), None);
+                walk(&path, into);
+            } else {
+                let bytes = std::fs::read(&path).expect("readable file");
+                into.insert(path, Some(bytes));
+            }
+        }
+    }
+    dir.is_dir().then(|| {
+        let mut files = BTreeMap::new();
+        walk(dir, &mut files);
+        files
+    })
+}
+
+/// Runs the binary expecting it to fail; returns its error line.
+///
+/// The run must exit with code 1 (not a panic), print nothing on stdout, and print exactly one
+/// stderr line containing `expected[0]`; that line starts with `error: ` and holds every other
+/// fragment of `expected` too, so the whole message is one line (other stderr lines, such as
+/// driver noise, are ignored). Nothing under `watched` (the output directory) may be created,
+/// removed or changed: no output file, no temporary file, and any old output left intact.
+fn assert_fails(args: &[&str], envs: &[(&str, &str)], watched: &Path, expected: &[&str]) -> String {
+    let before = snapshot(watched);
+    let output = run(args, envs);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let context = format!("shadersort {args:?} {envs:?}\nstderr:\n{stderr}");
+    assert_eq!(output.status.code(), Some(1), "{context}");
+    assert!(output.stdout.is_empty(), "{context}\nstdout: {}", String::from_utf8_lossy(&output.stdout));
+    let matching: Vec<&str> = stderr.lines().filter(|line| line.contains(expected[0])).collect();
+    assert_eq!(matching.len(), 1, "expected one line containing {:?}\n{context}", expected[0]);
+    let line = matching[0];
+    assert!(line.starts_with("error: "), "{context}");
+    for fragment in expected {
+        assert!(line.contains(fragment), "the error line lacks {fragment:?}\n{context}");
+    }
+    assert!(snapshot(watched) == before, "a failed run changed {}\n{context}", watched.display());
+    line.to_owned()
+}
+
+/// Runs the binary expecting success; returns its stdout and stderr.
+fn assert_succeeds(args: &[&str], envs: &[(&str, &str)]) -> (String, String) {
+    let output = run(args, envs);
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(
+        output.status.success(),
+        "shadersort {args:?} {envs:?} failed\nstdout: {stdout}\nstderr:\n{stderr}"
+    );
+    (stdout, stderr)
+}
+
+/// Decodes a picture, returning its colour type and its pixels as RGBA8.
+fn open(path: &Path) -> (ColorType, RgbaImage) {
+    let picture = image::open(path).unwrap_or_else(|e| panic!("cannot open {}: {e}", path.display()));
+    (picture.color(), picture.to_rgba8())
+}
+
+/// The built-in picture as RGBA8.
+fn coffee() -> RgbaImage {
+    open(&Path::new(env!("CARGO_MANIFEST_DIR")).join(COFFEE)).1
+}
+
+/// The names of the entries of `dir`.
+fn names_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("readable directory")
+        .map(|e| e.expect("directory entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// CRC-32 (ISO-HDLC, as PNG chunks use), bit by bit.
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &byte in bytes {
+        crc ^= u32::from(byte);
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 { (crc >> 1) ^ 0xEDB8_8320 } else { crc >> 1 };
+        }
+    }
+    !crc
+}
+
+/// Appends one PNG chunk (length, type, data, CRC) to `png`.
+fn push_chunk(png: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
+    png.extend_from_slice(&u32::try_from(data.len()).expect("small chunk").to_be_bytes());
+    let start = png.len();
+    png.extend_from_slice(kind);
+    png.extend_from_slice(data);
+    let crc = crc32(&png[start..]);
+    png.extend_from_slice(&crc.to_be_bytes());
+}
+
+/// A well-formed PNG file of `width` x `height` RGBA8 pixels, all zero, that no encoder would
+/// write when a side is zero: signature, IHDR, one IDAT of stored (uncompressed) zlib data, IEND.
+fn hand_made_png(width: u32, height: u32) -> Vec<u8> {
+    assert_eq!(crc32(b"IEND"), 0xAE42_6082, "the CRC of an IEND chunk is well known");
+    let mut png = b"\x89PNG\r\n\x1a\n".to_vec();
+    let mut ihdr = Vec::new();
+    ihdr.extend_from_slice(&width.to_be_bytes());
+    ihdr.extend_from_slice(&height.to_be_bytes());
+    ihdr.extend_from_slice(&[8, 6, 0, 0, 0]); // bit depth 8, RGBA, deflate, filter 0, no interlace
+    push_chunk(&mut png, b"IHDR", &ihdr);
+    // Each row: filter byte 0, then 4 zero bytes per pixel.
+    let raw = vec![0u8; height as usize * (1 + 4 * width as usize)];
+    let len = u16::try_from(raw.len()).expect("small picture");
+    let mut zlib = vec![0x78, 0x01, 0x01]; // zlib header; one final stored block
+    zlib.extend_from_slice(&len.to_le_bytes());
+    zlib.extend_from_slice(&(!len).to_le_bytes());
+    zlib.extend_from_slice(&raw);
+    let (a, b) = raw.iter().fold((1u32, 0u32), |(a, b), &x| {
+        let a = (a + u32::from(x)) % 65521;
+        (a, (b + a) % 65521)
+    });
+    zlib.extend_from_slice(&((b << 16) | a).to_be_bytes()); // Adler-32
+    push_chunk(&mut png, b"IDAT", &zlib);
+    push_chunk(&mut png, b"IEND", &[]);
+    png
+}
+
+#[test]
+fn the_hand_made_png_is_valid_when_it_has_pixels() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("three_by_two.png");
+    std::fs::write(&path, hand_made_png(3, 2)).unwrap();
+    let (color, pixels) = open(&path);
+    assert_eq!((color, pixels.dimensions()), (ColorType::Rgba8, (3, 2)));
+}
+
+#[test]
+fn bad_inputs_are_refused_in_one_line_naming_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let tmp = dir.path();
+    let out = tmp.join("x.png");
+    std::fs::write(&out, b"an earlier output").unwrap();
+    let inputs = tmp.join("in");
+    std::fs::create_dir(&inputs).unwrap();
+    let fails = |image: &Path, expected: &str| {
+        let quoted = format!("'{}'", image.display());
+        assert_fails(&[arg(image), "--out", arg(&out)], &[], tmp, &[expected, &quoted])
+    };
+
+    fails(&inputs.join("missing.png"), "no such file");
+    fails(&inputs, "is a directory");
+
+    let noise: Vec<u8> = (0..4096u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
+    std::fs::write(inputs.join("x.png"), noise).unwrap();
+    let line = fails(&inputs.join("x.png"), "truncated or corrupt");
+    assert!(line.contains("its content is not PNG data"), "{line}");
+
+    let coffee_bytes = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join(COFFEE)).unwrap();
+    std::fs::write(inputs.join("cut.png"), &coffee_bytes[..10_000]).unwrap();
+    fails(&inputs.join("cut.png"), "truncated or corrupt");
+
+    std::fs::write(inputs.join("notes.txt"), "shopping list: coffee, milk\n").unwrap();
+    let line = fails(&inputs.join("notes.txt"), "not a picture format");
+    assert!(line.contains("PNG, JPEG"), "the message should say which formats work: {line}");
+
+    std::fs::write(inputs.join("zero.png"), hand_made_png(0, 5)).unwrap();
+    let line = fails(&inputs.join("zero.png"), "nothing to sort");
+    assert!(line.contains("0x5 pixels"), "{line}");
+}
+
+#[test]
+fn a_picture_over_the_size_limit_is_refused_with_no_downscale() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("x.png");
+    std::fs::write(&out, b"an earlier output").unwrap();
+    // This fails after the output's temporary file was created and the GPU opened.
+    let line = assert_fails(
+        &["--max-size", "100", "--no-downscale", "--out", arg(&out)],
+        &[],
+        dir.path(),
+        &["more than 100 on a side", "the built-in picture coffee.png is 600x400", "--no-downscale"],
+    );
+    assert!(line.contains("coffee"), "the message should name the picture: {line}");
+}
+
+#[test]
+fn bad_outputs_are_refused_before_anything_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let tmp = dir.path();
+    let missing_dir = Path::new("/nonexistent_dir_xyz");
+    assert!(!missing_dir.exists(), "{} must not exist for this test", missing_dir.display());
+    let out = missing_dir.join("x.png");
+    assert_fails(&["--out", arg(&out)], &[], missing_dir, &["does not exist", "'/nonexistent_dir_xyz'"]);
+
+    let subdir = tmp.join("pictures");
+    std::fs::create_dir(&subdir).unwrap();
+    let quoted = format!("'{}'", subdir.display());
+    assert_fails(&["--out", arg(&subdir)], &[], tmp, &["is a directory", &quoted]);
+
+    let jpeg = tmp.join("x.jpg");
+    let quoted = format!("'{}'", jpeg.display());
+    assert_fails(&["--out", arg(&jpeg)], &[], tmp, &["only PNG", &quoted, ".png"]);
+
+    // An input error is reported before the output is looked at.
+    std::fs::write(&jpeg, b"an earlier output").unwrap();
+    let missing = tmp.join("missing.png");
+    assert_fails(&[arg(&missing), "--out", arg(&jpeg)], &[], tmp, &["no such file"]);
+}
+
+#[test]
+fn no_gpu_adapter_says_how_to_get_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("x.png");
+    std::fs::write(&out, b"an earlier output").unwrap();
+    assert_fails(
+        &["--out", arg(&out)],
+        &[("WGPU_BACKEND", "metal")],
+        dir.path(),
+        &["no GPU adapter found", "mesa-vulkan-drivers", "metal", "WGPU_BACKEND"],
+    );
+}
+
+#[test]
+fn without_out_the_live_window_is_not_available_yet() {
+    let dir = tempfile::tempdir().unwrap();
+    let image = dir.path().join("small.png");
+    random_image(5, 3, 1).save(&image).unwrap();
+    for args in [vec![], vec![arg(&image)]] {
+        assert_fails(&args, &[], dir.path(), &["live window is not available yet", "--out"]);
+    }
+}
+
+/// The done-when check: the built-in picture sorted by luma on both software GPUs, with both
+/// kinds of pass, is the stable sort of every row, and the four files are identical.
+#[test]
+fn coffee_is_sorted_identically_on_vulkan_and_gl_by_compute_and_fragment_passes() {
+    let dir = tempfile::tempdir().unwrap();
+    let runs: Vec<(&str, &str, PathBuf)> =
+        [("vulkan", "compute"), ("vulkan", "fragment"), ("gl", "compute"), ("gl", "fragment")]
+            .into_iter()
+            .map(|(backend, pass)| (backend, pass, dir.path().join(format!("a_{backend}_{pass}.png"))))
+            .collect();
+    std::thread::scope(|s| {
+        for (backend, pass, out) in &runs {
+            s.spawn(move || {
+                let (stdout, _) = assert_succeeds(
+                    &[COFFEE, "--pass", pass, "--out", arg(out)],
+                    &[("WGPU_BACKEND", backend)],
+                );
+                assert!(stdout.contains(&format!("wrote {}", out.display())), "{stdout}");
+            });
+        }
+    });
+    let mut expected_names: Vec<String> =
+        runs.iter().map(|(_, _, out)| out.file_name().unwrap().to_string_lossy().into_owned()).collect();
+    expected_names.sort();
+    assert_eq!(names_in(dir.path()), expected_names, "exactly the outputs, no temporary files");
+
+    let input = coffee();
+    let opts = SortOptions::default();
+    let (color, sorted) = open(&runs[0].2);
+    assert_eq!(color, ColorType::Rgb8, "an RGB input gives an RGB output");
+    assert_eq!(sorted.dimensions(), (600, 400));
+    assert!(is_sorted(&sorted, &opts), "some row is not in luma order");
+    assert!(lines_are_permutations(&input, &sorted, Axis::Rows), "some row lost or gained pixels");
+    assert!(sorted == stable_sort(&input, &opts), "the output is not the stable sort of the input");
+
+    let first = std::fs::read(&runs[0].2).unwrap();
+    for (backend, pass, out) in &runs[1..] {
+        assert!(std::fs::read(out).unwrap() == first, "{backend} {pass} differs from vulkan compute");
+    }
+}
+
+#[test]
+fn max_size_downscales_with_a_note() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("small.png");
+    let (_, stderr) = assert_succeeds(&["--max-size", "100", "--out", arg(&out)], &[]);
+    assert!(
+        stderr.lines().any(|l| l.starts_with("note: ") && l.contains("downscaled to 100x67")),
+        "{stderr}"
+    );
+    let (_, sorted) = open(&out);
+    assert_eq!(sorted.dimensions(), (100, 67));
+    assert!(is_sorted(&sorted, &SortOptions::default()));
+    assert_eq!(names_in(dir.path()), ["small.png"]);
+}
+
+#[test]
+fn passes_stops_after_that_many_passes() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = coffee();
+    let opts = SortOptions::default();
+    for passes in [3, 0] {
+        let out = dir.path().join(format!("passes_{passes}.png"));
+        let (stdout, _) =
+            assert_succeeds(&[COFFEE, "--passes", &passes.to_string(), "--out", arg(&out)], &[]);
+        assert!(stdout.contains(&format!("ran {passes} of {passes} passes")), "{stdout}");
+        let (_, state) = open(&out);
+        assert!(state == odd_even_passes(&input, &opts, passes), "the state after {passes} passes is wrong");
+    }
+    assert!(open(&dir.path().join("passes_0.png")).1 == input, "--passes 0 must leave the picture unchanged");
+    assert!(!is_sorted(&open(&dir.path().join("passes_3.png")).1, &opts), "3 passes cannot sort coffee");
+}
+
+#[test]
+fn every_colour_type_is_read_as_rgba8_and_alpha_is_kept_only_when_present() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = DynamicImage::ImageRgba8(random_image(37, 5, 7));
+    // 16-bit samples that are not multiples of 257, so that conversion to 8 bits rounds.
+    let mut rgb16 = base.to_rgb16();
+    for (i, v) in rgb16.iter_mut().enumerate() {
+        *v = v.saturating_sub((i * 37 % 256) as u16);
+    }
+    let mut rgba16 = base.to_rgba16();
+    for (i, v) in rgba16.iter_mut().enumerate() {
+        *v = v.saturating_sub((i * 53 % 256) as u16);
+    }
+    let inputs = [
+        ("luma8.png", DynamicImage::ImageLuma8(base.to_luma8())),
+        ("lumaa8.png", DynamicImage::ImageLumaA8(base.to_luma_alpha8())),
+        ("rgb16.png", DynamicImage::ImageRgb16(rgb16)),
+        ("rgba16.png", DynamicImage::ImageRgba16(rgba16)),
+        ("photo.jpg", DynamicImage::ImageRgb8(base.to_rgb8())),
+    ];
+    let opts = SortOptions::default();
+    for (name, picture) in inputs {
+        let image = dir.path().join(name);
+        picture.save(&image).unwrap();
+        let out = dir.path().join(format!("{name}.sorted.png"));
+        assert_succeeds(&[arg(&image), "--out", arg(&out)], &[]);
+        // Decode the input the way shadersort documents it: any colour type becomes RGBA8.
+        let (in_color, input) = open(&image);
+        let (out_color, sorted) = open(&out);
+        let expected_color = if in_color.has_alpha() { ColorType::Rgba8 } else { ColorType::Rgb8 };
+        assert_eq!(out_color, expected_color, "{name}: input {in_color:?}");
+        assert_eq!(sorted.dimensions(), (37, 5), "{name}");
+        assert!(is_sorted(&sorted, &opts), "{name}");
+        // Without alpha in the input every RGBA8 alpha is 255, so dropping it loses nothing.
+        assert!(sorted == stable_sort(&input, &opts), "{name}: not the stable sort of the RGBA8 input");
+    }
+}
+
+#[test]
+fn columns_sort_by_hue_in_reverse() {
+    let dir = tempfile::tempdir().unwrap();
+    let image = dir.path().join("noise.png");
+    let input = random_image(29, 31, 11);
+    input.save(&image).unwrap();
+    let out = dir.path().join("sorted.png");
+    assert_succeeds(
+        &[arg(&image), "--axis", "columns", "--key", "hue", "--reverse", "--out", arg(&out)],
+        &[],
+    );
+    let opts = SortOptions { key: SortKey::Hue, descending: true, axis: Axis::Columns };
+    let (color, sorted) = open(&out);
+    assert_eq!(color, ColorType::Rgba8);
+    assert!(is_sorted(&sorted, &opts), "some column is not in descending hue order");
+    assert!(!is_sorted(&sorted, &SortOptions { descending: false, ..opts }), "the order is not reversed");
+    assert!(lines_are_permutations(&input, &sorted, Axis::Columns), "some column lost or gained pixels");
+    assert!(sorted == stable_sort(&input, &opts));
+}
