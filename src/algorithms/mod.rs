@@ -4,6 +4,7 @@ pub mod odd_even;
 pub mod swap_counters;
 
 use crate::gpu::{Gpu, GpuError};
+use crate::readback::map_and_read;
 
 /// Which algorithm sorts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, clap::ValueEnum)]
@@ -36,25 +37,65 @@ pub struct RunStats {
 /// One picture being sorted by one algorithm: its GPU state and how far it has got.
 ///
 /// A step is the unit a viewer watches (one odd-even pass). Steps are recorded into a caller's
-/// encoder; after submitting, the caller calls [`SortRun::collect_stats`] before recording more
-/// than [`SortRun::max_uncollected_steps`] further steps.
+/// encoder. The GPU counts each step's swaps; those counts come back either blocking, through
+/// [`SortRun::collect_stats`], or without a stall, by recording [`SortRun::record_swap_readback`]
+/// with the steps and handing the mapped bytes to [`SortRun::accept_swaps`] later. At most
+/// [`SortRun::max_uncollected_steps`] steps may be recorded before their counts are taken.
 pub trait SortRun {
     /// Steps after which the picture is sorted whatever its content.
     fn total_steps(&self) -> u32;
     /// Steps recorded so far.
     fn steps_done(&self) -> u32;
-    /// Records up to `n` further steps (fewer at the end, or when stats are due); returns how many.
+    /// Records up to `n` further steps (fewer at the end, or when counts are due); returns how many.
     fn record_steps(&mut self, encoder: &mut wgpu::CommandEncoder, n: u32) -> u32;
-    /// How many steps may be recorded between two calls of [`SortRun::collect_stats`].
+    /// How many steps may be recorded before their swap counts are taken.
     fn max_uncollected_steps(&self) -> u32;
-    /// Reads the swap counters of the steps submitted since the last call (waits for the GPU).
-    fn collect_stats(&mut self, gpu: &Gpu) -> Result<(), GpuError>;
-    /// What the collected counters say.
+    /// Steps whose swap counts have been taken.
+    fn steps_collected(&self) -> u32;
+    /// Bytes that [`SortRun::record_swap_readback`] writes for `n` steps.
+    fn swap_readback_size(&self, n: u32) -> u64;
+    /// Records a copy of the swap counts of steps `first..first + n` into `staging` at `offset`.
+    fn record_swap_readback(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        first: u32,
+        n: u32,
+        staging: &wgpu::Buffer,
+        offset: u64,
+    );
+    /// Takes the counts of the steps that follow [`SortRun::steps_collected`], as copied by
+    /// [`SortRun::record_swap_readback`].
+    fn accept_swaps(&mut self, bytes: &[u8]);
+    /// What the counts taken so far say.
     fn stats(&self) -> RunStats;
     /// The texture holding the state after [`SortRun::steps_done`] steps.
     fn state(&self) -> &wgpu::Texture;
     /// Records a return to the input picture, step 0.
     fn restart(&mut self, encoder: &mut wgpu::CommandEncoder);
+
+    /// Reads the swap counts of every submitted step not yet taken, waiting for the GPU.
+    fn collect_stats(&mut self, gpu: &Gpu) -> Result<(), GpuError> {
+        let (first, n) = (self.steps_collected(), self.steps_done() - self.steps_collected());
+        if n == 0 {
+            return Ok(());
+        }
+        let size = self.swap_readback_size(n);
+        let staging = gpu.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("collect_stats::staging"),
+            size,
+            usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+            mapped_at_creation: false,
+        });
+        let mut encoder = gpu
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("collect_stats") });
+        self.record_swap_readback(&mut encoder, first, n, &staging, 0);
+        gpu.queue.submit([encoder.finish()]);
+        let mut bytes = Vec::new();
+        map_and_read(gpu, &staging, size, |data| bytes.extend_from_slice(data))?;
+        self.accept_swaps(&bytes);
+        Ok(())
+    }
 }
 
 /// Runs `run` forward until `target` steps are done or the picture is known sorted, in batches

@@ -3,7 +3,7 @@
 
 use super::swap_counters::SwapCounters;
 use super::{RunStats, SortRun};
-use crate::gpu::{Gpu, GpuError};
+use crate::gpu::Gpu;
 use crate::options::SortOptions;
 use crate::shaders::ODD_EVEN_PROGRAM;
 use crate::texture::{PICTURE_FORMAT, copy_picture, create_picture_texture, picture_texture};
@@ -338,9 +338,29 @@ impl SortRun for OddEvenRun {
         self.counters.capacity()
     }
 
-    fn collect_stats(&mut self, gpu: &Gpu) -> Result<(), GpuError> {
+    fn steps_collected(&self) -> u32 {
+        self.collected
+    }
+
+    fn swap_readback_size(&self, n: u32) -> u64 {
+        self.counters.copy_size(n)
+    }
+
+    fn record_swap_readback(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        first: u32,
+        n: u32,
+        staging: &wgpu::Buffer,
+        offset: u64,
+    ) {
+        self.counters.record_copy(encoder, first, n, staging, offset);
+    }
+
+    fn accept_swaps(&mut self, bytes: &[u8]) {
         let first = self.collected;
-        let counts = self.counters.read(gpu, first, self.steps_done - first)?;
+        let counts = self.counters.decode(bytes);
+        assert!(first as usize + counts.len() <= self.steps_done as usize, "counts of unrecorded steps");
         for (i, swaps) in (first..).zip(counts) {
             self.stats.total_swaps += u64::from(swaps);
             self.stats.last_step_swaps = Some(swaps);
@@ -350,12 +370,11 @@ impl SortRun for OddEvenRun {
                 self.stats.sorted_after = Some(i - 1);
             }
             self.previous_swaps = Some(swaps);
+            self.collected = i + 1;
         }
-        self.collected = self.steps_done;
-        if self.steps_done == self.total_steps && self.stats.sorted_after.is_none() {
+        if self.collected == self.total_steps && self.stats.sorted_after.is_none() {
             self.stats.sorted_after = Some(self.total_steps);
         }
-        Ok(())
     }
 
     fn stats(&self) -> RunStats {

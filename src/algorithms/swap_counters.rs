@@ -1,7 +1,6 @@
 //! A ring of per-step swap counters on the GPU: step `i` adds into slot `i % capacity`.
 
-use crate::gpu::{Gpu, GpuError};
-use crate::readback::read_u32s;
+use crate::gpu::Gpu;
 
 /// Counters a kernel reaches through a dynamic storage-buffer offset, one slot per step.
 pub struct SwapCounters {
@@ -59,15 +58,40 @@ impl SwapCounters {
         }
     }
 
-    /// Reads the swaps of steps `first..first + n` (after they have been submitted).
-    pub fn read(&self, gpu: &Gpu, first: u32, n: u32) -> Result<Vec<u32>, GpuError> {
-        let words_per_slot = (self.stride / 4) as usize;
-        let mut out = Vec::with_capacity(n as usize);
+    /// Bytes a copy of `n` steps' counters takes (see [`Self::record_copy`]).
+    pub fn copy_size(&self, n: u32) -> u64 {
+        u64::from(n) * u64::from(self.stride)
+    }
+
+    /// Records a copy of the counters of steps `first..first + n` into `dst` at `offset`, in
+    /// step order; [`Self::decode`] turns the copied bytes into counts.
+    pub fn record_copy(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        first: u32,
+        n: u32,
+        dst: &wgpu::Buffer,
+        offset: u64,
+    ) {
+        let mut at = offset;
         for (slot, count) in self.segments(first, n) {
-            let offset = u64::from(slot) * u64::from(self.stride);
-            let words = read_u32s(gpu, &self.buffer, offset, count as usize * words_per_slot)?;
-            out.extend(words.into_iter().step_by(words_per_slot));
+            let bytes = self.copy_size(count);
+            encoder.copy_buffer_to_buffer(
+                &self.buffer,
+                u64::from(slot) * u64::from(self.stride),
+                dst,
+                at,
+                bytes,
+            );
+            at += bytes;
         }
-        Ok(out)
+    }
+
+    /// The counts in bytes copied by [`Self::record_copy`].
+    pub fn decode(&self, bytes: &[u8]) -> Vec<u32> {
+        bytes
+            .chunks_exact(self.stride as usize)
+            .map(|slot| u32::from_le_bytes(slot[..4].try_into().unwrap()))
+            .collect()
     }
 }
