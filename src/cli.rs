@@ -4,6 +4,7 @@ use crate::algorithms::Algorithm;
 use crate::algorithms::odd_even::PassKind;
 use crate::key::SortKey;
 use crate::options::{Axis, SortOptions};
+use crate::record::RecordSettings;
 use clap::Parser;
 use std::path::PathBuf;
 
@@ -21,6 +22,35 @@ pub struct Cli {
     /// Sort without a window and write the result (or the state after --passes) to this PNG.
     #[arg(long, value_name = "PATH")]
     pub out: Option<PathBuf>,
+
+    /// Record the sort as a GIF, one frame per pass, without a window [default path:
+    /// gifs/<image>-<algorithm>-<key>.gif]. Put IMAGE before this flag.
+    #[arg(long, value_name = "PATH", num_args = 0..=1)]
+    pub record: Option<Option<PathBuf>>,
+
+    /// Recording: keep every Nth pass (the last state is always kept).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), conflicts_with = "max_frames")]
+    pub every: Option<u32>,
+
+    /// Recording: at most this many frames (chooses --every).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(2..))]
+    pub max_frames: Option<u32>,
+
+    /// Recording: frames per second (GIF delays are hundredths of a second; 50 is the most viewers honour).
+    #[arg(long, value_name = "N", default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=50))]
+    pub fps: u32,
+
+    /// Recording: enlarge each pixel to an NxN block (for small pictures).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub scale: u32,
+
+    /// Recording: seconds the sorted picture stays before the GIF loops.
+    #[arg(long, value_name = "SECONDS", default_value_t = 2.0, value_parser = parse_hold)]
+    pub hold: f32,
+
+    /// Recording: colour that transparent pixels are blended over (GIF has no partial transparency).
+    #[arg(long, value_name = "RRGGBB", default_value = "000000", value_parser = parse_hex_colour)]
+    pub background: [u8; 3],
 
     /// Stop after this many passes instead of sorting to the end.
     #[arg(long, value_name = "N")]
@@ -59,6 +89,35 @@ impl Cli {
     /// Key, order and axis as the algorithms take them.
     pub fn sort_options(&self) -> SortOptions {
         SortOptions { key: self.key, descending: self.reverse, axis: self.axis }
+    }
+
+    /// The recording flags.
+    pub fn record_settings(&self) -> RecordSettings {
+        RecordSettings {
+            every: self.every,
+            max_frames: self.max_frames,
+            passes: self.passes,
+            fps: self.fps,
+            scale: self.scale,
+            hold_seconds: self.hold,
+            background: self.background,
+        }
+    }
+}
+
+fn parse_hold(s: &str) -> Result<f32, String> {
+    match s.parse::<f32>() {
+        Ok(v) if (0.0..=600.0).contains(&v) => Ok(v),
+        _ => Err(format!("'{s}' is not a number of seconds from 0 to 600")),
+    }
+}
+
+fn parse_hex_colour(s: &str) -> Result<[u8; 3], String> {
+    let hex = s.trim_start_matches('#');
+    let channel = |i: usize| hex.get(i..i + 2).and_then(|h| u8::from_str_radix(h, 16).ok());
+    match (hex.len(), channel(0), channel(2), channel(4)) {
+        (6, Some(r), Some(g), Some(b)) => Ok([r, g, b]),
+        _ => Err(format!("'{s}' is not a colour like 000000 or ff8800")),
     }
 }
 
@@ -107,5 +166,39 @@ mod tests {
             SortOptions { key: SortKey::Hue, descending: true, axis: Axis::Columns }
         );
         assert_eq!((cli.passes, cli.max_size, cli.no_downscale), (Some(5), Some(64), true));
+    }
+
+    #[test]
+    fn record_takes_an_optional_path_and_its_settings() {
+        let cli = Cli::parse_from(["shadersort", "in.png", "--record"]);
+        assert_eq!(
+            (cli.image.as_deref(), cli.record.clone()),
+            (Some(std::path::Path::new("in.png")), Some(None))
+        );
+        assert_eq!(cli.record_settings(), RecordSettings::default());
+        let cli = Cli::parse_from([
+            "shadersort",
+            "--record",
+            "a.gif",
+            "--every",
+            "3",
+            "--fps",
+            "50",
+            "--scale",
+            "4",
+            "--hold",
+            "0.5",
+            "--background",
+            "#ff8000",
+        ]);
+        assert_eq!(cli.record, Some(Some("a.gif".into())));
+        let s = cli.record_settings();
+        assert_eq!(
+            (s.every, s.fps, s.scale, s.hold_seconds, s.background),
+            (Some(3), 50, 4, 0.5, [255, 128, 0])
+        );
+        assert!(Cli::try_parse_from(["shadersort", "--every", "2", "--max-frames", "9"]).is_err());
+        assert!(Cli::try_parse_from(["shadersort", "--fps", "60"]).is_err());
+        assert!(Cli::try_parse_from(["shadersort", "--background", "red"]).is_err());
     }
 }

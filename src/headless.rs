@@ -1,13 +1,17 @@
-//! The headless front end: sort a picture on the GPU and write the state as PNG.
+//! The headless front end: sort a picture on the GPU and write the state as PNG (`--out`),
+//! record the sort as a GIF (`--record`), or both.
 
 use crate::algorithms::odd_even::OddEven;
 use crate::algorithms::{Algorithm, SortRun, run_until};
 use crate::cli::Cli;
 use crate::gpu::Gpu;
 use crate::image_input::{Picture, SizeLimit};
-use crate::output::PngTarget;
+use crate::interrupt;
+use crate::output::{OutputFile, OutputFormat};
 use crate::readback::read_texture;
+use crate::record::{RecordReport, record_gif};
 use anyhow::Context;
+use image::RgbaImage;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -33,33 +37,104 @@ pub struct SortReport {
     pub adapter: String,
 }
 
-/// Sorts as the command line says and writes `out`.
-pub fn sort_to_png(cli: &Cli, out: &Path) -> anyhow::Result<SortReport> {
+/// Where the recording goes when `--record` names no path: `gifs/<image>-<algorithm>-<key>.gif`.
+pub fn default_record_path(cli: &Cli, picture: &Picture) -> PathBuf {
+    Path::new("gifs").join(format!("{}-{}-{}.gif", picture.name, cli.algorithm.name(), cli.key.name()))
+}
+
+/// Runs every headless output the command line asks for, printing a line for each.
+pub fn run(cli: &Cli) -> anyhow::Result<()> {
     let picture = Picture::load_or_built_in(cli.image.as_deref())?;
-    let target = PngTarget::prepare(out)?;
+    // Check every output path before any work, so a bad one fails at once.
+    let gif_target = match &cli.record {
+        Some(path) => {
+            let path = path.clone().unwrap_or_else(|| default_record_path(cli, &picture));
+            if cli.record == Some(None) {
+                std::fs::create_dir_all(path.parent().expect("default path has a folder"))
+                    .with_context(|| format!("cannot create the folder for '{}'", path.display()))?;
+            }
+            Some(OutputFile::prepare(&path, OutputFormat::Gif)?)
+        }
+        None => None,
+    };
+    let png_target = cli.out.as_deref().map(|p| OutputFile::prepare(p, OutputFormat::Png)).transpose()?;
     let gpu = Gpu::headless()?;
-    let device_max = gpu.device.limits().max_texture_dimension_2d;
-    let limit = SizeLimit::new(device_max, cli.max_size, !cli.no_downscale);
+    let limit = SizeLimit::new(gpu.device.limits().max_texture_dimension_2d, cli.max_size, !cli.no_downscale);
     let (picture, notice) = picture.fit(&limit)?;
     if let Some(notice) = notice {
         eprintln!("{notice}");
     }
-    let options = cli.sort_options();
-    let mut run: Box<dyn SortRun> = match cli.algorithm {
-        Algorithm::OddEven => {
-            Box::new(OddEven::new(&gpu).start(&gpu, &picture.pixels, options, cli.pass_kind))
+    let algorithm = Algorithms::new(&gpu, cli.algorithm);
+    if let Some(target) = gif_target {
+        let report = record(&gpu, cli, &algorithm, &picture.pixels, target)?;
+        println!("{report}");
+    }
+    if let Some(target) = png_target {
+        let report = sort_to_png(&gpu, cli, &algorithm, &picture, target)?;
+        println!("{report}");
+    }
+    Ok(())
+}
+
+/// The pipelines of the chosen algorithm, built once and shared by every output.
+enum Algorithms {
+    OddEven(OddEven),
+}
+
+impl Algorithms {
+    fn new(gpu: &Gpu, algorithm: Algorithm) -> Self {
+        match algorithm {
+            Algorithm::OddEven => Algorithms::OddEven(OddEven::new(gpu)),
         }
-    };
+    }
+
+    fn start(&self, gpu: &Gpu, cli: &Cli, picture: &RgbaImage) -> Box<dyn SortRun> {
+        match self {
+            Algorithms::OddEven(o) => Box::new(o.start(gpu, picture, cli.sort_options(), cli.pass_kind)),
+        }
+    }
+}
+
+fn record(
+    gpu: &Gpu,
+    cli: &Cli,
+    algorithm: &Algorithms,
+    picture: &RgbaImage,
+    target: OutputFile,
+) -> anyhow::Result<RecordReport> {
+    let bar = progress_bar("recording {bar:40} {pos}/{len} frames {elapsed}");
+    let start = |indexed: &RgbaImage| algorithm.start(gpu, cli, indexed);
+    let report = record_gif(gpu, picture, start, &cli.record_settings(), target, |done, most| {
+        bar.set_length(u64::from(most));
+        bar.set_position(u64::from(done));
+    });
+    bar.finish_and_clear();
+    Ok(report?)
+}
+
+fn sort_to_png(
+    gpu: &Gpu,
+    cli: &Cli,
+    algorithm: &Algorithms,
+    picture: &Picture,
+    target: OutputFile,
+) -> anyhow::Result<SortReport> {
+    let mut run = algorithm.start(gpu, cli, &picture.pixels);
     let passes_asked = cli.passes.unwrap_or(run.total_steps()).min(run.total_steps());
-    let progress = progress_bar(u64::from(passes_asked));
+    let bar = progress_bar("sorting {bar:40} {pos}/{len} passes {elapsed}");
+    bar.set_length(u64::from(passes_asked));
     let started = Instant::now();
-    run_until(&gpu, run.as_mut(), passes_asked, |done| progress.set_position(u64::from(done)))
-        .context("sorting on the GPU failed")?;
+    run_until(gpu, run.as_mut(), passes_asked, |done| {
+        bar.set_position(u64::from(done));
+        interrupt::check().is_ok()
+    })
+    .context("sorting on the GPU failed")?;
+    interrupt::check()?;
     let elapsed = started.elapsed();
-    progress.finish_and_clear();
+    bar.finish_and_clear();
     let state =
-        read_texture(&gpu, run.state()).context("reading the sorted picture back from the GPU failed")?;
-    let path = target.commit(&state, picture.has_alpha)?;
+        read_texture(gpu, run.state()).context("reading the sorted picture back from the GPU failed")?;
+    let path = target.write_png(&state, picture.has_alpha)?;
     let stats = run.stats();
     Ok(SortReport {
         path,
@@ -73,15 +148,13 @@ pub fn sort_to_png(cli: &Cli, out: &Path) -> anyhow::Result<SortReport> {
     })
 }
 
-fn progress_bar(len: u64) -> indicatif::ProgressBar {
+/// A progress bar on a terminal, nothing otherwise.
+fn progress_bar(template: &str) -> indicatif::ProgressBar {
     if !std::io::stderr().is_terminal() {
         return indicatif::ProgressBar::hidden();
     }
-    let bar = indicatif::ProgressBar::new(len);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template("sorting {bar:40} {pos}/{len} passes {elapsed}")
-            .expect("valid template"),
-    );
+    let bar = indicatif::ProgressBar::new(0);
+    bar.set_style(indicatif::ProgressStyle::with_template(template).expect("valid template"));
     bar
 }
 
@@ -105,5 +178,21 @@ impl std::fmt::Display for SortReport {
             None => write!(f, "not sorted yet")?,
         }
         write!(f, "; wrote {}", self.path.display())
+    }
+}
+
+impl std::fmt::Display for RecordReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let palette = if self.exact { "exact" } else { "quantized" };
+        write!(
+            f,
+            "recorded {} frames ({} passes, every {}; {} {palette} colours), {} bytes: {}",
+            self.frames,
+            self.passes_run,
+            self.every,
+            self.colours,
+            self.bytes,
+            self.path.display()
+        )
     }
 }

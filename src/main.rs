@@ -10,17 +10,34 @@ fn main() -> ExitCode {
     )
     .init();
     let cli = Cli::parse();
-    let result = match &cli.out {
-        Some(out) => shadersort::headless::sort_to_png(&cli, out).map(|report| println!("{report}")),
-        None => Err(anyhow::anyhow!(
-            "the live window is not available yet; sort headless with --out PATH (for example: shadersort --out sorted.png)"
-        )),
+    shadersort::interrupt::install();
+    let result = if cli.out.is_some() || cli.record.is_some() {
+        shadersort::headless::run(&cli)
+    } else {
+        Err(anyhow::anyhow!(
+            "the live window is not available yet; sort headless with --out PATH or --record (for example: shadersort --out sorted.png)"
+        ))
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        Err(e) if interrupted(&e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(130)
+        }
         Err(e) => {
             eprintln!("error: {}", format!("{e:#}").replace('\n', " "));
             ExitCode::FAILURE
         }
     }
+}
+
+/// Whether the error comes from Ctrl-C, however it was wrapped.
+fn interrupted(e: &anyhow::Error) -> bool {
+    e.chain().any(|cause| {
+        cause.is::<shadersort::interrupt::Interrupted>()
+            || matches!(
+                cause.downcast_ref::<shadersort::record::RecordError>(),
+                Some(shadersort::record::RecordError::Interrupted(_))
+            )
+    })
 }

@@ -1,4 +1,5 @@
-//! Pictures out: PNG files written to a temporary file beside the target and renamed at the end.
+//! Files out (PNG pictures, GIF recordings): written to a temporary file beside the target and
+//! renamed into place at the end, so a failed or interrupted run never leaves a partial file.
 
 use image::RgbaImage;
 use std::path::{Path, PathBuf};
@@ -6,12 +7,24 @@ use std::path::{Path, PathBuf};
 /// Why an output file cannot be written. Every message names the path and the fix.
 #[derive(Debug, thiserror::Error)]
 pub enum OutputError {
-    /// The path does not end in `.png`.
-    #[error("cannot write '{0}': only PNG output is supported; give a path ending in .png")]
-    NotPng(PathBuf),
+    /// The path does not end in the format's extension.
+    #[error("cannot write '{path}': {what} must be a .{ext} file; give a path ending in .{ext}")]
+    WrongExtension {
+        /// The target.
+        path: PathBuf,
+        /// What is being written.
+        what: &'static str,
+        /// The extension it needs.
+        ext: &'static str,
+    },
     /// The path is an existing directory.
-    #[error("cannot write '{0}': it is a directory; give a file name ending in .png")]
-    IsDirectory(PathBuf),
+    #[error("cannot write '{path}': it is a directory; give a file name ending in .{ext}")]
+    IsDirectory {
+        /// The target.
+        path: PathBuf,
+        /// The extension a file name needs.
+        ext: &'static str,
+    },
     /// The containing directory does not exist.
     #[error("cannot write '{path}': the directory '{dir}' does not exist; create it or choose another path")]
     NoDirectory {
@@ -38,24 +51,49 @@ pub enum OutputError {
     },
 }
 
+/// What an output file holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutputFormat {
+    /// A picture (`--out`).
+    Png,
+    /// A recording (`--record`).
+    Gif,
+}
+
+impl OutputFormat {
+    fn ext(self) -> &'static str {
+        match self {
+            OutputFormat::Png => "png",
+            OutputFormat::Gif => "gif",
+        }
+    }
+
+    fn what(self) -> &'static str {
+        match self {
+            OutputFormat::Png => "a picture (--out)",
+            OutputFormat::Gif => "a recording (--record)",
+        }
+    }
+}
+
 /// An output file being prepared: a temporary file beside the target that becomes the target
-/// only on [`PngTarget::commit`]. Dropped without committing, it leaves no trace and any
+/// only on [`OutputFile::commit`]. Dropped without committing, it leaves no trace and any
 /// existing file at the target untouched.
-pub struct PngTarget {
+pub struct OutputFile {
     path: PathBuf,
     temp: tempfile::NamedTempFile,
 }
 
-impl PngTarget {
+impl OutputFile {
     /// Checks the path and creates the temporary file, so that an unwritable target fails
     /// before any work is done.
-    pub fn prepare(path: &Path) -> Result<Self, OutputError> {
-        let is_png = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("png"));
+    pub fn prepare(path: &Path, format: OutputFormat) -> Result<Self, OutputError> {
+        let ext = format.ext();
         if path.is_dir() {
-            return Err(OutputError::IsDirectory(path.into()));
+            return Err(OutputError::IsDirectory { path: path.into(), ext });
         }
-        if !is_png {
-            return Err(OutputError::NotPng(path.into()));
+        if !path.extension().is_some_and(|e| e.eq_ignore_ascii_case(ext)) {
+            return Err(OutputError::WrongExtension { path: path.into(), what: format.what(), ext });
         }
         let dir = match path.parent() {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
@@ -65,14 +103,15 @@ impl PngTarget {
             return Err(OutputError::NoDirectory { path: path.into(), dir });
         }
         let mut builder = tempfile::Builder::new();
-        builder.prefix(".shadersort-").suffix(".png.part");
+        let suffix = format!(".{ext}.part");
+        builder.prefix(".shadersort-").suffix(&suffix);
         // Temporary files are private (0600) by default; the finished picture should get the
         // usual permissions of a new file (0666 less the umask), as any image editor's would.
         #[cfg(unix)]
         builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
         let temp =
             builder.tempfile_in(&dir).map_err(|source| OutputError::Io { path: path.into(), source })?;
-        Ok(PngTarget { path: path.into(), temp })
+        Ok(OutputFile { path: path.into(), temp })
     }
 
     /// The final path.
@@ -80,8 +119,21 @@ impl PngTarget {
         &self.path
     }
 
-    /// Encodes the picture (RGB when `keep_alpha` is false), then renames it into place.
-    pub fn commit(mut self, picture: &RgbaImage, keep_alpha: bool) -> Result<PathBuf, OutputError> {
+    /// The temporary file, for writers that need a handle of their own.
+    pub fn file(&self) -> &std::fs::File {
+        self.temp.as_file()
+    }
+
+    /// Flushes the temporary file to disk and renames it into place.
+    pub fn commit(self) -> Result<PathBuf, OutputError> {
+        let path = self.path;
+        self.temp.as_file().sync_all().map_err(|source| OutputError::Io { path: path.clone(), source })?;
+        self.temp.persist(&path).map_err(|e| OutputError::Io { path: path.clone(), source: e.error })?;
+        Ok(path)
+    }
+
+    /// Encodes the picture as PNG (RGB when `keep_alpha` is false), then commits.
+    pub fn write_png(mut self, picture: &RgbaImage, keep_alpha: bool) -> Result<PathBuf, OutputError> {
         let encoded = {
             let mut writer = std::io::BufWriter::new(self.temp.as_file_mut());
             let result = if keep_alpha {
@@ -98,9 +150,7 @@ impl PngTarget {
             image::ImageError::IoError(source) => OutputError::Io { path: path.clone(), source },
             other => OutputError::Encode { path: path.clone(), detail: other.to_string() },
         })?;
-        self.temp.as_file().sync_all().map_err(|source| OutputError::Io { path: path.clone(), source })?;
-        self.temp.persist(&path).map_err(|e| OutputError::Io { path: path.clone(), source: e.error })?;
-        Ok(path)
+        self.commit()
     }
 }
 
@@ -113,9 +163,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("out.png");
         std::fs::write(&path, b"old").unwrap();
-        let target = PngTarget::prepare(&path).unwrap();
+        let target = OutputFile::prepare(&path, OutputFormat::Png).unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"old", "the old file stays until commit");
-        target.commit(&RgbaImage::new(3, 2), false).unwrap();
+        target.write_png(&RgbaImage::new(3, 2), false).unwrap();
         assert_eq!(image::open(&path).unwrap().dimensions_tuple(), (3, 2));
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
     }
@@ -126,7 +176,10 @@ mod tests {
         use std::os::unix::fs::PermissionsExt;
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("out.png");
-        PngTarget::prepare(&path).unwrap().commit(&RgbaImage::new(1, 1), true).unwrap();
+        OutputFile::prepare(&path, OutputFormat::Png)
+            .unwrap()
+            .write_png(&RgbaImage::new(1, 1), true)
+            .unwrap();
         let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
         assert_ne!(mode & 0o044, 0, "group/others cannot read the picture: {mode:o}");
     }
@@ -135,17 +188,19 @@ mod tests {
     fn an_abandoned_target_leaves_nothing() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("out.png");
-        drop(PngTarget::prepare(&path).unwrap());
+        drop(OutputFile::prepare(&path, OutputFormat::Png).unwrap());
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 
     #[test]
     fn bad_paths_are_refused_before_anything_is_written() {
         let dir = tempfile::tempdir().unwrap();
-        assert!(matches!(PngTarget::prepare(dir.path()), Err(OutputError::IsDirectory(_))));
-        assert!(matches!(PngTarget::prepare(&dir.path().join("x.jpg")), Err(OutputError::NotPng(_))));
-        let missing = dir.path().join("no/such/dir/x.png");
-        assert!(matches!(PngTarget::prepare(&missing), Err(OutputError::NoDirectory { .. })));
+        let png = |p: &Path| OutputFile::prepare(p, OutputFormat::Png).err().unwrap();
+        assert!(matches!(png(dir.path()), OutputError::IsDirectory { .. }));
+        assert!(matches!(png(&dir.path().join("x.jpg")), OutputError::WrongExtension { .. }));
+        assert!(matches!(png(&dir.path().join("no/such/dir/x.png")), OutputError::NoDirectory { .. }));
+        let gif = OutputFile::prepare(&dir.path().join("x.png"), OutputFormat::Gif).err().unwrap();
+        assert!(gif.to_string().contains("a recording (--record) must be a .gif file"), "{gif}");
     }
 
     trait Dims {

@@ -31,23 +31,7 @@ pub fn read_texture(gpu: &Gpu, texture: &wgpu::Texture) -> Result<RgbaImage, Gpu
         let mut encoder = gpu
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("readback::texture") });
-        encoder.copy_texture_to_buffer(
-            wgpu::TexelCopyTextureInfo {
-                texture,
-                mip_level: 0,
-                origin: wgpu::Origin3d { x: 0, y, z: 0 },
-                aspect: wgpu::TextureAspect::All,
-            },
-            wgpu::TexelCopyBufferInfo {
-                buffer: &staging,
-                layout: wgpu::TexelCopyBufferLayout {
-                    offset: 0,
-                    bytes_per_row: Some(pitch),
-                    rows_per_image: Some(rows),
-                },
-            },
-            wgpu::Extent3d { width, height: rows, depth_or_array_layers: 1 },
-        );
+        record_rows_copy(&mut encoder, texture, y..y + rows, &staging, 0);
         gpu.queue.submit([encoder.finish()]);
         let bytes = u64::from(pitch) * u64::from(rows);
         map_and_read(gpu, &staging, bytes, |data| {
@@ -58,6 +42,35 @@ pub fn read_texture(gpu: &Gpu, texture: &wgpu::Texture) -> Result<RgbaImage, Gpu
         y += rows;
     }
     Ok(RgbaImage::from_raw(width, height, out).expect("rows of width * 4 bytes"))
+}
+
+/// Records a copy of rows `rows` of a 4-byte-per-texel texture into `buffer` at `offset`, each
+/// row [`padded_row_bytes`] apart.
+pub fn record_rows_copy(
+    encoder: &mut wgpu::CommandEncoder,
+    texture: &wgpu::Texture,
+    rows: std::ops::Range<u32>,
+    buffer: &wgpu::Buffer,
+    offset: u64,
+) {
+    let width = texture.width();
+    encoder.copy_texture_to_buffer(
+        wgpu::TexelCopyTextureInfo {
+            texture,
+            mip_level: 0,
+            origin: wgpu::Origin3d { x: 0, y: rows.start, z: 0 },
+            aspect: wgpu::TextureAspect::All,
+        },
+        wgpu::TexelCopyBufferInfo {
+            buffer,
+            layout: wgpu::TexelCopyBufferLayout {
+                offset,
+                bytes_per_row: Some(padded_row_bytes(width)),
+                rows_per_image: Some(rows.len() as u32),
+            },
+        },
+        wgpu::Extent3d { width, height: rows.len() as u32, depth_or_array_layers: 1 },
+    );
 }
 
 /// Reads `count` u32 values from a buffer with `COPY_SRC` usage, starting at byte `offset`.

@@ -231,7 +231,7 @@ fn bad_outputs_are_refused_before_anything_is_written() {
 
     let jpeg = tmp.join("x.jpg");
     let quoted = format!("'{}'", jpeg.display());
-    assert_fails(&["--out", arg(&jpeg)], &[], tmp, &["only PNG", &quoted, ".png"]);
+    assert_fails(&["--out", arg(&jpeg)], &[], tmp, &["must be a .png file", &quoted, ".png"]);
 
     // An input error is reported before the output is looked at.
     std::fs::write(&jpeg, b"an earlier output").unwrap();

@@ -118,7 +118,7 @@ fn the_whole_photo_sorts_in_batches_to_the_stable_sort() {
         for (kind, axis) in [(PassKind::Compute, Axis::Rows), (PassKind::Fragment, Axis::Columns)] {
             let options = SortOptions { axis, ..Default::default() };
             let mut run = odd_even.start(gpu, &photo, options, kind);
-            run_until(gpu, &mut run, u32::MAX, |_| {}).unwrap();
+            run_until(gpu, &mut run, u32::MAX, |_| true).unwrap();
             let state = read_texture(gpu, run.state()).unwrap();
             assert!(state == stable_sort(&photo, &options), "{kind:?} {axis:?}");
             assert!(run.stats().sorted_after.is_some());
@@ -134,7 +134,7 @@ fn batches_stop_where_asked_and_restart_returns_to_the_input() {
         let odd_even = OddEven::new(gpu);
         for kind in KINDS {
             let mut run = odd_even.start(gpu, &input, options, kind);
-            run_until(gpu, &mut run, 13, |_| {}).unwrap();
+            run_until(gpu, &mut run, 13, |_| true).unwrap();
             assert_eq!(run.steps_done(), 13);
             assert!(
                 read_texture(gpu, run.state()).unwrap() == reference::odd_even_passes(&input, &options, 13)
@@ -144,7 +144,7 @@ fn batches_stop_where_asked_and_restart_returns_to_the_input() {
             gpu.queue.submit([encoder.finish()]);
             assert_eq!(run.steps_done(), 0);
             assert!(read_texture(gpu, run.state()).unwrap() == input);
-            run_until(gpu, &mut run, 5, |_| {}).unwrap();
+            run_until(gpu, &mut run, 5, |_| true).unwrap();
             assert!(
                 read_texture(gpu, run.state()).unwrap() == reference::odd_even_passes(&input, &options, 5)
             );
@@ -163,14 +163,14 @@ fn a_reversed_row_needs_all_w_passes_and_a_sorted_row_stops_at_once() {
     on_every_gpu(|gpu| {
         let odd_even = OddEven::new(gpu);
         let mut run = odd_even.start(gpu, &reversed, SortOptions::default(), PassKind::Compute);
-        run_until(gpu, &mut run, width - 1, |_| {}).unwrap();
+        run_until(gpu, &mut run, width - 1, |_| true).unwrap();
         assert!(read_texture(gpu, run.state()).unwrap() != sorted, "W - 1 passes must not suffice");
-        run_until(gpu, &mut run, width, |_| {}).unwrap();
+        run_until(gpu, &mut run, width, |_| true).unwrap();
         assert!(read_texture(gpu, run.state()).unwrap() == sorted);
         assert_eq!(run.stats().sorted_after, Some(width));
 
         let mut run = odd_even.start(gpu, &sorted, SortOptions::default(), PassKind::Fragment);
-        run_until(gpu, &mut run, u32::MAX, |_| {}).unwrap();
+        run_until(gpu, &mut run, u32::MAX, |_| true).unwrap();
         assert_eq!(run.stats().sorted_after, Some(0), "two passes without a swap prove it sorted");
         assert!(run.steps_done() < width, "the run stops early once sorted");
         assert!(read_texture(gpu, run.state()).unwrap() == sorted);
@@ -187,7 +187,7 @@ fn rows_longer_than_the_swap_counter_ring_are_counted_correctly() {
     on_every_gpu(|gpu| {
         let odd_even = OddEven::new(gpu);
         let mut run = odd_even.start(gpu, &input, options, PassKind::Compute);
-        run_until(gpu, &mut run, u32::MAX, |_| {}).unwrap();
+        run_until(gpu, &mut run, u32::MAX, |_| true).unwrap();
         let state = read_texture(gpu, run.state()).unwrap();
         assert!(state == model);
         // Passes after the sorted point swap nothing, so the totals agree however early it stopped.

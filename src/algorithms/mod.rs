@@ -99,12 +99,13 @@ pub trait SortRun {
 }
 
 /// Runs `run` forward until `target` steps are done or the picture is known sorted, in batches
-/// submitted one after another; `progress` hears the steps done after each batch.
+/// submitted one after another; `progress` hears the steps done after each batch and returns
+/// false to stop early.
 pub fn run_until(
     gpu: &Gpu,
     run: &mut dyn SortRun,
     target: u32,
-    mut progress: impl FnMut(u32),
+    mut progress: impl FnMut(u32) -> bool,
 ) -> Result<(), GpuError> {
     /// Most steps per submission: enough to keep the GPU busy, few enough to stop soon after
     /// the picture becomes sorted.
@@ -119,7 +120,9 @@ pub fn run_until(
         run.record_steps(&mut encoder, n);
         gpu.queue.submit([encoder.finish()]);
         run.collect_stats(gpu)?;
-        progress(run.steps_done());
+        if !progress(run.steps_done()) {
+            break;
+        }
     }
     gpu.wait()
 }

@@ -1,0 +1,150 @@
+//! The GIF palette, computed once from the source, and the per-pixel palette index that
+//! travels with each pixel through the sort in the texture's alpha byte.
+
+use image::{RgbImage, RgbaImage};
+use std::collections::HashMap;
+
+/// The colours of every frame and the index that marks unchanged pixels.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GifPalette {
+    /// At most 256 colours.
+    pub colours: Vec<[u8; 3]>,
+    /// The index left free for "unchanged since the previous frame", when one is free.
+    pub transparent: Option<u8>,
+    /// True when every source colour is in the palette exactly (at most 256 colours).
+    pub exact: bool,
+}
+
+impl GifPalette {
+    /// The colours as the flat RGB triplets a GIF header holds.
+    pub fn rgb_bytes(&self) -> Vec<u8> {
+        self.colours.iter().flatten().copied().collect()
+    }
+}
+
+/// A picture reduced to a palette: what the recorder starts from.
+#[derive(Clone, Debug)]
+pub struct Quantized {
+    /// The palette.
+    pub palette: GifPalette,
+    /// One palette index per pixel, scanline order.
+    pub indices: Vec<u8>,
+}
+
+/// Blends a pixel over the background (GIF has no partial transparency).
+pub fn composite([r, g, b, a]: [u8; 4], background: [u8; 3]) -> [u8; 3] {
+    let a = u32::from(a);
+    let mix = |c: u8, bg: u8| ((u32::from(c) * a + u32::from(bg) * (255 - a) + 127) / 255) as u8;
+    [mix(r, background[0]), mix(g, background[1]), mix(b, background[2])]
+}
+
+/// Quantizes a picture once. Pictures with at most 256 colours (after compositing over
+/// `background`) get an exact palette; others get 255 colours from quantette (Wu's method with
+/// Floyd-Steinberg dithering in Oklab), leaving index 255 for unchanged pixels.
+pub fn quantize(picture: &RgbaImage, background: [u8; 3]) -> Quantized {
+    let flat = RgbImage::from_fn(picture.width(), picture.height(), |x, y| {
+        image::Rgb(composite(picture.get_pixel(x, y).0, background))
+    });
+    exact_palette(&flat).unwrap_or_else(|| quantized_palette(&flat))
+}
+
+fn exact_palette(flat: &RgbImage) -> Option<Quantized> {
+    let mut seen: HashMap<[u8; 3], u8> = HashMap::new();
+    let mut colours = Vec::new();
+    let mut indices = Vec::with_capacity(flat.len() / 3);
+    for p in flat.pixels() {
+        let next = colours.len();
+        let index = *seen.entry(p.0).or_insert_with(|| {
+            colours.push(p.0);
+            next as u8
+        });
+        if colours.len() > 256 {
+            return None;
+        }
+        indices.push(index);
+    }
+    let transparent = (colours.len() < 256).then_some(colours.len() as u8);
+    Some(Quantized { palette: GifPalette { colours, transparent, exact: true }, indices })
+}
+
+fn quantized_palette(flat: &RgbImage) -> Quantized {
+    let image =
+        quantette::ImageRef::try_from(flat).expect("a picture within the GPU's limits fits quantette");
+    let size = quantette::PaletteSize::try_from(255u16).expect("255 is a valid palette size");
+    let indexed = quantette::Pipeline::new()
+        .palette_size(size)
+        .parallel(true)
+        .input_image(image)
+        .output_srgb8_indexed_image();
+    let (palette, indices) = indexed.into_parts();
+    let colours: Vec<[u8; 3]> = palette.iter().map(|c| [c.red, c.green, c.blue]).collect();
+    let transparent = Some(colours.len() as u8);
+    Quantized { palette: GifPalette { colours, transparent, exact: false }, indices }
+}
+
+/// The picture with each pixel's alpha replaced by its palette index. Keys ignore alpha, so
+/// this sorts exactly like the picture itself, and every readback carries its frame's indices.
+pub fn indexed_picture(picture: &RgbaImage, indices: &[u8]) -> RgbaImage {
+    assert_eq!(picture.len() / 4, indices.len());
+    let mut out = picture.clone();
+    for (p, &i) in out.pixels_mut().zip(indices) {
+        p.0[3] = i;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::patterns::random_image;
+
+    #[test]
+    fn few_colours_are_kept_exactly_with_a_free_index() {
+        let mut img = RgbaImage::new(4, 2);
+        for (i, p) in img.pixels_mut().enumerate() {
+            p.0 = [(i % 3) as u8 * 100, 7, 9, 255];
+        }
+        let q = quantize(&img, [0, 0, 0]);
+        assert!(q.palette.exact);
+        assert_eq!(q.palette.colours.len(), 3);
+        assert_eq!(q.palette.transparent, Some(3));
+        for (p, &i) in img.pixels().zip(&q.indices) {
+            assert_eq!(q.palette.colours[i as usize], [p[0], p[1], p[2]]);
+        }
+    }
+
+    #[test]
+    fn exactly_256_colours_are_exact_without_a_transparent_index() {
+        let img = RgbaImage::from_fn(16, 16, |x, y| image::Rgba([(y * 16 + x) as u8, 0, 0, 255]));
+        let q = quantize(&img, [0, 0, 0]);
+        assert!(q.palette.exact);
+        assert_eq!((q.palette.colours.len(), q.palette.transparent), (256, None));
+    }
+
+    #[test]
+    fn many_colours_get_255_and_a_transparent_index() {
+        let img = random_image(64, 64, 5);
+        let q = quantize(&img, [0, 0, 0]);
+        assert!(!q.palette.exact);
+        assert!(q.palette.colours.len() <= 255);
+        assert_eq!(q.palette.transparent, Some(q.palette.colours.len() as u8));
+        assert!(q.indices.iter().all(|&i| (i as usize) < q.palette.colours.len()));
+    }
+
+    #[test]
+    fn alpha_is_composited_over_the_background() {
+        assert_eq!(composite([200, 100, 0, 255], [9, 9, 9]), [200, 100, 0]);
+        assert_eq!(composite([200, 100, 0, 0], [9, 8, 7]), [9, 8, 7]);
+        assert_eq!(composite([255, 255, 255, 128], [0, 0, 0]), [128, 128, 128]);
+    }
+
+    #[test]
+    fn the_index_rides_in_alpha_and_rgb_is_untouched() {
+        let img = random_image(5, 3, 1);
+        let indices: Vec<u8> = (0..15).collect();
+        let out = indexed_picture(&img, &indices);
+        for ((a, b), &i) in img.pixels().zip(out.pixels()).zip(&indices) {
+            assert_eq!((&a.0[..3], b.0[3]), (&b.0[..3], i));
+        }
+    }
+}

@@ -1,0 +1,262 @@
+//! `--record`: the written GIF, decoded by the `image` crate, holds one frame per kept pass,
+//! each equal to the CPU model at that pass mapped through the palette, with the delays asked for.
+
+use image::codecs::gif::GifDecoder;
+use image::{AnimationDecoder, RgbaImage};
+use shadersort::options::SortOptions;
+use shadersort::patterns::random_image;
+use shadersort::record::palette::{composite, indexed_picture, quantize};
+use shadersort::reference::{is_sorted, odd_even_passes, stable_sort};
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn shadersort_on(args: &[&str], dir: &Path, backend: Option<&str>) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_shadersort"));
+    command.args(args).current_dir(dir).env_remove("RUST_LOG");
+    if let Some(backend) = backend {
+        command.env("WGPU_BACKEND", backend);
+    }
+    command.output().unwrap()
+}
+
+fn shadersort(args: &[&str], dir: &Path) -> Output {
+    shadersort_on(args, dir, None)
+}
+
+fn ok(args: &[&str], dir: &Path) -> String {
+    ok_on(args, dir, None)
+}
+
+fn ok_on(args: &[&str], dir: &Path, backend: Option<&str>) -> String {
+    let out = shadersort_on(args, dir, backend);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{args:?} failed: {stderr}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The error line of a failed run (stderr may hold driver noise too).
+fn fails(args: &[&str], dir: &Path, expected: &str) -> String {
+    let out = shadersort(args, dir);
+    assert_eq!(out.status.code(), Some(1), "{args:?} should fail");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    stderr
+        .lines()
+        .find(|l| l.contains(expected))
+        .unwrap_or_else(|| panic!("no '{expected}' in: {stderr}"))
+        .to_string()
+}
+
+/// Frames as RGBA canvases and their delays in hundredths of a second.
+fn decode(path: &Path) -> Vec<(RgbaImage, u32)> {
+    let file = std::io::BufReader::new(std::fs::File::open(path).unwrap());
+    let frames = GifDecoder::new(file).unwrap().into_frames().collect_frames().unwrap();
+    frames
+        .into_iter()
+        .map(|f| {
+            let (num, den) = f.delay().numer_denom_ms();
+            (f.into_buffer(), num / den / 10)
+        })
+        .collect()
+}
+
+fn save(img: &RgbaImage, dir: &Path, name: &str) -> String {
+    img.save(dir.join(name)).unwrap();
+    name.to_string()
+}
+
+/// The picture the GIF should show for a state of the indexed picture: each pixel's palette
+/// colour, opaque.
+fn through_palette(state: &RgbaImage, colours: &[[u8; 3]]) -> RgbaImage {
+    RgbaImage::from_fn(state.width(), state.height(), |x, y| {
+        let [r, g, b] = colours[state.get_pixel(x, y)[3] as usize];
+        image::Rgba([r, g, b, 255])
+    })
+}
+
+/// Checks every frame against the CPU model (frames `every` passes apart, none after `passes`)
+/// and the delays; the last frame must be the sorted picture. Returns the frame count.
+fn check_frames(
+    gif: &Path,
+    input: &RgbaImage,
+    options: &SortOptions,
+    every: u32,
+    passes: u32,
+    fps_cs: u32,
+) -> usize {
+    let quantized = quantize(input, [0, 0, 0]);
+    let indexed = indexed_picture(input, &quantized.indices);
+    let frames = decode(gif);
+    assert!(frames.len() as u32 <= passes.div_ceil(every) + 1, "{} frames", frames.len());
+    for (k, (frame, delay)) in frames.iter().enumerate() {
+        let pass = (k as u32 * every).min(passes);
+        let want = through_palette(&odd_even_passes(&indexed, options, pass), &quantized.palette.colours);
+        assert!(*frame == want, "frame {k} (pass {pass}) differs from the model");
+        let last = k + 1 == frames.len();
+        assert_eq!(*delay, if last { 200 } else { fps_cs }, "delay of frame {k}");
+    }
+    let sorted = through_palette(&stable_sort(&indexed, options), &quantized.palette.colours);
+    assert!(frames.last().unwrap().0 == sorted, "the last frame is not the sorted picture");
+    frames.len()
+}
+
+#[test]
+fn every_frame_is_the_model_at_its_pass_for_a_photo_like_picture() {
+    let dir = tempfile::tempdir().unwrap();
+    // A reversed gradient needs all of its passes, so no frame is skipped by early stopping.
+    let input = RgbaImage::from_fn(41, 7, |x, y| {
+        image::Rgba([(255 - x * 6) as u8, (y * 30) as u8, (x * y) as u8, 255])
+    });
+    let name = save(&input, dir.path(), "grad.png");
+    let stdout = ok(&[&name, "--record", "g.gif"], dir.path());
+    assert!(stdout.contains("recorded 42 frames"), "{stdout}");
+    assert_eq!(check_frames(&dir.path().join("g.gif"), &input, &SortOptions::default(), 1, 41, 3), 42);
+}
+
+#[test]
+fn few_colours_are_recorded_losslessly_and_many_through_one_palette() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut few = random_image(33, 5, 4);
+    for p in few.pixels_mut() {
+        p.0 = [p[0] & 0xc0, p[1] & 0x80, 0x40, 255];
+    }
+    let name = save(&few, dir.path(), "few.png");
+    ok(&[&name, "--record", "few.gif", "--every", "4", "--fps", "50", "--key", "hue"], dir.path());
+    let options = SortOptions { key: shadersort::key::SortKey::Hue, ..Default::default() };
+    let frames = decode(&dir.path().join("few.gif"));
+    for (k, (frame, _)) in frames.iter().enumerate() {
+        let pass = (k as u32 * 4).min(33);
+        let model = odd_even_passes(&few, &options, pass);
+        assert!(*frame == model, "lossless frame {k} differs from the model");
+    }
+    assert!(is_sorted(&frames.last().unwrap().0, &options), "lossless frames keep the key order");
+
+    let many = random_image(30, 6, 9);
+    let name = save(&many, dir.path(), "many.png");
+    ok(&[&name, "--record", "many.gif", "--every", "4", "--fps", "50"], dir.path());
+    check_frames(&dir.path().join("many.gif"), &many, &SortOptions::default(), 4, 30, 2);
+}
+
+#[test]
+fn columns_reverse_and_fragment_passes_record_the_same_frames_on_both_backends() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = random_image(9, 23, 12);
+    let name = save(&input, dir.path(), "tall.png");
+    let args = ["--axis", "columns", "--reverse", "--fps", "25"];
+    ok_on(&[&[name.as_str(), "--record", "c.gif"][..], &args].concat(), dir.path(), Some("vulkan"));
+    ok_on(
+        &[&[name.as_str(), "--record", "f.gif", "--pass", "fragment"][..], &args].concat(),
+        dir.path(),
+        Some("vulkan"),
+    );
+    ok_on(&[&[name.as_str(), "--record", "gl.gif"][..], &args].concat(), dir.path(), Some("gl"));
+    ok_on(
+        &[&[name.as_str(), "--record", "glf.gif", "--pass", "fragment"][..], &args].concat(),
+        dir.path(),
+        Some("gl"),
+    );
+    for other in ["gl.gif", "glf.gif"] {
+        assert_eq!(
+            std::fs::read(dir.path().join("c.gif")).unwrap(),
+            std::fs::read(dir.path().join(other)).unwrap()
+        );
+    }
+    let options =
+        SortOptions { descending: true, axis: shadersort::options::Axis::Columns, ..Default::default() };
+    let frames = decode(&dir.path().join("c.gif"));
+    assert_eq!(
+        std::fs::read(dir.path().join("c.gif")).unwrap(),
+        std::fs::read(dir.path().join("f.gif")).unwrap()
+    );
+    assert_eq!(check_frames(&dir.path().join("c.gif"), &input, &options, 1, 23, 4), frames.len());
+}
+
+#[test]
+fn frames_may_span_more_passes_than_the_swap_counters_hold() {
+    let dir = tempfile::tempdir().unwrap();
+    // Distinct keys in reverse order: every one of the 1200 passes is needed.
+    let input = RgbaImage::from_fn(1200, 1, |x, _| {
+        let v = 1199 - x;
+        image::Rgba([(v / 5) as u8, (v % 5 * 50) as u8, 0, 255])
+    });
+    let name = save(&input, dir.path(), "long.png");
+    ok(&[&name, "--record", "long.gif", "--every", "1100"], dir.path());
+    assert_eq!(check_frames(&dir.path().join("long.gif"), &input, &SortOptions::default(), 1100, 1200, 3), 3);
+}
+
+#[test]
+fn scale_enlarges_pixels_and_transparency_is_blended_over_the_background() {
+    let dir = tempfile::tempdir().unwrap();
+    let input =
+        RgbaImage::from_fn(5, 2, |x, _| image::Rgba([200, 40 * x as u8, 0, if x == 0 { 0 } else { 255 }]));
+    let name = save(&input, dir.path(), "alpha.png");
+    ok(&[&name, "--record", "s.gif", "--scale", "3", "--background", "0000ff"], dir.path());
+    let frames = decode(&dir.path().join("s.gif"));
+    let first = &frames[0].0;
+    assert_eq!(first.dimensions(), (15, 6));
+    for (x, y, p) in first.enumerate_pixels() {
+        let src = input.get_pixel(x / 3, y / 3).0;
+        let [r, g, b] = composite(src, [0, 0, 255]);
+        assert_eq!(p.0, [r, g, b, 255], "pixel ({x}, {y})");
+    }
+}
+
+#[test]
+fn a_sorted_picture_stops_at_once_and_the_default_path_is_under_gifs() {
+    let dir = tempfile::tempdir().unwrap();
+    let sorted = RgbaImage::from_fn(50, 3, |x, _| image::Rgba([x as u8 * 5, 0, 0, 255]));
+    let name = save(&sorted, dir.path(), "done.png");
+    let stdout = ok(&[&name, "--record"], dir.path());
+    let path = dir.path().join("gifs/done-odd-even-luma.gif");
+    assert!(stdout.contains("gifs/done-odd-even-luma.gif"), "{stdout}");
+    let frames = decode(&path);
+    assert!(frames.len() <= 2, "{} frames for a picture that was already sorted", frames.len());
+    assert!(frames.iter().all(|(f, _)| *f == sorted));
+}
+
+#[test]
+fn bad_recordings_are_refused_and_leave_existing_files_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("keep.gif"), b"an older recording").unwrap();
+    let wide = random_image(1001, 1, 3);
+    let name = save(&wide, dir.path(), "wide.png");
+    let line = fails(&[&name, "--record", "keep.gif"], dir.path(), "1002 frames");
+    assert!(line.contains("--max-frames") && line.contains("--every"), "{line}");
+    fails(&["--record", "x.png"], dir.path(), "must be a .gif file");
+    fails(&["--record", "nowhere/x.gif"], dir.path(), "does not exist");
+    assert_eq!(std::fs::read(dir.path().join("keep.gif")).unwrap(), b"an older recording");
+    let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(names.len(), 2, "no temporary files may be left: {names:?}");
+    // The spacing can be chosen instead.
+    let stdout = ok(&[&name, "--record", "keep.gif", "--max-frames", "20"], dir.path());
+    assert!(stdout.contains("recorded"), "{stdout}");
+    assert!(decode(&dir.path().join("keep.gif")).len() <= 20);
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_leaves_the_old_file_and_no_temporary() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("old.gif"), b"previous").unwrap();
+    let child = Command::new(env!("CARGO_BIN_EXE_shadersort"))
+        .args(["--record", "old.gif", "--scale", "3"])
+        .current_dir(dir.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait until the recording is under way (its temporary file exists), then interrupt it.
+    let started = std::time::Instant::now();
+    while std::fs::read_dir(dir.path()).unwrap().count() < 2 {
+        assert!(started.elapsed().as_secs() < 60, "the recording never started");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let killed = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(stderr.contains("interrupted"), "{stderr}");
+    assert_eq!(std::fs::read(dir.path().join("old.gif")).unwrap(), b"previous");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "the temporary file must be gone");
+}
