@@ -2,6 +2,7 @@
 
 use crate::algorithms::Algorithm;
 use crate::algorithms::odd_even::PassKind;
+use crate::bench::gif::GifBenchArgs;
 use crate::key::SortKey;
 use crate::options::{Axis, SortOptions};
 use crate::record::RecordSettings;
@@ -14,8 +15,12 @@ use std::path::PathBuf;
 /// move whole, so the result holds exactly the colours of the input. Without IMAGE the built-in
 /// photograph (coffee.png, CC0) is used.
 #[derive(Debug, Parser)]
-#[command(name = "shadersort", version, about, long_about = None)]
+#[command(name = "shadersort", version, about, long_about = None, args_conflicts_with_subcommands = true)]
 pub struct Cli {
+    /// Benchmarks (printed tables; see BENCHMARKS.md).
+    #[command(subcommand)]
+    pub command: Option<Command>,
+
     /// Picture to sort: PNG, JPEG, GIF, BMP, WebP or TIFF; any colour type is read as RGBA8.
     pub image: Option<PathBuf>,
 
@@ -52,6 +57,10 @@ pub struct Cli {
     #[arg(long, value_name = "RRGGBB", default_value = "000000", value_parser = parse_hex_colour)]
     pub background: [u8; 3],
 
+    /// Recording: no dithering for pictures of more than 256 colours (smaller files, banded gradients).
+    #[arg(long)]
+    pub no_dither: bool,
+
     /// Stop after this many passes instead of sorting to the end.
     #[arg(long, value_name = "N")]
     pub passes: Option<u32>,
@@ -85,6 +94,24 @@ pub struct Cli {
     pub no_downscale: bool,
 }
 
+/// Subcommands.
+#[derive(Debug, clap::Subcommand)]
+pub enum Command {
+    /// Measure and print a table.
+    Bench {
+        /// Which benchmark.
+        #[command(subcommand)]
+        which: Bench,
+    },
+}
+
+/// The benchmarks.
+#[derive(Debug, clap::Subcommand)]
+pub enum Bench {
+    /// GIF recording speed and size against per-frame quantization through the image crate.
+    Gif(GifBenchArgs),
+}
+
 impl Cli {
     /// Key, order and axis as the algorithms take them.
     pub fn sort_options(&self) -> SortOptions {
@@ -101,6 +128,7 @@ impl Cli {
             scale: self.scale,
             hold_seconds: self.hold,
             background: self.background,
+            dither: !self.no_dither,
         }
     }
 }

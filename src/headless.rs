@@ -1,8 +1,7 @@
 //! The headless front end: sort a picture on the GPU and write the state as PNG (`--out`),
 //! record the sort as a GIF (`--record`), or both.
 
-use crate::algorithms::odd_even::OddEven;
-use crate::algorithms::{Algorithm, SortRun, run_until};
+use crate::algorithms::{Pipelines, run_until};
 use crate::cli::Cli;
 use crate::gpu::Gpu;
 use crate::image_input::{Picture, SizeLimit};
@@ -64,46 +63,27 @@ pub fn run(cli: &Cli) -> anyhow::Result<()> {
     if let Some(notice) = notice {
         eprintln!("{notice}");
     }
-    let algorithm = Algorithms::new(&gpu, cli.algorithm);
+    let pipelines = Pipelines::new(&gpu, cli.algorithm);
     if let Some(target) = gif_target {
-        let report = record(&gpu, cli, &algorithm, &picture.pixels, target)?;
+        let report = record(&gpu, cli, &pipelines, &picture.pixels, target)?;
         println!("{report}");
     }
     if let Some(target) = png_target {
-        let report = sort_to_png(&gpu, cli, &algorithm, &picture, target)?;
+        let report = sort_to_png(&gpu, cli, &pipelines, &picture, target)?;
         println!("{report}");
     }
     Ok(())
 }
 
-/// The pipelines of the chosen algorithm, built once and shared by every output.
-enum Algorithms {
-    OddEven(OddEven),
-}
-
-impl Algorithms {
-    fn new(gpu: &Gpu, algorithm: Algorithm) -> Self {
-        match algorithm {
-            Algorithm::OddEven => Algorithms::OddEven(OddEven::new(gpu)),
-        }
-    }
-
-    fn start(&self, gpu: &Gpu, cli: &Cli, picture: &RgbaImage) -> Box<dyn SortRun> {
-        match self {
-            Algorithms::OddEven(o) => Box::new(o.start(gpu, picture, cli.sort_options(), cli.pass_kind)),
-        }
-    }
-}
-
 fn record(
     gpu: &Gpu,
     cli: &Cli,
-    algorithm: &Algorithms,
+    pipelines: &Pipelines,
     picture: &RgbaImage,
     target: OutputFile,
 ) -> anyhow::Result<RecordReport> {
     let bar = progress_bar("recording {bar:40} {pos}/{len} frames {elapsed}");
-    let start = |indexed: &RgbaImage| algorithm.start(gpu, cli, indexed);
+    let start = |indexed: &RgbaImage| pipelines.start(gpu, indexed, cli.sort_options(), cli.pass_kind);
     let report = record_gif(gpu, picture, start, &cli.record_settings(), target, |done, most| {
         bar.set_length(u64::from(most));
         bar.set_position(u64::from(done));
@@ -115,11 +95,11 @@ fn record(
 fn sort_to_png(
     gpu: &Gpu,
     cli: &Cli,
-    algorithm: &Algorithms,
+    pipelines: &Pipelines,
     picture: &Picture,
     target: OutputFile,
 ) -> anyhow::Result<SortReport> {
-    let mut run = algorithm.start(gpu, cli, &picture.pixels);
+    let mut run = pipelines.start(gpu, &picture.pixels, cli.sort_options(), cli.pass_kind);
     let passes_asked = cli.passes.unwrap_or(run.total_steps()).min(run.total_steps());
     let bar = progress_bar("sorting {bar:40} {pos}/{len} passes {elapsed}");
     bar.set_length(u64::from(passes_asked));

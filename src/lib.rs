@@ -5,6 +5,7 @@
 //! [`algorithms::SortRun`], checked against the CPU model in [`reference`].
 
 pub mod algorithms;
+pub mod bench;
 pub mod cli;
 pub mod gpu;
 pub mod headless;

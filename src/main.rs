@@ -1,7 +1,7 @@
 //! The `shadersort` binary: parses the command line, runs a front end, reports errors in one line.
 
 use clap::Parser;
-use shadersort::cli::Cli;
+use shadersort::cli::{Bench, Cli, Command};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -11,7 +11,9 @@ fn main() -> ExitCode {
     .init();
     let cli = Cli::parse();
     shadersort::interrupt::install();
-    let result = if cli.out.is_some() || cli.record.is_some() {
+    let result = if let Some(Command::Bench { which: Bench::Gif(args) }) = &cli.command {
+        shadersort::bench::gif::run(args)
+    } else if cli.out.is_some() || cli.record.is_some() {
         shadersort::headless::run(&cli)
     } else {
         Err(anyhow::anyhow!(

@@ -83,7 +83,19 @@ fn check_frames(
     passes: u32,
     fps_cs: u32,
 ) -> usize {
-    let quantized = quantize(input, [0, 0, 0]);
+    check_frames_dithered(gif, input, options, (every, passes, fps_cs), true)
+}
+
+/// [`check_frames`] with the dithering choice; `plan` is (every, passes, frame delay).
+fn check_frames_dithered(
+    gif: &Path,
+    input: &RgbaImage,
+    options: &SortOptions,
+    plan: (u32, u32, u32),
+    dither: bool,
+) -> usize {
+    let (every, passes, fps_cs) = plan;
+    let quantized = quantize(input, [0, 0, 0], dither);
     let indexed = indexed_picture(input, &quantized.indices);
     let frames = decode(gif);
     assert!(frames.len() as u32 <= passes.div_ceil(every) + 1, "{} frames", frames.len());
@@ -130,10 +142,15 @@ fn few_colours_are_recorded_losslessly_and_many_through_one_palette() {
     }
     assert!(is_sorted(&frames.last().unwrap().0, &options), "lossless frames keep the key order");
 
-    let many = random_image(30, 6, 9);
+    let many = random_image(40, 16, 9);
+    assert!(!quantize(&many, [0; 3], true).palette.exact, "this picture must need quantizing");
     let name = save(&many, dir.path(), "many.png");
     ok(&[&name, "--record", "many.gif", "--every", "4", "--fps", "50"], dir.path());
-    check_frames(&dir.path().join("many.gif"), &many, &SortOptions::default(), 4, 30, 2);
+    check_frames(&dir.path().join("many.gif"), &many, &SortOptions::default(), 4, 40, 2);
+    ok(&[&name, "--record", "plain.gif", "--every", "4", "--fps", "50", "--no-dither"], dir.path());
+    check_frames_dithered(&dir.path().join("plain.gif"), &many, &SortOptions::default(), (4, 40, 2), false);
+    let (dithered, plain) = (quantize(&many, [0; 3], true), quantize(&many, [0; 3], false));
+    assert_ne!(dithered.indices, plain.indices, "--no-dither must change the indices");
 }
 
 #[test]

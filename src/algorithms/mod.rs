@@ -23,6 +23,34 @@ impl Algorithm {
     }
 }
 
+/// The pipelines of one algorithm, built once per device; starts runs of it.
+pub enum Pipelines {
+    /// Odd-even transposition.
+    OddEven(odd_even::OddEven),
+}
+
+impl Pipelines {
+    /// Builds the pipelines of `algorithm`.
+    pub fn new(gpu: &Gpu, algorithm: Algorithm) -> Self {
+        match algorithm {
+            Algorithm::OddEven => Pipelines::OddEven(odd_even::OddEven::new(gpu)),
+        }
+    }
+
+    /// Starts sorting `picture`.
+    pub fn start(
+        &self,
+        gpu: &Gpu,
+        picture: &image::RgbaImage,
+        options: crate::options::SortOptions,
+        pass_kind: odd_even::PassKind,
+    ) -> Box<dyn SortRun> {
+        match self {
+            Pipelines::OddEven(o) => Box::new(o.start(gpu, picture, options, pass_kind)),
+        }
+    }
+}
+
 /// What the GPU has reported about the steps run so far.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RunStats {

@@ -40,6 +40,8 @@ pub struct RecordSettings {
     pub hold_seconds: f32,
     /// Colour that transparent source pixels are blended over.
     pub background: [u8; 3],
+    /// Dither when the picture has more than 256 colours.
+    pub dither: bool,
 }
 
 impl Default for RecordSettings {
@@ -52,6 +54,7 @@ impl Default for RecordSettings {
             scale: 1,
             hold_seconds: 2.0,
             background: [0, 0, 0],
+            dither: true,
         }
     }
 }
@@ -169,7 +172,7 @@ pub fn record_gif(
     mut progress: impl FnMut(u32, u32),
 ) -> Result<RecordReport, RecordError> {
     let (width, height) = picture.dimensions();
-    let quantized = palette::quantize(picture, settings.background);
+    let quantized = palette::quantize(picture, settings.background, settings.dither);
     let mut run = start(&palette::indexed_picture(picture, &quantized.indices));
     let plan = FramePlan::new(run.total_steps(), settings)?;
     let max_chunk = plan.every.min(run.max_uncollected_steps());

@@ -39,13 +39,14 @@ pub fn composite([r, g, b, a]: [u8; 4], background: [u8; 3]) -> [u8; 3] {
 }
 
 /// Quantizes a picture once. Pictures with at most 256 colours (after compositing over
-/// `background`) get an exact palette; others get 255 colours from quantette (Wu's method with
-/// Floyd-Steinberg dithering in Oklab), leaving index 255 for unchanged pixels.
-pub fn quantize(picture: &RgbaImage, background: [u8; 3]) -> Quantized {
+/// `background`) get an exact palette; others get 255 colours from quantette (Wu's method in
+/// Oklab, with Floyd-Steinberg dithering when `dither` is set), leaving index 255 for unchanged
+/// pixels. Dithering keeps gradients smooth; without it files are smaller but colours band.
+pub fn quantize(picture: &RgbaImage, background: [u8; 3], dither: bool) -> Quantized {
     let flat = RgbImage::from_fn(picture.width(), picture.height(), |x, y| {
         image::Rgb(composite(picture.get_pixel(x, y).0, background))
     });
-    exact_palette(&flat).unwrap_or_else(|| quantized_palette(&flat))
+    exact_palette(&flat).unwrap_or_else(|| quantized_palette(&flat, dither))
 }
 
 fn exact_palette(flat: &RgbImage) -> Option<Quantized> {
@@ -67,12 +68,13 @@ fn exact_palette(flat: &RgbImage) -> Option<Quantized> {
     Some(Quantized { palette: GifPalette { colours, transparent, exact: true }, indices })
 }
 
-fn quantized_palette(flat: &RgbImage) -> Quantized {
+fn quantized_palette(flat: &RgbImage, dither: bool) -> Quantized {
     let image =
         quantette::ImageRef::try_from(flat).expect("a picture within the GPU's limits fits quantette");
     let size = quantette::PaletteSize::try_from(255u16).expect("255 is a valid palette size");
     let indexed = quantette::Pipeline::new()
         .palette_size(size)
+        .ditherer(dither.then(quantette::dither::FloydSteinberg::new))
         .parallel(true)
         .input_image(image)
         .output_srgb8_indexed_image();
@@ -104,7 +106,7 @@ mod tests {
         for (i, p) in img.pixels_mut().enumerate() {
             p.0 = [(i % 3) as u8 * 100, 7, 9, 255];
         }
-        let q = quantize(&img, [0, 0, 0]);
+        let q = quantize(&img, [0, 0, 0], true);
         assert!(q.palette.exact);
         assert_eq!(q.palette.colours.len(), 3);
         assert_eq!(q.palette.transparent, Some(3));
@@ -116,7 +118,7 @@ mod tests {
     #[test]
     fn exactly_256_colours_are_exact_without_a_transparent_index() {
         let img = RgbaImage::from_fn(16, 16, |x, y| image::Rgba([(y * 16 + x) as u8, 0, 0, 255]));
-        let q = quantize(&img, [0, 0, 0]);
+        let q = quantize(&img, [0, 0, 0], true);
         assert!(q.palette.exact);
         assert_eq!((q.palette.colours.len(), q.palette.transparent), (256, None));
     }
@@ -124,7 +126,7 @@ mod tests {
     #[test]
     fn many_colours_get_255_and_a_transparent_index() {
         let img = random_image(64, 64, 5);
-        let q = quantize(&img, [0, 0, 0]);
+        let q = quantize(&img, [0, 0, 0], true);
         assert!(!q.palette.exact);
         assert!(q.palette.colours.len() <= 255);
         assert_eq!(q.palette.transparent, Some(q.palette.colours.len() as u8));
