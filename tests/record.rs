@@ -240,6 +240,9 @@ fn bad_recordings_are_refused_and_leave_existing_files_alone() {
     assert!(line.contains("--max-frames") && line.contains("--every"), "{line}");
     fails(&["--record", "x.png"], dir.path(), "must be a .gif file");
     fails(&["--record", "nowhere/x.gif"], dir.path(), "does not exist");
+    std::fs::create_dir(dir.path().join("folder.gif")).unwrap();
+    fails(&["--record", "folder.gif"], dir.path(), "is a directory");
+    std::fs::remove_dir(dir.path().join("folder.gif")).unwrap();
     assert_eq!(std::fs::read(dir.path().join("keep.gif")).unwrap(), b"an older recording");
     let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert_eq!(names.len(), 2, "no temporary files may be left: {names:?}");

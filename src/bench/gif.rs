@@ -67,8 +67,12 @@ pub fn run(args: &GifBenchArgs) -> anyhow::Result<()> {
 
     let mut rows = Vec::new();
     let path = dir.path().join("shadersort.gif");
-    let settings =
-        RecordSettings { passes: Some(args.passes), every: Some(1), dither: !args.no_dither, ..Default::default() };
+    let settings = RecordSettings {
+        passes: Some(args.passes),
+        every: Some(1),
+        dither: !args.no_dither,
+        ..Default::default()
+    };
     let started = Instant::now();
     let target = OutputFile::prepare(&path, OutputFormat::Gif)?;
     let start = |indexed: &RgbaImage| -> Box<dyn SortRun> {

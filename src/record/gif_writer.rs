@@ -181,18 +181,48 @@ mod tests {
         assert_eq!(seen, expected);
     }
 
-    #[test]
-    fn a_failing_output_is_reported() {
-        struct Full;
-        impl Write for Full {
-            fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
-                Err(std::io::Error::new(std::io::ErrorKind::StorageFull, "disk full"))
+    /// A disk that fills up after `room` bytes.
+    struct Disk {
+        room: usize,
+    }
+
+    impl Write for Disk {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            if buf.len() > self.room {
+                return Err(std::io::Error::new(std::io::ErrorKind::StorageFull, "disk full"));
             }
-            fn flush(&mut self) -> std::io::Result<()> {
-                Ok(())
+            self.room -= buf.len();
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn is_disk_full(e: &gif::EncodingError) -> bool {
+        matches!(e, gif::EncodingError::Io(io) if io.kind() == std::io::ErrorKind::StorageFull)
+    }
+
+    #[test]
+    fn a_full_disk_is_reported_at_the_header() {
+        let palette = GifPalette { colours: vec![[0, 0, 0]], transparent: None, exact: true };
+        let error = ParallelGifWriter::new(Disk { room: 0 }, 1, 1, &palette, 1).err().unwrap();
+        assert!(is_disk_full(&error), "{error}");
+    }
+
+    #[test]
+    fn a_disk_that_fills_during_the_frames_is_reported() {
+        let palette = GifPalette { colours: vec![[0, 0, 0], [9, 9, 9]], transparent: Some(2), exact: true };
+        let mut writer = ParallelGifWriter::new(Disk { room: 2000 }, 64, 64, &palette, 2).unwrap();
+        let noise: Vec<u8> = (0..64 * 64u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 31) as u8).collect();
+        let mut failure = None;
+        for _ in 0..200 {
+            if let Err(e) = writer.push(GifFrame { region: FrameRegion::full(&noise, 64, 64), delay_cs: 3 }) {
+                failure = Some(e);
+                break;
             }
         }
-        let palette = GifPalette { colours: vec![[0, 0, 0]], transparent: None, exact: true };
-        assert!(ParallelGifWriter::new(Full, 1, 1, &palette, 1).is_err());
+        let error = failure.or_else(|| writer.finish().err()).expect("a full disk must be reported");
+        assert!(is_disk_full(&error), "{error}");
     }
 }
