@@ -61,6 +61,18 @@ pub struct Cli {
     #[arg(long)]
     pub no_dither: bool,
 
+    /// Window: start playing at once.
+    #[arg(long)]
+    pub play: bool,
+
+    /// Window: starting speed in passes per second (rounded to the nearest of 1, 2, 5, 10, 20, 30, 60, ... 7680).
+    #[arg(long, value_name = "PASSES_PER_SECOND")]
+    pub speed: Option<f64>,
+
+    /// Window: close after this many seconds and print frame statistics (for benchmarks and tests).
+    #[arg(long, value_name = "SECONDS")]
+    pub quit_after: Option<f64>,
+
     /// Stop after this many passes instead of sorting to the end.
     #[arg(long, value_name = "N")]
     pub passes: Option<u32>,

@@ -87,6 +87,7 @@ fn record(
     let report = record_gif(gpu, picture, start, &cli.record_settings(), target, |done, most| {
         bar.set_length(u64::from(most));
         bar.set_position(u64::from(done));
+        interrupt::check().is_ok()
     });
     bar.finish_and_clear();
     Ok(report?)

@@ -5,6 +5,7 @@
 //! [`algorithms::SortRun`], checked against the CPU model in [`reference`].
 
 pub mod algorithms;
+pub mod app;
 pub mod bench;
 pub mod cli;
 pub mod gpu;
@@ -21,3 +22,4 @@ pub mod record;
 pub mod reference;
 pub mod shaders;
 pub mod texture;
+pub mod timing;

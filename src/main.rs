@@ -16,9 +16,7 @@ fn main() -> ExitCode {
     } else if cli.out.is_some() || cli.record.is_some() {
         shadersort::headless::run(&cli)
     } else {
-        Err(anyhow::anyhow!(
-            "the live window is not available yet; sort headless with --out PATH or --record (for example: shadersort --out sorted.png)"
-        ))
+        open_window(&cli)
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -31,6 +29,23 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// The live window on the command line's picture and settings.
+fn open_window(cli: &Cli) -> anyhow::Result<()> {
+    let picture = shadersort::image_input::Picture::load_or_built_in(cli.image.as_deref())?;
+    shadersort::app::run(shadersort::app::WindowOptions {
+        picture,
+        options: cli.sort_options(),
+        algorithm: cli.algorithm,
+        pass_kind: cli.pass_kind,
+        max_size: cli.max_size,
+        no_downscale: cli.no_downscale,
+        play: cli.play,
+        speed: cli.speed,
+        quit_after: cli.quit_after.map(std::time::Duration::from_secs_f64),
+        record: cli.record_settings(),
+    })
 }
 
 /// Whether the error comes from Ctrl-C, however it was wrapped.

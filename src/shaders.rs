@@ -12,6 +12,9 @@ pub const ODD_EVEN: &str = include_str!("../shaders/odd_even.wgsl");
 /// Per-texel keys into a buffer.
 pub const KEYS: &str = include_str!("../shaders/keys.wgsl");
 
+/// Picture texture to displayable texture.
+pub const DISPLAY: &str = include_str!("../shaders/display.wgsl");
+
 /// A compilable program: the files it is made of, in order.
 #[derive(Clone, Copy, Debug)]
 pub struct Program {
@@ -49,5 +52,9 @@ pub const ODD_EVEN_PROGRAM: Program =
 pub const KEYS_PROGRAM: Program =
     Program { name: "keys", files: &["key.wgsl", "keys.wgsl"], sources: &[KEY, KEYS] };
 
+/// The window's display conversion.
+pub const DISPLAY_PROGRAM: Program =
+    Program { name: "display", files: &["display.wgsl"], sources: &[DISPLAY] };
+
 /// Every program the application builds.
-pub const PROGRAMS: &[Program] = &[KEY_PROGRAM, ODD_EVEN_PROGRAM, KEYS_PROGRAM];
+pub const PROGRAMS: &[Program] = &[KEY_PROGRAM, ODD_EVEN_PROGRAM, KEYS_PROGRAM, DISPLAY_PROGRAM];

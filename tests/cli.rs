@@ -253,12 +253,27 @@ fn no_gpu_adapter_says_how_to_get_one() {
 }
 
 #[test]
-fn without_out_the_live_window_is_not_available_yet() {
+fn without_a_display_the_window_fails_with_a_clear_message() {
     let dir = tempfile::tempdir().unwrap();
     let image = dir.path().join("small.png");
     random_image(5, 3, 1).save(&image).unwrap();
     for args in [vec![], vec![arg(&image)]] {
-        assert_fails(&args, &[], dir.path(), &["live window is not available yet", "--out"]);
+        let output = Command::new(env!("CARGO_BIN_EXE_shadersort"))
+            .args(&args)
+            .current_dir(dir.path())
+            .env_remove("DISPLAY")
+            .env_remove("WAYLAND_DISPLAY")
+            .env_remove("WAYLAND_SOCKET")
+            .env_remove("RUST_LOG")
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{stderr}");
+        let line = stderr.lines().find(|l| l.starts_with("error: ")).unwrap_or_else(|| panic!("{stderr}"));
+        assert!(
+            line.contains("cannot open a window (no display") && line.contains("--out or --record"),
+            "{line}"
+        );
     }
 }
 

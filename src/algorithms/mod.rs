@@ -15,6 +15,16 @@ pub enum Algorithm {
 }
 
 impl Algorithm {
+    /// Every algorithm, in the order the window numbers them (keys 1, 2, ...).
+    pub const ALL: [Algorithm; 1] = [Algorithm::OddEven];
+
+    /// The name shown in the window.
+    pub fn title(self) -> &'static str {
+        match self {
+            Algorithm::OddEven => "Odd-even transposition",
+        }
+    }
+
     /// The name used on the command line and in file names.
     pub fn name(self) -> &'static str {
         match self {

@@ -78,7 +78,7 @@ pub fn run(args: &GifBenchArgs) -> anyhow::Result<()> {
     let start = |indexed: &RgbaImage| -> Box<dyn SortRun> {
         Box::new(odd_even.start(&gpu, indexed, options, PassKind::Compute))
     };
-    let report = record_gif(&gpu, &picture, start, &settings, target, |_, _| {})?;
+    let report = record_gif(&gpu, &picture, start, &settings, target, |_, _| true)?;
     rows.push(Row {
         name: format!("shadersort --record{}", if args.no_dither { " --no-dither" } else { "" }),
         frames: report.frames as usize,

@@ -9,7 +9,7 @@ pub mod palette;
 
 use crate::algorithms::SortRun;
 use crate::gpu::{Gpu, GpuError};
-use crate::interrupt::{self, Interrupted};
+use crate::interrupt::Interrupted;
 use crate::output::{OutputError, OutputFile};
 use capture::CaptureRing;
 use delta::FrameRegion;
@@ -162,14 +162,15 @@ pub struct RecordReport {
 /// Records a sort of `picture` as a GIF into `target`.
 ///
 /// `start` starts the chosen algorithm on the picture it is given (the source with palette
-/// indices in alpha); `progress` hears (frames written, most frames expected).
+/// indices in alpha); `progress` hears (frames taken, most frames expected) after each frame and
+/// returns false to cancel, which fails with [`Interrupted`] and leaves no file.
 pub fn record_gif(
     gpu: &Gpu,
     picture: &RgbaImage,
     start: impl FnOnce(&RgbaImage) -> Box<dyn SortRun>,
     settings: &RecordSettings,
     target: OutputFile,
-    mut progress: impl FnMut(u32, u32),
+    mut progress: impl FnMut(u32, u32) -> bool,
 ) -> Result<RecordReport, RecordError> {
     let (width, height) = picture.dimensions();
     let quantized = palette::quantize(picture, settings.background, settings.dither);
@@ -219,7 +220,6 @@ pub fn record_gif(
     // for their swap counts but not written, since they repeat the last frame.
     let mut sorted = run.stats().sorted_after.is_some();
     loop {
-        interrupt::check()?;
         let more = !sorted && run.steps_done() < plan.passes;
         if more && !ring.is_full() {
             let n = plan.every.min(plan.passes - run.steps_done());
@@ -251,7 +251,9 @@ pub fn record_gif(
         } else if ring.in_flight() > 0 {
             sorted |=
                 take_frame(gpu, &mut ring, run.as_mut(), &mut frames).map_err(|e| e.into_record(&path))?;
-            progress(frames.written + 1, plan.max_frames);
+            if !progress(frames.written + 1, plan.max_frames) {
+                return Err(Interrupted.into());
+            }
         } else {
             break;
         }

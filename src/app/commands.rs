@@ -1,0 +1,263 @@
+//! The window's commands and their keys: one table that drives the keyboard, the buttons'
+//! tooltips and the help overlay.
+
+use crate::algorithms::Algorithm;
+
+/// Everything the window can be told to do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Command {
+    /// Start or stop playing.
+    PlayPause,
+    /// One pass forward.
+    StepForward,
+    /// One pass back.
+    StepBack,
+    /// 10% of the passes forward.
+    JumpForward,
+    /// 10% of the passes back.
+    JumpBack,
+    /// The input picture.
+    First,
+    /// The last pass.
+    Last,
+    /// Back to the input and stop.
+    Reset,
+    /// More passes per second.
+    Faster,
+    /// Fewer passes per second.
+    Slower,
+    /// Sort with this algorithm.
+    ChooseAlgorithm(Algorithm),
+    /// The next sort key.
+    CycleKey,
+    /// Largest key first, or smallest.
+    ToggleReverse,
+    /// Rows or columns.
+    ToggleAxis,
+    /// Compute or fragment passes.
+    TogglePassKind,
+    /// Every algorithm side by side.
+    ToggleCompare,
+    /// Zoom so the picture fits the window.
+    FitToWindow,
+    /// One picture pixel per screen pixel.
+    ActualSize,
+    /// Open a picture.
+    Open,
+    /// Record the run to a GIF.
+    RecordGif,
+    /// Save the current state as PNG.
+    SavePng,
+    /// Show or hide the key list.
+    Help,
+    /// Close the window.
+    Quit,
+}
+
+/// A key, with or without Shift.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Shortcut {
+    /// The key.
+    pub key: egui::Key,
+    /// Whether Shift is held.
+    pub shift: bool,
+}
+
+impl Shortcut {
+    const fn plain(key: egui::Key) -> Self {
+        Shortcut { key, shift: false }
+    }
+
+    const fn shifted(key: egui::Key) -> Self {
+        Shortcut { key, shift: true }
+    }
+
+    /// How the help overlay writes it.
+    pub fn label(&self) -> String {
+        let name = match self.key {
+            egui::Key::ArrowRight => "Right",
+            egui::Key::ArrowLeft => "Left",
+            egui::Key::Plus => "+",
+            egui::Key::Minus => "-",
+            egui::Key::Equals => "=",
+            other => other.name(),
+        };
+        if self.shift { format!("Shift+{name}") } else { name.to_string() }
+    }
+}
+
+/// One row of the table.
+#[derive(Clone, Debug)]
+pub struct CommandSpec {
+    /// The command.
+    pub command: Command,
+    /// Its keys.
+    pub shortcuts: Vec<Shortcut>,
+    /// Short name for buttons and the help overlay.
+    pub name: String,
+    /// One sentence for tooltips.
+    pub help: &'static str,
+}
+
+impl CommandSpec {
+    /// The keys as the help overlay and tooltips show them: "Right or N".
+    pub fn keys_label(&self) -> String {
+        self.shortcuts.iter().map(Shortcut::label).collect::<Vec<_>>().join(" or ")
+    }
+}
+
+fn spec(command: Command, shortcuts: &[Shortcut], name: &str, help: &'static str) -> CommandSpec {
+    CommandSpec { command, shortcuts: shortcuts.to_vec(), name: name.to_string(), help }
+}
+
+/// Digit keys for choosing algorithms, in [`Algorithm::ALL`] order.
+const DIGITS: [egui::Key; 9] = [
+    egui::Key::Num1,
+    egui::Key::Num2,
+    egui::Key::Num3,
+    egui::Key::Num4,
+    egui::Key::Num5,
+    egui::Key::Num6,
+    egui::Key::Num7,
+    egui::Key::Num8,
+    egui::Key::Num9,
+];
+
+/// Every command with its keys, in the order the help overlay lists them.
+pub fn command_table() -> Vec<CommandSpec> {
+    use egui::Key::*;
+    let p = Shortcut::plain;
+    let mut table = vec![
+        spec(Command::PlayPause, &[p(Space)], "Play / pause", "Run passes continuously at the chosen speed"),
+        spec(Command::StepForward, &[p(ArrowRight), p(N)], "Step", "One pass forward"),
+        spec(Command::StepBack, &[p(ArrowLeft), p(P)], "Back", "One pass back (recomputed from the input)"),
+        spec(
+            Command::JumpForward,
+            &[Shortcut::shifted(ArrowRight)],
+            "Jump +10%",
+            "A tenth of the passes forward",
+        ),
+        spec(Command::JumpBack, &[Shortcut::shifted(ArrowLeft)], "Jump -10%", "A tenth of the passes back"),
+        spec(Command::First, &[p(Home)], "First", "The input picture, pass 0"),
+        spec(Command::Last, &[p(End)], "Last", "The last pass: the sorted picture"),
+        spec(Command::Reset, &[p(R)], "Reset", "Back to the input and stop playing"),
+        spec(Command::Faster, &[p(Plus), p(Equals)], "Faster", "More passes per second"),
+        spec(Command::Slower, &[p(Minus)], "Slower", "Fewer passes per second"),
+    ];
+    for (algorithm, digit) in Algorithm::ALL.into_iter().zip(DIGITS) {
+        table.push(spec(
+            Command::ChooseAlgorithm(algorithm),
+            &[p(digit)],
+            algorithm.title(),
+            "Sort with this algorithm",
+        ));
+    }
+    table.extend([
+        spec(Command::CycleKey, &[p(K)], "Next key", "Sort by the next key: luma, hue, saturation, ..."),
+        spec(Command::ToggleReverse, &[p(X)], "Reverse", "Largest key first, or smallest"),
+        spec(Command::ToggleAxis, &[p(A)], "Rows / columns", "Sort rows or columns"),
+        spec(
+            Command::TogglePassKind,
+            &[p(T)],
+            "Compute / fragment",
+            "Run passes as a compute kernel or a fragment shader",
+        ),
+        spec(
+            Command::ToggleCompare,
+            &[p(C)],
+            "Side by side",
+            "Every algorithm and pass kind on the same picture",
+        ),
+        spec(Command::FitToWindow, &[p(F)], "Fit", "Zoom so the whole picture fits"),
+        spec(Command::ActualSize, &[p(Num0)], "1:1", "One picture pixel per screen pixel"),
+        spec(Command::Open, &[p(O)], "Open...", "Open a picture (or drop one on the window)"),
+        spec(Command::RecordGif, &[p(G)], "Record GIF", "Record this run to a GIF, as --record does"),
+        spec(Command::SavePng, &[p(S)], "Save PNG", "Save the current state as a PNG"),
+        spec(Command::Help, &[p(H), p(F1)], "Help", "Show or hide this list of keys"),
+        spec(Command::Quit, &[p(Escape), p(Q)], "Quit", "Close the window"),
+    ]);
+    table
+}
+
+/// The command a key press means. A key that has no Shift binding of its own also works with
+/// Shift held, so "+" typed as Shift+= still means Faster.
+pub fn command_for(table: &[CommandSpec], key: egui::Key, shift: bool) -> Option<Command> {
+    let find = |wanted: Shortcut| table.iter().find(|s| s.shortcuts.contains(&wanted)).map(|s| s.command);
+    find(Shortcut { key, shift }).or_else(|| if shift { find(Shortcut::plain(key)) } else { None })
+}
+
+/// The table row of a command.
+pub fn spec_of(table: &[CommandSpec], command: Command) -> &CommandSpec {
+    table.iter().find(|s| s.command == command).expect("every command is in the table")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    #[test]
+    fn no_two_commands_share_a_key() {
+        let mut seen: HashMap<Shortcut, Command> = HashMap::new();
+        for spec in command_table() {
+            for shortcut in &spec.shortcuts {
+                if let Some(other) = seen.insert(*shortcut, spec.command) {
+                    panic!("{} is bound to both {other:?} and {:?}", shortcut.label(), spec.command);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_command_has_a_key_a_name_and_help() {
+        for spec in command_table() {
+            assert!(!spec.shortcuts.is_empty() && !spec.name.is_empty() && !spec.help.is_empty(), "{spec:?}");
+        }
+    }
+
+    #[test]
+    fn the_readme_lists_every_key() {
+        let readme = include_str!("../../README.md");
+        for spec in command_table() {
+            let row = format!("| {} | ", spec.keys_label());
+            assert!(
+                readme.contains(&row),
+                "README.md's key table has no row starting {row:?} ({})",
+                spec.name
+            );
+        }
+    }
+
+    #[test]
+    fn the_brief_keys_do_what_it_says() {
+        use egui::Key::*;
+        let t = command_table();
+        let cases = [
+            (Space, false, Command::PlayPause),
+            (ArrowRight, false, Command::StepForward),
+            (N, false, Command::StepForward),
+            (ArrowLeft, false, Command::StepBack),
+            (P, false, Command::StepBack),
+            (ArrowRight, true, Command::JumpForward),
+            (ArrowLeft, true, Command::JumpBack),
+            (Home, false, Command::First),
+            (End, false, Command::Last),
+            (R, false, Command::Reset),
+            (Plus, true, Command::Faster),
+            (Minus, false, Command::Slower),
+            (Num1, false, Command::ChooseAlgorithm(Algorithm::OddEven)),
+            (K, false, Command::CycleKey),
+            (O, false, Command::Open),
+            (G, false, Command::RecordGif),
+            (S, false, Command::SavePng),
+            (H, false, Command::Help),
+            (F1, false, Command::Help),
+            (Escape, false, Command::Quit),
+            (Q, false, Command::Quit),
+        ];
+        for (key, shift, command) in cases {
+            assert_eq!(command_for(&t, key, shift), Some(command), "{key:?} shift {shift}");
+        }
+        assert_eq!(command_for(&t, egui::Key::Z, false), None);
+    }
+}

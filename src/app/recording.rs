@@ -1,0 +1,89 @@
+//! The window's GIF recording: the same recorder as `--record`, on a thread of its own so the
+//! window stays responsive, with progress and cancel.
+
+use crate::algorithms::odd_even::PassKind;
+use crate::algorithms::{Algorithm, Pipelines};
+use crate::gpu::Gpu;
+use crate::options::SortOptions;
+use crate::output::{OutputFile, OutputFormat};
+use crate::record::{RecordReport, RecordSettings, record_gif};
+use image::RgbaImage;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::mpsc::{Receiver, TryRecvError, channel};
+
+/// What is being recorded and how.
+pub struct RecordingJob {
+    /// The picture.
+    pub picture: RgbaImage,
+    /// Key, order, axis.
+    pub options: SortOptions,
+    /// Algorithm.
+    pub algorithm: Algorithm,
+    /// Pass kind.
+    pub pass_kind: PassKind,
+    /// Frame spacing, speed, scale...
+    pub settings: RecordSettings,
+    /// Where the GIF goes.
+    pub path: PathBuf,
+}
+
+/// A recording under way.
+pub struct BackgroundRecording {
+    /// Where the GIF goes.
+    pub path: PathBuf,
+    done: Arc<AtomicU32>,
+    expected: Arc<AtomicU32>,
+    cancel: Arc<AtomicBool>,
+    result: Receiver<Result<RecordReport, String>>,
+}
+
+impl BackgroundRecording {
+    /// Starts recording on a new thread.
+    pub fn start(gpu: Arc<Gpu>, job: RecordingJob) -> Self {
+        let (done, expected, cancel) =
+            (Arc::new(AtomicU32::new(0)), Arc::new(AtomicU32::new(1)), Arc::new(AtomicBool::new(false)));
+        let (tx, result) = channel();
+        let path = job.path.clone();
+        let (d, e, c) = (done.clone(), expected.clone(), cancel.clone());
+        let spawned = std::thread::Builder::new().name("window-recording".into()).spawn(move || {
+            let outcome = (|| -> anyhow::Result<RecordReport> {
+                let target = OutputFile::prepare(&job.path, OutputFormat::Gif)?;
+                let pipelines = Pipelines::new(&gpu, job.algorithm);
+                let start = |indexed: &RgbaImage| pipelines.start(&gpu, indexed, job.options, job.pass_kind);
+                Ok(record_gif(&gpu, &job.picture, start, &job.settings, target, |frames, most| {
+                    d.store(frames, Ordering::Relaxed);
+                    e.store(most, Ordering::Relaxed);
+                    !c.load(Ordering::Relaxed)
+                })?)
+            })();
+            let _ = tx.send(outcome.map_err(|e| format!("{e:#}")));
+        });
+        if let Err(e) = spawned {
+            let (tx, rx) = channel();
+            let _ = tx.send(Err(format!("cannot start the recording: {e}")));
+            return BackgroundRecording { path, done, expected, cancel, result: rx };
+        }
+        BackgroundRecording { path, done, expected, cancel, result }
+    }
+
+    /// Frames taken so far and the most expected.
+    pub fn progress(&self) -> (u32, u32) {
+        (self.done.load(Ordering::Relaxed), self.expected.load(Ordering::Relaxed).max(1))
+    }
+
+    /// Asks the recording to stop; it removes its temporary file.
+    pub fn cancel(&self) {
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+
+    /// The outcome, once the recording has ended.
+    pub fn try_finish(&self) -> Option<Result<RecordReport, String>> {
+        match self.result.try_recv() {
+            Ok(outcome) => Some(outcome),
+            Err(TryRecvError::Empty) => None,
+            Err(TryRecvError::Disconnected) => Some(Err("the recording thread stopped unexpectedly".into())),
+        }
+    }
+}

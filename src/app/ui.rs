@@ -1,0 +1,381 @@
+//! The window's egui interface: the side panel, the pictures, the help overlay. It only reads
+//! a [`UiModel`] and reports [`Action`]s; the app applies them.
+
+use super::commands::{Command, CommandSpec, spec_of};
+use super::zoom::Zoom;
+use crate::algorithms::Algorithm;
+use crate::algorithms::odd_even::PassKind;
+use crate::key::SortKey;
+use crate::options::Axis;
+
+/// What the user asked for this frame.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    /// A command from the table (a button or a key).
+    Command(Command),
+    /// A new algorithm.
+    SetAlgorithm(Algorithm),
+    /// A new key.
+    SetKey(SortKey),
+    /// Largest first or not.
+    SetReverse(bool),
+    /// Rows or columns.
+    SetAxis(Axis),
+    /// Compute or fragment.
+    SetPassKind(PassKind),
+    /// Side by side or not.
+    SetCompare(bool),
+    /// A pass chosen on the slider.
+    GoTo(u32),
+    /// Stop the recording under way.
+    CancelRecording,
+}
+
+/// One lane as the UI shows it.
+pub struct LaneView {
+    /// "Odd-even transposition (compute)".
+    pub label: String,
+    /// The texture to draw.
+    pub texture: Option<egui::TextureId>,
+    /// Passes done and the lane's total.
+    pub passes: (u32, u32),
+    /// Swaps of the last pass counted on the GPU.
+    pub last_swaps: Option<u32>,
+    /// When the lane became known sorted.
+    pub sorted_after: Option<u32>,
+    /// GPU time per pass, from timestamps.
+    pub gpu_ms_per_pass: Option<f64>,
+}
+
+/// Everything the UI shows.
+pub struct UiModel<'a> {
+    /// The command table.
+    pub commands: &'a [CommandSpec],
+    /// How messages name the picture.
+    pub picture_label: &'a str,
+    /// Picture size.
+    pub size: (u32, u32),
+    /// The adapter.
+    pub adapter: &'a str,
+    /// Chosen algorithm.
+    pub algorithm: Algorithm,
+    /// Chosen pass kind.
+    pub pass_kind: PassKind,
+    /// Chosen key.
+    pub key: SortKey,
+    /// Largest first.
+    pub reverse: bool,
+    /// Rows or columns.
+    pub axis: Axis,
+    /// Side by side.
+    pub compare: bool,
+    /// Passes done (the furthest lane).
+    pub steps_done: u32,
+    /// Passes in all.
+    pub total_steps: u32,
+    /// Playing or paused.
+    pub playing: bool,
+    /// Passes per second.
+    pub speed: f64,
+    /// The lanes.
+    pub lanes: Vec<LaneView>,
+    /// Wall milliseconds per pass, all lanes.
+    pub wall_ms_per_pass: Option<f64>,
+    /// Frames per second of the window.
+    pub fps: f64,
+    /// A recording under way: frames, expected, path.
+    pub recording: Option<(u32, u32, String)>,
+}
+
+/// What the UI keeps between frames.
+pub struct UiState {
+    /// The help overlay is open.
+    pub help_open: bool,
+    /// Chosen zoom; `None` fits the window.
+    pub zoom: Option<Zoom>,
+    /// Pan in points from the centred position.
+    pub pan: egui::Vec2,
+    /// The last message (errors in red).
+    pub status: String,
+    /// Whether `status` is an error.
+    pub status_is_error: bool,
+}
+
+impl Default for UiState {
+    fn default() -> Self {
+        UiState {
+            help_open: false,
+            zoom: None,
+            pan: egui::Vec2::ZERO,
+            status: String::new(),
+            status_is_error: false,
+        }
+    }
+}
+
+impl UiState {
+    /// Shows a message (and logs it, so scripts can follow the window).
+    pub fn say(&mut self, message: impl Into<String>) {
+        self.status = message.into();
+        self.status_is_error = false;
+        log::info!("{}", self.status);
+    }
+
+    /// Shows an error (and logs it).
+    pub fn error(&mut self, message: impl Into<String>) {
+        self.status = message.into();
+        self.status_is_error = true;
+        log::warn!("{}", self.status);
+    }
+}
+
+/// Width of the side panel in points.
+pub const PANEL_WIDTH: f32 = 290.0;
+
+/// Draws the whole window.
+pub fn draw(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, actions: &mut Vec<Action>) {
+    egui::Panel::left("controls").resizable(false).exact_size(PANEL_WIDTH).show(ui, |ui| {
+        egui::ScrollArea::vertical().show(ui, |ui| side_panel(ui, model, state, actions));
+    });
+    egui::CentralPanel::default().show(ui, |ui| pictures(ui, model, state));
+    if state.help_open {
+        help(ui.ctx(), model.commands, &mut state.help_open);
+    }
+}
+
+fn command_button(
+    ui: &mut egui::Ui,
+    model: &UiModel<'_>,
+    command: Command,
+    text: &str,
+    actions: &mut Vec<Action>,
+) {
+    let spec = spec_of(model.commands, command);
+    let tip = format!("{} ({}): {}", spec.name, spec.keys_label(), spec.help);
+    if ui.button(text).on_hover_text(tip).clicked() {
+        actions.push(Action::Command(command));
+    }
+}
+
+fn side_panel(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, actions: &mut Vec<Action>) {
+    ui.heading("shadersort");
+    ui.label(format!("{} — {}x{}", model.picture_label, model.size.0, model.size.1));
+    ui.small(model.adapter);
+    ui.horizontal(|ui| {
+        command_button(ui, model, Command::Open, "Open...", actions);
+        command_button(ui, model, Command::SavePng, "Save PNG", actions);
+        command_button(ui, model, Command::Help, "Keys", actions);
+    });
+    ui.separator();
+
+    egui::Grid::new("settings").num_columns(2).show(ui, |ui| {
+        ui.label("Algorithm");
+        let mut algorithm = model.algorithm;
+        egui::ComboBox::from_id_salt("algorithm").selected_text(algorithm.title()).show_ui(ui, |ui| {
+            for a in Algorithm::ALL {
+                ui.selectable_value(&mut algorithm, a, a.title());
+            }
+        });
+        if algorithm != model.algorithm {
+            actions.push(Action::SetAlgorithm(algorithm));
+        }
+        ui.end_row();
+
+        ui.label("Pass");
+        let mut kind = model.pass_kind;
+        ui.horizontal(|ui| {
+            ui.radio_value(&mut kind, PassKind::Compute, "compute");
+            ui.radio_value(&mut kind, PassKind::Fragment, "fragment");
+        });
+        if kind != model.pass_kind {
+            actions.push(Action::SetPassKind(kind));
+        }
+        ui.end_row();
+
+        ui.label("Key");
+        let mut key = model.key;
+        egui::ComboBox::from_id_salt("key").selected_text(key.name()).show_ui(ui, |ui| {
+            for k in SortKey::ALL {
+                ui.selectable_value(&mut key, k, k.name());
+            }
+        });
+        if key != model.key {
+            actions.push(Action::SetKey(key));
+        }
+        ui.end_row();
+
+        ui.label("Order");
+        let mut reverse = model.reverse;
+        ui.checkbox(&mut reverse, "largest first");
+        if reverse != model.reverse {
+            actions.push(Action::SetReverse(reverse));
+        }
+        ui.end_row();
+
+        ui.label("Axis");
+        let mut axis = model.axis;
+        ui.horizontal(|ui| {
+            ui.radio_value(&mut axis, Axis::Rows, "rows");
+            ui.radio_value(&mut axis, Axis::Columns, "columns");
+        });
+        if axis != model.axis {
+            actions.push(Action::SetAxis(axis));
+        }
+        ui.end_row();
+
+        ui.label("View");
+        let mut compare = model.compare;
+        ui.checkbox(&mut compare, "side by side");
+        if compare != model.compare {
+            actions.push(Action::SetCompare(compare));
+        }
+        ui.end_row();
+    });
+    ui.separator();
+
+    ui.horizontal_wrapped(|ui| {
+        command_button(ui, model, Command::First, "First", actions);
+        command_button(ui, model, Command::StepBack, "Back", actions);
+        command_button(ui, model, Command::PlayPause, if model.playing { "Pause" } else { "Play" }, actions);
+        command_button(ui, model, Command::StepForward, "Step", actions);
+        command_button(ui, model, Command::Last, "Last", actions);
+        command_button(ui, model, Command::Reset, "Reset", actions);
+    });
+    ui.horizontal(|ui| {
+        command_button(ui, model, Command::Slower, "-", actions);
+        ui.label(format!("{} passes/s", model.speed));
+        command_button(ui, model, Command::Faster, "+", actions);
+    });
+    let mut pass = model.steps_done;
+    let slider = egui::Slider::new(&mut pass, 0..=model.total_steps.max(1)).text("pass");
+    if ui.add(slider).changed() {
+        actions.push(Action::GoTo(pass));
+    }
+    ui.label(egui::RichText::new(format!("pass {} / {}", model.steps_done, model.total_steps)).strong());
+    for lane in &model.lanes {
+        ui.separator();
+        if model.lanes.len() > 1 {
+            ui.label(egui::RichText::new(&lane.label).strong());
+        }
+        lane_stats(ui, lane);
+    }
+    ui.separator();
+    match model.wall_ms_per_pass {
+        Some(ms) => ui.label(format!("{ms:.3} ms per pass (wall clock)")),
+        None => ui.label("no passes run yet"),
+    };
+    ui.label(format!("{:.0} frames/s", model.fps));
+    ui.horizontal(|ui| {
+        let zoom = state.zoom.map_or_else(|| "fit".to_string(), Zoom::label);
+        ui.label(format!("zoom {zoom}"));
+        command_button(ui, model, Command::FitToWindow, "Fit", actions);
+        command_button(ui, model, Command::ActualSize, "1:1", actions);
+    });
+    ui.separator();
+    match &model.recording {
+        Some((done, most, path)) => {
+            ui.label(format!("recording {path}"));
+            ui.add(
+                egui::ProgressBar::new(*done as f32 / *most as f32).text(format!("{done} / {most} frames")),
+            );
+            if ui.button("Cancel recording").clicked() {
+                actions.push(Action::CancelRecording);
+            }
+        }
+        None => command_button(ui, model, Command::RecordGif, "Record GIF", actions),
+    }
+    if !state.status.is_empty() {
+        ui.separator();
+        let text = egui::RichText::new(&state.status);
+        ui.label(if state.status_is_error { text.color(egui::Color32::LIGHT_RED) } else { text });
+    }
+}
+
+fn lane_stats(ui: &mut egui::Ui, lane: &LaneView) {
+    match lane.last_swaps {
+        Some(swaps) => ui.label(format!("swaps in the last pass: {swaps}")),
+        None => ui.label("swaps in the last pass: —"),
+    };
+    match lane.sorted_after {
+        Some(k) => ui.label(
+            egui::RichText::new(format!("✔ sorted (after {k} passes)")).color(egui::Color32::LIGHT_GREEN),
+        ),
+        None => ui.label(format!("sorting: pass {} of at most {}", lane.passes.0, lane.passes.1)),
+    };
+    match lane.gpu_ms_per_pass {
+        Some(ms) => ui.label(format!("GPU {:.1} µs per pass (timestamps)", ms * 1e3)),
+        None => ui.label("GPU time: no timestamps on this adapter"),
+    };
+}
+
+/// The pictures: one, or the lanes side by side, each pixel-exact.
+fn pictures(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState) {
+    let area = ui.available_rect_before_wrap();
+    let response = ui.interact(area, ui.scope_id().with("pictures"), egui::Sense::drag());
+    if response.dragged() {
+        state.pan += response.drag_delta();
+    }
+    if response.hovered() {
+        let scroll = ui.input(|i| i.smooth_scroll_delta.y);
+        if scroll != 0.0 {
+            let ppp = ui.ctx().pixels_per_point();
+            let current = state.zoom.unwrap_or_else(|| fit_zoom(model, area, ppp));
+            state.zoom = Some(if scroll > 0.0 { current.closer() } else { current.further() });
+        }
+    }
+    let ppp = ui.ctx().pixels_per_point();
+    let zoom = state.zoom.unwrap_or_else(|| fit_zoom(model, area, ppp));
+    let n = model.lanes.len().max(1) as f32;
+    let cell_width = area.width() / n;
+    for (i, lane) in model.lanes.iter().enumerate() {
+        let cell = egui::Rect::from_min_size(
+            egui::pos2(area.min.x + cell_width * i as f32, area.min.y),
+            egui::vec2(cell_width, area.height()),
+        );
+        let painter = ui.painter_at(cell);
+        let mut body = cell;
+        if model.lanes.len() > 1 {
+            let timing =
+                lane.gpu_ms_per_pass.map_or(String::new(), |ms| format!(", {:.1} µs/pass", ms * 1e3));
+            painter.text(
+                cell.center_top() + egui::vec2(0.0, 4.0),
+                egui::Align2::CENTER_TOP,
+                format!("{}: pass {}/{}{timing}", lane.label, lane.passes.0, lane.passes.1),
+                egui::FontId::proportional(13.0),
+                ui.visuals().text_color(),
+            );
+            body.min.y += 22.0;
+        }
+        if let Some(texture) = lane.texture {
+            let (w, h) = zoom.size_on_screen(model.size);
+            let size = egui::vec2(w as f32, h as f32) / ppp;
+            // Snap the corner to a whole screen pixel so picture pixels land on screen pixels.
+            let corner = body.center() - size / 2.0 + state.pan;
+            let corner = egui::pos2((corner.x * ppp).round() / ppp, (corner.y * ppp).round() / ppp);
+            let rect = egui::Rect::from_min_size(corner, size);
+            let uv = egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0));
+            painter.image(texture, rect, uv, egui::Color32::WHITE);
+        }
+    }
+}
+
+fn fit_zoom(model: &UiModel<'_>, area: egui::Rect, ppp: f32) -> Zoom {
+    let lanes = model.lanes.len().max(1) as f32;
+    let header = if model.lanes.len() > 1 { 22.0 } else { 0.0 };
+    let avail = ((area.width() / lanes * ppp) as u32, ((area.height() - header) * ppp) as u32);
+    Zoom::fit(model.size, avail)
+}
+
+fn help(ctx: &egui::Context, commands: &[CommandSpec], open: &mut bool) {
+    egui::Window::new("Keys").open(open).collapsible(false).resizable(false).show(ctx, |ui| {
+        egui::Grid::new("keys").striped(true).num_columns(3).show(ui, |ui| {
+            for spec in commands {
+                ui.label(egui::RichText::new(spec.keys_label()).monospace());
+                ui.label(&spec.name);
+                ui.label(spec.help);
+                ui.end_row();
+            }
+        });
+        ui.label("Keys are ignored while a text field has focus. Drop a picture on the window to open it.");
+    });
+}

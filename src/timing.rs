@@ -1,0 +1,64 @@
+//! GPU time of a span of commands, from timestamp queries where the adapter has them.
+
+use crate::gpu::{Gpu, GpuError};
+use crate::readback::map_and_read;
+
+/// Two timestamps around recorded work, resolved and read back.
+pub struct GpuTimer {
+    queries: wgpu::QuerySet,
+    resolved: wgpu::Buffer,
+    staging: wgpu::Buffer,
+    period_ns: f64,
+}
+
+impl GpuTimer {
+    /// A timer, or `None` when the device cannot write timestamps between passes (GL, some
+    /// mobile GPUs).
+    pub fn new(gpu: &Gpu) -> Option<Self> {
+        let needed = wgpu::Features::TIMESTAMP_QUERY | wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS;
+        if !gpu.device.features().contains(needed) {
+            return None;
+        }
+        let queries = gpu.device.create_query_set(&wgpu::QuerySetDescriptor {
+            label: Some("timing::queries"),
+            ty: wgpu::QueryType::Timestamp,
+            count: 2,
+        });
+        let buffer = |label, usage| {
+            gpu.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size: 16,
+                usage,
+                mapped_at_creation: false,
+            })
+        };
+        Some(GpuTimer {
+            queries,
+            resolved: buffer(
+                "timing::resolved",
+                wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
+            ),
+            staging: buffer("timing::staging", wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ),
+            period_ns: f64::from(gpu.queue.get_timestamp_period()),
+        })
+    }
+
+    /// Records the start timestamp.
+    pub fn start(&self, encoder: &mut wgpu::CommandEncoder) {
+        encoder.write_timestamp(&self.queries, 0);
+    }
+
+    /// Records the end timestamp and the copy that [`GpuTimer::read_ms`] reads.
+    pub fn stop(&self, encoder: &mut wgpu::CommandEncoder) {
+        encoder.write_timestamp(&self.queries, 1);
+        encoder.resolve_query_set(&self.queries, 0..2, &self.resolved, 0);
+        encoder.copy_buffer_to_buffer(&self.resolved, 0, &self.staging, 0, 16);
+    }
+
+    /// Milliseconds between the two timestamps (waits for the submitted work).
+    pub fn read_ms(&self, gpu: &Gpu) -> Result<f64, GpuError> {
+        let mut ticks = [0u64; 2];
+        map_and_read(gpu, &self.staging, 16, |bytes| ticks.copy_from_slice(bytemuck::cast_slice(bytes)))?;
+        Ok(ticks[1].saturating_sub(ticks[0]) as f64 * self.period_ns / 1e6)
+    }
+}

@@ -1,0 +1,224 @@
+//! The live window end to end, on the software GPU under its own Xvfb: keys sent with xdotool
+//! (XTEST) move the pass counter as the key table says, stepping changes the picture on screen,
+//! S saves a PNG, G records a GIF, Q quits. Needs `xvfb`, `xdotool` and `imagemagick` (`.ci/run`
+//! installs them); set SHADERSORT_SKIP_WINDOW_TEST=1 to skip it on a machine without them.
+
+use image::RgbaImage;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Kills a child process when dropped, so a failing test leaves nothing running.
+struct Reaper(Child);
+
+impl Drop for Reaper {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn have(tool: &str) -> bool {
+    Command::new("sh")
+        .args(["-c", &format!("command -v {tool}")])
+        .stdout(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// Waits until `check` is true, failing with `what` after `limit`.
+fn wait_for(what: &str, limit: Duration, mut check: impl FnMut() -> bool) {
+    let started = Instant::now();
+    while !check() {
+        assert!(started.elapsed() < limit, "timed out after {limit:?} waiting for {what}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+struct Session {
+    dir: tempfile::TempDir,
+    display: String,
+    log: PathBuf,
+    window: String,
+    app: Reaper,
+    _xvfb: Reaper,
+}
+
+impl Session {
+    fn log_text(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+
+    /// Whether the log has a line ending in `needle`.
+    fn logged(&self, needle: &str) -> bool {
+        self.log_text().lines().any(|l| l.ends_with(needle))
+    }
+
+    /// Waits until the log reports pass `at_least` or later (playing may run several passes in
+    /// one frame, so not every pass is logged).
+    fn expect_pass_at_least(&self, at_least: u32, total: u32) {
+        let reached = || {
+            self.log_text().lines().filter_map(|l| l.rsplit_once("pass ")).any(|(_, rest)| {
+                rest.strip_suffix(&format!("/{total}"))
+                    .and_then(|k| k.parse::<u32>().ok())
+                    .is_some_and(|k| k >= at_least)
+            })
+        };
+        wait_for(&format!("pass {at_least}/{total} or later"), Duration::from_secs(30), reached);
+    }
+
+    fn expect_log(&self, needle: &str) {
+        wait_for(&format!("'{needle}' in the log:\n{}", self.log_text()), Duration::from_secs(30), || {
+            self.logged(needle)
+        });
+    }
+
+    fn xdotool(&self, args: &[&str]) {
+        let status = Command::new("xdotool").args(args).env("DISPLAY", &self.display).status().unwrap();
+        assert!(status.success(), "xdotool {args:?} failed");
+    }
+
+    /// Presses keys through XTEST on the focused window (winit ignores synthetic events).
+    fn keys(&self, keys: &[&str]) {
+        self.xdotool(&["windowfocus", "--sync", &self.window]);
+        for key in keys {
+            self.xdotool(&["key", key]);
+            std::thread::sleep(Duration::from_millis(150));
+        }
+    }
+
+    fn screenshot(&self, name: &str) -> RgbaImage {
+        let path = self.dir.path().join(name);
+        let status = Command::new("import")
+            .args(["-window", "root", path.to_str().unwrap()])
+            .env("DISPLAY", &self.display)
+            .status()
+            .unwrap();
+        assert!(status.success(), "import (imagemagick) failed");
+        image::open(&path).unwrap().to_rgba8()
+    }
+}
+
+/// The part of the screen right of the side panel: where the picture is drawn.
+fn picture_area(shot: &RgbaImage) -> RgbaImage {
+    image::imageops::crop_imm(shot, 320, 0, shot.width() - 320, shot.height()).to_image()
+}
+
+fn start(backend: &str) -> Option<Session> {
+    if std::env::var_os("SHADERSORT_SKIP_WINDOW_TEST").is_some() {
+        eprintln!("skipped: SHADERSORT_SKIP_WINDOW_TEST is set");
+        return None;
+    }
+    for tool in ["Xvfb", "xdotool", "import"] {
+        assert!(
+            have(tool),
+            "the window test needs {tool}: apt-get install xvfb xdotool imagemagick (or set SHADERSORT_SKIP_WINDOW_TEST=1)"
+        );
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let runtime = dir.path().join("xdg");
+    std::fs::create_dir(&runtime).unwrap();
+    // A display number of our own.
+    let number = (40..400)
+        .map(|n| n + std::process::id() % 300)
+        .find(|n| !Path::new(&format!("/tmp/.X{n}-lock")).exists())
+        .unwrap();
+    let display = format!(":{number}");
+    let xvfb = Reaper(
+        Command::new("Xvfb")
+            .args([display.as_str(), "-screen", "0", "1024x768x24", "-nolisten", "tcp"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    wait_for("Xvfb", Duration::from_secs(20), || Path::new(&format!("/tmp/.X11-unix/X{number}")).exists());
+
+    // A 64x48 picture: small, so every pass is quick even on the software GPU.
+    let picture = shadersort::patterns::random_image(64, 48, 5);
+    picture.save(dir.path().join("noise.png")).unwrap();
+    let log = dir.path().join("app.log");
+    let app = Reaper(
+        Command::new(env!("CARGO_BIN_EXE_shadersort"))
+            .args(["noise.png", "--quit-after", "120"])
+            .current_dir(dir.path())
+            .env("DISPLAY", &display)
+            .env("XDG_RUNTIME_DIR", &runtime)
+            .env_remove("WAYLAND_DISPLAY")
+            .env("RUST_LOG", "shadersort=info")
+            .env("WGPU_BACKEND", backend)
+            .stdout(std::fs::File::create(dir.path().join("stdout.log")).unwrap())
+            .stderr(std::fs::File::create(&log).unwrap())
+            .spawn()
+            .unwrap(),
+    );
+    let mut window = String::new();
+    wait_for("the window", Duration::from_secs(60), || {
+        let out = Command::new("xdotool")
+            .args(["search", "--name", "^shadersort"])
+            .env("DISPLAY", &display)
+            .output()
+            .unwrap();
+        window = String::from_utf8_lossy(&out.stdout).lines().next().unwrap_or_default().to_string();
+        !window.is_empty()
+    });
+    let session = Session { dir, display, log, window, app, _xvfb: xvfb };
+    session.expect_log("pass 0/64");
+    Some(session)
+}
+
+/// One window at a time: the two software GPUs share two cores, and each needs its own display.
+#[test]
+fn keys_step_the_sort_and_the_picture_follows_on_both_backends() {
+    for backend in ["vulkan", "gl"] {
+        keys_step_the_sort_and_the_picture_follows(backend);
+    }
+}
+
+fn keys_step_the_sort_and_the_picture_follows(backend: &str) {
+    let Some(mut s) = start(backend) else { return };
+    assert!(
+        s.log_text().to_lowercase().contains(&format!("({backend}")),
+        "not on {backend}: {}",
+        s.log_text()
+    );
+    // Let the first frames settle before the reference screenshot.
+    std::thread::sleep(Duration::from_millis(500));
+    let before = picture_area(&s.screenshot("before.png"));
+
+    s.keys(&["Right", "Right", "n"]);
+    s.expect_log("pass 3/64");
+    std::thread::sleep(Duration::from_millis(500));
+    let after = picture_area(&s.screenshot("after.png"));
+    assert!(before != after, "three passes forward must change the picture on screen");
+
+    s.keys(&["Left"]);
+    s.expect_log("pass 2/64");
+    s.keys(&["shift+Right"]);
+    s.expect_log("pass 8/64");
+    s.keys(&["End"]);
+    s.expect_log("pass 64/64");
+    s.keys(&["Home"]);
+    s.expect_log("pass 0/64");
+
+    s.keys(&["s"]);
+    s.expect_log("saved noise-odd-even-luma-pass0.png");
+    assert!(image::open(s.dir.path().join("noise-odd-even-luma-pass0.png")).unwrap().width() == 64);
+
+    s.keys(&["g"]);
+    wait_for("the recording", Duration::from_secs(60), || {
+        s.log_text().contains("gifs/noise-odd-even-luma.gif")
+    });
+    assert!(s.log_text().contains("recorded"), "{}", s.log_text());
+    assert!(s.dir.path().join("gifs/noise-odd-even-luma.gif").is_file());
+
+    s.keys(&["space"]);
+    s.expect_pass_at_least(10, 64);
+    s.keys(&["r"]);
+    s.expect_log("pass 0/64");
+
+    s.keys(&["q"]);
+    wait_for("the window to close", Duration::from_secs(20), || s.app.0.try_wait().unwrap().is_some());
+    let status = s.app.0.wait().unwrap();
+    assert!(status.success(), "the app failed: {}", s.log_text());
+}
