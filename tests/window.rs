@@ -217,6 +217,14 @@ fn keys_step_the_sort_and_the_picture_follows(backend: &str) {
     s.keys(&["r"]);
     s.expect_log("pass 0/64");
 
+    // Side by side, in sync by time, playing to the end.
+    s.keys(&["c", "v"]);
+    s.expect_log("rows by luma, smallest first; side by side, sync by time");
+    s.keys(&["space"]);
+    s.expect_pass_at_least(30, 64);
+    let side_by_side = picture_area(&s.screenshot("side_by_side.png"));
+    assert!(side_by_side != after, "the side-by-side view must look different");
+
     s.keys(&["q"]);
     wait_for("the window to close", Duration::from_secs(20), || s.app.0.try_wait().unwrap().is_some());
     let status = s.app.0.wait().unwrap();

@@ -38,6 +38,8 @@ pub enum Command {
     TogglePassKind,
     /// Every algorithm side by side.
     ToggleCompare,
+    /// Side-by-side lanes in step by pass, or by time.
+    ToggleSync,
     /// Zoom so the picture fits the window.
     FitToWindow,
     /// One picture pixel per screen pixel.
@@ -167,6 +169,12 @@ pub fn command_table() -> Vec<CommandSpec> {
             &[p(C)],
             "Side by side",
             "Every algorithm and pass kind on the same picture",
+        ),
+        spec(
+            Command::ToggleSync,
+            &[p(V)],
+            "Sync by pass / time",
+            "Side by side: the same passes each, or the same time each",
         ),
         spec(Command::FitToWindow, &[p(F)], "Fit", "Zoom so the whole picture fits"),
         spec(Command::ActualSize, &[p(Num0)], "1:1", "One picture pixel per screen pixel"),

@@ -28,6 +28,13 @@ pub struct Lane {
     pub texture_id: Option<egui::TextureId>,
     /// GPU milliseconds per pass, from timestamps, averaged over the last batch.
     pub gpu_ms_per_pass: Option<f64>,
+    /// Milliseconds per pass as timed for sync by time (GPU time where there are timestamps).
+    ms_per_pass: Option<f64>,
+    /// Sync by time: milliseconds this lane may still run to keep up with the first lane.
+    owed_ms: f64,
+    /// Whether timestamps measure the work (not on CPU adapters such as lavapipe, whose
+    /// timestamps miss the work its threads do); otherwise sync by time uses wall time.
+    timestamps_measure_work: bool,
     timer: Option<GpuTimer>,
 }
 
@@ -36,6 +43,31 @@ impl Lane {
     pub fn label(&self) -> String {
         format!("{} ({})", self.algorithm.title(), self.pass_kind.name())
     }
+
+    /// "odd-even compute", for headers over narrow pictures.
+    pub fn short_label(&self) -> String {
+        format!("{} {}", self.algorithm.name(), self.pass_kind.name())
+    }
+}
+
+/// How side-by-side lanes keep together.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LaneSync {
+    /// Every lane runs the same number of passes.
+    #[default]
+    ByPass,
+    /// Every lane runs for the same time as the first: faster algorithms get further.
+    ByTime,
+}
+
+impl LaneSync {
+    /// The name shown in the window.
+    pub fn name(self) -> &'static str {
+        match self {
+            LaneSync::ByPass => "by pass",
+            LaneSync::ByTime => "by time",
+        }
+    }
 }
 
 /// Every lane shown, and the settings they were started with.
@@ -43,6 +75,8 @@ pub struct Lanes {
     gpu: Arc<Gpu>,
     /// The lanes, left to right.
     pub lanes: Vec<Lane>,
+    /// How the lanes keep together.
+    pub sync: LaneSync,
     /// Wall-clock milliseconds per pass over the last batch, all lanes together.
     pub wall_ms_per_pass: Option<f64>,
     /// The first GPU error, if any (shown in the window; the lanes stop stepping).
@@ -78,11 +112,14 @@ impl Lanes {
                     display_view,
                     texture_id: None,
                     gpu_ms_per_pass: None,
+                    ms_per_pass: None,
+                    owed_ms: 0.0,
+                    timestamps_measure_work: gpu.adapter.get_info().device_type != wgpu::DeviceType::Cpu,
                     timer: GpuTimer::new(gpu),
                 }
             })
             .collect();
-        Lanes { gpu: gpu.clone(), lanes, wall_ms_per_pass: None, error: None }
+        Lanes { gpu: gpu.clone(), lanes, sync: LaneSync::default(), wall_ms_per_pass: None, error: None }
     }
 
     /// Records every lane's state conversion for display.
@@ -92,50 +129,113 @@ impl Lanes {
         }
     }
 
-    fn advance_lanes(&mut self, n: u32) -> Result<(), GpuError> {
+    /// Sync by pass: every lane runs `n` passes, in one submission.
+    fn advance_by_pass(&mut self, n: u32) -> Result<(), GpuError> {
         let started = Instant::now();
         let mut encoder = self
             .gpu
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("lanes::advance") });
-        let mut ran = Vec::with_capacity(self.lanes.len());
-        for lane in &mut self.lanes {
-            let want =
-                n.min(lane.run.total_steps() - lane.run.steps_done()).min(lane.run.max_uncollected_steps());
-            if let Some(timer) = &lane.timer {
-                timer.start(&mut encoder);
-            }
-            let steps = lane.run.record_steps(&mut encoder, want);
-            if let Some(timer) = &lane.timer {
-                timer.stop(&mut encoder);
-            }
-            ran.push(steps);
-        }
+        let ran: Vec<u32> = self.lanes.iter_mut().map(|lane| lane.record_timed(&mut encoder, n)).collect();
         self.gpu.queue.submit([encoder.finish()]);
-        let mut total = 0;
-        for (lane, steps) in self.lanes.iter_mut().zip(ran) {
-            lane.run.collect_stats(&self.gpu)?;
-            if steps > 0 {
-                if let Some(timer) = &lane.timer {
-                    lane.gpu_ms_per_pass = Some(timer.read_ms(&self.gpu)? / f64::from(steps));
-                }
-                total += steps;
-            }
+        for (lane, steps) in self.lanes.iter_mut().zip(&ran) {
+            lane.finish_timed(&self.gpu, *steps, None)?;
         }
+        let total: u32 = ran.iter().sum();
         if total > 0 {
             self.wall_ms_per_pass = Some(started.elapsed().as_secs_f64() * 1e3 / f64::from(total));
         }
         Ok(())
     }
+
+    /// Sync by time: the first lane runs `n` passes; every other lane then runs as many of its
+    /// own passes as fit the time the first lane took (carried over between frames).
+    fn advance_by_time(&mut self, n: u32) -> Result<(), GpuError> {
+        let started = Instant::now();
+        let Some((first, others)) = self.lanes.split_first_mut() else { return Ok(()) };
+        let first_ms = run_alone(&self.gpu, first, n)?;
+        for lane in others {
+            lane.owed_ms += first_ms;
+            // Until a lane has been timed, it runs as many passes as the first lane.
+            let per_pass = lane.ms_per_pass.unwrap_or(first_ms / f64::from(n.max(1))).max(1e-6);
+            let passes = (lane.owed_ms / per_pass).floor().min(f64::from(u32::MAX)) as u32;
+            let took = run_alone(&self.gpu, lane, passes)?;
+            lane.owed_ms = if lane.run.steps_done() >= lane.run.total_steps() {
+                0.0
+            } else {
+                (lane.owed_ms - took).max(0.0)
+            };
+        }
+        self.wall_ms_per_pass = Some(started.elapsed().as_secs_f64() * 1e3 / f64::from(n.max(1)));
+        Ok(())
+    }
+}
+
+impl Lane {
+    /// Records up to `n` passes between the timer's timestamps; returns how many.
+    fn record_timed(&mut self, encoder: &mut wgpu::CommandEncoder, n: u32) -> u32 {
+        let want =
+            n.min(self.run.total_steps() - self.run.steps_done()).min(self.run.max_uncollected_steps());
+        if let Some(timer) = &self.timer {
+            timer.start(encoder);
+        }
+        let steps = self.run.record_steps(encoder, want);
+        if let Some(timer) = &self.timer {
+            timer.stop(encoder);
+        }
+        steps
+    }
+
+    /// After the submission: takes the swap counts and the time per pass (GPU timestamps, or
+    /// `wall_ms` when the lane ran alone and timestamps are missing or do not measure the
+    /// work); returns the milliseconds.
+    fn finish_timed(&mut self, gpu: &Gpu, steps: u32, wall_ms: Option<f64>) -> Result<f64, GpuError> {
+        self.run.collect_stats(gpu)?;
+        if steps == 0 {
+            return Ok(0.0);
+        }
+        let gpu_ms = match &self.timer {
+            Some(timer) => Some(timer.read_ms(gpu)?),
+            None => None,
+        };
+        self.gpu_ms_per_pass = gpu_ms.map(|ms| ms / f64::from(steps));
+        let timed = if self.timestamps_measure_work { gpu_ms } else { None };
+        let ms = timed.or(wall_ms).unwrap_or(0.0);
+        self.ms_per_pass = Some(ms / f64::from(steps));
+        Ok(ms)
+    }
+}
+
+/// Runs `n` passes of one lane in a submission of its own and times them.
+fn run_alone(gpu: &Gpu, lane: &mut Lane, n: u32) -> Result<f64, GpuError> {
+    let started = Instant::now();
+    let mut encoder = gpu
+        .device
+        .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("lanes::advance_lane") });
+    let steps = lane.record_timed(&mut encoder, n);
+    gpu.queue.submit([encoder.finish()]);
+    gpu.wait()?;
+    let wall_ms = started.elapsed().as_secs_f64() * 1e3;
+    lane.finish_timed(gpu, steps, Some(wall_ms))
+}
+
+impl Lanes {
+    /// The lanes that set the pace: all of them by pass, the first by time.
+    fn pacing(&self) -> &[Lane] {
+        match self.sync {
+            LaneSync::ByPass => &self.lanes,
+            LaneSync::ByTime => &self.lanes[..self.lanes.len().min(1)],
+        }
+    }
 }
 
 impl Stepper for Lanes {
     fn total_steps(&self) -> u32 {
-        self.lanes.iter().map(|l| l.run.total_steps()).max().unwrap_or(0)
+        self.pacing().iter().map(|l| l.run.total_steps()).max().unwrap_or(0)
     }
 
     fn steps_done(&self) -> u32 {
-        self.lanes.iter().map(|l| l.run.steps_done()).max().unwrap_or(0)
+        self.pacing().iter().map(|l| l.run.steps_done()).max().unwrap_or(0)
     }
 
     fn advance(&mut self, n: u32) {
@@ -145,7 +245,11 @@ impl Stepper for Lanes {
         let mut left = n;
         while left > 0 && self.steps_done() < self.total_steps() {
             let before = self.steps_done();
-            if let Err(e) = self.advance_lanes(left) {
+            let advanced = match self.sync {
+                LaneSync::ByPass => self.advance_by_pass(left),
+                LaneSync::ByTime => self.advance_by_time(left),
+            };
+            if let Err(e) = advanced {
                 self.error = Some(e);
                 return;
             }
@@ -164,11 +268,12 @@ impl Stepper for Lanes {
             .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("lanes::restart") });
         for lane in &mut self.lanes {
             lane.run.restart(&mut encoder);
+            lane.owed_ms = 0.0;
         }
         self.gpu.queue.submit([encoder.finish()]);
     }
 
     fn known_sorted(&self) -> bool {
-        self.lanes.iter().all(|l| l.run.stats().sorted_after.is_some())
+        self.pacing().iter().all(|l| l.run.stats().sorted_after.is_some())
     }
 }

@@ -19,7 +19,7 @@ use crate::readback::read_texture;
 use crate::record::{DEFAULT_FRAME_LIMIT, RecordSettings};
 use commands::{Command, CommandSpec, command_for, command_table};
 use display::DisplayPipeline;
-use lanes::Lanes;
+use lanes::{LaneSync, Lanes};
 use player::{Player, Stepper};
 use recording::{BackgroundRecording, RecordingJob};
 use std::path::PathBuf;
@@ -136,6 +136,7 @@ struct Session {
     algorithm: Algorithm,
     pass_kind: PassKind,
     compare: bool,
+    sync: LaneSync,
     lanes: Lanes,
     player: Player,
 }
@@ -146,7 +147,8 @@ struct FrameClock {
     last: Instant,
     frames: u64,
     slowest: Duration,
-    recent_fps: f64,
+    /// Start times of the frames of the last second.
+    recent: std::collections::VecDeque<Instant>,
 }
 
 struct Running {
@@ -245,6 +247,7 @@ impl Running {
             algorithm: options.algorithm,
             pass_kind: options.pass_kind,
             compare: false,
+            sync: LaneSync::default(),
             lanes,
             player,
         };
@@ -271,11 +274,12 @@ impl Running {
                 last: now,
                 frames: 0,
                 slowest: Duration::ZERO,
-                recent_fps: 0.0,
+                recent: Default::default(),
             },
             quit_after: options.quit_after,
             quit: false,
-            seconds_per_pass: 0.001,
+            // One pass per frame until a pass has been timed.
+            seconds_per_pass: FRAME_BUDGET_SECONDS,
             last_reported_pass: None,
         };
         running.register_lane_textures();
@@ -326,6 +330,7 @@ impl Running {
         let kinds = lane_kinds(s.algorithm, s.pass_kind, s.compare);
         self.session.lanes =
             Lanes::start(&self.gpu, &self.pipelines, &self.display, &s.picture.pixels, s.options, &kinds);
+        self.session.lanes.sync = self.session.sync;
         self.session.player.stop();
         self.register_lane_textures();
     }
@@ -357,13 +362,14 @@ impl Running {
             reverse: self.session.options.descending,
             axis: self.session.options.axis,
             compare: self.session.compare,
+            sync: self.session.sync,
             steps_done: self.session.lanes.steps_done(),
             total_steps: self.session.lanes.total_steps(),
             playing: self.session.player.playing(),
             speed: self.session.player.speed(),
             lanes: model_lanes,
             wall_ms_per_pass: self.session.lanes.wall_ms_per_pass,
-            fps: self.clock.recent_fps,
+            fps: self.clock.recent.len() as f64,
             recording: self.recording.as_ref().map(|r| {
                 let (done, most) = r.progress();
                 (done, most, r.path.display().to_string())
@@ -377,7 +383,7 @@ impl Running {
         for action in clicked {
             self.act(action);
         }
-        self.tally_frame(now, seconds);
+        self.tally_frame(now);
     }
 
     /// Key presses that mean commands (unless a text field has focus); they are taken out of
@@ -411,6 +417,7 @@ impl Running {
             Action::SetAxis(a) => self.change(|s| s.options.axis = a),
             Action::SetPassKind(k) => self.change(|s| s.pass_kind = k),
             Action::SetCompare(c) => self.change(|s| s.compare = c),
+            Action::SetSync(sync) => self.change(|s| s.sync = sync),
             Action::GoTo(pass) => {
                 self.session.player.stop();
                 self.session.player.go_to(pass, &mut self.session.lanes);
@@ -427,6 +434,20 @@ impl Running {
     fn change(&mut self, edit: impl FnOnce(&mut Session)) {
         edit(&mut self.session);
         self.restart_lanes();
+        self.last_reported_pass = None;
+        let s = &self.session;
+        let order = if s.options.descending { "largest first" } else { "smallest first" };
+        let view = if s.compare {
+            format!("side by side, sync {}", s.sync.name())
+        } else {
+            s.pass_kind.name().to_string()
+        };
+        self.ui.say(format!(
+            "{}, {} by {}, {order}; {view}",
+            s.algorithm.title(),
+            s.options.axis.name(),
+            s.options.key
+        ));
     }
 
     fn command(&mut self, command: Command) {
@@ -458,6 +479,12 @@ impl Running {
                 }
             }),
             Command::ToggleCompare => self.change(|s| s.compare = !s.compare),
+            Command::ToggleSync => self.change(|s| {
+                s.sync = match s.sync {
+                    LaneSync::ByPass => LaneSync::ByTime,
+                    LaneSync::ByTime => LaneSync::ByPass,
+                }
+            }),
             Command::FitToWindow => {
                 self.ui.zoom = None;
                 self.ui.pan = egui::Vec2::ZERO;
@@ -527,6 +554,7 @@ impl Running {
                 let stats = lane.run.stats();
                 LaneView {
                     label: lane.label(),
+                    short_label: lane.short_label(),
                     texture: lane.texture_id,
                     passes: (lane.run.steps_done(), lane.run.total_steps()),
                     last_swaps: stats.last_step_swaps,
@@ -613,12 +641,15 @@ impl Running {
         }
     }
 
-    fn tally_frame(&mut self, started: Instant, interval: f64) {
+    /// Counts a frame that began at `started`.
+    fn tally_frame(&mut self, started: Instant) {
         let c = &mut self.clock;
         c.frames += 1;
         c.slowest = c.slowest.max(started.elapsed());
-        let instant_fps = 1.0 / interval.max(1e-6);
-        c.recent_fps = if c.frames == 1 { instant_fps } else { c.recent_fps * 0.9 + instant_fps * 0.1 };
+        c.recent.push_back(started);
+        while c.recent.front().is_some_and(|t| started.duration_since(*t) > Duration::from_secs(1)) {
+            c.recent.pop_front();
+        }
         if self.quit_after.is_some_and(|limit| c.started.elapsed() >= limit) {
             self.quit = true;
         }

@@ -2,6 +2,7 @@
 //! a [`UiModel`] and reports [`Action`]s; the app applies them.
 
 use super::commands::{Command, CommandSpec, spec_of};
+use super::lanes::LaneSync;
 use super::zoom::Zoom;
 use crate::algorithms::Algorithm;
 use crate::algorithms::odd_even::PassKind;
@@ -25,6 +26,8 @@ pub enum Action {
     SetPassKind(PassKind),
     /// Side by side or not.
     SetCompare(bool),
+    /// How side-by-side lanes keep together.
+    SetSync(LaneSync),
     /// A pass chosen on the slider.
     GoTo(u32),
     /// Stop the recording under way.
@@ -35,6 +38,8 @@ pub enum Action {
 pub struct LaneView {
     /// "Odd-even transposition (compute)".
     pub label: String,
+    /// "odd-even compute".
+    pub short_label: String,
     /// The texture to draw.
     pub texture: Option<egui::TextureId>,
     /// Passes done and the lane's total.
@@ -69,6 +74,8 @@ pub struct UiModel<'a> {
     pub axis: Axis,
     /// Side by side.
     pub compare: bool,
+    /// How side-by-side lanes keep together.
+    pub sync: LaneSync,
     /// Passes done (the furthest lane).
     pub steps_done: u32,
     /// Passes in all.
@@ -230,6 +237,21 @@ fn side_panel(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, actio
             actions.push(Action::SetCompare(compare));
         }
         ui.end_row();
+
+        if model.compare {
+            ui.label("Sync");
+            let mut sync = model.sync;
+            ui.horizontal(|ui| {
+                ui.radio_value(&mut sync, LaneSync::ByPass, LaneSync::ByPass.name())
+                    .on_hover_text("Every lane runs the same number of passes");
+                ui.radio_value(&mut sync, LaneSync::ByTime, LaneSync::ByTime.name())
+                    .on_hover_text("Every lane runs as long as the first: faster ones get further");
+            });
+            if sync != model.sync {
+                actions.push(Action::SetSync(sync));
+            }
+            ui.end_row();
+        }
     });
     ui.separator();
 
@@ -335,12 +357,10 @@ fn pictures(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState) {
         let painter = ui.painter_at(cell);
         let mut body = cell;
         if model.lanes.len() > 1 {
-            let timing =
-                lane.gpu_ms_per_pass.map_or(String::new(), |ms| format!(", {:.1} µs/pass", ms * 1e3));
             painter.text(
                 cell.center_top() + egui::vec2(0.0, 4.0),
                 egui::Align2::CENTER_TOP,
-                format!("{}: pass {}/{}{timing}", lane.label, lane.passes.0, lane.passes.1),
+                format!("{}: {}/{}", lane.short_label, lane.passes.0, lane.passes.1),
                 egui::FontId::proportional(13.0),
                 ui.visuals().text_color(),
             );
