@@ -6,6 +6,7 @@ mod common;
 use common::on_every_gpu;
 use image::RgbaImage;
 use shadersort::algorithms::odd_even::{OddEven, PassKind};
+use shadersort::algorithms::swap_reader::SwapReader;
 use shadersort::algorithms::{SortRun, run_until};
 use shadersort::gpu::Gpu;
 use shadersort::image_input::Picture;
@@ -28,6 +29,7 @@ fn check_every_pass(
 ) -> RgbaImage {
     let what = format!("{}x{} {options:?} {kind:?}", input.width(), input.height());
     let mut run = odd_even.start(gpu, input, options, kind);
+    let swaps = SwapReader::new(gpu, &run);
     let total = run.total_steps();
     assert_eq!(total, options.line_len(input.width(), input.height()), "{what}");
     let mut model = input.clone();
@@ -36,7 +38,7 @@ fn check_every_pass(
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
         assert_eq!(run.record_steps(&mut encoder, 1), 1);
         gpu.queue.submit([encoder.finish()]);
-        run.collect_stats(gpu).unwrap();
+        swaps.collect(gpu, &mut run).unwrap();
         let swaps = reference::odd_even_pass(&mut model, &options, pass);
         model_swaps.push(swaps);
         let state = read_texture(gpu, run.state()).unwrap();

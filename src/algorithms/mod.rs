@@ -2,9 +2,9 @@
 
 pub mod odd_even;
 pub mod swap_counters;
+pub mod swap_reader;
 
 use crate::gpu::{Gpu, GpuError};
-use crate::readback::map_and_read;
 
 /// Which algorithm sorts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, clap::ValueEnum)]
@@ -76,7 +76,7 @@ pub struct RunStats {
 ///
 /// A step is the unit a viewer watches (one odd-even pass). Steps are recorded into a caller's
 /// encoder. The GPU counts each step's swaps; those counts come back either blocking, through
-/// [`SortRun::collect_stats`], or without a stall, by recording [`SortRun::record_swap_readback`]
+/// through a [`swap_reader::SwapReader`], or without a stall, by recording [`SortRun::record_swap_readback`]
 /// with the steps and handing the mapped bytes to [`SortRun::accept_swaps`] later. At most
 /// [`SortRun::max_uncollected_steps`] steps may be recorded before their counts are taken.
 pub trait SortRun {
@@ -110,30 +110,6 @@ pub trait SortRun {
     fn state(&self) -> &wgpu::Texture;
     /// Records a return to the input picture, step 0.
     fn restart(&mut self, encoder: &mut wgpu::CommandEncoder);
-
-    /// Reads the swap counts of every submitted step not yet taken, waiting for the GPU.
-    fn collect_stats(&mut self, gpu: &Gpu) -> Result<(), GpuError> {
-        let (first, n) = (self.steps_collected(), self.steps_done() - self.steps_collected());
-        if n == 0 {
-            return Ok(());
-        }
-        let size = self.swap_readback_size(n);
-        let staging = gpu.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("collect_stats::staging"),
-            size,
-            usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
-            mapped_at_creation: false,
-        });
-        let mut encoder = gpu
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("collect_stats") });
-        self.record_swap_readback(&mut encoder, first, n, &staging, 0);
-        gpu.queue.submit([encoder.finish()]);
-        let mut bytes = Vec::new();
-        map_and_read(gpu, &staging, size, |data| bytes.extend_from_slice(data))?;
-        self.accept_swaps(&bytes);
-        Ok(())
-    }
 }
 
 /// Runs `run` forward until `target` steps are done or the picture is known sorted, in batches
@@ -149,6 +125,7 @@ pub fn run_until(
     /// the picture becomes sorted.
     const MAX_BATCH: u32 = 64;
     let target = target.min(run.total_steps());
+    let reader = swap_reader::SwapReader::new(gpu, run);
     while run.steps_done() < target && run.stats().sorted_after.is_none() {
         // Batches grow 2, 2, 4, 8, ...: an already sorted picture is found out after 2 steps.
         let batch = run.steps_done().clamp(2, MAX_BATCH);
@@ -157,7 +134,7 @@ pub fn run_until(
             gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("run_until") });
         run.record_steps(&mut encoder, n);
         gpu.queue.submit([encoder.finish()]);
-        run.collect_stats(gpu)?;
+        reader.collect(gpu, run)?;
         if !progress(run.steps_done()) {
             break;
         }

@@ -78,24 +78,27 @@ impl DisplayPipeline {
         })
     }
 
-    /// Records the conversion of `state` (a picture texture) into `target`.
-    pub fn record(
-        &self,
-        gpu: &Gpu,
-        encoder: &mut wgpu::CommandEncoder,
-        state: &wgpu::Texture,
-        target: &wgpu::TextureView,
-    ) {
+    /// The binding that reads `state` (a picture texture); keep it as long as the texture.
+    pub fn bind(&self, gpu: &Gpu, state: &wgpu::Texture) -> wgpu::BindGroup {
         debug_assert_eq!(state.format(), PICTURE_FORMAT);
         let view = state.create_view(&Default::default());
-        let bind_group = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
+        gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("display::bind_group"),
             layout: &self.layout,
             entries: &[wgpu::BindGroupEntry {
                 binding: 0,
                 resource: wgpu::BindingResource::TextureView(&view),
             }],
-        });
+        })
+    }
+
+    /// Records the conversion of the picture that `binding` reads into `target`.
+    pub fn record(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        binding: &wgpu::BindGroup,
+        target: &wgpu::TextureView,
+    ) {
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
             label: Some("display::pass"),
             color_attachments: &[Some(wgpu::RenderPassColorAttachment {
@@ -113,7 +116,7 @@ impl DisplayPipeline {
             multiview_mask: None,
         });
         pass.set_pipeline(&self.pipeline);
-        pass.set_bind_group(0, &bind_group, &[]);
+        pass.set_bind_group(0, binding, &[]);
         pass.draw(0..3, 0..1);
     }
 }

@@ -4,6 +4,7 @@
 use super::display::DisplayPipeline;
 use super::player::Stepper;
 use crate::algorithms::odd_even::PassKind;
+use crate::algorithms::swap_reader::SwapReader;
 use crate::algorithms::{Algorithm, Pipelines, SortRun};
 use crate::gpu::{Gpu, GpuError};
 use crate::options::SortOptions;
@@ -32,6 +33,9 @@ pub struct Lane {
     ms_per_pass: Option<f64>,
     /// Sync by time: milliseconds this lane may still run to keep up with the first lane.
     owed_ms: f64,
+    swaps: SwapReader,
+    /// Display bind groups, one per state texture the run has shown.
+    display_bindings: Vec<(wgpu::Texture, wgpu::BindGroup)>,
     /// Whether timestamps measure the work (not on CPU adapters such as lavapipe, whose
     /// timestamps miss the work its threads do); otherwise sync by time uses wall time.
     timestamps_measure_work: bool,
@@ -104,7 +108,10 @@ impl Lanes {
                 let run = pipes.start(gpu, picture, options, pass_kind);
                 let display_texture = display.create_target(gpu, picture.width(), picture.height());
                 let display_view = display_texture.create_view(&Default::default());
+                let swaps = SwapReader::new(gpu, run.as_ref());
                 Lane {
+                    swaps,
+                    display_bindings: Vec::new(),
                     algorithm,
                     pass_kind,
                     run,
@@ -123,9 +130,14 @@ impl Lanes {
     }
 
     /// Records every lane's state conversion for display.
-    pub fn record_display(&self, display: &DisplayPipeline, encoder: &mut wgpu::CommandEncoder) {
-        for lane in &self.lanes {
-            display.record(&self.gpu, encoder, lane.run.state(), &lane.display_view);
+    pub fn record_display(&mut self, display: &DisplayPipeline, encoder: &mut wgpu::CommandEncoder) {
+        for lane in &mut self.lanes {
+            let state = lane.run.state();
+            if !lane.display_bindings.iter().any(|(t, _)| t == state) {
+                lane.display_bindings.push((state.clone(), display.bind(&self.gpu, state)));
+            }
+            let (_, binding) = lane.display_bindings.iter().find(|(t, _)| t == state).expect("just added");
+            display.record(encoder, binding, &lane.display_view);
         }
     }
 
@@ -190,7 +202,7 @@ impl Lane {
     /// `wall_ms` when the lane ran alone and timestamps are missing or do not measure the
     /// work); returns the milliseconds.
     fn finish_timed(&mut self, gpu: &Gpu, steps: u32, wall_ms: Option<f64>) -> Result<f64, GpuError> {
-        self.run.collect_stats(gpu)?;
+        self.swaps.collect(gpu, self.run.as_mut())?;
         if steps == 0 {
             return Ok(0.0);
         }

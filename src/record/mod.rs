@@ -8,6 +8,7 @@ pub mod gif_writer;
 pub mod palette;
 
 use crate::algorithms::SortRun;
+use crate::algorithms::swap_reader::SwapReader;
 use crate::gpu::{Gpu, GpuError};
 use crate::interrupt::Interrupted;
 use crate::output::{OutputError, OutputFile};
@@ -216,6 +217,8 @@ pub fn record_gif(
     let mut ring = CaptureRing::new(gpu, width, height, max_counts_bytes, CAPTURE_DEPTH);
     // Steps whose swap counts were copied into a capture slot or read directly.
     let mut counted = 0;
+    // Reads counts directly, for frames that span more steps than the counters hold.
+    let mut direct: Option<SwapReader> = None;
     // Once the picture is known sorted no more frames are recorded; those in flight are taken
     // for their swap counts but not written, since they repeat the last frame.
     let mut sorted = run.stats().sorted_after.is_some();
@@ -239,7 +242,9 @@ pub fn record_gif(
                         sorted |= take_frame(gpu, &mut ring, run.as_mut(), &mut frames)
                             .map_err(|e| e.into_record(&path))?;
                     }
-                    run.collect_stats(gpu)?;
+                    direct
+                        .get_or_insert_with(|| SwapReader::new(gpu, run.as_ref()))
+                        .collect(gpu, run.as_mut())?;
                     counted = run.steps_done();
                     continue;
                 }

@@ -1,0 +1,42 @@
+//! Blocking reads of a run's swap counts through one staging buffer kept for as long as the
+//! run, so stepping frame after frame allocates nothing.
+
+use super::SortRun;
+use crate::gpu::{Gpu, GpuError};
+use crate::readback::map_and_read;
+
+/// A staging buffer large enough for every count a run may have outstanding.
+pub struct SwapReader {
+    staging: wgpu::Buffer,
+}
+
+impl SwapReader {
+    /// A reader for `run`.
+    pub fn new(gpu: &Gpu, run: &dyn SortRun) -> Self {
+        let size = run.swap_readback_size(run.max_uncollected_steps()).max(4);
+        let staging = gpu.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("swap_reader::staging"),
+            size,
+            usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+            mapped_at_creation: false,
+        });
+        SwapReader { staging }
+    }
+
+    /// Reads the counts of every submitted step of `run` not yet taken (waits for the GPU).
+    pub fn collect(&self, gpu: &Gpu, run: &mut dyn SortRun) -> Result<(), GpuError> {
+        let (first, n) = (run.steps_collected(), run.steps_done() - run.steps_collected());
+        if n == 0 {
+            return Ok(());
+        }
+        let size = run.swap_readback_size(n);
+        let mut encoder =
+            gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("swap_reader") });
+        run.record_swap_readback(&mut encoder, first, n, &self.staging, 0);
+        gpu.queue.submit([encoder.finish()]);
+        let mut bytes = Vec::with_capacity(size as usize);
+        map_and_read(gpu, &self.staging, size, |data| bytes.extend_from_slice(data))?;
+        run.accept_swaps(&bytes);
+        Ok(())
+    }
+}
