@@ -66,11 +66,11 @@ pub struct Cli {
     pub play: bool,
 
     /// Window: starting speed in passes per second (rounded to the nearest of 1, 2, 5, 10, 20, 30, 60, ... 7680).
-    #[arg(long, value_name = "PASSES_PER_SECOND")]
+    #[arg(long, value_name = "PASSES_PER_SECOND", value_parser = parse_positive_seconds)]
     pub speed: Option<f64>,
 
     /// Window: close after this many seconds and print frame statistics (for benchmarks and tests).
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", value_parser = parse_positive_seconds)]
     pub quit_after: Option<f64>,
 
     /// Stop after this many passes instead of sorting to the end.
@@ -149,6 +149,13 @@ fn parse_hold(s: &str) -> Result<f32, String> {
     match s.parse::<f32>() {
         Ok(v) if (0.0..=600.0).contains(&v) => Ok(v),
         _ => Err(format!("'{s}' is not a number of seconds from 0 to 600")),
+    }
+}
+
+fn parse_positive_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v > 0.0 && v <= 1e6 => Ok(v),
+        _ => Err(format!("'{s}' is not a positive number")),
     }
 }
 
@@ -240,5 +247,8 @@ mod tests {
         assert!(Cli::try_parse_from(["shadersort", "--every", "2", "--max-frames", "9"]).is_err());
         assert!(Cli::try_parse_from(["shadersort", "--fps", "60"]).is_err());
         assert!(Cli::try_parse_from(["shadersort", "--background", "red"]).is_err());
+        assert!(Cli::try_parse_from(["shadersort", "--quit-after", "-1"]).is_err());
+        assert!(Cli::try_parse_from(["shadersort", "--speed", "0"]).is_err());
+        assert_eq!(Cli::parse_from(["shadersort", "--quit-after", "2.5"]).quit_after, Some(2.5));
     }
 }
