@@ -738,13 +738,14 @@ impl Running {
 /// Width of the side panel in points (`ui::PANEL_WIDTH` plus its margins).
 const PANEL_POINTS: f64 = ui::PANEL_WIDTH as f64 + 16.0;
 
-/// A window that shows the picture at 1:1 beside the panel, within 85% of the screen and no
-/// smaller than 640x560. Windows are no larger than they need to be: on a software GPU every
+/// A window that shows the picture at 1:1 beside the panel, no smaller than 640x560 and no
+/// larger than 85% of the screen. Windows are no larger than they need to be: on a software GPU every
 /// pixel costs frame time.
 fn initial_size(picture: (u32, u32), screen: Option<(f64, f64)>) -> (f64, f64) {
     let (max_w, max_h) = screen.map_or((1280.0, 860.0), |(w, h)| (w * 0.85, h * 0.85));
-    let width = (PANEL_POINTS + f64::from(picture.0) + 16.0).clamp(640.0, max_w.max(640.0));
-    let height = (f64::from(picture.1) + 16.0).clamp(560.0, max_h.max(560.0));
+    // On a small screen the screen wins over the minimum.
+    let width = (PANEL_POINTS + f64::from(picture.0) + 16.0).max(640.0).min(max_w);
+    let height = (f64::from(picture.1) + 16.0).max(560.0).min(max_h);
     (width, height)
 }
 
@@ -754,5 +755,21 @@ fn lane_kinds(algorithm: Algorithm, pass_kind: PassKind, compare: bool) -> Vec<(
         Algorithm::ALL.into_iter().flat_map(|a| [(a, PassKind::Compute), (a, PassKind::Fragment)]).collect()
     } else {
         vec![(algorithm, pass_kind)]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::initial_size;
+
+    #[test]
+    fn the_window_fits_the_picture_and_the_screen() {
+        let (w, h) = initial_size((512, 512), Some((1920.0, 1080.0)));
+        assert!(w >= 512.0 + super::PANEL_POINTS && h >= 512.0, "{w}x{h}");
+        assert_eq!(initial_size((1, 1), Some((1920.0, 1080.0))), (640.0, 560.0));
+        let (w, h) = initial_size((8000, 6000), Some((1920.0, 1080.0)));
+        assert_eq!((w, h), (1920.0 * 0.85, 1080.0 * 0.85));
+        let (w, h) = initial_size((512, 512), Some((640.0, 400.0)));
+        assert!(w <= 544.0 && h <= 340.0, "{w}x{h} on a 640x400 screen");
     }
 }
