@@ -1,7 +1,7 @@
 //! The command line: flags, their defaults and help text.
 
-use crate::algorithms::Algorithm;
 use crate::algorithms::odd_even::PassKind;
+use crate::algorithms::{Algorithm, RunSettings};
 use crate::bench::gif::GifBenchArgs;
 use crate::key::SortKey;
 use crate::options::{Axis, SortOptions};
@@ -85,6 +85,11 @@ pub struct Cli {
     #[arg(long = "pass", value_enum, default_value_t)]
     pub pass_kind: PassKind,
 
+    /// Bubble: phases per step, one frame each in the window and in recordings (default 2; --out
+    /// without --passes sorts in a single dispatch).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub phases_per_step: Option<u32>,
+
     /// What pixels are sorted by. luma = 299 R + 587 G + 114 B (Rec. 601 on the stored values).
     #[arg(long, value_enum, default_value_t)]
     pub key: SortKey,
@@ -128,6 +133,15 @@ impl Cli {
     /// Key, order and axis as the algorithms take them.
     pub fn sort_options(&self) -> SortOptions {
         SortOptions { key: self.key, descending: self.reverse, axis: self.axis }
+    }
+
+    /// Pass kind and phases per step as the algorithms take them.
+    pub fn run_settings(&self) -> RunSettings {
+        let defaults = RunSettings::default();
+        RunSettings {
+            pass_kind: self.pass_kind,
+            phases_per_step: self.phases_per_step.unwrap_or(defaults.phases_per_step),
+        }
     }
 
     /// The recording flags.

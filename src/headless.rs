@@ -22,10 +22,12 @@ pub struct SortReport {
     pub path: PathBuf,
     /// Picture size.
     pub size: (u32, u32),
-    /// Passes run on the GPU.
-    pub passes_run: u32,
-    /// Passes the user asked for (all, if none were given).
-    pub passes_asked: u32,
+    /// Steps run on the GPU.
+    pub steps_run: u32,
+    /// Steps the user asked for (all, if none were given).
+    pub steps_asked: u32,
+    /// What a step is: "passes", "dispatches", "steps of 2 phases".
+    pub steps_label: String,
     /// After how many passes the picture was known sorted, if it was.
     pub sorted_after: Option<u32>,
     /// Swaps over all passes run.
@@ -83,7 +85,13 @@ fn record(
     target: OutputFile,
 ) -> anyhow::Result<RecordReport> {
     let bar = progress_bar("recording {bar:40} {pos}/{len} frames {elapsed}");
-    let start = |indexed: &RgbaImage| pipelines.start(gpu, indexed, cli.sort_options(), cli.pass_kind);
+    let start = |indexed: &RgbaImage| {
+        let run = pipelines.start(gpu, indexed, cli.sort_options(), cli.run_settings());
+        if let Some(notice) = run.notice() {
+            eprintln!("note: {notice}");
+        }
+        run
+    };
     let report = record_gif(gpu, picture, start, &cli.record_settings(), target, |done, most| {
         bar.set_length(u64::from(most));
         bar.set_position(u64::from(done));
@@ -100,12 +108,20 @@ fn sort_to_png(
     picture: &Picture,
     target: OutputFile,
 ) -> anyhow::Result<SortReport> {
-    let mut run = pipelines.start(gpu, &picture.pixels, cli.sort_options(), cli.pass_kind);
-    let passes_asked = cli.passes.unwrap_or(run.total_steps()).min(run.total_steps());
-    let bar = progress_bar("sorting {bar:40} {pos}/{len} passes {elapsed}");
-    bar.set_length(u64::from(passes_asked));
+    // Without --passes nobody watches the steps: the bubble sort then runs as one dispatch.
+    let mut settings = cli.run_settings();
+    if cli.passes.is_none() && cli.phases_per_step.is_none() {
+        settings.phases_per_step = u32::MAX;
+    }
+    let mut run = pipelines.start(gpu, &picture.pixels, cli.sort_options(), settings);
+    if let Some(notice) = run.notice() {
+        eprintln!("note: {notice}");
+    }
+    let steps_asked = cli.passes.unwrap_or(run.total_steps()).min(run.total_steps());
+    let bar = progress_bar("sorting {bar:40} {pos}/{len} steps {elapsed}");
+    bar.set_length(u64::from(steps_asked));
     let started = Instant::now();
-    run_until(gpu, run.as_mut(), passes_asked, |done| {
+    run_until(gpu, run.as_mut(), steps_asked, |done| {
         bar.set_position(u64::from(done));
         interrupt::check().is_ok()
     })
@@ -120,8 +136,9 @@ fn sort_to_png(
     Ok(SortReport {
         path,
         size: state.dimensions(),
-        passes_run: run.steps_done(),
-        passes_asked,
+        steps_run: run.steps_done(),
+        steps_asked,
+        steps_label: cli.algorithm.steps_label(&settings),
         sorted_after: stats.sorted_after,
         total_swaps: stats.total_swaps,
         elapsed,
@@ -144,18 +161,20 @@ impl std::fmt::Display for SortReport {
         let (w, h) = self.size;
         write!(
             f,
-            "{w}x{h}: ran {} of {} passes in {:.2} s on {}, {} swaps; ",
-            self.passes_run,
-            self.passes_asked,
+            "{w}x{h}: ran {} of {} {} in {:.2} s on {}, {} swaps; ",
+            self.steps_run,
+            self.steps_asked,
+            self.steps_label,
             self.elapsed.as_secs_f64(),
             self.adapter,
             self.total_swaps
         )?;
+        let unit = &self.steps_label;
         match self.sorted_after {
-            Some(k) if k < self.passes_run => {
+            Some(k) if k < self.steps_run && unit == "passes" => {
                 write!(f, "sorted after {k} passes (passes {} and {} made no swap)", k + 1, k + 2)?
             }
-            Some(k) => write!(f, "sorted after {k} passes")?,
+            Some(k) => write!(f, "sorted after {k} {unit}")?,
             None => write!(f, "not sorted yet")?,
         }
         write!(f, "; wrote {}", self.path.display())
@@ -167,7 +186,7 @@ impl std::fmt::Display for RecordReport {
         let palette = if self.exact { "exact" } else { "quantized" };
         write!(
             f,
-            "recorded {} frames ({} passes, every {}; {} {palette} colours), {} bytes: {}",
+            "recorded {} frames ({} steps, every {}; {} {palette} colours), {} bytes: {}",
             self.frames,
             self.passes_run,
             self.every,

@@ -39,6 +39,7 @@ fn open_window(cli: &Cli) -> anyhow::Result<()> {
         options: cli.sort_options(),
         algorithm: cli.algorithm,
         pass_kind: cli.pass_kind,
+        phases_per_step: cli.run_settings().phases_per_step,
         max_size: cli.max_size,
         no_downscale: cli.no_downscale,
         play: cli.play,

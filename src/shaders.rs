@@ -12,6 +12,9 @@ pub const ODD_EVEN: &str = include_str!("../shaders/odd_even.wgsl");
 /// Per-texel keys into a buffer.
 pub const KEYS: &str = include_str!("../shaders/keys.wgsl");
 
+/// Single-workgroup bubble sort.
+pub const BUBBLE: &str = include_str!("../shaders/bubble.wgsl");
+
 /// Picture texture to displayable texture.
 pub const DISPLAY: &str = include_str!("../shaders/display.wgsl");
 
@@ -52,9 +55,14 @@ pub const ODD_EVEN_PROGRAM: Program =
 pub const KEYS_PROGRAM: Program =
     Program { name: "keys", files: &["key.wgsl", "keys.wgsl"], sources: &[KEY, KEYS] };
 
+/// The single-workgroup bubble sort.
+pub const BUBBLE_PROGRAM: Program =
+    Program { name: "bubble", files: &["key.wgsl", "bubble.wgsl"], sources: &[KEY, BUBBLE] };
+
 /// The window's display conversion.
 pub const DISPLAY_PROGRAM: Program =
     Program { name: "display", files: &["display.wgsl"], sources: &[DISPLAY] };
 
 /// Every program the application builds.
-pub const PROGRAMS: &[Program] = &[KEY_PROGRAM, ODD_EVEN_PROGRAM, KEYS_PROGRAM, DISPLAY_PROGRAM];
+pub const PROGRAMS: &[Program] =
+    &[KEY_PROGRAM, ODD_EVEN_PROGRAM, KEYS_PROGRAM, BUBBLE_PROGRAM, DISPLAY_PROGRAM];

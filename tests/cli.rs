@@ -407,3 +407,20 @@ fn columns_sort_by_hue_in_reverse() {
     assert!(lines_are_permutations(&input, &sorted, Axis::Columns), "some column lost or gained pixels");
     assert!(sorted == stable_sort(&input, &opts));
 }
+
+/// The bubble sort gives the same file as odd-even, in one dispatch, on both software GPUs.
+#[test]
+fn bubble_sorts_coffee_to_the_same_file_as_odd_even() {
+    let dir = tempfile::tempdir().unwrap();
+    let reference = dir.path().join("odd_even.png");
+    assert_succeeds(&[COFFEE, "--out", arg(&reference)], &[("WGPU_BACKEND", "vulkan")]);
+    for backend in ["vulkan", "gl"] {
+        let out = dir.path().join(format!("bubble_{backend}.png"));
+        let (stdout, _) = assert_succeeds(
+            &[COFFEE, "--algorithm", "bubble", "--out", arg(&out)],
+            &[("WGPU_BACKEND", backend)],
+        );
+        assert!(stdout.contains("ran 1 of 1 dispatches"), "one unbounded dispatch: {stdout}");
+        assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&reference).unwrap(), "{backend}");
+    }
+}

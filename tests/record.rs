@@ -280,3 +280,18 @@ fn ctrl_c_leaves_the_old_file_and_no_temporary() {
     assert_eq!(std::fs::read(dir.path().join("old.gif")).unwrap(), b"previous");
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "the temporary file must be gone");
 }
+
+#[test]
+fn bubble_frames_are_the_model_every_phase_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = RgbaImage::from_fn(41, 7, |x, y| {
+        image::Rgba([(255 - x * 6) as u8, (y * 30) as u8, (x * y) as u8, 255])
+    });
+    let name = save(&input, dir.path(), "grad.png");
+    let stdout = ok(&[&name, "--algorithm", "bubble", "--record", "b.gif"], dir.path());
+    // Two phases per step by default: 21 steps for 41 phases, plus the input.
+    assert!(stdout.contains("recorded 22 frames"), "{stdout}");
+    assert_eq!(check_frames(&dir.path().join("b.gif"), &input, &SortOptions::default(), 2, 41, 3), 22);
+    ok(&[&name, "--algorithm", "bubble", "--phases-per-step", "5", "--record", "b5.gif"], dir.path());
+    assert_eq!(check_frames(&dir.path().join("b5.gif"), &input, &SortOptions::default(), 5, 41, 3), 10);
+}

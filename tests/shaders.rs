@@ -1,9 +1,10 @@
 //! Every WGSL program parses and validates with naga, and its constants match the Rust side.
 
+use shadersort::algorithms::bubble::BubbleParams;
 use shadersort::algorithms::odd_even::{PassParams, WORKGROUP_SIZE};
 use shadersort::key::{HUE_SECTOR, SATURATION_MAX, SortKey};
 use shadersort::key_extract::KeyParams;
-use shadersort::shaders::{KEY_PROGRAM, KEYS_PROGRAM, ODD_EVEN_PROGRAM, PROGRAMS, Program};
+use shadersort::shaders::{BUBBLE_PROGRAM, KEY_PROGRAM, KEYS_PROGRAM, ODD_EVEN_PROGRAM, PROGRAMS, Program};
 
 fn parse(program: &Program) -> (naga::Module, naga::valid::ModuleInfo) {
     let module = naga::front::wgsl::parse_str(&program.source())
@@ -99,6 +100,65 @@ fn odd_even_entry_points_and_layouts_match_the_rust_side() {
     assert_eq!(entry_point(&module, "odd_even_fragment").stage, naga::ShaderStage::Fragment);
     assert_eq!(entry_point(&module, "fullscreen_vertex").stage, naga::ShaderStage::Vertex);
     assert_eq!(struct_size(&module, "PassParams") as usize, std::mem::size_of::<PassParams>());
+}
+
+#[test]
+fn bubble_entry_point_overrides_and_params_match_the_rust_side() {
+    let (module, _) = parse(&BUBBLE_PROGRAM);
+    assert_eq!(entry_point(&module, "bubble").stage, naga::ShaderStage::Compute);
+    assert_eq!(struct_size(&module, "BubbleParams") as usize, std::mem::size_of::<BubbleParams>());
+    let overrides: Vec<_> = module.overrides.iter().filter_map(|(_, o)| o.name.clone()).collect();
+    assert!(
+        overrides.contains(&"ROW_CAPACITY".to_string()) && overrides.contains(&"WORKGROUP".to_string()),
+        "{overrides:?}"
+    );
+}
+
+/// A kernel body around the early exit, with the exit condition as given.
+fn early_exit_kernel(exit_condition: &str) -> String {
+    format!(
+        "var<workgroup> swapped: u32;\n\
+         @compute @workgroup_size(64) fn main(@builtin(local_invocation_index) lid: u32) {{\n\
+         var rounds = 0u;\n\
+         loop {{ if (rounds >= 8u) {{ break; }} rounds += 1u;\n\
+         if (lid == 0u) {{ swapped = rounds & 1u; }}\n\
+         workgroupBarrier();\n\
+         if ({exit_condition}) {{ workgroupBarrier(); break; }} }} }}"
+    )
+}
+
+fn validates(source: &str) -> Result<(), String> {
+    let module = naga::front::wgsl::parse_str(source).map_err(|e| e.emit_to_string(source))?;
+    naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::default())
+        .validate(&module)
+        .map(|_| ())
+        .map_err(|e| e.emit_to_string(source))
+}
+
+/// The bubble kernel's early exit, built on `workgroupUniformLoad`, validates.
+#[test]
+fn the_uniform_early_exit_validates() {
+    validates(&early_exit_kernel("workgroupUniformLoad(&swapped) == 0u"))
+        .expect("the uniform early exit validates");
+}
+
+/// A tripwire, not a proof: naga 30 does not check barriers against uniformity at all (it
+/// checks only expressions that need uniform control flow, and treats a plain load of a
+/// `var<workgroup>` as uniform), so it accepts both the textbook early exit on a plain
+/// workgroup load, which the WGSL specification and Tint reject, and even a barrier under the
+/// invocation index. The bubble kernel therefore keeps the rule by construction
+/// (`workgroupUniformLoad`), not because a validator here enforces it. When naga starts
+/// rejecting either kernel this test fails: then turn it into the negative test it should be.
+#[test]
+fn naga_does_not_yet_enforce_barrier_uniformity() {
+    assert!(
+        validates(&early_exit_kernel("swapped == 0u")).is_ok(),
+        "naga now rejects the plain-load early exit"
+    );
+    assert!(
+        validates(&early_exit_kernel("lid == rounds")).is_ok(),
+        "naga now rejects a barrier under a varying value"
+    );
 }
 
 #[test]

@@ -1,5 +1,6 @@
 //! The sorting algorithms, each behind [`SortRun`]: what the window, the recorder and the tests drive.
 
+pub mod bubble;
 pub mod odd_even;
 pub mod swap_counters;
 pub mod swap_reader;
@@ -12,16 +13,20 @@ pub enum Algorithm {
     /// Odd-even transposition: one global pass per step, two textures ping-ponged.
     #[default]
     OddEven,
+    /// Single-workgroup bubble: each line sorted inside one workgroup's memory, a budget of
+    /// phases per step (--phases-per-step), stopping when a phase pair made no swap.
+    Bubble,
 }
 
 impl Algorithm {
     /// Every algorithm, in the order the window numbers them (keys 1, 2, ...).
-    pub const ALL: [Algorithm; 1] = [Algorithm::OddEven];
+    pub const ALL: [Algorithm; 2] = [Algorithm::OddEven, Algorithm::Bubble];
 
     /// The name shown in the window.
     pub fn title(self) -> &'static str {
         match self {
             Algorithm::OddEven => "Odd-even transposition",
+            Algorithm::Bubble => "Single-workgroup bubble",
         }
     }
 
@@ -29,6 +34,53 @@ impl Algorithm {
     pub fn name(self) -> &'static str {
         match self {
             Algorithm::OddEven => "odd-even",
+            Algorithm::Bubble => "bubble",
+        }
+    }
+}
+
+/// How a run is set up, besides key, order and axis; each algorithm uses what applies to it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunSettings {
+    /// Odd-even: compute or fragment passes.
+    pub pass_kind: odd_even::PassKind,
+    /// Bubble: phases per step (`u32::MAX`: the whole sort in one step).
+    pub phases_per_step: u32,
+}
+
+impl Default for RunSettings {
+    fn default() -> Self {
+        RunSettings {
+            pass_kind: odd_even::PassKind::Compute,
+            phases_per_step: bubble::DEFAULT_PHASES_PER_STEP,
+        }
+    }
+}
+
+impl Algorithm {
+    /// The pass kinds the algorithm can run with.
+    pub fn pass_kinds(self) -> &'static [odd_even::PassKind] {
+        match self {
+            Algorithm::OddEven => &[odd_even::PassKind::Compute, odd_even::PassKind::Fragment],
+            Algorithm::Bubble => &[odd_even::PassKind::Compute],
+        }
+    }
+
+    /// What one step of the algorithm is, for labels: "pass", "4 phases".
+    pub fn step_name(self, settings: &RunSettings) -> String {
+        match self {
+            Algorithm::OddEven => "pass".into(),
+            Algorithm::Bubble if settings.phases_per_step == u32::MAX => "dispatch".into(),
+            Algorithm::Bubble => format!("{} phases", settings.phases_per_step),
+        }
+    }
+
+    /// Steps counted in words: "passes", "dispatches", "steps of 4 phases".
+    pub fn steps_label(self, settings: &RunSettings) -> String {
+        match self.step_name(settings).as_str() {
+            "pass" => "passes".into(),
+            "dispatch" => "dispatches".into(),
+            phases => format!("steps of {phases}"),
         }
     }
 }
@@ -37,6 +89,8 @@ impl Algorithm {
 pub enum Pipelines {
     /// Odd-even transposition.
     OddEven(odd_even::OddEven),
+    /// Single-workgroup bubble.
+    Bubble(bubble::Bubble),
 }
 
 impl Pipelines {
@@ -44,6 +98,7 @@ impl Pipelines {
     pub fn new(gpu: &Gpu, algorithm: Algorithm) -> Self {
         match algorithm {
             Algorithm::OddEven => Pipelines::OddEven(odd_even::OddEven::new(gpu)),
+            Algorithm::Bubble => Pipelines::Bubble(bubble::Bubble::new(gpu)),
         }
     }
 
@@ -53,10 +108,11 @@ impl Pipelines {
         gpu: &Gpu,
         picture: &image::RgbaImage,
         options: crate::options::SortOptions,
-        pass_kind: odd_even::PassKind,
+        settings: RunSettings,
     ) -> Box<dyn SortRun> {
         match self {
-            Pipelines::OddEven(o) => Box::new(o.start(gpu, picture, options, pass_kind)),
+            Pipelines::OddEven(o) => Box::new(o.start(gpu, picture, options, settings.pass_kind)),
+            Pipelines::Bubble(b) => b.start(gpu, picture, options, settings.phases_per_step),
         }
     }
 }
@@ -110,6 +166,11 @@ pub trait SortRun {
     fn state(&self) -> &wgpu::Texture;
     /// Records a return to the input picture, step 0.
     fn restart(&mut self, encoder: &mut wgpu::CommandEncoder);
+    /// Something the user should know about this run (for example that it stands in for
+    /// another algorithm), if anything.
+    fn notice(&self) -> Option<&str> {
+        None
+    }
 }
 
 /// Runs `run` forward until `target` steps are done or the picture is known sorted, in batches

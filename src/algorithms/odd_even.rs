@@ -172,7 +172,7 @@ impl OddEven {
             create_picture_texture(gpu, width, height, "odd_even::state[1]"),
         ];
         let views = textures.each_ref().map(|t| t.create_view(&Default::default()));
-        let counters = SwapCounters::new(gpu, COUNTER_RING, "odd_even::swap_counters");
+        let counters = SwapCounters::new(gpu, COUNTER_RING, 1, "odd_even::swap_counters");
         let layout = match kind {
             PassKind::Compute => &self.compute_layout,
             PassKind::Fragment => &self.fragment_layout,
@@ -227,6 +227,7 @@ impl OddEven {
             collected: 0,
             stats: RunStats::default(),
             previous_swaps: None,
+            notice: None,
         };
         run.reset_stats();
         run
@@ -250,12 +251,19 @@ pub struct OddEvenRun {
     stats: RunStats,
     /// Swaps of step `collected - 1`.
     previous_swaps: Option<u32>,
+    notice: Option<String>,
 }
 
 impl OddEvenRun {
     /// How passes are run.
     pub fn pass_kind(&self) -> PassKind {
         self.kind
+    }
+
+    /// The same run, carrying a message for the user (when it stands in for another algorithm).
+    pub fn with_notice(mut self, notice: String) -> Self {
+        self.notice = Some(notice);
+        self
     }
 
     fn reset_stats(&mut self) {
@@ -379,6 +387,10 @@ impl SortRun for OddEvenRun {
 
     fn stats(&self) -> RunStats {
         self.stats
+    }
+
+    fn notice(&self) -> Option<&str> {
+        self.notice.as_deref()
     }
 
     fn state(&self) -> &wgpu::Texture {

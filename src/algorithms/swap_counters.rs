@@ -1,4 +1,5 @@
-//! A ring of per-step swap counters on the GPU: step `i` adds into slot `i % capacity`.
+//! A ring of per-step counters on the GPU (swaps, and whatever else a kernel counts): step `i`
+//! adds into slot `i % capacity`.
 
 use crate::gpu::Gpu;
 
@@ -8,11 +9,13 @@ pub struct SwapCounters {
     /// Bytes between slots: the device's storage offset alignment.
     stride: u32,
     capacity: u32,
+    /// Counters per slot.
+    words: u32,
 }
 
 impl SwapCounters {
-    /// A ring of `capacity` counters.
-    pub fn new(gpu: &Gpu, capacity: u32, label: &str) -> Self {
+    /// A ring of `capacity` slots of `words` counters each.
+    pub fn new(gpu: &Gpu, capacity: u32, words: u32, label: &str) -> Self {
         let stride = gpu.device.limits().min_storage_buffer_offset_alignment.max(4);
         let buffer = gpu.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some(label),
@@ -20,7 +23,8 @@ impl SwapCounters {
             usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        SwapCounters { buffer, stride, capacity }
+        assert!(words * 4 <= stride, "a slot holds at most {} counters", stride / 4);
+        SwapCounters { buffer, stride, capacity, words }
     }
 
     /// How many steps can be recorded before the oldest unread counter is reused.
@@ -33,7 +37,7 @@ impl SwapCounters {
         wgpu::BindingResource::Buffer(wgpu::BufferBinding {
             buffer: &self.buffer,
             offset: 0,
-            size: wgpu::BufferSize::new(4),
+            size: wgpu::BufferSize::new(u64::from(self.words) * 4),
         })
     }
 
@@ -87,11 +91,16 @@ impl SwapCounters {
         }
     }
 
-    /// The counts in bytes copied by [`Self::record_copy`].
+    /// The first counter of each slot in bytes copied by [`Self::record_copy`].
     pub fn decode(&self, bytes: &[u8]) -> Vec<u32> {
+        self.decode_slots(bytes).into_iter().map(|slot| slot[0]).collect()
+    }
+
+    /// Every counter of each slot in bytes copied by [`Self::record_copy`].
+    pub fn decode_slots(&self, bytes: &[u8]) -> Vec<Vec<u32>> {
         bytes
             .chunks_exact(self.stride as usize)
-            .map(|slot| u32::from_le_bytes(slot[..4].try_into().unwrap()))
+            .map(|slot| bytemuck::cast_slice::<u8, u32>(&slot[..self.words as usize * 4]).to_vec())
             .collect()
     }
 }

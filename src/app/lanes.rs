@@ -3,9 +3,8 @@
 
 use super::display::DisplayPipeline;
 use super::player::Stepper;
-use crate::algorithms::odd_even::PassKind;
 use crate::algorithms::swap_reader::SwapReader;
-use crate::algorithms::{Algorithm, Pipelines, SortRun};
+use crate::algorithms::{Algorithm, Pipelines, RunSettings, SortRun};
 use crate::gpu::{Gpu, GpuError};
 use crate::options::SortOptions;
 use crate::timing::GpuTimer;
@@ -17,8 +16,8 @@ use std::time::Instant;
 pub struct Lane {
     /// Which algorithm.
     pub algorithm: Algorithm,
-    /// How its passes run.
-    pub pass_kind: PassKind,
+    /// Pass kind and phases per step.
+    pub settings: RunSettings,
     /// The run.
     pub run: Box<dyn SortRun>,
     /// The state converted for display.
@@ -45,12 +44,20 @@ pub struct Lane {
 impl Lane {
     /// "Odd-even transposition (compute)".
     pub fn label(&self) -> String {
-        format!("{} ({})", self.algorithm.title(), self.pass_kind.name())
+        match self.algorithm {
+            Algorithm::OddEven => format!("{} ({})", self.algorithm.title(), self.settings.pass_kind.name()),
+            _ => {
+                format!("{} ({} per step)", self.algorithm.title(), self.algorithm.step_name(&self.settings))
+            }
+        }
     }
 
     /// "odd-even compute", for headers over narrow pictures.
     pub fn short_label(&self) -> String {
-        format!("{} {}", self.algorithm.name(), self.pass_kind.name())
+        match self.algorithm {
+            Algorithm::OddEven => format!("{} {}", self.algorithm.name(), self.settings.pass_kind.name()),
+            _ => self.algorithm.name().to_string(),
+        }
     }
 }
 
@@ -95,17 +102,17 @@ impl Lanes {
         display: &DisplayPipeline,
         picture: &RgbaImage,
         options: SortOptions,
-        which: &[(Algorithm, PassKind)],
+        which: &[(Algorithm, RunSettings)],
     ) -> Self {
         let lanes = which
             .iter()
-            .map(|&(algorithm, pass_kind)| {
+            .map(|&(algorithm, settings)| {
                 let pipes = &pipelines
                     .iter()
                     .find(|(a, _)| *a == algorithm)
                     .expect("pipelines for every algorithm")
                     .1;
-                let run = pipes.start(gpu, picture, options, pass_kind);
+                let run = pipes.start(gpu, picture, options, settings);
                 let display_texture = display.create_target(gpu, picture.width(), picture.height());
                 let display_view = display_texture.create_view(&Default::default());
                 let swaps = SwapReader::new(gpu, run.as_ref());
@@ -113,7 +120,7 @@ impl Lanes {
                     swaps,
                     display_bindings: Vec::new(),
                     algorithm,
-                    pass_kind,
+                    settings,
                     run,
                     display: display_texture,
                     display_view,

@@ -10,7 +10,7 @@ pub mod ui;
 pub mod zoom;
 
 use crate::algorithms::odd_even::PassKind;
-use crate::algorithms::{Algorithm, Pipelines};
+use crate::algorithms::{Algorithm, Pipelines, RunSettings};
 use crate::gpu::Gpu;
 use crate::image_input::{Picture, SizeLimit};
 use crate::options::{Axis, SortOptions};
@@ -41,6 +41,8 @@ pub struct WindowOptions {
     pub algorithm: Algorithm,
     /// Pass kind.
     pub pass_kind: PassKind,
+    /// Bubble: phases per step.
+    pub phases_per_step: u32,
     /// Largest picture side (`--max-size`), and whether larger ones are refused.
     pub max_size: Option<u32>,
     /// Refuse pictures over the limit instead of shrinking them.
@@ -135,6 +137,7 @@ struct Session {
     options: SortOptions,
     algorithm: Algorithm,
     pass_kind: PassKind,
+    phases_per_step: u32,
     compare: bool,
     sync: LaneSync,
     lanes: Lanes,
@@ -235,7 +238,8 @@ impl Running {
         if let Some(notice) = notice {
             ui.say(notice);
         }
-        let lanes_for = lane_kinds(options.algorithm, options.pass_kind, false);
+        let settings = RunSettings { pass_kind: options.pass_kind, phases_per_step: options.phases_per_step };
+        let lanes_for = lane_kinds(options.algorithm, settings, false, LaneSync::default());
         let lanes = Lanes::start(&gpu, &pipelines, &display, &picture.pixels, options.options, &lanes_for);
         let mut player = Player::default();
         if let Some(speed) = options.speed {
@@ -246,6 +250,7 @@ impl Running {
             options: options.options,
             algorithm: options.algorithm,
             pass_kind: options.pass_kind,
+            phases_per_step: options.phases_per_step,
             compare: false,
             sync: LaneSync::default(),
             lanes,
@@ -327,7 +332,7 @@ impl Running {
     fn restart_lanes(&mut self) {
         self.free_lane_textures();
         let s = &self.session;
-        let kinds = lane_kinds(s.algorithm, s.pass_kind, s.compare);
+        let kinds = lane_kinds(s.algorithm, s.settings(), s.compare, s.sync);
         self.session.lanes =
             Lanes::start(&self.gpu, &self.pipelines, &self.display, &s.picture.pixels, s.options, &kinds);
         self.session.lanes.sync = self.session.sync;
@@ -363,6 +368,7 @@ impl Running {
             axis: self.session.options.axis,
             compare: self.session.compare,
             sync: self.session.sync,
+            step_noun: self.session.step_noun(),
             steps_done: self.session.lanes.steps_done(),
             total_steps: self.session.lanes.total_steps(),
             playing: self.session.player.playing(),
@@ -540,7 +546,7 @@ impl Running {
         }
         let done = self.session.lanes.steps_done();
         if self.last_reported_pass != Some(done) {
-            log::info!("pass {done}/{}", self.session.lanes.total_steps());
+            log::info!("{} {done}/{}", self.session.step_noun(), self.session.lanes.total_steps());
             self.last_reported_pass = Some(done);
         }
     }
@@ -712,7 +718,7 @@ impl Running {
             picture: s.picture.pixels.clone(),
             options: s.options,
             algorithm: s.algorithm,
-            pass_kind: s.pass_kind,
+            run_settings: s.settings(),
             settings,
             path,
         };
@@ -750,11 +756,42 @@ fn initial_size(picture: (u32, u32), screen: Option<(f64, f64)>) -> (f64, f64) {
 }
 
 /// The lanes to show: the chosen algorithm and pass kind, or every combination side by side.
-fn lane_kinds(algorithm: Algorithm, pass_kind: PassKind, compare: bool) -> Vec<(Algorithm, PassKind)> {
+fn lane_kinds(
+    algorithm: Algorithm,
+    settings: RunSettings,
+    compare: bool,
+    sync: LaneSync,
+) -> Vec<(Algorithm, RunSettings)> {
     if compare {
-        Algorithm::ALL.into_iter().flat_map(|a| [(a, PassKind::Compute), (a, PassKind::Fragment)]).collect()
+        // In step by pass, every lane's step is one pass: one phase for the bubble sort.
+        let settings = match sync {
+            LaneSync::ByPass => RunSettings { phases_per_step: 1, ..settings },
+            LaneSync::ByTime => settings,
+        };
+        Algorithm::ALL
+            .into_iter()
+            .flat_map(|a| {
+                a.pass_kinds().iter().map(move |&pass_kind| (a, RunSettings { pass_kind, ..settings }))
+            })
+            .collect()
     } else {
-        vec![(algorithm, pass_kind)]
+        vec![(algorithm, settings)]
+    }
+}
+
+impl Session {
+    /// What the counter counts: passes, or steps of several phases.
+    fn step_noun(&self) -> &'static str {
+        if self.algorithm == Algorithm::OddEven || (self.compare && self.sync == LaneSync::ByPass) {
+            "pass"
+        } else {
+            "step"
+        }
+    }
+
+    /// Pass kind and phases per step.
+    fn settings(&self) -> RunSettings {
+        RunSettings { pass_kind: self.pass_kind, phases_per_step: self.phases_per_step }
     }
 }
 

@@ -1,8 +1,7 @@
 //! The window's GIF recording: the same recorder as `--record`, on a thread of its own so the
 //! window stays responsive, with progress and cancel.
 
-use crate::algorithms::odd_even::PassKind;
-use crate::algorithms::{Algorithm, Pipelines};
+use crate::algorithms::{Algorithm, Pipelines, RunSettings};
 use crate::gpu::Gpu;
 use crate::options::SortOptions;
 use crate::output::{OutputFile, OutputFormat};
@@ -21,8 +20,8 @@ pub struct RecordingJob {
     pub options: SortOptions,
     /// Algorithm.
     pub algorithm: Algorithm,
-    /// Pass kind.
-    pub pass_kind: PassKind,
+    /// Pass kind, phases per step.
+    pub run_settings: RunSettings,
     /// Frame spacing, speed, scale...
     pub settings: RecordSettings,
     /// Where the GIF goes.
@@ -51,7 +50,8 @@ impl BackgroundRecording {
             let outcome = (|| -> anyhow::Result<RecordReport> {
                 let target = OutputFile::prepare(&job.path, OutputFormat::Gif)?;
                 let pipelines = Pipelines::new(&gpu, job.algorithm);
-                let start = |indexed: &RgbaImage| pipelines.start(&gpu, indexed, job.options, job.pass_kind);
+                let start =
+                    |indexed: &RgbaImage| pipelines.start(&gpu, indexed, job.options, job.run_settings);
                 Ok(record_gif(&gpu, &job.picture, start, &job.settings, target, |frames, most| {
                     d.store(frames, Ordering::Relaxed);
                     e.store(most, Ordering::Relaxed);

@@ -76,6 +76,8 @@ pub struct UiModel<'a> {
     pub compare: bool,
     /// How side-by-side lanes keep together.
     pub sync: LaneSync,
+    /// What the counter counts: "pass" or "step".
+    pub step_noun: &'static str,
     /// Passes done (the furthest lane).
     pub steps_done: u32,
     /// Passes in all.
@@ -273,7 +275,10 @@ fn side_panel(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, actio
     if ui.add(slider).changed() {
         actions.push(Action::GoTo(pass));
     }
-    ui.label(egui::RichText::new(format!("pass {} / {}", model.steps_done, model.total_steps)).strong());
+    ui.label(
+        egui::RichText::new(format!("{} {} / {}", model.step_noun, model.steps_done, model.total_steps))
+            .strong(),
+    );
     for lane in &model.lanes {
         ui.separator();
         if model.lanes.len() > 1 {
@@ -322,7 +327,7 @@ fn lane_stats(ui: &mut egui::Ui, lane: &LaneView) {
         Some(k) => ui.label(
             egui::RichText::new(format!("✔ sorted (after {k} passes)")).color(egui::Color32::LIGHT_GREEN),
         ),
-        None => ui.label(format!("sorting: pass {} of at most {}", lane.passes.0, lane.passes.1)),
+        None => ui.label(format!("sorting: step {} of at most {}", lane.passes.0, lane.passes.1)),
     };
     match lane.gpu_ms_per_pass {
         Some(ms) => ui.label(format!("GPU {:.1} µs per pass (timestamps)", ms * 1e3)),

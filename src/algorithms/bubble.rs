@@ -1,0 +1,383 @@
+//! Single-workgroup bubble sort: each line (row or column) is loaded into one workgroup's
+//! memory and sorted there by odd-even phases separated by barriers, stopping as soon as a
+//! phase pair made no swap. A step is a dispatch of a budget of phases; with an unbounded
+//! budget one dispatch sorts every line. Lines longer than workgroup memory holds fall back to
+//! the global odd-even passes, with a notice.
+
+use super::odd_even::{OddEven, PassKind};
+use super::swap_counters::SwapCounters;
+use super::{RunStats, SortRun};
+use crate::gpu::Gpu;
+use crate::options::SortOptions;
+use crate::shaders::BUBBLE_PROGRAM;
+use crate::texture::{PICTURE_FORMAT, copy_picture, create_picture_texture, picture_texture};
+use image::RgbaImage;
+
+/// Most invocations per workgroup asked for (`WORKGROUP` in `shaders/bubble.wgsl`).
+pub const MAX_BUBBLE_WORKGROUP: u32 = 1024;
+/// Phases per step when none is asked for: one phase pair per frame.
+pub const DEFAULT_PHASES_PER_STEP: u32 = 2;
+/// Steps that may run between two readings of the counters.
+const RING: u32 = 1024;
+/// Workgroup memory the kernel needs besides the line (two u32 flags, with room to spare).
+const WORKGROUP_OVERHEAD_BYTES: u32 = 16;
+
+/// Mirrors `BubbleParams` in `shaders/bubble.wgsl`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, bytemuck::Pod, bytemuck::Zeroable)]
+pub struct BubbleParams {
+    /// `SortKey::id`.
+    pub key: u32,
+    /// 1 for descending order.
+    pub descending: u32,
+    /// `Axis` as u32.
+    pub axis: u32,
+    /// Global index of the dispatch's first phase.
+    pub first_phase: u32,
+    /// Phases to run at most.
+    pub phases: u32,
+    /// Padding to 32 bytes.
+    pub pad: [u32; 3],
+}
+
+/// The longest line one workgroup can hold on a device with these limits.
+pub fn row_capacity(limits: &wgpu::Limits) -> u32 {
+    limits.max_compute_workgroup_storage_size.saturating_sub(WORKGROUP_OVERHEAD_BYTES) / 4
+}
+
+/// Invocations per workgroup on a device with these limits.
+pub fn workgroup_size(limits: &wgpu::Limits) -> u32 {
+    MAX_BUBBLE_WORKGROUP
+        .min(limits.max_compute_invocations_per_workgroup)
+        .min(limits.max_compute_workgroup_size_x)
+}
+
+/// The bubble pipeline, built once per device, and the odd-even pipelines it falls back on.
+pub struct Bubble {
+    layout: wgpu::BindGroupLayout,
+    pipeline: wgpu::ComputePipeline,
+    capacity: u32,
+    fallback: OddEven,
+}
+
+impl Bubble {
+    /// Builds the pipeline with a line capacity taken from the device's workgroup storage.
+    pub fn new(gpu: &Gpu) -> Self {
+        let device = &gpu.device;
+        let capacity = row_capacity(&device.limits());
+        let workgroup = workgroup_size(&device.limits());
+        let module = BUBBLE_PROGRAM.module(device);
+        let buffer = |binding, ty| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Buffer { ty, has_dynamic_offset: true, min_binding_size: None },
+            count: None,
+        };
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("bubble::layout"),
+            entries: &[
+                wgpu::BindGroupLayoutEntry {
+                    binding: 0,
+                    visibility: wgpu::ShaderStages::COMPUTE,
+                    ty: wgpu::BindingType::Texture {
+                        sample_type: wgpu::TextureSampleType::Uint,
+                        view_dimension: wgpu::TextureViewDimension::D2,
+                        multisampled: false,
+                    },
+                    count: None,
+                },
+                buffer(1, wgpu::BufferBindingType::Uniform),
+                buffer(2, wgpu::BufferBindingType::Storage { read_only: false }),
+                wgpu::BindGroupLayoutEntry {
+                    binding: 3,
+                    visibility: wgpu::ShaderStages::COMPUTE,
+                    ty: wgpu::BindingType::StorageTexture {
+                        access: wgpu::StorageTextureAccess::WriteOnly,
+                        format: PICTURE_FORMAT,
+                        view_dimension: wgpu::TextureViewDimension::D2,
+                    },
+                    count: None,
+                },
+            ],
+        });
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("bubble::pipeline_layout"),
+            bind_group_layouts: &[Some(&layout)],
+            immediate_size: 0,
+        });
+        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some("bubble::pipeline"),
+            layout: Some(&pipeline_layout),
+            module: &module,
+            entry_point: Some("bubble"),
+            compilation_options: wgpu::PipelineCompilationOptions {
+                constants: &[("ROW_CAPACITY", f64::from(capacity)), ("WORKGROUP", f64::from(workgroup))],
+                // The kernel writes every workgroup variable it reads before reading it, and
+                // zero-filling a large array is very slow to compile on GL.
+                zero_initialize_workgroup_memory: false,
+            },
+            cache: None,
+        });
+        Bubble { layout, pipeline, capacity, fallback: OddEven::new(gpu) }
+    }
+
+    /// The longest line sorted inside one workgroup.
+    pub fn capacity(&self) -> u32 {
+        self.capacity
+    }
+
+    /// Starts sorting `picture`, `phases_per_step` phases per step (at least 1; a budget as
+    /// long as the line sorts it in one step). Lines longer than [`Bubble::capacity`] are
+    /// sorted by global odd-even passes instead, with a notice.
+    pub fn start(
+        &self,
+        gpu: &Gpu,
+        picture: &RgbaImage,
+        options: SortOptions,
+        phases_per_step: u32,
+    ) -> Box<dyn SortRun> {
+        let (width, height) = picture.dimensions();
+        let len = options.line_len(width, height);
+        if len > self.capacity {
+            let notice = format!(
+                "lines of {len} pixels do not fit one workgroup on this GPU (at most {}); the bubble sort runs as global odd-even passes instead",
+                self.capacity
+            );
+            return Box::new(
+                self.fallback.start(gpu, picture, options, PassKind::Compute).with_notice(notice),
+            );
+        }
+        Box::new(self.start_in_workgroups(gpu, picture, options, phases_per_step).expect("the lines fit"))
+    }
+
+    /// Starts sorting `picture` a line per workgroup, or `None` when its lines are longer than
+    /// [`Bubble::capacity`].
+    pub fn start_in_workgroups(
+        &self,
+        gpu: &Gpu,
+        picture: &RgbaImage,
+        options: SortOptions,
+        phases_per_step: u32,
+    ) -> Option<BubbleRun> {
+        let len = options.line_len(picture.width(), picture.height());
+        (len <= self.capacity)
+            .then(|| BubbleRun::new(self, gpu, picture, options, phases_per_step.clamp(1, len.max(1))))
+    }
+}
+
+/// One picture being sorted a line per workgroup.
+pub struct BubbleRun {
+    /// For writing a dispatch's parameters when it is recorded.
+    queue: wgpu::Queue,
+    pipeline: wgpu::ComputePipeline,
+    input: wgpu::Texture,
+    textures: [wgpu::Texture; 2],
+    bind_groups: [wgpu::BindGroup; 2],
+    params: wgpu::Buffer,
+    params_stride: u32,
+    counters: SwapCounters,
+    options: SortOptions,
+    line_len: u32,
+    line_count: u32,
+    phases_per_step: u32,
+    total_steps: u32,
+    steps_done: u32,
+    collected: u32,
+    stats: RunStats,
+    /// The most phases any line ran in the last step read: what the early exit saved shows here.
+    last_step_phases: Option<u32>,
+}
+
+impl BubbleRun {
+    fn new(
+        bubble: &Bubble,
+        gpu: &Gpu,
+        picture: &RgbaImage,
+        options: SortOptions,
+        phases_per_step: u32,
+    ) -> Self {
+        let (width, height) = picture.dimensions();
+        let input = picture_texture(gpu, picture, "bubble::input");
+        let textures = [
+            create_picture_texture(gpu, width, height, "bubble::state[0]"),
+            create_picture_texture(gpu, width, height, "bubble::state[1]"),
+        ];
+        let views = textures.each_ref().map(|t| t.create_view(&Default::default()));
+        let params_stride = gpu.device.limits().min_uniform_buffer_offset_alignment.max(32);
+        let params = gpu.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("bubble::params"),
+            size: u64::from(params_stride) * u64::from(RING),
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let counters = SwapCounters::new(gpu, RING, 3, "bubble::counters");
+        // Bind group `d` reads state[d] and writes state[1 - d].
+        let bind_groups = [0usize, 1].map(|d| {
+            gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some(&format!("bubble::bind_group[{d}]")),
+                layout: &bubble.layout,
+                entries: &[
+                    wgpu::BindGroupEntry {
+                        binding: 0,
+                        resource: wgpu::BindingResource::TextureView(&views[d]),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 1,
+                        resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                            buffer: &params,
+                            offset: 0,
+                            size: wgpu::BufferSize::new(std::mem::size_of::<BubbleParams>() as u64),
+                        }),
+                    },
+                    wgpu::BindGroupEntry { binding: 2, resource: counters.binding() },
+                    wgpu::BindGroupEntry {
+                        binding: 3,
+                        resource: wgpu::BindingResource::TextureView(&views[1 - d]),
+                    },
+                ],
+            })
+        });
+        let mut encoder = gpu
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("bubble::start") });
+        copy_picture(&mut encoder, &input, &textures[0]);
+        gpu.queue.submit([encoder.finish()]);
+        let line_len = options.line_len(width, height);
+        let mut run = BubbleRun {
+            queue: gpu.queue.clone(),
+            pipeline: bubble.pipeline.clone(),
+            input,
+            textures,
+            bind_groups,
+            params,
+            params_stride,
+            counters,
+            options,
+            line_len,
+            line_count: options.line_count(width, height),
+            phases_per_step,
+            total_steps: line_len.div_ceil(phases_per_step),
+            steps_done: 0,
+            collected: 0,
+            stats: RunStats::default(),
+            last_step_phases: None,
+        };
+        run.reset_stats();
+        run
+    }
+
+    fn reset_stats(&mut self) {
+        self.collected = 0;
+        self.stats = RunStats { sorted_after: (self.line_len <= 1).then_some(0), ..Default::default() };
+    }
+
+    /// Phases per step.
+    pub fn phases_per_step(&self) -> u32 {
+        self.phases_per_step
+    }
+
+    /// The most phases any line ran in the last step whose counters were read.
+    pub fn last_step_phases(&self) -> Option<u32> {
+        self.last_step_phases
+    }
+}
+
+impl SortRun for BubbleRun {
+    fn total_steps(&self) -> u32 {
+        self.total_steps
+    }
+
+    fn steps_done(&self) -> u32 {
+        self.steps_done
+    }
+
+    fn record_steps(&mut self, encoder: &mut wgpu::CommandEncoder, n: u32) -> u32 {
+        let room = RING - (self.steps_done - self.collected);
+        let n = n.min(self.total_steps - self.steps_done).min(room);
+        if n == 0 {
+            return 0;
+        }
+        let first = self.steps_done;
+        self.counters.record_clear(encoder, first, n);
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some("bubble::steps"),
+            timestamp_writes: None,
+        });
+        pass.set_pipeline(&self.pipeline);
+        for step in first..first + n {
+            let first_phase = step * self.phases_per_step;
+            let params = BubbleParams {
+                key: self.options.key.id(),
+                descending: self.options.descending.into(),
+                axis: self.options.axis as u32,
+                first_phase,
+                phases: self.phases_per_step.min(self.line_len - first_phase),
+                pad: [0; 3],
+            };
+            // Each step has a slot of its own in the ring; at most RING steps are outstanding,
+            // so a slot is never rewritten before the step that reads it has run.
+            let offset = (step % RING) * self.params_stride;
+            self.queue.write_buffer(&self.params, u64::from(offset), bytemuck::bytes_of(&params));
+            let direction = (step % 2) as usize;
+            pass.set_bind_group(
+                0,
+                &self.bind_groups[direction],
+                &[offset, self.counters.dynamic_offset(step)],
+            );
+            pass.dispatch_workgroups(self.line_count, 1, 1);
+        }
+        self.steps_done += n;
+        n
+    }
+
+    fn max_uncollected_steps(&self) -> u32 {
+        RING
+    }
+
+    fn steps_collected(&self) -> u32 {
+        self.collected
+    }
+
+    fn swap_readback_size(&self, n: u32) -> u64 {
+        self.counters.copy_size(n)
+    }
+
+    fn record_swap_readback(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        first: u32,
+        n: u32,
+        staging: &wgpu::Buffer,
+        offset: u64,
+    ) {
+        self.counters.record_copy(encoder, first, n, staging, offset);
+    }
+
+    fn accept_swaps(&mut self, bytes: &[u8]) {
+        for slot in self.counters.decode_slots(bytes) {
+            assert!(self.collected < self.steps_done, "counts of unrecorded steps");
+            let (swaps, sorted_lines) = (slot[0], slot[1]);
+            self.last_step_phases = Some(slot[2]);
+            self.collected += 1;
+            self.stats.total_swaps += u64::from(swaps);
+            self.stats.last_step_swaps = Some(swaps);
+            if sorted_lines == self.line_count && self.stats.sorted_after.is_none() {
+                self.stats.sorted_after = Some(self.collected);
+            }
+        }
+    }
+
+    fn stats(&self) -> RunStats {
+        self.stats
+    }
+
+    fn state(&self) -> &wgpu::Texture {
+        &self.textures[(self.steps_done % 2) as usize]
+    }
+
+    fn restart(&mut self, encoder: &mut wgpu::CommandEncoder) {
+        copy_picture(encoder, &self.input, &self.textures[0]);
+        self.steps_done = 0;
+        self.reset_stats();
+    }
+}
