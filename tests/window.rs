@@ -152,16 +152,30 @@ fn start(backend: &str) -> Option<Session> {
             .spawn()
             .unwrap(),
     );
-    let mut window = String::new();
-    wait_for("the window", Duration::from_secs(60), || {
+    // Wait for the window; if the app exits first or never shows one, say why from its log.
+    let mut app = app;
+    let started = Instant::now();
+    let window = loop {
         let out = Command::new("xdotool")
             .args(["search", "--name", "^shadersort"])
             .env("DISPLAY", &display)
             .output()
             .unwrap();
-        window = String::from_utf8_lossy(&out.stdout).lines().next().unwrap_or_default().to_string();
-        !window.is_empty()
-    });
+        let found = String::from_utf8_lossy(&out.stdout).lines().next().unwrap_or_default().to_string();
+        if !found.is_empty() {
+            break found;
+        }
+        let log_text = || std::fs::read_to_string(&log).unwrap_or_default();
+        if let Some(status) = app.0.try_wait().unwrap() {
+            panic!("the app exited ({status}) before its window appeared:\n{}", log_text());
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "no window after 120 s; the app's log:\n{}",
+            log_text()
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
     let session = Session { dir, display, log, window, app, _xvfb: xvfb };
     session.expect_log("pass 0/64");
     Some(session)
