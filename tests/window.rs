@@ -4,15 +4,23 @@
 //! installs them); set SHADERSORT_SKIP_WINDOW_TEST=1 to skip it on a machine without them.
 
 use image::RgbaImage;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// Kills a child process when dropped, so a failing test leaves nothing running.
+/// Stops a child process when dropped (SIGTERM, so an X server removes its lock and socket;
+/// SIGKILL if it lingers), so a failing test leaves nothing running.
 struct Reaper(Child);
 
 impl Drop for Reaper {
     fn drop(&mut self) {
+        let _ = Command::new("kill").args(["-TERM", &self.0.id().to_string()]).status();
+        for _ in 0..50 {
+            if self.0.try_wait().is_ok_and(|s| s.is_some()) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
@@ -119,20 +127,20 @@ fn start(backend: &str) -> Option<Session> {
     let runtime = dir.path().join("xdg");
     std::fs::create_dir(&runtime).unwrap();
     // A display number of our own.
-    let number = (40..400)
-        .map(|n| n + std::process::id() % 300)
-        .find(|n| !Path::new(&format!("/tmp/.X{n}-lock")).exists())
+    // Xvfb picks a free display itself and reports its number on stdout (-displayfd 1): no
+    // clash with other X servers, stale or live.
+    let mut server = Command::new("Xvfb")
+        .args(["-displayfd", "1", "-screen", "0", "1024x768x24", "-nolisten", "tcp"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
         .unwrap();
-    let display = format!(":{number}");
-    let xvfb = Reaper(
-        Command::new("Xvfb")
-            .args([display.as_str(), "-screen", "0", "1024x768x24", "-nolisten", "tcp"])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap(),
-    );
-    wait_for("Xvfb", Duration::from_secs(20), || Path::new(&format!("/tmp/.X11-unix/X{number}")).exists());
+    let mut number = String::new();
+    std::io::BufRead::read_line(&mut std::io::BufReader::new(server.stdout.take().unwrap()), &mut number)
+        .unwrap();
+    let xvfb = Reaper(server);
+    let display = format!(":{}", number.trim());
+    assert!(display.len() > 1, "Xvfb reported no display number");
 
     // A 64x48 picture: small, so every pass is quick even on the software GPU.
     let picture = shadersort::patterns::random_image(64, 48, 5);
