@@ -3,6 +3,7 @@
 use crate::algorithms::odd_even::PassKind;
 use crate::algorithms::{Algorithm, RunSettings};
 use crate::bench::gif::GifBenchArgs;
+use crate::bench::sorts::SortBenchArgs;
 use crate::key::SortKey;
 use crate::options::{Axis, SortOptions};
 use crate::record::RecordSettings;
@@ -127,6 +128,8 @@ pub enum Command {
 pub enum Bench {
     /// GIF recording speed and size against per-frame quantization through the image crate.
     Gif(GifBenchArgs),
+    /// GPU time to sort every row completely, per algorithm (needs timestamp queries).
+    Sorts(SortBenchArgs),
 }
 
 impl Cli {

@@ -11,8 +11,11 @@ fn main() -> ExitCode {
     .init();
     let cli = Cli::parse();
     shadersort::interrupt::install();
-    let result = if let Some(Command::Bench { which: Bench::Gif(args) }) = &cli.command {
-        shadersort::bench::gif::run(args)
+    let result = if let Some(Command::Bench { which }) = &cli.command {
+        match which {
+            Bench::Gif(args) => shadersort::bench::gif::run(args),
+            Bench::Sorts(args) => shadersort::bench::sorts::run(args),
+        }
     } else if cli.out.is_some() || cli.record.is_some() {
         shadersort::headless::run(&cli)
     } else {

@@ -1,0 +1,124 @@
+//! `shadersort bench sorts`: GPU time to sort every row of a picture completely, per algorithm,
+//! from timestamp queries, median of several runs after warm-up, with ratios in the same run.
+
+use super::median;
+use crate::algorithms::odd_even::PassKind;
+use crate::algorithms::swap_reader::SwapReader;
+use crate::algorithms::{Algorithm, Pipelines, RunSettings, SortRun};
+use crate::gpu::Gpu;
+use crate::options::SortOptions;
+use crate::patterns::random_image;
+use crate::timing::GpuTimer;
+use anyhow::Context;
+use std::time::Duration;
+
+/// What to measure.
+#[derive(Clone, Debug, clap::Args)]
+pub struct SortBenchArgs {
+    /// Picture sizes, WIDTHxHEIGHT, comma separated (rows are sorted, so WIDTH is the row length).
+    #[arg(long, value_delimiter = ',', default_value = "1024x1024,4096x1024")]
+    pub sizes: Vec<String>,
+    /// Timed runs per measurement (the median is reported), after two warm-up runs.
+    #[arg(long, default_value_t = 10)]
+    pub runs: u32,
+}
+
+/// One way of sorting that is measured.
+#[derive(Clone, Copy, Debug)]
+struct Contender {
+    algorithm: Algorithm,
+    settings: RunSettings,
+    label: &'static str,
+}
+
+const CONTENDERS: [Contender; 3] = [
+    Contender {
+        algorithm: Algorithm::OddEven,
+        settings: RunSettings { pass_kind: PassKind::Compute, phases_per_step: 2 },
+        label: "odd-even, compute (W passes)",
+    },
+    Contender {
+        algorithm: Algorithm::OddEven,
+        settings: RunSettings { pass_kind: PassKind::Fragment, phases_per_step: 2 },
+        label: "odd-even, fragment (W passes)",
+    },
+    Contender {
+        algorithm: Algorithm::Bubble,
+        settings: RunSettings { pass_kind: PassKind::Compute, phases_per_step: u32::MAX },
+        label: "bubble, one dispatch",
+    },
+];
+
+fn parse_size(s: &str) -> anyhow::Result<(u32, u32)> {
+    let (w, h) = s.split_once('x').with_context(|| format!("'{s}' is not a size like 1024x1024"))?;
+    Ok((w.trim().parse()?, h.trim().parse()?))
+}
+
+/// GPU time of one complete sort: every step, in batches the swap counters allow, summing the
+/// timestamped span of each batch (gaps between submissions are not GPU work).
+fn time_sort(
+    gpu: &Gpu,
+    timer: &GpuTimer,
+    run: &mut dyn SortRun,
+    reader: &SwapReader,
+) -> anyhow::Result<Duration> {
+    let mut encoder = gpu.device.create_command_encoder(&Default::default());
+    run.restart(&mut encoder);
+    gpu.queue.submit([encoder.finish()]);
+    let mut total_ms = 0.0;
+    while run.steps_done() < run.total_steps() {
+        let mut encoder = gpu.device.create_command_encoder(&Default::default());
+        timer.start(&mut encoder);
+        run.record_steps(&mut encoder, run.total_steps() - run.steps_done());
+        timer.stop(&mut encoder);
+        gpu.queue.submit([encoder.finish()]);
+        total_ms += timer.read_ms(gpu)?;
+        reader.collect(gpu, run)?;
+    }
+    Ok(Duration::from_secs_f64(total_ms / 1e3))
+}
+
+/// Runs the benchmark and prints a table.
+pub fn run(args: &SortBenchArgs) -> anyhow::Result<()> {
+    let gpu = Gpu::headless()?;
+    let timer = GpuTimer::new(&gpu).context(
+        "this adapter has no timestamp queries between passes (GL has none); use a Vulkan, Metal or DX12 GPU",
+    )?;
+    println!("GPU: {}", gpu.describe());
+    println!("median of {} runs after 2 warm-ups; random pixels, rows sorted by luma", args.runs);
+    let pipelines: Vec<(Algorithm, Pipelines)> =
+        Algorithm::ALL.into_iter().map(|a| (a, Pipelines::new(&gpu, a))).collect();
+    let mut rows = Vec::new();
+    for size in &args.sizes {
+        let (w, h) = parse_size(size)?;
+        let picture = random_image(w, h, 2026);
+        let mut times = Vec::new();
+        for contender in CONTENDERS {
+            let pipes = &pipelines.iter().find(|(a, _)| *a == contender.algorithm).expect("all built").1;
+            let mut run = pipes.start(&gpu, &picture, SortOptions::default(), contender.settings);
+            let note = run.notice().map(|n| format!(" ({n})")).unwrap_or_default();
+            let reader = SwapReader::new(&gpu, run.as_ref());
+            let mut samples = Vec::new();
+            for i in 0..args.runs + 2 {
+                let t = time_sort(&gpu, &timer, run.as_mut(), &reader)?;
+                if i >= 2 {
+                    samples.push(t);
+                }
+            }
+            gpu.check()?;
+            times.push((contender.label, median(samples), note));
+        }
+        rows.push((w, h, times));
+    }
+    println!("| picture | algorithm | GPU ms (median) | vs bubble |");
+    println!("| --- | --- | ---: | ---: |");
+    for (w, h, times) in rows {
+        let bubble = times.iter().find(|(l, _, _)| l.starts_with("bubble")).map(|t| t.1);
+        for (label, time, note) in &times {
+            let ratio =
+                bubble.map_or(String::from("-"), |b| format!("{:.2}x", time.as_secs_f64() / b.as_secs_f64()));
+            println!("| {w}x{h} | {label}{note} | {:.3} | {ratio} |", time.as_secs_f64() * 1e3);
+        }
+    }
+    Ok(())
+}
