@@ -5,12 +5,13 @@
 //! the global odd-even passes, with a notice.
 
 use super::odd_even::{OddEven, PassKind};
+use super::ping_pong::PingPong;
 use super::swap_counters::SwapCounters;
 use super::{RunStats, SortRun};
 use crate::gpu::Gpu;
 use crate::options::SortOptions;
 use crate::shaders::BUBBLE_PROGRAM;
-use crate::texture::{PICTURE_FORMAT, copy_picture, create_picture_texture, picture_texture};
+use crate::texture::PICTURE_FORMAT;
 use image::RgbaImage;
 
 /// Most invocations per workgroup asked for (`WORKGROUP` in `shaders/bubble.wgsl`).
@@ -170,8 +171,7 @@ pub struct BubbleRun {
     /// For writing a dispatch's parameters when it is recorded.
     queue: wgpu::Queue,
     pipeline: wgpu::ComputePipeline,
-    input: wgpu::Texture,
-    textures: [wgpu::Texture; 2],
+    pictures: PingPong,
     bind_groups: [wgpu::BindGroup; 2],
     params: wgpu::Buffer,
     params_stride: u32,
@@ -197,12 +197,7 @@ impl BubbleRun {
         phases_per_step: u32,
     ) -> Self {
         let (width, height) = picture.dimensions();
-        let input = picture_texture(gpu, picture, "bubble::input");
-        let textures = [
-            create_picture_texture(gpu, width, height, "bubble::state[0]"),
-            create_picture_texture(gpu, width, height, "bubble::state[1]"),
-        ];
-        let views = textures.each_ref().map(|t| t.create_view(&Default::default()));
+        let pictures = PingPong::new(gpu, picture, "bubble");
         let params_stride = gpu.device.limits().min_uniform_buffer_offset_alignment.max(32);
         let params = gpu.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("bubble::params"),
@@ -219,7 +214,7 @@ impl BubbleRun {
                 entries: &[
                     wgpu::BindGroupEntry {
                         binding: 0,
-                        resource: wgpu::BindingResource::TextureView(&views[d]),
+                        resource: wgpu::BindingResource::TextureView(pictures.view(d)),
                     },
                     wgpu::BindGroupEntry {
                         binding: 1,
@@ -232,22 +227,16 @@ impl BubbleRun {
                     wgpu::BindGroupEntry { binding: 2, resource: counters.binding() },
                     wgpu::BindGroupEntry {
                         binding: 3,
-                        resource: wgpu::BindingResource::TextureView(&views[1 - d]),
+                        resource: wgpu::BindingResource::TextureView(pictures.view(1 - d)),
                     },
                 ],
             })
         });
-        let mut encoder = gpu
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("bubble::start") });
-        copy_picture(&mut encoder, &input, &textures[0]);
-        gpu.queue.submit([encoder.finish()]);
         let line_len = options.line_len(width, height);
         let mut run = BubbleRun {
             queue: gpu.queue.clone(),
             pipeline: bubble.pipeline.clone(),
-            input,
-            textures,
+            pictures,
             bind_groups,
             params,
             params_stride,
@@ -372,11 +361,11 @@ impl SortRun for BubbleRun {
     }
 
     fn state(&self) -> &wgpu::Texture {
-        &self.textures[(self.steps_done % 2) as usize]
+        self.pictures.state(self.steps_done)
     }
 
     fn restart(&mut self, encoder: &mut wgpu::CommandEncoder) {
-        copy_picture(encoder, &self.input, &self.textures[0]);
+        self.pictures.record_restart(encoder);
         self.steps_done = 0;
         self.reset_stats();
     }

@@ -1,12 +1,13 @@
 //! Odd-even transposition sort: one pass per step over every line, two textures ping-ponged,
 //! as a compute kernel or as a fragment shader rendering into the other texture.
 
+use super::ping_pong::PingPong;
 use super::swap_counters::SwapCounters;
 use super::{RunStats, SortRun};
 use crate::gpu::Gpu;
 use crate::options::SortOptions;
 use crate::shaders::ODD_EVEN_PROGRAM;
-use crate::texture::{PICTURE_FORMAT, copy_picture, create_picture_texture, picture_texture};
+use crate::texture::PICTURE_FORMAT;
 use image::RgbaImage;
 use wgpu::util::DeviceExt;
 
@@ -166,12 +167,7 @@ impl OddEven {
     /// Starts sorting `picture`: uploads it and prepares both ping-pong directions.
     pub fn start(&self, gpu: &Gpu, picture: &RgbaImage, options: SortOptions, kind: PassKind) -> OddEvenRun {
         let (width, height) = picture.dimensions();
-        let input = picture_texture(gpu, picture, "odd_even::input");
-        let textures = [
-            create_picture_texture(gpu, width, height, "odd_even::state[0]"),
-            create_picture_texture(gpu, width, height, "odd_even::state[1]"),
-        ];
-        let views = textures.each_ref().map(|t| t.create_view(&Default::default()));
+        let pictures = PingPong::new(gpu, picture, "odd_even");
         let counters = SwapCounters::new(gpu, COUNTER_RING, 1, "odd_even::swap_counters");
         let layout = match kind {
             PassKind::Compute => &self.compute_layout,
@@ -191,14 +187,17 @@ impl OddEven {
                 usage: wgpu::BufferUsages::UNIFORM,
             });
             let mut entries = vec![
-                wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::TextureView(&views[p]) },
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: wgpu::BindingResource::TextureView(pictures.view(p)),
+                },
                 wgpu::BindGroupEntry { binding: 1, resource: uniform.as_entire_binding() },
                 wgpu::BindGroupEntry { binding: 2, resource: counters.binding() },
             ];
             if kind == PassKind::Compute {
                 entries.push(wgpu::BindGroupEntry {
                     binding: 3,
-                    resource: wgpu::BindingResource::TextureView(&views[1 - p]),
+                    resource: wgpu::BindingResource::TextureView(pictures.view(1 - p)),
                 });
             }
             gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
@@ -207,19 +206,12 @@ impl OddEven {
                 entries: &entries,
             })
         });
-        let mut encoder = gpu
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("odd_even::start") });
-        copy_picture(&mut encoder, &input, &textures[0]);
-        gpu.queue.submit([encoder.finish()]);
         let total_steps = options.line_len(width, height);
         let mut run = OddEvenRun {
             kind,
             compute: self.compute.clone(),
             fragment: self.fragment.clone(),
-            input,
-            textures,
-            views,
+            pictures,
             bind_groups,
             counters,
             total_steps,
@@ -239,9 +231,7 @@ pub struct OddEvenRun {
     kind: PassKind,
     compute: wgpu::ComputePipeline,
     fragment: wgpu::RenderPipeline,
-    input: wgpu::Texture,
-    textures: [wgpu::Texture; 2],
-    views: [wgpu::TextureView; 2],
+    pictures: PingPong,
     bind_groups: [wgpu::BindGroup; 2],
     counters: SwapCounters,
     total_steps: u32,
@@ -274,7 +264,7 @@ impl OddEvenRun {
     }
 
     fn record_compute(&self, encoder: &mut wgpu::CommandEncoder, first: u32, n: u32) {
-        let size = self.textures[0].size();
+        let size = self.pictures.state(0).size();
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some("odd_even::compute_passes"),
             timestamp_writes: None,
@@ -297,7 +287,7 @@ impl OddEvenRun {
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some("odd_even::fragment_pass"),
                 color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: &self.views[1 - parity],
+                    view: self.pictures.view(1 - parity),
                     depth_slice: None,
                     resolve_target: None,
                     ops: wgpu::Operations {
@@ -394,11 +384,11 @@ impl SortRun for OddEvenRun {
     }
 
     fn state(&self) -> &wgpu::Texture {
-        &self.textures[(self.steps_done % 2) as usize]
+        self.pictures.state(self.steps_done)
     }
 
     fn restart(&mut self, encoder: &mut wgpu::CommandEncoder) {
-        copy_picture(encoder, &self.input, &self.textures[0]);
+        self.pictures.record_restart(encoder);
         self.steps_done = 0;
         self.reset_stats();
     }

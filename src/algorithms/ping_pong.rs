@@ -1,0 +1,46 @@
+//! The picture state of a run: the input, and two textures that passes read from and write to
+//! in turn (the state after `k` steps lives in texture `k % 2`).
+
+use crate::gpu::Gpu;
+use crate::texture::{copy_picture, create_picture_texture, picture_texture};
+use image::RgbaImage;
+
+/// Input and ping-pong textures of one run.
+pub struct PingPong {
+    input: wgpu::Texture,
+    textures: [wgpu::Texture; 2],
+    views: [wgpu::TextureView; 2],
+}
+
+impl PingPong {
+    /// Uploads `picture` and copies it into texture 0; `label` names the textures.
+    pub fn new(gpu: &Gpu, picture: &RgbaImage, label: &str) -> Self {
+        let (width, height) = picture.dimensions();
+        let input = picture_texture(gpu, picture, &format!("{label}::input"));
+        let textures =
+            [0, 1].map(|i| create_picture_texture(gpu, width, height, &format!("{label}::state[{i}]")));
+        let views = textures.each_ref().map(|t| t.create_view(&Default::default()));
+        let ping_pong = PingPong { input, textures, views };
+        let mut encoder = gpu
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("ping_pong::start") });
+        ping_pong.record_restart(&mut encoder);
+        gpu.queue.submit([encoder.finish()]);
+        ping_pong
+    }
+
+    /// The view of texture `i` (0 or 1).
+    pub fn view(&self, i: usize) -> &wgpu::TextureView {
+        &self.views[i]
+    }
+
+    /// The texture holding the state after `steps_done` steps.
+    pub fn state(&self, steps_done: u32) -> &wgpu::Texture {
+        &self.textures[(steps_done % 2) as usize]
+    }
+
+    /// Records copying the input back into texture 0 (the state at step 0).
+    pub fn record_restart(&self, encoder: &mut wgpu::CommandEncoder) {
+        copy_picture(encoder, &self.input, &self.textures[0]);
+    }
+}
