@@ -136,14 +136,6 @@ impl Gpu {
             None => Ok(()),
         }
     }
-
-    /// Whether fragment shaders may write storage buffers (needed to count swaps there).
-    pub fn fragment_storage_writes(&self) -> bool {
-        self.adapter
-            .get_downlevel_capabilities()
-            .flags
-            .contains(wgpu::DownlevelFlags::FRAGMENT_WRITABLE_STORAGE)
-    }
 }
 
 fn describe(info: &wgpu::AdapterInfo) -> String {

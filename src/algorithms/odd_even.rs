@@ -6,7 +6,7 @@ use super::swap_counters::SwapCounters;
 use super::{RunStats, SortRun};
 use crate::gpu::Gpu;
 use crate::options::SortOptions;
-use crate::shaders::ODD_EVEN_PROGRAM;
+use crate::shaders::{ODD_EVEN_PROGRAM, fullscreen_pipeline};
 use crate::texture::PICTURE_FORMAT;
 use image::RgbaImage;
 use wgpu::util::DeviceExt;
@@ -136,31 +136,14 @@ impl OddEven {
             compilation_options: Default::default(),
             cache: None,
         });
-        let fragment = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some("odd_even::fragment"),
-            layout: Some(&pipeline_layout(&fragment_layout, "odd_even::fragment_pipeline_layout")),
-            vertex: wgpu::VertexState {
-                module: &module,
-                entry_point: Some("fullscreen_vertex"),
-                compilation_options: Default::default(),
-                buffers: &[],
-            },
-            primitive: Default::default(),
-            depth_stencil: None,
-            multisample: Default::default(),
-            fragment: Some(wgpu::FragmentState {
-                module: &module,
-                entry_point: Some("odd_even_fragment"),
-                compilation_options: Default::default(),
-                targets: &[Some(wgpu::ColorTargetState {
-                    format: PICTURE_FORMAT,
-                    blend: None,
-                    write_mask: wgpu::ColorWrites::ALL,
-                })],
-            }),
-            multiview_mask: None,
-            cache: None,
-        });
+        let fragment = fullscreen_pipeline(
+            device,
+            "odd_even::fragment",
+            &pipeline_layout(&fragment_layout, "odd_even::fragment_pipeline_layout"),
+            &module,
+            "odd_even_fragment",
+            PICTURE_FORMAT,
+        );
         OddEven { compute_layout, fragment_layout, compute, fragment }
     }
 
@@ -245,11 +228,6 @@ pub struct OddEvenRun {
 }
 
 impl OddEvenRun {
-    /// How passes are run.
-    pub fn pass_kind(&self) -> PassKind {
-        self.kind
-    }
-
     /// The same run, carrying a message for the user (when it stands in for another algorithm).
     pub fn with_notice(mut self, notice: String) -> Self {
         self.notice = Some(notice);

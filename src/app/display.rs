@@ -2,7 +2,7 @@
 //! texture that egui draws with nearest filtering.
 
 use crate::gpu::Gpu;
-use crate::shaders::DISPLAY_PROGRAM;
+use crate::shaders::{DISPLAY_PROGRAM, fullscreen_pipeline};
 use crate::texture::PICTURE_FORMAT;
 
 /// The format egui can sample.
@@ -36,31 +36,14 @@ impl DisplayPipeline {
             bind_group_layouts: &[Some(&layout)],
             immediate_size: 0,
         });
-        let pipeline = gpu.device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some("display::pipeline"),
-            layout: Some(&pipeline_layout),
-            vertex: wgpu::VertexState {
-                module: &module,
-                entry_point: Some("fullscreen_vertex"),
-                compilation_options: Default::default(),
-                buffers: &[],
-            },
-            primitive: Default::default(),
-            depth_stencil: None,
-            multisample: Default::default(),
-            fragment: Some(wgpu::FragmentState {
-                module: &module,
-                entry_point: Some("to_unorm"),
-                compilation_options: Default::default(),
-                targets: &[Some(wgpu::ColorTargetState {
-                    format: DISPLAY_FORMAT,
-                    blend: None,
-                    write_mask: wgpu::ColorWrites::ALL,
-                })],
-            }),
-            multiview_mask: None,
-            cache: None,
-        });
+        let pipeline = fullscreen_pipeline(
+            &gpu.device,
+            "display::pipeline",
+            &pipeline_layout,
+            &module,
+            "to_unorm",
+            DISPLAY_FORMAT,
+        );
         DisplayPipeline { pipeline, layout }
     }
 
