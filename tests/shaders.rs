@@ -147,8 +147,8 @@ fn the_uniform_early_exit_validates() {
 /// `var<workgroup>` as uniform), so it accepts both the textbook early exit on a plain
 /// workgroup load, which the WGSL specification and Tint reject, and even a barrier under the
 /// invocation index. The bubble kernel therefore keeps the rule by construction
-/// (`workgroupUniformLoad`), not because a validator here enforces it. When naga starts
-/// rejecting either kernel this test fails: then turn it into the negative test it should be.
+/// (`workgroupUniformLoad`), and `tint_enforces_the_uniformity_rule` is the negative test.
+/// When naga starts rejecting either kernel this test fails: then make it a negative test too.
 #[test]
 fn naga_does_not_yet_enforce_barrier_uniformity() {
     assert!(
@@ -159,6 +159,52 @@ fn naga_does_not_yet_enforce_barrier_uniformity() {
         validates(&early_exit_kernel("lid == rounds")).is_ok(),
         "naga now rejects a barrier under a varying value"
     );
+}
+
+/// The uniformity rule, enforced by a compiler that implements it: Tint (Dawn's WGSL compiler,
+/// through `.ci/tint/check.mjs` on Dawn's null backend) accepts every program and the
+/// `workgroupUniformLoad` early exit, and rejects the textbook early exit on a plain workgroup
+/// load and a barrier under the invocation index. This is the negative test naga cannot give.
+///
+/// It needs Node.js and `npm ci --prefix .ci/tint`; `.ci/run` installs both and sets
+/// `SHADERSORT_REQUIRE_TINT=1`, which turns a missing Tint into a failure. Elsewhere it says
+/// why it did not run.
+#[test]
+fn tint_enforces_the_uniformity_rule() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let script = root.join(".ci/tint/check.mjs");
+    let installed = root.join(".ci/tint/node_modules/webgpu").is_dir();
+    let has_node =
+        std::process::Command::new("node").arg("--version").output().is_ok_and(|o| o.status.success());
+    if !(installed && has_node) {
+        let missing = if has_node { "npm ci --prefix .ci/tint" } else { "Node.js" };
+        assert!(
+            std::env::var_os("SHADERSORT_REQUIRE_TINT").is_none(),
+            "Tint check required but {missing} is missing"
+        );
+        eprintln!("skipping the Tint uniformity check: run `{missing}` to enable it");
+        return;
+    }
+
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let mut arguments = Vec::new();
+    let mut add = |expectation: &str, name: &str, source: String| {
+        let path = dir.path().join(format!("{name}.wgsl"));
+        std::fs::write(&path, source).expect("write shader");
+        arguments.push(format!("{expectation}:{}", path.display()));
+    };
+    for program in PROGRAMS {
+        add("accept", program.name, program.source());
+    }
+    add("accept", "uniform_early_exit", early_exit_kernel("workgroupUniformLoad(&swapped) == 0u"));
+    add("reject", "plain_load_early_exit", early_exit_kernel("swapped == 0u"));
+    add("reject", "barrier_under_invocation_index", early_exit_kernel("lid == rounds"));
+
+    let output = std::process::Command::new("node").arg(&script).args(&arguments).output().expect("run node");
+    let report =
+        format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    assert!(output.status.success(), "Tint check failed:\n{report}");
+    assert_eq!(report.lines().filter(|l| l.starts_with("ok ")).count(), PROGRAMS.len() + 3, "{report}");
 }
 
 #[test]
