@@ -17,6 +17,7 @@ pub mod key_extract;
 pub mod options;
 pub mod output;
 pub mod patterns;
+pub mod radix_key;
 pub mod readback;
 pub mod record;
 pub mod reference;

@@ -23,6 +23,28 @@ impl Axis {
     }
 }
 
+/// What one sorted sequence is: each line on its own, or the whole picture (radix view only).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, clap::ValueEnum)]
+#[repr(u32)]
+pub enum Scope {
+    /// Every line (row or column, as the axis says) is sorted on its own.
+    #[default]
+    Rows = 0,
+    /// All pixels form one sequence in scanline order (row after row, or column after column
+    /// with `--axis columns`), which turns the picture into a gradient.
+    Image = 1,
+}
+
+impl Scope {
+    /// The name used on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Scope::Rows => "rows",
+            Scope::Image => "image",
+        }
+    }
+}
+
 /// Key, order and axis of a sort.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct SortOptions {

@@ -14,6 +14,8 @@ pub const KEYS: &str = include_str!("../shaders/keys.wgsl");
 
 /// Single-workgroup bubble sort.
 pub const BUBBLE: &str = include_str!("../shaders/bubble.wgsl");
+/// `shaders/radix.wgsl`: the radix view's count, scan, scatter and dim kernels.
+pub const RADIX: &str = include_str!("../shaders/radix.wgsl");
 
 /// Picture texture to displayable texture.
 pub const DISPLAY: &str = include_str!("../shaders/display.wgsl");
@@ -92,6 +94,10 @@ pub const ODD_EVEN_PROGRAM: Program =
 pub const KEYS_PROGRAM: Program =
     Program { name: "keys", files: &["key.wgsl", "keys.wgsl"], sources: &[KEY, KEYS] };
 
+/// The radix view's kernels, with the key prelude.
+pub const RADIX_PROGRAM: Program =
+    Program { name: "radix", files: &["key.wgsl", "radix.wgsl"], sources: &[KEY, RADIX] };
+
 /// The single-workgroup bubble sort.
 pub const BUBBLE_PROGRAM: Program =
     Program { name: "bubble", files: &["key.wgsl", "bubble.wgsl"], sources: &[KEY, BUBBLE] };
@@ -102,4 +108,4 @@ pub const DISPLAY_PROGRAM: Program =
 
 /// Every program the application builds.
 pub const PROGRAMS: &[Program] =
-    &[KEY_PROGRAM, ODD_EVEN_PROGRAM, KEYS_PROGRAM, BUBBLE_PROGRAM, DISPLAY_PROGRAM];
+    &[KEY_PROGRAM, ODD_EVEN_PROGRAM, KEYS_PROGRAM, BUBBLE_PROGRAM, RADIX_PROGRAM, DISPLAY_PROGRAM];

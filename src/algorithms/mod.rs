@@ -3,6 +3,7 @@
 pub mod bubble;
 pub mod odd_even;
 pub mod ping_pong;
+pub mod radix;
 pub mod swap_counters;
 pub mod swap_reader;
 

@@ -1,5 +1,7 @@
 //! The CPU model of every algorithm, pass by pass: the oracle the GPU is tested against.
 
+pub mod radix;
+
 use crate::options::{Axis, SortOptions};
 use image::RgbaImage;
 

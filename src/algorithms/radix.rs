@@ -1,0 +1,527 @@
+//! The radix view: LSD radix sort of every line (or of the whole picture as one sequence),
+//! one step per digit pass, or per stage of a pass's scatter when sub-steps are shown. Each
+//! pass is the classic histogram (`count_digits`), prefix sum (`scan_counts`) and stable
+//! scatter of `shaders/radix.wgsl`, moving whole pixels between two textures.
+//!
+//! The whole-picture scope runs the same three kernels with one sequence of W x H pixels and
+//! a single workgroup scanning its counts: correct for every size, not fast. A device-wide
+//! sorter can take its place behind [`RadixRun`] by recording the same digit pass (keys of
+//! the state texture in, the state after that digit out), so the view keeps its steps.
+
+use super::ping_pong::PingPong;
+use super::swap_counters::SwapCounters;
+use super::{RunStats, SortRun};
+use crate::gpu::Gpu;
+use crate::options::{Scope, SortOptions};
+use crate::radix_key::{DEFAULT_DIGIT_BITS, RadixKey, exact_bits};
+use crate::reference::radix::{RadixPlan, Sequences, stage_limit};
+use crate::shaders::RADIX_PROGRAM;
+use crate::texture::PICTURE_FORMAT;
+use image::RgbaImage;
+
+/// Pixels per chunk of a tile, one per invocation (`TILE_CHUNK` in `shaders/radix.wgsl`).
+pub const TILE_CHUNK: u32 = 256;
+/// Scatter stages per digit pass when sub-steps are shown.
+pub const SUB_STEPS: u32 = 4;
+/// The most per-tile digit counts a run keeps (16 MiB); longer sequences get longer tiles.
+const MAX_COUNTS: u64 = 1 << 22;
+/// Steps that may run between two readings of the counters.
+const RING: u32 = 1024;
+
+/// How the radix view sorts, besides key, order and axis.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RadixSettings {
+    /// Bits per digit: 1, 2, 4 or 8.
+    pub digit_bits: u32,
+    /// Bits of the quantised key; `None` keeps the key exact.
+    pub key_bits: Option<u32>,
+    /// Each line, or the whole picture.
+    pub scope: Scope,
+    /// Show each pass's scatter in [`SUB_STEPS`] stages.
+    pub sub_steps: bool,
+}
+
+impl Default for RadixSettings {
+    fn default() -> Self {
+        RadixSettings { digit_bits: DEFAULT_DIGIT_BITS, key_bits: None, scope: Scope::Rows, sub_steps: false }
+    }
+}
+
+impl RadixSettings {
+    /// Scatter stages per digit pass.
+    pub fn stages(&self) -> u32 {
+        if self.sub_steps { SUB_STEPS } else { 1 }
+    }
+
+    /// The quantised key for `options`, with the key bits clamped to what the key has (the
+    /// window keeps its setting when the key changes); the message says when they were.
+    pub fn key(&self, options: SortOptions) -> (RadixKey, Option<String>) {
+        let exact = exact_bits(options.key);
+        let bits = self.key_bits.map(|b| b.clamp(1, exact));
+        let key = RadixKey::new(options, bits).expect("bits within the key's range");
+        let notice = (bits != self.key_bits)
+            .then(|| format!("the {} key has {exact} bits: the radix view keeps {}", options.key, key.bits));
+        (key, notice)
+    }
+}
+
+/// Mirrors `RadixParams` in `shaders/radix.wgsl`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, bytemuck::Pod, bytemuck::Zeroable)]
+pub struct RadixParams {
+    /// `SortKey::id`.
+    pub key: u32,
+    /// 1 for descending order.
+    pub descending: u32,
+    /// `Axis` as u32.
+    pub axis: u32,
+    /// `Scope` as u32.
+    pub scope: u32,
+    /// Low bits dropped from the sort key.
+    pub key_shift: u32,
+    /// 2^key_bits - 1.
+    pub key_mask: u32,
+    /// pass * digit_bits.
+    pub digit_shift: u32,
+    /// 2^digit_bits - 1.
+    pub digit_mask: u32,
+    /// Pixels per sequence.
+    pub seq_len: u32,
+    /// Tiles per sequence.
+    pub tiles: u32,
+    /// Sequences times tiles.
+    pub all_tiles: u32,
+    /// Chunks of [`TILE_CHUNK`] pixels per tile.
+    pub chunks: u32,
+    /// First position of each sequence this step scatters.
+    pub scatter_begin: u32,
+    /// Position after the last one this step scatters.
+    pub scatter_end: u32,
+    /// Padding to 64 bytes.
+    pub pad: [u32; 2],
+}
+
+/// How the sequences are cut into tiles: `chunks` chunks of [`TILE_CHUNK`] pixels per tile,
+/// doubled until the per-tile counts fit [`MAX_COUNTS`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tiling {
+    /// Chunks per tile.
+    pub chunks: u32,
+    /// Tiles per sequence.
+    pub tiles: u32,
+    /// Tiles of all sequences.
+    pub all_tiles: u32,
+}
+
+impl Tiling {
+    /// The tiling of `count` sequences of `len` pixels sorted by digits of `digit_bits` bits,
+    /// with at least `min_chunks` chunks per tile.
+    pub fn new(count: u32, len: u32, digit_bits: u32, min_chunks: u32) -> Self {
+        let mut chunks = min_chunks.max(1);
+        loop {
+            let tiles = len.div_ceil(TILE_CHUNK * chunks).max(1);
+            let counts = (u64::from(count) * u64::from(tiles)) << digit_bits;
+            if counts <= MAX_COUNTS || tiles == 1 {
+                return Tiling { chunks, tiles, all_tiles: count * tiles };
+            }
+            chunks *= 2;
+        }
+    }
+
+    /// Counts kept per pass: one per digit value and tile.
+    pub fn counts(&self, digit_bits: u32) -> u64 {
+        u64::from(self.all_tiles) << digit_bits
+    }
+}
+
+/// The radix pipelines, built once per device.
+pub struct Radix {
+    layout: wgpu::BindGroupLayout,
+    count: wgpu::ComputePipeline,
+    scan: wgpu::ComputePipeline,
+    scatter: wgpu::ComputePipeline,
+    dim: wgpu::ComputePipeline,
+}
+
+impl Radix {
+    /// Builds the four kernels' pipelines.
+    pub fn new(gpu: &Gpu) -> Self {
+        let device = &gpu.device;
+        let module = RADIX_PROGRAM.module(device);
+        let buffer = |binding, ty, has_dynamic_offset| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Buffer { ty, has_dynamic_offset, min_binding_size: None },
+            count: None,
+        };
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("radix::layout"),
+            entries: &[
+                wgpu::BindGroupLayoutEntry {
+                    binding: 0,
+                    visibility: wgpu::ShaderStages::COMPUTE,
+                    ty: wgpu::BindingType::Texture {
+                        sample_type: wgpu::TextureSampleType::Uint,
+                        view_dimension: wgpu::TextureViewDimension::D2,
+                        multisampled: false,
+                    },
+                    count: None,
+                },
+                buffer(1, wgpu::BufferBindingType::Uniform, true),
+                buffer(2, wgpu::BufferBindingType::Storage { read_only: false }, true),
+                wgpu::BindGroupLayoutEntry {
+                    binding: 3,
+                    visibility: wgpu::ShaderStages::COMPUTE,
+                    ty: wgpu::BindingType::StorageTexture {
+                        access: wgpu::StorageTextureAccess::WriteOnly,
+                        format: PICTURE_FORMAT,
+                        view_dimension: wgpu::TextureViewDimension::D2,
+                    },
+                    count: None,
+                },
+                buffer(4, wgpu::BufferBindingType::Storage { read_only: false }, false),
+            ],
+        });
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("radix::pipeline_layout"),
+            bind_group_layouts: &[Some(&layout)],
+            immediate_size: 0,
+        });
+        let pipeline = |entry_point: &str| {
+            device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some(&format!("radix::{entry_point}")),
+                layout: Some(&pipeline_layout),
+                module: &module,
+                entry_point: Some(entry_point),
+                compilation_options: Default::default(),
+                cache: None,
+            })
+        };
+        Radix {
+            count: pipeline("count_digits"),
+            scan: pipeline("scan_counts"),
+            scatter: pipeline("scatter"),
+            dim: pipeline("dim"),
+            layout,
+        }
+    }
+
+    /// Starts sorting `picture`.
+    pub fn start(
+        &self,
+        gpu: &Gpu,
+        picture: &RgbaImage,
+        options: SortOptions,
+        settings: RadixSettings,
+    ) -> RadixRun {
+        RadixRun::new(self, gpu, picture, options, settings, 1)
+    }
+
+    /// Starts sorting `picture` with tiles of at least `min_chunks` chunks: longer tiles than
+    /// small pictures get, so that tests reach the multi-chunk path on small inputs.
+    pub fn start_with_chunks(
+        &self,
+        gpu: &Gpu,
+        picture: &RgbaImage,
+        options: SortOptions,
+        settings: RadixSettings,
+        min_chunks: u32,
+    ) -> RadixRun {
+        RadixRun::new(self, gpu, picture, options, settings, min_chunks)
+    }
+}
+
+/// One picture being radix sorted.
+pub struct RadixRun {
+    /// For writing a step's parameters when it is recorded.
+    queue: wgpu::Queue,
+    count: wgpu::ComputePipeline,
+    scan: wgpu::ComputePipeline,
+    scatter: wgpu::ComputePipeline,
+    dim: wgpu::ComputePipeline,
+    pictures: PingPong,
+    bind_groups: [wgpu::BindGroup; 2],
+    params: wgpu::Buffer,
+    params_stride: u32,
+    counters: SwapCounters,
+    plan: RadixPlan,
+    sequences: Sequences,
+    tiling: Tiling,
+    /// Most workgroups along one dispatch dimension.
+    max_groups: u32,
+    steps_done: u32,
+    collected: u32,
+    stats: RunStats,
+    notice: Option<String>,
+}
+
+impl RadixRun {
+    fn new(
+        radix: &Radix,
+        gpu: &Gpu,
+        picture: &RgbaImage,
+        options: SortOptions,
+        settings: RadixSettings,
+        min_chunks: u32,
+    ) -> Self {
+        assert!(
+            crate::radix_key::DIGIT_BITS.contains(&settings.digit_bits),
+            "digit bits {} are not one of 1, 2, 4, 8",
+            settings.digit_bits
+        );
+        let (width, height) = picture.dimensions();
+        let (key, notice) = settings.key(options);
+        let plan = RadixPlan { key, digit_bits: settings.digit_bits, stages: settings.stages() };
+        let sequences = Sequences { width, height, axis: options.axis, scope: settings.scope };
+        let tiling =
+            Tiling::new(sequences.count() as u32, sequences.len() as u32, settings.digit_bits, min_chunks);
+        let pictures = PingPong::new(gpu, picture, "radix");
+        let device = &gpu.device;
+        let params_stride = device.limits().min_uniform_buffer_offset_alignment.max(64);
+        let params = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("radix::params"),
+            size: u64::from(params_stride) * u64::from(RING),
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let counts = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("radix::counts"),
+            size: tiling.counts(settings.digit_bits) * 4,
+            usage: wgpu::BufferUsages::STORAGE,
+            mapped_at_creation: false,
+        });
+        let counters = SwapCounters::new(gpu, RING, 1, "radix::moved");
+        // Bind group `d` reads state[d] and writes state[1 - d].
+        let bind_groups = [0usize, 1].map(|d| {
+            device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some(&format!("radix::bind_group[{d}]")),
+                layout: &radix.layout,
+                entries: &[
+                    wgpu::BindGroupEntry {
+                        binding: 0,
+                        resource: wgpu::BindingResource::TextureView(pictures.view(d)),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 1,
+                        resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                            buffer: &params,
+                            offset: 0,
+                            size: wgpu::BufferSize::new(std::mem::size_of::<RadixParams>() as u64),
+                        }),
+                    },
+                    wgpu::BindGroupEntry { binding: 2, resource: counters.binding() },
+                    wgpu::BindGroupEntry {
+                        binding: 3,
+                        resource: wgpu::BindingResource::TextureView(pictures.view(1 - d)),
+                    },
+                    wgpu::BindGroupEntry { binding: 4, resource: counts.as_entire_binding() },
+                ],
+            })
+        });
+        let mut run = RadixRun {
+            queue: gpu.queue.clone(),
+            count: radix.count.clone(),
+            scan: radix.scan.clone(),
+            scatter: radix.scatter.clone(),
+            dim: radix.dim.clone(),
+            pictures,
+            bind_groups,
+            params,
+            params_stride,
+            counters,
+            plan,
+            sequences,
+            tiling,
+            max_groups: device.limits().max_compute_workgroups_per_dimension,
+            steps_done: 0,
+            collected: 0,
+            stats: RunStats::default(),
+            notice,
+        };
+        run.reset_stats();
+        run
+    }
+
+    fn reset_stats(&mut self) {
+        self.collected = 0;
+        self.stats =
+            RunStats { sorted_after: (self.sequences.len() <= 1).then_some(0), ..Default::default() };
+    }
+
+    /// The digit width, stages and key of this run.
+    pub fn plan(&self) -> RadixPlan {
+        self.plan
+    }
+
+    /// The sequences sorted.
+    pub fn sequences(&self) -> Sequences {
+        self.sequences
+    }
+
+    /// How the sequences are cut into tiles.
+    pub fn tiling(&self) -> Tiling {
+        self.tiling
+    }
+
+    fn params(&self, step: u32) -> RadixParams {
+        let (pass, stage) = (step / self.plan.stages, step % self.plan.stages + 1);
+        let options = self.plan.key.options;
+        let len = self.sequences.len();
+        RadixParams {
+            key: options.key.id(),
+            descending: options.descending.into(),
+            axis: options.axis as u32,
+            scope: self.sequences.scope as u32,
+            key_shift: self.plan.key.shift(),
+            key_mask: self.plan.key.mask(),
+            digit_shift: pass * self.plan.digit_bits,
+            digit_mask: (1 << self.plan.digit_bits) - 1,
+            seq_len: len as u32,
+            tiles: self.tiling.tiles,
+            all_tiles: self.tiling.all_tiles,
+            chunks: self.tiling.chunks,
+            scatter_begin: stage_limit(len, stage - 1, self.plan.stages) as u32,
+            scatter_end: stage_limit(len, stage, self.plan.stages) as u32,
+            pad: [0; 2],
+        }
+    }
+
+    /// Workgroups for one per tile, spread over two dimensions when there are many.
+    fn tile_groups(&self) -> (u32, u32) {
+        let x = self.tiling.all_tiles.min(self.max_groups);
+        (x, self.tiling.all_tiles.div_ceil(x))
+    }
+}
+
+impl SortRun for RadixRun {
+    fn total_steps(&self) -> u32 {
+        self.plan.steps()
+    }
+
+    fn steps_done(&self) -> u32 {
+        self.steps_done
+    }
+
+    fn record_steps(&mut self, encoder: &mut wgpu::CommandEncoder, n: u32) -> u32 {
+        let room = RING - (self.steps_done - self.collected);
+        let n = n.min(self.total_steps() - self.steps_done).min(room);
+        if n == 0 {
+            return 0;
+        }
+        let first = self.steps_done;
+        self.counters.record_clear(encoder, first, n);
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some("radix::steps"),
+            timestamp_writes: None,
+        });
+        let (groups_x, groups_y) = self.tile_groups();
+        let (width, height) = (self.sequences.width, self.sequences.height);
+        for step in first..first + n {
+            // Each step has a slot of its own in the ring; at most RING steps are outstanding,
+            // so a slot is never rewritten before the step that reads it has run.
+            let offset = (step % RING) * self.params_stride;
+            self.queue.write_buffer(&self.params, u64::from(offset), bytemuck::bytes_of(&self.params(step)));
+            let digit_pass = step / self.plan.stages;
+            let direction = (digit_pass % 2) as usize;
+            pass.set_bind_group(
+                0,
+                &self.bind_groups[direction],
+                &[offset, self.counters.dynamic_offset(step)],
+            );
+            if step.is_multiple_of(self.plan.stages) {
+                pass.set_pipeline(&self.count);
+                pass.dispatch_workgroups(groups_x, groups_y, 1);
+                pass.set_pipeline(&self.scan);
+                pass.dispatch_workgroups(self.sequences.count() as u32, 1, 1);
+                if self.plan.stages > 1 {
+                    pass.set_pipeline(&self.dim);
+                    pass.dispatch_workgroups(width.div_ceil(16), height.div_ceil(16), 1);
+                }
+            }
+            pass.set_pipeline(&self.scatter);
+            pass.dispatch_workgroups(groups_x, groups_y, 1);
+        }
+        self.steps_done += n;
+        n
+    }
+
+    fn max_uncollected_steps(&self) -> u32 {
+        RING
+    }
+
+    fn steps_collected(&self) -> u32 {
+        self.collected
+    }
+
+    fn swap_readback_size(&self, n: u32) -> u64 {
+        self.counters.copy_size(n)
+    }
+
+    fn record_swap_readback(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        first: u32,
+        n: u32,
+        staging: &wgpu::Buffer,
+        offset: u64,
+    ) {
+        self.counters.record_copy(encoder, first, n, staging, offset);
+    }
+
+    fn accept_swaps(&mut self, bytes: &[u8]) {
+        for moved in self.counters.decode(bytes) {
+            assert!(self.collected < self.steps_done, "counts of unrecorded steps");
+            self.collected += 1;
+            self.stats.total_swaps += u64::from(moved);
+            self.stats.last_step_swaps = Some(moved);
+            if self.collected == self.total_steps() && self.stats.sorted_after.is_none() {
+                self.stats.sorted_after = Some(self.collected);
+            }
+        }
+    }
+
+    fn stats(&self) -> RunStats {
+        self.stats
+    }
+
+    fn state(&self) -> &wgpu::Texture {
+        self.pictures.state(self.steps_done.div_ceil(self.plan.stages))
+    }
+
+    fn restart(&mut self, encoder: &mut wgpu::CommandEncoder) {
+        self.pictures.record_restart(encoder);
+        self.steps_done = 0;
+        self.reset_stats();
+    }
+
+    fn notice(&self) -> Option<&str> {
+        self.notice.as_deref()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tiles_grow_until_the_counts_fit() {
+        assert_eq!(Tiling::new(600, 400, 4, 1), Tiling { chunks: 1, tiles: 2, all_tiles: 1200 });
+        assert_eq!(Tiling::new(1, 1, 8, 1), Tiling { chunks: 1, tiles: 1, all_tiles: 1 });
+        assert_eq!(Tiling::new(2, 600, 4, 3), Tiling { chunks: 3, tiles: 1, all_tiles: 2 });
+        let whole = Tiling::new(1, 4096 * 4096, 8, 1);
+        assert_eq!((whole.chunks, whole.tiles), (4, 16384));
+        assert!(whole.counts(8) <= MAX_COUNTS);
+        let rows = Tiling::new(8192, 8192, 8, 1);
+        assert!(rows.counts(8) <= MAX_COUNTS && rows.tiles * rows.chunks * TILE_CHUNK >= 8192);
+    }
+
+    #[test]
+    fn key_bits_beyond_the_key_are_clamped_with_a_notice() {
+        let options = SortOptions { key: crate::key::SortKey::Red, ..Default::default() };
+        let settings = RadixSettings { key_bits: Some(16), ..Default::default() };
+        let (key, notice) = settings.key(options);
+        assert_eq!(key.bits, 8);
+        assert!(notice.unwrap().contains("8 bits"));
+        assert_eq!(RadixSettings::default().key(options).1, None);
+    }
+}

@@ -1,0 +1,134 @@
+//! The radix view's integer key: the sort key quantised to a chosen number of bits, and its
+//! digits. Mirrored by `radix_key` and `radix_digit` in `shaders/radix.wgsl`.
+//!
+//! Every sort key is an integer already (`src/key.rs`); its exact width is the bits of its
+//! largest value (luma 18, hue 19, saturation 16, value and the channels 8). Keeping fewer
+//! bits drops the low ones (`key >> (exact - bits)`), which merges neighbouring keys into one
+//! and so keeps their input order. With the exact width the radix view sorts exactly like the
+//! other algorithms. Descending order sorts `2^bits - 1 - q`, which reverses the order and
+//! keeps ties in input order, like the complement the comparison sorts use.
+
+use crate::key::SortKey;
+use crate::options::SortOptions;
+
+/// Digit widths the radix view offers: 2, 4, 16 or 256 buckets per pass.
+pub const DIGIT_BITS: [u32; 4] = [1, 2, 4, 8];
+/// The digit width used when none is asked for: 16 buckets, a handful of passes for every
+/// key (5 for luma), each one a visible step.
+pub const DEFAULT_DIGIT_BITS: u32 = 4;
+
+/// How many bits hold every value of `key` exactly.
+pub fn exact_bits(key: SortKey) -> u32 {
+    u32::BITS - key.max_value().leading_zeros()
+}
+
+/// A sort key quantised to `bits` bits, in sorting order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RadixKey {
+    /// The key, order and axis.
+    pub options: SortOptions,
+    /// Bits kept, 1..=[`exact_bits`].
+    pub bits: u32,
+}
+
+impl RadixKey {
+    /// The key of `options` with `bits` bits, `None` for the exact key; errors name the range.
+    pub fn new(options: SortOptions, bits: Option<u32>) -> Result<Self, String> {
+        let exact = exact_bits(options.key);
+        let bits = bits.unwrap_or(exact);
+        if !(1..=exact).contains(&bits) {
+            return Err(format!(
+                "--key-bits {bits} is out of range for the {} key: use 1 to {exact} ({exact} keeps it exact)",
+                options.key
+            ));
+        }
+        Ok(RadixKey { options, bits })
+    }
+
+    /// Low bits dropped from the sort key.
+    pub fn shift(&self) -> u32 {
+        exact_bits(self.options.key) - self.bits
+    }
+
+    /// The largest quantised key.
+    pub fn mask(&self) -> u32 {
+        ((1u64 << self.bits) - 1) as u32
+    }
+
+    /// The quantised key of `pixel` in sorting order.
+    pub fn of(&self, pixel: [u8; 4]) -> u32 {
+        let q = self.options.key.of(pixel) >> self.shift();
+        if self.options.descending { self.mask() - q } else { q }
+    }
+
+    /// Digit passes for digits of `digit_bits` bits.
+    pub fn passes(&self, digit_bits: u32) -> u32 {
+        self.bits.div_ceil(digit_bits)
+    }
+
+    /// Digit `pass` (0 = least significant) of `pixel`'s key.
+    pub fn digit(&self, pixel: [u8; 4], pass: u32, digit_bits: u32) -> u32 {
+        (self.of(pixel) >> (pass * digit_bits)) & ((1 << digit_bits) - 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::options::Axis;
+
+    fn options(key: SortKey, descending: bool) -> SortOptions {
+        SortOptions { key, descending, axis: Axis::Rows }
+    }
+
+    #[test]
+    fn exact_widths_hold_every_key() {
+        let widths: Vec<_> = SortKey::ALL.iter().map(|&k| exact_bits(k)).collect();
+        assert_eq!(widths, [18, 19, 16, 8, 8, 8, 8]);
+        for key in SortKey::ALL {
+            assert!(u64::from(key.max_value()) < 1 << exact_bits(key));
+            assert!(u64::from(key.max_value()) >= 1 << (exact_bits(key) - 1));
+        }
+    }
+
+    /// The exact key orders pixels exactly as the comparison sorts' order key does.
+    #[test]
+    fn the_exact_key_orders_like_the_order_key() {
+        let pixels: Vec<[u8; 4]> =
+            (0..4096u32).map(|i| [(i * 37) as u8, ((i * 101) >> 3) as u8, ((i * 7) >> 2) as u8, 9]).collect();
+        for key in SortKey::ALL {
+            for descending in [false, true] {
+                let o = options(key, descending);
+                let radix = RadixKey::new(o, None).unwrap();
+                for w in pixels.windows(2) {
+                    let (a, b) = (w[0], w[1]);
+                    assert_eq!(radix.of(a).cmp(&radix.of(b)), o.order_key(a).cmp(&o.order_key(b)), "{o:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn fewer_bits_coarsen_the_key_monotonically() {
+        let o = options(SortKey::Red, false);
+        let four = RadixKey::new(o, Some(4)).unwrap();
+        assert_eq!(
+            (four.of([0x0f, 0, 0, 0]), four.of([0x10, 0, 0, 0]), four.of([0xff, 0, 0, 0])),
+            (0, 1, 15)
+        );
+        let down = RadixKey::new(SortOptions { descending: true, ..o }, Some(4)).unwrap();
+        assert_eq!((down.of([0x0f, 0, 0, 0]), down.of([0xff, 0, 0, 0])), (15, 0));
+        assert_eq!(four.passes(1), 4);
+        assert_eq!(RadixKey::new(options(SortKey::Luma, false), None).unwrap().passes(4), 5);
+        assert_eq!(four.digit([0xb0, 0, 0, 0], 1, 2), 0b10);
+    }
+
+    #[test]
+    fn bits_outside_the_key_are_refused_with_the_range() {
+        let o = options(SortKey::Saturation, false);
+        let err = RadixKey::new(o, Some(17)).unwrap_err();
+        assert!(err.contains("1 to 16"), "{err}");
+        assert!(RadixKey::new(o, Some(0)).is_err());
+        assert!(RadixKey::new(o, Some(16)).is_ok());
+    }
+}

@@ -1,0 +1,289 @@
+//! The CPU model of the radix view: LSD radix sort, one stable counting-sort pass per digit,
+//! with the scatter of a pass optionally split into stages for viewing.
+
+use super::{pixels, pixels_mut};
+use crate::options::{Axis, Scope};
+use crate::radix_key::RadixKey;
+use image::RgbaImage;
+
+/// The sequences a radix sort orders: each line, or the whole picture in scanline order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sequences {
+    /// Picture width.
+    pub width: u32,
+    /// Picture height.
+    pub height: u32,
+    /// Rows or columns: the lines, or the scanline order of the whole picture.
+    pub axis: Axis,
+    /// Lines or the whole picture.
+    pub scope: Scope,
+}
+
+impl Sequences {
+    /// How many sequences there are.
+    pub fn count(&self) -> usize {
+        match (self.scope, self.axis) {
+            (Scope::Image, _) => 1,
+            (Scope::Rows, Axis::Rows) => self.height as usize,
+            (Scope::Rows, Axis::Columns) => self.width as usize,
+        }
+    }
+
+    /// Pixels per sequence.
+    pub fn len(&self) -> usize {
+        let (w, h) = (self.width as usize, self.height as usize);
+        match (self.scope, self.axis) {
+            (Scope::Image, _) => w * h,
+            (Scope::Rows, Axis::Rows) => w,
+            (Scope::Rows, Axis::Columns) => h,
+        }
+    }
+
+    /// Whether the sequences are empty (a picture without pixels).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The row-major pixel index of position `pos` of sequence `seq`. Mirrors `texel` in
+    /// `shaders/radix.wgsl`.
+    pub fn index(&self, seq: usize, pos: usize) -> usize {
+        let (w, h) = (self.width as usize, self.height as usize);
+        match (self.scope, self.axis) {
+            (Scope::Rows, Axis::Rows) => seq * w + pos,
+            (Scope::Rows, Axis::Columns) => pos * w + seq,
+            (Scope::Image, Axis::Rows) => pos,
+            (Scope::Image, Axis::Columns) => (pos % h) * w + pos / h,
+        }
+    }
+
+    /// The pixels of every sequence, in order.
+    pub fn read(&self, img: &RgbaImage) -> Vec<Vec<[u8; 4]>> {
+        let px = pixels(img);
+        (0..self.count()).map(|s| (0..self.len()).map(|p| px[self.index(s, p)]).collect()).collect()
+    }
+}
+
+/// How a radix sort is shown: digit width and scatter stages per pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RadixPlan {
+    /// The quantised key.
+    pub key: RadixKey,
+    /// Bits per digit.
+    pub digit_bits: u32,
+    /// Steps per digit pass: 1, or more to show the scatter in stages.
+    pub stages: u32,
+}
+
+impl RadixPlan {
+    /// Digit passes.
+    pub fn passes(&self) -> u32 {
+        self.key.passes(self.digit_bits)
+    }
+
+    /// Steps of the whole sort.
+    pub fn steps(&self) -> u32 {
+        self.passes() * self.stages
+    }
+}
+
+/// The positions of a sequence of `len` scattered once stage `stage` of `stages` is done:
+/// `0..stage_limit`. Mirrored on the GPU through `RadixParams::scatter_end`.
+pub fn stage_limit(len: usize, stage: u32, stages: u32) -> usize {
+    (len as u64 * u64::from(stage)).div_ceil(u64::from(stages)) as usize
+}
+
+/// A pixel still waiting to be overwritten, as a staged scatter shows it: a quarter of its
+/// brightness, alpha kept. Mirrors `dim` in `shaders/radix.wgsl`.
+pub fn dim([r, g, b, a]: [u8; 4]) -> [u8; 4] {
+    [r >> 2, g >> 2, b >> 2, a]
+}
+
+/// Where the pixels of `sequence` go in digit pass `pass`: a stable counting sort by digit
+/// (histogram, exclusive prefix sum, then each pixel to its digit's next free slot, in order).
+pub fn destinations(sequence: &[[u8; 4]], key: &RadixKey, digit_bits: u32, pass: u32) -> Vec<usize> {
+    let digit = |p: &[u8; 4]| key.digit(*p, pass, digit_bits) as usize;
+    let mut next = vec![0usize; 1 << digit_bits];
+    for p in sequence {
+        next[digit(p)] += 1;
+    }
+    let mut sum = 0;
+    for slot in next.iter_mut() {
+        (*slot, sum) = (sum, sum + *slot);
+    }
+    sequence
+        .iter()
+        .map(|p| {
+            let d = digit(p);
+            next[d] += 1;
+            next[d] - 1
+        })
+        .collect()
+}
+
+/// The state after the first `steps` steps of `plan` and the pixels moved by each step (a
+/// pixel moves when its destination differs from its position). Within a pass, stage `s`
+/// scatters positions `stage_limit(s - 1)..stage_limit(s)` of every sequence; before the first
+/// stage the target shows the pass's input dimmed, unless a single stage fills it at once.
+pub fn radix_steps(img: &RgbaImage, seqs: Sequences, plan: &RadixPlan, steps: u32) -> (RgbaImage, Vec<u64>) {
+    let mut current = img.clone();
+    let mut target = img.clone();
+    let mut moved = Vec::new();
+    for step in 0..steps.min(plan.steps()) {
+        let (pass, stage) = (step / plan.stages, step % plan.stages + 1);
+        if stage == 1 && plan.stages > 1 {
+            for (t, &c) in pixels_mut(&mut target).iter_mut().zip(pixels(&current)) {
+                *t = dim(c);
+            }
+        }
+        let (from, to) =
+            (stage_limit(seqs.len(), stage - 1, plan.stages), stage_limit(seqs.len(), stage, plan.stages));
+        let mut count = 0;
+        let sequences = seqs.read(&current);
+        let out = pixels_mut(&mut target);
+        for (s, sequence) in sequences.iter().enumerate() {
+            let dest = destinations(sequence, &plan.key, plan.digit_bits, pass);
+            for pos in from..to {
+                out[seqs.index(s, dest[pos])] = sequence[pos];
+                count += u64::from(dest[pos] != pos);
+            }
+        }
+        moved.push(count);
+        if stage == plan.stages {
+            std::mem::swap(&mut current, &mut target);
+        }
+    }
+    let shown = if steps.min(plan.steps()).is_multiple_of(plan.stages) { current } else { target };
+    (shown, moved)
+}
+
+/// Every sequence stably sorted by the quantised key: what a complete radix sort produces.
+pub fn stable_sort_by_radix_key(img: &RgbaImage, seqs: Sequences, key: &RadixKey) -> RgbaImage {
+    let mut out = img.clone();
+    let px = pixels_mut(&mut out);
+    for (s, mut sequence) in seqs.read(img).into_iter().enumerate() {
+        sequence.sort_by_key(|&p| key.of(p));
+        for (pos, p) in sequence.into_iter().enumerate() {
+            px[seqs.index(s, pos)] = p;
+        }
+    }
+    out
+}
+
+/// Whether every sequence of `after` holds exactly the pixels of the same sequence of `before`.
+pub fn sequences_are_permutations(before: &RgbaImage, after: &RgbaImage, seqs: Sequences) -> bool {
+    before.dimensions() == after.dimensions()
+        && seqs.read(before).into_iter().zip(seqs.read(after)).all(|(mut a, mut b)| {
+            a.sort_unstable();
+            b.sort_unstable();
+            a == b
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::key::SortKey;
+    use crate::options::SortOptions;
+    use crate::patterns::random_image;
+
+    fn seqs(img: &RgbaImage, axis: Axis, scope: Scope) -> Sequences {
+        Sequences { width: img.width(), height: img.height(), axis, scope }
+    }
+
+    #[test]
+    fn sequence_indices_visit_every_pixel_once() {
+        for (w, h) in [(1, 1), (1, 7), (7, 1), (5, 3), (4, 6)] {
+            for axis in [Axis::Rows, Axis::Columns] {
+                for scope in [Scope::Rows, Scope::Image] {
+                    let s = Sequences { width: w, height: h, axis, scope };
+                    let mut seen: Vec<usize> =
+                        (0..s.count()).flat_map(|q| (0..s.len()).map(move |p| s.index(q, p))).collect();
+                    seen.sort_unstable();
+                    assert_eq!(seen, (0..(w * h) as usize).collect::<Vec<_>>(), "{s:?}");
+                }
+            }
+        }
+        // Column-major scanline order walks down each column first.
+        let s = Sequences { width: 3, height: 2, axis: Axis::Columns, scope: Scope::Image };
+        assert_eq!((0..6).map(|p| s.index(0, p)).collect::<Vec<_>>(), [0, 3, 1, 4, 2, 5]);
+    }
+
+    /// LSD works only because every pass is stable: after all passes the picture equals a
+    /// stable sort by the whole key, for every digit width, key, order, axis and scope.
+    #[test]
+    fn every_digit_width_ends_in_the_stable_sort() {
+        let img = random_image(13, 7, 11);
+        for key in SortKey::ALL {
+            for descending in [false, true] {
+                for axis in [Axis::Rows, Axis::Columns] {
+                    for scope in [Scope::Rows, Scope::Image] {
+                        for digit_bits in crate::radix_key::DIGIT_BITS {
+                            let options = SortOptions { key, descending, axis };
+                            let radix = RadixKey::new(options, None).unwrap();
+                            let plan = RadixPlan { key: radix, digit_bits, stages: 1 };
+                            let s = seqs(&img, axis, scope);
+                            let (done, _) = radix_steps(&img, s, &plan, plan.steps());
+                            assert_eq!(done, stable_sort_by_radix_key(&img, s, &radix), "{plan:?} {scope:?}");
+                            if scope == Scope::Rows {
+                                assert_eq!(done, super::super::stable_sort(&img, &options));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn each_pass_is_a_stable_counting_sort_by_its_digit() {
+        let options = SortOptions { key: SortKey::Red, ..Default::default() };
+        let key = RadixKey::new(options, None).unwrap();
+        // Reds 0x21, 0x12, 0x31, 0x02: low nibbles 1, 2, 1, 2.
+        let row = [[0x21, 0, 0, 0], [0x12, 1, 0, 0], [0x31, 2, 0, 0], [0x02, 3, 0, 0]];
+        assert_eq!(destinations(&row, &key, 4, 0), [0, 2, 1, 3]);
+        assert_eq!(destinations(&row, &key, 4, 1), [2, 1, 3, 0]);
+    }
+
+    #[test]
+    fn staged_scatters_end_where_a_single_scatter_does() {
+        let img = random_image(9, 4, 3);
+        let key = RadixKey::new(SortOptions::default(), Some(8)).unwrap();
+        let whole = RadixPlan { key, digit_bits: 2, stages: 1 };
+        let staged = RadixPlan { stages: 3, ..whole };
+        let s = seqs(&img, Axis::Rows, Scope::Rows);
+        for pass in 0..=whole.passes() {
+            let (a, moved_a) = radix_steps(&img, s, &whole, pass);
+            let (b, moved_b) = radix_steps(&img, s, &staged, pass * 3);
+            assert_eq!(a, b);
+            let sums: Vec<u64> = moved_b.chunks(3).map(|c| c.iter().sum()).collect();
+            assert_eq!(moved_a, sums);
+        }
+        // Mid-pass, the scattered pixels sit at their destinations and the rest is dimmed.
+        let (mid, _) = radix_steps(&img, s, &staged, 1);
+        let (after, _) = radix_steps(&img, s, &whole, 1);
+        let dest = destinations(&s.read(&img)[0], &key, 2, 0);
+        let first_stage = stage_limit(9, 1, 3);
+        for x in 0..9 {
+            let scattered = dest[..first_stage].contains(&x);
+            let expected =
+                if scattered { after.get_pixel(x as u32, 0).0 } else { dim(img.get_pixel(x as u32, 0).0) };
+            assert_eq!(mid.get_pixel(x as u32, 0).0, expected, "x {x}");
+        }
+    }
+
+    #[test]
+    fn sequences_stay_permutations_and_image_scope_mixes_rows() {
+        let img = random_image(6, 5, 8);
+        let key = RadixKey::new(SortOptions::default(), None).unwrap();
+        let plan = RadixPlan { key, digit_bits: 1, stages: 1 };
+        let image = seqs(&img, Axis::Rows, Scope::Image);
+        for steps in 0..=plan.steps() {
+            let (state, _) = radix_steps(&img, image, &plan, steps);
+            assert!(sequences_are_permutations(&img, &state, image));
+        }
+        let (done, _) = radix_steps(&img, image, &plan, plan.steps());
+        let keys: Vec<u32> = done.pixels().map(|p| key.of(p.0)).collect();
+        assert!(keys.windows(2).all(|w| w[0] <= w[1]), "the whole picture is one ascending sequence");
+        assert!(!super::super::lines_are_permutations(&img, &done, Axis::Rows));
+    }
+}
