@@ -39,8 +39,10 @@ struct RadixParams {
     /// Positions scatter_begin..scatter_end of each sequence are scattered by this dispatch.
     scatter_begin: u32,
     scatter_end: u32,
-    _pad0: u32,
-    _pad1: u32,
+    /// 1: the alpha byte is a recorder palette index below 128, and a waiting pixel takes the
+    /// index of its dimmed twin, index + 128.
+    twin_indices: u32,
+    _pad: u32,
 }
 
 /// Pixels a workgroup handles at once, one per invocation.
@@ -215,13 +217,14 @@ fn scatter(
     }
 }
 
-/// A pixel waiting to be overwritten: a quarter of its brightness. Mirrors `dim` in
-/// `src/reference/radix.rs`.
+/// A pixel waiting to be overwritten: a quarter of its brightness (and its dimmed twin's
+/// palette index when recording). Mirrors `dim` in `src/reference/radix.rs`.
 @compute @workgroup_size(16, 16)
 fn dim(@builtin(global_invocation_id) gid: vec3<u32>) {
     let dims = textureDimensions(src);
     if (gid.x < dims.x && gid.y < dims.y) {
         let c = textureLoad(src, gid.xy, 0);
-        textureStore(dst, gid.xy, vec4<u32>(c.rgb >> vec3<u32>(2u), c.a));
+        let a = select(c.a, c.a | 0x80u, params.twin_indices != 0u);
+        textureStore(dst, gid.xy, vec4<u32>(c.rgb >> vec3<u32>(2u), a));
     }
 }

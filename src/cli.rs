@@ -1,11 +1,13 @@
 //! The command line: flags, their defaults and help text.
 
 use crate::algorithms::odd_even::PassKind;
+use crate::algorithms::radix::RadixSettings;
 use crate::algorithms::{Algorithm, RunSettings};
 use crate::bench::gif::GifBenchArgs;
 use crate::bench::sorts::SortBenchArgs;
 use crate::key::SortKey;
-use crate::options::{Axis, SortOptions};
+use crate::options::{Axis, Scope, SortOptions};
+use crate::radix_key::{DEFAULT_DIGIT_BITS, DIGIT_BITS, RadixKey};
 use crate::record::RecordSettings;
 use clap::Parser;
 use std::path::PathBuf;
@@ -91,6 +93,24 @@ pub struct Cli {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub phases_per_step: Option<u32>,
 
+    /// Radix: bits per digit, one step per digit pass (16 buckets by default: 5 passes for luma).
+    #[arg(long, value_name = "BITS", default_value_t = DEFAULT_DIGIT_BITS, value_parser = parse_digit_bits)]
+    pub digit_bits: u32,
+
+    /// Radix: bits of the key kept, highest first [default: all the key has, so it stays exact:
+    /// luma 18, hue 19, saturation 16, value and channels 8]. Fewer bits merge close keys.
+    #[arg(long, value_name = "BITS", value_parser = clap::value_parser!(u32).range(1..=32))]
+    pub key_bits: Option<u32>,
+
+    /// Radix: sort each line on its own, or the whole picture as one sequence in scanline order
+    /// (a gradient).
+    #[arg(long, value_enum, default_value_t)]
+    pub scope: Scope,
+
+    /// Radix: show each pass's scatter in 4 stages (pixels placed so far over the dimmed input).
+    #[arg(long)]
+    pub sub_steps: bool,
+
     /// What pixels are sorted by. luma = 299 R + 587 G + 114 B (Rec. 601 on the stored values).
     #[arg(long, value_enum, default_value_t)]
     pub key: SortKey,
@@ -144,10 +164,37 @@ impl Cli {
         RunSettings {
             pass_kind: self.pass_kind,
             phases_per_step: self.phases_per_step.unwrap_or(defaults.phases_per_step),
+            radix: RadixSettings {
+                digit_bits: self.digit_bits,
+                key_bits: self.key_bits,
+                scope: self.scope,
+                sub_steps: self.sub_steps,
+                twin_indices: false,
+            },
         }
     }
 
-    /// The recording flags.
+    /// Flags that parse on their own but not together: radix flags on another algorithm's
+    /// headless run, or more key bits than the key has.
+    pub fn check(&self) -> Result<(), String> {
+        if let Some(bits) = self.key_bits {
+            RadixKey::new(self.sort_options(), Some(bits))?;
+        }
+        let headless = self.out.is_some() || self.record.is_some();
+        let radix_flags = self.key_bits.is_some()
+            || self.sub_steps
+            || self.scope != Scope::Rows
+            || self.digit_bits != DEFAULT_DIGIT_BITS;
+        if headless && radix_flags && self.algorithm != Algorithm::Radix {
+            return Err(format!(
+                "--digit-bits, --key-bits, --scope and --sub-steps apply to the radix view: add --algorithm radix (not {})",
+                self.algorithm.name()
+            ));
+        }
+        Ok(())
+    }
+
+    /// The recording flags (and whether the run needs a palette with dimmed twins).
     pub fn record_settings(&self) -> RecordSettings {
         RecordSettings {
             every: self.every,
@@ -158,7 +205,15 @@ impl Cli {
             hold_seconds: self.hold,
             background: self.background,
             dither: !self.no_dither,
+            dimmed_twins: self.run_settings().for_recording(self.algorithm).radix.twin_indices,
         }
+    }
+}
+
+fn parse_digit_bits(s: &str) -> Result<u32, String> {
+    match s.parse::<u32>() {
+        Ok(v) if DIGIT_BITS.contains(&v) => Ok(v),
+        _ => Err(format!("'{s}' is not a digit width: use 1, 2, 4 or 8")),
     }
 }
 
@@ -266,6 +321,38 @@ mod tests {
         assert!(Cli::try_parse_from(["shadersort", "--background", "red"]).is_err());
         assert!(Cli::try_parse_from(["shadersort", "--quit-after", "-1"]).is_err());
         assert!(Cli::try_parse_from(["shadersort", "--speed", "0"]).is_err());
+        assert!(Cli::try_parse_from(["shadersort", "--digit-bits", "3"]).is_err());
         assert_eq!(Cli::parse_from(["shadersort", "--quit-after", "2.5"]).quit_after, Some(2.5));
+    }
+
+    #[test]
+    fn radix_flags_reach_the_settings_and_are_checked() {
+        let cli = Cli::parse_from([
+            "shadersort",
+            "--algorithm",
+            "radix",
+            "--digit-bits",
+            "2",
+            "--key-bits",
+            "12",
+            "--scope",
+            "image",
+            "--sub-steps",
+            "--out",
+            "o.png",
+        ]);
+        let radix = cli.run_settings().radix;
+        assert_eq!(
+            (radix.digit_bits, radix.key_bits, radix.scope, radix.sub_steps),
+            (2, Some(12), Scope::Image, true)
+        );
+        assert_eq!(cli.check(), Ok(()));
+        let too_many =
+            Cli::parse_from(["shadersort", "--algorithm", "radix", "--key", "red", "--key-bits", "9"]);
+        assert!(too_many.check().unwrap_err().contains("1 to 8"));
+        let wrong = Cli::parse_from(["shadersort", "--scope", "image", "--out", "o.png"]);
+        assert!(wrong.check().unwrap_err().contains("--algorithm radix"));
+        // The window may switch to the radix view later, so it takes radix flags with any algorithm.
+        assert_eq!(Cli::parse_from(["shadersort", "--digit-bits", "8"]).check(), Ok(()));
     }
 }

@@ -30,8 +30,10 @@ pub struct SortReport {
     pub steps_label: String,
     /// After how many passes the picture was known sorted, if it was.
     pub sorted_after: Option<u32>,
-    /// Swaps over all passes run.
+    /// Swaps (pixels moved, for the radix view) over all steps run.
     pub total_swaps: u64,
+    /// What `total_swaps` counts: "swaps" or "pixels moved".
+    pub moves_name: &'static str,
     /// Wall time of the passes (GPU work and counter reads).
     pub elapsed: Duration,
     /// The adapter used.
@@ -86,7 +88,8 @@ fn record(
 ) -> anyhow::Result<RecordReport> {
     let bar = progress_bar("recording {bar:40} {pos}/{len} frames {elapsed}");
     let start = |indexed: &RgbaImage| {
-        let run = pipelines.start(gpu, indexed, cli.sort_options(), cli.run_settings());
+        let settings = cli.run_settings().for_recording(cli.algorithm);
+        let run = pipelines.start(gpu, indexed, cli.sort_options(), settings);
         if let Some(notice) = run.notice() {
             eprintln!("note: {notice}");
         }
@@ -141,6 +144,7 @@ fn sort_to_png(
         steps_label: cli.algorithm.steps_label(&settings),
         sorted_after: stats.sorted_after,
         total_swaps: stats.total_swaps,
+        moves_name: cli.algorithm.moves_name(),
         elapsed,
         adapter: gpu.describe(),
     })
@@ -161,13 +165,14 @@ impl std::fmt::Display for SortReport {
         let (w, h) = self.size;
         write!(
             f,
-            "{w}x{h}: ran {} of {} {} in {:.2} s on {}, {} swaps; ",
+            "{w}x{h}: ran {} of {} {} in {:.2} s on {}, {} {}; ",
             self.steps_run,
             self.steps_asked,
             self.steps_label,
             self.elapsed.as_secs_f64(),
             self.adapter,
-            self.total_swaps
+            self.total_swaps,
+            self.moves_name
         )?;
         let unit = &self.steps_label;
         match self.sorted_after {

@@ -10,6 +10,10 @@ fn main() -> ExitCode {
     )
     .init();
     let cli = Cli::parse();
+    if let Err(message) = cli.check() {
+        eprintln!("error: {message}");
+        return ExitCode::FAILURE;
+    }
     shadersort::interrupt::install();
     let result = if let Some(Command::Bench { which }) = &cli.command {
         match which {
@@ -43,6 +47,7 @@ fn open_window(cli: &Cli) -> anyhow::Result<()> {
         algorithm: cli.algorithm,
         pass_kind: cli.pass_kind,
         phases_per_step: cli.run_settings().phases_per_step,
+        radix: cli.run_settings().radix,
         max_size: cli.max_size,
         no_downscale: cli.no_downscale,
         play: cli.play,

@@ -424,3 +424,57 @@ fn bubble_sorts_coffee_to_the_same_file_as_odd_even() {
         assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&reference).unwrap(), "{backend}");
     }
 }
+
+/// The radix view with the exact key gives the same file as odd-even on both software GPUs, in
+/// one step per digit pass; the whole-picture scope turns it into one ascending sequence.
+#[test]
+fn radix_sorts_coffee_to_the_same_file_as_odd_even_and_the_whole_picture_into_a_gradient() {
+    let dir = tempfile::tempdir().unwrap();
+    let reference = dir.path().join("odd_even.png");
+    assert_succeeds(&[COFFEE, "--out", arg(&reference)], &[("WGPU_BACKEND", "vulkan")]);
+    for backend in ["vulkan", "gl"] {
+        let out = dir.path().join(format!("radix_{backend}.png"));
+        let (stdout, _) = assert_succeeds(
+            &[COFFEE, "--algorithm", "radix", "--out", arg(&out)],
+            &[("WGPU_BACKEND", backend)],
+        );
+        assert!(stdout.contains("ran 5 of 5 digit passes"), "18-bit luma in 4-bit digits: {stdout}");
+        assert!(stdout.contains("pixels moved"), "{stdout}");
+        assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&reference).unwrap(), "{backend}");
+    }
+
+    let whole = dir.path().join("whole.png");
+    assert_succeeds(
+        &[COFFEE, "--algorithm", "radix", "--scope", "image", "--digit-bits", "8", "--out", arg(&whole)],
+        &[],
+    );
+    let (input, sorted) = (coffee(), open(&whole).1);
+    let keys: Vec<u32> = sorted.pixels().map(|p| SortKey::Luma.of(p.0)).collect();
+    assert!(keys.windows(2).all(|w| w[0] <= w[1]), "not one ascending sequence in scanline order");
+    let mut before: Vec<[u8; 4]> = input.pixels().map(|p| p.0).collect();
+    let mut after: Vec<[u8; 4]> = sorted.pixels().map(|p| p.0).collect();
+    before.sort_unstable();
+    after.sort_unstable();
+    assert!(before == after, "the whole picture lost or gained pixels");
+}
+
+#[test]
+fn radix_flags_are_checked_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("o.png");
+    assert_fails(
+        &[COFFEE, "--algorithm", "radix", "--key", "red", "--key-bits", "12", "--out", arg(&out)],
+        &[],
+        dir.path(),
+        &["--key-bits 12", "red", "1 to 8"],
+    );
+    assert_fails(
+        &[COFFEE, "--scope", "image", "--out", arg(&out)],
+        &[],
+        dir.path(),
+        &["apply to the radix view", "--algorithm radix"],
+    );
+    let output = run(&[COFFEE, "--algorithm", "radix", "--digit-bits", "3", "--out", arg(&out)], &[]);
+    assert_eq!(output.status.code(), Some(2), "clap refuses a digit width it does not know");
+    assert!(String::from_utf8_lossy(&output.stderr).contains("use 1, 2, 4 or 8"));
+}

@@ -68,8 +68,13 @@ fn every_step_matches_the_model_for_every_digit_width_and_scope() {
                 let options = SortOptions { key, descending: k % 3 == 0, axis };
                 for scope in [Scope::Rows, Scope::Image] {
                     // Quantised keys keep the passes few; the exact key is covered below.
-                    let settings =
-                        RadixSettings { digit_bits, key_bits: Some(8), scope, sub_steps: (i + j) % 2 == 1 };
+                    let settings = RadixSettings {
+                        digit_bits,
+                        key_bits: Some(8),
+                        scope,
+                        sub_steps: (i + j) % 2 == 1,
+                        twin_indices: (i + j) % 4 == 3,
+                    };
                     check_every_step(gpu, &input, radix.start(gpu, &input, options, settings), "");
                 }
             }
@@ -84,7 +89,13 @@ fn tiles_of_several_chunks_carry_their_slots_from_chunk_to_chunk() {
         for (w, h, chunks) in [(600, 3, 2), (700, 2, 3), (65, 9, 2)] {
             let input = random_image(w, h, u64::from(w + chunks));
             for scope in [Scope::Rows, Scope::Image] {
-                let settings = RadixSettings { digit_bits: 4, key_bits: Some(8), scope, sub_steps: true };
+                let settings = RadixSettings {
+                    digit_bits: 4,
+                    key_bits: Some(8),
+                    scope,
+                    sub_steps: true,
+                    twin_indices: false,
+                };
                 let run = radix.start_with_chunks(gpu, &input, SortOptions::default(), settings, chunks);
                 assert!(run.tiling().chunks >= chunks);
                 check_every_step(gpu, &input, run, "chunked");

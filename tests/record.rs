@@ -295,3 +295,51 @@ fn bubble_frames_are_the_model_every_phase_budget() {
     ok(&[&name, "--algorithm", "bubble", "--phases-per-step", "5", "--record", "b5.gif"], dir.path());
     assert_eq!(check_frames(&dir.path().join("b5.gif"), &input, &SortOptions::default(), 5, 41, 3), 10);
 }
+
+/// The radix view records one frame per digit pass, or per scatter stage with `--sub-steps`,
+/// where pixels still waiting are drawn with their palette colour's dimmed twin; every frame is
+/// the CPU model's state through the palette.
+#[test]
+fn radix_records_every_digit_pass_and_scatter_stage_as_the_model_says() {
+    use shadersort::options::{Axis, Scope};
+    use shadersort::radix_key::RadixKey;
+    use shadersort::record::palette::quantize_with_dimmed_twins;
+    use shadersort::reference::radix::{RadixPlan, Sequences, radix_steps};
+    let dir = tempfile::tempdir().unwrap();
+    let input = random_image(37, 6, 44);
+    let name = save(&input, dir.path(), "noise.png");
+    for (sub_steps, scope) in [(false, Scope::Rows), (true, Scope::Rows), (true, Scope::Image)] {
+        let gif = format!("radix-{sub_steps}-{}.gif", scope.name());
+        let mut args = vec![name.as_str(), "--algorithm", "radix", "--key", "red", "--digit-bits", "2"];
+        args.extend(["--scope", scope.name(), "--record", &gif]);
+        if sub_steps {
+            args.push("--sub-steps");
+        }
+        let stdout = ok(&args, dir.path());
+        let stages = if sub_steps { 4 } else { 1 };
+        // 8-bit red keys in 2-bit digits: 4 passes.
+        assert!(stdout.contains(&format!("recorded {} frames", 4 * stages + 1)), "{stdout}");
+
+        let quantized = if sub_steps {
+            quantize_with_dimmed_twins(&input, [0, 0, 0], true)
+        } else {
+            shadersort::record::palette::quantize(&input, [0, 0, 0], true)
+        };
+        let indexed = indexed_picture(&input, &quantized.indices);
+        let options = SortOptions { key: shadersort::key::SortKey::Red, ..Default::default() };
+        let key = RadixKey::new(options, None).unwrap();
+        let plan = RadixPlan { key, digit_bits: 2, stages, twin_indices: sub_steps };
+        let seqs = Sequences { width: 37, height: 6, axis: Axis::Rows, scope };
+        let frames = decode(&dir.path().join(&gif));
+        assert_eq!(frames.len() as u32, plan.steps() + 1);
+        let mut saw_dimmed = false;
+        for (k, (frame, _)) in frames.iter().enumerate() {
+            let (state, _) = radix_steps(&indexed, seqs, &plan, k as u32);
+            saw_dimmed |= state.pixels().any(|p| p[3] >= 128);
+            let want = through_palette(&state, &quantized.palette.colours);
+            assert!(*frame == want, "{gif}: frame {k} differs from the model");
+        }
+        // (Without stages the palette has up to 255 colours, so indices above 127 are not twins.)
+        assert!(saw_dimmed || !sub_steps, "{gif}: a staged scatter shows waiting pixels dimmed");
+    }
+}

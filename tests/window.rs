@@ -247,6 +247,18 @@ fn keys_step_the_sort_and_the_picture_follows(backend: &str) {
     let side_by_side = picture_area(&s.screenshot("side_by_side.png"));
     assert!(side_by_side != after, "the side-by-side view must look different");
 
+    // The radix view: one step per digit pass, or per scatter stage.
+    s.keys(&["c", "3"]);
+    s.expect_log("LSD radix, rows by luma, smallest first; 4-bit digits, scope rows");
+    s.expect_log("digit pass 0/5");
+    s.keys(&["End"]);
+    s.expect_log("digit pass 5/5");
+    s.keys(&["u", "Right"]);
+    s.expect_log("scatter stage 1/20");
+    std::thread::sleep(Duration::from_millis(500));
+    let staged = picture_area(&s.screenshot("radix_stage.png"));
+    assert!(staged != before, "a scatter stage must change the picture on screen");
+
     s.keys(&["q"]);
     wait_for("the window to close", Duration::from_secs(20), || s.app.0.try_wait().unwrap().is_some());
     let status = s.app.0.wait().unwrap();

@@ -18,17 +18,21 @@ pub enum Algorithm {
     /// Single-workgroup bubble: each line sorted inside one workgroup's memory, a budget of
     /// phases per step (--phases-per-step), stopping when a phase pair made no swap.
     Bubble,
+    /// LSD radix sort: one step per digit pass (--digit-bits), each a histogram, prefix sum
+    /// and stable scatter; per line or of the whole picture (--scope).
+    Radix,
 }
 
 impl Algorithm {
     /// Every algorithm, in the order the window numbers them (keys 1, 2, ...).
-    pub const ALL: [Algorithm; 2] = [Algorithm::OddEven, Algorithm::Bubble];
+    pub const ALL: [Algorithm; 3] = [Algorithm::OddEven, Algorithm::Bubble, Algorithm::Radix];
 
     /// The name shown in the window.
     pub fn title(self) -> &'static str {
         match self {
             Algorithm::OddEven => "Odd-even transposition",
             Algorithm::Bubble => "Single-workgroup bubble",
+            Algorithm::Radix => "LSD radix",
         }
     }
 
@@ -37,6 +41,7 @@ impl Algorithm {
         match self {
             Algorithm::OddEven => "odd-even",
             Algorithm::Bubble => "bubble",
+            Algorithm::Radix => "radix",
         }
     }
 }
@@ -48,6 +53,8 @@ pub struct RunSettings {
     pub pass_kind: odd_even::PassKind,
     /// Bubble: phases per step (`u32::MAX`: the whole sort in one step).
     pub phases_per_step: u32,
+    /// Radix: digit width, key bits, scope and sub-steps.
+    pub radix: radix::RadixSettings,
 }
 
 impl Default for RunSettings {
@@ -55,7 +62,18 @@ impl Default for RunSettings {
         RunSettings {
             pass_kind: odd_even::PassKind::Compute,
             phases_per_step: bubble::DEFAULT_PHASES_PER_STEP,
+            radix: radix::RadixSettings::default(),
         }
+    }
+}
+
+impl RunSettings {
+    /// The settings a GIF recording of `algorithm` runs with: the radix view's staged scatters
+    /// then mark waiting pixels by their palette index, so the recorder must quantize with
+    /// dimmed twins (`RecordSettings::dimmed_twins` = `radix.twin_indices`).
+    pub fn for_recording(self, algorithm: Algorithm) -> RunSettings {
+        let twin_indices = algorithm == Algorithm::Radix && self.radix.sub_steps;
+        RunSettings { radix: radix::RadixSettings { twin_indices, ..self.radix }, ..self }
     }
 }
 
@@ -64,7 +82,7 @@ impl Algorithm {
     pub fn pass_kinds(self) -> &'static [odd_even::PassKind] {
         match self {
             Algorithm::OddEven => &[odd_even::PassKind::Compute, odd_even::PassKind::Fragment],
-            Algorithm::Bubble => &[odd_even::PassKind::Compute],
+            Algorithm::Bubble | Algorithm::Radix => &[odd_even::PassKind::Compute],
         }
     }
 
@@ -74,6 +92,8 @@ impl Algorithm {
             Algorithm::OddEven => "pass".into(),
             Algorithm::Bubble if settings.phases_per_step == u32::MAX => "dispatch".into(),
             Algorithm::Bubble => format!("{} phases", settings.phases_per_step),
+            Algorithm::Radix if settings.radix.sub_steps => "scatter stage".into(),
+            Algorithm::Radix => "digit pass".into(),
         }
     }
 
@@ -82,7 +102,19 @@ impl Algorithm {
         match self.step_name(settings).as_str() {
             "pass" => "passes".into(),
             "dispatch" => "dispatches".into(),
+            "digit pass" => "digit passes".into(),
+            "scatter stage" => "scatter stages".into(),
             phases => format!("steps of {phases}"),
+        }
+    }
+}
+
+impl Algorithm {
+    /// What a step's counter counts: swaps, or for the radix view, pixels that moved.
+    pub fn moves_name(self) -> &'static str {
+        match self {
+            Algorithm::OddEven | Algorithm::Bubble => "swaps",
+            Algorithm::Radix => "pixels moved",
         }
     }
 }
@@ -93,6 +125,8 @@ pub enum Pipelines {
     OddEven(odd_even::OddEven),
     /// Single-workgroup bubble.
     Bubble(bubble::Bubble),
+    /// LSD radix.
+    Radix(radix::Radix),
 }
 
 impl Pipelines {
@@ -101,6 +135,7 @@ impl Pipelines {
         match algorithm {
             Algorithm::OddEven => Pipelines::OddEven(odd_even::OddEven::new(gpu)),
             Algorithm::Bubble => Pipelines::Bubble(bubble::Bubble::new(gpu)),
+            Algorithm::Radix => Pipelines::Radix(radix::Radix::new(gpu)),
         }
     }
 
@@ -115,6 +150,7 @@ impl Pipelines {
         match self {
             Pipelines::OddEven(o) => Box::new(o.start(gpu, picture, options, settings.pass_kind)),
             Pipelines::Bubble(b) => b.start(gpu, picture, options, settings.phases_per_step),
+            Pipelines::Radix(r) => Box::new(r.start(gpu, picture, options, settings.radix)),
         }
     }
 }

@@ -39,11 +39,25 @@ pub struct RadixSettings {
     pub scope: Scope,
     /// Show each pass's scatter in [`SUB_STEPS`] stages.
     pub sub_steps: bool,
+    /// The picture's alpha is a recorder palette index below 128, and pixels waiting in a
+    /// staged scatter take the index of their dimmed twin (index + 128).
+    pub twin_indices: bool,
+}
+
+impl RadixSettings {
+    /// Exact key, 4-bit digits, each line, no sub-steps.
+    pub const DEFAULT: RadixSettings = RadixSettings {
+        digit_bits: DEFAULT_DIGIT_BITS,
+        key_bits: None,
+        scope: Scope::Rows,
+        sub_steps: false,
+        twin_indices: false,
+    };
 }
 
 impl Default for RadixSettings {
     fn default() -> Self {
-        RadixSettings { digit_bits: DEFAULT_DIGIT_BITS, key_bits: None, scope: Scope::Rows, sub_steps: false }
+        RadixSettings::DEFAULT
     }
 }
 
@@ -97,8 +111,10 @@ pub struct RadixParams {
     pub scatter_begin: u32,
     /// Position after the last one this step scatters.
     pub scatter_end: u32,
+    /// 1 when waiting pixels also take their dimmed twin's palette index.
+    pub twin_indices: u32,
     /// Padding to 64 bytes.
-    pub pad: [u32; 2],
+    pub pad: u32,
 }
 
 /// How the sequences are cut into tiles: `chunks` chunks of [`TILE_CHUNK`] pixels per tile,
@@ -271,7 +287,12 @@ impl RadixRun {
         );
         let (width, height) = picture.dimensions();
         let (key, notice) = settings.key(options);
-        let plan = RadixPlan { key, digit_bits: settings.digit_bits, stages: settings.stages() };
+        let plan = RadixPlan {
+            key,
+            digit_bits: settings.digit_bits,
+            stages: settings.stages(),
+            twin_indices: settings.twin_indices,
+        };
         let sequences = Sequences { width, height, axis: options.axis, scope: settings.scope };
         let tiling =
             Tiling::new(sequences.count() as u32, sequences.len() as u32, settings.digit_bits, min_chunks);
@@ -382,7 +403,8 @@ impl RadixRun {
             chunks: self.tiling.chunks,
             scatter_begin: stage_limit(len, stage - 1, self.plan.stages) as u32,
             scatter_end: stage_limit(len, stage, self.plan.stages) as u32,
-            pad: [0; 2],
+            twin_indices: self.plan.twin_indices.into(),
+            pad: 0,
         }
     }
 

@@ -36,6 +36,12 @@ pub enum Command {
     ToggleAxis,
     /// Compute or fragment passes.
     TogglePassKind,
+    /// Radix: the next digit width (1, 2, 4, 8 bits).
+    CycleDigitBits,
+    /// Radix: each line, or the whole picture as one sequence.
+    ToggleScope,
+    /// Radix: show each scatter in stages, or each digit pass at once.
+    ToggleSubSteps,
     /// Every algorithm side by side.
     ToggleCompare,
     /// Side-by-side lanes in step by pass, or by time.
@@ -163,6 +169,19 @@ pub fn command_table() -> Vec<CommandSpec> {
             &[p(T)],
             "Compute / fragment",
             "Run passes as a compute kernel or a fragment shader",
+        ),
+        spec(Command::CycleDigitBits, &[p(D)], "Digit bits", "Radix: 1, 2, 4 or 8 bits per digit pass"),
+        spec(
+            Command::ToggleScope,
+            &[p(W)],
+            "Lines / whole picture",
+            "Radix: sort each line, or the whole picture as one sequence",
+        ),
+        spec(
+            Command::ToggleSubSteps,
+            &[p(U)],
+            "Sub-steps",
+            "Radix: show each scatter in stages over the dimmed input",
         ),
         spec(
             Command::ToggleCompare,

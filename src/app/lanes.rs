@@ -46,6 +46,11 @@ impl Lane {
     pub fn label(&self) -> String {
         match self.algorithm {
             Algorithm::OddEven => format!("{} ({})", self.algorithm.title(), self.settings.pass_kind.name()),
+            Algorithm::Radix => {
+                let r = self.settings.radix;
+                let scope = if r.scope == crate::options::Scope::Image { ", whole picture" } else { "" };
+                format!("{} ({}-bit digits{scope})", self.algorithm.title(), r.digit_bits)
+            }
             _ => {
                 format!("{} ({} per step)", self.algorithm.title(), self.algorithm.step_name(&self.settings))
             }

@@ -10,10 +10,11 @@ pub mod ui;
 pub mod zoom;
 
 use crate::algorithms::odd_even::PassKind;
+use crate::algorithms::radix::RadixSettings;
 use crate::algorithms::{Algorithm, Pipelines, RunSettings};
 use crate::gpu::Gpu;
 use crate::image_input::{Picture, SizeLimit};
-use crate::options::{Axis, SortOptions};
+use crate::options::{Axis, Scope, SortOptions};
 use crate::output::{OutputFile, OutputFormat};
 use crate::readback::read_texture;
 use crate::record::{DEFAULT_FRAME_LIMIT, RecordSettings};
@@ -43,6 +44,8 @@ pub struct WindowOptions {
     pub pass_kind: PassKind,
     /// Bubble: phases per step.
     pub phases_per_step: u32,
+    /// Radix: digit width, key bits, scope, sub-steps.
+    pub radix: RadixSettings,
     /// Largest picture side (`--max-size`), and whether larger ones are refused.
     pub max_size: Option<u32>,
     /// Refuse pictures over the limit instead of shrinking them.
@@ -138,6 +141,7 @@ struct Session {
     algorithm: Algorithm,
     pass_kind: PassKind,
     phases_per_step: u32,
+    radix: RadixSettings,
     compare: bool,
     sync: LaneSync,
     lanes: Lanes,
@@ -238,7 +242,11 @@ impl Running {
         if let Some(notice) = notice {
             ui.say(notice);
         }
-        let settings = RunSettings { pass_kind: options.pass_kind, phases_per_step: options.phases_per_step };
+        let settings = RunSettings {
+            pass_kind: options.pass_kind,
+            phases_per_step: options.phases_per_step,
+            radix: options.radix,
+        };
         let lanes_for = lane_kinds(options.algorithm, settings, false, LaneSync::default());
         let lanes = Lanes::start(&gpu, &pipelines, &display, &picture.pixels, options.options, &lanes_for);
         let mut player = Player::default();
@@ -251,6 +259,7 @@ impl Running {
             algorithm: options.algorithm,
             pass_kind: options.pass_kind,
             phases_per_step: options.phases_per_step,
+            radix: options.radix,
             compare: false,
             sync: LaneSync::default(),
             lanes,
@@ -363,6 +372,7 @@ impl Running {
             adapter: &self.gpu.describe(),
             algorithm: self.session.algorithm,
             pass_kind: self.session.pass_kind,
+            radix: self.session.radix,
             key: self.session.options.key,
             reverse: self.session.options.descending,
             axis: self.session.options.axis,
@@ -422,6 +432,7 @@ impl Running {
             Action::SetReverse(r) => self.change(|s| s.options.descending = r),
             Action::SetAxis(a) => self.change(|s| s.options.axis = a),
             Action::SetPassKind(k) => self.change(|s| s.pass_kind = k),
+            Action::SetRadix(r) => self.change(|s| s.radix = r),
             Action::SetCompare(c) => self.change(|s| s.compare = c),
             Action::SetSync(sync) => self.change(|s| s.sync = sync),
             Action::GoTo(pass) => {
@@ -445,6 +456,10 @@ impl Running {
         let order = if s.options.descending { "largest first" } else { "smallest first" };
         let view = if s.compare {
             format!("side by side, sync {}", s.sync.name())
+        } else if s.algorithm == Algorithm::Radix {
+            let r = s.radix;
+            let stages = if r.sub_steps { ", scatter in stages" } else { "" };
+            format!("{}-bit digits, scope {}{stages}", r.digit_bits, r.scope.name())
         } else {
             s.pass_kind.name().to_string()
         };
@@ -484,6 +499,18 @@ impl Running {
                     PassKind::Fragment => PassKind::Compute,
                 }
             }),
+            Command::CycleDigitBits => self.change(|s| {
+                let widths = crate::radix_key::DIGIT_BITS;
+                let at = widths.iter().position(|&b| b == s.radix.digit_bits).unwrap_or(0);
+                s.radix.digit_bits = widths[(at + 1) % widths.len()];
+            }),
+            Command::ToggleScope => self.change(|s| {
+                s.radix.scope = match s.radix.scope {
+                    Scope::Rows => Scope::Image,
+                    Scope::Image => Scope::Rows,
+                }
+            }),
+            Command::ToggleSubSteps => self.change(|s| s.radix.sub_steps = !s.radix.sub_steps),
             Command::ToggleCompare => self.change(|s| s.compare = !s.compare),
             Command::ToggleSync => self.change(|s| {
                 s.sync = match s.sync {
@@ -564,6 +591,7 @@ impl Running {
                     texture: lane.texture_id,
                     passes: (lane.run.steps_done(), lane.run.total_steps()),
                     last_swaps: stats.last_step_swaps,
+                    moves_name: lane.algorithm.moves_name(),
                     sorted_after: stats.sorted_after,
                     gpu_ms_per_pass: lane.gpu_ms_per_pass,
                 }
@@ -710,6 +738,8 @@ impl Running {
         }
         let mut settings = self.record_settings.clone();
         settings.passes = None;
+        let run_settings = self.session.settings().for_recording(self.session.algorithm);
+        settings.dimmed_twins = run_settings.radix.twin_indices;
         if settings.every.is_none() && settings.max_frames.is_none() {
             settings.max_frames = Some(DEFAULT_FRAME_LIMIT);
         }
@@ -718,7 +748,7 @@ impl Running {
             picture: s.picture.pixels.clone(),
             options: s.options,
             algorithm: s.algorithm,
-            run_settings: s.settings(),
+            run_settings,
             settings,
             path,
         };
@@ -780,18 +810,21 @@ fn lane_kinds(
 }
 
 impl Session {
-    /// What the counter counts: passes, or steps of several phases.
-    fn step_noun(&self) -> &'static str {
+    /// What the counter counts: passes, the radix view's digit passes or scatter stages, or
+    /// steps of several phases.
+    fn step_noun(&self) -> String {
         if self.algorithm == Algorithm::OddEven || (self.compare && self.sync == LaneSync::ByPass) {
-            "pass"
+            "pass".into()
+        } else if self.algorithm == Algorithm::Radix && !self.compare {
+            self.algorithm.step_name(&self.settings())
         } else {
-            "step"
+            "step".into()
         }
     }
 
-    /// Pass kind and phases per step.
+    /// Pass kind, phases per step and radix settings.
     fn settings(&self) -> RunSettings {
-        RunSettings { pass_kind: self.pass_kind, phases_per_step: self.phases_per_step }
+        RunSettings { pass_kind: self.pass_kind, phases_per_step: self.phases_per_step, radix: self.radix }
     }
 }
 

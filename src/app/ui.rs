@@ -6,8 +6,10 @@ use super::lanes::LaneSync;
 use super::zoom::Zoom;
 use crate::algorithms::Algorithm;
 use crate::algorithms::odd_even::PassKind;
+use crate::algorithms::radix::RadixSettings;
 use crate::key::SortKey;
-use crate::options::Axis;
+use crate::options::{Axis, Scope};
+use crate::radix_key::{DIGIT_BITS, exact_bits};
 
 /// What the user asked for this frame.
 #[derive(Clone, Debug, PartialEq)]
@@ -24,6 +26,8 @@ pub enum Action {
     SetAxis(Axis),
     /// Compute or fragment.
     SetPassKind(PassKind),
+    /// Radix digit width, key bits, scope, sub-steps.
+    SetRadix(RadixSettings),
     /// Side by side or not.
     SetCompare(bool),
     /// How side-by-side lanes keep together.
@@ -44,8 +48,10 @@ pub struct LaneView {
     pub texture: Option<egui::TextureId>,
     /// Passes done and the lane's total.
     pub passes: (u32, u32),
-    /// Swaps of the last pass counted on the GPU.
+    /// Swaps (or pixels moved) of the last step counted on the GPU.
     pub last_swaps: Option<u32>,
+    /// What `last_swaps` counts: "swaps" or "pixels moved".
+    pub moves_name: &'static str,
     /// When the lane became known sorted.
     pub sorted_after: Option<u32>,
     /// GPU time per pass, from timestamps.
@@ -66,6 +72,8 @@ pub struct UiModel<'a> {
     pub algorithm: Algorithm,
     /// Chosen pass kind.
     pub pass_kind: PassKind,
+    /// Radix settings.
+    pub radix: RadixSettings,
     /// Chosen key.
     pub key: SortKey,
     /// Largest first.
@@ -77,7 +85,7 @@ pub struct UiModel<'a> {
     /// How side-by-side lanes keep together.
     pub sync: LaneSync,
     /// What the counter counts: "pass" or "step".
-    pub step_noun: &'static str,
+    pub step_noun: String,
     /// Passes done (the furthest lane).
     pub steps_done: u32,
     /// Passes in all.
@@ -190,16 +198,23 @@ fn side_panel(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, actio
         }
         ui.end_row();
 
-        ui.label("Pass");
-        let mut kind = model.pass_kind;
-        ui.horizontal(|ui| {
-            ui.radio_value(&mut kind, PassKind::Compute, "compute");
-            ui.radio_value(&mut kind, PassKind::Fragment, "fragment");
-        });
-        if kind != model.pass_kind {
-            actions.push(Action::SetPassKind(kind));
+        // Only odd-even has a choice of pass kinds.
+        if model.algorithm.pass_kinds().len() > 1 {
+            ui.label("Pass");
+            let mut kind = model.pass_kind;
+            ui.horizontal(|ui| {
+                ui.radio_value(&mut kind, PassKind::Compute, "compute");
+                ui.radio_value(&mut kind, PassKind::Fragment, "fragment");
+            });
+            if kind != model.pass_kind {
+                actions.push(Action::SetPassKind(kind));
+            }
+            ui.end_row();
         }
-        ui.end_row();
+
+        if model.algorithm == Algorithm::Radix || model.compare {
+            radix_settings(ui, model, actions);
+        }
 
         ui.label("Key");
         let mut key = model.key;
@@ -318,10 +333,50 @@ fn side_panel(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, actio
     }
 }
 
+/// The radix view's rows of the settings grid: digit width, key bits, scope, sub-steps.
+fn radix_settings(ui: &mut egui::Ui, model: &UiModel<'_>, actions: &mut Vec<Action>) {
+    let mut radix = model.radix;
+    ui.label("Digits");
+    ui.horizontal(|ui| {
+        for bits in DIGIT_BITS {
+            ui.radio_value(&mut radix.digit_bits, bits, format!("{bits}"))
+                .on_hover_text(format!("{} buckets per digit pass", 1 << bits));
+        }
+        ui.label("bits");
+    });
+    ui.end_row();
+
+    ui.label("Key bits");
+    let exact = exact_bits(model.key);
+    let mut bits = radix.key_bits.unwrap_or(exact).min(exact);
+    let text = if bits == exact { "exact" } else { "quantised" };
+    let slider = egui::Slider::new(&mut bits, 1..=exact).text(text);
+    if ui.add(slider).on_hover_text("Bits of the key kept, highest first; fewer merge close keys").changed() {
+        radix.key_bits = (bits != exact).then_some(bits);
+    }
+    ui.end_row();
+
+    ui.label("Scope");
+    ui.horizontal(|ui| {
+        ui.radio_value(&mut radix.scope, Scope::Rows, "lines");
+        ui.radio_value(&mut radix.scope, Scope::Image, "whole picture")
+            .on_hover_text("All pixels as one sequence in scanline order: a gradient");
+    });
+    ui.end_row();
+
+    ui.label("Scatter");
+    ui.checkbox(&mut radix.sub_steps, "in stages")
+        .on_hover_text("Show each pass's scatter in 4 steps, the pixels still waiting dimmed");
+    ui.end_row();
+    if radix != model.radix {
+        actions.push(Action::SetRadix(radix));
+    }
+}
+
 fn lane_stats(ui: &mut egui::Ui, lane: &LaneView) {
     match lane.last_swaps {
-        Some(swaps) => ui.label(format!("swaps in the last pass: {swaps}")),
-        None => ui.label("swaps in the last pass: —"),
+        Some(swaps) => ui.label(format!("{} in the last step: {swaps}", lane.moves_name)),
+        None => ui.label(format!("{} in the last step: —", lane.moves_name)),
     };
     match lane.sorted_after {
         Some(k) => ui.label(

@@ -3,6 +3,7 @@
 
 use super::median;
 use crate::algorithms::odd_even::PassKind;
+use crate::algorithms::radix::RadixSettings;
 use crate::algorithms::swap_reader::SwapReader;
 use crate::algorithms::{Algorithm, Pipelines, RunSettings, SortRun};
 use crate::gpu::Gpu;
@@ -21,6 +22,10 @@ pub struct SortBenchArgs {
     /// Timed runs per measurement (the median is reported), after two warm-up runs.
     #[arg(long, default_value_t = 10)]
     pub runs: u32,
+    /// Which sorts to time, comma separated [default: all]: odd-even-compute,
+    /// odd-even-fragment, bubble, radix-4, radix-8.
+    #[arg(long, value_delimiter = ',', value_parser = CONTENDERS.map(|c| c.name))]
+    pub only: Vec<String>,
 }
 
 /// One way of sorting that is measured.
@@ -28,24 +33,52 @@ pub struct SortBenchArgs {
 struct Contender {
     algorithm: Algorithm,
     settings: RunSettings,
+    name: &'static str,
     label: &'static str,
 }
 
-const CONTENDERS: [Contender; 3] = [
+/// The radix view sorting every row by the exact luma key.
+const fn radix(digit_bits: u32) -> RunSettings {
+    RunSettings {
+        pass_kind: PassKind::Compute,
+        phases_per_step: 2,
+        radix: RadixSettings { digit_bits, ..RadixSettings::DEFAULT },
+    }
+}
+
+/// What every contender starts from; each one reads only its own fields.
+const DEFAULTS: RunSettings = radix(4);
+
+const CONTENDERS: [Contender; 5] = [
     Contender {
         algorithm: Algorithm::OddEven,
-        settings: RunSettings { pass_kind: PassKind::Compute, phases_per_step: 2 },
+        settings: DEFAULTS,
+        name: "odd-even-compute",
         label: "odd-even, compute (W passes)",
     },
     Contender {
         algorithm: Algorithm::OddEven,
-        settings: RunSettings { pass_kind: PassKind::Fragment, phases_per_step: 2 },
+        settings: RunSettings { pass_kind: PassKind::Fragment, ..DEFAULTS },
+        name: "odd-even-fragment",
         label: "odd-even, fragment (W passes)",
     },
     Contender {
         algorithm: Algorithm::Bubble,
-        settings: RunSettings { pass_kind: PassKind::Compute, phases_per_step: u32::MAX },
+        settings: RunSettings { phases_per_step: u32::MAX, ..DEFAULTS },
+        name: "bubble",
         label: "bubble, one dispatch",
+    },
+    Contender {
+        algorithm: Algorithm::Radix,
+        settings: radix(4),
+        name: "radix-4",
+        label: "radix, 4-bit digits (5 passes)",
+    },
+    Contender {
+        algorithm: Algorithm::Radix,
+        settings: radix(8),
+        name: "radix-8",
+        label: "radix, 8-bit digits (3 passes)",
     },
 ];
 
@@ -93,7 +126,9 @@ pub fn run(args: &SortBenchArgs) -> anyhow::Result<()> {
         let (w, h) = parse_size(size)?;
         let picture = random_image(w, h, 2026);
         let mut times = Vec::new();
-        for contender in CONTENDERS {
+        let chosen =
+            CONTENDERS.iter().filter(|c| args.only.is_empty() || args.only.iter().any(|n| n == c.name));
+        for contender in chosen {
             let pipes = &pipelines.iter().find(|(a, _)| *a == contender.algorithm).expect("all built").1;
             let mut run = pipes.start(&gpu, &picture, SortOptions::default(), contender.settings);
             let note = run.notice().map(|n| format!(" ({n})")).unwrap_or_default();
@@ -110,14 +145,21 @@ pub fn run(args: &SortBenchArgs) -> anyhow::Result<()> {
         }
         rows.push((w, h, times));
     }
-    println!("| picture | algorithm | GPU ms (median) | vs bubble |");
-    println!("| --- | --- | ---: | ---: |");
+    println!("| picture | algorithm | GPU ms (median) | time / bubble | time / radix 4-bit |");
+    println!("| --- | --- | ---: | ---: | ---: |");
     for (w, h, times) in rows {
-        let bubble = times.iter().find(|(l, _, _)| l.starts_with("bubble")).map(|t| t.1);
+        let of = |prefix: &str| times.iter().find(|(l, _, _)| l.starts_with(prefix)).map(|t| t.1);
+        let (bubble, radix4) = (of("bubble"), of("radix, 4-bit"));
         for (label, time, note) in &times {
-            let ratio =
-                bubble.map_or(String::from("-"), |b| format!("{:.2}x", time.as_secs_f64() / b.as_secs_f64()));
-            println!("| {w}x{h} | {label}{note} | {:.3} | {ratio} |", time.as_secs_f64() * 1e3);
+            let ratio = |base: Option<Duration>| {
+                base.map_or(String::from("-"), |b| format!("{:.2}x", time.as_secs_f64() / b.as_secs_f64()))
+            };
+            println!(
+                "| {w}x{h} | {label}{note} | {:.3} | {} | {} |",
+                time.as_secs_f64() * 1e3,
+                ratio(bubble),
+                ratio(radix4)
+            );
         }
     }
     Ok(())

@@ -43,6 +43,9 @@ pub struct RecordSettings {
     pub background: [u8; 3],
     /// Dither when the picture has more than 256 colours.
     pub dither: bool,
+    /// The run shows pixels waiting in a scatter (the radix view's sub-steps): quantize to 127
+    /// colours with dimmed twins (see [`palette::quantize_with_dimmed_twins`]).
+    pub dimmed_twins: bool,
 }
 
 impl Default for RecordSettings {
@@ -56,6 +59,7 @@ impl Default for RecordSettings {
             hold_seconds: 2.0,
             background: [0, 0, 0],
             dither: true,
+            dimmed_twins: false,
         }
     }
 }
@@ -174,7 +178,11 @@ pub fn record_gif(
     mut progress: impl FnMut(u32, u32) -> bool,
 ) -> Result<RecordReport, RecordError> {
     let (width, height) = picture.dimensions();
-    let quantized = palette::quantize(picture, settings.background, settings.dither);
+    let quantized = if settings.dimmed_twins {
+        palette::quantize_with_dimmed_twins(picture, settings.background, settings.dither)
+    } else {
+        palette::quantize(picture, settings.background, settings.dither)
+    };
     let mut run = start(&palette::indexed_picture(picture, &quantized.indices));
     let plan = FramePlan::new(run.total_steps(), settings)?;
     let max_chunk = plan.every.min(run.max_uncollected_steps());

@@ -43,13 +43,38 @@ pub fn composite([r, g, b, a]: [u8; 4], background: [u8; 3]) -> [u8; 3] {
 /// Oklab, with Floyd-Steinberg dithering when `dither` is set), leaving index 255 for unchanged
 /// pixels. Dithering keeps gradients smooth; without it files are smaller but colours band.
 pub fn quantize(picture: &RgbaImage, background: [u8; 3], dither: bool) -> Quantized {
-    let flat = RgbImage::from_fn(picture.width(), picture.height(), |x, y| {
-        image::Rgb(composite(picture.get_pixel(x, y).0, background))
-    });
-    exact_palette(&flat).unwrap_or_else(|| quantized_palette(&flat, dither))
+    let flat = flatten(picture, background);
+    exact_palette(&flat, 256).unwrap_or_else(|| quantized_palette(&flat, dither, 255))
 }
 
-fn exact_palette(flat: &RgbImage) -> Option<Quantized> {
+/// Indices at and above this one are the dimmed twins of a [`quantize_with_dimmed_twins`]
+/// palette.
+pub const TWIN_OFFSET: u8 = 128;
+
+/// Quantizes like [`quantize`] but to at most 127 colours (exactly, when the picture has no
+/// more), each with a twin at index + [`TWIN_OFFSET`] that is its colour at a quarter brightness:
+/// the radix view's pixels still waiting in a scatter shown in stages are drawn with the twin.
+/// Index 127 is left free for unchanged pixels.
+pub fn quantize_with_dimmed_twins(picture: &RgbaImage, background: [u8; 3], dither: bool) -> Quantized {
+    let flat = flatten(picture, background);
+    let base = usize::from(TWIN_OFFSET) - 1;
+    let mut q = exact_palette(&flat, base).unwrap_or_else(|| quantized_palette(&flat, dither, base as u16));
+    let mut colours = q.palette.colours.clone();
+    colours.resize(usize::from(TWIN_OFFSET), [0, 0, 0]);
+    let twins: Vec<[u8; 3]> = colours.iter().map(|c| c.map(|v| v >> 2)).collect();
+    colours.extend(twins);
+    q.palette = GifPalette { colours, transparent: Some(TWIN_OFFSET - 1), exact: q.palette.exact };
+    q
+}
+
+fn flatten(picture: &RgbaImage, background: [u8; 3]) -> RgbImage {
+    RgbImage::from_fn(picture.width(), picture.height(), |x, y| {
+        image::Rgb(composite(picture.get_pixel(x, y).0, background))
+    })
+}
+
+/// The picture's own colours when it has at most `most` of them.
+fn exact_palette(flat: &RgbImage, most: usize) -> Option<Quantized> {
     let mut seen: HashMap<[u8; 3], u8> = HashMap::new();
     let mut colours = Vec::new();
     let mut indices = Vec::with_capacity(flat.len() / 3);
@@ -59,7 +84,7 @@ fn exact_palette(flat: &RgbImage) -> Option<Quantized> {
             colours.push(p.0);
             next as u8
         });
-        if colours.len() > 256 {
+        if colours.len() > most {
             return None;
         }
         indices.push(index);
@@ -68,10 +93,11 @@ fn exact_palette(flat: &RgbImage) -> Option<Quantized> {
     Some(Quantized { palette: GifPalette { colours, transparent, exact: true }, indices })
 }
 
-fn quantized_palette(flat: &RgbImage, dither: bool) -> Quantized {
+/// `size` colours from quantette, leaving the next index free.
+fn quantized_palette(flat: &RgbImage, dither: bool, size: u16) -> Quantized {
     let image =
         quantette::ImageRef::try_from(flat).expect("a picture within the GPU's limits fits quantette");
-    let size = quantette::PaletteSize::try_from(255u16).expect("255 is a valid palette size");
+    let size = quantette::PaletteSize::try_from(size).expect("a palette size of at most 255");
     let indexed = quantette::Pipeline::new()
         .palette_size(size)
         .ditherer(dither.then(quantette::dither::FloydSteinberg::new))
@@ -147,6 +173,22 @@ mod tests {
         let out = indexed_picture(&img, &indices);
         for ((a, b), &i) in img.pixels().zip(out.pixels()).zip(&indices) {
             assert_eq!((&a.0[..3], b.0[3]), (&b.0[..3], i));
+        }
+    }
+
+    #[test]
+    fn dimmed_twins_sit_128_above_their_colour() {
+        let few = RgbaImage::from_fn(5, 1, |x, _| image::Rgba([x as u8 * 40, 200, 8, 255]));
+        let q = quantize_with_dimmed_twins(&few, [0, 0, 0], true);
+        assert!(q.palette.exact && q.palette.colours.len() == 256);
+        assert_eq!(q.palette.transparent, Some(127));
+        assert_eq!(q.palette.colours[1], [40, 200, 8]);
+        assert_eq!(q.palette.colours[128 + 1], [10, 50, 2]);
+        let many = random_image(40, 40, 5);
+        let q = quantize_with_dimmed_twins(&many, [0, 0, 0], true);
+        assert!(!q.palette.exact && q.indices.iter().all(|&i| i < 127));
+        for i in 0..128 {
+            assert_eq!(q.palette.colours[128 + i], q.palette.colours[i].map(|v| v >> 2));
         }
     }
 }

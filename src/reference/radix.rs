@@ -72,6 +72,9 @@ pub struct RadixPlan {
     pub digit_bits: u32,
     /// Steps per digit pass: 1, or more to show the scatter in stages.
     pub stages: u32,
+    /// The picture's alpha is a recorder palette index below 128: waiting pixels also get
+    /// index + 128, their dimmed twin (see `record::palette::quantize_with_dimmed_twins`).
+    pub twin_indices: bool,
 }
 
 impl RadixPlan {
@@ -93,9 +96,10 @@ pub fn stage_limit(len: usize, stage: u32, stages: u32) -> usize {
 }
 
 /// A pixel still waiting to be overwritten, as a staged scatter shows it: a quarter of its
-/// brightness, alpha kept. Mirrors `dim` in `shaders/radix.wgsl`.
-pub fn dim([r, g, b, a]: [u8; 4]) -> [u8; 4] {
-    [r >> 2, g >> 2, b >> 2, a]
+/// brightness, and with `twin_indices` its palette index moved to the dimmed twin (alpha is
+/// kept otherwise). Mirrors `dim` in `shaders/radix.wgsl`.
+pub fn dim([r, g, b, a]: [u8; 4], twin_indices: bool) -> [u8; 4] {
+    [r >> 2, g >> 2, b >> 2, if twin_indices { a | 0x80 } else { a }]
 }
 
 /// Where the pixels of `sequence` go in digit pass `pass`: a stable counting sort by digit
@@ -132,7 +136,7 @@ pub fn radix_steps(img: &RgbaImage, seqs: Sequences, plan: &RadixPlan, steps: u3
         let (pass, stage) = (step / plan.stages, step % plan.stages + 1);
         if stage == 1 && plan.stages > 1 {
             for (t, &c) in pixels_mut(&mut target).iter_mut().zip(pixels(&current)) {
-                *t = dim(c);
+                *t = dim(c, plan.twin_indices);
             }
         }
         let (from, to) =
@@ -220,7 +224,7 @@ mod tests {
                         for digit_bits in crate::radix_key::DIGIT_BITS {
                             let options = SortOptions { key, descending, axis };
                             let radix = RadixKey::new(options, None).unwrap();
-                            let plan = RadixPlan { key: radix, digit_bits, stages: 1 };
+                            let plan = RadixPlan { key: radix, digit_bits, stages: 1, twin_indices: false };
                             let s = seqs(&img, axis, scope);
                             let (done, _) = radix_steps(&img, s, &plan, plan.steps());
                             assert_eq!(done, stable_sort_by_radix_key(&img, s, &radix), "{plan:?} {scope:?}");
@@ -248,7 +252,7 @@ mod tests {
     fn staged_scatters_end_where_a_single_scatter_does() {
         let img = random_image(9, 4, 3);
         let key = RadixKey::new(SortOptions::default(), Some(8)).unwrap();
-        let whole = RadixPlan { key, digit_bits: 2, stages: 1 };
+        let whole = RadixPlan { key, digit_bits: 2, stages: 1, twin_indices: false };
         let staged = RadixPlan { stages: 3, ..whole };
         let s = seqs(&img, Axis::Rows, Scope::Rows);
         for pass in 0..=whole.passes() {
@@ -265,8 +269,11 @@ mod tests {
         let first_stage = stage_limit(9, 1, 3);
         for x in 0..9 {
             let scattered = dest[..first_stage].contains(&x);
-            let expected =
-                if scattered { after.get_pixel(x as u32, 0).0 } else { dim(img.get_pixel(x as u32, 0).0) };
+            let expected = if scattered {
+                after.get_pixel(x as u32, 0).0
+            } else {
+                dim(img.get_pixel(x as u32, 0).0, false)
+            };
             assert_eq!(mid.get_pixel(x as u32, 0).0, expected, "x {x}");
         }
     }
@@ -275,7 +282,7 @@ mod tests {
     fn sequences_stay_permutations_and_image_scope_mixes_rows() {
         let img = random_image(6, 5, 8);
         let key = RadixKey::new(SortOptions::default(), None).unwrap();
-        let plan = RadixPlan { key, digit_bits: 1, stages: 1 };
+        let plan = RadixPlan { key, digit_bits: 1, stages: 1, twin_indices: false };
         let image = seqs(&img, Axis::Rows, Scope::Image);
         for steps in 0..=plan.steps() {
             let (state, _) = radix_steps(&img, image, &plan, steps);
