@@ -7,7 +7,7 @@ use crate::algorithms::radix::RadixSettings;
 use crate::algorithms::swap_reader::SwapReader;
 use crate::algorithms::{Algorithm, Pipelines, RunSettings, SortRun};
 use crate::gpu::Gpu;
-use crate::options::SortOptions;
+use crate::options::{Scope, SortOptions};
 use crate::patterns::random_image;
 use crate::timing::GpuTimer;
 use anyhow::Context;
@@ -23,7 +23,8 @@ pub struct SortBenchArgs {
     #[arg(long, default_value_t = 10)]
     pub runs: u32,
     /// Which sorts to time, comma separated [default: all]: odd-even-compute,
-    /// odd-even-fragment, bubble, radix-4, radix-8.
+    /// odd-even-fragment, bubble, radix-4, radix-8, radix-image (the whole picture as one
+    /// sequence, not just its rows).
     #[arg(long, value_delimiter = ',', value_parser = CONTENDERS.map(|c| c.name))]
     pub only: Vec<String>,
 }
@@ -49,7 +50,7 @@ const fn radix(digit_bits: u32) -> RunSettings {
 /// What every contender starts from; each one reads only its own fields.
 const DEFAULTS: RunSettings = radix(4);
 
-const CONTENDERS: [Contender; 5] = [
+const CONTENDERS: [Contender; 6] = [
     Contender {
         algorithm: Algorithm::OddEven,
         settings: DEFAULTS,
@@ -79,6 +80,15 @@ const CONTENDERS: [Contender; 5] = [
         settings: radix(8),
         name: "radix-8",
         label: "radix, 8-bit digits (3 passes)",
+    },
+    Contender {
+        algorithm: Algorithm::Radix,
+        settings: RunSettings {
+            radix: RadixSettings { scope: Scope::Image, ..RadixSettings::DEFAULT },
+            ..DEFAULTS
+        },
+        name: "radix-image",
+        label: "radix, whole picture, 4-bit digits (5 passes)",
     },
 ];
 
