@@ -197,3 +197,15 @@ fn rows_longer_than_the_swap_counter_ring_are_counted_correctly() {
         assert!(run.steps_done() > 1024, "the ring must have wrapped for this test to mean anything");
     });
 }
+
+/// Both software GPUs can write storage from fragment shaders, so the fragment tests above run
+/// real fragment passes, not the compute stand-in that adapters without it get.
+#[test]
+fn the_software_gpus_run_real_fragment_passes() {
+    on_every_gpu(|gpu| {
+        assert!(shadersort::algorithms::odd_even::fragment_pass_supported(gpu), "{}", gpu.describe());
+        let run =
+            OddEven::new(gpu).start(gpu, &random_image(5, 3, 1), SortOptions::default(), PassKind::Fragment);
+        assert_eq!(run.notice(), None);
+    });
+}

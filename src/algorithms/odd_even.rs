@@ -54,9 +54,16 @@ pub struct PassParams {
 /// The odd-even pipelines, built once per device.
 pub struct OddEven {
     compute_layout: wgpu::BindGroupLayout,
-    fragment_layout: wgpu::BindGroupLayout,
     compute: wgpu::ComputePipeline,
-    fragment: wgpu::RenderPipeline,
+    /// The fragment pass's layout and pipeline, where the adapter can run it.
+    fragment: Option<(wgpu::BindGroupLayout, wgpu::RenderPipeline)>,
+}
+
+/// Whether the adapter can run the fragment pass, which counts swaps by writing a storage
+/// buffer from the fragment shader (desktop GPUs and Mesa's software GPUs can; GLES 3.0-class
+/// adapters cannot).
+pub fn fragment_pass_supported(gpu: &Gpu) -> bool {
+    gpu.adapter.get_downlevel_capabilities().flags.contains(wgpu::DownlevelFlags::FRAGMENT_WRITABLE_STORAGE)
 }
 
 fn layout_entries(with_storage_target: bool) -> Vec<wgpu::BindGroupLayoutEntry> {
@@ -117,10 +124,6 @@ impl OddEven {
             label: Some("odd_even::compute_layout"),
             entries: &layout_entries(true),
         });
-        let fragment_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("odd_even::fragment_layout"),
-            entries: &layout_entries(false),
-        });
         let pipeline_layout = |layout: &wgpu::BindGroupLayout, label| {
             device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
                 label: Some(label),
@@ -136,25 +139,43 @@ impl OddEven {
             compilation_options: Default::default(),
             cache: None,
         });
-        let fragment = fullscreen_pipeline(
-            device,
-            "odd_even::fragment",
-            &pipeline_layout(&fragment_layout, "odd_even::fragment_pipeline_layout"),
-            &module,
-            "odd_even_fragment",
-            PICTURE_FORMAT,
-        );
-        OddEven { compute_layout, fragment_layout, compute, fragment }
+        let fragment = fragment_pass_supported(gpu).then(|| {
+            let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                label: Some("odd_even::fragment_layout"),
+                entries: &layout_entries(false),
+            });
+            let pipeline = fullscreen_pipeline(
+                device,
+                "odd_even::fragment",
+                &pipeline_layout(&layout, "odd_even::fragment_pipeline_layout"),
+                &module,
+                "odd_even_fragment",
+                PICTURE_FORMAT,
+            );
+            (layout, pipeline)
+        });
+        OddEven { compute_layout, compute, fragment }
     }
 
-    /// Starts sorting `picture`: uploads it and prepares both ping-pong directions.
+    /// Starts sorting `picture`: uploads it and prepares both ping-pong directions. Where the
+    /// adapter cannot run the fragment pass, it runs compute passes instead, with a notice.
     pub fn start(&self, gpu: &Gpu, picture: &RgbaImage, options: SortOptions, kind: PassKind) -> OddEvenRun {
+        let (kind, notice) = match (kind, &self.fragment) {
+            (PassKind::Fragment, None) => (
+                PassKind::Compute,
+                Some(
+                    "this GPU cannot write storage buffers from fragment shaders, which the fragment pass counts swaps with; it runs as compute passes instead"
+                        .to_string(),
+                ),
+            ),
+            _ => (kind, None),
+        };
         let (width, height) = picture.dimensions();
         let pictures = PingPong::new(gpu, picture, "odd_even");
         let counters = SwapCounters::new(gpu, COUNTER_RING, 1, "odd_even::swap_counters");
-        let layout = match kind {
-            PassKind::Compute => &self.compute_layout,
-            PassKind::Fragment => &self.fragment_layout,
+        let layout = match (kind, &self.fragment) {
+            (PassKind::Fragment, Some((layout, _))) => layout,
+            _ => &self.compute_layout,
         };
         // Bind group `p` runs iterations of parity `p`: it reads state[p] and writes state[1 - p].
         let bind_groups = [0usize, 1].map(|p| {
@@ -193,7 +214,7 @@ impl OddEven {
         let mut run = OddEvenRun {
             kind,
             compute: self.compute.clone(),
-            fragment: self.fragment.clone(),
+            fragment: self.fragment.as_ref().map(|(_, pipeline)| pipeline.clone()),
             pictures,
             bind_groups,
             counters,
@@ -202,7 +223,7 @@ impl OddEven {
             collected: 0,
             stats: RunStats::default(),
             previous_swaps: None,
-            notice: None,
+            notice,
         };
         run.reset_stats();
         run
@@ -213,7 +234,8 @@ impl OddEven {
 pub struct OddEvenRun {
     kind: PassKind,
     compute: wgpu::ComputePipeline,
-    fragment: wgpu::RenderPipeline,
+    /// Present whenever `kind` is `Fragment`.
+    fragment: Option<wgpu::RenderPipeline>,
     pictures: PingPong,
     bind_groups: [wgpu::BindGroup; 2],
     counters: SwapCounters,
@@ -260,6 +282,7 @@ impl OddEvenRun {
     }
 
     fn record_fragment(&self, encoder: &mut wgpu::CommandEncoder, first: u32, n: u32) {
+        let fragment = self.fragment.as_ref().expect("fragment runs start only where the pass is supported");
         for step in first..first + n {
             let parity = (step % 2) as usize;
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
@@ -278,7 +301,7 @@ impl OddEvenRun {
                 occlusion_query_set: None,
                 multiview_mask: None,
             });
-            pass.set_pipeline(&self.fragment);
+            pass.set_pipeline(fragment);
             pass.set_bind_group(0, &self.bind_groups[parity], &[self.counters.dynamic_offset(step)]);
             pass.draw(0..3, 0..1);
         }
