@@ -22,5 +22,6 @@ pub mod readback;
 pub mod record;
 pub mod reference;
 pub mod shaders;
+pub mod sort;
 pub mod texture;
 pub mod timing;

@@ -16,6 +16,8 @@ pub const KEYS: &str = include_str!("../shaders/keys.wgsl");
 pub const BUBBLE: &str = include_str!("../shaders/bubble.wgsl");
 /// `shaders/radix.wgsl`: the radix view's count, scan, scatter and dim kernels.
 pub const RADIX: &str = include_str!("../shaders/radix.wgsl");
+/// `shaders/radix_sort.wgsl`: the device-wide radix sort of `src/sort/`.
+pub const RADIX_SORT: &str = include_str!("../shaders/radix_sort.wgsl");
 
 /// Picture texture to displayable texture.
 pub const DISPLAY: &str = include_str!("../shaders/display.wgsl");
@@ -98,6 +100,10 @@ pub const KEYS_PROGRAM: Program =
 pub const RADIX_PROGRAM: Program =
     Program { name: "radix", files: &["key.wgsl", "radix.wgsl"], sources: &[KEY, RADIX] };
 
+/// The device-wide radix sort (stands alone: no key prelude).
+pub const RADIX_SORT_PROGRAM: Program =
+    Program { name: "radix_sort", files: &["radix_sort.wgsl"], sources: &[RADIX_SORT] };
+
 /// The single-workgroup bubble sort.
 pub const BUBBLE_PROGRAM: Program =
     Program { name: "bubble", files: &["key.wgsl", "bubble.wgsl"], sources: &[KEY, BUBBLE] };
@@ -107,5 +113,12 @@ pub const DISPLAY_PROGRAM: Program =
     Program { name: "display", files: &["display.wgsl"], sources: &[DISPLAY] };
 
 /// Every program the application builds.
-pub const PROGRAMS: &[Program] =
-    &[KEY_PROGRAM, ODD_EVEN_PROGRAM, KEYS_PROGRAM, BUBBLE_PROGRAM, RADIX_PROGRAM, DISPLAY_PROGRAM];
+pub const PROGRAMS: &[Program] = &[
+    KEY_PROGRAM,
+    ODD_EVEN_PROGRAM,
+    KEYS_PROGRAM,
+    BUBBLE_PROGRAM,
+    RADIX_PROGRAM,
+    RADIX_SORT_PROGRAM,
+    DISPLAY_PROGRAM,
+];

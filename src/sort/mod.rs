@@ -1,0 +1,429 @@
+//! A device-wide radix sort for wgpu programs: sorts a buffer of u32 (or f32) keys, alone or
+//! with u32 values, ascending or descending, stably, recorded into the caller's encoder.
+//!
+//! ```no_run
+//! # fn demo(device: &wgpu::Device, queue: &wgpu::Queue, keys: &wgpu::Buffer, len: u32) -> Result<(), shadersort::sort::SortError> {
+//! use shadersort::sort::{RadixSorter, SortJob};
+//! let sorter = RadixSorter::new(device);
+//! let scratch = sorter.scratch(device, len, false)?;
+//! let mut encoder = device.create_command_encoder(&Default::default());
+//! sorter.record(device, &mut encoder, &SortJob::keys(keys, len), &scratch)?;
+//! queue.submit([encoder.finish()]);
+//! # Ok(()) }
+//! ```
+//!
+//! The path is portable reduce-then-scan (`shaders/radix_sort.wgsl`): 8-bit digits, one read of
+//! the keys for all four histograms, then four passes of count, scan and stable scatter. No
+//! workgroup waits on another, so it is correct on every adapter, software and GL included.
+
+pub mod distribution;
+
+use crate::shaders::RADIX_SORT_PROGRAM;
+use wgpu::util::DeviceExt;
+
+/// Keys per tile (`TILE` in `shaders/radix_sort.wgsl`).
+pub const TILE: u32 = 2048;
+/// Digit values per pass.
+const RADIX: u32 = 256;
+/// Digit passes over a 32-bit key.
+const PASSES: u32 = 4;
+/// Invocations per workgroup (`WORKGROUP` in the shader).
+const WORKGROUP: u32 = 256;
+
+/// What the keys are.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum KeyKind {
+    /// Unsigned 32-bit integers.
+    #[default]
+    U32,
+    /// IEEE 754 single-precision floats, as their bits: -inf < negatives < -0.0 < +0.0 <
+    /// positives < +inf; NaNs sort by their bits (negative ones first, positive ones last).
+    F32,
+}
+
+/// Mirrors `SortParams` in `shaders/radix_sort.wgsl`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, bytemuck::Pod, bytemuck::Zeroable)]
+pub struct SortParams {
+    /// Keys to sort.
+    pub len: u32,
+    /// Tiles of [`TILE`] keys.
+    pub tiles: u32,
+    /// Bit position of the pass's digit.
+    pub shift: u32,
+    /// The pass, 0 to 3.
+    pub pass_index: u32,
+    /// 1: transform keys as they are read.
+    pub transform_in: u32,
+    /// 1: undo the transform as keys are written.
+    pub transform_out: u32,
+    /// 1: f32 keys.
+    pub float_keys: u32,
+    /// 1: largest first.
+    pub descending: u32,
+    /// 1: values travel with the keys.
+    pub has_values: u32,
+    /// Padding to 48 bytes.
+    pub pad: [u32; 3],
+}
+
+/// The key as the sort orders it: f32 bits made order-preserving, complemented for descending
+/// order. Mirrors `to_order` in the shader.
+pub fn sort_order_key(key: u32, kind: KeyKind, descending: bool) -> u32 {
+    let t = match kind {
+        KeyKind::U32 => key,
+        KeyKind::F32 if key & 0x8000_0000 != 0 => !key,
+        KeyKind::F32 => key | 0x8000_0000,
+    };
+    if descending { !t } else { t }
+}
+
+/// Why a sort cannot be recorded.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum SortError {
+    /// More keys than the device can bind.
+    #[error("{len} keys are more than this device can sort at once (at most {max}); sort it in parts")]
+    TooLong {
+        /// Keys asked for.
+        len: u32,
+        /// The limit.
+        max: u32,
+    },
+    /// The scratch was made for fewer keys, or without values.
+    #[error("the scratch holds {capacity} keys{}, but the sort needs {len}{}; make it with RadixSorter::scratch", if *.has_values { " with values" } else { "" }, if *.needs_values { " with values" } else { "" })]
+    ScratchTooSmall {
+        /// Keys the scratch holds.
+        capacity: u32,
+        /// Whether it holds values.
+        has_values: bool,
+        /// Keys to sort.
+        len: u32,
+        /// Whether the sort has values.
+        needs_values: bool,
+    },
+    /// A buffer is smaller than `len` u32s, or lacks STORAGE usage.
+    #[error(
+        "the {what} buffer must be a STORAGE buffer of at least {needed} bytes (it has {size} bytes, usage {usage:?})"
+    )]
+    BadBuffer {
+        /// "keys" or "values".
+        what: &'static str,
+        /// Bytes needed.
+        needed: u64,
+        /// Bytes it has.
+        size: u64,
+        /// Its usage.
+        usage: wgpu::BufferUsages,
+    },
+}
+
+/// One sort to record: the caller's buffers and how to order them.
+#[derive(Clone, Copy, Debug)]
+pub struct SortJob<'a> {
+    /// The keys, sorted in place.
+    pub keys: &'a wgpu::Buffer,
+    /// Values moved with their keys, in place.
+    pub values: Option<&'a wgpu::Buffer>,
+    /// How many keys (from the start of the buffer).
+    pub len: u32,
+    /// u32 or f32 keys.
+    pub kind: KeyKind,
+    /// Largest first (ties still keep their order).
+    pub descending: bool,
+}
+
+impl<'a> SortJob<'a> {
+    /// Sorts the first `len` u32 keys of `keys` ascending.
+    pub fn keys(keys: &'a wgpu::Buffer, len: u32) -> Self {
+        SortJob { keys, values: None, len, kind: KeyKind::U32, descending: false }
+    }
+
+    /// Sorts the first `len` keys ascending and moves the values with them.
+    pub fn pairs(keys: &'a wgpu::Buffer, values: &'a wgpu::Buffer, len: u32) -> Self {
+        SortJob { values: Some(values), ..Self::keys(keys, len) }
+    }
+}
+
+/// Buffers a sort works in, made once for up to `capacity` keys and reused.
+pub struct SortScratch {
+    capacity: u32,
+    keys: wgpu::Buffer,
+    values: Option<wgpu::Buffer>,
+    /// Bound in place of values when a sort has none (one read-only, one written).
+    no_values: [wgpu::Buffer; 2],
+    histograms: wgpu::Buffer,
+    tile_counts: wgpu::Buffer,
+    params: wgpu::Buffer,
+    params_stride: u64,
+}
+
+impl SortScratch {
+    /// Keys it can sort.
+    pub fn capacity(&self) -> u32 {
+        self.capacity
+    }
+}
+
+/// The radix sort's pipelines for one device.
+pub struct RadixSorter {
+    layout: wgpu::BindGroupLayout,
+    histogram_all: wgpu::ComputePipeline,
+    scan_histograms: wgpu::ComputePipeline,
+    count_tiles: wgpu::ComputePipeline,
+    scan_tiles: wgpu::ComputePipeline,
+    scatter: wgpu::ComputePipeline,
+    max_len: u32,
+    max_groups: u32,
+}
+
+impl RadixSorter {
+    /// Builds the pipelines.
+    pub fn new(device: &wgpu::Device) -> Self {
+        let module = RADIX_SORT_PROGRAM.module(device);
+        let entry = |binding, ty, dynamic| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Buffer { ty, has_dynamic_offset: dynamic, min_binding_size: None },
+            count: None,
+        };
+        let read = wgpu::BufferBindingType::Storage { read_only: true };
+        let write = wgpu::BufferBindingType::Storage { read_only: false };
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("sort::layout"),
+            entries: &[
+                entry(0, wgpu::BufferBindingType::Uniform, true),
+                entry(1, read, false),
+                entry(2, write, false),
+                entry(3, read, false),
+                entry(4, write, false),
+                entry(5, write, false),
+                entry(6, write, false),
+            ],
+        });
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("sort::pipeline_layout"),
+            bind_group_layouts: &[Some(&layout)],
+            immediate_size: 0,
+        });
+        let pipeline = |entry_point: &str| {
+            device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some(&format!("sort::{entry_point}")),
+                layout: Some(&pipeline_layout),
+                module: &module,
+                entry_point: Some(entry_point),
+                compilation_options: wgpu::PipelineCompilationOptions {
+                    // Every kernel writes its workgroup memory before reading it.
+                    zero_initialize_workgroup_memory: false,
+                    ..Default::default()
+                },
+                cache: None,
+            })
+        };
+        let limits = device.limits();
+        let binding_keys = limits.max_storage_buffer_binding_size.min(limits.max_buffer_size) / 4;
+        RadixSorter {
+            histogram_all: pipeline("histogram_all"),
+            scan_histograms: pipeline("scan_histograms"),
+            count_tiles: pipeline("count_tiles"),
+            scan_tiles: pipeline("scan_tiles"),
+            scatter: pipeline("scatter"),
+            layout,
+            max_len: u32::try_from(binding_keys).unwrap_or(u32::MAX),
+            max_groups: limits.max_compute_workgroups_per_dimension,
+        }
+    }
+
+    /// The most keys one sort takes on this device: as many u32s as one storage binding holds.
+    pub fn max_len(&self) -> u32 {
+        self.max_len
+    }
+
+    /// Scratch buffers for sorts of up to `capacity` keys (with values if `with_values`).
+    pub fn scratch(
+        &self,
+        device: &wgpu::Device,
+        capacity: u32,
+        with_values: bool,
+    ) -> Result<SortScratch, SortError> {
+        if capacity > self.max_len {
+            return Err(SortError::TooLong { len: capacity, max: self.max_len });
+        }
+        let buffer = |label: &str, bytes: u64, usage: wgpu::BufferUsages| {
+            device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size: bytes.max(4),
+                usage,
+                mapped_at_creation: false,
+            })
+        };
+        let storage = wgpu::BufferUsages::STORAGE;
+        let keys_bytes = u64::from(capacity) * 4;
+        let tiles = capacity.div_ceil(TILE).max(1);
+        let params_stride = (std::mem::size_of::<SortParams>() as u64)
+            .next_multiple_of(u64::from(device.limits().min_uniform_buffer_offset_alignment));
+        Ok(SortScratch {
+            capacity,
+            keys: buffer("sort::keys", keys_bytes, storage),
+            values: with_values.then(|| buffer("sort::values", keys_bytes, storage)),
+            no_values: [buffer("sort::no_values_in", 4, storage), buffer("sort::no_values_out", 4, storage)],
+            histograms: buffer(
+                "sort::histograms",
+                u64::from(RADIX * PASSES) * 4,
+                storage | wgpu::BufferUsages::COPY_DST,
+            ),
+            tile_counts: buffer("sort::tile_counts", u64::from(tiles) * u64::from(RADIX) * 4, storage),
+            params: buffer(
+                "sort::params",
+                params_stride * u64::from(PASSES),
+                wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            ),
+            params_stride,
+        })
+    }
+
+    /// Records sorting `job` into `encoder`. The keys (and values) end sorted in the caller's
+    /// buffers. Several sorts may be recorded into one encoder, each with its own scratch or
+    /// one after another with the same scratch.
+    pub fn record(
+        &self,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        job: &SortJob<'_>,
+        scratch: &SortScratch,
+    ) -> Result<(), SortError> {
+        let len = job.len;
+        if len > self.max_len {
+            return Err(SortError::TooLong { len, max: self.max_len });
+        }
+        if len > scratch.capacity || (job.values.is_some() && scratch.values.is_none()) {
+            return Err(SortError::ScratchTooSmall {
+                capacity: scratch.capacity,
+                has_values: scratch.values.is_some(),
+                len,
+                needs_values: job.values.is_some(),
+            });
+        }
+        let needed = u64::from(len) * 4;
+        let check = |what, buffer: &wgpu::Buffer| {
+            if buffer.size() < needed || !buffer.usage().contains(wgpu::BufferUsages::STORAGE) {
+                return Err(SortError::BadBuffer {
+                    what,
+                    needed,
+                    size: buffer.size(),
+                    usage: buffer.usage(),
+                });
+            }
+            Ok(())
+        };
+        check("keys", job.keys)?;
+        if let Some(values) = job.values {
+            check("values", values)?;
+        }
+        if len <= 1 {
+            return Ok(());
+        }
+
+        let tiles = len.div_ceil(TILE);
+        let transformed = job.kind != KeyKind::U32 || job.descending;
+        let params: Vec<u8> = (0..PASSES)
+            .flat_map(|pass| {
+                let p = SortParams {
+                    len,
+                    tiles,
+                    shift: pass * 8,
+                    pass_index: pass,
+                    transform_in: u32::from(transformed && pass == 0),
+                    transform_out: u32::from(transformed && pass == PASSES - 1),
+                    float_keys: u32::from(job.kind == KeyKind::F32),
+                    descending: u32::from(job.descending),
+                    has_values: u32::from(job.values.is_some()),
+                    pad: [0; 3],
+                };
+                let mut slot = bytemuck::bytes_of(&p).to_vec();
+                slot.resize(scratch.params_stride as usize, 0);
+                slot
+            })
+            .collect();
+        // Copied within the encoder, so sorts recorded one after another each see their own.
+        let staging = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("sort::params_upload"),
+            contents: &params,
+            usage: wgpu::BufferUsages::COPY_SRC,
+        });
+        encoder.copy_buffer_to_buffer(&staging, 0, &scratch.params, 0, params.len() as u64);
+        encoder.clear_buffer(&scratch.histograms, 0, None);
+
+        let values = [
+            job.values.unwrap_or(&scratch.no_values[0]),
+            scratch.values.as_ref().unwrap_or(&scratch.no_values[1]),
+        ];
+        let keys = [job.keys, &scratch.keys];
+        // Direction `d` reads buffer d and writes buffer 1 - d (0: the caller's, 1: scratch).
+        let bind_groups = [0usize, 1].map(|d| {
+            let (values_in, values_out) = if job.values.is_some() {
+                (values[d], values[1 - d])
+            } else {
+                (&scratch.no_values[0], &scratch.no_values[1])
+            };
+            device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some(&format!("sort::bind_group[{d}]")),
+                layout: &self.layout,
+                entries: &[
+                    wgpu::BindGroupEntry {
+                        binding: 0,
+                        resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                            buffer: &scratch.params,
+                            offset: 0,
+                            size: wgpu::BufferSize::new(std::mem::size_of::<SortParams>() as u64),
+                        }),
+                    },
+                    wgpu::BindGroupEntry { binding: 1, resource: keys[d].as_entire_binding() },
+                    wgpu::BindGroupEntry { binding: 2, resource: keys[1 - d].as_entire_binding() },
+                    wgpu::BindGroupEntry { binding: 3, resource: values_in.as_entire_binding() },
+                    wgpu::BindGroupEntry { binding: 4, resource: values_out.as_entire_binding() },
+                    wgpu::BindGroupEntry { binding: 5, resource: scratch.histograms.as_entire_binding() },
+                    wgpu::BindGroupEntry { binding: 6, resource: scratch.tile_counts.as_entire_binding() },
+                ],
+            })
+        });
+
+        let x = tiles.min(self.max_groups);
+        let (groups_x, groups_y) = (x, tiles.div_ceil(x));
+        let mut pass = encoder
+            .begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("sort"), timestamp_writes: None });
+        let offset = |p: u32| (u64::from(p) * scratch.params_stride) as u32;
+        pass.set_bind_group(0, &bind_groups[0], &[offset(0)]);
+        pass.set_pipeline(&self.histogram_all);
+        pass.dispatch_workgroups(groups_x, groups_y, 1);
+        pass.set_pipeline(&self.scan_histograms);
+        pass.dispatch_workgroups(1, 1, 1);
+        for p in 0..PASSES {
+            pass.set_bind_group(0, &bind_groups[(p % 2) as usize], &[offset(p)]);
+            pass.set_pipeline(&self.count_tiles);
+            pass.dispatch_workgroups(groups_x, groups_y, 1);
+            pass.set_pipeline(&self.scan_tiles);
+            pass.dispatch_workgroups(RADIX, 1, 1);
+            pass.set_pipeline(&self.scatter);
+            pass.dispatch_workgroups(groups_x, groups_y, 1);
+        }
+        debug_assert_eq!(WORKGROUP, RADIX, "the histogram kernels give each digit value an invocation");
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn float_keys_order_like_floats_and_descending_reverses() {
+        let floats = [f32::NEG_INFINITY, -2.5, -1.0, -0.0, 0.0, 1e-30, 1.0, 3.5, f32::INFINITY];
+        let keys: Vec<u32> =
+            floats.iter().map(|f| sort_order_key(f.to_bits(), KeyKind::F32, false)).collect();
+        assert!(keys.windows(2).all(|w| w[0] < w[1]), "{keys:x?}");
+        let down: Vec<u32> = floats.iter().map(|f| sort_order_key(f.to_bits(), KeyKind::F32, true)).collect();
+        assert!(down.windows(2).all(|w| w[0] > w[1]));
+        assert!(sort_order_key(3, KeyKind::U32, false) < sort_order_key(4, KeyKind::U32, false));
+        assert!(sort_order_key(3, KeyKind::U32, true) > sort_order_key(4, KeyKind::U32, true));
+    }
+}

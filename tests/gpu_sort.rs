@@ -1,0 +1,140 @@
+//! The device-wide radix sort equals a CPU stable sort: every length from 0 to 300, selected
+//! large lengths around tile boundaries, every distribution, u32 and f32 keys, both orders, and
+//! with values (stability); on every backend under test.
+
+mod common;
+
+use common::on_every_gpu;
+use shadersort::gpu::Gpu;
+use shadersort::readback::read_u32s;
+use shadersort::sort::distribution::Distribution;
+use shadersort::sort::{KeyKind, RadixSorter, SortError, SortJob, sort_order_key};
+use wgpu::util::DeviceExt;
+
+fn upload(gpu: &Gpu, data: &[u32]) -> wgpu::Buffer {
+    // A buffer of at least 4 bytes, so even an empty sort has something to bind.
+    let contents: Vec<u32> = if data.is_empty() { vec![0] } else { data.to_vec() };
+    gpu.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some("test keys"),
+        contents: bytemuck::cast_slice(&contents),
+        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
+    })
+}
+
+/// Sorts `keys` (with their indices as values when `with_values`) on the GPU and compares with
+/// a CPU stable sort by the same order key.
+fn check(gpu: &Gpu, sorter: &RadixSorter, keys: &[u32], kind: KeyKind, descending: bool, with_values: bool) {
+    let len = keys.len() as u32;
+    let what = format!("{len} keys, {kind:?}, descending {descending}, values {with_values}");
+    let key_buffer = upload(gpu, keys);
+    let indices: Vec<u32> = (0..len).collect();
+    let value_buffer = upload(gpu, &indices);
+    let scratch = sorter.scratch(&gpu.device, len, with_values).unwrap();
+    let job =
+        SortJob { keys: &key_buffer, values: with_values.then_some(&value_buffer), len, kind, descending };
+    let mut encoder = gpu.device.create_command_encoder(&Default::default());
+    sorter.record(&gpu.device, &mut encoder, &job, &scratch).unwrap();
+    gpu.queue.submit([encoder.finish()]);
+    let got = read_u32s(gpu, &key_buffer, 0, keys.len()).unwrap();
+
+    let mut expected: Vec<(u32, u32)> = keys.iter().copied().zip(0..).collect();
+    expected.sort_by_key(|&(k, _)| sort_order_key(k, kind, descending));
+    let expected_keys: Vec<u32> = expected.iter().map(|&(k, _)| k).collect();
+    assert!(got == expected_keys, "{what}: keys differ from the stable sort");
+    if with_values {
+        let values = read_u32s(gpu, &value_buffer, 0, keys.len()).unwrap();
+        let expected_values: Vec<u32> = expected.iter().map(|&(_, v)| v).collect();
+        assert!(values == expected_values, "{what}: values differ (the sort is not stable)");
+    }
+}
+
+#[test]
+fn every_length_up_to_300_sorts_like_a_stable_sort() {
+    on_every_gpu(|gpu| {
+        let sorter = RadixSorter::new(&gpu.device);
+        for len in 0..=300usize {
+            let distribution = Distribution::ALL[len % Distribution::ALL.len()];
+            let keys = distribution.keys(len, len as u64);
+            check(gpu, &sorter, &keys, KeyKind::U32, false, len % 3 == 0);
+        }
+    });
+}
+
+#[test]
+fn lengths_around_tile_boundaries_and_every_distribution() {
+    on_every_gpu(|gpu| {
+        let sorter = RadixSorter::new(&gpu.device);
+        for (i, len) in [2047usize, 2048, 2049, 4095, 6144 + 1, 65536 + 7, 300_001].into_iter().enumerate() {
+            for (j, distribution) in Distribution::ALL.into_iter().enumerate() {
+                let keys = distribution.keys(len, (i * 10 + j) as u64);
+                check(gpu, &sorter, &keys, KeyKind::U32, (i + j) % 4 == 1, (i + j) % 2 == 0);
+            }
+        }
+    });
+}
+
+#[test]
+fn float_keys_sort_as_floats_in_both_orders_with_stable_values() {
+    let mut floats = vec![0.0f32, -0.0, 1.5, -1.5, f32::INFINITY, f32::NEG_INFINITY, 1e-38, -1e-38, 7.0, 7.0];
+    let mut rng = shadersort::patterns::SplitMix64::new(9);
+    floats.extend((0..5000).map(|_| (rng.next_u32() as i32 as f32) / 1e6));
+    floats.extend((0..100).map(|i| (i % 7) as f32 - 3.0));
+    let keys: Vec<u32> = floats.iter().map(|f| f.to_bits()).collect();
+    on_every_gpu(|gpu| {
+        let sorter = RadixSorter::new(&gpu.device);
+        for descending in [false, true] {
+            check(gpu, &sorter, &keys, KeyKind::F32, descending, true);
+        }
+        // And the result reads as ordered floats.
+        let buffer = upload(gpu, &keys);
+        let scratch = sorter.scratch(&gpu.device, keys.len() as u32, false).unwrap();
+        let job = SortJob { kind: KeyKind::F32, ..SortJob::keys(&buffer, keys.len() as u32) };
+        let mut encoder = gpu.device.create_command_encoder(&Default::default());
+        sorter.record(&gpu.device, &mut encoder, &job, &scratch).unwrap();
+        gpu.queue.submit([encoder.finish()]);
+        let sorted: Vec<f32> =
+            read_u32s(gpu, &buffer, 0, keys.len()).unwrap().into_iter().map(f32::from_bits).collect();
+        assert!(sorted.windows(2).all(|w| w[0] <= w[1]), "not ascending as floats");
+    });
+}
+
+#[test]
+fn two_sorts_in_one_encoder_share_a_scratch() {
+    on_every_gpu(|gpu| {
+        let sorter = RadixSorter::new(&gpu.device);
+        let (a, b) = (Distribution::Uniform.keys(5000, 1), Distribution::Uniform.keys(3000, 2));
+        let (buffer_a, buffer_b) = (upload(gpu, &a), upload(gpu, &b));
+        let scratch = sorter.scratch(&gpu.device, 5000, false).unwrap();
+        let mut encoder = gpu.device.create_command_encoder(&Default::default());
+        sorter.record(&gpu.device, &mut encoder, &SortJob::keys(&buffer_a, 5000), &scratch).unwrap();
+        let down = SortJob { descending: true, ..SortJob::keys(&buffer_b, 3000) };
+        sorter.record(&gpu.device, &mut encoder, &down, &scratch).unwrap();
+        gpu.queue.submit([encoder.finish()]);
+        let (mut want_a, mut want_b) = (a.clone(), b.clone());
+        want_a.sort_unstable();
+        want_b.sort_unstable_by(|x, y| y.cmp(x));
+        assert_eq!(read_u32s(gpu, &buffer_a, 0, 5000).unwrap(), want_a);
+        assert_eq!(read_u32s(gpu, &buffer_b, 0, 3000).unwrap(), want_b);
+    });
+}
+
+#[test]
+fn misuse_is_refused_with_an_error_not_a_panic() {
+    let gpu = &common::gpus()[0];
+    let sorter = RadixSorter::new(&gpu.device);
+    let too_many = sorter.max_len().saturating_add(1);
+    if too_many > sorter.max_len() {
+        assert!(matches!(sorter.scratch(&gpu.device, too_many, false), Err(SortError::TooLong { .. })));
+    }
+    let keys = upload(gpu, &[3, 1, 2]);
+    let small = sorter.scratch(&gpu.device, 2, false).unwrap();
+    let mut encoder = gpu.device.create_command_encoder(&Default::default());
+    let err = sorter.record(&gpu.device, &mut encoder, &SortJob::keys(&keys, 3), &small).unwrap_err();
+    assert!(err.to_string().contains("holds 2 keys"), "{err}");
+    let scratch = sorter.scratch(&gpu.device, 8, false).unwrap();
+    let err = sorter.record(&gpu.device, &mut encoder, &SortJob::keys(&keys, 8), &scratch).unwrap_err();
+    assert!(matches!(err, SortError::BadBuffer { what: "keys", .. }), "{err}");
+    let err =
+        sorter.record(&gpu.device, &mut encoder, &SortJob::pairs(&keys, &keys, 3), &scratch).unwrap_err();
+    assert!(err.to_string().contains("with values"), "{err}");
+}
