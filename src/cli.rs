@@ -4,6 +4,7 @@ use crate::algorithms::odd_even::PassKind;
 use crate::algorithms::radix::RadixSettings;
 use crate::algorithms::{Algorithm, RunSettings};
 use crate::bench::gif::GifBenchArgs;
+use crate::bench::radix::RadixBenchArgs;
 use crate::bench::sorts::SortBenchArgs;
 use crate::key::SortKey;
 use crate::options::{Axis, Scope, SortOptions};
@@ -150,6 +151,8 @@ pub enum Bench {
     Gif(GifBenchArgs),
     /// GPU time to sort every row completely, per algorithm (needs timestamp queries).
     Sorts(SortBenchArgs),
+    /// The device-wide radix sort: keys and pairs over lengths and distributions (timestamps).
+    Radix(RadixBenchArgs),
 }
 
 impl Cli {

@@ -19,6 +19,7 @@ fn main() -> ExitCode {
         match which {
             Bench::Gif(args) => shadersort::bench::gif::run(args),
             Bench::Sorts(args) => shadersort::bench::sorts::run(args),
+            Bench::Radix(args) => shadersort::bench::radix::run(args),
         }
     } else if cli.out.is_some() || cli.record.is_some() {
         shadersort::headless::run(&cli)

@@ -1,6 +1,7 @@
 //! Benchmarks: commands that measure and print tables, never timed tests.
 
 pub mod gif;
+pub mod radix;
 pub mod sorts;
 
 use std::time::Duration;

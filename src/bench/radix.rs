@@ -1,0 +1,194 @@
+//! `shadersort bench radix`: the device-wide radix sort (`src/sort`), keys only and key-value
+//! pairs, over lengths and key distributions, from GPU timestamps; prints a table and can
+//! write JSON.
+
+use super::median;
+use crate::gpu::Gpu;
+use crate::readback::read_u32s;
+use crate::sort::distribution::Distribution;
+use crate::sort::{RadixSorter, SortJob, SortScratch};
+use crate::timing::GpuTimer;
+use anyhow::{Context, ensure};
+use std::path::PathBuf;
+use std::time::Duration;
+use wgpu::util::DeviceExt;
+
+/// What to measure.
+#[derive(Clone, Debug, clap::Args)]
+pub struct RadixBenchArgs {
+    /// Lengths as powers of two, comma separated.
+    #[arg(long, value_delimiter = ',', default_value = "16,18,20,22,24,26")]
+    pub log2_sizes: Vec<u32>,
+    /// Key distributions, comma separated [default: all].
+    #[arg(long, value_delimiter = ',', value_enum)]
+    pub distributions: Vec<Distribution>,
+    /// Timed runs per measurement (the median is reported), after three warm-up runs.
+    #[arg(long, default_value_t = 20)]
+    pub runs: u32,
+    /// Also write the results to this JSON file.
+    #[arg(long, value_name = "PATH")]
+    pub json: Option<PathBuf>,
+}
+
+/// One measured row.
+#[derive(Clone, Debug)]
+struct Row {
+    len: u32,
+    distribution: Distribution,
+    pairs: bool,
+    time: Duration,
+}
+
+impl Row {
+    fn rate_g(&self) -> f64 {
+        f64::from(self.len) / self.time.as_secs_f64() / 1e9
+    }
+}
+
+/// The buffers of one measurement: the input kept pristine, and the buffers sorted in place.
+struct Bench {
+    pristine_keys: wgpu::Buffer,
+    pristine_values: wgpu::Buffer,
+    keys: wgpu::Buffer,
+    values: wgpu::Buffer,
+    len: u32,
+}
+
+impl Bench {
+    fn new(gpu: &Gpu, keys: &[u32]) -> Self {
+        let init = |label, contents: &[u32], usage| {
+            gpu.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some(label),
+                contents: bytemuck::cast_slice(contents),
+                usage,
+            })
+        };
+        let values: Vec<u32> = (0..keys.len() as u32).collect();
+        let work = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC;
+        Bench {
+            pristine_keys: init("bench::pristine_keys", keys, wgpu::BufferUsages::COPY_SRC),
+            pristine_values: init("bench::pristine_values", &values, wgpu::BufferUsages::COPY_SRC),
+            keys: init("bench::keys", keys, work),
+            values: init("bench::values", &values, work),
+            len: keys.len() as u32,
+        }
+    }
+
+    /// GPU time of one sort from fresh input (the copy back is outside the timed span).
+    fn time(
+        &self,
+        gpu: &Gpu,
+        sorter: &RadixSorter,
+        scratch: &SortScratch,
+        timer: &GpuTimer,
+        pairs: bool,
+    ) -> anyhow::Result<Duration> {
+        let mut encoder = gpu.device.create_command_encoder(&Default::default());
+        let bytes = u64::from(self.len) * 4;
+        encoder.copy_buffer_to_buffer(&self.pristine_keys, 0, &self.keys, 0, bytes);
+        encoder.copy_buffer_to_buffer(&self.pristine_values, 0, &self.values, 0, bytes);
+        let job = if pairs {
+            SortJob::pairs(&self.keys, &self.values, self.len)
+        } else {
+            SortJob::keys(&self.keys, self.len)
+        };
+        timer.start(&mut encoder);
+        sorter.record(&gpu.device, &mut encoder, &job, scratch)?;
+        timer.stop(&mut encoder);
+        gpu.queue.submit([encoder.finish()]);
+        Ok(Duration::from_secs_f64(timer.read_ms(gpu)? / 1e3))
+    }
+}
+
+/// Runs the benchmark and prints a table.
+pub fn run(args: &RadixBenchArgs) -> anyhow::Result<()> {
+    let gpu = Gpu::headless()?;
+    let timer = GpuTimer::new(&gpu).context(
+        "this adapter has no timestamp queries between passes (GL has none); use a Vulkan, Metal or DX12 GPU",
+    )?;
+    let sorter = RadixSorter::new(&gpu.device);
+    let distributions =
+        if args.distributions.is_empty() { Distribution::ALL.to_vec() } else { args.distributions.clone() };
+    println!("GPU: {}", gpu.describe());
+    println!("device-wide radix sort (portable path), median of {} runs after 3 warm-ups", args.runs);
+    let mut rows = Vec::new();
+    for &log2 in &args.log2_sizes {
+        ensure!(log2 <= 31, "2^{log2} keys do not fit a u32 length");
+        let len = 1u32 << log2;
+        let scratch = sorter.scratch(&gpu.device, len, true)?;
+        for &distribution in &distributions {
+            let keys = distribution.keys(len as usize, 2026 + u64::from(log2));
+            let bench = Bench::new(&gpu, &keys);
+            for pairs in [false, true] {
+                let mut samples = Vec::new();
+                for i in 0..args.runs + 3 {
+                    let t = bench.time(&gpu, &sorter, &scratch, &timer, pairs)?;
+                    if i >= 3 {
+                        samples.push(t);
+                    }
+                }
+                verify(&gpu, &bench, &keys, pairs)?;
+                let row = Row { len, distribution, pairs, time: median(samples) };
+                eprintln!(
+                    "2^{log2} {} {}: {:.3} ms",
+                    distribution.name(),
+                    if pairs { "pairs" } else { "keys" },
+                    row.time.as_secs_f64() * 1e3
+                );
+                rows.push(row);
+            }
+        }
+    }
+    println!("| keys | distribution | keys only, ms | G keys/s | pairs, ms | G pairs/s |");
+    println!("| ---: | --- | ---: | ---: | ---: | ---: |");
+    for pair in rows.chunks(2) {
+        let (k, p) = (&pair[0], &pair[1]);
+        println!(
+            "| 2^{} | {} | {:.3} | {:.2} | {:.3} | {:.2} |",
+            k.len.trailing_zeros(),
+            k.distribution.name(),
+            k.time.as_secs_f64() * 1e3,
+            k.rate_g(),
+            p.time.as_secs_f64() * 1e3,
+            p.rate_g()
+        );
+    }
+    if let Some(path) = &args.json {
+        let entries: Vec<String> = rows
+            .iter()
+            .map(|r| {
+                format!(
+                    "  {{\"len\": {}, \"distribution\": \"{}\", \"pairs\": {}, \"median_ms\": {:.6}, \"g_per_s\": {:.4}}}",
+                    r.len,
+                    r.distribution.name(),
+                    r.pairs,
+                    r.time.as_secs_f64() * 1e3,
+                    r.rate_g()
+                )
+            })
+            .collect();
+        let json = format!(
+            "{{\"gpu\": \"{}\", \"runs\": {}, \"results\": [\n{}\n]}}\n",
+            gpu.describe().replace('"', "'"),
+            args.runs,
+            entries.join(",\n")
+        );
+        std::fs::write(path, json).with_context(|| format!("cannot write '{}'", path.display()))?;
+    }
+    Ok(())
+}
+
+/// Checks the last sort against a CPU sort, so a fast wrong answer cannot be reported.
+fn verify(gpu: &Gpu, bench: &Bench, keys: &[u32], pairs: bool) -> anyhow::Result<()> {
+    let got = read_u32s(gpu, &bench.keys, 0, keys.len())?;
+    let mut want = keys.to_vec();
+    want.sort_unstable();
+    ensure!(got == want, "the GPU sort of {} keys is wrong", keys.len());
+    if pairs {
+        let values = read_u32s(gpu, &bench.values, 0, keys.len())?;
+        let stable = values.iter().zip(&got).all(|(&v, &k)| keys[v as usize] == k)
+            && got.windows(2).zip(values.windows(2)).all(|(k, v)| k[0] != k[1] || v[0] < v[1]);
+        ensure!(stable, "the GPU sort of {} pairs moved values wrongly or unstably", keys.len());
+    }
+    Ok(())
+}
