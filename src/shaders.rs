@@ -18,6 +18,8 @@ pub const BUBBLE: &str = include_str!("../shaders/bubble.wgsl");
 pub const RADIX: &str = include_str!("../shaders/radix.wgsl");
 /// `shaders/radix_sort.wgsl`: the device-wide radix sort of `src/sort/`.
 pub const RADIX_SORT: &str = include_str!("../shaders/radix_sort.wgsl");
+/// `shaders/radix_sort_subgroups.wgsl`: its scatter with subgroup ballots (the fast path).
+pub const RADIX_SORT_SUBGROUPS: &str = include_str!("../shaders/radix_sort_subgroups.wgsl");
 
 /// Picture texture to displayable texture.
 pub const DISPLAY: &str = include_str!("../shaders/display.wgsl");
@@ -104,6 +106,13 @@ pub const RADIX_PROGRAM: Program =
 pub const RADIX_SORT_PROGRAM: Program =
     Program { name: "radix_sort", files: &["radix_sort.wgsl"], sources: &[RADIX_SORT] };
 
+/// The device-wide radix sort with the subgroup scatter (needs `Features::SUBGROUP`).
+pub const RADIX_SORT_SUBGROUPS_PROGRAM: Program = Program {
+    name: "radix_sort_subgroups",
+    files: &["radix_sort.wgsl", "radix_sort_subgroups.wgsl"],
+    sources: &[RADIX_SORT, RADIX_SORT_SUBGROUPS],
+};
+
 /// The single-workgroup bubble sort.
 pub const BUBBLE_PROGRAM: Program =
     Program { name: "bubble", files: &["key.wgsl", "bubble.wgsl"], sources: &[KEY, BUBBLE] };
@@ -120,5 +129,6 @@ pub const PROGRAMS: &[Program] = &[
     BUBBLE_PROGRAM,
     RADIX_PROGRAM,
     RADIX_SORT_PROGRAM,
+    RADIX_SORT_SUBGROUPS_PROGRAM,
     DISPLAY_PROGRAM,
 ];

@@ -8,8 +8,30 @@ use common::on_every_gpu;
 use shadersort::gpu::Gpu;
 use shadersort::readback::read_u32s;
 use shadersort::sort::distribution::Distribution;
-use shadersort::sort::{KeyKind, RadixSorter, SortError, SortJob, sort_order_key};
+use shadersort::sort::{KeyKind, RadixSorter, SortError, SortJob, SortPath, sort_order_key};
 use wgpu::util::DeviceExt;
+
+/// A sorter of every path the GPU runs: both on lavapipe (subgroups of 8), the portable one on
+/// GL, which has no subgroups and must say so.
+fn sorters(gpu: &Gpu) -> Vec<RadixSorter> {
+    let mut sorters = vec![RadixSorter::with_path(&gpu.device, SortPath::Portable).unwrap()];
+    match RadixSorter::with_path(&gpu.device, SortPath::Subgroups) {
+        Ok(sorter) => sorters.push(sorter),
+        Err(e) => {
+            assert_eq!(e, SortError::NoSubgroups);
+            assert_eq!(
+                gpu.adapter.get_info().backend,
+                wgpu::Backend::Gl,
+                "only GL lacks the subgroup path here"
+            );
+        }
+    }
+    if gpu.adapter.get_info().backend == wgpu::Backend::Vulkan {
+        assert_eq!(sorters.len(), 2, "lavapipe runs the subgroup path");
+        assert_eq!(RadixSorter::new(&gpu.device).path(), SortPath::Subgroups, "and picks it");
+    }
+    sorters
+}
 
 fn upload(gpu: &Gpu, data: &[u32]) -> wgpu::Buffer {
     // A buffer of at least 4 bytes, so even an empty sort has something to bind.
@@ -25,7 +47,8 @@ fn upload(gpu: &Gpu, data: &[u32]) -> wgpu::Buffer {
 /// a CPU stable sort by the same order key.
 fn check(gpu: &Gpu, sorter: &RadixSorter, keys: &[u32], kind: KeyKind, descending: bool, with_values: bool) {
     let len = keys.len() as u32;
-    let what = format!("{len} keys, {kind:?}, descending {descending}, values {with_values}");
+    let what =
+        format!("{len} keys, {kind:?}, descending {descending}, values {with_values}, {:?}", sorter.path());
     let key_buffer = upload(gpu, keys);
     let indices: Vec<u32> = (0..len).collect();
     let value_buffer = upload(gpu, &indices);
@@ -51,11 +74,12 @@ fn check(gpu: &Gpu, sorter: &RadixSorter, keys: &[u32], kind: KeyKind, descendin
 #[test]
 fn every_length_up_to_300_sorts_like_a_stable_sort() {
     on_every_gpu(|gpu| {
-        let sorter = RadixSorter::new(&gpu.device);
-        for len in 0..=300usize {
-            let distribution = Distribution::ALL[len % Distribution::ALL.len()];
-            let keys = distribution.keys(len, len as u64);
-            check(gpu, &sorter, &keys, KeyKind::U32, false, len % 3 == 0);
+        for sorter in sorters(gpu) {
+            for len in 0..=300usize {
+                let distribution = Distribution::ALL[len % Distribution::ALL.len()];
+                let keys = distribution.keys(len, len as u64);
+                check(gpu, &sorter, &keys, KeyKind::U32, false, len % 3 == 0);
+            }
         }
     });
 }
@@ -63,11 +87,14 @@ fn every_length_up_to_300_sorts_like_a_stable_sort() {
 #[test]
 fn lengths_around_tile_boundaries_and_every_distribution() {
     on_every_gpu(|gpu| {
-        let sorter = RadixSorter::new(&gpu.device);
-        for (i, len) in [2047usize, 2048, 2049, 4095, 6144 + 1, 65536 + 7, 300_001].into_iter().enumerate() {
-            for (j, distribution) in Distribution::ALL.into_iter().enumerate() {
-                let keys = distribution.keys(len, (i * 10 + j) as u64);
-                check(gpu, &sorter, &keys, KeyKind::U32, (i + j) % 4 == 1, (i + j) % 2 == 0);
+        for sorter in sorters(gpu) {
+            for (i, len) in
+                [2047usize, 2048, 2049, 4095, 6144 + 1, 65536 + 7, 300_001].into_iter().enumerate()
+            {
+                for (j, distribution) in Distribution::ALL.into_iter().enumerate() {
+                    let keys = distribution.keys(len, (i * 10 + j) as u64);
+                    check(gpu, &sorter, &keys, KeyKind::U32, (i + j) % 4 == 1, (i + j) % 2 == 0);
+                }
             }
         }
     });
@@ -81,10 +108,12 @@ fn float_keys_sort_as_floats_in_both_orders_with_stable_values() {
     floats.extend((0..100).map(|i| (i % 7) as f32 - 3.0));
     let keys: Vec<u32> = floats.iter().map(|f| f.to_bits()).collect();
     on_every_gpu(|gpu| {
-        let sorter = RadixSorter::new(&gpu.device);
-        for descending in [false, true] {
-            check(gpu, &sorter, &keys, KeyKind::F32, descending, true);
+        for sorter in sorters(gpu) {
+            for descending in [false, true] {
+                check(gpu, &sorter, &keys, KeyKind::F32, descending, true);
+            }
         }
+        let sorter = RadixSorter::new(&gpu.device);
         // And the result reads as ordered floats.
         let buffer = upload(gpu, &keys);
         let scratch = sorter.scratch(&gpu.device, keys.len() as u32, false).unwrap();

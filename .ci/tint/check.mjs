@@ -21,7 +21,9 @@ async function compile(code) {
         console.error('tint: Dawn found no null-backend adapter');
         process.exit(2);
     }
-    const device = await adapter.requestDevice();
+    // Shaders that enable subgroups need a device with the feature.
+    const requiredFeatures = code.startsWith('enable subgroups;') ? ['subgroups'] : [];
+    const device = await adapter.requestDevice({ requiredFeatures });
     // The errors are read from getCompilationInfo (dawn.node also logs them to stderr).
     const module = device.createShaderModule({ code });
     const info = await module.getCompilationInfo();

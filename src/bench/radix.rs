@@ -6,7 +6,7 @@ use super::median;
 use crate::gpu::Gpu;
 use crate::readback::read_u32s;
 use crate::sort::distribution::Distribution;
-use crate::sort::{RadixSorter, SortJob, SortScratch};
+use crate::sort::{RadixSorter, SortJob, SortPath, SortScratch};
 use crate::timing::GpuTimer;
 use anyhow::{Context, ensure};
 use std::path::PathBuf;
@@ -22,6 +22,9 @@ pub struct RadixBenchArgs {
     /// Key distributions, comma separated [default: all].
     #[arg(long, value_delimiter = ',', value_enum)]
     pub distributions: Vec<Distribution>,
+    /// Sort paths, comma separated [default: every path this GPU runs].
+    #[arg(long, value_delimiter = ',', value_enum)]
+    pub paths: Vec<SortPath>,
     /// Timed runs per measurement (the median is reported), after three warm-up runs.
     #[arg(long, default_value_t = 20)]
     pub runs: u32,
@@ -33,6 +36,7 @@ pub struct RadixBenchArgs {
 /// One measured row.
 #[derive(Clone, Debug)]
 struct Row {
+    path: SortPath,
     len: u32,
     distribution: Distribution,
     pairs: bool,
@@ -106,45 +110,57 @@ pub fn run(args: &RadixBenchArgs) -> anyhow::Result<()> {
     let timer = GpuTimer::new(&gpu).context(
         "this adapter has no timestamp queries between passes (GL has none); use a Vulkan, Metal or DX12 GPU",
     )?;
-    let sorter = RadixSorter::new(&gpu.device);
+    let paths = if args.paths.is_empty() {
+        let mut all = vec![SortPath::Portable];
+        all.extend(SortPath::subgroup_size(&gpu.device).map(|_| SortPath::Subgroups));
+        all
+    } else {
+        args.paths.clone()
+    };
+    let sorters =
+        paths.iter().map(|&path| RadixSorter::with_path(&gpu.device, path)).collect::<Result<Vec<_>, _>>()?;
     let distributions =
         if args.distributions.is_empty() { Distribution::ALL.to_vec() } else { args.distributions.clone() };
     println!("GPU: {}", gpu.describe());
-    println!("device-wide radix sort (portable path), median of {} runs after 3 warm-ups", args.runs);
+    println!("device-wide radix sort, median of {} runs after 3 warm-ups", args.runs);
     let mut rows = Vec::new();
-    for &log2 in &args.log2_sizes {
-        ensure!(log2 <= 31, "2^{log2} keys do not fit a u32 length");
-        let len = 1u32 << log2;
-        let scratch = sorter.scratch(&gpu.device, len, true)?;
-        for &distribution in &distributions {
-            let keys = distribution.keys(len as usize, 2026 + u64::from(log2));
-            let bench = Bench::new(&gpu, &keys);
-            for pairs in [false, true] {
-                let mut samples = Vec::new();
-                for i in 0..args.runs + 3 {
-                    let t = bench.time(&gpu, &sorter, &scratch, &timer, pairs)?;
-                    if i >= 3 {
-                        samples.push(t);
+    for sorter in &sorters {
+        for &log2 in &args.log2_sizes {
+            ensure!(log2 <= 31, "2^{log2} keys do not fit a u32 length");
+            let len = 1u32 << log2;
+            let scratch = sorter.scratch(&gpu.device, len, true)?;
+            for &distribution in &distributions {
+                let keys = distribution.keys(len as usize, 2026 + u64::from(log2));
+                let bench = Bench::new(&gpu, &keys);
+                for pairs in [false, true] {
+                    let mut samples = Vec::new();
+                    for i in 0..args.runs + 3 {
+                        let t = bench.time(&gpu, sorter, &scratch, &timer, pairs)?;
+                        if i >= 3 {
+                            samples.push(t);
+                        }
                     }
+                    verify(&gpu, &bench, &keys, pairs)?;
+                    let row = Row { path: sorter.path(), len, distribution, pairs, time: median(samples) };
+                    eprintln!(
+                        "{} 2^{log2} {} {}: {:.3} ms",
+                        sorter.path().name(),
+                        distribution.name(),
+                        if pairs { "pairs" } else { "keys" },
+                        row.time.as_secs_f64() * 1e3
+                    );
+                    rows.push(row);
                 }
-                verify(&gpu, &bench, &keys, pairs)?;
-                let row = Row { len, distribution, pairs, time: median(samples) };
-                eprintln!(
-                    "2^{log2} {} {}: {:.3} ms",
-                    distribution.name(),
-                    if pairs { "pairs" } else { "keys" },
-                    row.time.as_secs_f64() * 1e3
-                );
-                rows.push(row);
             }
         }
     }
-    println!("| keys | distribution | keys only, ms | G keys/s | pairs, ms | G pairs/s |");
-    println!("| ---: | --- | ---: | ---: | ---: | ---: |");
+    println!("| path | keys | distribution | keys only, ms | G keys/s | pairs, ms | G pairs/s |");
+    println!("| --- | ---: | --- | ---: | ---: | ---: | ---: |");
     for pair in rows.chunks(2) {
         let (k, p) = (&pair[0], &pair[1]);
         println!(
-            "| 2^{} | {} | {:.3} | {:.2} | {:.3} | {:.2} |",
+            "| {} | 2^{} | {} | {:.3} | {:.2} | {:.3} | {:.2} |",
+            k.path.name(),
             k.len.trailing_zeros(),
             k.distribution.name(),
             k.time.as_secs_f64() * 1e3,
@@ -158,7 +174,8 @@ pub fn run(args: &RadixBenchArgs) -> anyhow::Result<()> {
             .iter()
             .map(|r| {
                 format!(
-                    "  {{\"len\": {}, \"distribution\": \"{}\", \"pairs\": {}, \"median_ms\": {:.6}, \"g_per_s\": {:.4}}}",
+                    "  {{\"path\": \"{}\", \"len\": {}, \"distribution\": \"{}\", \"pairs\": {}, \"median_ms\": {:.6}, \"g_per_s\": {:.4}}}",
+                    r.path.name(),
                     r.len,
                     r.distribution.name(),
                     r.pairs,

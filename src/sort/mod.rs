@@ -12,13 +12,14 @@
 //! # Ok(()) }
 //! ```
 //!
-//! The path is portable reduce-then-scan (`shaders/radix_sort.wgsl`): 8-bit digits, one read of
-//! the keys for all four histograms, then four passes of count, scan and stable scatter. No
-//! workgroup waits on another, so it is correct on every adapter, software and GL included.
+//! It is reduce-then-scan (`shaders/radix_sort.wgsl`): 8-bit digits, one read of the keys for
+//! all four histograms, then four passes of count, scan and stable scatter. No workgroup waits
+//! on another, so it is correct on every adapter, software and GL included. Two paths differ
+//! only in how the scatter ranks keys ([`SortPath`]); the sorter picks one from the adapter.
 
 pub mod distribution;
 
-use crate::shaders::RADIX_SORT_PROGRAM;
+use crate::shaders::{RADIX_SORT_PROGRAM, RADIX_SORT_SUBGROUPS_PROGRAM};
 use wgpu::util::DeviceExt;
 
 /// Keys per tile (`TILE` in `shaders/radix_sort.wgsl`).
@@ -29,6 +30,41 @@ const RADIX: u32 = 256;
 const PASSES: u32 = 4;
 /// Invocations per workgroup (`WORKGROUP` in the shader).
 const WORKGROUP: u32 = 256;
+
+/// How the scatter ranks the keys of a tile; both give the same, stable result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum SortPath {
+    /// Groups of 32 invocations compare digits in workgroup memory: needs nothing special.
+    Portable,
+    /// Subgroup ballots find equal digits: needs `Features::SUBGROUP` and a subgroup size fixed
+    /// at 8, 16 or 32 (NVIDIA 32, lavapipe 8; not GL).
+    Subgroups,
+}
+
+impl SortPath {
+    /// The name used on the command line and in tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            SortPath::Portable => "portable",
+            SortPath::Subgroups => "subgroups",
+        }
+    }
+
+    /// The subgroup size the fast path would run with on `device`, if it can run there.
+    pub fn subgroup_size(device: &wgpu::Device) -> Option<u32> {
+        let info = device.adapter_info();
+        let size = info.subgroup_min_size;
+        (device.features().contains(wgpu::Features::SUBGROUP)
+            && size == info.subgroup_max_size
+            && [8, 16, 32].contains(&size))
+        .then_some(size)
+    }
+
+    /// The fastest path `device` can run.
+    pub fn best_for(device: &wgpu::Device) -> SortPath {
+        if Self::subgroup_size(device).is_some() { SortPath::Subgroups } else { SortPath::Portable }
+    }
+}
 
 /// What the keys are.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -101,6 +137,11 @@ pub enum SortError {
         /// Whether the sort has values.
         needs_values: bool,
     },
+    /// The subgroup path was asked for on a device that cannot run it.
+    #[error(
+        "this GPU cannot run the subgroup path (it needs subgroups of one fixed size from 8 to 32); use SortPath::Portable"
+    )]
+    NoSubgroups,
     /// A buffer is smaller than `len` u32s, or lacks STORAGE usage.
     #[error(
         "the {what} buffer must be a STORAGE buffer of at least {needed} bytes (it has {size} bytes, usage {usage:?})"
@@ -172,14 +213,25 @@ pub struct RadixSorter {
     count_tiles: wgpu::ComputePipeline,
     scan_tiles: wgpu::ComputePipeline,
     scatter: wgpu::ComputePipeline,
+    path: SortPath,
     max_len: u32,
     max_groups: u32,
 }
 
 impl RadixSorter {
-    /// Builds the pipelines.
+    /// Builds the pipelines of the fastest path the device can run.
     pub fn new(device: &wgpu::Device) -> Self {
-        let module = RADIX_SORT_PROGRAM.module(device);
+        Self::with_path(device, SortPath::best_for(device)).expect("the best path runs")
+    }
+
+    /// Builds the pipelines of `path`, or says why the device cannot run it.
+    pub fn with_path(device: &wgpu::Device, path: SortPath) -> Result<Self, SortError> {
+        let subgroup_size = match path {
+            SortPath::Portable => None,
+            SortPath::Subgroups => Some(SortPath::subgroup_size(device).ok_or(SortError::NoSubgroups)?),
+        };
+        let program = if subgroup_size.is_some() { RADIX_SORT_SUBGROUPS_PROGRAM } else { RADIX_SORT_PROGRAM };
+        let module = program.module(device);
         let entry = |binding, ty, dynamic| wgpu::BindGroupLayoutEntry {
             binding,
             visibility: wgpu::ShaderStages::COMPUTE,
@@ -205,6 +257,9 @@ impl RadixSorter {
             bind_group_layouts: &[Some(&layout)],
             immediate_size: 0,
         });
+        let warps = f64::from(WORKGROUP / subgroup_size.unwrap_or(32));
+        let constants: &[(&str, f64)] =
+            if subgroup_size.is_some() { &[("WARPS", warps), ("WARP_WORDS", warps * 128.0)] } else { &[] };
         let pipeline = |entry_point: &str| {
             device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
                 label: Some(&format!("sort::{entry_point}")),
@@ -212,25 +267,31 @@ impl RadixSorter {
                 module: &module,
                 entry_point: Some(entry_point),
                 compilation_options: wgpu::PipelineCompilationOptions {
+                    constants: if entry_point == "scatter_subgroups" { constants } else { &[] },
                     // Every kernel writes its workgroup memory before reading it.
                     zero_initialize_workgroup_memory: false,
-                    ..Default::default()
                 },
                 cache: None,
             })
         };
         let limits = device.limits();
         let binding_keys = limits.max_storage_buffer_binding_size.min(limits.max_buffer_size) / 4;
-        RadixSorter {
+        Ok(RadixSorter {
             histogram_all: pipeline("histogram_all"),
             scan_histograms: pipeline("scan_histograms"),
             count_tiles: pipeline("count_tiles"),
             scan_tiles: pipeline("scan_tiles"),
-            scatter: pipeline("scatter"),
+            scatter: pipeline(if subgroup_size.is_some() { "scatter_subgroups" } else { "scatter" }),
             layout,
+            path,
             max_len: u32::try_from(binding_keys).unwrap_or(u32::MAX),
             max_groups: limits.max_compute_workgroups_per_dimension,
-        }
+        })
+    }
+
+    /// The path this sorter runs.
+    pub fn path(&self) -> SortPath {
+        self.path
     }
 
     /// The most keys one sort takes on this device: as many u32s as one storage binding holds.
