@@ -28,6 +28,10 @@ pub struct RadixBenchArgs {
     /// Timed runs per measurement (the median is reported), after three warm-up runs.
     #[arg(long, default_value_t = 20)]
     pub runs: u32,
+    /// Instead of the table: GPU time of each kernel (summed over its four passes), uniform keys
+    /// only, from a timestamp around every dispatch.
+    #[arg(long)]
+    pub profile: bool,
     /// Also write the results to this JSON file.
     #[arg(long, value_name = "PATH")]
     pub json: Option<PathBuf>,
@@ -119,6 +123,9 @@ pub fn run(args: &RadixBenchArgs) -> anyhow::Result<()> {
     };
     let sorters =
         paths.iter().map(|&path| RadixSorter::with_path(&gpu.device, path)).collect::<Result<Vec<_>, _>>()?;
+    if args.profile {
+        return profile(&gpu, &sorters, args);
+    }
     let distributions =
         if args.distributions.is_empty() { Distribution::ALL.to_vec() } else { args.distributions.clone() };
     println!("GPU: {}", gpu.describe());
@@ -191,6 +198,81 @@ pub fn run(args: &RadixBenchArgs) -> anyhow::Result<()> {
             entries.join(",\n")
         );
         std::fs::write(path, json).with_context(|| format!("cannot write '{}'", path.display()))?;
+    }
+    Ok(())
+}
+
+/// Prints each kernel's share of a keys-only sort of uniform keys.
+fn profile(gpu: &Gpu, sorters: &[RadixSorter], args: &RadixBenchArgs) -> anyhow::Result<()> {
+    let count = 2 * crate::sort::DISPATCHES;
+    let queries = gpu.device.create_query_set(&wgpu::QuerySetDescriptor {
+        label: Some("bench::profile"),
+        ty: wgpu::QueryType::Timestamp,
+        count,
+    });
+    let resolved = gpu.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("bench::profile_resolved"),
+        size: u64::from(count) * 8,
+        usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
+        mapped_at_creation: false,
+    });
+    let period_ns = f64::from(gpu.queue.get_timestamp_period());
+    println!("| path | keys | kernel | GPU ms (median, all passes) | share |");
+    println!("| --- | ---: | --- | ---: | ---: |");
+    for sorter in sorters {
+        for &log2 in &args.log2_sizes {
+            ensure!(log2 <= 31, "2^{log2} keys do not fit a u32 length");
+            let len = 1u32 << log2;
+            let scratch = sorter.scratch(&gpu.device, len, false)?;
+            let bench = Bench::new(gpu, &Distribution::Uniform.keys(len as usize, 2026));
+            let mut per_kernel: Vec<(&'static str, Vec<Duration>)> = Vec::new();
+            for run in 0..args.runs + 3 {
+                let mut encoder = gpu.device.create_command_encoder(&Default::default());
+                encoder.copy_buffer_to_buffer(&bench.pristine_keys, 0, &bench.keys, 0, u64::from(len) * 4);
+                let kernels = sorter.record_profiled(
+                    &gpu.device,
+                    &mut encoder,
+                    &SortJob::keys(&bench.keys, len),
+                    &scratch,
+                    &queries,
+                )?;
+                encoder.resolve_query_set(&queries, 0..count, &resolved, 0);
+                gpu.queue.submit([encoder.finish()]);
+                let ticks: Vec<u64> = read_u32s(gpu, &resolved, 0, count as usize * 2)?
+                    .chunks(2)
+                    .map(|w| u64::from(w[0]) | (u64::from(w[1]) << 32))
+                    .collect();
+                if run < 3 {
+                    continue;
+                }
+                let mut sums: Vec<(&'static str, f64)> = Vec::new();
+                for (k, kernel) in kernels.iter().enumerate() {
+                    let ns = ticks[2 * k + 1].saturating_sub(ticks[2 * k]) as f64 * period_ns;
+                    match sums.iter_mut().find(|(name, _)| name == kernel) {
+                        Some((_, total)) => *total += ns,
+                        None => sums.push((kernel, ns)),
+                    }
+                }
+                for (kernel, ns) in sums {
+                    let sample = Duration::from_secs_f64(ns / 1e9);
+                    match per_kernel.iter_mut().find(|(name, _)| *name == kernel) {
+                        Some((_, samples)) => samples.push(sample),
+                        None => per_kernel.push((kernel, vec![sample])),
+                    }
+                }
+            }
+            let medians: Vec<(&str, Duration)> =
+                per_kernel.into_iter().map(|(k, s)| (k, median(s))).collect();
+            let total: f64 = medians.iter().map(|(_, d)| d.as_secs_f64()).sum();
+            for (kernel, time) in &medians {
+                println!(
+                    "| {} | 2^{log2} | {kernel} | {:.3} | {:.0}% |",
+                    sorter.path().name(),
+                    time.as_secs_f64() * 1e3,
+                    time.as_secs_f64() / total * 100.0
+                );
+            }
+        }
     }
     Ok(())
 }

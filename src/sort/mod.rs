@@ -352,6 +352,32 @@ impl RadixSorter {
         job: &SortJob<'_>,
         scratch: &SortScratch,
     ) -> Result<(), SortError> {
+        self.record_dispatches(device, encoder, job, scratch, None).map(|_| ())
+    }
+
+    /// [`RadixSorter::record`] with each dispatch in a compute pass of its own that writes
+    /// timestamps 2k and 2k + 1 of `queries` (at least 2 x [`DISPATCHES`] of them; needs
+    /// `Features::TIMESTAMP_QUERY`). Returns each dispatch's kernel name, in order (none for
+    /// sorts of 0 or 1 keys).
+    pub fn record_profiled(
+        &self,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        job: &SortJob<'_>,
+        scratch: &SortScratch,
+        queries: &wgpu::QuerySet,
+    ) -> Result<Vec<&'static str>, SortError> {
+        self.record_dispatches(device, encoder, job, scratch, Some(queries))
+    }
+
+    fn record_dispatches(
+        &self,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        job: &SortJob<'_>,
+        scratch: &SortScratch,
+        profile: Option<&wgpu::QuerySet>,
+    ) -> Result<Vec<&'static str>, SortError> {
         let len = job.len;
         if len > self.max_len {
             return Err(SortError::TooLong { len, max: self.max_len });
@@ -381,7 +407,7 @@ impl RadixSorter {
             check("values", values)?;
         }
         if len <= 1 {
-            return Ok(());
+            return Ok(Vec::new());
         }
 
         let tiles = len.div_ceil(TILE);
@@ -449,26 +475,98 @@ impl RadixSorter {
         });
 
         let x = tiles.min(self.max_groups);
-        let (groups_x, groups_y) = (x, tiles.div_ceil(x));
-        let mut pass = encoder
-            .begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("sort"), timestamp_writes: None });
+        let tile_groups = (x, tiles.div_ceil(x));
         let offset = |p: u32| (u64::from(p) * scratch.params_stride) as u32;
-        pass.set_bind_group(0, &bind_groups[0], &[offset(0)]);
-        pass.set_pipeline(&self.histogram_all);
-        pass.dispatch_workgroups(groups_x, groups_y, 1);
-        pass.set_pipeline(&self.scan_histograms);
-        pass.dispatch_workgroups(1, 1, 1);
+        let mut steps = vec![
+            Dispatch {
+                kernel: "histogram_all",
+                pipeline: &self.histogram_all,
+                direction: 0,
+                offset: 0,
+                groups: tile_groups,
+            },
+            Dispatch {
+                kernel: "scan_histograms",
+                pipeline: &self.scan_histograms,
+                direction: 0,
+                offset: 0,
+                groups: (1, 1),
+            },
+        ];
         for p in 0..PASSES {
-            pass.set_bind_group(0, &bind_groups[(p % 2) as usize], &[offset(p)]);
-            pass.set_pipeline(&self.count_tiles);
-            pass.dispatch_workgroups(groups_x, groups_y, 1);
-            pass.set_pipeline(&self.scan_tiles);
-            pass.dispatch_workgroups(RADIX, 1, 1);
-            pass.set_pipeline(&self.scatter);
-            pass.dispatch_workgroups(groups_x, groups_y, 1);
+            let (direction, offset) = ((p % 2) as usize, offset(p));
+            steps.extend([
+                Dispatch {
+                    kernel: "count_tiles",
+                    pipeline: &self.count_tiles,
+                    direction,
+                    offset,
+                    groups: tile_groups,
+                },
+                Dispatch {
+                    kernel: "scan_tiles",
+                    pipeline: &self.scan_tiles,
+                    direction,
+                    offset,
+                    groups: (RADIX, 1),
+                },
+                Dispatch {
+                    kernel: "scatter",
+                    pipeline: &self.scatter,
+                    direction,
+                    offset,
+                    groups: tile_groups,
+                },
+            ]);
         }
         debug_assert_eq!(WORKGROUP, RADIX, "the histogram kernels give each digit value an invocation");
-        Ok(())
+        match profile {
+            None => {
+                let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                    label: Some("sort"),
+                    timestamp_writes: None,
+                });
+                for step in &steps {
+                    step.record(&mut pass, &bind_groups);
+                }
+            }
+            Some(queries) => {
+                for (k, step) in steps.iter().enumerate() {
+                    let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                        label: Some(step.kernel),
+                        timestamp_writes: Some(wgpu::ComputePassTimestampWrites {
+                            query_set: queries,
+                            beginning_of_pass_write_index: Some(2 * k as u32),
+                            end_of_pass_write_index: Some(2 * k as u32 + 1),
+                        }),
+                    });
+                    step.record(&mut pass, &bind_groups);
+                }
+            }
+        }
+        Ok(steps.iter().map(|s| s.kernel).collect())
+    }
+}
+
+/// Dispatches a sort records: 2, then 3 per digit pass.
+pub const DISPATCHES: u32 = 2 + 3 * PASSES;
+
+/// One dispatch of a sort.
+struct Dispatch<'a> {
+    kernel: &'static str,
+    pipeline: &'a wgpu::ComputePipeline,
+    /// Which bind group: 0 reads the caller's buffers, 1 the scratch.
+    direction: usize,
+    /// The parameters' dynamic offset.
+    offset: u32,
+    groups: (u32, u32),
+}
+
+impl Dispatch<'_> {
+    fn record(&self, pass: &mut wgpu::ComputePass<'_>, bind_groups: &[wgpu::BindGroup; 2]) {
+        pass.set_bind_group(0, &bind_groups[self.direction], &[self.offset]);
+        pass.set_pipeline(self.pipeline);
+        pass.dispatch_workgroups(self.groups.0, self.groups.1, 1);
     }
 }
 
