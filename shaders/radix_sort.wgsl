@@ -278,65 +278,14 @@ fn scatter(
         group_counts[g * RADIX + lid] = offset;
         offset += count;
     }
-    let digit_first = workgroup_exclusive_scan(offset, lid);
-    digit_start[lid] = digit_first;
     workgroupBarrier();
-    var places: array<u32, ITEMS>;
     for (var i = 0u; i < ITEMS; i += 1u) {
         let d = digits[i];
         if (d < RADIX) {
-            places[i] = digit_start[d] + group_counts[group * RADIX + d] + ranks[i];
-        }
-    }
-    write_tile(tile, lid, &keys, &values, &digits, &places);
-}
-
-/// Each digit's first place in the tile's sorted order.
-var<workgroup> digit_start: array<u32, RADIX>;
-/// The tile's keys, then its values, in sorted order.
-var<workgroup> staged: array<u32, TILE>;
-
-/// Writes a ranked tile out. Each key's `place` is its position in the tile's sorted order;
-/// going through workgroup memory in that order makes neighbouring invocations write
-/// neighbouring slots of each digit's run, so the writes coalesce. Keys with digit RADIX are
-/// past the end. Needs `digit_start` and `tile_start`; call it from uniform control flow.
-fn write_tile(
-    tile: u32,
-    lid: u32,
-    keys: ptr<function, array<u32, ITEMS>>,
-    values: ptr<function, array<u32, ITEMS>>,
-    digits: ptr<function, array<u32, ITEMS>>,
-    places: ptr<function, array<u32, ITEMS>>,
-) {
-    let count = min(TILE, params.len - tile * TILE);
-    for (var i = 0u; i < ITEMS; i += 1u) {
-        if ((*digits)[i] < RADIX) {
-            staged[(*places)[i]] = (*keys)[i];
-        }
-    }
-    workgroupBarrier();
-    var slots: array<u32, ITEMS>;
-    for (var k = 0u; k < ITEMS; k += 1u) {
-        let place = k * WORKGROUP + lid;
-        if (place < count) {
-            let key = staged[place];
-            let d = digit(key);
-            slots[k] = tile_start[d] + place - digit_start[d];
-            keys_out[slots[k]] = select(key, from_order(key), params.transform_out != 0u);
-        }
-    }
-    if (params.has_values != 0u) {
-        workgroupBarrier();
-        for (var i = 0u; i < ITEMS; i += 1u) {
-            if ((*digits)[i] < RADIX) {
-                staged[(*places)[i]] = (*values)[i];
-            }
-        }
-        workgroupBarrier();
-        for (var k = 0u; k < ITEMS; k += 1u) {
-            let place = k * WORKGROUP + lid;
-            if (place < count) {
-                values_out[slots[k]] = staged[place];
+            let slot = tile_start[d] + group_counts[group * RADIX + d] + ranks[i];
+            keys_out[slot] = select(keys[i], from_order(keys[i]), params.transform_out != 0u);
+            if (params.has_values != 0u) {
+                values_out[slot] = values[i];
             }
         }
     }

@@ -76,32 +76,27 @@ fn scatter_subgroups(
         ranks[i] = running + countOneBits(peers & below);
     }
     workgroupBarrier();
-    // Subgroups own consecutive runs: offsets over the subgroups, two digits per invocation;
-    // the tile's count of each digit goes on to the scan of digit starts.
-    var low = 0u;
-    var high = 0u;
+    // Subgroups own consecutive runs: offsets over the subgroups, two digits per invocation.
     if (lid < RADIX / 2u) {
+        var low = 0u;
+        var high = 0u;
         for (var w = 0u; w < WARPS; w += 1u) {
             let word = atomicLoad(&warp_counts[w * 128u + lid]);
             atomicStore(&warp_counts[w * 128u + lid], low | (high << 16u));
             low += word & 0xffffu;
             high += word >> 16u;
         }
-        digit_start[2u * lid] = low;
-        digit_start[2u * lid + 1u] = high;
     }
     workgroupBarrier();
-    let tile_count = digit_start[lid];
-    workgroupBarrier();
-    digit_start[lid] = workgroup_exclusive_scan(tile_count, lid);
-    workgroupBarrier();
-    var places: array<u32, ITEMS>;
     for (var i = 0u; i < ITEMS; i += 1u) {
         let d = digits[i];
         if (d < RADIX) {
             let offset = half_of(atomicLoad(&warp_counts[warp * 128u + d / 2u]), d);
-            places[i] = digit_start[d] + offset + ranks[i];
+            let slot = tile_start[d] + offset + ranks[i];
+            keys_out[slot] = select(keys[i], from_order(keys[i]), params.transform_out != 0u);
+            if (params.has_values != 0u) {
+                values_out[slot] = values[i];
+            }
         }
     }
-    write_tile(tile, lid, &keys, &values, &digits, &places);
 }
