@@ -25,7 +25,7 @@ pub struct RadixBenchArgs {
     /// Sort paths, comma separated [default: every path this GPU runs].
     #[arg(long, value_delimiter = ',', value_enum)]
     pub paths: Vec<SortPath>,
-    /// Timed runs per measurement (the median is reported), after three warm-up runs.
+    /// Timed runs per measurement (the median is reported), after a warm-up (see [`warm_up`]).
     #[arg(long, default_value_t = 20)]
     pub runs: u32,
     /// Instead of the table: GPU time of each kernel (summed over its four passes), uniform keys
@@ -124,12 +124,15 @@ pub fn run(args: &RadixBenchArgs) -> anyhow::Result<()> {
     let sorters =
         paths.iter().map(|&path| RadixSorter::with_path(&gpu.device, path)).collect::<Result<Vec<_>, _>>()?;
     if args.profile {
-        return profile(&gpu, &sorters, args);
+        return profile(&gpu, &sorters, &timer, args);
     }
     let distributions =
         if args.distributions.is_empty() { Distribution::ALL.to_vec() } else { args.distributions.clone() };
     println!("GPU: {}", gpu.describe());
-    println!("device-wide radix sort, median of {} runs after 3 warm-ups", args.runs);
+    println!(
+        "device-wide radix sort, median of {} runs after a warm-up of at least {WARM_UP_RUNS} runs and {WARM_UP_SECONDS} s",
+        args.runs
+    );
     let mut rows = Vec::new();
     for sorter in &sorters {
         for &log2 in &args.log2_sizes {
@@ -140,12 +143,10 @@ pub fn run(args: &RadixBenchArgs) -> anyhow::Result<()> {
                 let keys = distribution.keys(len as usize, 2026 + u64::from(log2));
                 let bench = Bench::new(&gpu, &keys);
                 for pairs in [false, true] {
+                    warm_up(|| bench.time(&gpu, sorter, &scratch, &timer, pairs).map(|_| ()))?;
                     let mut samples = Vec::new();
-                    for i in 0..args.runs + 3 {
-                        let t = bench.time(&gpu, sorter, &scratch, &timer, pairs)?;
-                        if i >= 3 {
-                            samples.push(t);
-                        }
+                    for _ in 0..args.runs {
+                        samples.push(bench.time(&gpu, sorter, &scratch, &timer, pairs)?);
                     }
                     verify(&gpu, &bench, &keys, pairs)?;
                     let row = Row { path: sorter.path(), len, distribution, pairs, time: median(samples) };
@@ -202,8 +203,30 @@ pub fn run(args: &RadixBenchArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Warm-up runs before every measurement, at least.
+const WARM_UP_RUNS: u32 = 3;
+/// Seconds of warm-up before every measurement, at least: the GPU idles while keys are made
+/// and results checked on the CPU, and its clocks must climb back before timing starts.
+const WARM_UP_SECONDS: f64 = 0.5;
+
+/// Runs `sort` until both warm-up minimums are met.
+fn warm_up(mut sort: impl FnMut() -> anyhow::Result<()>) -> anyhow::Result<()> {
+    let started = std::time::Instant::now();
+    let mut runs = 0;
+    while runs < WARM_UP_RUNS || started.elapsed().as_secs_f64() < WARM_UP_SECONDS {
+        sort()?;
+        runs += 1;
+    }
+    Ok(())
+}
+
 /// Prints each kernel's share of a keys-only sort of uniform keys.
-fn profile(gpu: &Gpu, sorters: &[RadixSorter], args: &RadixBenchArgs) -> anyhow::Result<()> {
+fn profile(
+    gpu: &Gpu,
+    sorters: &[RadixSorter],
+    timer: &GpuTimer,
+    args: &RadixBenchArgs,
+) -> anyhow::Result<()> {
     let count = 2 * crate::sort::DISPATCHES;
     let queries = gpu.device.create_query_set(&wgpu::QuerySetDescriptor {
         label: Some("bench::profile"),
@@ -226,7 +249,8 @@ fn profile(gpu: &Gpu, sorters: &[RadixSorter], args: &RadixBenchArgs) -> anyhow:
             let scratch = sorter.scratch(&gpu.device, len, false)?;
             let bench = Bench::new(gpu, &Distribution::Uniform.keys(len as usize, 2026));
             let mut per_kernel: Vec<(&'static str, Vec<Duration>)> = Vec::new();
-            for run in 0..args.runs + 3 {
+            warm_up(|| bench.time(gpu, sorter, &scratch, timer, false).map(|_| ()))?;
+            for _ in 0..args.runs {
                 let mut encoder = gpu.device.create_command_encoder(&Default::default());
                 encoder.copy_buffer_to_buffer(&bench.pristine_keys, 0, &bench.keys, 0, u64::from(len) * 4);
                 let kernels = sorter.record_profiled(
@@ -242,9 +266,6 @@ fn profile(gpu: &Gpu, sorters: &[RadixSorter], args: &RadixBenchArgs) -> anyhow:
                     .chunks(2)
                     .map(|w| u64::from(w[0]) | (u64::from(w[1]) << 32))
                     .collect();
-                if run < 3 {
-                    continue;
-                }
                 let mut sums: Vec<(&'static str, f64)> = Vec::new();
                 for (k, kernel) in kernels.iter().enumerate() {
                     let ns = ticks[2 * k + 1].saturating_sub(ticks[2 * k]) as f64 * period_ns;
