@@ -180,12 +180,18 @@ pub trait SortRun {
     fn steps_done(&self) -> u32;
     /// Records up to `n` further steps (fewer at the end, or when counts are due); returns how many.
     fn record_steps(&mut self, encoder: &mut wgpu::CommandEncoder, n: u32) -> u32;
+    /// The ring of per-step counters the GPU counts swaps (or moves) into.
+    fn counters(&self) -> &swap_counters::SwapCounters;
     /// How many steps may be recorded before their swap counts are taken.
-    fn max_uncollected_steps(&self) -> u32;
+    fn max_uncollected_steps(&self) -> u32 {
+        self.counters().capacity()
+    }
     /// Steps whose swap counts have been taken.
     fn steps_collected(&self) -> u32;
     /// Bytes that [`SortRun::record_swap_readback`] writes for `n` steps.
-    fn swap_readback_size(&self, n: u32) -> u64;
+    fn swap_readback_size(&self, n: u32) -> u64 {
+        self.counters().copy_size(n)
+    }
     /// Records a copy of the swap counts of steps `first..first + n` into `staging` at `offset`.
     fn record_swap_readback(
         &self,
@@ -194,7 +200,9 @@ pub trait SortRun {
         n: u32,
         staging: &wgpu::Buffer,
         offset: u64,
-    );
+    ) {
+        self.counters().record_copy(encoder, first, n, staging, offset);
+    }
     /// Takes the counts of the steps that follow [`SortRun::steps_collected`], as copied by
     /// [`SortRun::record_swap_readback`].
     fn accept_swaps(&mut self, bytes: &[u8]);

@@ -333,27 +333,12 @@ impl SortRun for OddEvenRun {
         n
     }
 
-    fn max_uncollected_steps(&self) -> u32 {
-        self.counters.capacity()
+    fn counters(&self) -> &SwapCounters {
+        &self.counters
     }
 
     fn steps_collected(&self) -> u32 {
         self.collected
-    }
-
-    fn swap_readback_size(&self, n: u32) -> u64 {
-        self.counters.copy_size(n)
-    }
-
-    fn record_swap_readback(
-        &self,
-        encoder: &mut wgpu::CommandEncoder,
-        first: u32,
-        n: u32,
-        staging: &wgpu::Buffer,
-        offset: u64,
-    ) {
-        self.counters.record_copy(encoder, first, n, staging, offset);
     }
 
     fn accept_swaps(&mut self, bytes: &[u8]) {
