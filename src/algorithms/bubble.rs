@@ -5,6 +5,7 @@
 //! the global odd-even passes, with a notice.
 
 use super::odd_even::{OddEven, PassKind};
+use super::params_ring::ParamsRing;
 use super::ping_pong::PingPong;
 use super::swap_counters::SwapCounters;
 use super::{RunStats, SortRun};
@@ -173,8 +174,7 @@ pub struct BubbleRun {
     pipeline: wgpu::ComputePipeline,
     pictures: PingPong,
     bind_groups: [wgpu::BindGroup; 2],
-    params: wgpu::Buffer,
-    params_stride: u32,
+    params: ParamsRing,
     counters: SwapCounters,
     options: SortOptions,
     line_len: u32,
@@ -198,40 +198,16 @@ impl BubbleRun {
     ) -> Self {
         let (width, height) = picture.dimensions();
         let pictures = PingPong::new(gpu, picture, "bubble");
-        let params_stride = gpu.device.limits().min_uniform_buffer_offset_alignment.max(32);
-        let params = gpu.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("bubble::params"),
-            size: u64::from(params_stride) * u64::from(RING),
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
+        let params = ParamsRing::new(gpu, std::mem::size_of::<BubbleParams>(), RING, "bubble::params");
         let counters = SwapCounters::new(gpu, RING, 3, "bubble::counters");
-        // Bind group `d` reads state[d] and writes state[1 - d].
-        let bind_groups = [0usize, 1].map(|d| {
-            gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some(&format!("bubble::bind_group[{d}]")),
-                layout: &bubble.layout,
-                entries: &[
-                    wgpu::BindGroupEntry {
-                        binding: 0,
-                        resource: wgpu::BindingResource::TextureView(pictures.view(d)),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 1,
-                        resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                            buffer: &params,
-                            offset: 0,
-                            size: wgpu::BufferSize::new(std::mem::size_of::<BubbleParams>() as u64),
-                        }),
-                    },
-                    wgpu::BindGroupEntry { binding: 2, resource: counters.binding() },
-                    wgpu::BindGroupEntry {
-                        binding: 3,
-                        resource: wgpu::BindingResource::TextureView(pictures.view(1 - d)),
-                    },
-                ],
-            })
-        });
+        let bind_groups = pictures.step_bind_groups(
+            &gpu.device,
+            &bubble.layout,
+            "bubble",
+            params.binding(),
+            counters.binding(),
+            &[],
+        );
         let line_len = options.line_len(width, height);
         let mut run = BubbleRun {
             queue: gpu.queue.clone(),
@@ -239,7 +215,6 @@ impl BubbleRun {
             pictures,
             bind_groups,
             params,
-            params_stride,
             counters,
             options,
             line_len,
@@ -305,8 +280,7 @@ impl SortRun for BubbleRun {
             };
             // Each step has a slot of its own in the ring; at most RING steps are outstanding,
             // so a slot is never rewritten before the step that reads it has run.
-            let offset = (step % RING) * self.params_stride;
-            self.queue.write_buffer(&self.params, u64::from(offset), bytemuck::bytes_of(&params));
+            let offset = self.params.write(&self.queue, step, &params);
             let direction = (step % 2) as usize;
             pass.set_bind_group(
                 0,

@@ -2,6 +2,7 @@
 
 pub mod bubble;
 pub mod odd_even;
+pub mod params_ring;
 pub mod ping_pong;
 pub mod radix;
 pub mod swap_counters;

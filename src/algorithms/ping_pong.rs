@@ -39,6 +39,39 @@ impl PingPong {
         &self.textures[(steps_done % 2) as usize]
     }
 
+    /// The two bind groups of a step kernel: group `d` reads texture `d` (binding 0) and writes
+    /// texture `1 - d` (binding 3); `params` (1), `counters` (2) and `extra` are shared.
+    pub fn step_bind_groups(
+        &self,
+        device: &wgpu::Device,
+        layout: &wgpu::BindGroupLayout,
+        label: &str,
+        params: wgpu::BindingResource<'_>,
+        counters: wgpu::BindingResource<'_>,
+        extra: &[wgpu::BindGroupEntry<'_>],
+    ) -> [wgpu::BindGroup; 2] {
+        [0usize, 1].map(|d| {
+            let mut entries = vec![
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: wgpu::BindingResource::TextureView(self.view(d)),
+                },
+                wgpu::BindGroupEntry { binding: 1, resource: params.clone() },
+                wgpu::BindGroupEntry { binding: 2, resource: counters.clone() },
+                wgpu::BindGroupEntry {
+                    binding: 3,
+                    resource: wgpu::BindingResource::TextureView(self.view(1 - d)),
+                },
+            ];
+            entries.extend_from_slice(extra);
+            device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some(&format!("{label}::bind_group[{d}]")),
+                layout,
+                entries: &entries,
+            })
+        })
+    }
+
     /// Records copying the input back into texture 0 (the state at step 0).
     pub fn record_restart(&self, encoder: &mut wgpu::CommandEncoder) {
         copy_picture(encoder, &self.input, &self.textures[0]);

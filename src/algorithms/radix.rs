@@ -8,6 +8,7 @@
 //! sorter can take its place behind [`RadixRun`] by recording the same digit pass (keys of
 //! the state texture in, the state after that digit out), so the view keeps its steps.
 
+use super::params_ring::ParamsRing;
 use super::ping_pong::PingPong;
 use super::swap_counters::SwapCounters;
 use super::{RunStats, SortRun};
@@ -257,8 +258,7 @@ pub struct RadixRun {
     dim: wgpu::ComputePipeline,
     pictures: PingPong,
     bind_groups: [wgpu::BindGroup; 2],
-    params: wgpu::Buffer,
-    params_stride: u32,
+    params: ParamsRing,
     counters: SwapCounters,
     plan: RadixPlan,
     sequences: Sequences,
@@ -298,13 +298,7 @@ impl RadixRun {
             Tiling::new(sequences.count() as u32, sequences.len() as u32, settings.digit_bits, min_chunks);
         let pictures = PingPong::new(gpu, picture, "radix");
         let device = &gpu.device;
-        let params_stride = device.limits().min_uniform_buffer_offset_alignment.max(64);
-        let params = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("radix::params"),
-            size: u64::from(params_stride) * u64::from(RING),
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
+        let params = ParamsRing::new(gpu, std::mem::size_of::<RadixParams>(), RING, "radix::params");
         let counts = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("radix::counts"),
             size: tiling.counts(settings.digit_bits) * 4,
@@ -312,33 +306,14 @@ impl RadixRun {
             mapped_at_creation: false,
         });
         let counters = SwapCounters::new(gpu, RING, 1, "radix::moved");
-        // Bind group `d` reads state[d] and writes state[1 - d].
-        let bind_groups = [0usize, 1].map(|d| {
-            device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some(&format!("radix::bind_group[{d}]")),
-                layout: &radix.layout,
-                entries: &[
-                    wgpu::BindGroupEntry {
-                        binding: 0,
-                        resource: wgpu::BindingResource::TextureView(pictures.view(d)),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 1,
-                        resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                            buffer: &params,
-                            offset: 0,
-                            size: wgpu::BufferSize::new(std::mem::size_of::<RadixParams>() as u64),
-                        }),
-                    },
-                    wgpu::BindGroupEntry { binding: 2, resource: counters.binding() },
-                    wgpu::BindGroupEntry {
-                        binding: 3,
-                        resource: wgpu::BindingResource::TextureView(pictures.view(1 - d)),
-                    },
-                    wgpu::BindGroupEntry { binding: 4, resource: counts.as_entire_binding() },
-                ],
-            })
-        });
+        let bind_groups = pictures.step_bind_groups(
+            device,
+            &radix.layout,
+            "radix",
+            params.binding(),
+            counters.binding(),
+            &[wgpu::BindGroupEntry { binding: 4, resource: counts.as_entire_binding() }],
+        );
         let mut run = RadixRun {
             queue: gpu.queue.clone(),
             count: radix.count.clone(),
@@ -348,7 +323,6 @@ impl RadixRun {
             pictures,
             bind_groups,
             params,
-            params_stride,
             counters,
             plan,
             sequences,
@@ -384,7 +358,7 @@ impl RadixRun {
         self.tiling
     }
 
-    fn params(&self, step: u32) -> RadixParams {
+    fn step_params(&self, step: u32) -> RadixParams {
         let (pass, stage) = (step / self.plan.stages, step % self.plan.stages + 1);
         let options = self.plan.key.options;
         let len = self.sequences.len();
@@ -441,8 +415,7 @@ impl SortRun for RadixRun {
         for step in first..first + n {
             // Each step has a slot of its own in the ring; at most RING steps are outstanding,
             // so a slot is never rewritten before the step that reads it has run.
-            let offset = (step % RING) * self.params_stride;
-            self.queue.write_buffer(&self.params, u64::from(offset), bytemuck::bytes_of(&self.params(step)));
+            let offset = self.params.write(&self.queue, step, &self.step_params(step));
             let digit_pass = step / self.plan.stages;
             let direction = (digit_pass % 2) as usize;
             pass.set_bind_group(
