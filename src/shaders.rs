@@ -50,6 +50,31 @@ impl Program {
     }
 }
 
+/// Begins a render pass into `target` (cleared first) for a [`fullscreen_pipeline`], which
+/// then draws one triangle over all of it.
+pub fn begin_fullscreen_pass<'e>(
+    encoder: &'e mut wgpu::CommandEncoder,
+    target: &wgpu::TextureView,
+    label: &str,
+) -> wgpu::RenderPass<'e> {
+    encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+        label: Some(label),
+        color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+            view: target,
+            depth_slice: None,
+            resolve_target: None,
+            ops: wgpu::Operations {
+                load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
+                store: wgpu::StoreOp::Store,
+            },
+        })],
+        depth_stencil_attachment: None,
+        timestamp_writes: None,
+        occlusion_query_set: None,
+        multiview_mask: None,
+    })
+}
+
 /// A render pipeline that draws one full-screen triangle (`fullscreen_vertex`) and writes one
 /// colour target with `fragment_entry`, no blending: how every fragment pass here is set up.
 pub fn fullscreen_pipeline(

@@ -6,7 +6,7 @@ use super::swap_counters::SwapCounters;
 use super::{RunStats, SortRun};
 use crate::gpu::Gpu;
 use crate::options::SortOptions;
-use crate::shaders::{ODD_EVEN_PROGRAM, fullscreen_pipeline};
+use crate::shaders::{ODD_EVEN_PROGRAM, begin_fullscreen_pass, fullscreen_pipeline};
 use crate::texture::PICTURE_FORMAT;
 use image::RgbaImage;
 use wgpu::util::DeviceExt;
@@ -285,22 +285,8 @@ impl OddEvenRun {
         let fragment = self.fragment.as_ref().expect("fragment runs start only where the pass is supported");
         for step in first..first + n {
             let parity = (step % 2) as usize;
-            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("odd_even::fragment_pass"),
-                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: self.pictures.view(1 - parity),
-                    depth_slice: None,
-                    resolve_target: None,
-                    ops: wgpu::Operations {
-                        load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
-                        store: wgpu::StoreOp::Store,
-                    },
-                })],
-                depth_stencil_attachment: None,
-                timestamp_writes: None,
-                occlusion_query_set: None,
-                multiview_mask: None,
-            });
+            let mut pass =
+                begin_fullscreen_pass(encoder, self.pictures.view(1 - parity), "odd_even::fragment_pass");
             pass.set_pipeline(fragment);
             pass.set_bind_group(0, &self.bind_groups[parity], &[self.counters.dynamic_offset(step)]);
             pass.draw(0..3, 0..1);

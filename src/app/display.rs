@@ -82,22 +82,7 @@ impl DisplayPipeline {
         binding: &wgpu::BindGroup,
         target: &wgpu::TextureView,
     ) {
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("display::pass"),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: target,
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
-                    store: wgpu::StoreOp::Store,
-                },
-            })],
-            depth_stencil_attachment: None,
-            timestamp_writes: None,
-            occlusion_query_set: None,
-            multiview_mask: None,
-        });
+        let mut pass = crate::shaders::begin_fullscreen_pass(encoder, target, "display::pass");
         pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, binding, &[]);
         pass.draw(0..3, 0..1);

@@ -30,6 +30,8 @@ const RADIX: u32 = 256;
 const PASSES: u32 = 4;
 /// Invocations per workgroup (`WORKGROUP` in the shader).
 const WORKGROUP: u32 = 256;
+// The histogram kernels give each digit value an invocation.
+const _: () = assert!(WORKGROUP == RADIX);
 
 /// How the scatter ranks the keys of a tile; both give the same, stable result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
@@ -344,7 +346,8 @@ impl RadixSorter {
 
     /// Records sorting `job` into `encoder`. The keys (and values) end sorted in the caller's
     /// buffers. Several sorts may be recorded into one encoder, each with its own scratch or
-    /// one after another with the same scratch.
+    /// one after another with the same scratch. Each call makes a small parameter upload (a slot per pass)
+    /// and two bind groups (the caller's buffers may differ from call to call): CPU work only.
     pub fn record(
         &self,
         device: &wgpu::Device,
@@ -440,18 +443,15 @@ impl RadixSorter {
         encoder.copy_buffer_to_buffer(&staging, 0, &scratch.params, 0, params.len() as u64);
         encoder.clear_buffer(&scratch.histograms, 0, None);
 
-        let values = [
-            job.values.unwrap_or(&scratch.no_values[0]),
-            scratch.values.as_ref().unwrap_or(&scratch.no_values[1]),
-        ];
+        // Direction `d` reads buffer d and writes buffer 1 - d (0: the caller's, 1: scratch);
+        // a sort without values binds two placeholders instead.
         let keys = [job.keys, &scratch.keys];
-        // Direction `d` reads buffer d and writes buffer 1 - d (0: the caller's, 1: scratch).
+        let values = match (job.values, &scratch.values) {
+            (Some(caller), Some(own)) => [caller, own],
+            _ => [&scratch.no_values[0], &scratch.no_values[1]],
+        };
         let bind_groups = [0usize, 1].map(|d| {
-            let (values_in, values_out) = if job.values.is_some() {
-                (values[d], values[1 - d])
-            } else {
-                (&scratch.no_values[0], &scratch.no_values[1])
-            };
+            let (values_in, values_out) = (values[d], values[1 - d]);
             device.create_bind_group(&wgpu::BindGroupDescriptor {
                 label: Some(&format!("sort::bind_group[{d}]")),
                 layout: &self.layout,
@@ -519,7 +519,6 @@ impl RadixSorter {
                 },
             ]);
         }
-        debug_assert_eq!(WORKGROUP, RADIX, "the histogram kernels give each digit value an invocation");
         match profile {
             None => {
                 let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
