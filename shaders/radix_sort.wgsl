@@ -1,19 +1,25 @@
 //! Device-wide LSD radix sort of u32 keys, optionally with u32 values: 8-bit digits, four
-//! passes, reduce-then-scan. No workgroup ever waits for another, so it is correct on adapters
-//! without forward-progress guarantees (lavapipe, mobile GPUs) and needs no subgroups (GL).
+//! passes. The shared part: parameters, bindings, key transforms, the histograms, both ways of
+//! finding each tile's output slots, and loading and writing a tile. A ranking file composed
+//! after it (`radix_sort_portable.wgsl` or `radix_sort_subgroups.wgsl`) says how a tile's keys
+//! are ranked and defines the `scatter` and `onesweep` entry points.
 //!
-//! 1. `histogram_all` reads the keys once and counts all four digits' histograms.
-//! 2. `scan_histograms` turns each into exclusive offsets: where each digit value starts.
-//! For each pass:
-//! 3. `count_tiles` counts each tile's digits, digit-major: tile_counts[digit * tiles + tile].
-//! 4. `scan_tiles` scans each digit's row of tile counts and adds the digit's start, so every
-//!    (digit, tile) knows its first slot in the output.
-//! 5. `scatter` ranks each tile's keys stably and writes them (and their values) to their slots.
-//!
-//! Stable ranking without subgroups: a tile's 256 invocations form 8 groups of 32; each group
-//! owns a contiguous run of the tile and ranks its 32 keys of a round by comparing with the
-//! group's other 31 digits in workgroup memory; per-group running counts, then a scan over the
-//! groups, give every key its place among the tile's keys with the same digit, in input order.
+//! 1. `histogram_all` reads the keys once: all four digits' histograms, and whether any key is
+//!    smaller than the one before it.
+//! 2. `scan_histograms` turns each histogram into exclusive offsets (where each digit value
+//!    starts) and picks each pass's mode: SKIP all passes when the input is already sorted,
+//!    COPY a pass whose digit is the same for every key (the stable pass moves nothing, but
+//!    the keys must reach the other buffer), else SORT.
+//! For each pass, one of two strategies finds where each tile's keys of each digit go:
+//! - Reduce-then-scan: `count_tiles` counts each tile's digits (tile_counts[digit * tiles +
+//!   tile]), `scan_tiles` scans each digit's row into first output slots, `scatter` ranks and
+//!   writes. No workgroup ever waits for another.
+//! - OneSweep (decoupled look-back, Adinets & Merrill 2022): `onesweep` takes tiles in the
+//!   order workgroups start, ranks its tile, publishes its digit counts and reads its
+//!   predecessors' published counts, one pass over the keys. A workgroup that has waited
+//!   `SPINS` reads for a predecessor counts that tile's keys itself instead ("decoupled
+//!   fallback"), so no workgroup ever waits without bound on another, even on adapters that
+//!   do not guarantee forward progress.
 //!
 //! Keys are transformed as the first pass reads them (f32 to an order-preserving u32, and the
 //! complement for descending order) and transformed back as the last pass writes them.
@@ -42,26 +48,41 @@ struct SortParams {
 }
 
 const RADIX: u32 = 256u;
-/// Invocations per workgroup: one per digit value in the histogram kernels.
+/// Invocations per workgroup: one per digit value in the histogram and look-back code.
 const WORKGROUP: u32 = 256u;
 /// Keys per invocation in a tile.
 const ITEMS: u32 = 8u;
 /// Keys per tile.
-const TILE: u32 = 2048u;
-/// Invocations that rank their keys together.
-const GROUP: u32 = 32u;
-/// Groups per workgroup.
-const GROUPS: u32 = 8u;
+const TILE: u32 = WORKGROUP * ITEMS;
+
+/// Words of `histograms`: four histograms (then digit starts), one OneSweep tile ticket per
+/// pass, one mode per pass, and the unsorted flag. Mirrors `HISTOGRAM_WORDS` in Rust.
+const TICKETS: u32 = 4u * RADIX;
+const MODES: u32 = TICKETS + 4u;
+const UNSORTED: u32 = MODES + 4u;
+/// Pass modes.
+const SORT: u32 = 0u;
+const COPY: u32 = 1u;
+const SKIP: u32 = 2u;
+
+/// OneSweep status words: flag in the top two bits, a count below.
+const AGGREGATE: u32 = 0x40000000u;
+const INCLUSIVE: u32 = 0x80000000u;
+const COUNT_MASK: u32 = 0x3fffffffu;
+/// Status reads a workgroup spends waiting on a predecessor before it counts that tile itself.
+override SPINS: u32 = 256u;
 
 @group(0) @binding(0) var<uniform> params: SortParams;
 @group(0) @binding(1) var<storage, read> keys_in: array<u32>;
 @group(0) @binding(2) var<storage, read_write> keys_out: array<u32>;
 @group(0) @binding(3) var<storage, read> values_in: array<u32>;
 @group(0) @binding(4) var<storage, read_write> values_out: array<u32>;
-/// Four histograms of 256 counts, then (after `scan_histograms`) each digit value's start.
+/// See the `TICKETS`, `MODES` and `UNSORTED` offsets.
 @group(0) @binding(5) var<storage, read_write> histograms: array<atomic<u32>>;
-/// Per pass: tile_counts[digit * tiles + tile], then (after `scan_tiles`) first output slots.
+/// Reduce-then-scan, per pass: tile_counts[digit * tiles + tile], then first output slots.
 @group(0) @binding(6) var<storage, read_write> tile_counts: array<u32>;
+/// OneSweep, per pass (cleared before it): status[tile * RADIX + digit].
+@group(0) @binding(7) var<storage, read_write> status: array<atomic<u32>>;
 
 /// The key in sorting order. Mirrors `sort_order_key` in `src/sort/mod.rs`.
 fn to_order(k: u32) -> u32 {
@@ -87,6 +108,10 @@ fn read_key(pos: u32) -> u32 {
     return select(k, to_order(k), params.transform_in != 0u);
 }
 
+fn output_key(key: u32) -> u32 {
+    return select(key, from_order(key), params.transform_out != 0u);
+}
+
 fn digit(key: u32) -> u32 {
     return (key >> params.shift) & (RADIX - 1u);
 }
@@ -96,29 +121,46 @@ fn tile_index(wid: vec3<u32>, groups: vec3<u32>) -> u32 {
 }
 
 var<workgroup> all_counts: array<atomic<u32>, 1024>;
+var<workgroup> tile_unsorted: atomic<u32>;
 
+/// Each workgroup of `histogram_all` counts every `num_workgroups`-th tile into workgroup
+/// memory and adds to the global histograms once: fewer global atomics on the same 1024 words.
 @compute @workgroup_size(WORKGROUP)
 fn histogram_all(
     @builtin(workgroup_id) wid: vec3<u32>,
     @builtin(num_workgroups) groups: vec3<u32>,
     @builtin(local_invocation_index) lid: u32,
 ) {
-    let tile = tile_index(wid, groups);
-    if (tile >= params.tiles) {
-        return;
-    }
     for (var b = lid; b < 4u * RADIX; b += WORKGROUP) {
         atomicStore(&all_counts[b], 0u);
     }
+    if (lid == 0u) {
+        atomicStore(&tile_unsorted, 0u);
+    }
     workgroupBarrier();
-    for (var i = 0u; i < ITEMS; i += 1u) {
-        let pos = tile * TILE + i * WORKGROUP + lid;
-        if (pos < params.len) {
-            let key = read_key(pos);
-            for (var p = 0u; p < 4u; p += 1u) {
-                atomicAdd(&all_counts[p * RADIX + ((key >> (8u * p)) & 0xffu)], 1u);
+    var descents = false;
+    for (var tile = wid.x; tile < params.tiles; tile += groups.x) {
+        // All loads first, so their latencies overlap.
+        var keys: array<u32, ITEMS>;
+        var next: array<u32, ITEMS>;
+        for (var i = 0u; i < ITEMS; i += 1u) {
+            let pos = tile * TILE + i * WORKGROUP + lid;
+            keys[i] = read_key(min(pos, params.len - 1u));
+            next[i] = read_key(min(pos + 1u, params.len - 1u));
+        }
+        for (var i = 0u; i < ITEMS; i += 1u) {
+            let pos = tile * TILE + i * WORKGROUP + lid;
+            if (pos < params.len) {
+                let key = keys[i];
+                for (var p = 0u; p < 4u; p += 1u) {
+                    atomicAdd(&all_counts[p * RADIX + ((key >> (8u * p)) & 0xffu)], 1u);
+                }
+                descents = descents || next[i] < key;
             }
         }
+    }
+    if (descents) {
+        atomicStore(&tile_unsorted, 1u);
     }
     workgroupBarrier();
     for (var b = lid; b < 4u * RADIX; b += WORKGROUP) {
@@ -126,6 +168,9 @@ fn histogram_all(
         if (count != 0u) {
             atomicAdd(&histograms[b], count);
         }
+    }
+    if (lid == 0u && atomicLoad(&tile_unsorted) != 0u) {
+        atomicStore(&histograms[UNSORTED], 1u);
     }
 }
 
@@ -149,16 +194,62 @@ fn workgroup_exclusive_scan(value: u32, lid: u32) -> u32 {
     return inclusive - value;
 }
 
+var<workgroup> constant_digit: array<atomic<u32>, 4>;
+
 @compute @workgroup_size(WORKGROUP)
 fn scan_histograms(@builtin(local_invocation_index) lid: u32) {
+    if (lid < 4u) {
+        atomicStore(&constant_digit[lid], 0u);
+    }
+    workgroupBarrier();
     for (var p = 0u; p < 4u; p += 1u) {
         let count = atomicLoad(&histograms[p * RADIX + lid]);
+        if (count == params.len) {
+            atomicStore(&constant_digit[p], 1u);
+        }
         let start = workgroup_exclusive_scan(count, lid);
         atomicStore(&histograms[p * RADIX + lid], start);
     }
+    workgroupBarrier();
+    if (lid < 4u) {
+        var mode = select(SORT, COPY, atomicLoad(&constant_digit[lid]) != 0u);
+        if (atomicLoad(&histograms[UNSORTED]) == 0u) {
+            mode = SKIP;
+        }
+        atomicStore(&histograms[MODES + lid], mode);
+        atomicStore(&histograms[TICKETS + lid], 0u);
+    }
+}
+
+var<workgroup> shared_mode: u32;
+
+/// This pass's mode, uniform across the workgroup.
+fn pass_mode(lid: u32) -> u32 {
+    if (lid == 0u) {
+        shared_mode = atomicLoad(&histograms[MODES + params.pass_index]);
+    }
+    return workgroupUniformLoad(&shared_mode);
 }
 
 var<workgroup> tile_histogram: array<atomic<u32>, RADIX>;
+
+/// Counts tile `tile`'s digits into `tile_histogram`.
+fn count_tile_digits(tile: u32, lid: u32) {
+    atomicStore(&tile_histogram[lid], 0u);
+    workgroupBarrier();
+    // All loads first, so their latencies overlap.
+    var digits: array<u32, ITEMS>;
+    for (var i = 0u; i < ITEMS; i += 1u) {
+        let pos = tile * TILE + i * WORKGROUP + lid;
+        digits[i] = select(RADIX, digit(read_key(min(pos, params.len - 1u))), pos < params.len);
+    }
+    for (var i = 0u; i < ITEMS; i += 1u) {
+        if (digits[i] < RADIX) {
+            atomicAdd(&tile_histogram[digits[i]], 1u);
+        }
+    }
+    workgroupBarrier();
+}
 
 @compute @workgroup_size(WORKGROUP)
 fn count_tiles(
@@ -167,24 +258,19 @@ fn count_tiles(
     @builtin(local_invocation_index) lid: u32,
 ) {
     let tile = tile_index(wid, groups);
-    if (tile >= params.tiles) {
+    if (tile >= params.tiles || pass_mode(lid) != SORT) {
         return;
     }
-    atomicStore(&tile_histogram[lid], 0u);
-    workgroupBarrier();
-    for (var i = 0u; i < ITEMS; i += 1u) {
-        let pos = tile * TILE + i * WORKGROUP + lid;
-        if (pos < params.len) {
-            atomicAdd(&tile_histogram[digit(read_key(pos))], 1u);
-        }
-    }
-    workgroupBarrier();
+    count_tile_digits(tile, lid);
     tile_counts[lid * params.tiles + tile] = atomicLoad(&tile_histogram[lid]);
 }
 
 /// One workgroup per digit value: its row of tile counts becomes first output slots.
 @compute @workgroup_size(WORKGROUP)
 fn scan_tiles(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+    if (pass_mode(lid) != SORT) {
+        return;
+    }
     let d = wid.x;
     let base = d * params.tiles;
     let per = (params.tiles + WORKGROUP - 1u) / WORKGROUP;
@@ -203,90 +289,160 @@ fn scan_tiles(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_i
     }
 }
 
-/// Each digit's first output slot for this tile.
-var<workgroup> tile_start: array<u32, RADIX>;
-/// Per group and digit: keys ranked so far, then the group's offset among the tile's keys.
-var<workgroup> group_counts: array<u32, 2048>;
-/// The digits of the round being ranked (RADIX for positions past the end).
-var<workgroup> round_digits: array<u32, WORKGROUP>;
+/// A pass whose digit is the same for every key moves each key to where it already is.
+fn copy_tile(tile: u32, lid: u32) {
+    for (var i = 0u; i < ITEMS; i += 1u) {
+        let pos = tile * TILE + i * WORKGROUP + lid;
+        if (pos < params.len) {
+            keys_out[pos] = output_key(read_key(pos));
+            if (params.has_values != 0u) {
+                values_out[pos] = values_in[pos];
+            }
+        }
+    }
+}
 
-@compute @workgroup_size(WORKGROUP)
-fn scatter(
-    @builtin(workgroup_id) wid: vec3<u32>,
-    @builtin(num_workgroups) groups: vec3<u32>,
-    @builtin(local_invocation_index) lid: u32,
-) {
+var<workgroup> shared_ticket: u32;
+
+/// The tile this workgroup sorts, or `params.tiles` or more for none. Handles SKIP and COPY
+/// passes itself. OneSweep numbers tiles in the order workgroups get here, so every tile a
+/// workgroup looks back on belongs to a workgroup that has started.
+fn tile_to_sort(wid: vec3<u32>, groups: vec3<u32>, lid: u32, look_back: bool) -> u32 {
     let tile = tile_index(wid, groups);
-    if (tile >= params.tiles) {
-        return;
+    let mode = pass_mode(lid);
+    if (mode == SKIP || tile >= params.tiles) {
+        return params.tiles;
     }
-    tile_start[lid] = tile_counts[lid * params.tiles + tile];
-    for (var g = 0u; g < GROUPS; g += 1u) {
-        group_counts[g * RADIX + lid] = 0u;
+    if (mode == COPY) {
+        copy_tile(tile, lid);
+        return params.tiles;
     }
-    workgroupBarrier();
+    if (!look_back) {
+        return tile;
+    }
+    if (lid == 0u) {
+        shared_ticket = atomicAdd(&histograms[TICKETS + params.pass_index], 1u);
+    }
+    return workgroupUniformLoad(&shared_ticket);
+}
 
-    let group = lid / GROUP;
-    let lane = lid % GROUP;
-    // A group owns TILE / GROUPS consecutive keys and takes 32 of them per round.
-    let group_begin = tile * TILE + group * GROUP * ITEMS;
-    var keys: array<u32, ITEMS>;
-    var values: array<u32, ITEMS>;
-    var digits: array<u32, ITEMS>;
-    var ranks: array<u32, ITEMS>;
+/// The invocation's keys of the tile and their ranks, and how many of its keys there are
+/// (its positions past the end come last). Values are read as they are written, so a sort
+/// without them keeps no registers for them.
+var<private> tile_keys: array<u32, ITEMS>;
+var<private> tile_ranks: array<u32, ITEMS>;
+var<private> tile_items: u32;
+
+/// The digit of the invocation's key `i`, or RADIX past the end.
+fn item_digit(i: u32) -> u32 {
+    return select(RADIX, digit(tile_keys[i]), i < tile_items);
+}
+
+/// Each digit's first output slot for this tile (first the tile's count of it).
+var<workgroup> tile_start: array<u32, RADIX>;
+
+/// Sorts one tile. Groups of `width` invocations own consecutive runs of the tile, and a
+/// group takes `width` keys per round; the ranking file ranks each key among its group's keys
+/// with the same digit (`rank_run`), then gives each group its offset among the tile's keys
+/// (`group_offset`), leaving the tile's count of each digit in `tile_start`.
+fn sort_tile(tile: u32, lid: u32, group: u32, lane: u32, width: u32, look_back: bool) {
+    let begin = tile * TILE + group * width * ITEMS;
+    let first = begin + lane;
+    tile_items = select(0u, min(ITEMS, (params.len - first + width - 1u) / width), first < params.len);
     for (var i = 0u; i < ITEMS; i += 1u) {
-        let pos = group_begin + i * GROUP + lane;
-        let inside = pos < params.len;
-        var key = 0u;
-        var d = RADIX;
-        if (inside) {
-            key = read_key(pos);
-            d = digit(key);
-            if (params.has_values != 0u) {
-                values[i] = values_in[pos];
-            }
-        }
-        round_digits[lid] = d;
-        workgroupBarrier();
-        // Earlier keys of the group's round with the same digit, and all of them.
-        var before = 0u;
-        var same = 0u;
-        for (var j = 0u; j < GROUP; j += 1u) {
-            if (round_digits[group * GROUP + j] == d) {
-                same += 1u;
-                before += u32(j < lane);
-            }
-        }
-        var running = 0u;
-        if (inside) {
-            running = group_counts[group * RADIX + d];
-        }
-        workgroupBarrier();
-        // The first key of each digit in the round moves the group's count on.
-        if (inside && before == 0u) {
-            group_counts[group * RADIX + d] = running + same;
-        }
-        keys[i] = key;
-        digits[i] = d;
-        ranks[i] = running + before;
+        tile_keys[i] = read_key(min(first + i * width, params.len - 1u));
     }
-    workgroupBarrier();
-    // Groups own consecutive runs, so a group's keys follow those of the groups before it.
-    var offset = 0u;
-    for (var g = 0u; g < GROUPS; g += 1u) {
-        let count = group_counts[g * RADIX + lid];
-        group_counts[g * RADIX + lid] = offset;
-        offset += count;
+    rank_run(lid, group, lane, width);
+    count_groups(lid);
+    let total = tile_start[lid];
+    var start = atomicLoad(&histograms[params.pass_index * RADIX + lid]);
+    if (look_back) {
+        start += look_back_prefix(tile, lid, total);
+    } else {
+        start = tile_counts[lid * params.tiles + tile];
     }
+    tile_start[lid] = start;
     workgroupBarrier();
     for (var i = 0u; i < ITEMS; i += 1u) {
-        let d = digits[i];
-        if (d < RADIX) {
-            let slot = tile_start[d] + group_counts[group * RADIX + d] + ranks[i];
-            keys_out[slot] = select(keys[i], from_order(keys[i]), params.transform_out != 0u);
-            if (params.has_values != 0u) {
-                values_out[slot] = values[i];
+        if (i >= tile_items) {
+            break;
+        }
+        let d = digit(tile_keys[i]);
+        let slot = tile_start[d] + group_offset(group, d) + tile_ranks[i];
+        keys_out[slot] = output_key(tile_keys[i]);
+        if (params.has_values != 0u) {
+            values_out[slot] = values_in[first + i * width];
+        }
+    }
+}
+
+/// 1 + the latest tile some invocation is stuck on this round; 0 for none.
+var<workgroup> stuck_tile: atomic<u32>;
+var<workgroup> stuck_plain: u32;
+
+/// OneSweep's look-back for digit `d`: publishes this tile's count, sums the counts of all
+/// earlier tiles, publishes the running total, and returns the sum.
+fn look_back_prefix(tile: u32, d: u32, total: u32) -> u32 {
+    let own = tile * RADIX + d;
+    if (tile == 0u) {
+        atomicStore(&status[own], INCLUSIVE | total);
+        return 0u;
+    }
+    atomicStore(&status[own], AGGREGATE | total);
+    if (d == 0u) {
+        atomicStore(&stuck_tile, 0u);
+    }
+    workgroupBarrier();
+    var prefix = 0u;
+    // The tile whose status this invocation reads next. Tile 0 is inclusive from the start,
+    // so the walk ends there at the latest.
+    var next = tile - 1u;
+    var done = false;
+    loop {
+        if (!done) {
+            var waited = 0u;
+            loop {
+                let s = atomicLoad(&status[next * RADIX + d]);
+                if ((s & ~COUNT_MASK) == 0u) {
+                    waited += 1u;
+                    if (waited == SPINS) {
+                        break;
+                    }
+                    continue;
+                }
+                prefix += s & COUNT_MASK;
+                if ((s & INCLUSIVE) != 0u) {
+                    done = true;
+                    break;
+                }
+                next -= 1u;
+            }
+            if (!done) {
+                atomicMax(&stuck_tile, next + 1u);
+            }
+        }
+        workgroupBarrier();
+        if (d == 0u) {
+            stuck_plain = atomicLoad(&stuck_tile);
+        }
+        let stuck = workgroupUniformLoad(&stuck_plain);
+        if (stuck == 0u) {
+            break;
+        }
+        // Count the stuck tile's digits from its keys: what its workgroup will publish.
+        if (d == 0u) {
+            atomicStore(&stuck_tile, 0u);
+        }
+        count_tile_digits(stuck - 1u, d);
+        if (!done && next == stuck - 1u) {
+            prefix += atomicLoad(&tile_histogram[d]);
+            if (next == 0u) {
+                done = true;
+            } else {
+                next -= 1u;
             }
         }
     }
+    atomicStore(&status[own], INCLUSIVE | (prefix + total));
+    return prefix;
 }

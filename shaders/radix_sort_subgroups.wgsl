@@ -1,7 +1,7 @@
-//! The fast path's scatter for `radix_sort.wgsl` (composed after it): the same stable ranking,
-//! but each subgroup finds the keys of its round that share a digit with eight ballots (one per
-//! digit bit) instead of comparing digits in workgroup memory, and needs no barrier per round.
-//! Used where the adapter has subgroups of one fixed size from 8 to 32 (NVIDIA: 32, lavapipe: 8).
+//! The subgroup ranking for `radix_sort.wgsl` (composed after it): each subgroup finds the
+//! keys of its round that share a digit with eight ballots (one per digit bit) instead of
+//! comparing digits in workgroup memory, and needs no barrier per round. Used where the
+//! adapter has subgroups of one fixed size from 8 to 32 (NVIDIA: 32, lavapipe: 8).
 //!
 //! naga takes subgroup operations without `enable subgroups;` (and rejects the directive);
 //! Tint wants it, so the Tint check in tests/shaders.rs adds it.
@@ -19,43 +19,16 @@ fn half_of(word: u32, d: u32) -> u32 {
     return (word >> (16u * (d & 1u))) & 0xffffu;
 }
 
-@compute @workgroup_size(WORKGROUP)
-fn scatter_subgroups(
-    @builtin(workgroup_id) wid: vec3<u32>,
-    @builtin(num_workgroups) groups: vec3<u32>,
-    @builtin(local_invocation_index) lid: u32,
-    @builtin(subgroup_invocation_id) lane: u32,
-    @builtin(subgroup_size) size: u32,
-    @builtin(subgroup_id) warp: u32,
-) {
-    let tile = tile_index(wid, groups);
-    if (tile >= params.tiles) {
-        return;
-    }
-    tile_start[lid] = tile_counts[lid * params.tiles + tile];
+/// Ranks each of the invocation's keys among the earlier keys of its subgroup with its digit.
+fn rank_run(lid: u32, warp: u32, lane: u32, width: u32) {
     for (var w = lid; w < WARP_WORDS; w += WORKGROUP) {
         atomicStore(&warp_counts[w], 0u);
     }
     workgroupBarrier();
-
-    // A subgroup owns size * ITEMS consecutive keys of the tile and takes `size` per round.
-    let begin = tile * TILE + warp * size * ITEMS;
     let below = (1u << lane) - 1u;
-    var keys: array<u32, ITEMS>;
-    var values: array<u32, ITEMS>;
-    var digits: array<u32, ITEMS>;
-    var ranks: array<u32, ITEMS>;
     for (var i = 0u; i < ITEMS; i += 1u) {
-        let pos = begin + i * size + lane;
-        let inside = pos < params.len;
-        var key = 0u;
-        if (inside) {
-            key = read_key(pos);
-            if (params.has_values != 0u) {
-                values[i] = values_in[pos];
-            }
-        }
-        let d = digit(key);
+        let d = item_digit(i);
+        let inside = d < RADIX;
         // The lanes of this round whose keys have digit d: agree on all eight bits.
         var peers = subgroupBallot(inside).x;
         for (var b = 0u; b < 8u; b += 1u) {
@@ -71,12 +44,14 @@ fn scatter_subgroups(
             before_round = half_of(old, d);
         }
         let running = subgroupShuffle(before_round, leader);
-        keys[i] = key;
-        digits[i] = select(RADIX, d, inside);
-        ranks[i] = running + countOneBits(peers & below);
+        tile_ranks[i] = running + countOneBits(peers & below);
     }
     workgroupBarrier();
-    // Subgroups own consecutive runs: offsets over the subgroups, two digits per invocation.
+}
+
+/// Turns the subgroups' counts into offsets (subgroups own consecutive runs), two digits per
+/// invocation, and leaves the tile's count of each digit in `tile_start`.
+fn count_groups(lid: u32) {
     if (lid < RADIX / 2u) {
         var low = 0u;
         var high = 0u;
@@ -86,17 +61,43 @@ fn scatter_subgroups(
             low += word & 0xffffu;
             high += word >> 16u;
         }
+        tile_start[2u * lid] = low;
+        tile_start[2u * lid + 1u] = high;
     }
     workgroupBarrier();
-    for (var i = 0u; i < ITEMS; i += 1u) {
-        let d = digits[i];
-        if (d < RADIX) {
-            let offset = half_of(atomicLoad(&warp_counts[warp * 128u + d / 2u]), d);
-            let slot = tile_start[d] + offset + ranks[i];
-            keys_out[slot] = select(keys[i], from_order(keys[i]), params.transform_out != 0u);
-            if (params.has_values != 0u) {
-                values_out[slot] = values[i];
-            }
-        }
+}
+
+/// Where subgroup `warp`'s keys with digit `d` start among the tile's.
+fn group_offset(warp: u32, d: u32) -> u32 {
+    return half_of(atomicLoad(&warp_counts[warp * 128u + d / 2u]), d);
+}
+
+@compute @workgroup_size(WORKGROUP)
+fn scatter(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+    @builtin(subgroup_invocation_id) lane: u32,
+    @builtin(subgroup_size) size: u32,
+    @builtin(subgroup_id) warp: u32,
+) {
+    let tile = tile_to_sort(wid, groups, lid, false);
+    if (tile < params.tiles) {
+        sort_tile(tile, lid, warp, lane, size, false);
+    }
+}
+
+@compute @workgroup_size(WORKGROUP)
+fn onesweep(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+    @builtin(subgroup_invocation_id) lane: u32,
+    @builtin(subgroup_size) size: u32,
+    @builtin(subgroup_id) warp: u32,
+) {
+    let tile = tile_to_sort(wid, groups, lid, true);
+    if (tile < params.tiles) {
+        sort_tile(tile, lid, warp, lane, size, true);
     }
 }

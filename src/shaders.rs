@@ -18,7 +18,9 @@ pub const BUBBLE: &str = include_str!("../shaders/bubble.wgsl");
 pub const RADIX: &str = include_str!("../shaders/radix.wgsl");
 /// `shaders/radix_sort.wgsl`: the device-wide radix sort of `src/sort/`.
 pub const RADIX_SORT: &str = include_str!("../shaders/radix_sort.wgsl");
-/// `shaders/radix_sort_subgroups.wgsl`: its scatter with subgroup ballots (the fast path).
+/// `shaders/radix_sort_portable.wgsl`: its ranking by comparing digits in workgroup memory.
+pub const RADIX_SORT_PORTABLE: &str = include_str!("../shaders/radix_sort_portable.wgsl");
+/// `shaders/radix_sort_subgroups.wgsl`: its ranking with subgroup ballots (the fast path).
 pub const RADIX_SORT_SUBGROUPS: &str = include_str!("../shaders/radix_sort_subgroups.wgsl");
 
 /// Picture texture to displayable texture.
@@ -128,8 +130,11 @@ pub const RADIX_PROGRAM: Program =
     Program { name: "radix", files: &["key.wgsl", "radix.wgsl"], sources: &[KEY, RADIX] };
 
 /// The device-wide radix sort (stands alone: no key prelude).
-pub const RADIX_SORT_PROGRAM: Program =
-    Program { name: "radix_sort", files: &["radix_sort.wgsl"], sources: &[RADIX_SORT] };
+pub const RADIX_SORT_PROGRAM: Program = Program {
+    name: "radix_sort",
+    files: &["radix_sort.wgsl", "radix_sort_portable.wgsl"],
+    sources: &[RADIX_SORT, RADIX_SORT_PORTABLE],
+};
 
 /// The device-wide radix sort with the subgroup scatter (needs `Features::SUBGROUP`).
 pub const RADIX_SORT_SUBGROUPS_PROGRAM: Program = Program {

@@ -8,15 +8,24 @@ use common::on_every_gpu;
 use shadersort::gpu::Gpu;
 use shadersort::readback::read_u32s;
 use shadersort::sort::distribution::Distribution;
-use shadersort::sort::{KeyKind, RadixSorter, SortError, SortJob, SortPath, sort_order_key};
+use shadersort::sort::{KeyKind, RadixSorter, SortError, SortJob, SortPath, SortStrategy, sort_order_key};
 use wgpu::util::DeviceExt;
 
-/// A sorter of every path the GPU runs: both on lavapipe (subgroups of 8), the portable one on
-/// GL, which has no subgroups and must say so.
+/// A sorter of every path the GPU runs with each strategy, and OneSweep with its fallback
+/// forced: both paths on lavapipe (subgroups of 8), the portable one on GL, which has no
+/// subgroups and must say so.
 fn sorters(gpu: &Gpu) -> Vec<RadixSorter> {
-    let mut sorters = vec![RadixSorter::with_path(&gpu.device, SortPath::Portable).unwrap()];
-    match RadixSorter::with_path(&gpu.device, SortPath::Subgroups) {
-        Ok(sorter) => sorters.push(sorter),
+    let mut sorters = Vec::new();
+    let mut add = |path| {
+        for strategy in [SortStrategy::ReduceThenScan, SortStrategy::OneSweep] {
+            sorters.push(RadixSorter::with_path_and_strategy(&gpu.device, path, strategy)?);
+        }
+        sorters.push(RadixSorter::with_look_back_spins(&gpu.device, path, 1)?);
+        Ok::<_, SortError>(())
+    };
+    add(SortPath::Portable).unwrap();
+    match add(SortPath::Subgroups) {
+        Ok(()) => {}
         Err(e) => {
             assert_eq!(e, SortError::NoSubgroups);
             assert_eq!(
@@ -27,8 +36,12 @@ fn sorters(gpu: &Gpu) -> Vec<RadixSorter> {
         }
     }
     if gpu.adapter.get_info().backend == wgpu::Backend::Vulkan {
-        assert_eq!(sorters.len(), 2, "lavapipe runs the subgroup path");
+        assert_eq!(sorters.len(), 6, "lavapipe runs the subgroup path");
         assert_eq!(RadixSorter::new(&gpu.device).path(), SortPath::Subgroups, "and picks it");
+    }
+    if gpu.adapter.get_info().device_type == wgpu::DeviceType::Cpu {
+        // Software GPUs need not run workgroups side by side, so they never wait by default.
+        assert_eq!(RadixSorter::new(&gpu.device).strategy(), SortStrategy::ReduceThenScan);
     }
     sorters
 }
@@ -47,8 +60,11 @@ fn upload(gpu: &Gpu, data: &[u32]) -> wgpu::Buffer {
 /// a CPU stable sort by the same order key.
 fn check(gpu: &Gpu, sorter: &RadixSorter, keys: &[u32], kind: KeyKind, descending: bool, with_values: bool) {
     let len = keys.len() as u32;
-    let what =
-        format!("{len} keys, {kind:?}, descending {descending}, values {with_values}, {:?}", sorter.path());
+    let what = format!(
+        "{len} keys, {kind:?}, descending {descending}, values {with_values}, {:?} {:?}",
+        sorter.path(),
+        sorter.strategy()
+    );
     let key_buffer = upload(gpu, keys);
     let indices: Vec<u32> = (0..len).collect();
     let value_buffer = upload(gpu, &indices);
@@ -95,6 +111,32 @@ fn lengths_around_tile_boundaries_and_every_distribution() {
                     let keys = distribution.keys(len, (i * 10 + j) as u64);
                     check(gpu, &sorter, &keys, KeyKind::U32, (i + j) % 4 == 1, (i + j) % 2 == 0);
                 }
+            }
+        }
+    });
+}
+
+/// Sorted input skips every pass and a digit shared by all keys only copies: a descent missed
+/// anywhere (inside a row of 256, across rows and tiles, at the very end) or a constant digit
+/// misjudged would leave keys out of order.
+#[test]
+fn sorted_input_and_constant_digits_take_the_short_ways_correctly() {
+    let len = 5000usize;
+    let sorted: Vec<u32> = (0..len as u32).map(|i| i * 3).collect();
+    let mut inputs = vec![sorted.clone(), vec![7; len]];
+    for swap in [0, 255, 256, 2047, len - 2] {
+        let mut nearly = sorted.clone();
+        nearly.swap(swap, swap + 1);
+        inputs.push(nearly);
+    }
+    // Only the top digit varies; only the low one varies (and descending turns both around).
+    inputs.push((0..len as u32).map(|i| (((i * 7919) % 256) << 24) | 0x00ab_cdef).collect());
+    inputs.push((0..len as u32).map(|i| 0x1234_5600 | ((i * 31) % 256)).collect());
+    on_every_gpu(|gpu| {
+        for sorter in sorters(gpu) {
+            for (i, keys) in inputs.iter().enumerate() {
+                check(gpu, &sorter, keys, KeyKind::U32, false, true);
+                check(gpu, &sorter, keys, KeyKind::U32, i % 2 == 0, i % 3 == 0);
             }
         }
     });
@@ -166,4 +208,11 @@ fn misuse_is_refused_with_an_error_not_a_panic() {
     let err =
         sorter.record(&gpu.device, &mut encoder, &SortJob::pairs(&keys, &keys, 3), &scratch).unwrap_err();
     assert!(err.to_string().contains("with values"), "{err}");
+    let other = match sorter.strategy() {
+        SortStrategy::OneSweep => SortStrategy::ReduceThenScan,
+        SortStrategy::ReduceThenScan => SortStrategy::OneSweep,
+    };
+    let other = RadixSorter::with_path_and_strategy(&gpu.device, SortPath::Portable, other).unwrap();
+    let err = other.record(&gpu.device, &mut encoder, &SortJob::keys(&keys, 3), &scratch).unwrap_err();
+    assert!(matches!(err, SortError::ScratchStrategy { .. }), "{err}");
 }

@@ -6,7 +6,7 @@ use super::median;
 use crate::gpu::Gpu;
 use crate::readback::read_u32s;
 use crate::sort::distribution::Distribution;
-use crate::sort::{RadixSorter, SortJob, SortPath, SortScratch};
+use crate::sort::{RadixSorter, SortJob, SortPath, SortScratch, SortStrategy};
 use crate::timing::GpuTimer;
 use anyhow::{Context, ensure};
 use std::path::PathBuf;
@@ -25,6 +25,9 @@ pub struct RadixBenchArgs {
     /// Sort paths, comma separated [default: every path this GPU runs].
     #[arg(long, value_delimiter = ',', value_enum)]
     pub paths: Vec<SortPath>,
+    /// Strategies, comma separated [default: both].
+    #[arg(long, value_delimiter = ',', value_enum)]
+    pub strategies: Vec<SortStrategy>,
     /// Timed runs per measurement (the median is reported), after a warm-up (see [`warm_up`]).
     #[arg(long, default_value_t = 20)]
     pub runs: u32,
@@ -41,6 +44,7 @@ pub struct RadixBenchArgs {
 #[derive(Clone, Debug)]
 struct Row {
     path: SortPath,
+    strategy: SortStrategy,
     len: u32,
     distribution: Distribution,
     pairs: bool,
@@ -121,8 +125,16 @@ pub fn run(args: &RadixBenchArgs) -> anyhow::Result<()> {
     } else {
         args.paths.clone()
     };
-    let sorters =
-        paths.iter().map(|&path| RadixSorter::with_path(&gpu.device, path)).collect::<Result<Vec<_>, _>>()?;
+    let strategies = if args.strategies.is_empty() {
+        vec![SortStrategy::ReduceThenScan, SortStrategy::OneSweep]
+    } else {
+        args.strategies.clone()
+    };
+    let sorters = paths
+        .iter()
+        .flat_map(|&path| strategies.iter().map(move |&strategy| (path, strategy)))
+        .map(|(path, strategy)| RadixSorter::with_path_and_strategy(&gpu.device, path, strategy))
+        .collect::<Result<Vec<_>, _>>()?;
     if args.profile {
         return profile(&gpu, &sorters, &timer, args);
     }
@@ -149,10 +161,18 @@ pub fn run(args: &RadixBenchArgs) -> anyhow::Result<()> {
                         samples.push(bench.time(&gpu, sorter, &scratch, &timer, pairs)?);
                     }
                     verify(&gpu, &bench, &keys, pairs)?;
-                    let row = Row { path: sorter.path(), len, distribution, pairs, time: median(samples) };
+                    let row = Row {
+                        path: sorter.path(),
+                        strategy: sorter.strategy(),
+                        len,
+                        distribution,
+                        pairs,
+                        time: median(samples),
+                    };
                     eprintln!(
-                        "{} 2^{log2} {} {}: {:.3} ms",
+                        "{} {} 2^{log2} {} {}: {:.3} ms",
                         sorter.path().name(),
+                        sorter.strategy().name(),
                         distribution.name(),
                         if pairs { "pairs" } else { "keys" },
                         row.time.as_secs_f64() * 1e3
@@ -162,13 +182,14 @@ pub fn run(args: &RadixBenchArgs) -> anyhow::Result<()> {
             }
         }
     }
-    println!("| path | keys | distribution | keys only, ms | G keys/s | pairs, ms | G pairs/s |");
-    println!("| --- | ---: | --- | ---: | ---: | ---: | ---: |");
+    println!("| path | strategy | keys | distribution | keys only, ms | G keys/s | pairs, ms | G pairs/s |");
+    println!("| --- | --- | ---: | --- | ---: | ---: | ---: | ---: |");
     for pair in rows.chunks(2) {
         let (k, p) = (&pair[0], &pair[1]);
         println!(
-            "| {} | 2^{} | {} | {:.3} | {:.2} | {:.3} | {:.2} |",
+            "| {} | {} | 2^{} | {} | {:.3} | {:.2} | {:.3} | {:.2} |",
             k.path.name(),
+            k.strategy.name(),
             k.len.trailing_zeros(),
             k.distribution.name(),
             k.time.as_secs_f64() * 1e3,
@@ -182,8 +203,9 @@ pub fn run(args: &RadixBenchArgs) -> anyhow::Result<()> {
             .iter()
             .map(|r| {
                 format!(
-                    "  {{\"path\": \"{}\", \"len\": {}, \"distribution\": \"{}\", \"pairs\": {}, \"median_ms\": {:.6}, \"g_per_s\": {:.4}}}",
+                    "  {{\"path\": \"{}\", \"strategy\": \"{}\", \"len\": {}, \"distribution\": \"{}\", \"pairs\": {}, \"median_ms\": {:.6}, \"g_per_s\": {:.4}}}",
                     r.path.name(),
+                    r.strategy.name(),
                     r.len,
                     r.distribution.name(),
                     r.pairs,
@@ -240,8 +262,8 @@ fn profile(
         mapped_at_creation: false,
     });
     let period_ns = f64::from(gpu.queue.get_timestamp_period());
-    println!("| path | keys | kernel | GPU ms (median, all passes) | share |");
-    println!("| --- | ---: | --- | ---: | ---: |");
+    println!("| path | strategy | keys | kernel | GPU ms (median, all passes) | share |");
+    println!("| --- | --- | ---: | --- | ---: | ---: |");
     for sorter in sorters {
         for &log2 in &args.log2_sizes {
             ensure!(log2 <= 31, "2^{log2} keys do not fit a u32 length");
@@ -287,8 +309,9 @@ fn profile(
             let total: f64 = medians.iter().map(|(_, d)| d.as_secs_f64()).sum();
             for (kernel, time) in &medians {
                 println!(
-                    "| {} | 2^{log2} | {kernel} | {:.3} | {:.0}% |",
+                    "| {} | {} | 2^{log2} | {kernel} | {:.3} | {:.0}% |",
                     sorter.path().name(),
+                    sorter.strategy().name(),
                     time.as_secs_f64() * 1e3,
                     time.as_secs_f64() / total * 100.0
                 );

@@ -12,14 +12,18 @@
 //! # Ok(()) }
 //! ```
 //!
-//! It is reduce-then-scan (`shaders/radix_sort.wgsl`): 8-bit digits, one read of the keys for
-//! all four histograms, then four passes of count, scan and stable scatter. No workgroup waits
-//! on another, so it is correct on every adapter, software and GL included. Two paths differ
-//! only in how the scatter ranks keys ([`SortPath`]); the sorter picks one from the adapter.
+//! 8-bit digits (`shaders/radix_sort.wgsl`): one read of the keys builds all four histograms
+//! and notices sorted input (then nothing else runs) and digits that are the same for every
+//! key (then that pass only copies). Each remaining pass is a stable scatter whose output
+//! slots come from one of two [`SortStrategy`]s: reduce-then-scan, where no workgroup waits
+//! on another, or OneSweep, a single pass with decoupled look-back whose waits are bounded by
+//! a fallback, so it is correct on every adapter too. Two [`SortPath`]s differ in how a tile's
+//! keys are ranked. The sorter picks both from the adapter; the caller may force either.
 
 pub mod distribution;
 
 use crate::shaders::{RADIX_SORT_PROGRAM, RADIX_SORT_SUBGROUPS_PROGRAM};
+use std::ops::Range;
 use wgpu::util::DeviceExt;
 
 /// Keys per tile (`TILE` in `shaders/radix_sort.wgsl`).
@@ -28,6 +32,16 @@ pub const TILE: u32 = 2048;
 const RADIX: u32 = 256;
 /// Digit passes over a 32-bit key.
 const PASSES: u32 = 4;
+/// Words of the histograms buffer: four histograms, a OneSweep tile ticket and a mode per
+/// pass, and the unsorted flag (`TICKETS`, `MODES`, `UNSORTED` in the shader).
+const HISTOGRAM_WORDS: u32 = RADIX * PASSES + 2 * PASSES + 1;
+/// Workgroups of the histogram kernel at most (each takes every this-many-th tile).
+const HISTOGRAM_GROUPS: u32 = 1024;
+/// Status reads a OneSweep workgroup waits for a predecessor before counting its keys itself
+/// (`SPINS` in the shader).
+const LOOK_BACK_SPINS: u32 = 256;
+/// OneSweep's status words keep counts in 30 bits.
+const ONESWEEP_MAX_LEN: u32 = (1 << 30) - 1;
 /// Invocations per workgroup (`WORKGROUP` in the shader).
 const WORKGROUP: u32 = 256;
 // The histogram kernels give each digit value an invocation.
@@ -65,6 +79,45 @@ impl SortPath {
     /// The fastest path `device` can run.
     pub fn best_for(device: &wgpu::Device) -> SortPath {
         if Self::subgroup_size(device).is_some() { SortPath::Subgroups } else { SortPath::Portable }
+    }
+}
+
+/// How each pass finds where a tile's keys go; both give the same, stable result everywhere.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum SortStrategy {
+    /// Count every tile's digits, scan the counts, then scatter: three dispatches per pass,
+    /// and no workgroup ever waits for another.
+    ReduceThenScan,
+    /// One dispatch per pass: each tile publishes its digit counts and reads its
+    /// predecessors' (decoupled look-back). A workgroup that waits too long for a predecessor
+    /// counts that tile's keys itself, so it finishes even where workgroups need not make
+    /// progress side by side; it is only fast where they do.
+    #[value(name = "onesweep")]
+    OneSweep,
+}
+
+impl SortStrategy {
+    /// The name used on the command line and in tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            SortStrategy::ReduceThenScan => "reduce-then-scan",
+            SortStrategy::OneSweep => "onesweep",
+        }
+    }
+
+    /// OneSweep on GPUs whose running workgroups are known to make progress side by side
+    /// (NVIDIA, AMD, Intel and Apple, not through GL); reduce-then-scan elsewhere (software
+    /// rasterisers, mobile GPUs, GL), where waiting on another workgroup may mean waiting for
+    /// the fallback every time.
+    pub fn best_for(device: &wgpu::Device) -> SortStrategy {
+        const FORWARD_PROGRESS_VENDORS: [u32; 4] = [0x10de, 0x1002, 0x8086, 0x106b];
+        let info = device.adapter_info();
+        let gpu = matches!(info.device_type, wgpu::DeviceType::DiscreteGpu | wgpu::DeviceType::IntegratedGpu);
+        if gpu && info.backend != wgpu::Backend::Gl && FORWARD_PROGRESS_VENDORS.contains(&info.vendor) {
+            SortStrategy::OneSweep
+        } else {
+            SortStrategy::ReduceThenScan
+        }
     }
 }
 
@@ -139,6 +192,16 @@ pub enum SortError {
         /// Whether the sort has values.
         needs_values: bool,
     },
+    /// The scratch was made by a sorter of the other strategy.
+    #[error(
+        "the scratch was made for {made_for}, but this sorter runs {runs}; make it with this sorter's scratch()"
+    )]
+    ScratchStrategy {
+        /// The strategy the scratch was made for.
+        made_for: &'static str,
+        /// The sorter's strategy.
+        runs: &'static str,
+    },
     /// The subgroup path was asked for on a device that cannot run it.
     #[error(
         "this GPU cannot run the subgroup path (it needs subgroups of one fixed size from 8 to 32); use SortPath::Portable"
@@ -190,12 +253,16 @@ impl<'a> SortJob<'a> {
 /// Buffers a sort works in, made once for up to `capacity` keys and reused.
 pub struct SortScratch {
     capacity: u32,
+    strategy: SortStrategy,
     keys: wgpu::Buffer,
     values: Option<wgpu::Buffer>,
     /// Bound in place of values when a sort has none (one read-only, one written).
     no_values: [wgpu::Buffer; 2],
     histograms: wgpu::Buffer,
+    /// Reduce-then-scan's per-tile counts (a placeholder for OneSweep).
     tile_counts: wgpu::Buffer,
+    /// OneSweep's per-tile status words (a placeholder for reduce-then-scan).
+    status: wgpu::Buffer,
     params: wgpu::Buffer,
     params_stride: u64,
 }
@@ -212,22 +279,52 @@ pub struct RadixSorter {
     layout: wgpu::BindGroupLayout,
     histogram_all: wgpu::ComputePipeline,
     scan_histograms: wgpu::ComputePipeline,
-    count_tiles: wgpu::ComputePipeline,
-    scan_tiles: wgpu::ComputePipeline,
-    scatter: wgpu::ComputePipeline,
+    passes: PassPipelines,
     path: SortPath,
     max_len: u32,
     max_groups: u32,
 }
 
 impl RadixSorter {
-    /// Builds the pipelines of the fastest path the device can run.
+    /// Builds the pipelines of the fastest path and strategy for the device.
     pub fn new(device: &wgpu::Device) -> Self {
         Self::with_path(device, SortPath::best_for(device)).expect("the best path runs")
     }
 
-    /// Builds the pipelines of `path`, or says why the device cannot run it.
+    /// Builds the pipelines of `path` with the device's best strategy, or says why the device
+    /// cannot run the path.
     pub fn with_path(device: &wgpu::Device, path: SortPath) -> Result<Self, SortError> {
+        Self::with_path_and_strategy(device, path, SortStrategy::best_for(device))
+    }
+
+    /// Builds the pipelines of `path` and `strategy`, or says why the device cannot run the
+    /// path. Every strategy runs on every device.
+    pub fn with_path_and_strategy(
+        device: &wgpu::Device,
+        path: SortPath,
+        strategy: SortStrategy,
+    ) -> Result<Self, SortError> {
+        Self::build(device, path, strategy, LOOK_BACK_SPINS)
+    }
+
+    /// A OneSweep sorter that waits only `spins` status reads (at least 1) for a predecessor
+    /// before counting its keys itself: with 1, the fallback runs nearly every time a
+    /// predecessor is late, which is how the tests check it.
+    #[doc(hidden)]
+    pub fn with_look_back_spins(
+        device: &wgpu::Device,
+        path: SortPath,
+        spins: u32,
+    ) -> Result<Self, SortError> {
+        Self::build(device, path, SortStrategy::OneSweep, spins.max(1))
+    }
+
+    fn build(
+        device: &wgpu::Device,
+        path: SortPath,
+        strategy: SortStrategy,
+        spins: u32,
+    ) -> Result<Self, SortError> {
         let subgroup_size = match path {
             SortPath::Portable => None,
             SortPath::Subgroups => Some(SortPath::subgroup_size(device).ok_or(SortError::NoSubgroups)?),
@@ -252,6 +349,7 @@ impl RadixSorter {
                 entry(4, write, false),
                 entry(5, write, false),
                 entry(6, write, false),
+                entry(7, write, false),
             ],
         });
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
@@ -260,8 +358,10 @@ impl RadixSorter {
             immediate_size: 0,
         });
         let warps = f64::from(WORKGROUP / subgroup_size.unwrap_or(32));
-        let constants: &[(&str, f64)] =
-            if subgroup_size.is_some() { &[("WARPS", warps), ("WARP_WORDS", warps * 128.0)] } else { &[] };
+        let mut constants = vec![("SPINS", f64::from(spins))];
+        if subgroup_size.is_some() {
+            constants.extend([("WARPS", warps), ("WARP_WORDS", warps * 128.0)]);
+        }
         let pipeline = |entry_point: &str| {
             device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
                 label: Some(&format!("sort::{entry_point}")),
@@ -269,7 +369,7 @@ impl RadixSorter {
                 module: &module,
                 entry_point: Some(entry_point),
                 compilation_options: wgpu::PipelineCompilationOptions {
-                    constants: if entry_point == "scatter_subgroups" { constants } else { &[] },
+                    constants: if ["scatter", "onesweep"].contains(&entry_point) { &constants } else { &[] },
                     // Every kernel writes its workgroup memory before reading it.
                     zero_initialize_workgroup_memory: false,
                 },
@@ -278,15 +378,25 @@ impl RadixSorter {
         };
         let limits = device.limits();
         let binding_keys = limits.max_storage_buffer_binding_size.min(limits.max_buffer_size) / 4;
+        let mut max_len = u32::try_from(binding_keys).unwrap_or(u32::MAX);
+        let passes = match strategy {
+            SortStrategy::ReduceThenScan => PassPipelines::ReduceThenScan {
+                count_tiles: pipeline("count_tiles"),
+                scan_tiles: pipeline("scan_tiles"),
+                scatter: pipeline("scatter"),
+            },
+            SortStrategy::OneSweep => {
+                max_len = max_len.min(ONESWEEP_MAX_LEN);
+                PassPipelines::OneSweep { onesweep: pipeline("onesweep") }
+            }
+        };
         Ok(RadixSorter {
             histogram_all: pipeline("histogram_all"),
             scan_histograms: pipeline("scan_histograms"),
-            count_tiles: pipeline("count_tiles"),
-            scan_tiles: pipeline("scan_tiles"),
-            scatter: pipeline(if subgroup_size.is_some() { "scatter_subgroups" } else { "scatter" }),
+            passes,
             layout,
             path,
-            max_len: u32::try_from(binding_keys).unwrap_or(u32::MAX),
+            max_len,
             max_groups: limits.max_compute_workgroups_per_dimension,
         })
     }
@@ -296,7 +406,16 @@ impl RadixSorter {
         self.path
     }
 
-    /// The most keys one sort takes on this device: as many u32s as one storage binding holds.
+    /// The strategy this sorter runs.
+    pub fn strategy(&self) -> SortStrategy {
+        match self.passes {
+            PassPipelines::ReduceThenScan { .. } => SortStrategy::ReduceThenScan,
+            PassPipelines::OneSweep { .. } => SortStrategy::OneSweep,
+        }
+    }
+
+    /// The most keys one sort takes on this device: as many u32s as one storage binding holds
+    /// (and at most 2^30 - 1 with OneSweep, whose status words keep counts in 30 bits).
     pub fn max_len(&self) -> u32 {
         self.max_len
     }
@@ -322,19 +441,23 @@ impl RadixSorter {
         let storage = wgpu::BufferUsages::STORAGE;
         let keys_bytes = u64::from(capacity) * 4;
         let tiles = capacity.div_ceil(TILE).max(1);
+        let per_tile_words = |wanted: bool| if wanted { u64::from(tiles) * u64::from(RADIX) * 4 } else { 4 };
+        let onesweep = self.strategy() == SortStrategy::OneSweep;
         let params_stride = (std::mem::size_of::<SortParams>() as u64)
             .next_multiple_of(u64::from(device.limits().min_uniform_buffer_offset_alignment));
         Ok(SortScratch {
             capacity,
+            strategy: self.strategy(),
             keys: buffer("sort::keys", keys_bytes, storage),
             values: with_values.then(|| buffer("sort::values", keys_bytes, storage)),
             no_values: [buffer("sort::no_values_in", 4, storage), buffer("sort::no_values_out", 4, storage)],
             histograms: buffer(
                 "sort::histograms",
-                u64::from(RADIX * PASSES) * 4,
+                u64::from(HISTOGRAM_WORDS) * 4,
                 storage | wgpu::BufferUsages::COPY_DST,
             ),
-            tile_counts: buffer("sort::tile_counts", u64::from(tiles) * u64::from(RADIX) * 4, storage),
+            tile_counts: buffer("sort::tile_counts", per_tile_words(!onesweep), storage),
+            status: buffer("sort::status", per_tile_words(onesweep), storage | wgpu::BufferUsages::COPY_DST),
             params: buffer(
                 "sort::params",
                 params_stride * u64::from(PASSES),
@@ -391,6 +514,12 @@ impl RadixSorter {
                 has_values: scratch.values.is_some(),
                 len,
                 needs_values: job.values.is_some(),
+            });
+        }
+        if scratch.strategy != self.strategy() {
+            return Err(SortError::ScratchStrategy {
+                made_for: scratch.strategy.name(),
+                runs: self.strategy().name(),
             });
         }
         let needed = u64::from(len) * 4;
@@ -470,6 +599,7 @@ impl RadixSorter {
                     wgpu::BindGroupEntry { binding: 4, resource: values_out.as_entire_binding() },
                     wgpu::BindGroupEntry { binding: 5, resource: scratch.histograms.as_entire_binding() },
                     wgpu::BindGroupEntry { binding: 6, resource: scratch.tile_counts.as_entire_binding() },
+                    wgpu::BindGroupEntry { binding: 7, resource: scratch.status.as_entire_binding() },
                 ],
             })
         });
@@ -477,78 +607,83 @@ impl RadixSorter {
         let x = tiles.min(self.max_groups);
         let tile_groups = (x, tiles.div_ceil(x));
         let offset = |p: u32| (u64::from(p) * scratch.params_stride) as u32;
+        let dispatch = |kernel, pipeline, direction, offset, groups| {
+            Step::Dispatch(Dispatch { kernel, pipeline, direction, offset, groups })
+        };
         let mut steps = vec![
-            Dispatch {
-                kernel: "histogram_all",
-                pipeline: &self.histogram_all,
-                direction: 0,
-                offset: 0,
-                groups: tile_groups,
-            },
-            Dispatch {
-                kernel: "scan_histograms",
-                pipeline: &self.scan_histograms,
-                direction: 0,
-                offset: 0,
-                groups: (1, 1),
-            },
+            dispatch("histogram_all", &self.histogram_all, 0, 0, (tiles.min(HISTOGRAM_GROUPS), 1)),
+            dispatch("scan_histograms", &self.scan_histograms, 0, 0, (1, 1)),
         ];
         for p in 0..PASSES {
             let (direction, offset) = ((p % 2) as usize, offset(p));
-            steps.extend([
-                Dispatch {
-                    kernel: "count_tiles",
-                    pipeline: &self.count_tiles,
-                    direction,
-                    offset,
-                    groups: tile_groups,
-                },
-                Dispatch {
-                    kernel: "scan_tiles",
-                    pipeline: &self.scan_tiles,
-                    direction,
-                    offset,
-                    groups: (RADIX, 1),
-                },
-                Dispatch {
-                    kernel: "scatter",
-                    pipeline: &self.scatter,
-                    direction,
-                    offset,
-                    groups: tile_groups,
-                },
-            ]);
-        }
-        match profile {
-            None => {
-                let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                    label: Some("sort"),
-                    timestamp_writes: None,
-                });
-                for step in &steps {
-                    step.record(&mut pass, &bind_groups);
-                }
+            match &self.passes {
+                PassPipelines::ReduceThenScan { count_tiles, scan_tiles, scatter } => steps.extend([
+                    dispatch("count_tiles", count_tiles, direction, offset, tile_groups),
+                    dispatch("scan_tiles", scan_tiles, direction, offset, (RADIX, 1)),
+                    dispatch("scatter", scatter, direction, offset, tile_groups),
+                ]),
+                PassPipelines::OneSweep { onesweep } => steps.extend([
+                    Step::ClearStatus(0..u64::from(tiles) * u64::from(RADIX) * 4),
+                    dispatch("onesweep", onesweep, direction, offset, tile_groups),
+                ]),
             }
-            Some(queries) => {
-                for (k, step) in steps.iter().enumerate() {
-                    let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                        label: Some(step.kernel),
-                        timestamp_writes: Some(wgpu::ComputePassTimestampWrites {
-                            query_set: queries,
-                            beginning_of_pass_write_index: Some(2 * k as u32),
-                            end_of_pass_write_index: Some(2 * k as u32 + 1),
-                        }),
+        }
+        let mut kernels = Vec::new();
+        let mut pass: Option<wgpu::ComputePass<'_>> = None;
+        for step in &steps {
+            match step {
+                Step::ClearStatus(range) => {
+                    drop(pass.take());
+                    encoder.clear_buffer(&scratch.status, range.start, Some(range.end - range.start));
+                }
+                Step::Dispatch(d) => {
+                    let k = kernels.len() as u32;
+                    kernels.push(d.kernel);
+                    if profile.is_some() {
+                        drop(pass.take());
+                    }
+                    let compute = pass.get_or_insert_with(|| {
+                        encoder
+                            .begin_compute_pass(&wgpu::ComputePassDescriptor {
+                                label: Some(if profile.is_some() { d.kernel } else { "sort" }),
+                                timestamp_writes: profile.map(|queries| wgpu::ComputePassTimestampWrites {
+                                    query_set: queries,
+                                    beginning_of_pass_write_index: Some(2 * k),
+                                    end_of_pass_write_index: Some(2 * k + 1),
+                                }),
+                            })
+                            .forget_lifetime()
                     });
-                    step.record(&mut pass, &bind_groups);
+                    d.record(compute, &bind_groups);
                 }
             }
         }
-        Ok(steps.iter().map(|s| s.kernel).collect())
+        Ok(kernels)
     }
 }
 
-/// Dispatches a sort records: 2, then 3 per digit pass.
+/// The pipelines of a pass, by strategy.
+enum PassPipelines {
+    ReduceThenScan {
+        count_tiles: wgpu::ComputePipeline,
+        scan_tiles: wgpu::ComputePipeline,
+        scatter: wgpu::ComputePipeline,
+    },
+    OneSweep {
+        onesweep: wgpu::ComputePipeline,
+    },
+}
+
+/// Dispatches a sort records at most: 2, then 3 per digit pass (reduce-then-scan; OneSweep
+/// records 1 per pass).
 pub const DISPATCHES: u32 = 2 + 3 * PASSES;
+
+/// One thing a sort records.
+enum Step<'a> {
+    Dispatch(Dispatch<'a>),
+    /// Zero these bytes of OneSweep's status words (between compute passes).
+    ClearStatus(Range<u64>),
+}
 
 /// One dispatch of a sort.
 struct Dispatch<'a> {
