@@ -1,6 +1,8 @@
 //! Benchmarks: commands that measure and print tables, never timed tests.
 
 pub mod gif;
+#[cfg(feature = "peers")]
+mod peers;
 pub mod radix;
 pub mod sorts;
 
