@@ -3,7 +3,7 @@
 //! write JSON. With `--peers` (a build with the `peers` feature) other libraries' sorts are
 //! measured the same way beside it (`super::peers`).
 
-use super::median;
+use super::{WARM_UP_RUNS, WARM_UP_SECONDS, median, warm_up};
 use crate::gpu::Gpu;
 use crate::readback::read_u32s;
 use crate::sort::distribution::Distribution;
@@ -26,7 +26,7 @@ pub struct RadixBenchArgs {
     /// Sort paths, comma separated [default: every path this GPU runs].
     #[arg(long, value_delimiter = ',', value_enum)]
     pub paths: Vec<SortPath>,
-    /// Timed runs per measurement (the median is reported), after a warm-up (see [`warm_up`]).
+    /// Timed runs per measurement (the median is reported), after a warm-up (see [`super::warm_up`]).
     #[arg(long, default_value_t = 20)]
     pub runs: u32,
     /// Instead of the table: GPU time of each kernel (summed over its four passes), uniform keys
@@ -371,23 +371,6 @@ fn write_json(
         entries.join(",\n")
     );
     std::fs::write(path, json).with_context(|| format!("cannot write '{}'", path.display()))
-}
-
-/// Warm-up runs before every measurement, at least.
-pub(super) const WARM_UP_RUNS: u32 = 3;
-/// Seconds of warm-up before every measurement, at least: the GPU idles while keys are made
-/// and results checked on the CPU, and its clocks must climb back before timing starts.
-pub(super) const WARM_UP_SECONDS: f64 = 0.5;
-
-/// Runs `sort` until both warm-up minimums are met.
-pub(super) fn warm_up(mut sort: impl FnMut() -> anyhow::Result<()>) -> anyhow::Result<()> {
-    let started = std::time::Instant::now();
-    let mut runs = 0;
-    while runs < WARM_UP_RUNS || started.elapsed().as_secs_f64() < WARM_UP_SECONDS {
-        sort()?;
-        runs += 1;
-    }
-    Ok(())
 }
 
 /// Prints each kernel's share of a keys-only sort of uniform keys.
