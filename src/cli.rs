@@ -4,6 +4,7 @@ use crate::algorithms::odd_even::PassKind;
 use crate::algorithms::radix::RadixSettings;
 use crate::algorithms::{Algorithm, RunSettings};
 use crate::bench::gif::GifBenchArgs;
+use crate::bench::pass::PassBenchArgs;
 use crate::bench::radix::RadixBenchArgs;
 use crate::bench::sorts::SortBenchArgs;
 use crate::key::SortKey;
@@ -153,6 +154,8 @@ pub enum Bench {
     Sorts(SortBenchArgs),
     /// The device-wide radix sort: keys and pairs over lengths and distributions (timestamps).
     Radix(RadixBenchArgs),
+    /// One odd-even pass as effective bytes/s beside a texture copy of the same size (timestamps).
+    Pass(PassBenchArgs),
 }
 
 impl Cli {

@@ -20,6 +20,7 @@ fn main() -> ExitCode {
             Bench::Gif(args) => shadersort::bench::gif::run(args),
             Bench::Sorts(args) => shadersort::bench::sorts::run(args),
             Bench::Radix(args) => shadersort::bench::radix::run(args),
+            Bench::Pass(args) => shadersort::bench::pass::run(args),
         }
     } else if cli.out.is_some() || cli.record.is_some() {
         shadersort::headless::run(&cli)

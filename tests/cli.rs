@@ -478,3 +478,17 @@ fn radix_flags_are_checked_in_one_line() {
     assert_eq!(output.status.code(), Some(2), "clap refuses a digit width it does not know");
     assert!(String::from_utf8_lossy(&output.stderr).contains("use 1, 2, 4 or 8"));
 }
+
+#[test]
+fn bench_flags_are_checked_in_one_line_before_any_gpu_work() {
+    let dir = tempfile::tempdir().unwrap();
+    assert_fails(
+        &["bench", "pass", "--sizes", "4x8", "--batch", "8"],
+        &[],
+        dir.path(),
+        &["--batch 8", "4-pixel row"],
+    );
+    assert_fails(&["bench", "pass", "--size", "0x8"], &[], dir.path(), &["no pixels"]);
+    #[cfg(not(feature = "peers"))]
+    assert_fails(&["bench", "radix", "--peers"], &[], dir.path(), &["--peers", "--features peers"]);
+}

@@ -92,7 +92,7 @@ const CONTENDERS: [Contender; 6] = [
     },
 ];
 
-fn parse_size(s: &str) -> anyhow::Result<(u32, u32)> {
+pub(super) fn parse_size(s: &str) -> anyhow::Result<(u32, u32)> {
     let (w, h) = s.split_once('x').with_context(|| format!("'{s}' is not a size like 1024x1024"))?;
     Ok((w.trim().parse()?, h.trim().parse()?))
 }
