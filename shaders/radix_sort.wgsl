@@ -341,6 +341,27 @@ fn item_digit(i: u32) -> u32 {
 /// Each digit's first output slot for this tile (first the tile's count of it).
 var<workgroup> tile_start: array<u32, RADIX>;
 
+/// Pairs pipelines set this: the tile is put in digit order in workgroup memory first, so
+/// neighbouring invocations write neighbouring slots (keys and values alike). Keys-only
+/// pipelines write straight from registers: the 8 KiB the reordering takes costs them more in
+/// occupancy than the wider writes save (see BENCHMARKS.md).
+override REORDER: bool = false;
+/// TILE when `REORDER`, else 1 (so keys-only pipelines reserve nothing).
+override REORDER_WORDS: u32 = 1u;
+/// The tile's keys in digit order, then its values.
+var<workgroup> tile_sorted: array<u32, REORDER_WORDS>;
+
+/// Each digit's first position in the tile in digit order, set by the ranking file's
+/// `scan_digits`. It shares `tile_histogram`, which only the look-back's fallback uses, and
+/// only after the tile is reordered.
+fn set_local_start(d: u32, position: u32) {
+    atomicStore(&tile_histogram[d], position);
+}
+
+fn local_start(d: u32) -> u32 {
+    return atomicLoad(&tile_histogram[d]);
+}
+
 /// Sorts one tile. Groups of `width` invocations own consecutive runs of the tile, and a
 /// group takes `width` keys per round; the ranking file ranks each key among its group's keys
 /// with the same digit (`rank_run`), then gives each group its offset among the tile's keys
@@ -355,12 +376,75 @@ fn sort_tile(tile: u32, lid: u32, group: u32, lane: u32, width: u32, look_back: 
     rank_run(lid, group, lane, width);
     count_groups(lid);
     let total = tile_start[lid];
+    var own_local_start = 0u;
+    if (REORDER) {
+        own_local_start = reorder_tile(lid, group, lane, width);
+    }
     var start = atomicLoad(&histograms[params.pass_index * RADIX + lid]);
     if (look_back) {
         start += look_back_prefix(tile, lid, total);
     } else {
         start = tile_counts[lid * params.tiles + tile];
     }
+    if (REORDER) {
+        write_reordered(tile, lid, first, width, start - own_local_start);
+    } else {
+        write_from_registers(lid, group, first, width, start);
+    }
+}
+
+/// Puts the tile's keys in digit order in `tile_sorted`; each invocation's `tile_ranks` become
+/// its keys' positions there. Returns where digit `lid` starts.
+fn reorder_tile(lid: u32, group: u32, lane: u32, width: u32) -> u32 {
+    scan_digits(lid, group, lane, width);
+    for (var i = 0u; i < ITEMS; i += 1u) {
+        if (i < tile_items) {
+            let d = digit(tile_keys[i]);
+            let position = local_start(d) + group_offset(group, d) + tile_ranks[i];
+            tile_sorted[position] = tile_keys[i];
+            tile_ranks[i] = position;
+        }
+    }
+    return local_start(lid);
+}
+
+/// Writes the reordered tile: position p, of digit d, goes to slot `shift[d] + p`, where
+/// `shift` (this invocation's for digit `lid`) is the digit's first slot minus its first
+/// position in the tile (wrapping).
+fn write_reordered(tile: u32, lid: u32, first: u32, width: u32, shift: u32) {
+    tile_start[lid] = shift;
+    workgroupBarrier();
+    let tile_len = min(TILE, params.len - tile * TILE);
+    var slots: array<u32, ITEMS>;
+    for (var j = 0u; j < ITEMS; j += 1u) {
+        let p = j * WORKGROUP + lid;
+        if (p < tile_len) {
+            let key = tile_sorted[p];
+            slots[j] = tile_start[digit(key)] + p;
+            keys_out[slots[j]] = output_key(key);
+        }
+    }
+    if (params.has_values != 0u) {
+        // The values take the keys' place in workgroup memory, then the same slots.
+        workgroupBarrier();
+        for (var i = 0u; i < ITEMS; i += 1u) {
+            if (i < tile_items) {
+                tile_sorted[tile_ranks[i]] = values_in[first + i * width];
+            }
+        }
+        workgroupBarrier();
+        for (var j = 0u; j < ITEMS; j += 1u) {
+            let p = j * WORKGROUP + lid;
+            if (p < tile_len) {
+                values_out[slots[j]] = tile_sorted[p];
+            }
+        }
+    }
+}
+
+/// Writes each key (and value) from registers to its slot: digit `lid` of the tile starts at
+/// `start`.
+fn write_from_registers(lid: u32, group: u32, first: u32, width: u32, start: u32) {
     tile_start[lid] = start;
     workgroupBarrier();
     for (var i = 0u; i < ITEMS; i += 1u) {

@@ -60,6 +60,12 @@ fn count_groups(lid: u32) {
     workgroupBarrier();
 }
 
+/// Each digit's first position in the tile in digit order (`set_local_start`).
+fn scan_digits(lid: u32, group: u32, lane: u32, width: u32) {
+    set_local_start(lid, workgroup_exclusive_scan(tile_start[lid], lid));
+    workgroupBarrier();
+}
+
 /// Where group `group`'s keys with digit `d` start among the tile's.
 fn group_offset(group: u32, d: u32) -> u32 {
     return group_counts[group * RADIX + d];

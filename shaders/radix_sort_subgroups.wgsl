@@ -19,6 +19,7 @@ fn half_of(word: u32, d: u32) -> u32 {
     return (word >> (16u * (d & 1u))) & 0xffffu;
 }
 
+
 /// Ranks each of the invocation's keys among the earlier keys of its subgroup with its digit.
 fn rank_run(lid: u32, warp: u32, lane: u32, width: u32) {
     for (var w = lid; w < WARP_WORDS; w += WORKGROUP) {
@@ -64,6 +65,27 @@ fn count_groups(lid: u32) {
         tile_start[2u * lid] = low;
         tile_start[2u * lid + 1u] = high;
     }
+    workgroupBarrier();
+}
+
+/// Each subgroup's total of the tile's counts, for `scan_digits`.
+var<workgroup> warp_totals: array<u32, 32>;
+
+/// Each digit's first position in the tile in digit order (`set_local_start`): a subgroup scan
+/// over the digits, invocation `warp * width + lane` taking that digit.
+fn scan_digits(lid: u32, warp: u32, lane: u32, width: u32) {
+    let d = warp * width + lane;
+    let count = tile_start[d];
+    let inclusive = subgroupInclusiveAdd(count);
+    if (lane == width - 1u) {
+        warp_totals[warp] = inclusive;
+    }
+    workgroupBarrier();
+    var before = 0u;
+    for (var w = 0u; w < warp; w += 1u) {
+        before += warp_totals[w];
+    }
+    set_local_start(d, before + inclusive - count);
     workgroupBarrier();
 }
 

@@ -19,6 +19,9 @@
 //! on another, or OneSweep, a single pass with decoupled look-back whose waits are bounded by
 //! a fallback, so it is correct on every adapter too. Two [`SortPath`]s differ in how a tile's
 //! keys are ranked. The sorter picks both from the adapter; the caller may force either.
+//! Sorts with values put each tile in digit order in workgroup memory before writing it, so
+//! neighbouring invocations write neighbouring slots; keys-only sorts write from registers,
+//! which keeps more workgroups resident (the pipelines are specialised for each).
 
 pub mod distribution;
 
@@ -362,19 +365,26 @@ impl RadixSorter {
         if subgroup_size.is_some() {
             constants.extend([("WARPS", warps), ("WARP_WORDS", warps * 128.0)]);
         }
-        let pipeline = |entry_point: &str| {
+        // Pairs pipelines reorder each tile in workgroup memory before writing it.
+        let mut pairs_constants = constants.clone();
+        pairs_constants.extend([("REORDER", 1.0), ("REORDER_WORDS", f64::from(TILE))]);
+        let pipeline_with = |entry_point: &str, constants: &[(&str, f64)]| {
             device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
                 label: Some(&format!("sort::{entry_point}")),
                 layout: Some(&pipeline_layout),
                 module: &module,
                 entry_point: Some(entry_point),
                 compilation_options: wgpu::PipelineCompilationOptions {
-                    constants: if ["scatter", "onesweep"].contains(&entry_point) { &constants } else { &[] },
+                    constants,
                     // Every kernel writes its workgroup memory before reading it.
                     zero_initialize_workgroup_memory: false,
                 },
                 cache: None,
             })
+        };
+        let pipeline = |entry_point: &str| pipeline_with(entry_point, &[]);
+        let keys_and_pairs = |entry_point: &str| {
+            [pipeline_with(entry_point, &constants), pipeline_with(entry_point, &pairs_constants)]
         };
         let limits = device.limits();
         let binding_keys = limits.max_storage_buffer_binding_size.min(limits.max_buffer_size) / 4;
@@ -383,11 +393,11 @@ impl RadixSorter {
             SortStrategy::ReduceThenScan => PassPipelines::ReduceThenScan {
                 count_tiles: pipeline("count_tiles"),
                 scan_tiles: pipeline("scan_tiles"),
-                scatter: pipeline("scatter"),
+                scatter: keys_and_pairs("scatter"),
             },
             SortStrategy::OneSweep => {
                 max_len = max_len.min(ONESWEEP_MAX_LEN);
-                PassPipelines::OneSweep { onesweep: pipeline("onesweep") }
+                PassPipelines::OneSweep { onesweep: keys_and_pairs("onesweep") }
             }
         };
         Ok(RadixSorter {
@@ -543,6 +553,7 @@ impl RadixSorter {
         }
 
         let tiles = len.div_ceil(TILE);
+        let with_values = usize::from(job.values.is_some());
         let transformed = job.kind != KeyKind::U32 || job.descending;
         let params: Vec<u8> = (0..PASSES)
             .flat_map(|pass| {
@@ -620,11 +631,11 @@ impl RadixSorter {
                 PassPipelines::ReduceThenScan { count_tiles, scan_tiles, scatter } => steps.extend([
                     dispatch("count_tiles", count_tiles, direction, offset, tile_groups),
                     dispatch("scan_tiles", scan_tiles, direction, offset, (RADIX, 1)),
-                    dispatch("scatter", scatter, direction, offset, tile_groups),
+                    dispatch("scatter", &scatter[with_values], direction, offset, tile_groups),
                 ]),
                 PassPipelines::OneSweep { onesweep } => steps.extend([
                     Step::ClearStatus(0..u64::from(tiles) * u64::from(RADIX) * 4),
-                    dispatch("onesweep", onesweep, direction, offset, tile_groups),
+                    dispatch("onesweep", &onesweep[with_values], direction, offset, tile_groups),
                 ]),
             }
         }
@@ -667,10 +678,12 @@ enum PassPipelines {
     ReduceThenScan {
         count_tiles: wgpu::ComputePipeline,
         scan_tiles: wgpu::ComputePipeline,
-        scatter: wgpu::ComputePipeline,
+        /// Keys only, then pairs.
+        scatter: [wgpu::ComputePipeline; 2],
     },
     OneSweep {
-        onesweep: wgpu::ComputePipeline,
+        /// Keys only, then pairs.
+        onesweep: [wgpu::ComputePipeline; 2],
     },
 }
 
