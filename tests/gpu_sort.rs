@@ -11,9 +11,12 @@ use shadersort::sort::distribution::Distribution;
 use shadersort::sort::{KeyKind, RadixSorter, SortError, SortJob, SortPath, SortStrategy, sort_order_key};
 use wgpu::util::DeviceExt;
 
-/// A sorter of every path the GPU runs with each strategy, and OneSweep with its fallback
-/// forced: both paths on lavapipe (subgroups of 8), the portable one on GL, which has no
-/// subgroups and must say so.
+/// Where `sorters` switches from reduce-then-scan to OneSweep.
+const SWITCH_AT: u32 = 1000;
+
+/// A sorter of every path the GPU runs with each strategy, OneSweep with its fallback forced,
+/// and one that switches strategy at 1000 keys: both paths on lavapipe (subgroups of 8), the
+/// portable one on GL, which has no subgroups and must say so.
 fn sorters(gpu: &Gpu) -> Vec<RadixSorter> {
     let mut sorters = Vec::new();
     let mut add = |path| {
@@ -21,6 +24,7 @@ fn sorters(gpu: &Gpu) -> Vec<RadixSorter> {
             sorters.push(RadixSorter::with_path_and_strategy(&gpu.device, path, strategy)?);
         }
         sorters.push(RadixSorter::with_look_back_spins(&gpu.device, path, 1)?);
+        sorters.push(RadixSorter::with_onesweep_from(&gpu.device, path, SWITCH_AT)?);
         Ok::<_, SortError>(())
     };
     add(SortPath::Portable).unwrap();
@@ -36,12 +40,12 @@ fn sorters(gpu: &Gpu) -> Vec<RadixSorter> {
         }
     }
     if gpu.adapter.get_info().backend == wgpu::Backend::Vulkan {
-        assert_eq!(sorters.len(), 6, "lavapipe runs the subgroup path");
+        assert_eq!(sorters.len(), 8, "lavapipe runs the subgroup path");
         assert_eq!(RadixSorter::new(&gpu.device).path(), SortPath::Subgroups, "and picks it");
     }
     if gpu.adapter.get_info().device_type == wgpu::DeviceType::Cpu {
         // Software GPUs need not run workgroups side by side, so they never wait by default.
-        assert_eq!(RadixSorter::new(&gpu.device).strategy(), SortStrategy::ReduceThenScan);
+        assert_eq!(RadixSorter::new(&gpu.device).onesweep_from(), None);
     }
     sorters
 }
@@ -63,7 +67,7 @@ fn check(gpu: &Gpu, sorter: &RadixSorter, keys: &[u32], kind: KeyKind, descendin
     let what = format!(
         "{len} keys, {kind:?}, descending {descending}, values {with_values}, {:?} {:?}",
         sorter.path(),
-        sorter.strategy()
+        sorter.strategy_for(len)
     );
     let key_buffer = upload(gpu, keys);
     let indices: Vec<u32> = (0..len).collect();
@@ -169,23 +173,30 @@ fn float_keys_sort_as_floats_in_both_orders_with_stable_values() {
     });
 }
 
+/// Also with a sorter that runs OneSweep for the first sort and reduce-then-scan for the
+/// second, from one scratch.
 #[test]
 fn two_sorts_in_one_encoder_share_a_scratch() {
     on_every_gpu(|gpu| {
-        let sorter = RadixSorter::new(&gpu.device);
-        let (a, b) = (Distribution::Uniform.keys(5000, 1), Distribution::Uniform.keys(3000, 2));
-        let (buffer_a, buffer_b) = (upload(gpu, &a), upload(gpu, &b));
-        let scratch = sorter.scratch(&gpu.device, 5000, false).unwrap();
-        let mut encoder = gpu.device.create_command_encoder(&Default::default());
-        sorter.record(&gpu.device, &mut encoder, &SortJob::keys(&buffer_a, 5000), &scratch).unwrap();
-        let down = SortJob { descending: true, ..SortJob::keys(&buffer_b, 3000) };
-        sorter.record(&gpu.device, &mut encoder, &down, &scratch).unwrap();
-        gpu.queue.submit([encoder.finish()]);
-        let (mut want_a, mut want_b) = (a.clone(), b.clone());
-        want_a.sort_unstable();
-        want_b.sort_unstable_by(|x, y| y.cmp(x));
-        assert_eq!(read_u32s(gpu, &buffer_a, 0, 5000).unwrap(), want_a);
-        assert_eq!(read_u32s(gpu, &buffer_b, 0, 3000).unwrap(), want_b);
+        let path = SortPath::best_for(&gpu.device);
+        let switching = RadixSorter::with_onesweep_from(&gpu.device, path, 4000).unwrap();
+        assert_eq!(switching.strategy_for(5000), SortStrategy::OneSweep);
+        assert_eq!(switching.strategy_for(3000), SortStrategy::ReduceThenScan);
+        for sorter in [RadixSorter::new(&gpu.device), switching] {
+            let (a, b) = (Distribution::Uniform.keys(5000, 1), Distribution::Uniform.keys(3000, 2));
+            let (buffer_a, buffer_b) = (upload(gpu, &a), upload(gpu, &b));
+            let scratch = sorter.scratch(&gpu.device, 5000, false).unwrap();
+            let mut encoder = gpu.device.create_command_encoder(&Default::default());
+            sorter.record(&gpu.device, &mut encoder, &SortJob::keys(&buffer_a, 5000), &scratch).unwrap();
+            let down = SortJob { descending: true, ..SortJob::keys(&buffer_b, 3000) };
+            sorter.record(&gpu.device, &mut encoder, &down, &scratch).unwrap();
+            gpu.queue.submit([encoder.finish()]);
+            let (mut want_a, mut want_b) = (a.clone(), b.clone());
+            want_a.sort_unstable();
+            want_b.sort_unstable_by(|x, y| y.cmp(x));
+            assert_eq!(read_u32s(gpu, &buffer_a, 0, 5000).unwrap(), want_a);
+            assert_eq!(read_u32s(gpu, &buffer_b, 0, 3000).unwrap(), want_b);
+        }
     });
 }
 
@@ -208,11 +219,20 @@ fn misuse_is_refused_with_an_error_not_a_panic() {
     let err =
         sorter.record(&gpu.device, &mut encoder, &SortJob::pairs(&keys, &keys, 3), &scratch).unwrap_err();
     assert!(err.to_string().contains("with values"), "{err}");
-    let other = match sorter.strategy() {
+    let other = match sorter.strategy_for(3) {
         SortStrategy::OneSweep => SortStrategy::ReduceThenScan,
         SortStrategy::ReduceThenScan => SortStrategy::OneSweep,
     };
     let other = RadixSorter::with_path_and_strategy(&gpu.device, SortPath::Portable, other).unwrap();
     let err = other.record(&gpu.device, &mut encoder, &SortJob::keys(&keys, 3), &scratch).unwrap_err();
     assert!(matches!(err, SortError::ScratchStrategy { .. }), "{err}");
+    // A scratch from a sorter that never runs OneSweep, for a length where this one does.
+    let switching = RadixSorter::with_onesweep_from(&gpu.device, SortPath::Portable, 2).unwrap();
+    let plain =
+        RadixSorter::with_path_and_strategy(&gpu.device, SortPath::Portable, SortStrategy::ReduceThenScan)
+            .unwrap()
+            .scratch(&gpu.device, 8, false)
+            .unwrap();
+    let err = switching.record(&gpu.device, &mut encoder, &SortJob::keys(&keys, 3), &plain).unwrap_err();
+    assert!(err.to_string().contains("onesweep's per-tile words for 3 keys"), "{err}");
 }

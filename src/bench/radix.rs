@@ -233,7 +233,12 @@ pub fn run(args: &RadixBenchArgs) -> anyhow::Result<()> {
 
 /// How our rows name a sorter: its path and strategy.
 fn sort_name(sorter: &RadixSorter) -> String {
-    format!("{}, {}", sorter.path().name(), sorter.strategy().name())
+    let strategy = match sorter.onesweep_from() {
+        Some(0) => SortStrategy::OneSweep.name().to_string(),
+        None => SortStrategy::ReduceThenScan.name().to_string(),
+        Some(from) => format!("onesweep from {from} keys"),
+    };
+    format!("{}, {strategy}", sorter.path().name())
 }
 
 /// A peer library's rows, keys then pairs for each length and distribution, like ours.

@@ -45,6 +45,10 @@ const HISTOGRAM_GROUPS: u32 = 1024;
 const LOOK_BACK_SPINS: u32 = 256;
 /// OneSweep's status words keep counts in 30 bits.
 const ONESWEEP_MAX_LEN: u32 = (1 << 30) - 1;
+/// The first length the default sorter sorts with OneSweep where the device runs it: on an
+/// H200, reduce-then-scan is faster up to 2^22 keys (0.52 against 0.57 ms) and OneSweep from
+/// 2^24 (1.77 against 2.16 ms), keys and pairs alike (BENCHMARKS.md).
+pub const ONESWEEP_FROM: u32 = 1 << 23;
 /// Invocations per workgroup (`WORKGROUP` in the shader).
 const WORKGROUP: u32 = 256;
 // The histogram kernels give each digit value an invocation.
@@ -195,15 +199,16 @@ pub enum SortError {
         /// Whether the sort has values.
         needs_values: bool,
     },
-    /// The scratch was made by a sorter of the other strategy.
+    /// The scratch was made by a sorter that would not run this sort's strategy at this
+    /// length, so it lacks that strategy's per-tile words.
     #[error(
-        "the scratch was made for {made_for}, but this sorter runs {runs}; make it with this sorter's scratch()"
+        "the scratch has no room for {strategy}'s per-tile words for {len} keys: it was made by a sorter that does not run {strategy} at that length; make it with this sorter's scratch()"
     )]
     ScratchStrategy {
-        /// The strategy the scratch was made for.
-        made_for: &'static str,
-        /// The sorter's strategy.
-        runs: &'static str,
+        /// The strategy this sorter runs at this length.
+        strategy: &'static str,
+        /// The sort's length.
+        len: u32,
     },
     /// The subgroup path was asked for on a device that cannot run it.
     #[error(
@@ -256,7 +261,9 @@ impl<'a> SortJob<'a> {
 /// Buffers a sort works in, made once for up to `capacity` keys and reused.
 pub struct SortScratch {
     capacity: u32,
-    strategy: SortStrategy,
+    /// Tiles of the longest sort with each strategy it has per-tile words for.
+    reduce_then_scan_tiles: u32,
+    onesweep_tiles: u32,
     keys: wgpu::Buffer,
     values: Option<wgpu::Buffer>,
     /// Bound in place of values when a sort has none (one read-only, one written).
@@ -289,25 +296,46 @@ pub struct RadixSorter {
 }
 
 impl RadixSorter {
-    /// Builds the pipelines of the fastest path and strategy for the device.
+    /// Builds the pipelines of the fastest path for the device, and of the fastest strategy
+    /// for each length (see [`RadixSorter::with_path`]).
     pub fn new(device: &wgpu::Device) -> Self {
         Self::with_path(device, SortPath::best_for(device)).expect("the best path runs")
     }
 
-    /// Builds the pipelines of `path` with the device's best strategy, or says why the device
-    /// cannot run the path.
+    /// Builds the pipelines of `path`, or says why the device cannot run the path. Where
+    /// [`SortStrategy::best_for`] the device is OneSweep, the sorter runs reduce-then-scan
+    /// below [`ONESWEEP_FROM`] keys and OneSweep from there; elsewhere always reduce-then-scan.
     pub fn with_path(device: &wgpu::Device, path: SortPath) -> Result<Self, SortError> {
-        Self::with_path_and_strategy(device, path, SortStrategy::best_for(device))
+        let onesweep_from = match SortStrategy::best_for(device) {
+            SortStrategy::OneSweep => Some(ONESWEEP_FROM),
+            SortStrategy::ReduceThenScan => None,
+        };
+        Self::build(device, path, onesweep_from, LOOK_BACK_SPINS)
     }
 
-    /// Builds the pipelines of `path` and `strategy`, or says why the device cannot run the
-    /// path. Every strategy runs on every device.
+    /// A sorter of `path` that runs reduce-then-scan below `onesweep_from` keys and OneSweep
+    /// from there, whatever the device: how the tests cross the switch with small sorts.
+    #[doc(hidden)]
+    pub fn with_onesweep_from(
+        device: &wgpu::Device,
+        path: SortPath,
+        onesweep_from: u32,
+    ) -> Result<Self, SortError> {
+        Self::build(device, path, Some(onesweep_from), LOOK_BACK_SPINS)
+    }
+
+    /// Builds the pipelines of `path` and `strategy`, used for every length, or says why the
+    /// device cannot run the path. Every strategy runs on every device.
     pub fn with_path_and_strategy(
         device: &wgpu::Device,
         path: SortPath,
         strategy: SortStrategy,
     ) -> Result<Self, SortError> {
-        Self::build(device, path, strategy, LOOK_BACK_SPINS)
+        let onesweep_from = match strategy {
+            SortStrategy::OneSweep => Some(0),
+            SortStrategy::ReduceThenScan => None,
+        };
+        Self::build(device, path, onesweep_from, LOOK_BACK_SPINS)
     }
 
     /// A OneSweep sorter that waits only `spins` status reads (at least 1) for a predecessor
@@ -319,13 +347,14 @@ impl RadixSorter {
         path: SortPath,
         spins: u32,
     ) -> Result<Self, SortError> {
-        Self::build(device, path, SortStrategy::OneSweep, spins.max(1))
+        Self::build(device, path, Some(0), spins.max(1))
     }
 
+    /// `onesweep_from`: the first length sorted with OneSweep (none: always reduce-then-scan).
     fn build(
         device: &wgpu::Device,
         path: SortPath,
-        strategy: SortStrategy,
+        onesweep_from: Option<u32>,
         spins: u32,
     ) -> Result<Self, SortError> {
         let subgroup_size = match path {
@@ -389,17 +418,16 @@ impl RadixSorter {
         let limits = device.limits();
         let binding_keys = limits.max_storage_buffer_binding_size.min(limits.max_buffer_size) / 4;
         let mut max_len = u32::try_from(binding_keys).unwrap_or(u32::MAX);
-        let passes = match strategy {
-            SortStrategy::ReduceThenScan => PassPipelines::ReduceThenScan {
-                count_tiles: pipeline("count_tiles"),
-                scan_tiles: pipeline("scan_tiles"),
-                scatter: keys_and_pairs("scatter"),
-            },
-            SortStrategy::OneSweep => {
-                max_len = max_len.min(ONESWEEP_MAX_LEN);
-                PassPipelines::OneSweep { onesweep: keys_and_pairs("onesweep") }
-            }
-        };
+        let reduce_then_scan = (onesweep_from != Some(0)).then(|| ReduceThenScan {
+            count_tiles: pipeline("count_tiles"),
+            scan_tiles: pipeline("scan_tiles"),
+            scatter: keys_and_pairs("scatter"),
+        });
+        let onesweep = onesweep_from.map(|_| keys_and_pairs("onesweep"));
+        if onesweep.is_some() {
+            max_len = max_len.min(ONESWEEP_MAX_LEN);
+        }
+        let passes = PassPipelines { reduce_then_scan, onesweep, onesweep_from };
         Ok(RadixSorter {
             histogram_all: pipeline("histogram_all"),
             scan_histograms: pipeline("scan_histograms"),
@@ -416,12 +444,18 @@ impl RadixSorter {
         self.path
     }
 
-    /// The strategy this sorter runs.
-    pub fn strategy(&self) -> SortStrategy {
-        match self.passes {
-            PassPipelines::ReduceThenScan { .. } => SortStrategy::ReduceThenScan,
-            PassPipelines::OneSweep { .. } => SortStrategy::OneSweep,
+    /// The strategy this sorter runs for sorts of `len` keys.
+    pub fn strategy_for(&self, len: u32) -> SortStrategy {
+        match self.passes.onesweep_from {
+            Some(from) if len >= from => SortStrategy::OneSweep,
+            _ => SortStrategy::ReduceThenScan,
         }
+    }
+
+    /// The first length this sorter sorts with OneSweep (none: it always runs
+    /// reduce-then-scan).
+    pub fn onesweep_from(&self) -> Option<u32> {
+        self.passes.onesweep_from
     }
 
     /// The most keys one sort takes on this device: as many u32s as one storage binding holds
@@ -450,14 +484,20 @@ impl RadixSorter {
         };
         let storage = wgpu::BufferUsages::STORAGE;
         let keys_bytes = u64::from(capacity) * 4;
-        let tiles = capacity.div_ceil(TILE).max(1);
-        let per_tile_words = |wanted: bool| if wanted { u64::from(tiles) * u64::from(RADIX) * 4 } else { 4 };
-        let onesweep = self.strategy() == SortStrategy::OneSweep;
+        // Per-tile words for the longest sort each strategy runs within the capacity.
+        let tiles_for = |len: u32| len.div_ceil(TILE);
+        let (reduce_then_scan_tiles, onesweep_tiles) = match self.passes.onesweep_from {
+            None => (tiles_for(capacity), 0),
+            Some(from) if capacity >= from => (tiles_for(from.saturating_sub(1)), tiles_for(capacity)),
+            Some(_) => (tiles_for(capacity), 0),
+        };
+        let per_tile_bytes = |tiles: u32| u64::from(tiles) * u64::from(RADIX) * 4;
         let params_stride = (std::mem::size_of::<SortParams>() as u64)
             .next_multiple_of(u64::from(device.limits().min_uniform_buffer_offset_alignment));
         Ok(SortScratch {
             capacity,
-            strategy: self.strategy(),
+            reduce_then_scan_tiles,
+            onesweep_tiles,
             keys: buffer("sort::keys", keys_bytes, storage),
             values: with_values.then(|| buffer("sort::values", keys_bytes, storage)),
             no_values: [buffer("sort::no_values_in", 4, storage), buffer("sort::no_values_out", 4, storage)],
@@ -466,8 +506,12 @@ impl RadixSorter {
                 u64::from(HISTOGRAM_WORDS) * 4,
                 storage | wgpu::BufferUsages::COPY_DST,
             ),
-            tile_counts: buffer("sort::tile_counts", per_tile_words(!onesweep), storage),
-            status: buffer("sort::status", per_tile_words(onesweep), storage | wgpu::BufferUsages::COPY_DST),
+            tile_counts: buffer("sort::tile_counts", per_tile_bytes(reduce_then_scan_tiles), storage),
+            status: buffer(
+                "sort::status",
+                per_tile_bytes(onesweep_tiles),
+                storage | wgpu::BufferUsages::COPY_DST,
+            ),
             params: buffer(
                 "sort::params",
                 params_stride * u64::from(PASSES),
@@ -526,11 +570,13 @@ impl RadixSorter {
                 needs_values: job.values.is_some(),
             });
         }
-        if scratch.strategy != self.strategy() {
-            return Err(SortError::ScratchStrategy {
-                made_for: scratch.strategy.name(),
-                runs: self.strategy().name(),
-            });
+        let strategy = self.strategy_for(len);
+        let scratch_tiles = match strategy {
+            SortStrategy::ReduceThenScan => scratch.reduce_then_scan_tiles,
+            SortStrategy::OneSweep => scratch.onesweep_tiles,
+        };
+        if len > 1 && len.div_ceil(TILE) > scratch_tiles {
+            return Err(SortError::ScratchStrategy { strategy: strategy.name(), len });
         }
         let needed = u64::from(len) * 4;
         let check = |what, buffer: &wgpu::Buffer| {
@@ -627,16 +673,17 @@ impl RadixSorter {
         ];
         for p in 0..PASSES {
             let (direction, offset) = ((p % 2) as usize, offset(p));
-            match &self.passes {
-                PassPipelines::ReduceThenScan { count_tiles, scan_tiles, scatter } => steps.extend([
-                    dispatch("count_tiles", count_tiles, direction, offset, tile_groups),
-                    dispatch("scan_tiles", scan_tiles, direction, offset, (RADIX, 1)),
-                    dispatch("scatter", &scatter[with_values], direction, offset, tile_groups),
+            match (strategy, &self.passes.reduce_then_scan, &self.passes.onesweep) {
+                (SortStrategy::ReduceThenScan, Some(rts), _) => steps.extend([
+                    dispatch("count_tiles", &rts.count_tiles, direction, offset, tile_groups),
+                    dispatch("scan_tiles", &rts.scan_tiles, direction, offset, (RADIX, 1)),
+                    dispatch("scatter", &rts.scatter[with_values], direction, offset, tile_groups),
                 ]),
-                PassPipelines::OneSweep { onesweep } => steps.extend([
+                (SortStrategy::OneSweep, _, Some(onesweep)) => steps.extend([
                     Step::ClearStatus(0..u64::from(tiles) * u64::from(RADIX) * 4),
                     dispatch("onesweep", &onesweep[with_values], direction, offset, tile_groups),
                 ]),
+                _ => unreachable!("strategy_for picks a strategy whose pipelines were built"),
             }
         }
         let mut kernels = Vec::new();
@@ -673,18 +720,21 @@ impl RadixSorter {
     }
 }
 
-/// The pipelines of a pass, by strategy.
-enum PassPipelines {
-    ReduceThenScan {
-        count_tiles: wgpu::ComputePipeline,
-        scan_tiles: wgpu::ComputePipeline,
-        /// Keys only, then pairs.
-        scatter: [wgpu::ComputePipeline; 2],
-    },
-    OneSweep {
-        /// Keys only, then pairs.
-        onesweep: [wgpu::ComputePipeline; 2],
-    },
+/// The pipelines of a digit pass for each strategy the sorter runs, and which runs when.
+struct PassPipelines {
+    reduce_then_scan: Option<ReduceThenScan>,
+    /// Keys only, then pairs.
+    onesweep: Option<[wgpu::ComputePipeline; 2]>,
+    /// The first length sorted with OneSweep (none: never).
+    onesweep_from: Option<u32>,
+}
+
+/// Reduce-then-scan's three kernels.
+struct ReduceThenScan {
+    count_tiles: wgpu::ComputePipeline,
+    scan_tiles: wgpu::ComputePipeline,
+    /// Keys only, then pairs.
+    scatter: [wgpu::ComputePipeline; 2],
 }
 
 /// Dispatches a sort records at most: 2, then 3 per digit pass (reduce-then-scan; OneSweep
