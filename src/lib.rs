@@ -12,6 +12,7 @@ pub mod gpu;
 pub mod headless;
 pub mod image_input;
 pub mod interrupt;
+pub mod intervals;
 pub mod key;
 pub mod key_extract;
 pub mod options;
