@@ -24,11 +24,10 @@ struct BubbleParams {
     first_phase: u32,
     /// Phases to run at most.
     phases: u32,
-    /// 1: swap only within the runs of `run_ids` (runs.wgsl); 0: every line is one run.
-    runs: u32,
     /// Phases after which every line is sorted: the longest run's length.
     line_phases: u32,
     _pad0: u32,
+    _pad1: u32,
 }
 
 /// Invocations per workgroup, set by the pipeline to the most the device allows (up to 1024):
@@ -70,7 +69,7 @@ fn phase(p: u32, index: u32, len: u32, lid: u32) -> u32 {
     for (var left = first_left + 2u * lid; left + 1u < len; left += 2u * WORKGROUP) {
         let a = line[left];
         let b = line[left + 1u];
-        if (ordered(a) > ordered(b) && same_run(coord(index, left), coord(index, left + 1u), params.runs)) {
+        if (ordered(a) > ordered(b) && same_run(coord(index, left), coord(index, left + 1u))) {
             line[left] = b;
             line[left + 1u] = a;
             swaps += 1u;

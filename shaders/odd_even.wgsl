@@ -14,11 +14,6 @@ struct PassParams {
     axis: u32,
     /// The iteration number modulo 2.
     parity: u32,
-    /// 1: swap only within the runs of `run_ids` (runs.wgsl); 0: every line is one run.
-    runs: u32,
-    _pad0: u32,
-    _pad1: u32,
-    _pad2: u32,
 }
 
 /// Compute workgroup size; `WORKGROUP_SIZE` in `src/algorithms/odd_even.rs` (checked by a test).
@@ -59,7 +54,7 @@ fn odd_even_step(coord: vec2<u32>) -> Step {
             return Step(me, false);
         }
         let left = textureLoad(src, coord - unit, 0);
-        if (ordered(left) > ordered(me) && same_run(coord - unit, coord, params.runs)) {
+        if (ordered(left) > ordered(me) && same_run(coord - unit, coord)) {
             return Step(left, false);
         }
     } else {
@@ -67,7 +62,7 @@ fn odd_even_step(coord: vec2<u32>) -> Step {
             return Step(me, false);
         }
         let right = textureLoad(src, coord + unit, 0);
-        if (ordered(me) > ordered(right) && same_run(coord, coord + unit, params.runs)) {
+        if (ordered(me) > ordered(right) && same_run(coord, coord + unit)) {
             return Step(right, true);
         }
     }

@@ -82,6 +82,7 @@ pub fn begin_fullscreen_pass<'e>(
 
 /// A render pipeline that draws one full-screen triangle (`fullscreen_vertex`) and writes one
 /// colour target with `fragment_entry`, no blending: how every fragment pass here is set up.
+/// `constants` sets the fragment stage's pipeline-overridable constants.
 pub fn fullscreen_pipeline(
     device: &wgpu::Device,
     label: &str,
@@ -89,6 +90,7 @@ pub fn fullscreen_pipeline(
     module: &wgpu::ShaderModule,
     fragment_entry: &str,
     format: wgpu::TextureFormat,
+    constants: &[(&str, f64)],
 ) -> wgpu::RenderPipeline {
     device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
         label: Some(label),
@@ -105,7 +107,7 @@ pub fn fullscreen_pipeline(
         fragment: Some(wgpu::FragmentState {
             module,
             entry_point: Some(fragment_entry),
-            compilation_options: Default::default(),
+            compilation_options: wgpu::PipelineCompilationOptions { constants, ..Default::default() },
             targets: &[Some(wgpu::ColorTargetState {
                 format,
                 blend: None,

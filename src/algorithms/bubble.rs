@@ -4,7 +4,7 @@
 //! budget one dispatch sorts every line. Lines longer than workgroup memory holds fall back to
 //! the global odd-even passes, with a notice.
 
-use super::odd_even::{OddEven, PassKind};
+use super::odd_even::{OddEven, PassKind, RUN_VARIANTS};
 use super::params_ring::ParamsRing;
 use super::ping_pong::PingPong;
 use super::runs::{self, RunTexture, RunsError};
@@ -40,12 +40,10 @@ pub struct BubbleParams {
     pub first_phase: u32,
     /// Phases to run at most.
     pub phases: u32,
-    /// 1: swap only within the run map's runs; 0: every line is one run.
-    pub runs: u32,
     /// Phases after which every line is sorted: the longest run's length.
     pub line_phases: u32,
     /// Padding to 32 bytes.
-    pub pad: u32,
+    pub pad: [u32; 2],
 }
 
 /// The longest line one workgroup can hold on a device with these limits.
@@ -60,10 +58,11 @@ pub fn workgroup_size(limits: &wgpu::Limits) -> u32 {
         .min(limits.max_compute_workgroup_size_x)
 }
 
-/// The bubble pipeline, built once per device, and the odd-even pipelines it falls back on.
+/// The bubble pipelines, built once per device, `[whole lines, in runs]` (the `RUNS` override
+/// of `shaders/runs.wgsl`), and the odd-even pipelines it falls back on.
 pub struct Bubble {
     layout: wgpu::BindGroupLayout,
-    pipeline: wgpu::ComputePipeline,
+    pipeline: [wgpu::ComputePipeline; 2],
     capacity: u32,
     fallback: OddEven,
 }
@@ -114,18 +113,25 @@ impl Bubble {
             bind_group_layouts: &[Some(&layout)],
             immediate_size: 0,
         });
-        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some("bubble::pipeline"),
-            layout: Some(&pipeline_layout),
-            module: &module,
-            entry_point: Some("bubble"),
-            compilation_options: wgpu::PipelineCompilationOptions {
-                constants: &[("ROW_CAPACITY", f64::from(capacity)), ("WORKGROUP", f64::from(workgroup))],
-                // The kernel writes every workgroup variable it reads before reading it, and
-                // zero-filling a large array is very slow to compile on GL.
-                zero_initialize_workgroup_memory: false,
-            },
-            cache: None,
+        let pipeline = [0, 1].map(|runs| {
+            let constants = [
+                ("ROW_CAPACITY", f64::from(capacity)),
+                ("WORKGROUP", f64::from(workgroup)),
+                RUN_VARIANTS[runs][0],
+            ];
+            device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some(&format!("bubble::pipeline[{runs}]")),
+                layout: Some(&pipeline_layout),
+                module: &module,
+                entry_point: Some("bubble"),
+                compilation_options: wgpu::PipelineCompilationOptions {
+                    constants: &constants,
+                    // The kernel writes every workgroup variable it reads before reading it, and
+                    // zero-filling a large array is very slow to compile on GL.
+                    zero_initialize_workgroup_memory: false,
+                },
+                cache: None,
+            })
         });
         Bubble { layout, pipeline, capacity, fallback: OddEven::new(gpu) }
     }
@@ -212,7 +218,8 @@ impl Bubble {
 pub struct BubbleRun {
     /// For writing a dispatch's parameters when it is recorded.
     queue: wgpu::Queue,
-    pipeline: wgpu::ComputePipeline,
+    /// Without and with a run map.
+    pipeline: [wgpu::ComputePipeline; 2],
     /// The layout of `bind_groups`, to make them again for a new run-map texture.
     layout: wgpu::BindGroupLayout,
     pictures: PingPong,
@@ -330,7 +337,7 @@ impl SortRun for BubbleRun {
             label: Some("bubble::steps"),
             timestamp_writes: None,
         });
-        pass.set_pipeline(&self.pipeline);
+        pass.set_pipeline(&self.pipeline[usize::from(self.runs.enabled())]);
         for step in first..first + n {
             let first_phase = step * self.phases_per_step;
             let params = BubbleParams {
@@ -339,9 +346,8 @@ impl SortRun for BubbleRun {
                 axis: self.options.axis as u32,
                 first_phase,
                 phases: self.phases_per_step.min(self.line_phases - first_phase),
-                runs: self.runs.flag(),
                 line_phases: self.line_phases,
-                pad: 0,
+                pad: [0; 2],
             };
             // Each step has a slot of its own in the ring; at most RING steps are outstanding,
             // so a slot is never rewritten before the step that reads it has run.

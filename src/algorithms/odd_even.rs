@@ -11,6 +11,7 @@ use crate::options::SortOptions;
 use crate::shaders::{ODD_EVEN_PROGRAM, begin_fullscreen_pass, fullscreen_pipeline};
 use crate::texture::PICTURE_FORMAT;
 use image::RgbaImage;
+use wgpu::util::DeviceExt;
 
 /// `WORKGROUP_WIDTH` x `WORKGROUP_HEIGHT` of `odd_even_compute` (checked by a test).
 pub const WORKGROUP_SIZE: [u32; 2] = [16, 16];
@@ -50,19 +51,19 @@ pub struct PassParams {
     pub axis: u32,
     /// The iteration number modulo 2.
     pub parity: u32,
-    /// 1: swap only within the run map's runs; 0: every line is one run.
-    pub runs: u32,
-    /// Padding to 32 bytes.
-    pub pad: [u32; 3],
 }
 
-/// The odd-even pipelines, built once per device.
+/// The odd-even pipelines, built once per device: each kind twice, `[whole lines, in runs]`
+/// (the `RUNS` override of `shaders/runs.wgsl`).
 pub struct OddEven {
     compute_layout: wgpu::BindGroupLayout,
-    compute: wgpu::ComputePipeline,
-    /// The fragment pass's layout and pipeline, where the adapter can run it.
-    fragment: Option<(wgpu::BindGroupLayout, wgpu::RenderPipeline)>,
+    compute: [wgpu::ComputePipeline; 2],
+    /// The fragment pass's layout and pipelines, where the adapter can run it.
+    fragment: Option<(wgpu::BindGroupLayout, [wgpu::RenderPipeline; 2])>,
 }
+
+/// The pipeline constants of the variant without (`[0]`) and with (`[1]`) a run map.
+pub(crate) const RUN_VARIANTS: [&[(&str, f64)]; 2] = [&[("RUNS", 0.0)], &[("RUNS", 1.0)]];
 
 /// Whether the adapter can run the fragment pass, which counts swaps by writing a storage
 /// buffer from the fragment shader (desktop GPUs and Mesa's software GPUs can; GLES 3.0-class
@@ -137,28 +138,38 @@ impl OddEven {
                 immediate_size: 0,
             })
         };
-        let compute = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some("odd_even::compute"),
-            layout: Some(&pipeline_layout(&compute_layout, "odd_even::compute_pipeline_layout")),
-            module: &module,
-            entry_point: Some("odd_even_compute"),
-            compilation_options: Default::default(),
-            cache: None,
+        let compute_pipeline_layout = pipeline_layout(&compute_layout, "odd_even::compute_pipeline_layout");
+        let compute = [0, 1].map(|runs| {
+            device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some(&format!("odd_even::compute[{runs}]")),
+                layout: Some(&compute_pipeline_layout),
+                module: &module,
+                entry_point: Some("odd_even_compute"),
+                compilation_options: wgpu::PipelineCompilationOptions {
+                    constants: RUN_VARIANTS[runs],
+                    ..Default::default()
+                },
+                cache: None,
+            })
         });
         let fragment = fragment_pass_supported(gpu).then(|| {
             let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
                 label: Some("odd_even::fragment_layout"),
                 entries: &layout_entries(false),
             });
-            let pipeline = fullscreen_pipeline(
-                device,
-                "odd_even::fragment",
-                &pipeline_layout(&layout, "odd_even::fragment_pipeline_layout"),
-                &module,
-                "odd_even_fragment",
-                PICTURE_FORMAT,
-            );
-            (layout, pipeline)
+            let fragment_pipeline_layout = pipeline_layout(&layout, "odd_even::fragment_pipeline_layout");
+            let pipelines = [0, 1].map(|runs| {
+                fullscreen_pipeline(
+                    device,
+                    &format!("odd_even::fragment[{runs}]"),
+                    &fragment_pipeline_layout,
+                    &module,
+                    "odd_even_fragment",
+                    PICTURE_FORMAT,
+                    RUN_VARIANTS[runs],
+                )
+            });
+            (layout, pipelines)
         });
         OddEven { compute_layout, compute, fragment }
     }
@@ -200,13 +211,18 @@ impl OddEven {
             (PassKind::Fragment, Some((layout, _))) => layout,
             _ => &self.compute_layout,
         };
-        // Parameters `p` run iterations of parity `p`; the run flag is rewritten on a restart.
+        // Parameters `p` run iterations of parity `p`.
         let params = [0usize, 1].map(|p| {
-            gpu.device.create_buffer(&wgpu::BufferDescriptor {
+            let params = PassParams {
+                key: options.key.id(),
+                descending: options.descending.into(),
+                axis: options.axis as u32,
+                parity: p as u32,
+            };
+            gpu.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
                 label: Some(&format!("odd_even::params[{p}]")),
-                size: std::mem::size_of::<PassParams>() as u64,
-                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: false,
+                contents: bytemuck::bytes_of(&params),
+                usage: wgpu::BufferUsages::UNIFORM,
             })
         });
         let pictures = PingPong::new(gpu, picture, "odd_even");
@@ -218,7 +234,7 @@ impl OddEven {
             compute: self.compute.clone(),
             fragment: self.fragment.as_ref().map(|(_, pipeline)| pipeline.clone()),
             layout: layout.clone(),
-            options,
+            axis: options.axis,
             line_len: options.line_len(width, height),
             params,
             runs: run_texture,
@@ -274,12 +290,13 @@ fn bind_groups(
 /// One picture being sorted by odd-even passes.
 pub struct OddEvenRun {
     kind: PassKind,
-    compute: wgpu::ComputePipeline,
-    /// Present whenever `kind` is `Fragment`.
-    fragment: Option<wgpu::RenderPipeline>,
+    /// Without and with a run map.
+    compute: [wgpu::ComputePipeline; 2],
+    /// Present whenever `kind` is `Fragment`: without and with a run map.
+    fragment: Option<[wgpu::RenderPipeline; 2]>,
     /// The layout of `bind_groups`, to make them again for a new run-map texture.
     layout: wgpu::BindGroupLayout,
-    options: SortOptions,
+    axis: crate::options::Axis,
     line_len: u32,
     /// `PassParams` of each parity.
     params: [wgpu::Buffer; 2],
@@ -304,8 +321,8 @@ impl OddEvenRun {
         self
     }
 
-    /// Sorts within `runs` from now on: uploads the map, writes the run flag into both
-    /// parities' parameters, and sets the passes to the longest run's length.
+    /// Sorts within `runs` from now on: uploads the map, and sets the passes to the longest
+    /// run's length.
     fn use_runs(&mut self, gpu: &Gpu, runs: Option<&RunMap>) {
         if self.runs.set(gpu, runs) {
             self.bind_groups = bind_groups(
@@ -317,17 +334,6 @@ impl OddEvenRun {
                 &self.runs,
                 self.kind,
             );
-        }
-        for (parity, buffer) in self.params.iter().enumerate() {
-            let params = PassParams {
-                key: self.options.key.id(),
-                descending: self.options.descending.into(),
-                axis: self.options.axis as u32,
-                parity: parity as u32,
-                runs: self.runs.flag(),
-                pad: [0; 3],
-            };
-            gpu.queue.write_buffer(buffer, 0, bytemuck::bytes_of(&params));
         }
         // A run of L pixels is sorted by any L consecutive passes (the 0-1 principle).
         self.total_steps = runs.map_or(self.line_len, RunMap::max_run_len);
@@ -347,7 +353,7 @@ impl OddEvenRun {
             label: Some("odd_even::compute_passes"),
             timestamp_writes: None,
         });
-        pass.set_pipeline(&self.compute);
+        pass.set_pipeline(&self.compute[usize::from(self.runs.enabled())]);
         for step in first..first + n {
             let parity = (step % 2) as usize;
             pass.set_bind_group(0, &self.bind_groups[parity], &[self.counters.dynamic_offset(step)]);
@@ -361,6 +367,7 @@ impl OddEvenRun {
 
     fn record_fragment(&self, encoder: &mut wgpu::CommandEncoder, first: u32, n: u32) {
         let fragment = self.fragment.as_ref().expect("fragment runs start only where the pass is supported");
+        let fragment = &fragment[usize::from(self.runs.enabled())];
         for step in first..first + n {
             let parity = (step % 2) as usize;
             let mut pass =
@@ -451,7 +458,7 @@ impl SortRun for OddEvenRun {
     ) -> Result<(), RunsError> {
         let (width, height) = (self.pictures.state(0).width(), self.pictures.state(0).height());
         if let Some(map) = runs {
-            runs::check_map(map, width, height, self.options.axis)?;
+            runs::check_map(map, width, height, self.axis)?;
         }
         self.use_runs(gpu, runs);
         self.restart(encoder);

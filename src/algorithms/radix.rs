@@ -443,7 +443,7 @@ impl RadixRun {
             scatter_begin: stage_limit(len, stage - 1, self.plan.stages) as u32,
             scatter_end: stage_limit(len, stage, self.plan.stages) as u32,
             twin_indices: self.plan.twin_indices.into(),
-            runs: self.runs.map.flag(),
+            runs: self.runs.map.enabled().into(),
             run_shift: self.plan.key.bits,
             pad: [0; 3],
         }
@@ -659,6 +659,23 @@ mod tests {
         assert!(whole.counts(8) <= MAX_COUNTS);
         let rows = Tiling::new(8192, 8192, 8, 1);
         assert!(rows.counts(8) <= MAX_COUNTS && rows.tiles * rows.chunks * TILE_CHUNK >= 8192);
+    }
+
+    #[test]
+    fn run_ids_and_the_key_must_fit_32_bits_and_runs_need_lines() {
+        use crate::intervals::Cell;
+        use crate::options::Axis;
+        let options = SortOptions { key: crate::key::SortKey::Hue, ..Default::default() };
+        // 16384 fixed pixels: run ids up to 16383 (14 bits) above 19 bits of hue.
+        let fixed = RunMap::build(16384, 1, Axis::Rows, |_, _, _| Cell::Fixed);
+        let e = RadixSettings::default().key_in_runs(options, Some(&fixed)).unwrap_err();
+        assert!(matches!(e, RunsError::KeyTooWide(_)) && e.to_string().contains("--key-bits 18"), "{e}");
+        let fewer = RadixSettings { key_bits: Some(18), ..Default::default() };
+        assert_eq!(fewer.key_in_runs(options, Some(&fixed)).unwrap().0.run_bits, 14);
+        let image = RadixSettings { scope: Scope::Image, ..Default::default() };
+        let lines = RunMap::whole_lines(3, 3, Axis::Rows);
+        assert_eq!(image.key_in_runs(options, Some(&lines)).unwrap_err(), RunsError::WholePicture);
+        assert_eq!(image.key_in_runs(options, None).unwrap().0.run_bits, 0);
     }
 
     #[test]

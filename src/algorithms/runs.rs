@@ -1,8 +1,9 @@
 //! Interval runs on the GPU: the run map as an `R32Uint` texture the sorts bind, and why a run
 //! map cannot be used.
 //!
-//! A run without a map binds a 1x1 stand-in and tells its kernels so through a flag in its
-//! parameters, so the plain sort reads no run ids at all. A new map is one texture upload
+//! A run without a map binds a 1x1 stand-in and runs the kernels built without run checks
+//! (odd-even and bubble; the `RUNS` override of `shaders/runs.wgsl`), or tells them through a
+//! flag (the radix view), so the plain sort reads no run ids at all. A new map is one texture upload
 //! ([`RunTexture::set`]); the texture is only made anew when the picture's size needs it.
 
 use crate::gpu::Gpu;
@@ -131,8 +132,8 @@ impl RunTexture {
         &self.view
     }
 
-    /// The kernels' flag: 1 with a map, 0 without.
-    pub fn flag(&self) -> u32 {
-        self.enabled.into()
+    /// Whether there is a map (else the stand-in).
+    pub fn enabled(&self) -> bool {
+        self.enabled
     }
 }
