@@ -116,6 +116,23 @@ pub enum IntervalError {
     },
 }
 
+/// The runs of a map in numbers, for messages and the window.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunSummary {
+    /// Runs of two pixels or more (the ones that sort anything).
+    pub runs: u64,
+    /// The longest run.
+    pub longest: u32,
+    /// Pixels in runs of their own, which never move.
+    pub fixed: u64,
+}
+
+impl std::fmt::Display for RunSummary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} runs of up to {} pixels, {} pixels fixed", self.runs, self.longest, self.fixed)
+    }
+}
+
 /// What one pixel is to the runs of its line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Cell {
@@ -274,6 +291,22 @@ impl RunMap {
         runs
     }
 
+    /// How many runs can move pixels, how long the longest is, and how many pixels are fixed.
+    pub fn summary(&self) -> RunSummary {
+        let layout = self.layout();
+        let mut summary = RunSummary { runs: 0, longest: self.max_run_len, fixed: 0 };
+        for line in 0..layout.count {
+            for run in self.runs(line) {
+                if run.len() > 1 {
+                    summary.runs += 1;
+                } else {
+                    summary.fixed += 1;
+                }
+            }
+        }
+        summary
+    }
+
     /// Whether the pixel at row-major `index` can move: its run holds another pixel.
     pub fn can_move(&self, index: usize) -> bool {
         let layout = self.layout();
@@ -303,6 +336,8 @@ mod tests {
         assert_eq!(map.ids(), [0, 0, 1, 2, 2, 3, 3, 4, 5, 6]);
         assert_eq!((map.max_run_len(), map.max_id(), map.run_bits()), (2, 6, 3));
         assert_eq!(map.runs(0), [0..2, 2..3, 3..5, 5..7, 7..8, 8..9, 9..10]);
+        assert_eq!(map.summary(), RunSummary { runs: 3, longest: 2, fixed: 4 });
+        assert_eq!(map.summary().to_string(), "3 runs of up to 2 pixels, 4 pixels fixed");
         let movable: Vec<bool> = (0..10).map(|i| map.can_move(i)).collect();
         assert_eq!(movable, [true, true, false, true, true, true, true, false, false, false]);
         // A line starting fixed, and a start right after a fixed pixel, add no empty runs.

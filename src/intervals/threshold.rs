@@ -61,6 +61,48 @@ impl FromStr for Threshold {
     }
 }
 
+/// A sweep of the threshold for an animation (the "melting" effect): frame `k` of `frames` is
+/// sorted within the threshold `0..t`, `t` going evenly from `from` to `to` (either may be the
+/// larger: a sweep can play backwards).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ThresholdSweep {
+    /// `t` of the first frame.
+    pub from: f64,
+    /// `t` of the last frame.
+    pub to: f64,
+    /// Frames, at least 2.
+    pub frames: u32,
+}
+
+impl ThresholdSweep {
+    /// Frames when none are asked for: one second at 30 frames per second.
+    pub const DEFAULT_FRAMES: u32 = 30;
+
+    /// A sweep from `from` to `to` in `frames` frames.
+    ///
+    /// # Panics
+    /// When an end is outside 0..=1 or there are fewer than 2 frames.
+    pub fn new(from: f64, to: f64, frames: u32) -> Self {
+        assert!(
+            (0.0..=1.0).contains(&from) && (0.0..=1.0).contains(&to),
+            "sweep ends {from}..{to} outside 0..1"
+        );
+        assert!(frames >= 2, "a sweep has at least 2 frames");
+        ThresholdSweep { from, to, frames }
+    }
+
+    /// The threshold of frame `frame` (0-based): `0..t`.
+    pub fn threshold(&self, frame: u32) -> Threshold {
+        let last = self.frames - 1;
+        let t = if frame >= last {
+            self.to
+        } else {
+            self.from + (self.to - self.from) * f64::from(frame) / f64::from(last)
+        };
+        Threshold::new(0.0, t.clamp(0.0, 1.0)).expect("0 <= t <= 1")
+    }
+}
+
 /// `A..B` as two numbers, without checking their order or range.
 pub fn parse_range(s: &str) -> Result<(f64, f64), String> {
     let number = |t: &str| t.trim().parse::<f64>().ok().filter(|v| v.is_finite());
@@ -110,6 +152,18 @@ mod tests {
         for bad in ["0.5", "a..b", "0.1..", "..0.3", "NaN..1", "0.1-0.2"] {
             assert!(bad.parse::<Threshold>().unwrap_err().contains("not a range"), "{bad}");
         }
+    }
+
+    #[test]
+    fn a_sweep_goes_evenly_from_its_first_to_its_last_threshold() {
+        let up = ThresholdSweep::new(0.2, 1.0, 5);
+        for (k, hi) in [0.2, 0.4, 0.6, 0.8, 1.0].into_iter().enumerate() {
+            assert!((up.threshold(k as u32).hi() - hi).abs() < 1e-12, "frame {k}");
+        }
+        assert_eq!(up.threshold(4).hi(), 1.0, "the last frame is exactly the end");
+        assert!((0..5).all(|k| up.threshold(k).lo() == 0.0));
+        let down = ThresholdSweep::new(0.7, 0.1, 2);
+        assert_eq!((down.threshold(0).hi(), down.threshold(1).hi()), (0.7, 0.1));
     }
 
     #[test]
