@@ -152,7 +152,7 @@ pub struct Cli {
     pub interval_key: Option<SortKey>,
 
     /// Edge intervals: a pixel whose Sobel magnitude exceeds this fraction of the largest
-    /// possible one stays fixed and splits the runs (implies --intervals edges) [default: 0.15].
+    /// possible one stays fixed and splits the runs (implies --intervals edges) [default: 0.1].
     #[arg(long, value_name = "F", value_parser = parse_fraction)]
     pub edge_level: Option<f64>,
 

@@ -81,7 +81,7 @@ pub struct IntervalSettings {
 }
 
 /// The edge level used when none is given.
-pub const DEFAULT_EDGE_LEVEL: f64 = 0.15;
+pub const DEFAULT_EDGE_LEVEL: f64 = 0.1;
 
 impl Default for IntervalSettings {
     fn default() -> Self {
