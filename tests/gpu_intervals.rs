@@ -321,3 +321,54 @@ fn maps_that_cannot_be_used_are_refused_and_leave_the_run_as_it_was() {
         assert!(e.to_string().contains("drop --scope image"), "{e}");
     });
 }
+
+/// The radix view within runs with its scatter shown in stages, quantised keys and every
+/// digit width: every stage equals the model, and the end is each run stably sorted by the
+/// quantised key.
+#[test]
+fn radix_scatter_stages_and_quantised_keys_match_the_model_within_runs() {
+    use shadersort::algorithms::radix::Radix;
+    use shadersort::reference::sort_runs_by;
+    let random = IntervalSettings {
+        mode: IntervalMode::Random,
+        seed: 5,
+        run_length: RunLength::new(3, 20).unwrap(),
+        ..Default::default()
+    };
+    on_every_gpu(|gpu| {
+        let radix = Radix::new(gpu);
+        for (i, (w, h, axis)) in [(67, 4, Axis::Rows), (5, 33, Axis::Columns)].into_iter().enumerate() {
+            let input = random_image(w, h, 50 + i as u64);
+            let runs = RunMap::compute(&input, axis, &random, None).unwrap();
+            let options = SortOptions { key: SortKey::Saturation, descending: i == 1, axis };
+            for (digit_bits, key_bits, sub_steps) in
+                [(2, Some(6), true), (8, None, true), (1, Some(3), false), (4, None, false)]
+            {
+                let settings = RadixSettings {
+                    digit_bits,
+                    key_bits,
+                    scope: Scope::Rows,
+                    sub_steps,
+                    twin_indices: sub_steps,
+                };
+                let run = radix.start_in_runs(gpu, &input, options, settings, Some(&runs)).unwrap();
+                let plan = run.plan();
+                assert_eq!(plan.key.run_bits, runs.run_bits());
+                let seqs = run.sequences();
+                let what = format!("{w}x{h} {plan:?}");
+                let (_, model_moved) = radix_steps_in_runs(&input, seqs, &plan, Some(&runs), plan.steps());
+                let run = step_through(gpu, Box::new(run), |step, state, moved| {
+                    let (model, _) = radix_steps_in_runs(&input, seqs, &plan, Some(&runs), step);
+                    assert!(*state == model, "{what}: step {step} differs from the model");
+                    assert_eq!(moved, model_moved[step as usize - 1], "{what}: pixels moved by step {step}");
+                });
+                let end = read_texture(gpu, run.state()).unwrap();
+                assert!(
+                    end == sort_runs_by(&input, &runs, |p| plan.key.of(p)),
+                    "{what}: not each run sorted"
+                );
+                assert!(fixed_pixels_stay(&input, &end, &runs), "{what}: a fixed pixel moved");
+            }
+        }
+    });
+}

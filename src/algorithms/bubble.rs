@@ -4,7 +4,7 @@
 //! budget one dispatch sorts every line. Lines longer than workgroup memory holds fall back to
 //! the global odd-even passes, with a notice.
 
-use super::odd_even::{OddEven, PassKind, RUN_VARIANTS};
+use super::odd_even::{OddEven, PassKind};
 use super::params_ring::ParamsRing;
 use super::ping_pong::PingPong;
 use super::runs::{self, RunTexture, RunsError};
@@ -113,14 +113,14 @@ impl Bubble {
             bind_group_layouts: &[Some(&layout)],
             immediate_size: 0,
         });
-        let pipeline = [0, 1].map(|runs| {
+        let pipeline = [false, true].map(|with_runs| {
             let constants = [
                 ("ROW_CAPACITY", f64::from(capacity)),
                 ("WORKGROUP", f64::from(workgroup)),
-                RUN_VARIANTS[runs][0],
+                runs::runs_constant(with_runs),
             ];
             device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: Some(&format!("bubble::pipeline[{runs}]")),
+                label: Some(&format!("bubble::pipeline[{}]", usize::from(with_runs))),
                 layout: Some(&pipeline_layout),
                 module: &module,
                 entry_point: Some("bubble"),

@@ -62,9 +62,6 @@ pub struct OddEven {
     fragment: Option<(wgpu::BindGroupLayout, [wgpu::RenderPipeline; 2])>,
 }
 
-/// The pipeline constants of the variant without (`[0]`) and with (`[1]`) a run map.
-pub(crate) const RUN_VARIANTS: [&[(&str, f64)]; 2] = [&[("RUNS", 0.0)], &[("RUNS", 1.0)]];
-
 /// Whether the adapter can run the fragment pass, which counts swaps by writing a storage
 /// buffer from the fragment shader (desktop GPUs and Mesa's software GPUs can; GLES 3.0-class
 /// adapters cannot).
@@ -139,14 +136,14 @@ impl OddEven {
             })
         };
         let compute_pipeline_layout = pipeline_layout(&compute_layout, "odd_even::compute_pipeline_layout");
-        let compute = [0, 1].map(|runs| {
+        let compute = [false, true].map(|with_runs| {
             device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: Some(&format!("odd_even::compute[{runs}]")),
+                label: Some(&format!("odd_even::compute[{}]", usize::from(with_runs))),
                 layout: Some(&compute_pipeline_layout),
                 module: &module,
                 entry_point: Some("odd_even_compute"),
                 compilation_options: wgpu::PipelineCompilationOptions {
-                    constants: RUN_VARIANTS[runs],
+                    constants: &[runs::runs_constant(with_runs)],
                     ..Default::default()
                 },
                 cache: None,
@@ -158,15 +155,15 @@ impl OddEven {
                 entries: &layout_entries(false),
             });
             let fragment_pipeline_layout = pipeline_layout(&layout, "odd_even::fragment_pipeline_layout");
-            let pipelines = [0, 1].map(|runs| {
+            let pipelines = [false, true].map(|with_runs| {
                 fullscreen_pipeline(
                     device,
-                    &format!("odd_even::fragment[{runs}]"),
+                    &format!("odd_even::fragment[{}]", usize::from(with_runs)),
                     &fragment_pipeline_layout,
                     &module,
                     "odd_even_fragment",
                     PICTURE_FORMAT,
-                    RUN_VARIANTS[runs],
+                    &[runs::runs_constant(with_runs)],
                 )
             });
             (layout, pipelines)

@@ -37,6 +37,13 @@ pub enum RunsError {
     WholePicture,
 }
 
+/// The pipeline constant that builds a comparison kernel (odd-even, bubble) with or without
+/// the run check: `RUNS` in `shaders/runs.wgsl`. Their pipelines come in pairs indexed by
+/// `usize::from(with_runs)`.
+pub fn runs_constant(with_runs: bool) -> (&'static str, f64) {
+    ("RUNS", if with_runs { 1.0 } else { 0.0 })
+}
+
 /// Checks that `runs` was made for a `width` x `height` picture sorted along `axis`.
 pub fn check_map(runs: &RunMap, width: u32, height: u32, axis: Axis) -> Result<(), RunsError> {
     let map = (runs.width(), runs.height(), runs.axis());
