@@ -2,7 +2,8 @@
 //! (row or column) in workgroup memory, phase after phase, and stops as soon as a pair of
 //! phases made no swap.
 //!
-//! Composed after `key.wgsl` (see `src/shaders.rs`).
+//! Composed after `key.wgsl` and `runs.wgsl` (see `src/shaders.rs`): a pair swaps only within
+//! a run of the run map, as in `odd_even.wgsl`.
 //!
 //! Uniformity: `workgroupBarrier()` must be reached by every invocation of the workgroup, so it
 //! may only sit in uniform control flow. A plain load of a `var<workgroup>` is not uniform in
@@ -23,9 +24,10 @@ struct BubbleParams {
     first_phase: u32,
     /// Phases to run at most.
     phases: u32,
+    /// Phases after which every line is sorted: the longest run's length.
+    line_phases: u32,
     _pad0: u32,
     _pad1: u32,
-    _pad2: u32,
 }
 
 /// Invocations per workgroup, set by the pipeline to the most the device allows (up to 1024):
@@ -58,16 +60,16 @@ fn coord(line_index: u32, pos: u32) -> vec2<u32> {
     return select(vec2<u32>(pos, line_index), vec2<u32>(line_index, pos), params.axis == 1u);
 }
 
-/// One compare-exchange phase over the line: pairs (x - 1, x) with x of the phase's parity,
+/// One compare-exchange phase over line `index`: pairs (x - 1, x) with x of the phase's parity,
 /// as in `odd_even.wgsl`; each invocation takes every WORKGROUP-th pair. Returns its swaps.
-fn phase(p: u32, len: u32, lid: u32) -> u32 {
+fn phase(p: u32, index: u32, len: u32, lid: u32) -> u32 {
     var swaps = 0u;
     // The left member of the first pair: 1 on even phases, 0 on odd ones.
     let first_left = 1u - (p & 1u);
     for (var left = first_left + 2u * lid; left + 1u < len; left += 2u * WORKGROUP) {
         let a = line[left];
         let b = line[left + 1u];
-        if (ordered(a) > ordered(b)) {
+        if (ordered(a) > ordered(b) && same_run(coord(index, left), coord(index, left + 1u))) {
             line[left] = b;
             line[left + 1u] = a;
             swaps += 1u;
@@ -100,11 +102,11 @@ fn bubble(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index
             break;
         }
         let first = params.first_phase + done;
-        var mine = phase(first, len, lid);
+        var mine = phase(first, index, len, lid);
         workgroupBarrier();
         done += 1u;
         if (done < params.phases) {
-            mine += phase(first + 1u, len, lid);
+            mine += phase(first + 1u, index, len, lid);
             workgroupBarrier();
             done += 1u;
             // Both parities done: if neither phase swapped anything, the line is sorted.
@@ -124,8 +126,8 @@ fn bubble(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index
         }
         swaps += mine;
     }
-    // A line is also sorted once it has had as many phases as it has pixels.
-    sorted = sorted || params.first_phase + done >= len;
+    // A line is also sorted once it has had as many phases as its longest run has pixels.
+    sorted = sorted || params.first_phase + done >= params.line_phases;
 
     for (var x = lid; x < len; x += WORKGROUP) {
         textureStore(dst, coord(index, x), unpack4xU8(line[x]));

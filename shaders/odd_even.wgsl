@@ -1,8 +1,8 @@
 //! One odd-even transposition pass over every line (row or column), as a compute kernel and as
 //! a fragment shader; both call `odd_even_step`, so they compute the same texels.
 //!
-//! Composed after `key.wgsl` (see `src/shaders.rs`). Pixels are `rgba8uint` texels: no float
-//! conversion touches them, so a pass only ever copies whole pixels, bit for bit.
+//! Composed after `key.wgsl` and `runs.wgsl` (see `src/shaders.rs`). Pixels are `rgba8uint`
+//! texels: no float conversion touches them, so a pass only ever copies whole pixels, bit for bit.
 
 /// Mirrors `PassParams` in `src/algorithms/odd_even.rs`.
 struct PassParams {
@@ -39,9 +39,9 @@ fn ordered(p: vec4<u32>) -> u32 {
 
 /// The new value of the texel at `coord`. Position `x` along the line pairs with `x - 1` when `x`
 /// and the iteration have the same parity, else with `x + 1`; a texel without a partner keeps its
-/// value. Both members of a pair evaluate `ordered(left) > ordered(right)` on the same two pixels,
-/// so a pair either swaps whole pixels or keeps both: nothing is duplicated or lost, and equal
-/// keys never swap (the sort is stable).
+/// value. Both members of a pair evaluate `ordered(left) > ordered(right)` and `same_run` on the
+/// same two texels, so a pair either swaps whole pixels or keeps both: nothing is duplicated or
+/// lost, equal keys never swap (the sort is stable), and no pixel leaves its run.
 fn odd_even_step(coord: vec2<u32>) -> Step {
     let dims = textureDimensions(src);
     let columns = params.axis == 1u;
@@ -54,7 +54,7 @@ fn odd_even_step(coord: vec2<u32>) -> Step {
             return Step(me, false);
         }
         let left = textureLoad(src, coord - unit, 0);
-        if (ordered(left) > ordered(me)) {
+        if (ordered(left) > ordered(me) && same_run(coord - unit, coord)) {
             return Step(left, false);
         }
     } else {
@@ -62,7 +62,7 @@ fn odd_even_step(coord: vec2<u32>) -> Step {
             return Step(me, false);
         }
         let right = textureLoad(src, coord + unit, 0);
-        if (ordered(me) > ordered(right)) {
+        if (ordered(me) > ordered(right) && same_run(coord, coord + unit)) {
             return Step(right, true);
         }
     }

@@ -9,6 +9,10 @@
 //!    pixel's rank is the number of earlier pixels of the tile with the same digit, so pixels
 //!    with equal digits keep their order: the scatter is stable, which is what LSD needs.
 //!
+//! Within interval runs every pixel carries its run id (`src_runs` to `dst_runs`, moved with
+//! it) and the key is composite, the run id above the key: its digits come last, so earlier
+//! passes may move pixels across runs and the last ones put every pixel back into its run.
+//!
 //! `dim` shows the target of a pass being overwritten: the pass's input at quarter brightness,
 //! before the first stage of a scatter shown in stages. Composed after `key.wgsl`.
 
@@ -42,7 +46,13 @@ struct RadixParams {
     /// 1: the alpha byte is a recorder palette index below 128, and a waiting pixel takes the
     /// index of its dimmed twin, index + 128.
     twin_indices: u32,
-    _pad: u32,
+    /// 1: pixels carry run ids (`src_runs`, `dst_runs`) above their keys; 0: no interval runs.
+    runs: u32,
+    /// Where the run id sits in the composite key: the key's bits.
+    run_shift: u32,
+    _pad0: u32,
+    _pad1: u32,
+    _pad2: u32,
 }
 
 /// Pixels a workgroup handles at once, one per invocation.
@@ -57,6 +67,10 @@ const MAX_BUCKETS: u32 = 256u;
 @group(0) @binding(3) var dst: texture_storage_2d<rgba8uint, write>;
 /// Per sequence, digit-major: counts[seq * buckets * tiles + digit * tiles + tile].
 @group(0) @binding(4) var<storage, read_write> counts: array<u32>;
+/// The run id each pixel of `src` carries (1x1 and unused without runs).
+@group(0) @binding(5) var src_runs: texture_2d<u32>;
+/// The run ids of `dst`, written with the pixels.
+@group(0) @binding(6) var dst_runs: texture_storage_2d<r32uint, write>;
 
 /// The texel of position `pos` of sequence `seq`. Mirrors `Sequences::index`.
 fn texel(seq: u32, pos: u32) -> vec2<u32> {
@@ -70,15 +84,23 @@ fn texel(seq: u32, pos: u32) -> vec2<u32> {
     return select(vec2<u32>(pos, seq), vec2<u32>(seq, pos), params.axis == 1u);
 }
 
-/// The quantised key in sorting order. Mirrors `RadixKey::of`.
-fn radix_key(c: vec3<u32>) -> u32 {
-    let q = sort_key(c, params.key) >> params.key_shift;
-    return select(q, params.key_mask - q, params.descending != 0u);
+/// The run id the pixel at texel `t` of `src` carries (0 without runs).
+fn run_of(t: vec2<u32>) -> u32 {
+    if (params.runs == 0u) {
+        return 0u;
+    }
+    return textureLoad(src_runs, t, 0).r;
 }
 
-/// This pass's digit of a pixel. Mirrors `RadixKey::digit`.
-fn radix_digit(c: vec3<u32>) -> u32 {
-    return (radix_key(c) >> params.digit_shift) & params.digit_mask;
+/// The quantised key in sorting order, with the run id above it. Mirrors `RadixKey::in_run`.
+fn radix_key(c: vec3<u32>, run: u32) -> u32 {
+    let q = sort_key(c, params.key) >> params.key_shift;
+    return (run << params.run_shift) | select(q, params.key_mask - q, params.descending != 0u);
+}
+
+/// This pass's digit of a pixel in run `run`. Mirrors `RadixKey::digit_in_run`.
+fn radix_digit(c: vec3<u32>, run: u32) -> u32 {
+    return (radix_key(c, run) >> params.digit_shift) & params.digit_mask;
 }
 
 /// The tile a workgroup works on (dispatches are two-dimensional when there are many tiles).
@@ -108,7 +130,8 @@ fn count_digits(
     for (var c = 0u; c < params.chunks; c += 1u) {
         let pos = begin + c * TILE_CHUNK + lid;
         if (pos < params.seq_len) {
-            let d = radix_digit(textureLoad(src, texel(seq, pos), 0).rgb);
+            let t = texel(seq, pos);
+            let d = radix_digit(textureLoad(src, t, 0).rgb, run_of(t));
             atomicAdd(&histogram[d], 1u);
         }
     }
@@ -184,10 +207,13 @@ fn scatter(
         let pos = begin + c * TILE_CHUNK + lid;
         let inside = pos < params.seq_len;
         var pixel = vec4<u32>(0u);
+        var run = 0u;
         var d = MAX_BUCKETS;
         if (inside) {
-            pixel = textureLoad(src, texel(seq, pos), 0);
-            d = radix_digit(pixel.rgb);
+            let t = texel(seq, pos);
+            pixel = textureLoad(src, t, 0);
+            run = run_of(t);
+            d = radix_digit(pixel.rgb, run);
             atomicAdd(&chunk_counts[d], 1u);
         }
         chunk_digits[lid] = d;
@@ -201,6 +227,9 @@ fn scatter(
             let slot = next_slot[d] + rank;
             if (pos >= params.scatter_begin && pos < params.scatter_end) {
                 textureStore(dst, texel(seq, slot), pixel);
+                if (params.runs != 0u) {
+                    textureStore(dst_runs, texel(seq, slot), vec4<u32>(run, 0u, 0u, 0u));
+                }
                 my_moves += u32(slot != pos);
             }
         }

@@ -7,6 +7,8 @@ use crate::bench::gif::GifBenchArgs;
 use crate::bench::pass::PassBenchArgs;
 use crate::bench::radix::RadixBenchArgs;
 use crate::bench::sorts::SortBenchArgs;
+use crate::intervals::threshold::{ThresholdSweep, parse_range};
+use crate::intervals::{IntervalMode, IntervalSettings, RunLength, Threshold};
 use crate::key::SortKey;
 use crate::options::{Axis, Scope, SortOptions};
 use crate::radix_key::{DEFAULT_DIGIT_BITS, DIGIT_BITS, RadixKey};
@@ -132,6 +134,51 @@ pub struct Cli {
     /// Refuse pictures larger than the limit instead of downscaling them.
     #[arg(long)]
     pub no_downscale: bool,
+
+    /// Sort only runs of each line: pixels whose interval key lies inside --threshold
+    /// (threshold), between strong edges (edges), of random lengths (random), or whole lines
+    /// (none) [default: none, or the mode the other interval flags imply].
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub intervals: Option<IntervalMode>,
+
+    /// Threshold intervals: the range of the interval key that is sorted, in fractions of the
+    /// key's range, inclusive (implies --intervals threshold) [default: 0.25..0.75].
+    #[arg(long, value_name = "LO..HI")]
+    pub threshold: Option<Threshold>,
+
+    /// The key the threshold and the edges are computed on (any key; --key is what the runs are
+    /// sorted by) [default: luma].
+    #[arg(long, value_enum, value_name = "KEY")]
+    pub interval_key: Option<SortKey>,
+
+    /// Edge intervals: a pixel whose Sobel magnitude exceeds this fraction of the largest
+    /// possible one stays fixed and splits the runs (implies --intervals edges) [default: 0.1].
+    #[arg(long, value_name = "F", value_parser = parse_fraction)]
+    pub edge_level: Option<f64>,
+
+    /// Random intervals: the seed; the same seed gives the same runs (implies --intervals
+    /// random) [default: 0].
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
+
+    /// Random intervals: run lengths are drawn uniformly from MIN..MAX, or are all N (implies
+    /// --intervals random) [default: 8..64].
+    #[arg(long, value_name = "MIN..MAX")]
+    pub run_length: Option<RunLength>,
+
+    /// A picture of the same size: its white pixels (luma and alpha at least half) may be
+    /// sorted, its black ones stay, in every interval mode.
+    #[arg(long, value_name = "FILE")]
+    pub mask: Option<PathBuf>,
+
+    /// Recording: one frame per threshold, each the fully sorted picture for the threshold
+    /// 0..T, T going from FROM to TO (the "melting" animation; implies --intervals threshold).
+    #[arg(long, value_name = "FROM..TO", value_parser = parse_sweep)]
+    pub sweep: Option<(f64, f64)>,
+
+    /// Recording with --sweep: frames, one per threshold [default: 30].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(2..=1000))]
+    pub frames: Option<u32>,
 }
 
 /// Subcommands.
@@ -180,9 +227,102 @@ impl Cli {
         }
     }
 
+    /// The interval mode: `--intervals`, or the one the other interval flags imply (none
+    /// without either); an error when flags ask for different modes.
+    pub fn interval_mode(&self) -> Result<IntervalMode, String> {
+        let implied = [
+            ("--threshold", self.threshold.is_some(), IntervalMode::Threshold),
+            ("--sweep", self.sweep.is_some(), IntervalMode::Threshold),
+            ("--edge-level", self.edge_level.is_some(), IntervalMode::Edges),
+            ("--seed", self.seed.is_some(), IntervalMode::Random),
+            ("--run-length", self.run_length.is_some(), IntervalMode::Random),
+        ];
+        let explicit = self.intervals.map(|m| (format!("--intervals {}", m.name()), m));
+        let given = implied.iter().filter(|(_, given, _)| *given).map(|&(flag, _, m)| (flag.to_string(), m));
+        let flags: Vec<(String, IntervalMode)> = explicit.into_iter().chain(given).collect();
+        if let Some((a, ma)) = flags.first()
+            && let Some((b, mb)) = flags.iter().find(|(_, m)| m != ma)
+        {
+            return Err(format!(
+                "{a} and {b} choose different interval modes ({} and {}); give the flags of one mode",
+                ma.name(),
+                mb.name()
+            ));
+        }
+        Ok(flags.first().map_or(IntervalMode::None, |&(_, m)| m))
+    }
+
+    /// The interval settings the flags ask for (after [`Cli::check`]).
+    pub fn interval_settings(&self) -> IntervalSettings {
+        let defaults = IntervalSettings::default();
+        IntervalSettings {
+            mode: self.interval_mode().unwrap_or_default(),
+            key: self.interval_key.unwrap_or(defaults.key),
+            threshold: self.threshold.unwrap_or(defaults.threshold),
+            edge_level: self.edge_level.unwrap_or(defaults.edge_level),
+            seed: self.seed.unwrap_or(defaults.seed),
+            run_length: self.run_length.unwrap_or(defaults.run_length),
+        }
+    }
+
+    /// Whether the sort runs within interval runs: an interval mode other than none, or a mask.
+    pub fn uses_intervals(&self) -> bool {
+        self.mask.is_some() || self.interval_mode().is_ok_and(|m| m != IntervalMode::None)
+    }
+
+    /// The threshold sweep of `--sweep` and `--frames`, if asked for.
+    pub fn threshold_sweep(&self) -> Option<ThresholdSweep> {
+        let (from, to) = self.sweep?;
+        Some(ThresholdSweep::new(from, to, self.frames.unwrap_or(ThresholdSweep::DEFAULT_FRAMES)))
+    }
+
+    /// Interval and sweep flags that do not go together.
+    fn check_intervals(&self) -> Result<(), String> {
+        let mode = self.interval_mode()?;
+        if self.interval_key.is_some() && !matches!(mode, IntervalMode::Threshold | IntervalMode::Edges) {
+            return Err(format!(
+                "--interval-key applies to --intervals threshold and edges, not {}",
+                mode.name()
+            ));
+        }
+        if self.frames.is_some() && self.sweep.is_none() {
+            return Err("--frames sets the frames of a --sweep: add --sweep FROM..TO".into());
+        }
+        if self.sweep.is_some() {
+            if self.record.is_none() {
+                return Err("--sweep records the threshold sweep as a GIF: add --record [PATH]".into());
+            }
+            let refused = [
+                ("--out", self.out.is_some()),
+                ("--threshold", self.threshold.is_some()),
+                ("--passes", self.passes.is_some()),
+                ("--every", self.every.is_some()),
+                ("--max-frames", self.max_frames.is_some()),
+                ("--sub-steps", self.sub_steps),
+            ];
+            if let Some((flag, _)) = refused.iter().find(|(_, given)| *given) {
+                return Err(format!(
+                    "{flag} does not go with --sweep: each frame is the whole sort for the threshold 0..T, T from FROM to TO, and --frames sets how many; drop {flag}"
+                ));
+            }
+        }
+        let headless = self.out.is_some() || self.record.is_some();
+        if self.uses_intervals() && !headless {
+            return Err(
+                "interval flags (--intervals, --threshold, --edge-level, --seed, --run-length, --mask, --sweep) apply to --out and --record; the window does not take them yet"
+                    .into(),
+            );
+        }
+        if self.uses_intervals() && self.scope == Scope::Image {
+            return Err(crate::algorithms::runs::RunsError::WholePicture.to_string());
+        }
+        Ok(())
+    }
+
     /// Flags that parse on their own but not together: radix flags on another algorithm's
     /// headless run, or more key bits than the key has.
     pub fn check(&self) -> Result<(), String> {
+        self.check_intervals()?;
         if let Some(bits) = self.key_bits {
             RadixKey::new(self.sort_options(), Some(bits))?;
         }
@@ -221,6 +361,23 @@ fn parse_digit_bits(s: &str) -> Result<u32, String> {
         Ok(v) if DIGIT_BITS.contains(&v) => Ok(v),
         _ => Err(format!("'{s}' is not a digit width: use 1, 2, 4 or 8")),
     }
+}
+
+fn parse_fraction(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if (0.0..=1.0).contains(&v) => Ok(v),
+        _ => Err(format!("'{s}' is not a fraction from 0 to 1")),
+    }
+}
+
+fn parse_sweep(s: &str) -> Result<(f64, f64), String> {
+    let (from, to) = parse_range(s)?;
+    if [from, to].iter().any(|v| !(0.0..=1.0).contains(v)) {
+        return Err(format!(
+            "'{s}' leaves 0..1: give FROM..TO, fractions of the key's range (like 0..1, or 1..0 to play it backwards)"
+        ));
+    }
+    Ok((from, to))
 }
 
 fn parse_hold(s: &str) -> Result<f32, String> {
@@ -360,5 +517,93 @@ mod tests {
         assert!(wrong.check().unwrap_err().contains("--algorithm radix"));
         // The window may switch to the radix view later, so it takes radix flags with any algorithm.
         assert_eq!(Cli::parse_from(["shadersort", "--digit-bits", "8"]).check(), Ok(()));
+    }
+
+    #[test]
+    fn interval_flags_reach_the_settings_and_imply_their_mode() {
+        let cli = Cli::parse_from([
+            "shadersort",
+            "--threshold",
+            "0.1..0.6",
+            "--interval-key",
+            "hue",
+            "--out",
+            "o.png",
+        ]);
+        assert_eq!(cli.check(), Ok(()));
+        let s = cli.interval_settings();
+        assert_eq!(
+            (s.mode, s.key, s.threshold),
+            (IntervalMode::Threshold, SortKey::Hue, Threshold::new(0.1, 0.6).unwrap())
+        );
+        assert!(cli.uses_intervals());
+        let cli = Cli::parse_from(["shadersort", "--edge-level", "0.3", "--record"]);
+        assert_eq!(
+            (cli.interval_settings().mode, cli.interval_settings().edge_level),
+            (IntervalMode::Edges, 0.3)
+        );
+        let cli = Cli::parse_from(["shadersort", "--seed", "9", "--run-length", "4", "--out", "o.png"]);
+        let s = cli.interval_settings();
+        assert_eq!((s.mode, s.seed, s.run_length), (IntervalMode::Random, 9, RunLength::new(4, 4).unwrap()));
+        let cli = Cli::parse_from(["shadersort", "--intervals", "edges", "--out", "o.png"]);
+        assert_eq!(cli.interval_settings().mode, IntervalMode::Edges);
+        // A mask alone sorts whole lines around its black pixels.
+        let cli = Cli::parse_from(["shadersort", "--mask", "m.png", "--out", "o.png"]);
+        assert_eq!((cli.interval_settings().mode, cli.uses_intervals()), (IntervalMode::None, true));
+        let plain = Cli::parse_from(["shadersort", "--out", "o.png"]);
+        assert!(!plain.uses_intervals() && plain.threshold_sweep().is_none());
+        assert!(Cli::try_parse_from(["shadersort", "--threshold", "0.9..0.1"]).is_err());
+        assert!(Cli::try_parse_from(["shadersort", "--edge-level", "2"]).is_err());
+        assert!(Cli::try_parse_from(["shadersort", "--run-length", "0..3"]).is_err());
+        assert!(Cli::try_parse_from(["shadersort", "--frames", "1"]).is_err());
+    }
+
+    #[test]
+    fn interval_flags_that_do_not_go_together_are_refused() {
+        let refused = |args: &[&str], expected: &str| {
+            let cli = Cli::parse_from([&["shadersort"], args].concat());
+            let e = cli.check().unwrap_err();
+            assert!(e.contains(expected), "{args:?}: {e}");
+        };
+        refused(
+            &["--threshold", "0..1", "--edge-level", "0.2", "--out", "o.png"],
+            "different interval modes",
+        );
+        refused(&["--intervals", "threshold", "--seed", "1", "--out", "o.png"], "(threshold and random)");
+        refused(&["--intervals", "none", "--threshold", "0..1", "--out", "o.png"], "(none and threshold)");
+        refused(&["--interval-key", "red", "--out", "o.png"], "--interval-key applies");
+        refused(&["--threshold", "0..1"], "the window does not take them");
+        refused(
+            &["--threshold", "0..1", "--algorithm", "radix", "--scope", "image", "--out", "o.png"],
+            "drop --scope image",
+        );
+        refused(&["--sweep", "0..1", "--out", "o.png"], "add --record");
+        refused(&["--sweep", "0..1"], "add --record");
+        refused(&["--sweep", "0..1", "--record", "--threshold", "0..1"], "drop --threshold");
+        refused(&["--sweep", "0..1", "--record", "--out", "o.png"], "drop --out");
+        refused(&["--sweep", "0..1", "--record", "--passes", "3"], "drop --passes");
+        refused(&["--sweep", "0..1", "--record", "--edge-level", "0.1"], "different interval modes");
+        refused(&["--frames", "5", "--record"], "add --sweep");
+    }
+
+    #[test]
+    fn a_sweep_takes_its_ends_and_frames() {
+        let cli = Cli::parse_from([
+            "shadersort",
+            "--sweep",
+            "1..0.2",
+            "--frames",
+            "12",
+            "--record",
+            "--interval-key",
+            "value",
+        ]);
+        assert_eq!(cli.check(), Ok(()));
+        assert_eq!(cli.threshold_sweep(), Some(ThresholdSweep::new(1.0, 0.2, 12)));
+        assert_eq!(cli.interval_settings().mode, IntervalMode::Threshold);
+        let default = Cli::parse_from(["shadersort", "--sweep", "0..1", "--record"]);
+        assert_eq!(default.threshold_sweep().unwrap().frames, ThresholdSweep::DEFAULT_FRAMES);
+        assert!(Cli::try_parse_from(["shadersort", "--sweep", "0..2"]).is_err());
+        assert!(Cli::try_parse_from(["shadersort", "--sweep", "0.5"]).is_err());
     }
 }

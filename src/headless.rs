@@ -1,14 +1,17 @@
 //! The headless front end: sort a picture on the GPU and write the state as PNG (`--out`),
-//! record the sort as a GIF (`--record`), or both.
+//! record the sort as a GIF (`--record`), or both; within interval runs when asked, and a
+//! threshold sweep as a GIF (`--record --sweep`).
 
-use crate::algorithms::{Pipelines, run_until};
+use crate::algorithms::{Pipelines, SortRun, run_until};
 use crate::cli::Cli;
 use crate::gpu::Gpu;
 use crate::image_input::{Picture, SizeLimit};
 use crate::interrupt;
+use crate::intervals::threshold::ThresholdSweep;
+use crate::intervals::{IntervalSettings, Mask, RunMap};
 use crate::output::{OutputFile, OutputFormat};
 use crate::readback::read_texture;
-use crate::record::{RecordReport, record_gif};
+use crate::record::{RecordReport, SweepReport, record_gif, record_sweep};
 use anyhow::Context;
 use image::RgbaImage;
 use std::io::IsTerminal;
@@ -34,20 +37,43 @@ pub struct SortReport {
     pub total_swaps: u64,
     /// What `total_swaps` counts: "swaps" or "pixels moved".
     pub moves_name: &'static str,
+    /// The runs sorted within, if not whole lines.
+    pub runs: Option<crate::intervals::RunSummary>,
     /// Wall time of the passes (GPU work and counter reads).
     pub elapsed: Duration,
     /// The adapter used.
     pub adapter: String,
 }
 
-/// Where the recording goes when `--record` names no path: `gifs/<image>-<algorithm>-<key>.gif`.
+/// Where the recording goes when `--record` names no path: `gifs/<image>-<algorithm>-<key>.gif`,
+/// with `-<intervals>` before `.gif` within interval runs (`-sweep` for a sweep, `-mask` for a
+/// mask alone).
 pub fn default_record_path(cli: &Cli, picture: &Picture) -> PathBuf {
-    Path::new("gifs").join(format!("{}-{}-{}.gif", picture.name, cli.algorithm.name(), cli.key.name()))
+    let mode = cli.interval_settings().mode;
+    let intervals = if cli.sweep.is_some() {
+        "-sweep".to_string()
+    } else if mode != crate::intervals::IntervalMode::None {
+        format!("-{}", mode.name())
+    } else if cli.mask.is_some() {
+        "-mask".to_string()
+    } else {
+        String::new()
+    };
+    Path::new("gifs").join(format!(
+        "{}-{}-{}{intervals}.gif",
+        picture.name,
+        cli.algorithm.name(),
+        cli.key.name()
+    ))
 }
 
 /// Runs every headless output the command line asks for, printing a line for each.
 pub fn run(cli: &Cli) -> anyhow::Result<()> {
     let picture = Picture::load_or_built_in(cli.image.as_deref())?;
+    let mask = cli.mask.as_deref().map(Mask::load).transpose()?;
+    if let Some(mask) = &mask {
+        mask.check_size(&picture.label, picture.pixels.dimensions())?;
+    }
     // Check every output path before any work, so a bad one fails at once.
     let gif_target = match &cli.record {
         Some(path) => {
@@ -67,16 +93,95 @@ pub fn run(cli: &Cli) -> anyhow::Result<()> {
     if let Some(notice) = notice {
         eprintln!("{notice}");
     }
+    // A downscaled picture takes its mask along, the same size.
+    let (width, height) = picture.pixels.dimensions();
+    let mask = mask.map(|m| if m.dimensions() == (width, height) { m } else { m.resized(width, height) });
     let pipelines = Pipelines::new(&gpu, cli.algorithm);
+    if let Some(sweep) = cli.threshold_sweep() {
+        let target = gif_target.expect("--sweep comes with --record");
+        let report =
+            record_threshold_sweep(&gpu, cli, &pipelines, &picture.pixels, mask.as_ref(), sweep, target)?;
+        println!("{report}");
+        return Ok(());
+    }
+    let runs = run_map(cli, &picture.pixels, mask.as_ref())?;
     if let Some(target) = gif_target {
-        let report = record(&gpu, cli, &pipelines, &picture.pixels, target)?;
+        let report = record(&gpu, cli, &pipelines, &picture.pixels, runs.as_ref(), target)?;
         println!("{report}");
     }
     if let Some(target) = png_target {
-        let report = sort_to_png(&gpu, cli, &pipelines, &picture, target)?;
+        let report = sort_to_png(&gpu, cli, &pipelines, &picture, runs.as_ref(), target)?;
         println!("{report}");
     }
     Ok(())
+}
+
+/// The runs the command line asks for, computed from the picture to be sorted, or `None` for
+/// whole lines; an error when the algorithm cannot sort within them.
+fn run_map(cli: &Cli, picture: &RgbaImage, mask: Option<&Mask>) -> anyhow::Result<Option<RunMap>> {
+    if !cli.uses_intervals() {
+        return Ok(None);
+    }
+    let runs = RunMap::compute(picture, cli.axis, &cli.interval_settings(), mask)?;
+    cli.algorithm.check_runs(cli.sort_options(), &cli.run_settings(), &runs)?;
+    Ok(Some(runs))
+}
+
+/// Starts the chosen algorithm on `picture` within `runs` (checked by [`run_map`]), printing
+/// its notice.
+fn start_run(
+    gpu: &Gpu,
+    cli: &Cli,
+    pipelines: &Pipelines,
+    picture: &RgbaImage,
+    settings: crate::algorithms::RunSettings,
+    runs: Option<&RunMap>,
+) -> Box<dyn SortRun> {
+    let run = pipelines
+        .start_in_runs(gpu, picture, cli.sort_options(), settings, runs)
+        .expect("run_map checked that the algorithm can sort within the runs");
+    if let Some(notice) = run.notice() {
+        eprintln!("note: {notice}");
+    }
+    run
+}
+
+/// The settings a whole sort that nobody watches step by step runs with: the bubble sort in
+/// one dispatch unless phases per step were asked for.
+fn unwatched_settings(cli: &Cli) -> crate::algorithms::RunSettings {
+    let mut settings = cli.run_settings();
+    if cli.phases_per_step.is_none() {
+        settings.phases_per_step = u32::MAX;
+    }
+    settings
+}
+
+fn record_threshold_sweep(
+    gpu: &Gpu,
+    cli: &Cli,
+    pipelines: &Pipelines,
+    picture: &RgbaImage,
+    mask: Option<&Mask>,
+    sweep: ThresholdSweep,
+    target: OutputFile,
+) -> anyhow::Result<SweepReport> {
+    let bar = progress_bar("sweeping {bar:40} {pos}/{len} frames {elapsed}");
+    bar.set_length(u64::from(sweep.frames));
+    let settings = unwatched_settings(cli);
+    let start = |indexed: &RgbaImage| start_run(gpu, cli, pipelines, indexed, settings, None);
+    let base =
+        IntervalSettings { mode: crate::intervals::IntervalMode::Threshold, ..cli.interval_settings() };
+    // Each frame's map is made when its frame is due.
+    let frame_runs = (0..sweep.frames).map(|k| {
+        let settings = IntervalSettings { threshold: sweep.threshold(k), ..base };
+        RunMap::compute(picture, cli.axis, &settings, mask).expect("the mask was checked and resized")
+    });
+    let report = record_sweep(gpu, picture, start, frame_runs, &cli.record_settings(), target, |done, _| {
+        bar.set_position(u64::from(done));
+        interrupt::check().is_ok()
+    });
+    bar.finish_and_clear();
+    Ok(report?)
 }
 
 fn record(
@@ -84,16 +189,13 @@ fn record(
     cli: &Cli,
     pipelines: &Pipelines,
     picture: &RgbaImage,
+    runs: Option<&RunMap>,
     target: OutputFile,
 ) -> anyhow::Result<RecordReport> {
     let bar = progress_bar("recording {bar:40} {pos}/{len} frames {elapsed}");
     let start = |indexed: &RgbaImage| {
         let settings = cli.run_settings().for_recording(cli.algorithm);
-        let run = pipelines.start(gpu, indexed, cli.sort_options(), settings);
-        if let Some(notice) = run.notice() {
-            eprintln!("note: {notice}");
-        }
-        run
+        start_run(gpu, cli, pipelines, indexed, settings, runs)
     };
     let report = record_gif(gpu, picture, start, &cli.record_settings(), target, |done, most| {
         bar.set_length(u64::from(most));
@@ -109,17 +211,12 @@ fn sort_to_png(
     cli: &Cli,
     pipelines: &Pipelines,
     picture: &Picture,
+    runs: Option<&RunMap>,
     target: OutputFile,
 ) -> anyhow::Result<SortReport> {
     // Without --passes nobody watches the steps: the bubble sort then runs as one dispatch.
-    let mut settings = cli.run_settings();
-    if cli.passes.is_none() && cli.phases_per_step.is_none() {
-        settings.phases_per_step = u32::MAX;
-    }
-    let mut run = pipelines.start(gpu, &picture.pixels, cli.sort_options(), settings);
-    if let Some(notice) = run.notice() {
-        eprintln!("note: {notice}");
-    }
+    let settings = if cli.passes.is_none() { unwatched_settings(cli) } else { cli.run_settings() };
+    let mut run = start_run(gpu, cli, pipelines, &picture.pixels, settings, runs);
     let steps_asked = cli.passes.unwrap_or(run.total_steps()).min(run.total_steps());
     let bar = progress_bar("sorting {bar:40} {pos}/{len} steps {elapsed}");
     bar.set_length(u64::from(steps_asked));
@@ -145,6 +242,7 @@ fn sort_to_png(
         sorted_after: stats.sorted_after,
         total_swaps: stats.total_swaps,
         moves_name: cli.algorithm.moves_name(),
+        runs: runs.map(RunMap::summary),
         elapsed,
         adapter: gpu.describe(),
     })
@@ -174,6 +272,9 @@ impl std::fmt::Display for SortReport {
             self.total_swaps,
             self.moves_name
         )?;
+        if let Some(runs) = &self.runs {
+            write!(f, "within {runs}; ")?;
+        }
         let unit = &self.steps_label;
         match self.sorted_after {
             Some(k) if k < self.steps_run && unit == "passes" => {
@@ -183,6 +284,21 @@ impl std::fmt::Display for SortReport {
             None => write!(f, "not sorted yet")?,
         }
         write!(f, "; wrote {}", self.path.display())
+    }
+}
+
+impl std::fmt::Display for SweepReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let palette = if self.exact { "exact" } else { "quantized" };
+        write!(
+            f,
+            "recorded {} frames of the threshold sweep, each sorted to the end ({} steps in all; {} {palette} colours), {} bytes: {}",
+            self.frames,
+            self.steps_run,
+            self.colours,
+            self.bytes,
+            self.path.display()
+        )
     }
 }
 

@@ -2,7 +2,8 @@
 //!
 //! Every front end (command line, window, recorder, benchmarks, tests) drives the same core:
 //! a [`gpu::Gpu`], a [`image_input::Picture`], [`options::SortOptions`] and an algorithm's
-//! [`algorithms::SortRun`], checked against the CPU model in [`reference`].
+//! [`algorithms::SortRun`], checked against the CPU model in [`reference`]; optionally within
+//! the runs of an [`intervals::RunMap`], which sorts only parts of each line.
 
 pub mod algorithms;
 pub mod app;
@@ -12,6 +13,7 @@ pub mod gpu;
 pub mod headless;
 pub mod image_input;
 pub mod interrupt;
+pub mod intervals;
 pub mod key;
 pub mod key_extract;
 pub mod options;

@@ -1,11 +1,14 @@
 //! Every WGSL program, composed from the files in `shaders/`, and how to compile one.
 //!
 //! WGSL has no imports, so a kernel that sorts by key is compiled as `key.wgsl` followed by
-//! the kernel's file: whole files joined, never text generated or templated. The list
+//! the kernel's file (the comparison sorts also take `runs.wgsl`, the interval runs): whole
+//! files joined, never text generated or templated. The list
 //! [`PROGRAMS`] is what the validation test checks with naga.
 
 /// The key prelude: `sort_key`, `order_key` and the key constants.
 pub const KEY: &str = include_str!("../shaders/key.wgsl");
+/// The run map binding and the same-run rule of the comparison sorts.
+pub const RUNS: &str = include_str!("../shaders/runs.wgsl");
 /// One odd-even transposition pass, compute and fragment.
 pub const ODD_EVEN: &str = include_str!("../shaders/odd_even.wgsl");
 
@@ -79,6 +82,7 @@ pub fn begin_fullscreen_pass<'e>(
 
 /// A render pipeline that draws one full-screen triangle (`fullscreen_vertex`) and writes one
 /// colour target with `fragment_entry`, no blending: how every fragment pass here is set up.
+/// `constants` sets the fragment stage's pipeline-overridable constants.
 pub fn fullscreen_pipeline(
     device: &wgpu::Device,
     label: &str,
@@ -86,6 +90,7 @@ pub fn fullscreen_pipeline(
     module: &wgpu::ShaderModule,
     fragment_entry: &str,
     format: wgpu::TextureFormat,
+    constants: &[(&str, f64)],
 ) -> wgpu::RenderPipeline {
     device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
         label: Some(label),
@@ -102,7 +107,7 @@ pub fn fullscreen_pipeline(
         fragment: Some(wgpu::FragmentState {
             module,
             entry_point: Some(fragment_entry),
-            compilation_options: Default::default(),
+            compilation_options: wgpu::PipelineCompilationOptions { constants, ..Default::default() },
             targets: &[Some(wgpu::ColorTargetState {
                 format,
                 blend: None,
@@ -117,9 +122,15 @@ pub fn fullscreen_pipeline(
 /// The key prelude on its own (valid by itself; checked like every program).
 pub const KEY_PROGRAM: Program = Program { name: "key", files: &["key.wgsl"], sources: &[KEY] };
 
+/// The run prelude on its own (valid by itself; checked like every program).
+pub const RUNS_PROGRAM: Program = Program { name: "runs", files: &["runs.wgsl"], sources: &[RUNS] };
+
 /// The odd-even pass.
-pub const ODD_EVEN_PROGRAM: Program =
-    Program { name: "odd_even", files: &["key.wgsl", "odd_even.wgsl"], sources: &[KEY, ODD_EVEN] };
+pub const ODD_EVEN_PROGRAM: Program = Program {
+    name: "odd_even",
+    files: &["key.wgsl", "runs.wgsl", "odd_even.wgsl"],
+    sources: &[KEY, RUNS, ODD_EVEN],
+};
 
 /// Key extraction.
 pub const KEYS_PROGRAM: Program =
@@ -144,8 +155,11 @@ pub const RADIX_SORT_SUBGROUPS_PROGRAM: Program = Program {
 };
 
 /// The single-workgroup bubble sort.
-pub const BUBBLE_PROGRAM: Program =
-    Program { name: "bubble", files: &["key.wgsl", "bubble.wgsl"], sources: &[KEY, BUBBLE] };
+pub const BUBBLE_PROGRAM: Program = Program {
+    name: "bubble",
+    files: &["key.wgsl", "runs.wgsl", "bubble.wgsl"],
+    sources: &[KEY, RUNS, BUBBLE],
+};
 
 /// The window's display conversion.
 pub const DISPLAY_PROGRAM: Program =
@@ -154,6 +168,7 @@ pub const DISPLAY_PROGRAM: Program =
 /// Every program the application builds.
 pub const PROGRAMS: &[Program] = &[
     KEY_PROGRAM,
+    RUNS_PROGRAM,
     ODD_EVEN_PROGRAM,
     KEYS_PROGRAM,
     BUBBLE_PROGRAM,

@@ -492,3 +492,154 @@ fn bench_flags_are_checked_in_one_line_before_any_gpu_work() {
     #[cfg(not(feature = "peers"))]
     assert_fails(&["bench", "radix", "--peers"], &[], dir.path(), &["--peers", "--features peers"]);
 }
+
+/// A mask of `width` x `height` in black and white blocks, saved as an RGB PNG.
+fn save_block_mask(path: &Path, width: u32, height: u32) {
+    let mask = image::RgbImage::from_fn(width, height, |x, y| {
+        image::Rgb(if (x / 5 + y / 4) % 3 == 0 { [0, 0, 0] } else { [255, 255, 255] })
+    });
+    mask.save(path).unwrap();
+}
+
+/// Threshold, edge and random runs, with and without a mask, along rows and columns in both
+/// orders: odd-even, bubble and the radix view write the same file, each run stably sorted as
+/// the CPU model says, and every pixel outside the runs where it was.
+#[test]
+fn intervals_and_masks_sort_to_the_same_model_file_with_every_algorithm() {
+    use shadersort::intervals::{IntervalMode, IntervalSettings, Mask, RunLength, RunMap, Threshold};
+    use shadersort::reference::{fixed_pixels_stay, stable_sort_in_runs};
+    let dir = tempfile::tempdir().unwrap();
+    let (w, h) = (45, 31);
+    let input = random_image(w, h, 21);
+    let image = dir.path().join("noise.png");
+    input.save(&image).unwrap();
+    let mask_path = dir.path().join("mask.png");
+    save_block_mask(&mask_path, w, h);
+    let mask = Mask::load(&mask_path).unwrap();
+    let threshold = IntervalSettings {
+        mode: IntervalMode::Threshold,
+        threshold: Threshold::new(0.2, 0.7).unwrap(),
+        ..Default::default()
+    };
+    let edges = IntervalSettings {
+        mode: IntervalMode::Edges,
+        key: SortKey::Saturation,
+        edge_level: 0.25,
+        ..Default::default()
+    };
+    let random = IntervalSettings {
+        mode: IntervalMode::Random,
+        seed: 7,
+        run_length: RunLength::new(2, 9).unwrap(),
+        ..Default::default()
+    };
+    let rows = SortOptions::default();
+    let columns_down = SortOptions { key: SortKey::Hue, descending: true, axis: Axis::Columns };
+    let mask_arg = arg(&mask_path);
+    let cases: [(&str, Vec<&str>, IntervalSettings, bool, SortOptions); 4] = [
+        ("threshold", vec!["--threshold", "0.2..0.7"], threshold, false, rows),
+        (
+            "edges",
+            vec!["--intervals", "edges", "--edge-level", "0.25", "--interval-key", "saturation"],
+            edges,
+            false,
+            columns_down,
+        ),
+        ("random", vec!["--seed", "7", "--run-length", "2..9", "--mask", mask_arg], random, true, rows),
+        ("mask", vec!["--mask", mask_arg], IntervalSettings::default(), true, columns_down),
+    ];
+    for (name, flags, settings, masked, options) in cases {
+        let runs = RunMap::compute(&input, options.axis, &settings, masked.then_some(&mask)).unwrap();
+        let expected = stable_sort_in_runs(&input, &options, &runs);
+        assert!(expected != stable_sort(&input, &options), "{name}: the runs must change the picture");
+        let mut files = Vec::new();
+        for algorithm in ["odd-even", "bubble", "radix"] {
+            let out = dir.path().join(format!("{name}-{algorithm}.png"));
+            let mut args =
+                vec![arg(&image), "--algorithm", algorithm, "--out", arg(&out), "--key", options.key.name()];
+            args.extend(["--axis", options.axis.name()]);
+            if options.descending {
+                args.push("--reverse");
+            }
+            args.extend(&flags);
+            let (stdout, _) = assert_succeeds(&args, &[]);
+            assert!(stdout.contains(&format!("within {}", runs.summary())), "{name} {algorithm}: {stdout}");
+            let (_, sorted) = open(&out);
+            assert!(sorted == expected, "{name} {algorithm}: not each run stably sorted");
+            assert!(fixed_pixels_stay(&input, &sorted, &runs), "{name} {algorithm}: a fixed pixel moved");
+            files.push(std::fs::read(&out).unwrap());
+        }
+        assert!(files.windows(2).all(|f| f[0] == f[1]), "{name}: the algorithms wrote different files");
+    }
+}
+
+/// A picture downscaled to fit takes its mask along: the mask is checked against the
+/// picture's own size, then scaled with it.
+#[test]
+fn a_mask_is_checked_at_the_pictures_size_and_scaled_with_it() {
+    use shadersort::intervals::{IntervalSettings, Mask, RunMap};
+    use shadersort::reference::stable_sort_in_runs;
+    let dir = tempfile::tempdir().unwrap();
+    let mask_path = dir.path().join("mask.png");
+    save_block_mask(&mask_path, 600, 400);
+    let out = dir.path().join("small.png");
+    assert_succeeds(&["--mask", arg(&mask_path), "--max-size", "150", "--out", arg(&out)], &[]);
+    let small = image::imageops::resize(&coffee(), 150, 100, image::imageops::FilterType::Triangle);
+    let mask = Mask::load(&mask_path).unwrap().resized(150, 100);
+    let runs = RunMap::compute(&small, Axis::Rows, &IntervalSettings::default(), Some(&mask)).unwrap();
+    assert!(open(&out).1 == stable_sort_in_runs(&small, &SortOptions::default(), &runs));
+}
+
+#[test]
+fn interval_errors_are_one_line_and_leave_no_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let tmp = dir.path();
+    let out = tmp.join("x.png");
+    std::fs::write(&out, b"an earlier output").unwrap();
+    let image = tmp.join("noise.png");
+    random_image(45, 31, 2).save(&image).unwrap();
+    let small_mask = tmp.join("small_mask.png");
+    save_block_mask(&small_mask, 4, 3);
+    let quoted_mask = format!("'{}'", small_mask.display());
+    let quoted_image = format!("'{}'", image.display());
+    assert_fails(
+        &[arg(&image), "--mask", arg(&small_mask), "--threshold", "0..1", "--out", arg(&out)],
+        &[],
+        tmp,
+        &[
+            "the mask",
+            &quoted_mask,
+            "is 4x3 pixels",
+            &quoted_image,
+            "is 45x31",
+            "give a mask of the picture's size",
+        ],
+    );
+    let missing = tmp.join("missing_mask.png");
+    assert_fails(
+        &[arg(&image), "--mask", arg(&missing), "--out", arg(&out)],
+        &[],
+        tmp,
+        &["no such file", "missing_mask.png"],
+    );
+    assert_fails(&["--sweep", "0..1", "--out", arg(&out)], &[], tmp, &["--sweep", "add --record"]);
+    assert_fails(
+        &["--threshold", "0..1", "--algorithm", "radix", "--scope", "image", "--out", arg(&out)],
+        &[],
+        tmp,
+        &["--scope image", "drop --scope image or the interval flags"],
+    );
+    assert_fails(
+        &["--threshold", "0..1", "--edge-level", "0.3", "--out", arg(&out)],
+        &[],
+        tmp,
+        &["different interval modes", "--threshold", "--edge-level"],
+    );
+    let output = run(&["--threshold", "0.8..0.2", "--out", arg(&out)], &[]);
+    assert_eq!(output.status.code(), Some(2), "clap refuses a threshold it cannot read");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("LO 0.8 is above HI 0.2") && stderr.contains("0 <= LO <= HI <= 1"), "{stderr}");
+    let output = run(&["--threshold", "0.2..1.3", "--out", arg(&out)], &[]);
+    assert!(String::from_utf8_lossy(&output.stderr).contains("1.3 is outside 0..1"));
+    assert_eq!(std::fs::read(&out).unwrap(), b"an earlier output");
+}

@@ -2,9 +2,12 @@
 
 use shadersort::algorithms::bubble::BubbleParams;
 use shadersort::algorithms::odd_even::{PassParams, WORKGROUP_SIZE};
+use shadersort::algorithms::radix::RadixParams;
 use shadersort::key::{HUE_SECTOR, SATURATION_MAX, SortKey};
 use shadersort::key_extract::KeyParams;
-use shadersort::shaders::{BUBBLE_PROGRAM, KEY_PROGRAM, KEYS_PROGRAM, ODD_EVEN_PROGRAM, PROGRAMS, Program};
+use shadersort::shaders::{
+    BUBBLE_PROGRAM, KEY_PROGRAM, KEYS_PROGRAM, ODD_EVEN_PROGRAM, PROGRAMS, Program, RADIX_PROGRAM,
+};
 
 fn parse(program: &Program) -> (naga::Module, naga::valid::ModuleInfo) {
     let module = naga::front::wgsl::parse_str(&program.source())
@@ -113,6 +116,15 @@ fn bubble_entry_point_overrides_and_params_match_the_rust_side() {
         overrides.contains(&"ROW_CAPACITY".to_string()) && overrides.contains(&"WORKGROUP".to_string()),
         "{overrides:?}"
     );
+}
+
+#[test]
+fn radix_entry_points_and_params_match_the_rust_side() {
+    let (module, _) = parse(&RADIX_PROGRAM);
+    for name in ["count_digits", "scan_counts", "scatter", "dim"] {
+        assert_eq!(entry_point(&module, name).stage, naga::ShaderStage::Compute, "{name}");
+    }
+    assert_eq!(struct_size(&module, "RadixParams") as usize, std::mem::size_of::<RadixParams>());
 }
 
 /// A kernel body around the early exit, with the exit condition as given.

@@ -7,9 +7,11 @@
 use super::odd_even::{OddEven, PassKind};
 use super::params_ring::ParamsRing;
 use super::ping_pong::PingPong;
+use super::runs::{self, RunTexture, RunsError};
 use super::swap_counters::SwapCounters;
 use super::{RunStats, SortRun};
 use crate::gpu::Gpu;
+use crate::intervals::RunMap;
 use crate::options::SortOptions;
 use crate::shaders::BUBBLE_PROGRAM;
 use crate::texture::PICTURE_FORMAT;
@@ -38,8 +40,10 @@ pub struct BubbleParams {
     pub first_phase: u32,
     /// Phases to run at most.
     pub phases: u32,
+    /// Phases after which every line is sorted: the longest run's length.
+    pub line_phases: u32,
     /// Padding to 32 bytes.
-    pub pad: [u32; 3],
+    pub pad: [u32; 2],
 }
 
 /// The longest line one workgroup can hold on a device with these limits.
@@ -54,10 +58,11 @@ pub fn workgroup_size(limits: &wgpu::Limits) -> u32 {
         .min(limits.max_compute_workgroup_size_x)
 }
 
-/// The bubble pipeline, built once per device, and the odd-even pipelines it falls back on.
+/// The bubble pipelines, built once per device, `[whole lines, in runs]` (the `RUNS` override
+/// of `shaders/runs.wgsl`), and the odd-even pipelines it falls back on.
 pub struct Bubble {
     layout: wgpu::BindGroupLayout,
-    pipeline: wgpu::ComputePipeline,
+    pipeline: [wgpu::ComputePipeline; 2],
     capacity: u32,
     fallback: OddEven,
 }
@@ -100,6 +105,7 @@ impl Bubble {
                     },
                     count: None,
                 },
+                runs::layout_entry(4, wgpu::ShaderStages::COMPUTE),
             ],
         });
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
@@ -107,18 +113,25 @@ impl Bubble {
             bind_group_layouts: &[Some(&layout)],
             immediate_size: 0,
         });
-        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some("bubble::pipeline"),
-            layout: Some(&pipeline_layout),
-            module: &module,
-            entry_point: Some("bubble"),
-            compilation_options: wgpu::PipelineCompilationOptions {
-                constants: &[("ROW_CAPACITY", f64::from(capacity)), ("WORKGROUP", f64::from(workgroup))],
-                // The kernel writes every workgroup variable it reads before reading it, and
-                // zero-filling a large array is very slow to compile on GL.
-                zero_initialize_workgroup_memory: false,
-            },
-            cache: None,
+        let pipeline = [false, true].map(|with_runs| {
+            let constants = [
+                ("ROW_CAPACITY", f64::from(capacity)),
+                ("WORKGROUP", f64::from(workgroup)),
+                runs::runs_constant(with_runs),
+            ];
+            device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some(&format!("bubble::pipeline[{}]", usize::from(with_runs))),
+                layout: Some(&pipeline_layout),
+                module: &module,
+                entry_point: Some("bubble"),
+                compilation_options: wgpu::PipelineCompilationOptions {
+                    constants: &constants,
+                    // The kernel writes every workgroup variable it reads before reading it, and
+                    // zero-filling a large array is very slow to compile on GL.
+                    zero_initialize_workgroup_memory: false,
+                },
+                cache: None,
+            })
         });
         Bubble { layout, pipeline, capacity, fallback: OddEven::new(gpu) }
     }
@@ -138,6 +151,21 @@ impl Bubble {
         options: SortOptions,
         phases_per_step: u32,
     ) -> Box<dyn SortRun> {
+        self.start_in_runs(gpu, picture, options, phases_per_step, None)
+    }
+
+    /// [`Bubble::start`] sorting within the runs of `runs` (every line whole with `None`).
+    ///
+    /// # Panics
+    /// When the map is for another picture size or axis (`Pipelines::start_in_runs` checks).
+    pub fn start_in_runs(
+        &self,
+        gpu: &Gpu,
+        picture: &RgbaImage,
+        options: SortOptions,
+        phases_per_step: u32,
+        runs: Option<&RunMap>,
+    ) -> Box<dyn SortRun> {
         let (width, height) = picture.dimensions();
         let len = options.line_len(width, height);
         if len > self.capacity {
@@ -146,10 +174,15 @@ impl Bubble {
                 self.capacity
             );
             return Box::new(
-                self.fallback.start(gpu, picture, options, PassKind::Compute).with_notice(notice),
+                self.fallback
+                    .start_in_runs(gpu, picture, options, PassKind::Compute, runs)
+                    .with_notice(notice),
             );
         }
-        Box::new(self.start_in_workgroups(gpu, picture, options, phases_per_step).expect("the lines fit"))
+        Box::new(
+            self.start_in_workgroups_in_runs(gpu, picture, options, phases_per_step, runs)
+                .expect("the lines fit"),
+        )
     }
 
     /// Starts sorting `picture` a line per workgroup, or `None` when its lines are longer than
@@ -161,9 +194,23 @@ impl Bubble {
         options: SortOptions,
         phases_per_step: u32,
     ) -> Option<BubbleRun> {
+        self.start_in_workgroups_in_runs(gpu, picture, options, phases_per_step, None)
+    }
+
+    /// [`Bubble::start_in_workgroups`] sorting within the runs of `runs`.
+    ///
+    /// # Panics
+    /// When the map is for another picture size or axis.
+    pub fn start_in_workgroups_in_runs(
+        &self,
+        gpu: &Gpu,
+        picture: &RgbaImage,
+        options: SortOptions,
+        phases_per_step: u32,
+        runs: Option<&RunMap>,
+    ) -> Option<BubbleRun> {
         let len = options.line_len(picture.width(), picture.height());
-        (len <= self.capacity)
-            .then(|| BubbleRun::new(self, gpu, picture, options, phases_per_step.clamp(1, len.max(1))))
+        (len <= self.capacity).then(|| BubbleRun::new(self, gpu, picture, options, phases_per_step, runs))
     }
 }
 
@@ -171,14 +218,22 @@ impl Bubble {
 pub struct BubbleRun {
     /// For writing a dispatch's parameters when it is recorded.
     queue: wgpu::Queue,
-    pipeline: wgpu::ComputePipeline,
+    /// Without and with a run map.
+    pipeline: [wgpu::ComputePipeline; 2],
+    /// The layout of `bind_groups`, to make them again for a new run-map texture.
+    layout: wgpu::BindGroupLayout,
     pictures: PingPong,
     bind_groups: [wgpu::BindGroup; 2],
     params: ParamsRing,
     counters: SwapCounters,
+    runs: RunTexture,
     options: SortOptions,
     line_len: u32,
     line_count: u32,
+    /// Phases after which every line is sorted: the longest run's length.
+    line_phases: u32,
+    /// Phases per step as asked for; `phases_per_step` is it within 1..=line_phases.
+    asked_phases_per_step: u32,
     phases_per_step: u32,
     total_steps: u32,
     steps_done: u32,
@@ -195,44 +250,59 @@ impl BubbleRun {
         picture: &RgbaImage,
         options: SortOptions,
         phases_per_step: u32,
+        runs: Option<&RunMap>,
     ) -> Self {
         let (width, height) = picture.dimensions();
+        if let Some(map) = runs {
+            runs::check_map(map, width, height, options.axis).expect("a run map for this picture");
+        }
         let pictures = PingPong::new(gpu, picture, "bubble");
         let params = ParamsRing::new(gpu, std::mem::size_of::<BubbleParams>(), RING, "bubble::params");
         let counters = SwapCounters::new(gpu, RING, 3, "bubble::counters");
-        let bind_groups = pictures.step_bind_groups(
-            &gpu.device,
-            &bubble.layout,
-            "bubble",
-            params.binding(),
-            counters.binding(),
-            &[],
-        );
+        let run_texture = RunTexture::new(gpu, runs, "bubble::runs");
+        let bind_groups = bind_groups(gpu, &bubble.layout, &pictures, &params, &counters, &run_texture);
         let line_len = options.line_len(width, height);
         let mut run = BubbleRun {
             queue: gpu.queue.clone(),
             pipeline: bubble.pipeline.clone(),
+            layout: bubble.layout.clone(),
             pictures,
             bind_groups,
             params,
             counters,
+            runs: run_texture,
             options,
             line_len,
             line_count: options.line_count(width, height),
+            line_phases: line_len,
+            asked_phases_per_step: phases_per_step,
             phases_per_step,
-            total_steps: line_len.div_ceil(phases_per_step),
+            total_steps: 0,
             steps_done: 0,
             collected: 0,
             stats: RunStats::default(),
             last_step_phases: None,
         };
-        run.reset_stats();
+        run.use_runs(gpu, runs);
         run
+    }
+
+    /// Sorts within `runs` from now on: uploads the map and sets the phases to the longest
+    /// run's length.
+    fn use_runs(&mut self, gpu: &Gpu, runs: Option<&RunMap>) {
+        if self.runs.set(gpu, runs) {
+            self.bind_groups =
+                bind_groups(gpu, &self.layout, &self.pictures, &self.params, &self.counters, &self.runs);
+        }
+        self.line_phases = runs.map_or(self.line_len, RunMap::max_run_len);
+        self.phases_per_step = self.asked_phases_per_step.clamp(1, self.line_phases.max(1));
+        self.total_steps = self.line_phases.div_ceil(self.phases_per_step);
+        self.reset_stats();
     }
 
     fn reset_stats(&mut self) {
         self.collected = 0;
-        self.stats = RunStats { sorted_after: (self.line_len <= 1).then_some(0), ..Default::default() };
+        self.stats = RunStats { sorted_after: (self.line_phases <= 1).then_some(0), ..Default::default() };
     }
 
     /// Phases per step.
@@ -267,7 +337,7 @@ impl SortRun for BubbleRun {
             label: Some("bubble::steps"),
             timestamp_writes: None,
         });
-        pass.set_pipeline(&self.pipeline);
+        pass.set_pipeline(&self.pipeline[usize::from(self.runs.enabled())]);
         for step in first..first + n {
             let first_phase = step * self.phases_per_step;
             let params = BubbleParams {
@@ -275,8 +345,9 @@ impl SortRun for BubbleRun {
                 descending: self.options.descending.into(),
                 axis: self.options.axis as u32,
                 first_phase,
-                phases: self.phases_per_step.min(self.line_len - first_phase),
-                pad: [0; 3],
+                phases: self.phases_per_step.min(self.line_phases - first_phase),
+                line_phases: self.line_phases,
+                pad: [0; 2],
             };
             // Each step has a slot of its own in the ring; at most RING steps are outstanding,
             // so a slot is never rewritten before the step that reads it has run.
@@ -328,4 +399,33 @@ impl SortRun for BubbleRun {
         self.steps_done = 0;
         self.reset_stats();
     }
+
+    fn restart_in_runs(
+        &mut self,
+        gpu: &Gpu,
+        encoder: &mut wgpu::CommandEncoder,
+        runs: Option<&RunMap>,
+    ) -> Result<(), RunsError> {
+        let texture = self.pictures.state(0);
+        if let Some(map) = runs {
+            runs::check_map(map, texture.width(), texture.height(), self.options.axis)?;
+        }
+        self.use_runs(gpu, runs);
+        self.restart(encoder);
+        Ok(())
+    }
+}
+
+/// The two step bind groups (see `PingPong::step_bind_groups`), with the run map at binding 4.
+fn bind_groups(
+    gpu: &Gpu,
+    layout: &wgpu::BindGroupLayout,
+    pictures: &PingPong,
+    params: &ParamsRing,
+    counters: &SwapCounters,
+    runs: &RunTexture,
+) -> [wgpu::BindGroup; 2] {
+    pictures.step_bind_groups(&gpu.device, layout, "bubble", params.binding(), counters.binding(), |_| {
+        vec![wgpu::BindGroupEntry { binding: 4, resource: wgpu::BindingResource::TextureView(runs.view()) }]
+    })
 }

@@ -5,10 +5,13 @@ pub mod odd_even;
 pub mod params_ring;
 pub mod ping_pong;
 pub mod radix;
+pub mod runs;
 pub mod swap_counters;
 pub mod swap_reader;
 
 use crate::gpu::{Gpu, GpuError};
+use crate::intervals::RunMap;
+use runs::RunsError;
 
 /// Which algorithm sorts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, clap::ValueEnum)]
@@ -140,7 +143,7 @@ impl Pipelines {
         }
     }
 
-    /// Starts sorting `picture`.
+    /// Starts sorting `picture`, every line whole.
     pub fn start(
         &self,
         gpu: &Gpu,
@@ -148,10 +151,46 @@ impl Pipelines {
         options: crate::options::SortOptions,
         settings: RunSettings,
     ) -> Box<dyn SortRun> {
+        self.start_in_runs(gpu, picture, options, settings, None).expect("whole lines always fit")
+    }
+
+    /// Starts sorting `picture` within the runs of `runs` (every line whole with `None`).
+    /// Every algorithm ends in the same picture: each run stably sorted, every other pixel in
+    /// place. [`SortRun::restart_in_runs`] later moves the same run to another map.
+    pub fn start_in_runs(
+        &self,
+        gpu: &Gpu,
+        picture: &image::RgbaImage,
+        options: crate::options::SortOptions,
+        settings: RunSettings,
+        runs: Option<&RunMap>,
+    ) -> Result<Box<dyn SortRun>, RunsError> {
+        let (width, height) = picture.dimensions();
+        if let Some(map) = runs {
+            runs::check_map(map, width, height, options.axis)?;
+        }
+        Ok(match self {
+            Pipelines::OddEven(o) => {
+                Box::new(o.start_in_runs(gpu, picture, options, settings.pass_kind, runs))
+            }
+            Pipelines::Bubble(b) => b.start_in_runs(gpu, picture, options, settings.phases_per_step, runs),
+            Pipelines::Radix(r) => Box::new(r.start_in_runs(gpu, picture, options, settings.radix, runs)?),
+        })
+    }
+}
+
+impl Algorithm {
+    /// Whether a run of this algorithm can sort within `runs`, as
+    /// [`Pipelines::start_in_runs`] would find (so a caller can refuse before any GPU work).
+    pub fn check_runs(
+        self,
+        options: crate::options::SortOptions,
+        settings: &RunSettings,
+        runs: &RunMap,
+    ) -> Result<(), RunsError> {
         match self {
-            Pipelines::OddEven(o) => Box::new(o.start(gpu, picture, options, settings.pass_kind)),
-            Pipelines::Bubble(b) => b.start(gpu, picture, options, settings.phases_per_step),
-            Pipelines::Radix(r) => Box::new(r.start(gpu, picture, options, settings.radix)),
+            Algorithm::OddEven | Algorithm::Bubble => Ok(()),
+            Algorithm::Radix => settings.radix.key_in_runs(options, Some(runs)).map(|_| ()),
         }
     }
 }
@@ -213,6 +252,16 @@ pub trait SortRun {
     fn state(&self) -> &wgpu::Texture;
     /// Records a return to the input picture, step 0.
     fn restart(&mut self, encoder: &mut wgpu::CommandEncoder);
+    /// Records a return to the input picture, step 0, sorting within `runs` from now on
+    /// (every line whole with `None`): one upload of the map, no new pipelines or pictures, so
+    /// a new threshold is cheap. [`SortRun::total_steps`] follows the map. The map reaches
+    /// every step submitted after this call; on an error the run is left as it was.
+    fn restart_in_runs(
+        &mut self,
+        gpu: &Gpu,
+        encoder: &mut wgpu::CommandEncoder,
+        runs: Option<&RunMap>,
+    ) -> Result<(), RunsError>;
     /// Something the user should know about this run (for example that it stands in for
     /// another algorithm), if anything.
     fn notice(&self) -> Option<&str> {

@@ -2,9 +2,11 @@
 //! as a compute kernel or as a fragment shader rendering into the other texture.
 
 use super::ping_pong::PingPong;
+use super::runs::{self, RunTexture, RunsError};
 use super::swap_counters::SwapCounters;
 use super::{RunStats, SortRun};
 use crate::gpu::Gpu;
+use crate::intervals::RunMap;
 use crate::options::SortOptions;
 use crate::shaders::{ODD_EVEN_PROGRAM, begin_fullscreen_pass, fullscreen_pipeline};
 use crate::texture::PICTURE_FORMAT;
@@ -51,12 +53,13 @@ pub struct PassParams {
     pub parity: u32,
 }
 
-/// The odd-even pipelines, built once per device.
+/// The odd-even pipelines, built once per device: each kind twice, `[whole lines, in runs]`
+/// (the `RUNS` override of `shaders/runs.wgsl`).
 pub struct OddEven {
     compute_layout: wgpu::BindGroupLayout,
-    compute: wgpu::ComputePipeline,
-    /// The fragment pass's layout and pipeline, where the adapter can run it.
-    fragment: Option<(wgpu::BindGroupLayout, wgpu::RenderPipeline)>,
+    compute: [wgpu::ComputePipeline; 2],
+    /// The fragment pass's layout and pipelines, where the adapter can run it.
+    fragment: Option<(wgpu::BindGroupLayout, [wgpu::RenderPipeline; 2])>,
 }
 
 /// Whether the adapter can run the fragment pass, which counts swaps by writing a storage
@@ -100,6 +103,7 @@ fn layout_entries(with_storage_target: bool) -> Vec<wgpu::BindGroupLayoutEntry> 
             count: None,
         },
     ];
+    entries.push(runs::layout_entry(4, stages));
     if with_storage_target {
         entries.push(wgpu::BindGroupLayoutEntry {
             binding: 3,
@@ -131,28 +135,38 @@ impl OddEven {
                 immediate_size: 0,
             })
         };
-        let compute = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some("odd_even::compute"),
-            layout: Some(&pipeline_layout(&compute_layout, "odd_even::compute_pipeline_layout")),
-            module: &module,
-            entry_point: Some("odd_even_compute"),
-            compilation_options: Default::default(),
-            cache: None,
+        let compute_pipeline_layout = pipeline_layout(&compute_layout, "odd_even::compute_pipeline_layout");
+        let compute = [false, true].map(|with_runs| {
+            device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some(&format!("odd_even::compute[{}]", usize::from(with_runs))),
+                layout: Some(&compute_pipeline_layout),
+                module: &module,
+                entry_point: Some("odd_even_compute"),
+                compilation_options: wgpu::PipelineCompilationOptions {
+                    constants: &[runs::runs_constant(with_runs)],
+                    ..Default::default()
+                },
+                cache: None,
+            })
         });
         let fragment = fragment_pass_supported(gpu).then(|| {
             let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
                 label: Some("odd_even::fragment_layout"),
                 entries: &layout_entries(false),
             });
-            let pipeline = fullscreen_pipeline(
-                device,
-                "odd_even::fragment",
-                &pipeline_layout(&layout, "odd_even::fragment_pipeline_layout"),
-                &module,
-                "odd_even_fragment",
-                PICTURE_FORMAT,
-            );
-            (layout, pipeline)
+            let fragment_pipeline_layout = pipeline_layout(&layout, "odd_even::fragment_pipeline_layout");
+            let pipelines = [false, true].map(|with_runs| {
+                fullscreen_pipeline(
+                    device,
+                    &format!("odd_even::fragment[{}]", usize::from(with_runs)),
+                    &fragment_pipeline_layout,
+                    &module,
+                    "odd_even_fragment",
+                    PICTURE_FORMAT,
+                    &[runs::runs_constant(with_runs)],
+                )
+            });
+            (layout, pipelines)
         });
         OddEven { compute_layout, compute, fragment }
     }
@@ -160,6 +174,22 @@ impl OddEven {
     /// Starts sorting `picture`: uploads it and prepares both ping-pong directions. Where the
     /// adapter cannot run the fragment pass, it runs compute passes instead, with a notice.
     pub fn start(&self, gpu: &Gpu, picture: &RgbaImage, options: SortOptions, kind: PassKind) -> OddEvenRun {
+        self.start_in_runs(gpu, picture, options, kind, None)
+    }
+
+    /// [`OddEven::start`] sorting within the runs of `runs` (every line one run with `None`):
+    /// a pair swaps only inside a run, and the longest run's length in passes sorts every run.
+    ///
+    /// # Panics
+    /// When the map is for another picture size or axis (`Pipelines::start_in_runs` checks).
+    pub fn start_in_runs(
+        &self,
+        gpu: &Gpu,
+        picture: &RgbaImage,
+        options: SortOptions,
+        kind: PassKind,
+        runs: Option<&RunMap>,
+    ) -> OddEvenRun {
         let (kind, notice) = match (kind, &self.fragment) {
             (PassKind::Fragment, None) => (
                 PassKind::Compute,
@@ -171,71 +201,103 @@ impl OddEven {
             _ => (kind, None),
         };
         let (width, height) = picture.dimensions();
-        let pictures = PingPong::new(gpu, picture, "odd_even");
-        let counters = SwapCounters::new(gpu, COUNTER_RING, 1, "odd_even::swap_counters");
+        if let Some(map) = runs {
+            runs::check_map(map, width, height, options.axis).expect("a run map for this picture");
+        }
         let layout = match (kind, &self.fragment) {
             (PassKind::Fragment, Some((layout, _))) => layout,
             _ => &self.compute_layout,
         };
-        // Bind group `p` runs iterations of parity `p`: it reads state[p] and writes state[1 - p].
-        let bind_groups = [0usize, 1].map(|p| {
+        // Parameters `p` run iterations of parity `p`.
+        let params = [0usize, 1].map(|p| {
             let params = PassParams {
                 key: options.key.id(),
                 descending: options.descending.into(),
                 axis: options.axis as u32,
                 parity: p as u32,
             };
-            let uniform = gpu.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            gpu.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
                 label: Some(&format!("odd_even::params[{p}]")),
                 contents: bytemuck::bytes_of(&params),
                 usage: wgpu::BufferUsages::UNIFORM,
-            });
-            let mut entries = vec![
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: wgpu::BindingResource::TextureView(pictures.view(p)),
-                },
-                wgpu::BindGroupEntry { binding: 1, resource: uniform.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 2, resource: counters.binding() },
-            ];
-            if kind == PassKind::Compute {
-                entries.push(wgpu::BindGroupEntry {
-                    binding: 3,
-                    resource: wgpu::BindingResource::TextureView(pictures.view(1 - p)),
-                });
-            }
-            gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some(&format!("odd_even::bind_group[{p}]")),
-                layout,
-                entries: &entries,
             })
         });
-        let total_steps = options.line_len(width, height);
+        let pictures = PingPong::new(gpu, picture, "odd_even");
+        let counters = SwapCounters::new(gpu, COUNTER_RING, 1, "odd_even::swap_counters");
+        let run_texture = RunTexture::new(gpu, runs, "odd_even::runs");
+        let bind_groups = bind_groups(gpu, layout, &pictures, &params, &counters, &run_texture, kind);
         let mut run = OddEvenRun {
             kind,
             compute: self.compute.clone(),
             fragment: self.fragment.as_ref().map(|(_, pipeline)| pipeline.clone()),
+            layout: layout.clone(),
+            axis: options.axis,
+            line_len: options.line_len(width, height),
+            params,
+            runs: run_texture,
             pictures,
             bind_groups,
             counters,
-            total_steps,
+            total_steps: 0,
             steps_done: 0,
             collected: 0,
             stats: RunStats::default(),
             previous_swaps: None,
             notice,
         };
-        run.reset_stats();
+        run.use_runs(gpu, runs);
         run
     }
+}
+
+/// Bind group `p` runs iterations of parity `p`: it reads state[p] and writes state[1 - p].
+fn bind_groups(
+    gpu: &Gpu,
+    layout: &wgpu::BindGroupLayout,
+    pictures: &PingPong,
+    params: &[wgpu::Buffer; 2],
+    counters: &SwapCounters,
+    runs: &RunTexture,
+    kind: PassKind,
+) -> [wgpu::BindGroup; 2] {
+    [0usize, 1].map(|p| {
+        let mut entries = vec![
+            wgpu::BindGroupEntry {
+                binding: 0,
+                resource: wgpu::BindingResource::TextureView(pictures.view(p)),
+            },
+            wgpu::BindGroupEntry { binding: 1, resource: params[p].as_entire_binding() },
+            wgpu::BindGroupEntry { binding: 2, resource: counters.binding() },
+            wgpu::BindGroupEntry { binding: 4, resource: wgpu::BindingResource::TextureView(runs.view()) },
+        ];
+        if kind == PassKind::Compute {
+            entries.push(wgpu::BindGroupEntry {
+                binding: 3,
+                resource: wgpu::BindingResource::TextureView(pictures.view(1 - p)),
+            });
+        }
+        gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some(&format!("odd_even::bind_group[{p}]")),
+            layout,
+            entries: &entries,
+        })
+    })
 }
 
 /// One picture being sorted by odd-even passes.
 pub struct OddEvenRun {
     kind: PassKind,
-    compute: wgpu::ComputePipeline,
-    /// Present whenever `kind` is `Fragment`.
-    fragment: Option<wgpu::RenderPipeline>,
+    /// Without and with a run map.
+    compute: [wgpu::ComputePipeline; 2],
+    /// Present whenever `kind` is `Fragment`: without and with a run map.
+    fragment: Option<[wgpu::RenderPipeline; 2]>,
+    /// The layout of `bind_groups`, to make them again for a new run-map texture.
+    layout: wgpu::BindGroupLayout,
+    axis: crate::options::Axis,
+    line_len: u32,
+    /// `PassParams` of each parity.
+    params: [wgpu::Buffer; 2],
+    runs: RunTexture,
     pictures: PingPong,
     bind_groups: [wgpu::BindGroup; 2],
     counters: SwapCounters,
@@ -256,10 +318,29 @@ impl OddEvenRun {
         self
     }
 
+    /// Sorts within `runs` from now on: uploads the map, and sets the passes to the longest
+    /// run's length.
+    fn use_runs(&mut self, gpu: &Gpu, runs: Option<&RunMap>) {
+        if self.runs.set(gpu, runs) {
+            self.bind_groups = bind_groups(
+                gpu,
+                &self.layout,
+                &self.pictures,
+                &self.params,
+                &self.counters,
+                &self.runs,
+                self.kind,
+            );
+        }
+        // A run of L pixels is sorted by any L consecutive passes (the 0-1 principle).
+        self.total_steps = runs.map_or(self.line_len, RunMap::max_run_len);
+        self.reset_stats();
+    }
+
     fn reset_stats(&mut self) {
         self.collected = 0;
         self.previous_swaps = None;
-        // A line of one pixel (or none) is sorted before the first pass.
+        // A line (or the longest run) of one pixel is sorted before the first pass.
         self.stats = RunStats { sorted_after: (self.total_steps <= 1).then_some(0), ..Default::default() };
     }
 
@@ -269,7 +350,7 @@ impl OddEvenRun {
             label: Some("odd_even::compute_passes"),
             timestamp_writes: None,
         });
-        pass.set_pipeline(&self.compute);
+        pass.set_pipeline(&self.compute[usize::from(self.runs.enabled())]);
         for step in first..first + n {
             let parity = (step % 2) as usize;
             pass.set_bind_group(0, &self.bind_groups[parity], &[self.counters.dynamic_offset(step)]);
@@ -283,6 +364,7 @@ impl OddEvenRun {
 
     fn record_fragment(&self, encoder: &mut wgpu::CommandEncoder, first: u32, n: u32) {
         let fragment = self.fragment.as_ref().expect("fragment runs start only where the pass is supported");
+        let fragment = &fragment[usize::from(self.runs.enabled())];
         for step in first..first + n {
             let parity = (step % 2) as usize;
             let mut pass =
@@ -363,5 +445,20 @@ impl SortRun for OddEvenRun {
         self.pictures.record_restart(encoder);
         self.steps_done = 0;
         self.reset_stats();
+    }
+
+    fn restart_in_runs(
+        &mut self,
+        gpu: &Gpu,
+        encoder: &mut wgpu::CommandEncoder,
+        runs: Option<&RunMap>,
+    ) -> Result<(), RunsError> {
+        let (width, height) = (self.pictures.state(0).width(), self.pictures.state(0).height());
+        if let Some(map) = runs {
+            runs::check_map(map, width, height, self.axis)?;
+        }
+        self.use_runs(gpu, runs);
+        self.restart(encoder);
+        Ok(())
     }
 }

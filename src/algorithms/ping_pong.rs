@@ -40,15 +40,16 @@ impl PingPong {
     }
 
     /// The two bind groups of a step kernel: group `d` reads texture `d` (binding 0) and writes
-    /// texture `1 - d` (binding 3); `params` (1), `counters` (2) and `extra` are shared.
-    pub fn step_bind_groups(
-        &self,
+    /// texture `1 - d` (binding 3); `params` (1) and `counters` (2) are shared, and `extra(d)`
+    /// gives the rest of group `d`.
+    pub fn step_bind_groups<'a>(
+        &'a self,
         device: &wgpu::Device,
         layout: &wgpu::BindGroupLayout,
         label: &str,
-        params: wgpu::BindingResource<'_>,
-        counters: wgpu::BindingResource<'_>,
-        extra: &[wgpu::BindGroupEntry<'_>],
+        params: wgpu::BindingResource<'a>,
+        counters: wgpu::BindingResource<'a>,
+        extra: impl Fn(usize) -> Vec<wgpu::BindGroupEntry<'a>>,
     ) -> [wgpu::BindGroup; 2] {
         [0usize, 1].map(|d| {
             let mut entries = vec![
@@ -63,7 +64,7 @@ impl PingPong {
                     resource: wgpu::BindingResource::TextureView(self.view(1 - d)),
                 },
             ];
-            entries.extend_from_slice(extra);
+            entries.extend(extra(d));
             device.create_bind_group(&wgpu::BindGroupDescriptor {
                 label: Some(&format!("{label}::bind_group[{d}]")),
                 layout,

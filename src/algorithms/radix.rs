@@ -3,6 +3,10 @@
 //! pass is the classic histogram (`count_digits`), prefix sum (`scan_counts`) and stable
 //! scatter of `shaders/radix.wgsl`, moving whole pixels between two textures.
 //!
+//! Within interval runs each pixel carries its run id through the passes, in a second pair of
+//! textures ping-ponged with the pictures, and the key is composite: the run id above the key
+//! (`RadixKey::run_bits`), whose digits LSD sorts last.
+//!
 //! The whole-picture scope runs the same three kernels with one sequence of W x H pixels and
 //! a single workgroup scanning its counts: correct for every size, not fast. A device-wide
 //! sorter can take its place behind [`RadixRun`] by recording the same digit pass (keys of
@@ -10,9 +14,11 @@
 
 use super::params_ring::ParamsRing;
 use super::ping_pong::PingPong;
+use super::runs::{self, RunTexture, RunsError, run_id_texture};
 use super::swap_counters::SwapCounters;
 use super::{RunStats, SortRun};
 use crate::gpu::Gpu;
+use crate::intervals::RunMap;
 use crate::options::{Scope, SortOptions};
 use crate::radix_key::{DEFAULT_DIGIT_BITS, RadixKey, exact_bits};
 use crate::reference::radix::{RadixPlan, Sequences, stage_limit};
@@ -78,6 +84,22 @@ impl RadixSettings {
             .then(|| format!("the {} key has {exact} bits: the radix view keeps {}", options.key, key.bits));
         (key, notice)
     }
+
+    /// [`RadixSettings::key`] with the run ids of `runs` above it: an error when they do not
+    /// fit 32 bits together, or when the scope is the whole picture (runs are parts of lines).
+    pub fn key_in_runs(
+        &self,
+        options: SortOptions,
+        runs: Option<&RunMap>,
+    ) -> Result<(RadixKey, Option<String>), RunsError> {
+        let (key, notice) = self.key(options);
+        let Some(runs) = runs else { return Ok((key, notice)) };
+        if self.scope == Scope::Image {
+            return Err(RunsError::WholePicture);
+        }
+        let key = key.with_run_bits(runs.run_bits()).map_err(RunsError::KeyTooWide)?;
+        Ok((key, notice))
+    }
 }
 
 /// Mirrors `RadixParams` in `shaders/radix.wgsl`.
@@ -114,8 +136,12 @@ pub struct RadixParams {
     pub scatter_end: u32,
     /// 1 when waiting pixels also take their dimmed twin's palette index.
     pub twin_indices: u32,
-    /// Padding to 64 bytes.
-    pub pad: u32,
+    /// 1 when pixels carry run ids (the composite key), 0 without interval runs.
+    pub runs: u32,
+    /// Where the run id sits in the composite key: the key's bits.
+    pub run_shift: u32,
+    /// Padding to 80 bytes.
+    pub pad: [u32; 3],
 }
 
 /// How the sequences are cut into tiles: `chunks` chunks of [`TILE_CHUNK`] pixels per tile,
@@ -197,6 +223,17 @@ impl Radix {
                     count: None,
                 },
                 buffer(4, wgpu::BufferBindingType::Storage { read_only: false }, false),
+                runs::layout_entry(5, wgpu::ShaderStages::COMPUTE),
+                wgpu::BindGroupLayoutEntry {
+                    binding: 6,
+                    visibility: wgpu::ShaderStages::COMPUTE,
+                    ty: wgpu::BindingType::StorageTexture {
+                        access: wgpu::StorageTextureAccess::WriteOnly,
+                        format: runs::RUN_ID_FORMAT,
+                        view_dimension: wgpu::TextureViewDimension::D2,
+                    },
+                    count: None,
+                },
             ],
         });
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
@@ -231,7 +268,24 @@ impl Radix {
         options: SortOptions,
         settings: RadixSettings,
     ) -> RadixRun {
-        RadixRun::new(self, gpu, picture, options, settings, 1)
+        RadixRun::new(self, gpu, picture, options, settings, 1, None).expect("whole lines always fit")
+    }
+
+    /// Starts sorting `picture` within the runs of `runs` (every line whole with `None`): by
+    /// the composite key, run id above the key. Errors when they need more than 32 bits or the
+    /// scope is the whole picture.
+    ///
+    /// # Panics
+    /// When the map is for another picture size or axis (`Pipelines::start_in_runs` checks).
+    pub fn start_in_runs(
+        &self,
+        gpu: &Gpu,
+        picture: &RgbaImage,
+        options: SortOptions,
+        settings: RadixSettings,
+        runs: Option<&RunMap>,
+    ) -> Result<RadixRun, RunsError> {
+        RadixRun::new(self, gpu, picture, options, settings, 1, runs)
     }
 
     /// Starts sorting `picture` with tiles of at least `min_chunks` chunks: longer tiles than
@@ -244,7 +298,8 @@ impl Radix {
         settings: RadixSettings,
         min_chunks: u32,
     ) -> RadixRun {
-        RadixRun::new(self, gpu, picture, options, settings, min_chunks)
+        RadixRun::new(self, gpu, picture, options, settings, min_chunks, None)
+            .expect("whole lines always fit")
     }
 }
 
@@ -256,10 +311,14 @@ pub struct RadixRun {
     scan: wgpu::ComputePipeline,
     scatter: wgpu::ComputePipeline,
     dim: wgpu::ComputePipeline,
+    /// The layout of `bind_groups`, to make them again for new run-id textures.
+    layout: wgpu::BindGroupLayout,
     pictures: PingPong,
     bind_groups: [wgpu::BindGroup; 2],
     params: ParamsRing,
+    counts: wgpu::Buffer,
     counters: SwapCounters,
+    runs: CarriedRuns,
     plan: RadixPlan,
     sequences: Sequences,
     tiling: Tiling,
@@ -279,14 +338,18 @@ impl RadixRun {
         options: SortOptions,
         settings: RadixSettings,
         min_chunks: u32,
-    ) -> Self {
+        runs: Option<&RunMap>,
+    ) -> Result<Self, RunsError> {
         assert!(
             crate::radix_key::DIGIT_BITS.contains(&settings.digit_bits),
             "digit bits {} are not one of 1, 2, 4, 8",
             settings.digit_bits
         );
         let (width, height) = picture.dimensions();
-        let (key, notice) = settings.key(options);
+        if let Some(map) = runs {
+            runs::check_map(map, width, height, options.axis).expect("a run map for this picture");
+        }
+        let (key, notice) = settings.key_in_runs(options, runs)?;
         let plan = RadixPlan {
             key,
             digit_bits: settings.digit_bits,
@@ -306,24 +369,21 @@ impl RadixRun {
             mapped_at_creation: false,
         });
         let counters = SwapCounters::new(gpu, RING, 1, "radix::moved");
-        let bind_groups = pictures.step_bind_groups(
-            device,
-            &radix.layout,
-            "radix",
-            params.binding(),
-            counters.binding(),
-            &[wgpu::BindGroupEntry { binding: 4, resource: counts.as_entire_binding() }],
-        );
+        let carried = CarriedRuns::new(gpu, runs);
+        let bind_groups = bind_groups(gpu, &radix.layout, &pictures, &params, &counts, &counters, &carried);
         let mut run = RadixRun {
             queue: gpu.queue.clone(),
             count: radix.count.clone(),
             scan: radix.scan.clone(),
             scatter: radix.scatter.clone(),
             dim: radix.dim.clone(),
+            layout: radix.layout.clone(),
             pictures,
             bind_groups,
             params,
+            counts,
             counters,
+            runs: carried,
             plan,
             sequences,
             tiling,
@@ -333,14 +393,19 @@ impl RadixRun {
             stats: RunStats::default(),
             notice,
         };
+        let mut encoder =
+            device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("radix::start") });
+        run.runs.record_restart(&mut encoder);
+        gpu.queue.submit([encoder.finish()]);
         run.reset_stats();
-        run
+        Ok(run)
     }
 
     fn reset_stats(&mut self) {
         self.collected = 0;
-        self.stats =
-            RunStats { sorted_after: (self.sequences.len() <= 1).then_some(0), ..Default::default() };
+        // A sequence (or the longest run) of one pixel is sorted before the first pass.
+        let longest = self.runs.max_run_len.unwrap_or(self.sequences.len() as u32);
+        self.stats = RunStats { sorted_after: (longest <= 1).then_some(0), ..Default::default() };
     }
 
     /// The digit width, stages and key of this run.
@@ -378,7 +443,9 @@ impl RadixRun {
             scatter_begin: stage_limit(len, stage - 1, self.plan.stages) as u32,
             scatter_end: stage_limit(len, stage, self.plan.stages) as u32,
             twin_indices: self.plan.twin_indices.into(),
-            pad: 0,
+            runs: self.runs.map.enabled().into(),
+            run_shift: self.plan.key.bits,
+            pad: [0; 3],
         }
     }
 
@@ -470,12 +537,111 @@ impl SortRun for RadixRun {
 
     fn restart(&mut self, encoder: &mut wgpu::CommandEncoder) {
         self.pictures.record_restart(encoder);
+        self.runs.record_restart(encoder);
         self.steps_done = 0;
         self.reset_stats();
     }
 
+    fn restart_in_runs(
+        &mut self,
+        gpu: &Gpu,
+        encoder: &mut wgpu::CommandEncoder,
+        runs: Option<&RunMap>,
+    ) -> Result<(), RunsError> {
+        let (width, height) = (self.sequences.width, self.sequences.height);
+        if let Some(map) = runs {
+            runs::check_map(map, width, height, self.sequences.axis)?;
+        }
+        // The key without run bits, then with this map's (checked before anything changes).
+        let key = crate::radix_key::RadixKey { run_bits: 0, ..self.plan.key };
+        let key = match runs {
+            None => key,
+            Some(_) if self.sequences.scope == Scope::Image => return Err(RunsError::WholePicture),
+            Some(map) => key.with_run_bits(map.run_bits()).map_err(RunsError::KeyTooWide)?,
+        };
+        self.plan.key = key;
+        if self.runs.set(gpu, runs) {
+            self.bind_groups = bind_groups(
+                gpu,
+                &self.layout,
+                &self.pictures,
+                &self.params,
+                &self.counts,
+                &self.counters,
+                &self.runs,
+            );
+        }
+        self.restart(encoder);
+        Ok(())
+    }
+
     fn notice(&self) -> Option<&str> {
         self.notice.as_deref()
+    }
+}
+
+/// The two step bind groups (see `PingPong::step_bind_groups`): the counts at binding 4, and
+/// group `d` reads the run ids of texture `d` (5) and writes those of `1 - d` (6).
+fn bind_groups(
+    gpu: &Gpu,
+    layout: &wgpu::BindGroupLayout,
+    pictures: &PingPong,
+    params: &ParamsRing,
+    counts: &wgpu::Buffer,
+    counters: &SwapCounters,
+    runs: &CarriedRuns,
+) -> [wgpu::BindGroup; 2] {
+    pictures.step_bind_groups(&gpu.device, layout, "radix", params.binding(), counters.binding(), |d| {
+        vec![
+            wgpu::BindGroupEntry { binding: 4, resource: counts.as_entire_binding() },
+            wgpu::BindGroupEntry { binding: 5, resource: wgpu::BindingResource::TextureView(&runs.views[d]) },
+            wgpu::BindGroupEntry {
+                binding: 6,
+                resource: wgpu::BindingResource::TextureView(&runs.views[1 - d]),
+            },
+        ]
+    })
+}
+
+/// The run ids the pixels carry through the passes: the map, and two textures ping-ponged
+/// with the pictures (`ids[k % 2]` holds them after `k` digit passes). Without a map all three
+/// are 1x1 stand-ins that the kernels never read or write.
+struct CarriedRuns {
+    map: RunTexture,
+    ids: [wgpu::Texture; 2],
+    views: [wgpu::TextureView; 2],
+    /// The longest run, with a map.
+    max_run_len: Option<u32>,
+}
+
+impl CarriedRuns {
+    fn new(gpu: &Gpu, runs: Option<&RunMap>) -> Self {
+        let map = RunTexture::new(gpu, runs, "radix::runs");
+        let (ids, views) = Self::textures(gpu, map.texture());
+        CarriedRuns { map, ids, views, max_run_len: runs.map(RunMap::max_run_len) }
+    }
+
+    fn textures(gpu: &Gpu, map: &wgpu::Texture) -> ([wgpu::Texture; 2], [wgpu::TextureView; 2]) {
+        let ids =
+            [0, 1].map(|i| run_id_texture(gpu, map.width(), map.height(), &format!("radix::run_ids[{i}]")));
+        let views = ids.each_ref().map(|t| t.create_view(&Default::default()));
+        (ids, views)
+    }
+
+    /// Uploads `runs` (see [`RunTexture::set`]); returns whether the textures were made anew.
+    fn set(&mut self, gpu: &Gpu, runs: Option<&RunMap>) -> bool {
+        self.max_run_len = runs.map(RunMap::max_run_len);
+        let replaced = self.map.set(gpu, runs);
+        if replaced {
+            (self.ids, self.views) = Self::textures(gpu, self.map.texture());
+        }
+        replaced
+    }
+
+    /// Records copying the map into `ids[0]`, the ids at step 0.
+    fn record_restart(&self, encoder: &mut wgpu::CommandEncoder) {
+        let map = self.map.texture();
+        encoder.copy_texture_to_texture(map.as_image_copy(), self.ids[0].as_image_copy(), map.size());
     }
 }
 
@@ -493,6 +659,23 @@ mod tests {
         assert!(whole.counts(8) <= MAX_COUNTS);
         let rows = Tiling::new(8192, 8192, 8, 1);
         assert!(rows.counts(8) <= MAX_COUNTS && rows.tiles * rows.chunks * TILE_CHUNK >= 8192);
+    }
+
+    #[test]
+    fn run_ids_and_the_key_must_fit_32_bits_and_runs_need_lines() {
+        use crate::intervals::Cell;
+        use crate::options::Axis;
+        let options = SortOptions { key: crate::key::SortKey::Hue, ..Default::default() };
+        // 16384 fixed pixels: run ids up to 16383 (14 bits) above 19 bits of hue.
+        let fixed = RunMap::build(16384, 1, Axis::Rows, |_, _, _| Cell::Fixed);
+        let e = RadixSettings::default().key_in_runs(options, Some(&fixed)).unwrap_err();
+        assert!(matches!(e, RunsError::KeyTooWide(_)) && e.to_string().contains("--key-bits 18"), "{e}");
+        let fewer = RadixSettings { key_bits: Some(18), ..Default::default() };
+        assert_eq!(fewer.key_in_runs(options, Some(&fixed)).unwrap().0.run_bits, 14);
+        let image = RadixSettings { scope: Scope::Image, ..Default::default() };
+        let lines = RunMap::whole_lines(3, 3, Axis::Rows);
+        assert_eq!(image.key_in_runs(options, Some(&lines)).unwrap_err(), RunsError::WholePicture);
+        assert_eq!(image.key_in_runs(options, None).unwrap().0.run_bits, 0);
     }
 
     #[test]

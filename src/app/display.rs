@@ -43,6 +43,7 @@ impl DisplayPipeline {
             &module,
             "to_unorm",
             DISPLAY_FORMAT,
+            &[],
         );
         DisplayPipeline { pipeline, layout }
     }

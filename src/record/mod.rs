@@ -138,6 +138,9 @@ pub enum RecordError {
     /// The file could not be put in place.
     #[error(transparent)]
     Output(#[from] OutputError),
+    /// A frame's runs cannot be sorted by this algorithm.
+    #[error(transparent)]
+    Runs(#[from] crate::algorithms::runs::RunsError),
     /// Ctrl-C.
     #[error(transparent)]
     Interrupted(#[from] Interrupted),
@@ -193,25 +196,9 @@ pub fn record_gif(
             "a {width}x{height} frame does not fit this GPU's largest buffer; record a smaller picture with --max-size"
         )));
     }
-    let scaled = |side: u32| side.checked_mul(settings.scale).filter(|&s| s <= u32::from(u16::MAX));
-    let (Some(gif_width), Some(gif_height)) = (scaled(width), scaled(height)) else {
-        return Err(RecordError::TooLarge(format!(
-            "{width}x{height} scaled by {} exceeds GIF's 65535-pixel limit; use a smaller --scale",
-            settings.scale
-        )));
-    };
     let path = target.path().to_path_buf();
     let encode_error = |source| RecordError::Encode { path: path.clone(), source };
-    let file = target.file().try_clone().map_err(|e| encode_error(gif::EncodingError::Io(e)))?;
-    let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let writer = ParallelGifWriter::new(
-        std::io::BufWriter::with_capacity(1 << 20, file),
-        gif_width,
-        gif_height,
-        &quantized.palette,
-        workers,
-    )
-    .map_err(encode_error)?;
+    let writer = open_writer(&target, width, height, &quantized.palette, settings)?;
     let mut frames = FrameSequence {
         writer,
         previous: quantized.indices.clone(),
@@ -282,6 +269,117 @@ pub fn record_gif(
         passes_run: run.steps_done(),
         every: plan.every,
         sorted_after: run.stats().sorted_after,
+        colours: quantized.palette.colours.len(),
+        exact: quantized.palette.exact,
+    })
+}
+
+/// The GIF writer into `target`'s temporary file for frames of `width` x `height` scaled by
+/// `settings.scale`; an error when the scaled size exceeds GIF's limit.
+fn open_writer(
+    target: &OutputFile,
+    width: u32,
+    height: u32,
+    palette: &palette::GifPalette,
+    settings: &RecordSettings,
+) -> Result<ParallelGifWriter<std::io::BufWriter<std::fs::File>>, RecordError> {
+    let scaled = |side: u32| side.checked_mul(settings.scale).filter(|&s| s <= u32::from(u16::MAX));
+    let (Some(gif_width), Some(gif_height)) = (scaled(width), scaled(height)) else {
+        return Err(RecordError::TooLarge(format!(
+            "{width}x{height} scaled by {} exceeds GIF's 65535-pixel limit; use a smaller --scale",
+            settings.scale
+        )));
+    };
+    let encode_error = |source| RecordError::Encode { path: target.path().to_path_buf(), source };
+    let file = target.file().try_clone().map_err(|e| encode_error(gif::EncodingError::Io(e)))?;
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
+    ParallelGifWriter::new(
+        std::io::BufWriter::with_capacity(1 << 20, file),
+        gif_width,
+        gif_height,
+        palette,
+        workers,
+    )
+    .map_err(encode_error)
+}
+
+/// What a threshold sweep produced.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SweepReport {
+    /// Where the GIF went.
+    pub path: PathBuf,
+    /// Frames written.
+    pub frames: u32,
+    /// File size in bytes.
+    pub bytes: u64,
+    /// Steps run on the GPU, all frames together.
+    pub steps_run: u64,
+    /// Palette colours used.
+    pub colours: usize,
+    /// Whether the palette holds every source colour exactly.
+    pub exact: bool,
+}
+
+/// Records one frame per run map of `frame_runs` into `target`, each the picture fully sorted
+/// within those runs: one run, started by `start` on the picture it is given (the source with
+/// palette indices in alpha) and restarted in each frame's runs
+/// ([`SortRun::restart_in_runs`]), each time run to the end. `progress` hears (frames done,
+/// frames) and returns false to cancel, which fails with [`Interrupted`] and leaves no file.
+pub fn record_sweep(
+    gpu: &Gpu,
+    picture: &RgbaImage,
+    start: impl FnOnce(&RgbaImage) -> Box<dyn SortRun>,
+    frame_runs: impl ExactSizeIterator<Item = crate::intervals::RunMap>,
+    settings: &RecordSettings,
+    target: OutputFile,
+    mut progress: impl FnMut(u32, u32) -> bool,
+) -> Result<SweepReport, RecordError> {
+    let frames = frame_runs.len() as u32;
+    let (width, height) = picture.dimensions();
+    let quantized = palette::quantize(picture, settings.background, settings.dither);
+    let mut run = start(&palette::indexed_picture(picture, &quantized.indices));
+    let writer = open_writer(&target, width, height, &quantized.palette, settings)?;
+    let path = target.path().to_path_buf();
+    let encode_error = |source| RecordError::Encode { path: path.clone(), source };
+    let mut sequence: Option<FrameSequence<'_>> = None;
+    let mut writer = Some(writer);
+    let mut steps_run = 0;
+    for (k, runs) in (0..).zip(frame_runs) {
+        let mut encoder = gpu.device.create_command_encoder(&Default::default());
+        run.restart_in_runs(gpu, &mut encoder, Some(&runs))?;
+        gpu.queue.submit([encoder.finish()]);
+        crate::algorithms::run_until(gpu, run.as_mut(), u32::MAX, |_| true)?;
+        steps_run += u64::from(run.steps_done());
+        let indices: Vec<u8> =
+            crate::readback::read_texture(gpu, run.state())?.pixels().map(|p| p[3]).collect();
+        match &mut sequence {
+            None => {
+                sequence = Some(FrameSequence {
+                    writer: writer.take().expect("the writer until the first frame"),
+                    pending: Some(FrameRegion::full(&indices, width, height).scaled(settings.scale)),
+                    previous: indices,
+                    written: 0,
+                    last_steps: 0,
+                    width,
+                    height,
+                    settings,
+                })
+            }
+            Some(sequence) => sequence.push(indices, 0).map_err(encode_error)?,
+        }
+        if !progress(k + 1, frames) {
+            return Err(Interrupted.into());
+        }
+    }
+    let written = sequence.expect("at least one frame").finish().map_err(encode_error)?;
+    gpu.check()?;
+    let path = target.commit()?;
+    let bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+    Ok(SweepReport {
+        path,
+        frames: written,
+        bytes,
+        steps_run,
         colours: quantized.palette.colours.len(),
         exact: quantized.palette.exact,
     })

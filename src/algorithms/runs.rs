@@ -1,0 +1,146 @@
+//! Interval runs on the GPU: the run map as an `R32Uint` texture the sorts bind, and why a run
+//! map cannot be used.
+//!
+//! A run without a map binds a 1x1 stand-in and runs the kernels built without run checks
+//! (odd-even and bubble; the `RUNS` override of `shaders/runs.wgsl`), or tells them through a
+//! flag (the radix view), so the plain sort reads no run ids at all. A new map is one texture upload
+//! ([`RunTexture::set`]); the texture is only made anew when the picture's size needs it.
+
+use crate::gpu::Gpu;
+use crate::intervals::RunMap;
+use crate::options::Axis;
+
+/// The texel format of run ids.
+pub const RUN_ID_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::R32Uint;
+
+/// Why a sort cannot run within a run map.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum RunsError {
+    /// The map was made for another picture size or axis.
+    #[error(
+        "the run map is {}x{} along {}, but the picture is {}x{} sorted along {}; compute the map from the picture being sorted",
+        map.0, map.1, map.2.name(), picture.0, picture.1, picture.2.name()
+    )]
+    Mismatch {
+        /// The map's width, height and axis.
+        map: (u32, u32, Axis),
+        /// The picture's width, height and the sort's axis.
+        picture: (u32, u32, Axis),
+    },
+    /// The radix view's run ids and key do not fit 32 bits.
+    #[error("{0}")]
+    KeyTooWide(String),
+    /// Runs are parts of lines; the radix view's whole-picture scope has no lines.
+    #[error(
+        "--scope image sorts the whole picture as one sequence, but interval runs (--intervals, --threshold, --mask) are parts of lines; drop --scope image or the interval flags"
+    )]
+    WholePicture,
+}
+
+/// The pipeline constant that builds a comparison kernel (odd-even, bubble) with or without
+/// the run check: `RUNS` in `shaders/runs.wgsl`. Their pipelines come in pairs indexed by
+/// `usize::from(with_runs)`.
+pub fn runs_constant(with_runs: bool) -> (&'static str, f64) {
+    ("RUNS", if with_runs { 1.0 } else { 0.0 })
+}
+
+/// Checks that `runs` was made for a `width` x `height` picture sorted along `axis`.
+pub fn check_map(runs: &RunMap, width: u32, height: u32, axis: Axis) -> Result<(), RunsError> {
+    let map = (runs.width(), runs.height(), runs.axis());
+    if map == (width, height, axis) {
+        Ok(())
+    } else {
+        Err(RunsError::Mismatch { map, picture: (width, height, axis) })
+    }
+}
+
+/// A texture of run ids (`width` x `height`, [`RUN_ID_FORMAT`]) that kernels can load, store
+/// to, and copies can fill.
+pub fn run_id_texture(gpu: &Gpu, width: u32, height: u32, label: &str) -> wgpu::Texture {
+    gpu.device.create_texture(&wgpu::TextureDescriptor {
+        label: Some(label),
+        size: wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: RUN_ID_FORMAT,
+        usage: wgpu::TextureUsages::TEXTURE_BINDING
+            | wgpu::TextureUsages::STORAGE_BINDING
+            | wgpu::TextureUsages::COPY_SRC
+            | wgpu::TextureUsages::COPY_DST,
+        view_formats: &[],
+    })
+}
+
+/// A layout entry for a run-id texture that kernels load from.
+pub fn layout_entry(binding: u32, visibility: wgpu::ShaderStages) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility,
+        ty: wgpu::BindingType::Texture {
+            sample_type: wgpu::TextureSampleType::Uint,
+            view_dimension: wgpu::TextureViewDimension::D2,
+            multisampled: false,
+        },
+        count: None,
+    }
+}
+
+/// The run map of a sort on the GPU, or a 1x1 stand-in while it has none.
+pub struct RunTexture {
+    texture: wgpu::Texture,
+    view: wgpu::TextureView,
+    enabled: bool,
+    label: String,
+}
+
+impl RunTexture {
+    /// Uploads `runs`, or makes the stand-in; `label` names the texture.
+    pub fn new(gpu: &Gpu, runs: Option<&RunMap>, label: &str) -> Self {
+        let (width, height) = runs.map_or((1, 1), |r| (r.width(), r.height()));
+        let texture = run_id_texture(gpu, width, height, label);
+        let view = texture.create_view(&Default::default());
+        let mut run_texture = RunTexture { texture, view, enabled: false, label: label.into() };
+        run_texture.set(gpu, runs);
+        run_texture
+    }
+
+    /// Makes `runs` the map (`None`: none, every line one run), uploading it into the texture,
+    /// which is made anew only when its size differs; returns whether it was (then bind groups
+    /// holding the old view must be made again). The upload reaches every step submitted after.
+    pub fn set(&mut self, gpu: &Gpu, runs: Option<&RunMap>) -> bool {
+        self.enabled = runs.is_some();
+        let Some(runs) = runs else { return false };
+        let replaced = (self.texture.width(), self.texture.height()) != (runs.width(), runs.height());
+        if replaced {
+            self.texture = run_id_texture(gpu, runs.width(), runs.height(), &self.label);
+            self.view = self.texture.create_view(&Default::default());
+        }
+        gpu.queue.write_texture(
+            self.texture.as_image_copy(),
+            bytemuck::cast_slice(runs.ids()),
+            wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(runs.width() * 4),
+                rows_per_image: Some(runs.height()),
+            },
+            self.texture.size(),
+        );
+        replaced
+    }
+
+    /// The texture (the map, or the stand-in).
+    pub fn texture(&self) -> &wgpu::Texture {
+        &self.texture
+    }
+
+    /// Its view.
+    pub fn view(&self) -> &wgpu::TextureView {
+        &self.view
+    }
+
+    /// Whether there is a map (else the stand-in).
+    pub fn enabled(&self) -> bool {
+        self.enabled
+    }
+}

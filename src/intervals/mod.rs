@@ -1,0 +1,412 @@
+//! Interval sorting: which pixels of each line are sorted together.
+//!
+//! A [`RunMap`] is computed once on the CPU, from the input picture (and an optional [`Mask`]),
+//! before any pass: it gives every pixel the id of its *run*, unique per run within its line and
+//! non-decreasing along the line. The sorts never compare pixels of different runs (odd-even and
+//! bubble swap two neighbours only when they share a run id; the radix view sorts by the run id
+//! above the key), so each run is sorted on its own and a pixel in a run of its own never moves.
+//! The map stays fixed while the pixels move.
+//!
+//! Runs come from one [`IntervalMode`] and the mask together:
+//! - `none`: every line is one run (the plain sort);
+//! - `threshold`: runs of pixels whose interval key lies inside a [`Threshold`]; the others
+//!   are fixed ([`threshold`]);
+//! - `edges`: pixels on strong edges are fixed and split the runs between them ([`edges`]);
+//! - `random`: runs of seeded random lengths ([`random`]);
+//! - a mask's black pixels are fixed in every mode ([`mask`]).
+//!
+//! [`RunMap::build`] takes any per-pixel rule, so other layouts (padding pixels that must not
+//! move, say) can make maps of their own. [`overlay`] draws a map over its picture.
+
+pub mod edges;
+pub mod mask;
+pub mod overlay;
+pub mod random;
+pub mod threshold;
+
+use crate::key::SortKey;
+use crate::options::Axis;
+use crate::reference::LineLayout;
+use image::RgbaImage;
+use std::ops::Range;
+
+pub use mask::Mask;
+pub use random::RunLength;
+pub use threshold::Threshold;
+
+/// How the runs of each line are cut (a mask applies on top of every mode).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, clap::ValueEnum)]
+pub enum IntervalMode {
+    /// Every line is one run: the whole line is sorted.
+    #[default]
+    None,
+    /// Runs of pixels whose interval key lies inside the threshold; the others stay fixed.
+    Threshold,
+    /// Pixels on strong edges (Sobel magnitude of the interval key above the edge level) stay
+    /// fixed and split the runs between them.
+    Edges,
+    /// Runs of random lengths, reproducible from a seed.
+    Random,
+}
+
+impl IntervalMode {
+    /// The name used on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            IntervalMode::None => "none",
+            IntervalMode::Threshold => "threshold",
+            IntervalMode::Edges => "edges",
+            IntervalMode::Random => "random",
+        }
+    }
+}
+
+/// Everything that decides the runs except the mask. Each mode reads only its own fields.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct IntervalSettings {
+    /// How the runs are cut.
+    pub mode: IntervalMode,
+    /// The key the threshold and the edges are computed on (any sort key; the sort's own key
+    /// is separate).
+    pub key: SortKey,
+    /// `threshold`: the range of the interval key that is sorted, inclusive.
+    pub threshold: Threshold,
+    /// `edges`: a pixel whose Sobel magnitude exceeds this fraction of the largest possible
+    /// one is fixed (see [`edges`]).
+    pub edge_level: f64,
+    /// `random`: the seed.
+    pub seed: u64,
+    /// `random`: the range run lengths are drawn from.
+    pub run_length: RunLength,
+}
+
+/// The edge level used when none is given.
+pub const DEFAULT_EDGE_LEVEL: f64 = 0.1;
+
+impl Default for IntervalSettings {
+    fn default() -> Self {
+        IntervalSettings {
+            mode: IntervalMode::None,
+            key: SortKey::Luma,
+            threshold: Threshold::DEFAULT,
+            edge_level: DEFAULT_EDGE_LEVEL,
+            seed: 0,
+            run_length: RunLength::DEFAULT,
+        }
+    }
+}
+
+/// Why a run map cannot be made.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum IntervalError {
+    /// The mask's size is not the picture's.
+    #[error(
+        "the mask {mask} is {}x{} pixels but {picture} is {}x{}; give a mask of the picture's size (white is sorted, black stays)",
+        mask_size.0, mask_size.1, picture_size.0, picture_size.1
+    )]
+    MaskSize {
+        /// How messages name the mask.
+        mask: String,
+        /// Its width and height.
+        mask_size: (u32, u32),
+        /// How messages name the picture: `'photo.png'`, `the built-in picture coffee.png`.
+        picture: String,
+        /// Its width and height.
+        picture_size: (u32, u32),
+    },
+}
+
+/// The runs of a map in numbers, for messages and the window.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunSummary {
+    /// Runs of two pixels or more (the ones that sort anything).
+    pub runs: u64,
+    /// The longest run.
+    pub longest: u32,
+    /// Pixels in runs of their own, which never move.
+    pub fixed: u64,
+}
+
+impl std::fmt::Display for RunSummary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} runs of up to {} pixels, {} pixels fixed", self.runs, self.longest, self.fixed)
+    }
+}
+
+/// What one pixel is to the runs of its line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cell {
+    /// Stays where it is: a run of its own, which also ends the run before it.
+    Fixed,
+    /// Sortable, and begins a new run.
+    Start,
+    /// Sortable, and joins the run of the pixel before it (or begins one, at the start of the
+    /// line or after a fixed pixel).
+    Join,
+}
+
+/// The run id of every pixel along one axis: unique per run within its line, starting at 0 and
+/// growing by one from run to run along the line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunMap {
+    width: u32,
+    height: u32,
+    axis: Axis,
+    /// Row-major, like the picture.
+    ids: Vec<u32>,
+    max_run_len: u32,
+    max_id: u32,
+}
+
+impl RunMap {
+    /// The map whose pixels are what `cell(line, pos, index)` says, where `index` is the
+    /// row-major index of position `pos` of line `line` along `axis`.
+    pub fn build(
+        width: u32,
+        height: u32,
+        axis: Axis,
+        mut cell: impl FnMut(usize, usize, usize) -> Cell,
+    ) -> Self {
+        let layout = LineLayout::new(width, height, axis);
+        let mut ids = vec![0; width as usize * height as usize];
+        let (mut max_run_len, mut max_id) = (0, 0);
+        for line in 0..layout.count {
+            // `open`: the previous pixel is sortable, so a joining pixel continues its run.
+            let (mut id, mut open, mut run_len) = (0u32, false, 0u32);
+            for pos in 0..layout.len {
+                let index = layout.index(line, pos);
+                let c = cell(line, pos, index);
+                if pos > 0 && !(c == Cell::Join && open) {
+                    id += 1;
+                    run_len = 0;
+                }
+                run_len += 1;
+                max_run_len = max_run_len.max(run_len);
+                ids[index] = id;
+                open = c != Cell::Fixed;
+            }
+            max_id = max_id.max(id);
+        }
+        RunMap { width, height, axis, ids, max_run_len, max_id }
+    }
+
+    /// Every line one run: the plain sort.
+    pub fn whole_lines(width: u32, height: u32, axis: Axis) -> Self {
+        Self::build(width, height, axis, |_, _, _| Cell::Join)
+    }
+
+    /// The runs of `picture` along `axis` under `settings`, with the mask's black pixels fixed.
+    pub fn compute(
+        picture: &RgbaImage,
+        axis: Axis,
+        settings: &IntervalSettings,
+        mask: Option<&Mask>,
+    ) -> Result<Self, IntervalError> {
+        let (width, height) = picture.dimensions();
+        if let Some(mask) = mask {
+            mask.check_size("the picture", (width, height))?;
+        }
+        let fixed_by_mode = match settings.mode {
+            IntervalMode::Threshold => Some(threshold::outside(picture, settings.key, settings.threshold)),
+            IntervalMode::Edges => Some(edges::edge_pixels(picture, settings.key, settings.edge_level)),
+            IntervalMode::None | IntervalMode::Random => None,
+        };
+        let layout = LineLayout::new(width, height, axis);
+        let starts = (settings.mode == IntervalMode::Random)
+            .then(|| random::run_starts(layout.count, layout.len, settings.seed, settings.run_length));
+        Ok(Self::build(width, height, axis, |line, pos, index| {
+            let fixed = fixed_by_mode.as_ref().is_some_and(|f| f[index])
+                || mask.is_some_and(|m| !m.is_sortable(index));
+            if fixed {
+                Cell::Fixed
+            } else if starts.as_ref().is_some_and(|s| s[line * layout.len + pos]) {
+                Cell::Start
+            } else {
+                Cell::Join
+            }
+        }))
+    }
+
+    /// Picture width.
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+
+    /// Picture height.
+    pub fn height(&self) -> u32 {
+        self.height
+    }
+
+    /// The axis the lines run along.
+    pub fn axis(&self) -> Axis {
+        self.axis
+    }
+
+    /// Where the lines' pixels sit.
+    pub fn layout(&self) -> LineLayout {
+        LineLayout::new(self.width, self.height, self.axis)
+    }
+
+    /// The run id of every pixel, row-major (the GPU's `r32uint` texture holds exactly these).
+    pub fn ids(&self) -> &[u32] {
+        &self.ids
+    }
+
+    /// The run id of the pixel at `(x, y)`.
+    pub fn id(&self, x: u32, y: u32) -> u32 {
+        self.ids[y as usize * self.width as usize + x as usize]
+    }
+
+    /// The longest run: odd-even sorts every run in this many passes.
+    pub fn max_run_len(&self) -> u32 {
+        self.max_run_len
+    }
+
+    /// The largest run id (0 when every line is one run).
+    pub fn max_id(&self) -> u32 {
+        self.max_id
+    }
+
+    /// Bits that hold every run id (0 when every line is one run): the radix view's extra key bits.
+    pub fn run_bits(&self) -> u32 {
+        u32::BITS - self.max_id.leading_zeros()
+    }
+
+    /// Whether every line is a single run (the map changes nothing).
+    pub fn is_whole_lines(&self) -> bool {
+        self.max_id == 0
+    }
+
+    /// The runs of line `line`, as ranges of positions along it, in order.
+    pub fn runs(&self, line: usize) -> Vec<Range<usize>> {
+        let layout = self.layout();
+        let mut runs: Vec<Range<usize>> = Vec::new();
+        for pos in 0..layout.len {
+            let id = self.ids[layout.index(line, pos)];
+            match runs.last_mut() {
+                Some(run) if self.ids[layout.index(line, run.start)] == id => run.end = pos + 1,
+                _ => runs.push(pos..pos + 1),
+            }
+        }
+        runs
+    }
+
+    /// How many runs can move pixels, how long the longest is, and how many pixels are fixed.
+    pub fn summary(&self) -> RunSummary {
+        let layout = self.layout();
+        let mut summary = RunSummary { runs: 0, longest: self.max_run_len, fixed: 0 };
+        for line in 0..layout.count {
+            for run in self.runs(line) {
+                if run.len() > 1 {
+                    summary.runs += 1;
+                } else {
+                    summary.fixed += 1;
+                }
+            }
+        }
+        summary
+    }
+
+    /// Whether the pixel at row-major `index` can move: its run holds another pixel.
+    pub fn can_move(&self, index: usize) -> bool {
+        let layout = self.layout();
+        let (w, i) = (self.width as usize, index);
+        let (line, pos) = match self.axis {
+            Axis::Rows => (i / w, i % w),
+            Axis::Columns => (i % w, i / w),
+        };
+        let same = |p: usize| self.ids[layout.index(line, p)] == self.ids[i];
+        (pos > 0 && same(pos - 1)) || (pos + 1 < layout.len && same(pos + 1))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::patterns::random_image;
+
+    fn row(cells: &[Cell]) -> RunMap {
+        RunMap::build(cells.len() as u32, 1, Axis::Rows, |_, pos, _| cells[pos])
+    }
+
+    #[test]
+    fn ids_grow_by_one_per_run_and_fixed_pixels_are_runs_of_their_own() {
+        use Cell::{Fixed as F, Join as J, Start as S};
+        let map = row(&[J, J, F, J, J, S, J, F, F, J]);
+        assert_eq!(map.ids(), [0, 0, 1, 2, 2, 3, 3, 4, 5, 6]);
+        assert_eq!((map.max_run_len(), map.max_id(), map.run_bits()), (2, 6, 3));
+        assert_eq!(map.runs(0), [0..2, 2..3, 3..5, 5..7, 7..8, 8..9, 9..10]);
+        assert_eq!(map.summary(), RunSummary { runs: 3, longest: 2, fixed: 4 });
+        assert_eq!(map.summary().to_string(), "3 runs of up to 2 pixels, 4 pixels fixed");
+        let movable: Vec<bool> = (0..10).map(|i| map.can_move(i)).collect();
+        assert_eq!(movable, [true, true, false, true, true, true, true, false, false, false]);
+        // A line starting fixed, and a start right after a fixed pixel, add no empty runs.
+        assert_eq!(row(&[F, S, J]).ids(), [0, 1, 1]);
+        assert_eq!(row(&[S]).ids(), [0]);
+    }
+
+    #[test]
+    fn whole_lines_are_one_run_along_either_axis() {
+        for axis in [Axis::Rows, Axis::Columns] {
+            let map = RunMap::whole_lines(5, 3, axis);
+            assert!(map.is_whole_lines());
+            assert_eq!((map.max_id(), map.run_bits()), (0, 0));
+            assert_eq!(map.max_run_len(), if axis == Axis::Rows { 5 } else { 3 });
+            assert!(map.ids().iter().all(|&id| id == 0));
+        }
+    }
+
+    #[test]
+    fn columns_number_their_runs_down_each_column() {
+        // Column 0 fixed at y = 1, column 1 whole.
+        let map =
+            RunMap::build(
+                2,
+                3,
+                Axis::Columns,
+                |line, pos, _| if (line, pos) == (0, 1) { Cell::Fixed } else { Cell::Join },
+            );
+        assert_eq!(map.ids(), [0, 0, 1, 0, 2, 0]);
+        assert_eq!(map.runs(0), [0..1, 1..2, 2..3]);
+        assert_eq!(map.runs(1), vec![0..3]);
+        assert!(!map.can_move(0) && !map.can_move(2) && map.can_move(1) && map.can_move(5));
+    }
+
+    #[test]
+    fn ids_are_unique_per_run_and_never_decrease_along_a_line() {
+        let img = random_image(23, 9, 5);
+        for mode in [IntervalMode::None, IntervalMode::Threshold, IntervalMode::Edges, IntervalMode::Random] {
+            for axis in [Axis::Rows, Axis::Columns] {
+                let settings = IntervalSettings { mode, ..Default::default() };
+                let map = RunMap::compute(&img, axis, &settings, None).unwrap();
+                let layout = map.layout();
+                for line in 0..layout.count {
+                    let ids: Vec<u32> = (0..layout.len).map(|p| map.ids()[layout.index(line, p)]).collect();
+                    assert_eq!(ids[0], 0);
+                    assert!(ids.windows(2).all(|w| w[1] == w[0] || w[1] == w[0] + 1), "{mode:?} {ids:?}");
+                    let runs = map.runs(line);
+                    assert_eq!(runs.len() as u32, ids[layout.len - 1] + 1);
+                    assert!(runs.iter().all(|r| r.len() as u32 <= map.max_run_len()));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_mask_fixes_its_black_pixels_in_every_mode() {
+        let img = random_image(11, 4, 2);
+        let mask = Mask::from_fn(11, 4, |x, y| (x + y) % 3 != 0);
+        for mode in [IntervalMode::None, IntervalMode::Threshold, IntervalMode::Edges, IntervalMode::Random] {
+            let settings = IntervalSettings { mode, threshold: Threshold::ALL, ..Default::default() };
+            let map = RunMap::compute(&img, Axis::Rows, &settings, Some(&mask)).unwrap();
+            for (i, _) in img.pixels().enumerate() {
+                if !mask.is_sortable(i) {
+                    assert!(!map.can_move(i), "{mode:?}: pixel {i} is black in the mask");
+                }
+            }
+        }
+        let wrong = Mask::from_fn(4, 11, |_, _| true);
+        let e = RunMap::compute(&img, Axis::Rows, &IntervalSettings::default(), Some(&wrong)).unwrap_err();
+        assert!(e.to_string().contains("4x11") && e.to_string().contains("11x4"), "{e}");
+    }
+}

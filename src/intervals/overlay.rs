@@ -1,0 +1,67 @@
+//! The runs drawn over their picture, for the window to show what will be sorted together.
+
+use super::RunMap;
+use image::RgbaImage;
+
+/// The colour marking the first pixel of every run that can move (opaque magenta).
+pub const RUN_START: [u8; 4] = [255, 0, 255, 255];
+
+/// `picture` with its runs drawn in: pixels that cannot move (runs of one pixel: outside the
+/// threshold, on an edge, black in the mask) at a quarter of their brightness, alpha kept; the
+/// first pixel of every run of two or more pixels in [`RUN_START`]; the rest unchanged.
+///
+/// # Panics
+/// When the map was made for a picture of another size.
+pub fn overlay(picture: &RgbaImage, runs: &RunMap) -> RgbaImage {
+    assert_eq!(picture.dimensions(), (runs.width(), runs.height()), "the run map is for another picture");
+    let mut out = picture.clone();
+    let layout = runs.layout();
+    let pixels: &mut [[u8; 4]] = bytemuck::cast_slice_mut(out.as_mut());
+    for line in 0..layout.count {
+        for run in runs.runs(line) {
+            let first = layout.index(line, run.start);
+            if run.len() == 1 {
+                let [r, g, b, a] = pixels[first];
+                pixels[first] = [r >> 2, g >> 2, b >> 2, a];
+            } else {
+                pixels[first] = RUN_START;
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::intervals::Cell;
+    use crate::options::Axis;
+
+    #[test]
+    fn fixed_pixels_are_dimmed_and_run_starts_marked() {
+        use Cell::{Fixed as F, Join as J, Start as S};
+        let cells = [J, J, F, J, S, J, J, F];
+        let picture = RgbaImage::from_pixel(8, 1, image::Rgba([200, 100, 40, 77]));
+        let map = RunMap::build(8, 1, Axis::Rows, |_, pos, _| cells[pos]);
+        let out = overlay(&picture, &map);
+        let dim = [50, 25, 10, 77];
+        let plain = [200, 100, 40, 77];
+        let got: Vec<[u8; 4]> = out.pixels().map(|p| p.0).collect();
+        // Pixel 3 joins after a fixed pixel but pixel 4 starts anew: a run of one, so it cannot move.
+        assert_eq!(got, [RUN_START, plain, dim, dim, RUN_START, plain, plain, dim]);
+    }
+
+    #[test]
+    fn columns_are_marked_down_each_column_and_whole_lines_only_at_their_start() {
+        let picture = RgbaImage::from_pixel(2, 3, image::Rgba([8, 8, 8, 255]));
+        let out = overlay(&picture, &RunMap::whole_lines(2, 3, Axis::Columns));
+        assert_eq!((out.get_pixel(0, 0).0, out.get_pixel(1, 0).0), (RUN_START, RUN_START));
+        assert!((1..3).all(|y| out.get_pixel(0, y).0 == [8, 8, 8, 255]));
+        // A one-pixel line is a run of one: it cannot move, so it is dimmed.
+        let one = overlay(
+            &RgbaImage::from_pixel(1, 1, image::Rgba([8, 8, 8, 255])),
+            &RunMap::whole_lines(1, 1, Axis::Rows),
+        );
+        assert_eq!(one.get_pixel(0, 0).0, [2, 2, 2, 255]);
+    }
+}

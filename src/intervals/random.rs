@@ -1,0 +1,114 @@
+//! Random intervals: each line is cut into consecutive runs whose lengths are drawn uniformly
+//! from a range, by a seeded generator, so the same seed gives the same runs everywhere.
+
+use crate::patterns::SplitMix64;
+use std::str::FromStr;
+
+/// An inclusive range of run lengths, `1 <= min <= max`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunLength {
+    min: u32,
+    max: u32,
+}
+
+impl RunLength {
+    /// The range used when none is given.
+    pub const DEFAULT: RunLength = RunLength { min: 8, max: 64 };
+
+    /// `min..=max`; the message says what is wrong.
+    pub fn new(min: u32, max: u32) -> Result<Self, String> {
+        if min == 0 || min > max {
+            return Err(format!(
+                "{min}..{max} is not a range of run lengths: give MIN..MAX with 1 <= MIN <= MAX (like 8..64)"
+            ));
+        }
+        Ok(RunLength { min, max })
+    }
+
+    /// The shortest run.
+    pub fn min(&self) -> u32 {
+        self.min
+    }
+
+    /// The longest run.
+    pub fn max(&self) -> u32 {
+        self.max
+    }
+}
+
+impl FromStr for RunLength {
+    type Err = String;
+
+    /// `MIN..MAX`, or one number for runs of that length.
+    fn from_str(s: &str) -> Result<Self, String> {
+        let number = |t: &str| t.trim().parse::<u32>().ok();
+        let (min, max) = match s.split_once("..") {
+            Some((a, b)) => (number(a), number(b)),
+            None => (number(s), number(s)),
+        };
+        match (min, max) {
+            (Some(min), Some(max)) => RunLength::new(min, max),
+            _ => Err(format!("'{s}' is not a range of run lengths like 8..64")),
+        }
+    }
+}
+
+/// For `lines` lines of `len` pixels, whether each position (`line * len + pos`) begins a new
+/// run: every line's runs have lengths drawn from `lengths`, one generator over the lines in
+/// order (the last run of a line is cut short by its end).
+pub fn run_starts(lines: usize, len: usize, seed: u64, lengths: RunLength) -> Vec<bool> {
+    let mut rng = SplitMix64::new(seed);
+    let span = u64::from(lengths.max - lengths.min) + 1;
+    let mut starts = vec![false; lines * len];
+    for line in 0..lines {
+        let mut pos = 0;
+        while pos < len {
+            starts[line * len + pos] = true;
+            pos += (u64::from(lengths.min) + rng.next_u64() % span) as usize;
+        }
+    }
+    starts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lengths_of(starts: &[bool]) -> Vec<usize> {
+        let positions: Vec<usize> = (0..starts.len()).filter(|&i| starts[i]).collect();
+        positions.windows(2).map(|w| w[1] - w[0]).collect()
+    }
+
+    #[test]
+    fn runs_have_lengths_in_range_and_the_seed_decides_them() {
+        let lengths = RunLength::new(3, 7).unwrap();
+        let a = run_starts(1, 500, 42, lengths);
+        assert!(a[0]);
+        let seen = lengths_of(&a);
+        assert!(seen.iter().all(|l| (3..=7).contains(l)), "{seen:?}");
+        for l in 3..=7 {
+            assert!(seen.contains(&l), "length {l} never drawn in {seen:?}");
+        }
+        assert_eq!(a, run_starts(1, 500, 42, lengths));
+        assert_ne!(a, run_starts(1, 500, 43, lengths));
+        // Every line starts a run; lines differ.
+        let two = run_starts(2, 50, 1, lengths);
+        assert!(two[0] && two[50]);
+        assert_ne!(two[..50], two[50..]);
+    }
+
+    #[test]
+    fn fixed_lengths_cut_evenly_and_length_one_cuts_everywhere() {
+        assert_eq!(lengths_of(&run_starts(1, 13, 9, RunLength::new(4, 4).unwrap())), [4, 4, 4]);
+        assert!(run_starts(3, 5, 9, RunLength::new(1, 1).unwrap()).iter().all(|&s| s));
+    }
+
+    #[test]
+    fn run_lengths_parse_and_bad_ones_say_why() {
+        assert_eq!("8..64".parse::<RunLength>().unwrap(), RunLength::DEFAULT);
+        assert_eq!("5".parse::<RunLength>().unwrap(), RunLength::new(5, 5).unwrap());
+        assert!("0..4".parse::<RunLength>().unwrap_err().contains("1 <= MIN <= MAX"));
+        assert!("9..4".parse::<RunLength>().unwrap_err().contains("1 <= MIN <= MAX"));
+        assert!("x".parse::<RunLength>().unwrap_err().contains("not a range"));
+    }
+}

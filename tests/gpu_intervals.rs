@@ -1,0 +1,374 @@
+//! Sorting within interval runs on the GPU: odd-even (compute and fragment), bubble and the
+//! radix view each equal the CPU model after every pass and step, keep every line a
+//! permutation, never move a pixel that has no run to move in, and end in the same picture,
+//! each run stably sorted; for runs from thresholds, edges, random lengths and masks, on
+//! awkward sizes, along rows and columns in both orders; on every backend under test.
+
+mod common;
+
+use common::on_every_gpu;
+use image::RgbaImage;
+use shadersort::algorithms::odd_even::PassKind;
+use shadersort::algorithms::radix::RadixSettings;
+use shadersort::algorithms::runs::RunsError;
+use shadersort::algorithms::swap_reader::SwapReader;
+use shadersort::algorithms::{Algorithm, Pipelines, RunSettings, SortRun, run_until};
+use shadersort::gpu::Gpu;
+use shadersort::intervals::{IntervalMode, IntervalSettings, Mask, RunLength, RunMap, Threshold};
+use shadersort::key::SortKey;
+use shadersort::options::{Axis, Scope, SortOptions};
+use shadersort::patterns::{SplitMix64, random_image};
+use shadersort::radix_key::RadixKey;
+use shadersort::readback::read_texture;
+use shadersort::reference::radix::{RadixPlan, Sequences, radix_steps_in_runs};
+use shadersort::reference::{
+    fixed_pixels_stay, lines_are_permutations, odd_even_pass_in_runs, stable_sort, stable_sort_in_runs,
+};
+
+/// The pipelines of every algorithm, built once per device.
+struct AllPipelines {
+    odd_even: Pipelines,
+    bubble: Pipelines,
+    radix: Pipelines,
+}
+
+impl AllPipelines {
+    fn new(gpu: &Gpu) -> Self {
+        AllPipelines {
+            odd_even: Pipelines::new(gpu, Algorithm::OddEven),
+            bubble: Pipelines::new(gpu, Algorithm::Bubble),
+            radix: Pipelines::new(gpu, Algorithm::Radix),
+        }
+    }
+}
+
+/// Runs one step at a time and hands each state (with the step count and the step's
+/// reported swaps) to `check`; returns the run.
+fn step_through(
+    gpu: &Gpu,
+    mut run: Box<dyn SortRun>,
+    mut check: impl FnMut(u32, &RgbaImage, u64),
+) -> Box<dyn SortRun> {
+    let reader = SwapReader::new(gpu, run.as_ref());
+    while run.steps_done() < run.total_steps() {
+        let mut encoder = gpu.device.create_command_encoder(&Default::default());
+        assert_eq!(run.record_steps(&mut encoder, 1), 1);
+        gpu.queue.submit([encoder.finish()]);
+        reader.collect(gpu, run.as_mut()).unwrap();
+        let state = read_texture(gpu, run.state()).unwrap();
+        check(run.steps_done(), &state, u64::from(run.stats().last_step_swaps.unwrap()));
+    }
+    run
+}
+
+/// Every algorithm on `input` within `runs`, checked against the model step by step; returns
+/// the common final picture.
+fn check_all(
+    gpu: &Gpu,
+    pipes: &AllPipelines,
+    input: &RgbaImage,
+    options: SortOptions,
+    runs: &RunMap,
+    what: &str,
+) {
+    let what = format!("{}x{} {options:?} {what}", input.width(), input.height());
+    let expected = stable_sort_in_runs(input, &options, runs);
+    let passes = runs.max_run_len();
+    let mut finals = Vec::new();
+
+    // Odd-even, both pass kinds: the model's pass after every pass.
+    for pass_kind in [PassKind::Compute, PassKind::Fragment] {
+        let settings = RunSettings { pass_kind, ..Default::default() };
+        let run = pipes.odd_even.start_in_runs(gpu, input, options, settings, Some(runs)).unwrap();
+        assert_eq!(run.total_steps(), passes, "{what}: passes are the longest run");
+        let mut model = input.clone();
+        let run = step_through(gpu, run, |step, state, swaps| {
+            let model_swaps = odd_even_pass_in_runs(&mut model, &options, Some(runs), step - 1);
+            assert!(*state == model, "{what} {pass_kind:?}: pass {step} differs from the model");
+            assert_eq!(swaps, model_swaps, "{what} {pass_kind:?}: swaps of pass {step}");
+            assert!(lines_are_permutations(input, state, options.axis), "{what}: pass {step} lost a pixel");
+            assert!(fixed_pixels_stay(input, state, runs), "{what}: pass {step} moved a fixed pixel");
+        });
+        assert!(run.stats().sorted_after.is_some(), "{what} {pass_kind:?}");
+        finals.push((format!("odd-even {pass_kind:?}"), read_texture(gpu, run.state()).unwrap()));
+    }
+
+    // Bubble, 3 phases per step: the model after as many odd-even passes.
+    let settings = RunSettings { phases_per_step: 3, ..Default::default() };
+    let run = pipes.bubble.start_in_runs(gpu, input, options, settings, Some(runs)).unwrap();
+    assert_eq!(run.total_steps(), passes.div_ceil(3), "{what}: bubble steps");
+    let mut model = input.clone();
+    let mut phases = 0;
+    let run = step_through(gpu, run, |step, state, swaps| {
+        let end = (3 * step).min(passes);
+        let model_swaps: u64 =
+            (phases..end).map(|p| odd_even_pass_in_runs(&mut model, &options, Some(runs), p)).sum();
+        phases = end;
+        assert!(*state == model, "{what} bubble: step {step} differs from the model");
+        assert_eq!(swaps, model_swaps, "{what} bubble: swaps of step {step}");
+        assert!(
+            lines_are_permutations(input, state, options.axis),
+            "{what} bubble: step {step} lost a pixel"
+        );
+        assert!(fixed_pixels_stay(input, state, runs), "{what} bubble: step {step} moved a fixed pixel");
+    });
+    assert!(run.stats().sorted_after.is_some(), "{what} bubble");
+    finals.push(("bubble".into(), read_texture(gpu, run.state()).unwrap()));
+
+    // The radix view, exact key, 4-bit digits: the model after every digit pass. Passes may
+    // carry pixels across runs (the run id's digits come last), but never out of their line.
+    let radix = RadixSettings::default();
+    let run = pipes.radix.start_in_runs(
+        gpu,
+        input,
+        options,
+        RunSettings { radix, ..Default::default() },
+        Some(runs),
+    );
+    let run = run.unwrap();
+    let key = RadixKey::new(options, None).unwrap().with_run_bits(runs.run_bits()).unwrap();
+    let plan = RadixPlan { key, digit_bits: radix.digit_bits, stages: 1, twin_indices: false };
+    assert_eq!(run.total_steps(), plan.steps(), "{what}: digit passes of key and run id");
+    let seqs =
+        Sequences { width: input.width(), height: input.height(), axis: options.axis, scope: Scope::Rows };
+    let (_, model_moved) = radix_steps_in_runs(input, seqs, &plan, Some(runs), plan.steps());
+    let run = step_through(gpu, run, |step, state, moved| {
+        let (model, _) = radix_steps_in_runs(input, seqs, &plan, Some(runs), step);
+        assert!(*state == model, "{what} radix: digit pass {step} differs from the model");
+        assert_eq!(moved, model_moved[step as usize - 1], "{what} radix: pixels moved by pass {step}");
+        assert!(lines_are_permutations(input, state, options.axis), "{what} radix: pass {step} lost a pixel");
+    });
+    let radix_final = read_texture(gpu, run.state()).unwrap();
+    assert!(fixed_pixels_stay(input, &radix_final, runs), "{what} radix: moved a fixed pixel");
+    finals.push(("radix".into(), radix_final));
+
+    for (name, picture) in &finals {
+        assert!(*picture == expected, "{what}: {name} does not end with every run stably sorted");
+    }
+}
+
+const AWKWARD_SIZES: [(u32, u32); 9] =
+    [(1, 1), (1, 19), (19, 1), (2, 2), (3, 5), (63, 3), (64, 3), (65, 3), (17, 33)];
+
+/// A random mask, about two thirds white.
+fn random_mask(width: u32, height: u32, seed: u64) -> Mask {
+    let mut rng = SplitMix64::new(seed);
+    Mask::from_fn(width, height, |_, _| !rng.next_u32().is_multiple_of(3))
+}
+
+/// The run sources every size meets in turn: (name, settings, mask).
+fn sources(width: u32, height: u32, i: usize) -> Vec<(String, IntervalSettings, Option<Mask>)> {
+    let threshold = |lo, hi| IntervalSettings {
+        mode: IntervalMode::Threshold,
+        key: SortKey::ALL[i % SortKey::ALL.len()],
+        threshold: Threshold::new(lo, hi).unwrap(),
+        ..Default::default()
+    };
+    let random = |min, max| IntervalSettings {
+        mode: IntervalMode::Random,
+        seed: 40 + i as u64,
+        run_length: RunLength::new(min, max).unwrap(),
+        ..Default::default()
+    };
+    let edges = IntervalSettings { mode: IntervalMode::Edges, edge_level: 0.2, ..Default::default() };
+    let none = IntervalSettings::default();
+    vec![
+        ("threshold 0.3..0.7".into(), threshold(0.3, 0.7), None),
+        ("edges".into(), edges, None),
+        ("random 2..9".into(), random(2, 9), None),
+        // No pixel inside: no run longer than one pixel (nothing may move).
+        ("threshold 1..1 (no runs)".into(), threshold(1.0, 1.0), None),
+        // Every run one pixel long.
+        ("random 1..1".into(), random(1, 1), None),
+        // Every pixel inside: runs of the full line.
+        ("threshold 0..1 (whole lines)".into(), threshold(0.0, 1.0), None),
+        ("mask all white".into(), none, Some(Mask::from_fn(width, height, |_, _| true))),
+        ("mask all black".into(), none, Some(Mask::from_fn(width, height, |_, _| false))),
+        ("random mask and threshold".into(), threshold(0.2, 0.9), Some(random_mask(width, height, i as u64))),
+    ]
+}
+
+#[test]
+fn every_algorithm_matches_the_model_within_runs_on_awkward_sizes() {
+    on_every_gpu(|gpu| {
+        let pipes = AllPipelines::new(gpu);
+        for (i, &(w, h)) in AWKWARD_SIZES.iter().enumerate() {
+            let input = random_image(w, h, 900 + i as u64);
+            let sources = sources(w, h, i);
+            // Each size meets three sources in turn, and every source meets several sizes.
+            for k in 0..3 {
+                let (name, settings, mask) = &sources[(3 * i + k) % sources.len()];
+                let axis = if (i + k) % 2 == 0 { Axis::Rows } else { Axis::Columns };
+                let key = SortKey::ALL[(i + 2 * k) % SortKey::ALL.len()];
+                let options = SortOptions { key, descending: (i + k) % 3 == 1, axis };
+                let runs = RunMap::compute(&input, axis, settings, mask.as_ref()).unwrap();
+                check_all(gpu, &pipes, &input, options, &runs, name);
+            }
+        }
+    });
+}
+
+/// The special run maps on one size, along both axes: no pixel can move, every run one
+/// pixel, whole lines (which end in the plain sort), and the masks.
+#[test]
+fn runs_of_no_pixels_one_pixel_and_whole_lines_and_every_mask() {
+    let input = random_image(21, 6, 31);
+    on_every_gpu(|gpu| {
+        let pipes = AllPipelines::new(gpu);
+        for (name, settings, mask) in sources(21, 6, 3).into_iter().skip(3) {
+            for axis in [Axis::Rows, Axis::Columns] {
+                let options = SortOptions { key: SortKey::Luma, descending: axis == Axis::Columns, axis };
+                let runs = RunMap::compute(&input, axis, &settings, mask.as_ref()).unwrap();
+                check_all(gpu, &pipes, &input, options, &runs, &name);
+                let end = stable_sort_in_runs(&input, &options, &runs);
+                if runs.max_run_len() == 1 {
+                    assert!(end == input, "{name}: runs of one pixel leave the picture as it is");
+                }
+                if runs.is_whole_lines() {
+                    assert!(end == stable_sort(&input, &options), "{name}: whole lines are the plain sort");
+                }
+            }
+        }
+    });
+}
+
+/// A run restarted with another map sorts exactly as a run started with it: the window's
+/// way to change the threshold without new pictures or pipelines. Back to no map, it is the
+/// plain sort again; a run started without a map takes one later.
+#[test]
+fn restarting_with_another_map_sorts_as_a_fresh_run_would() {
+    let input = random_image(37, 5, 77);
+    let options = SortOptions { key: SortKey::Hue, ..Default::default() };
+    let threshold = |lo, hi| IntervalSettings {
+        mode: IntervalMode::Threshold,
+        threshold: Threshold::new(lo, hi).unwrap(),
+        ..Default::default()
+    };
+    let narrow = RunMap::compute(&input, Axis::Rows, &threshold(0.1, 0.4), None).unwrap();
+    let wide = RunMap::compute(&input, Axis::Rows, &threshold(0.0, 0.9), None).unwrap();
+    assert_ne!(narrow.max_run_len(), wide.max_run_len());
+    on_every_gpu(|gpu| {
+        let pipes = AllPipelines::new(gpu);
+        let lanes = [
+            (&pipes.odd_even, RunSettings::default()),
+            (&pipes.odd_even, RunSettings { pass_kind: PassKind::Fragment, ..Default::default() }),
+            (&pipes.bubble, RunSettings::default()),
+            (&pipes.radix, RunSettings::default()),
+        ];
+        for (i, (pipelines, settings)) in lanes.into_iter().enumerate() {
+            let sort = |run: &mut Box<dyn SortRun>| {
+                run_until(gpu, run.as_mut(), u32::MAX, |_| true).unwrap();
+                read_texture(gpu, run.state()).unwrap()
+            };
+            let restart = |run: &mut Box<dyn SortRun>, runs: Option<&RunMap>| {
+                let mut encoder = gpu.device.create_command_encoder(&Default::default());
+                run.restart_in_runs(gpu, &mut encoder, runs).unwrap();
+                gpu.queue.submit([encoder.finish()]);
+                assert_eq!(run.steps_done(), 0);
+                assert!(
+                    read_texture(gpu, run.state()).unwrap() == input,
+                    "lane {i}: a restart shows the input"
+                );
+            };
+            let mut run = pipelines.start_in_runs(gpu, &input, options, settings, Some(&narrow)).unwrap();
+            assert!(sort(&mut run) == stable_sort_in_runs(&input, &options, &narrow), "lane {i}: narrow");
+            let fresh_steps =
+                pipelines.start_in_runs(gpu, &input, options, settings, Some(&wide)).unwrap().total_steps();
+            restart(&mut run, Some(&wide));
+            assert_eq!(run.total_steps(), fresh_steps, "lane {i}: the steps follow the map");
+            assert!(sort(&mut run) == stable_sort_in_runs(&input, &options, &wide), "lane {i}: wide");
+            restart(&mut run, None);
+            assert!(sort(&mut run) == stable_sort(&input, &options), "lane {i}: no map");
+
+            let mut run = pipelines.start(gpu, &input, options, settings);
+            restart(&mut run, Some(&narrow));
+            assert!(sort(&mut run) == stable_sort_in_runs(&input, &options, &narrow), "lane {i}: map added");
+        }
+    });
+}
+
+#[test]
+fn maps_that_cannot_be_used_are_refused_and_leave_the_run_as_it_was() {
+    let input = random_image(9, 4, 5);
+    let rows = RunMap::whole_lines(9, 4, Axis::Rows);
+    let columns = RunMap::whole_lines(9, 4, Axis::Columns);
+    let other_size = RunMap::whole_lines(4, 9, Axis::Rows);
+    on_every_gpu(|gpu| {
+        let pipes = AllPipelines::new(gpu);
+        for pipelines in [&pipes.odd_even, &pipes.bubble, &pipes.radix] {
+            for wrong in [&columns, &other_size] {
+                let e = pipelines
+                    .start_in_runs(gpu, &input, SortOptions::default(), RunSettings::default(), Some(wrong))
+                    .err()
+                    .expect("a map for another picture is refused");
+                assert!(matches!(e, RunsError::Mismatch { .. }), "{e}");
+            }
+            let mut run = pipelines
+                .start_in_runs(gpu, &input, SortOptions::default(), RunSettings::default(), Some(&rows))
+                .unwrap();
+            let steps = run.total_steps();
+            let mut encoder = gpu.device.create_command_encoder(&Default::default());
+            assert!(run.restart_in_runs(gpu, &mut encoder, Some(&other_size)).is_err());
+            assert_eq!(run.total_steps(), steps);
+        }
+        let image = RunSettings {
+            radix: RadixSettings { scope: Scope::Image, ..Default::default() },
+            ..Default::default()
+        };
+        let e =
+            pipes.radix.start_in_runs(gpu, &input, SortOptions::default(), image, Some(&rows)).err().unwrap();
+        assert_eq!(e, RunsError::WholePicture);
+        assert!(e.to_string().contains("drop --scope image"), "{e}");
+    });
+}
+
+/// The radix view within runs with its scatter shown in stages, quantised keys and every
+/// digit width: every stage equals the model, and the end is each run stably sorted by the
+/// quantised key.
+#[test]
+fn radix_scatter_stages_and_quantised_keys_match_the_model_within_runs() {
+    use shadersort::algorithms::radix::Radix;
+    use shadersort::reference::sort_runs_by;
+    let random = IntervalSettings {
+        mode: IntervalMode::Random,
+        seed: 5,
+        run_length: RunLength::new(3, 20).unwrap(),
+        ..Default::default()
+    };
+    on_every_gpu(|gpu| {
+        let radix = Radix::new(gpu);
+        for (i, (w, h, axis)) in [(67, 4, Axis::Rows), (5, 33, Axis::Columns)].into_iter().enumerate() {
+            let input = random_image(w, h, 50 + i as u64);
+            let runs = RunMap::compute(&input, axis, &random, None).unwrap();
+            let options = SortOptions { key: SortKey::Saturation, descending: i == 1, axis };
+            for (digit_bits, key_bits, sub_steps) in
+                [(2, Some(6), true), (8, None, true), (1, Some(3), false), (4, None, false)]
+            {
+                let settings = RadixSettings {
+                    digit_bits,
+                    key_bits,
+                    scope: Scope::Rows,
+                    sub_steps,
+                    twin_indices: sub_steps,
+                };
+                let run = radix.start_in_runs(gpu, &input, options, settings, Some(&runs)).unwrap();
+                let plan = run.plan();
+                assert_eq!(plan.key.run_bits, runs.run_bits());
+                let seqs = run.sequences();
+                let what = format!("{w}x{h} {plan:?}");
+                let (_, model_moved) = radix_steps_in_runs(&input, seqs, &plan, Some(&runs), plan.steps());
+                let run = step_through(gpu, Box::new(run), |step, state, moved| {
+                    let (model, _) = radix_steps_in_runs(&input, seqs, &plan, Some(&runs), step);
+                    assert!(*state == model, "{what}: step {step} differs from the model");
+                    assert_eq!(moved, model_moved[step as usize - 1], "{what}: pixels moved by step {step}");
+                });
+                let end = read_texture(gpu, run.state()).unwrap();
+                assert!(
+                    end == sort_runs_by(&input, &runs, |p| plan.key.of(p)),
+                    "{what}: not each run sorted"
+                );
+                assert!(fixed_pixels_stay(&input, &end, &runs), "{what}: a fixed pixel moved");
+            }
+        }
+    });
+}
