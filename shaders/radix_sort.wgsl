@@ -51,7 +51,7 @@ const RADIX: u32 = 256u;
 /// Invocations per workgroup: one per digit value in the histogram and look-back code.
 const WORKGROUP: u32 = 256u;
 /// Keys per invocation in a tile.
-const ITEMS: u32 = 8u;
+const ITEMS: u32 = 16u;
 /// Keys per tile.
 const TILE: u32 = WORKGROUP * ITEMS;
 
@@ -341,14 +341,15 @@ fn item_digit(i: u32) -> u32 {
 /// Each digit's first output slot for this tile (first the tile's count of it).
 var<workgroup> tile_start: array<u32, RADIX>;
 
-/// Pairs pipelines set this: the tile is put in digit order in workgroup memory first, so
-/// neighbouring invocations write neighbouring slots (keys and values alike). Keys-only
-/// pipelines write straight from registers: the 8 KiB the reordering takes costs them more in
-/// occupancy than the wider writes save (see BENCHMARKS.md).
+/// Set where the device's workgroup memory holds a whole tile (`workgroup_bytes` in
+/// `src/sort/mod.rs`): the tile is put in digit order in workgroup memory first, so
+/// neighbouring invocations write neighbouring slots, keys and values alike. Otherwise each key
+/// is written from registers to its slot.
 override REORDER: bool = false;
-/// TILE when `REORDER`, else 1 (so keys-only pipelines reserve nothing).
+/// TILE when `REORDER`, else 1 (so a tile kept in registers reserves nothing).
 override REORDER_WORDS: u32 = 1u;
-/// The tile's keys in digit order, then its values.
+/// The tile's keys in digit order, then its values. (Sharing this memory with the subgroup
+/// ranking's counters, as atomics, made OneSweep 10% slower on an H100: BENCHMARKS.md.)
 var<workgroup> tile_sorted: array<u32, REORDER_WORDS>;
 
 /// Each digit's first position in the tile in digit order, set by the ranking file's
@@ -400,9 +401,8 @@ fn reorder_tile(lid: u32, group: u32, lane: u32, width: u32) -> u32 {
     for (var i = 0u; i < ITEMS; i += 1u) {
         if (i < tile_items) {
             let d = digit(tile_keys[i]);
-            let position = local_start(d) + group_offset(group, d) + tile_ranks[i];
-            tile_sorted[position] = tile_keys[i];
-            tile_ranks[i] = position;
+            tile_ranks[i] += local_start(d) + group_offset(group, d);
+            tile_sorted[tile_ranks[i]] = tile_keys[i];
         }
     }
     return local_start(lid);
@@ -486,20 +486,35 @@ fn look_back_prefix(tile: u32, d: u32, total: u32) -> u32 {
         if (!done) {
             var waited = 0u;
             loop {
-                let s = atomicLoad(&status[next * RADIX + d]);
-                if ((s & ~COUNT_MASK) == 0u) {
+                // Two predecessors' words at once (the second is tile 0 again when `next` is
+                // 0, and tile 0 is inclusive, so it is never added).
+                let words = array<u32, 2>(
+                    atomicLoad(&status[next * RADIX + d]),
+                    atomicLoad(&status[(next - min(next, 1u)) * RADIX + d]),
+                );
+                var progressed = false;
+                for (var k = 0u; k < 2u; k += 1u) {
+                    let s = words[k];
+                    if ((s & ~COUNT_MASK) == 0u) {
+                        break;
+                    }
+                    progressed = true;
+                    prefix += s & COUNT_MASK;
+                    if ((s & INCLUSIVE) != 0u) {
+                        done = true;
+                        break;
+                    }
+                    next -= 1u;
+                }
+                if (done) {
+                    break;
+                }
+                if (!progressed) {
                     waited += 1u;
                     if (waited == SPINS) {
                         break;
                     }
-                    continue;
                 }
-                prefix += s & COUNT_MASK;
-                if ((s & INCLUSIVE) != 0u) {
-                    done = true;
-                    break;
-                }
-                next -= 1u;
             }
             if (!done) {
                 atomicMax(&stuck_tile, next + 1u);

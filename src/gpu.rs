@@ -93,11 +93,31 @@ impl Gpu {
             adapters.retain(|a| a.is_surface_supported(surface));
         }
         let adapter = choose_adapter(adapters)?;
+        let limits = adapter.limits();
+        Self::open(instance, adapter, limits).await
+    }
+
+    /// The same adapter opened again as a device that allows only `bytes` of workgroup memory
+    /// per workgroup (wgpu's default limit is 16384): how the tests reach what a library
+    /// caller's device with default limits gets.
+    #[doc(hidden)]
+    pub fn with_workgroup_memory(&self, bytes: u32) -> Result<Self, GpuError> {
+        let mut limits = self.adapter.limits();
+        limits.max_compute_workgroup_storage_size = bytes;
+        pollster::block_on(Self::open(self.instance.clone(), self.adapter.clone(), limits))
+    }
+
+    /// Opens the device on `adapter` with `limits`.
+    async fn open(
+        instance: wgpu::Instance,
+        adapter: wgpu::Adapter,
+        limits: wgpu::Limits,
+    ) -> Result<Self, GpuError> {
         let info = adapter.get_info();
         let desc = wgpu::DeviceDescriptor {
             label: Some("shadersort device"),
             required_features: adapter.features() & wanted_features(),
-            required_limits: adapter.limits(),
+            required_limits: limits,
             experimental_features: wgpu::ExperimentalFeatures::disabled(),
             memory_hints: wgpu::MemoryHints::Performance,
             trace: wgpu::Trace::Off,

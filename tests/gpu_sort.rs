@@ -8,7 +8,9 @@ use common::on_every_gpu;
 use shadersort::gpu::Gpu;
 use shadersort::readback::read_u32s;
 use shadersort::sort::distribution::Distribution;
-use shadersort::sort::{KeyKind, RadixSorter, SortError, SortJob, SortPath, SortStrategy, sort_order_key};
+use shadersort::sort::{
+    KeyKind, RadixSorter, SortError, SortJob, SortPath, SortStrategy, TileMemory, sort_order_key,
+};
 use wgpu::util::DeviceExt;
 
 /// Where `sorters` switches from reduce-then-scan to OneSweep.
@@ -38,6 +40,17 @@ fn sorters(gpu: &Gpu) -> Vec<RadixSorter> {
                 "only GL lacks the subgroup path here"
             );
         }
+    }
+    // The software GPUs allow 32 KiB of workgroup memory per workgroup: the portable path
+    // reorders tiles there, the subgroup path with lavapipe's subgroups of 8 (16 KiB of
+    // counters) keeps them in registers, so both ways of writing a tile are tested (and the
+    // subgroup path's reordering on GPUs with wider subgroups, such as NVIDIA's).
+    for sorter in &sorters {
+        let expected = match sorter.path() {
+            SortPath::Portable => true,
+            SortPath::Subgroups => SortPath::subgroup_size(&gpu.device) != Some(8),
+        };
+        assert_eq!(sorter.reorders(), expected, "{:?} on {}", sorter.path(), gpu.describe());
     }
     if gpu.adapter.get_info().backend == wgpu::Backend::Vulkan {
         assert_eq!(sorters.len(), 8, "lavapipe runs the subgroup path");
@@ -109,7 +122,7 @@ fn lengths_around_tile_boundaries_and_every_distribution() {
     on_every_gpu(|gpu| {
         for sorter in sorters(gpu) {
             for (i, len) in
-                [2047usize, 2048, 2049, 4095, 6144 + 1, 65536 + 7, 300_001].into_iter().enumerate()
+                [2047usize, 2048, 4095, 4096, 4097, 8192 + 1, 65536 + 7, 300_001].into_iter().enumerate()
             {
                 for (j, distribution) in Distribution::ALL.into_iter().enumerate() {
                     let keys = distribution.keys(len, (i * 10 + j) as u64);
@@ -117,6 +130,44 @@ fn lengths_around_tile_boundaries_and_every_distribution() {
                 }
             }
         }
+    });
+}
+
+/// Where a device allows only wgpu's default 16 KiB of workgroup memory, the sort keeps
+/// tiles in registers instead of reordering them in workgroup memory (and the subgroup path
+/// runs only where its counters fit): still a stable sort, on both paths and strategies.
+#[test]
+fn devices_with_the_default_workgroup_memory_sort_without_reordering() {
+    on_every_gpu(|full| {
+        let gpu = full.with_workgroup_memory(16384).unwrap();
+        for path in [SortPath::Portable, SortPath::Subgroups] {
+            let subgroup_size = match path {
+                SortPath::Portable => None,
+                SortPath::Subgroups => match SortPath::subgroup_size(&full.device) {
+                    Some(size) => Some(size),
+                    None => continue,
+                },
+            };
+            if TileMemory::new(subgroup_size, false).bytes > 16384 {
+                // Subgroups of 8 need 16 KiB of counters alone: the path is not offered.
+                let refused = RadixSorter::with_path_and_strategy(&gpu.device, path, SortStrategy::OneSweep);
+                assert_eq!(refused.err(), Some(SortError::NoSubgroups), "{path:?}");
+                assert_eq!(RadixSorter::new(&gpu.device).path(), SortPath::Portable);
+                continue;
+            }
+            assert!(TileMemory::new(subgroup_size, true).bytes > 16384, "{path:?} would reorder in 16 KiB");
+            for strategy in [SortStrategy::ReduceThenScan, SortStrategy::OneSweep] {
+                let sorter = RadixSorter::with_path_and_strategy(&gpu.device, path, strategy).unwrap();
+                assert!(!sorter.reorders(), "{path:?} reorders in 16 KiB");
+                for (i, len) in [1usize, 257, 4097, 65536 + 7].into_iter().enumerate() {
+                    for (j, distribution) in Distribution::ALL.into_iter().enumerate() {
+                        let keys = distribution.keys(len, (i * 10 + j) as u64);
+                        check(&gpu, &sorter, &keys, KeyKind::U32, (i + j) % 3 == 1, (i + j) % 2 == 0);
+                    }
+                }
+            }
+        }
+        gpu.check().unwrap_or_else(|e| panic!("{}: {e}", gpu.describe()));
     });
 }
 

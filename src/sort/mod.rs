@@ -30,7 +30,7 @@ use std::ops::Range;
 use wgpu::util::DeviceExt;
 
 /// Keys per tile (`TILE` in `shaders/radix_sort.wgsl`).
-pub const TILE: u32 = 2048;
+pub const TILE: u32 = 4096;
 /// Digit values per pass.
 const RADIX: u32 = 256;
 /// Digit passes over a 32-bit key.
@@ -53,6 +53,51 @@ pub const ONESWEEP_FROM: u32 = 1 << 23;
 const WORKGROUP: u32 = 256;
 // The histogram kernels give each digit value an invocation.
 const _: () = assert!(WORKGROUP == RADIX);
+/// Invocations that rank their keys together in the portable ranking (`GROUP` there).
+const PORTABLE_GROUP: u32 = 32;
+
+/// The workgroup memory of the kernels that sort tiles (`scatter` and `onesweep`), which
+/// decides how many workgroups a GPU core holds at once.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TileMemory {
+    /// Whether each tile is put in digit order in workgroup memory before it is written
+    /// (`REORDER` in the shader).
+    pub reorder: bool,
+    /// Words of the shader's `tile_sorted` (`REORDER_WORDS`): a tile, or 1.
+    pub reorder_words: u32,
+    /// Bytes of all the workgroup variables the kernels use.
+    pub bytes: u32,
+}
+
+impl TileMemory {
+    /// The layout for a ranking (a subgroup size, or none for the portable one).
+    pub fn new(subgroup_size: Option<u32>, reorder: bool) -> Self {
+        let reorder_words = if reorder { TILE } else { 1 };
+        // tile_histogram and tile_start, then shared_mode, shared_ticket, stuck_tile, stuck_plain.
+        let common = 2 * RADIX + 4;
+        let ranking = match subgroup_size {
+            // warp_counts, warp_totals.
+            Some(size) => warp_words(size) + 32,
+            // group_counts, round_digits, scan_space.
+            None => (WORKGROUP / PORTABLE_GROUP) * RADIX + 2 * WORKGROUP,
+        };
+        Self { reorder, reorder_words, bytes: 4 * (common + reorder_words + ranking) }
+    }
+
+    /// The reordering layout where the device's workgroup memory holds it, else the other;
+    /// none if neither fits.
+    pub fn for_device(device: &wgpu::Device, subgroup_size: Option<u32>) -> Option<Self> {
+        let limit = device.limits().max_compute_workgroup_storage_size;
+        [true, false].into_iter().map(|reorder| Self::new(subgroup_size, reorder)).find(|m| m.bytes <= limit)
+    }
+}
+
+/// Words of the subgroup ranking's counters: two 16-bit counters per word for each subgroup's
+/// 256 digit values (`WARP_WORDS` in the shader).
+fn warp_words(subgroup_size: u32) -> u32 {
+    (WORKGROUP / subgroup_size) * RADIX / 2
+}
 
 /// How the scatter ranks the keys of a tile; both give the same, stable result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
@@ -73,13 +118,15 @@ impl SortPath {
         }
     }
 
-    /// The subgroup size the fast path would run with on `device`, if it can run there.
+    /// The subgroup size the fast path would run with on `device`, if it can run there (it
+    /// also needs the workgroup memory for its counters).
     pub fn subgroup_size(device: &wgpu::Device) -> Option<u32> {
         let info = device.adapter_info();
         let size = info.subgroup_min_size;
         (device.features().contains(wgpu::Features::SUBGROUP)
             && size == info.subgroup_max_size
-            && [8, 16, 32].contains(&size))
+            && [8, 16, 32].contains(&size)
+            && TileMemory::for_device(device, Some(size)).is_some())
         .then_some(size)
     }
 
@@ -212,9 +259,19 @@ pub enum SortError {
     },
     /// The subgroup path was asked for on a device that cannot run it.
     #[error(
-        "this GPU cannot run the subgroup path (it needs subgroups of one fixed size from 8 to 32); use SortPath::Portable"
+        "this GPU cannot run the subgroup path (it needs subgroups of one fixed size from 8 to 32, and the workgroup memory for their counters); use SortPath::Portable"
     )]
     NoSubgroups,
+    /// The device's workgroup memory is smaller than the smallest tile layout.
+    #[error(
+        "the sort needs {needed} bytes of workgroup memory per workgroup, but this device allows {limit}; request the adapter's limits (max_compute_workgroup_storage_size) when creating the device"
+    )]
+    WorkgroupMemory {
+        /// Bytes the smallest layout needs.
+        needed: u32,
+        /// The device's `max_compute_workgroup_storage_size`.
+        limit: u32,
+    },
     /// A buffer is smaller than `len` u32s, or lacks STORAGE usage.
     #[error(
         "the {what} buffer must be a STORAGE buffer of at least {needed} bytes (it has {size} bytes, usage {usage:?})"
@@ -291,6 +348,7 @@ pub struct RadixSorter {
     scan_histograms: wgpu::ComputePipeline,
     passes: PassPipelines,
     path: SortPath,
+    memory: TileMemory,
     max_len: u32,
     max_groups: u32,
 }
@@ -362,7 +420,8 @@ impl RadixSorter {
             SortPath::Subgroups => Some(SortPath::subgroup_size(device).ok_or(SortError::NoSubgroups)?),
         };
         let program = if subgroup_size.is_some() { RADIX_SORT_SUBGROUPS_PROGRAM } else { RADIX_SORT_PROGRAM };
-        let module = program.module(device);
+        // Every loop of the sort ends (see the method).
+        let module = program.module_without_loop_bounding(device);
         let entry = |binding, ty, dynamic| wgpu::BindGroupLayoutEntry {
             binding,
             visibility: wgpu::ShaderStages::COMPUTE,
@@ -389,14 +448,21 @@ impl RadixSorter {
             bind_group_layouts: &[Some(&layout)],
             immediate_size: 0,
         });
-        let warps = f64::from(WORKGROUP / subgroup_size.unwrap_or(32));
-        let mut constants = vec![("SPINS", f64::from(spins))];
-        if subgroup_size.is_some() {
-            constants.extend([("WARPS", warps), ("WARP_WORDS", warps * 128.0)]);
+        let memory = TileMemory::for_device(device, subgroup_size).ok_or(SortError::WorkgroupMemory {
+            needed: TileMemory::new(subgroup_size, false).bytes,
+            limit: device.limits().max_compute_workgroup_storage_size,
+        })?;
+        let mut constants = vec![
+            ("SPINS", f64::from(spins)),
+            ("REORDER", f64::from(u8::from(memory.reorder))),
+            ("REORDER_WORDS", f64::from(memory.reorder_words)),
+        ];
+        if let Some(size) = subgroup_size {
+            constants.extend([
+                ("WARPS", f64::from(WORKGROUP / size)),
+                ("WARP_WORDS", f64::from(warp_words(size))),
+            ]);
         }
-        // Pairs pipelines reorder each tile in workgroup memory before writing it.
-        let mut pairs_constants = constants.clone();
-        pairs_constants.extend([("REORDER", 1.0), ("REORDER_WORDS", f64::from(TILE))]);
         let pipeline_with = |entry_point: &str, constants: &[(&str, f64)]| {
             device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
                 label: Some(&format!("sort::{entry_point}")),
@@ -412,18 +478,15 @@ impl RadixSorter {
             })
         };
         let pipeline = |entry_point: &str| pipeline_with(entry_point, &[]);
-        let keys_and_pairs = |entry_point: &str| {
-            [pipeline_with(entry_point, &constants), pipeline_with(entry_point, &pairs_constants)]
-        };
         let limits = device.limits();
         let binding_keys = limits.max_storage_buffer_binding_size.min(limits.max_buffer_size) / 4;
         let mut max_len = u32::try_from(binding_keys).unwrap_or(u32::MAX);
         let reduce_then_scan = (onesweep_from != Some(0)).then(|| ReduceThenScan {
             count_tiles: pipeline("count_tiles"),
             scan_tiles: pipeline("scan_tiles"),
-            scatter: keys_and_pairs("scatter"),
+            scatter: pipeline_with("scatter", &constants),
         });
-        let onesweep = onesweep_from.map(|_| keys_and_pairs("onesweep"));
+        let onesweep = onesweep_from.map(|_| pipeline_with("onesweep", &constants));
         if onesweep.is_some() {
             max_len = max_len.min(ONESWEEP_MAX_LEN);
         }
@@ -434,6 +497,7 @@ impl RadixSorter {
             passes,
             layout,
             path,
+            memory,
             max_len,
             max_groups: limits.max_compute_workgroups_per_dimension,
         })
@@ -442,6 +506,13 @@ impl RadixSorter {
     /// The path this sorter runs.
     pub fn path(&self) -> SortPath {
         self.path
+    }
+
+    /// Whether each tile is put in digit order in workgroup memory before it is written, so
+    /// that neighbouring invocations write neighbouring slots: where the device's workgroup
+    /// memory holds a tile (more than wgpu's default 16 KiB), else keys go out from registers.
+    pub fn reorders(&self) -> bool {
+        self.memory.reorder
     }
 
     /// The strategy this sorter runs for sorts of `len` keys.
@@ -599,7 +670,6 @@ impl RadixSorter {
         }
 
         let tiles = len.div_ceil(TILE);
-        let with_values = usize::from(job.values.is_some());
         let transformed = job.kind != KeyKind::U32 || job.descending;
         let params: Vec<u8> = (0..PASSES)
             .flat_map(|pass| {
@@ -677,11 +747,11 @@ impl RadixSorter {
                 (SortStrategy::ReduceThenScan, Some(rts), _) => steps.extend([
                     dispatch("count_tiles", &rts.count_tiles, direction, offset, tile_groups),
                     dispatch("scan_tiles", &rts.scan_tiles, direction, offset, (RADIX, 1)),
-                    dispatch("scatter", &rts.scatter[with_values], direction, offset, tile_groups),
+                    dispatch("scatter", &rts.scatter, direction, offset, tile_groups),
                 ]),
                 (SortStrategy::OneSweep, _, Some(onesweep)) => steps.extend([
                     Step::ClearStatus(0..u64::from(tiles) * u64::from(RADIX) * 4),
-                    dispatch("onesweep", &onesweep[with_values], direction, offset, tile_groups),
+                    dispatch("onesweep", onesweep, direction, offset, tile_groups),
                 ]),
                 _ => unreachable!("strategy_for picks a strategy whose pipelines were built"),
             }
@@ -723,8 +793,7 @@ impl RadixSorter {
 /// The pipelines of a digit pass for each strategy the sorter runs, and which runs when.
 struct PassPipelines {
     reduce_then_scan: Option<ReduceThenScan>,
-    /// Keys only, then pairs.
-    onesweep: Option<[wgpu::ComputePipeline; 2]>,
+    onesweep: Option<wgpu::ComputePipeline>,
     /// The first length sorted with OneSweep (none: never).
     onesweep_from: Option<u32>,
 }
@@ -733,8 +802,7 @@ struct PassPipelines {
 struct ReduceThenScan {
     count_tiles: wgpu::ComputePipeline,
     scan_tiles: wgpu::ComputePipeline,
-    /// Keys only, then pairs.
-    scatter: [wgpu::ComputePipeline; 2],
+    scatter: wgpu::ComputePipeline,
 }
 
 /// Dispatches a sort records at most: 2, then 3 per digit pass (reduce-then-scan; OneSweep
