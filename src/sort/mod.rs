@@ -46,8 +46,8 @@ const LOOK_BACK_SPINS: u32 = 256;
 /// OneSweep's status words keep counts in 30 bits.
 const ONESWEEP_MAX_LEN: u32 = (1 << 30) - 1;
 /// The first length the default sorter sorts with OneSweep where the device runs it: on an
-/// H200, reduce-then-scan is faster up to 2^22 keys (0.52 against 0.57 ms) and OneSweep from
-/// 2^24 (1.77 against 2.16 ms), keys and pairs alike (BENCHMARKS.md).
+/// H100, reduce-then-scan is faster up to 2^22 keys (0.346 against 0.379 ms) and OneSweep from
+/// 2^24 (1.076 against 1.100 ms; pairs 1.240 against 1.571) (BENCHMARKS.md).
 pub const ONESWEEP_FROM: u32 = 1 << 23;
 /// Invocations per workgroup (`WORKGROUP` in the shader).
 const WORKGROUP: u32 = 256;
