@@ -64,6 +64,9 @@ pub fn interval_controls(
         Some(summary) => ui.small(summary),
         None => ui.small("every line sorted whole"),
     };
+    for notice in model.lanes.iter().filter_map(|l| l.notice.as_deref()) {
+        ui.label(egui::RichText::new(notice).color(egui::Color32::YELLOW));
+    }
 }
 
 /// The rows of the grid for the chosen mode's own settings.

@@ -22,9 +22,9 @@ pub struct Lane {
     pub settings: RunSettings,
     /// The run.
     pub run: Box<dyn SortRun>,
-    /// Whether the run sorts within the window's interval runs (false: whole lines).
+    /// Whether the run sorts within the window's interval runs (false: without them).
     pub in_runs: bool,
-    /// Why the lane sorts whole lines although the window has runs, if it does.
+    /// Why the lane sorts without the window's runs, if it does.
     pub notice: Option<String>,
     /// The state converted for display.
     pub display: wgpu::Texture,
@@ -270,7 +270,7 @@ impl Lane {
     }
 }
 
-/// The runs a lane of `algorithm` sorts within: `runs`, or whole lines, with the reason, when
+/// The runs a lane of `algorithm` sorts within: `runs`, or none, with the reason, when
 /// the algorithm cannot sort within them (the radix view's whole-picture scope, or run ids and
 /// key too wide for 32 bits).
 fn runs_for_lane<'a>(
@@ -285,15 +285,15 @@ fn runs_for_lane<'a>(
     }
 }
 
-/// "LSD radix sorts whole lines: ...", in the window's words.
+/// "LSD radix sorts without the interval runs: ...", in the window's words.
 fn whole_lines_notice(algorithm: Algorithm, e: &RunsError) -> String {
     let why = match e {
         RunsError::WholePicture => {
-            "its whole-picture scope has no lines to cut into runs; W sorts lines within the runs".to_string()
+            "its whole-picture scope has no lines to cut into runs (W sorts lines within them)".to_string()
         }
         other => other.to_string(),
     };
-    format!("{} sorts whole lines, not the interval runs: {why}", algorithm.title())
+    format!("{} sorts without the interval runs: {why}", algorithm.title())
 }
 
 /// Runs `n` passes of one lane in a submission of its own and times them.

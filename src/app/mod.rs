@@ -561,11 +561,13 @@ impl Running {
         } else {
             s.pass_kind.name().to_string()
         };
+        let notice = s.lanes.lanes.iter().find_map(|l| l.notice.as_deref()).map(|n| format!(". {n}"));
         self.ui.say(format!(
-            "{}, {} by {}, {order}; {view}",
+            "{}, {} by {}, {order}; {view}{}",
             s.algorithm.title(),
             s.options.axis.name(),
-            s.options.key
+            s.options.key,
+            notice.unwrap_or_default()
         ));
     }
 

@@ -67,7 +67,7 @@ pub struct LaneView {
     pub gpu_ms_per_pass: Option<f64>,
     /// Whether the lane sorts within the interval runs (the overlay is drawn over it then).
     pub in_runs: bool,
-    /// Why the lane sorts whole lines although there are runs, if it does.
+    /// Why the lane sorts without the runs although there are some, if it does.
     pub notice: Option<String>,
 }
 
@@ -416,9 +416,6 @@ fn lane_stats(ui: &mut egui::Ui, lane: &LaneView) {
         Some(ms) => ui.label(format!("GPU {:.1} µs per pass (timestamps)", ms * 1e3)),
         None => ui.label("GPU time: no timestamps on this adapter"),
     };
-    if let Some(notice) = &lane.notice {
-        ui.label(egui::RichText::new(notice).color(egui::Color32::YELLOW));
-    }
 }
 
 /// The pictures: one, or the lanes side by side, each pixel-exact.
