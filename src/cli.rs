@@ -306,14 +306,10 @@ impl Cli {
                 ));
             }
         }
+        // The window takes --scope image with runs: its radix lane then sorts whole lines and
+        // says why (it may switch scope or algorithm later); a headless run cannot.
         let headless = self.out.is_some() || self.record.is_some();
-        if self.uses_intervals() && !headless {
-            return Err(
-                "interval flags (--intervals, --threshold, --edge-level, --seed, --run-length, --mask, --sweep) apply to --out and --record; the window does not take them yet"
-                    .into(),
-            );
-        }
-        if self.uses_intervals() && self.scope == Scope::Image {
+        if headless && self.uses_intervals() && self.scope == Scope::Image {
             return Err(crate::algorithms::runs::RunsError::WholePicture.to_string());
         }
         Ok(())
@@ -572,7 +568,6 @@ mod tests {
         refused(&["--intervals", "threshold", "--seed", "1", "--out", "o.png"], "(threshold and random)");
         refused(&["--intervals", "none", "--threshold", "0..1", "--out", "o.png"], "(none and threshold)");
         refused(&["--interval-key", "red", "--out", "o.png"], "--interval-key applies");
-        refused(&["--threshold", "0..1"], "the window does not take them");
         refused(
             &["--threshold", "0..1", "--algorithm", "radix", "--scope", "image", "--out", "o.png"],
             "drop --scope image",
@@ -584,6 +579,24 @@ mod tests {
         refused(&["--sweep", "0..1", "--record", "--passes", "3"], "drop --passes");
         refused(&["--sweep", "0..1", "--record", "--edge-level", "0.1"], "different interval modes");
         refused(&["--frames", "5", "--record"], "add --sweep");
+    }
+
+    #[test]
+    fn the_window_takes_interval_flags_but_not_a_sweep() {
+        for args in [
+            &["--threshold", "0.2..0.6", "--play"][..],
+            &["--intervals", "edges", "--edge-level", "0.3", "--interval-key", "hue"],
+            &["--seed", "3", "--run-length", "4..9"],
+            &["--mask", "m.png"],
+            // The window's radix lane sorts whole lines in image scope and says why.
+            &["--threshold", "0..1", "--algorithm", "radix", "--scope", "image"],
+        ] {
+            let cli = Cli::parse_from([&["shadersort"], args].concat());
+            assert_eq!(cli.check(), Ok(()), "{args:?}");
+            assert!(cli.uses_intervals());
+        }
+        let sweep = Cli::parse_from(["shadersort", "--sweep", "0..1"]);
+        assert!(sweep.check().unwrap_err().contains("add --record"));
     }
 
     #[test]

@@ -49,15 +49,10 @@ pub struct SortReport {
 /// with `-<intervals>` before `.gif` within interval runs (`-sweep` for a sweep, `-mask` for a
 /// mask alone).
 pub fn default_record_path(cli: &Cli, picture: &Picture) -> PathBuf {
-    let mode = cli.interval_settings().mode;
     let intervals = if cli.sweep.is_some() {
         "-sweep".to_string()
-    } else if mode != crate::intervals::IntervalMode::None {
-        format!("-{}", mode.name())
-    } else if cli.mask.is_some() {
-        "-mask".to_string()
     } else {
-        String::new()
+        crate::intervals::file_suffix(cli.interval_settings().mode, cli.mask.is_some())
     };
     Path::new("gifs").join(format!(
         "{}-{}-{}{intervals}.gif",

@@ -43,6 +43,14 @@ fn main() -> ExitCode {
 /// The live window on the command line's picture and settings.
 fn open_window(cli: &Cli) -> anyhow::Result<()> {
     let picture = shadersort::image_input::Picture::load_or_built_in(cli.image.as_deref())?;
+    let mask = match &cli.mask {
+        Some(path) => {
+            let mask = shadersort::intervals::Mask::load(path)?;
+            mask.check_size(&picture.label, picture.pixels.dimensions())?;
+            Some((path.clone(), mask))
+        }
+        None => None,
+    };
     shadersort::app::run(shadersort::app::WindowOptions {
         picture,
         options: cli.sort_options(),
@@ -56,6 +64,8 @@ fn open_window(cli: &Cli) -> anyhow::Result<()> {
         speed: cli.speed,
         quit_after: cli.quit_after.map(std::time::Duration::from_secs_f64),
         record: cli.record_settings(),
+        intervals: cli.interval_settings(),
+        mask,
     })
 }
 

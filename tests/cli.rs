@@ -277,6 +277,51 @@ fn without_a_display_the_window_fails_with_a_clear_message() {
     }
 }
 
+/// The window takes the interval flags: without a display it gets as far as opening the window
+/// (and says it cannot), where it used to refuse them. A mask is read and checked first, so a
+/// bad one fails in one line before any window; `--sweep` stays with `--record`.
+#[test]
+fn the_window_takes_interval_flags_and_checks_the_mask_before_opening() {
+    let dir = tempfile::tempdir().unwrap();
+    let image = dir.path().join("small.png");
+    random_image(45, 31, 1).save(&image).unwrap();
+    let (mask, small_mask) = (dir.path().join("mask.png"), dir.path().join("small_mask.png"));
+    save_block_mask(&mask, 45, 31);
+    save_block_mask(&small_mask, 4, 3);
+    let window_error = |args: &[&str]| {
+        let output = Command::new(env!("CARGO_BIN_EXE_shadersort"))
+            .args([arg(&image)].iter().chain(args))
+            .current_dir(dir.path())
+            .env_remove("DISPLAY")
+            .env_remove("WAYLAND_DISPLAY")
+            .env_remove("WAYLAND_SOCKET")
+            .env_remove("RUST_LOG")
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        assert_eq!(output.status.code(), Some(1), "{args:?}: {stderr}");
+        let errors: Vec<&str> = stderr.lines().filter(|l| l.starts_with("error: ")).collect();
+        assert_eq!(errors.len(), 1, "{args:?}: {stderr}");
+        errors[0].to_owned()
+    };
+    for args in [
+        &["--threshold", "0.2..0.6", "--play"][..],
+        &["--intervals", "edges", "--edge-level", "0.3", "--interval-key", "hue"],
+        &["--seed", "4", "--run-length", "3..9"],
+        &["--mask", arg(&mask), "--threshold", "0.1..0.9"],
+        &["--threshold", "0..1", "--algorithm", "radix", "--scope", "image"],
+    ] {
+        let line = window_error(args);
+        assert!(line.contains("cannot open a window (no display"), "{args:?}: {line}");
+    }
+    let line = window_error(&["--mask", arg(&small_mask)]);
+    assert!(line.contains("is 4x3 pixels") && line.contains("is 45x31"), "{line}");
+    let line = window_error(&["--mask", "missing_mask.png"]);
+    assert!(line.contains("missing_mask.png") && !line.contains("cannot open a window"), "{line}");
+    let line = window_error(&["--sweep", "0..1"]);
+    assert!(line.contains("--sweep") && line.contains("add --record"), "{line}");
+}
+
 /// The done-when check: the built-in picture sorted by luma on both software GPUs, with both
 /// kinds of pass, is the stable sort of every row, and the four files are identical.
 #[test]

@@ -1,6 +1,7 @@
 //! The live window end to end, on the software GPU under its own Xvfb: keys sent with xdotool
 //! (XTEST) move the pass counter as the key table says, stepping changes the picture on screen,
-//! S saves a PNG, G records a GIF, Q quits. Needs `xvfb`, `xdotool` and `imagemagick` (`.ci/run`
+//! S saves a PNG, G records a GIF, Q quits; the interval flags start it within runs, M changes
+//! the runs live and I draws them over the picture. Needs `xvfb`, `xdotool` and `imagemagick` (`.ci/run`
 //! installs them); set SHADERSORT_SKIP_WINDOW_TEST=1 to skip it on a machine without them.
 
 use image::RgbaImage;
@@ -112,7 +113,9 @@ fn picture_area(shot: &RgbaImage) -> RgbaImage {
     image::imageops::crop_imm(shot, 320, 0, shot.width() - 320, shot.height()).to_image()
 }
 
-fn start(backend: &str) -> Option<Session> {
+/// Starts the window on a 64x48 random picture with `args` after it, waiting for the log line
+/// `first`.
+fn start(backend: &str, picture: &RgbaImage, args: &[&str], first: &str) -> Option<Session> {
     if std::env::var_os("SHADERSORT_SKIP_WINDOW_TEST").is_some() {
         eprintln!("skipped: SHADERSORT_SKIP_WINDOW_TEST is set");
         return None;
@@ -142,13 +145,12 @@ fn start(backend: &str) -> Option<Session> {
     let display = format!(":{}", number.trim());
     assert!(display.len() > 1, "Xvfb reported no display number");
 
-    // A 64x48 picture: small, so every pass is quick even on the software GPU.
-    let picture = shadersort::patterns::random_image(64, 48, 5);
     picture.save(dir.path().join("noise.png")).unwrap();
     let log = dir.path().join("app.log");
     let app = Reaper(
         Command::new(env!("CARGO_BIN_EXE_shadersort"))
             .args(["noise.png", "--quit-after", "120"])
+            .args(args)
             .current_dir(dir.path())
             .env("DISPLAY", &display)
             .env("XDG_RUNTIME_DIR", &runtime)
@@ -185,7 +187,7 @@ fn start(backend: &str) -> Option<Session> {
         std::thread::sleep(Duration::from_millis(100));
     };
     let session = Session { dir, display, log, window, app, _xvfb: xvfb };
-    session.expect_log("pass 0/64");
+    session.expect_log(first);
     Some(session)
 }
 
@@ -198,7 +200,9 @@ fn keys_step_the_sort_and_the_picture_follows_on_both_backends() {
 }
 
 fn keys_step_the_sort_and_the_picture_follows(backend: &str) {
-    let Some(mut s) = start(backend) else { return };
+    // A 64x48 picture: small, so every pass is quick even on the software GPU.
+    let picture = shadersort::patterns::random_image(64, 48, 5);
+    let Some(mut s) = start(backend, &picture, &[], "pass 0/64") else { return };
     assert!(
         s.log_text().to_lowercase().contains(&format!("({backend}")),
         "not on {backend}: {}",
@@ -263,4 +267,136 @@ fn keys_step_the_sort_and_the_picture_follows(backend: &str) {
     wait_for("the window to close", Duration::from_secs(20), || s.app.0.try_wait().unwrap().is_some());
     let status = s.app.0.wait().unwrap();
     assert!(status.success(), "the app failed: {}", s.log_text());
+}
+
+/// A 64x48 random picture of 64 colours (each channel one of four levels, none 0 or 255), so a
+/// GIF holds it exactly and the overlay's magenta appears nowhere in it.
+fn few_colours() -> RgbaImage {
+    let mut picture = shadersort::patterns::random_image(64, 48, 9);
+    for p in picture.pixels_mut() {
+        for c in 0..3 {
+            p[c] = [16, 88, 160, 232][usize::from(p[c] >> 6)];
+        }
+        p[3] = 255;
+    }
+    picture
+}
+
+/// Pixels of a screenshot in the overlay's run-start magenta (the whole screen: a small window's
+/// picture starts left of [`picture_area`], and the panel has no magenta).
+fn magenta_pixels(shot: &RgbaImage) -> usize {
+    shot.pixels().filter(|p| p.0 == shadersort::intervals::overlay::RUN_START).count()
+}
+
+/// The last frame of a GIF, composed.
+fn last_gif_frame(path: &std::path::Path) -> RgbaImage {
+    use image::AnimationDecoder;
+    let file = std::io::BufReader::new(std::fs::File::open(path).unwrap());
+    let frames = image::codecs::gif::GifDecoder::new(file).unwrap().into_frames().collect_frames().unwrap();
+    frames.last().unwrap().buffer().clone()
+}
+
+/// One window at a time, as above.
+#[test]
+fn interval_flags_the_mode_key_and_the_runs_overlay_on_both_backends() {
+    for backend in ["vulkan", "gl"] {
+        interval_flags_the_mode_key_and_the_runs_overlay(backend);
+    }
+}
+
+fn interval_flags_the_mode_key_and_the_runs_overlay(backend: &str) {
+    use shadersort::intervals::{IntervalMode, IntervalSettings, RunMap, Threshold};
+    use shadersort::options::{Axis, SortOptions};
+    use shadersort::reference::stable_sort_in_runs;
+    let picture = few_colours();
+    let threshold = IntervalSettings {
+        mode: IntervalMode::Threshold,
+        threshold: Threshold::new(0.2, 0.6).unwrap(),
+        ..Default::default()
+    };
+    let edges = IntervalSettings { mode: IntervalMode::Edges, ..Default::default() };
+    let random = IntervalSettings { mode: IntervalMode::Random, ..Default::default() };
+    let threshold_runs = RunMap::compute(&picture, Axis::Rows, &threshold, None).unwrap();
+    let edge_runs = RunMap::compute(&picture, Axis::Rows, &edges, None).unwrap();
+    let random_runs = RunMap::compute(&picture, Axis::Rows, &random, None).unwrap();
+    let options = SortOptions::default();
+    let by_threshold = stable_sort_in_runs(&picture, &options, &threshold_runs);
+    assert!(by_threshold != stable_sort_in_runs(&picture, &options, &edge_runs), "the modes must differ");
+
+    let summary = threshold_runs.summary().to_string();
+    let args = ["--threshold", "0.2..0.6", "--play"];
+    let Some(mut s) = start(backend, &picture, &args, &format!("threshold 0.20..0.60 of luma: {summary}"))
+    else {
+        return;
+    };
+    // It plays from the start; End then goes to the last pass (playing may stop earlier, once
+    // the picture is known sorted).
+    let total = threshold_runs.max_run_len();
+    s.expect_pass_at_least(2, total);
+    s.keys(&["End"]);
+    s.expect_log(&format!("pass {total}/{total}"));
+    s.keys(&["s"]);
+    let saved = format!("noise-odd-even-luma-threshold-pass{total}.png");
+    s.expect_log(&format!("saved {saved}"));
+    let window_png = image::open(s.dir.path().join(&saved)).unwrap().to_rgba8();
+    assert!(window_png == by_threshold, "the window's result is not each run stably sorted");
+
+    // The headless --out of the same flags writes the same picture.
+    let out = s.dir.path().join("headless.png");
+    let status = Command::new(env!("CARGO_BIN_EXE_shadersort"))
+        .args(["noise.png", "--threshold", "0.2..0.6", "--out", out.to_str().unwrap()])
+        .current_dir(s.dir.path())
+        .env("WGPU_BACKEND", backend)
+        .stdout(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    assert!(image::open(&out).unwrap().to_rgba8() == window_png, "the window and --out differ");
+
+    // G records within the same runs: its last frame is the sorted picture (64 colours: exact).
+    s.keys(&["g"]);
+    wait_for("the recording", Duration::from_secs(60), || s.log_text().contains("recorded"));
+    let gif = s.dir.path().join("gifs/noise-odd-even-luma-threshold.gif");
+    assert!(last_gif_frame(&gif) == by_threshold, "the recording's last frame is not the sorted picture");
+
+    // M: edge runs, then random runs; each time the finished sort sorts to the end again within
+    // the new runs (random runs need more passes than the edge runs had: not just clamped).
+    let edge_line = format!("edges above 0.10 of luma: {}", edge_runs.summary());
+    let random_line = format!("random runs of 8..64, seed 0: {}", random_runs.summary());
+    assert!(random_runs.max_run_len() > edge_runs.max_run_len());
+    for (line, runs, mode) in [(&edge_line, &edge_runs, "edges"), (&random_line, &random_runs, "random")] {
+        s.keys(&["m"]);
+        s.expect_log(line);
+        let end = runs.max_run_len();
+        wait_for(&format!("the {mode} runs sorted to the end"), Duration::from_secs(60), || {
+            let log = s.log_text();
+            let after = &log[log.find(line.as_str()).unwrap_or(0)..];
+            after.lines().any(|l| l.ends_with(&format!("pass {end}/{end}")))
+        });
+        s.keys(&["s"]);
+        let saved = format!("noise-odd-even-luma-{mode}-pass{end}.png");
+        s.expect_log(&format!("saved {saved}"));
+        let live = image::open(s.dir.path().join(&saved)).unwrap().to_rgba8();
+        let expected = stable_sort_in_runs(&picture, &options, runs);
+        assert!(live == expected, "after M the window's result is not sorted within the {mode} runs");
+    }
+
+    // I draws the runs over the picture: every run start a whole block of magenta pixels.
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(magenta_pixels(&s.screenshot("plain.png")), 0, "magenta before I");
+    s.keys(&["i"]);
+    s.expect_log("runs shown: fixed pixels darkened, run starts magenta");
+    std::thread::sleep(Duration::from_millis(500));
+    let shown = magenta_pixels(&s.screenshot("runs.png"));
+    let starts = random_runs.summary().runs as usize;
+    let zoom = (1..=16).find(|z| z * z * starts == shown);
+    assert!(zoom.is_some(), "{shown} magenta pixels for {starts} run starts: not one square block each");
+    s.keys(&["i"]);
+    s.expect_log("runs hidden");
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(magenta_pixels(&s.screenshot("hidden.png")), 0, "magenta after hiding");
+
+    s.keys(&["q"]);
+    wait_for("the window to close", Duration::from_secs(20), || s.app.0.try_wait().unwrap().is_some());
+    assert!(s.app.0.wait().unwrap().success(), "the app failed: {}", s.log_text());
 }

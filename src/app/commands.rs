@@ -42,6 +42,10 @@ pub enum Command {
     ToggleScope,
     /// Radix: show each scatter in stages, or each digit pass at once.
     ToggleSubSteps,
+    /// Intervals: the next mode (none, threshold, edges, random).
+    CycleIntervalMode,
+    /// Intervals: show the runs over the picture, or not.
+    ToggleRunsOverlay,
     /// Every algorithm side by side.
     ToggleCompare,
     /// Side-by-side lanes in step by pass, or by time.
@@ -184,6 +188,18 @@ pub fn command_table() -> Vec<CommandSpec> {
             "Radix: show each scatter in stages over the dimmed input",
         ),
         spec(
+            Command::CycleIntervalMode,
+            &[p(M)],
+            "Interval mode",
+            "Sort within runs: none (whole lines), threshold, edges or random",
+        ),
+        spec(
+            Command::ToggleRunsOverlay,
+            &[p(I)],
+            "Show runs",
+            "Mark the runs over the picture: fixed pixels darkened, run starts magenta",
+        ),
+        spec(
             Command::ToggleCompare,
             &[p(C)],
             "Side by side",
@@ -276,6 +292,8 @@ mod tests {
             (K, false, Command::CycleKey),
             (O, false, Command::Open),
             (G, false, Command::RecordGif),
+            (I, false, Command::ToggleRunsOverlay),
+            (M, false, Command::CycleIntervalMode),
             (S, false, Command::SavePng),
             (H, false, Command::Help),
             (F1, false, Command::Help),

@@ -3,9 +3,11 @@
 
 use super::display::DisplayPipeline;
 use super::player::Stepper;
+use crate::algorithms::runs::RunsError;
 use crate::algorithms::swap_reader::SwapReader;
 use crate::algorithms::{Algorithm, Pipelines, RunSettings, SortRun};
 use crate::gpu::{Gpu, GpuError};
+use crate::intervals::RunMap;
 use crate::options::SortOptions;
 use crate::timing::GpuTimer;
 use image::RgbaImage;
@@ -20,6 +22,10 @@ pub struct Lane {
     pub settings: RunSettings,
     /// The run.
     pub run: Box<dyn SortRun>,
+    /// Whether the run sorts within the window's interval runs (false: without them).
+    pub in_runs: bool,
+    /// Why the lane sorts without the window's runs, if it does.
+    pub notice: Option<String>,
     /// The state converted for display.
     pub display: wgpu::Texture,
     /// `display`'s view, registered with egui.
@@ -100,7 +106,8 @@ pub struct Lanes {
 }
 
 impl Lanes {
-    /// Starts one lane per (algorithm, pass kind) on `picture`.
+    /// Starts one lane per (algorithm, pass kind) on `picture`, within `runs` (whole lines
+    /// with `None`, and in a lane whose algorithm cannot sort within them: see [`Lane::notice`]).
     pub fn start(
         gpu: &Arc<Gpu>,
         pipelines: &[(Algorithm, Pipelines)],
@@ -108,6 +115,7 @@ impl Lanes {
         picture: &RgbaImage,
         options: SortOptions,
         which: &[(Algorithm, RunSettings)],
+        runs: Option<&RunMap>,
     ) -> Self {
         let lanes = which
             .iter()
@@ -117,7 +125,15 @@ impl Lanes {
                     .find(|(a, _)| *a == algorithm)
                     .expect("pipelines for every algorithm")
                     .1;
-                let run = pipes.start(gpu, picture, options, settings);
+                let (lane_runs, mut notice) = runs_for_lane(algorithm, options, &settings, runs);
+                let run = match pipes.start_in_runs(gpu, picture, options, settings, lane_runs) {
+                    Ok(run) => run,
+                    Err(e) => {
+                        notice = Some(whole_lines_notice(algorithm, &e));
+                        pipes.start(gpu, picture, options, settings)
+                    }
+                };
+                let in_runs = lane_runs.is_some() && notice.is_none();
                 let display_texture = display.create_target(gpu, picture.width(), picture.height());
                 let display_view = display_texture.create_view(&Default::default());
                 let swaps = SwapReader::new(gpu, run.as_ref());
@@ -127,6 +143,8 @@ impl Lanes {
                     algorithm,
                     settings,
                     run,
+                    in_runs,
+                    notice,
                     display: display_texture,
                     display_view,
                     texture_id: None,
@@ -139,6 +157,28 @@ impl Lanes {
             })
             .collect();
         Lanes { gpu: gpu.clone(), lanes, sync: LaneSync::default(), wall_ms_per_pass: None, error: None }
+    }
+
+    /// Returns every lane to the input, sorting within `runs` from now on (whole lines with
+    /// `None`, or where a lane's algorithm cannot sort within them): one upload of the map per
+    /// lane, no new pipelines. Returns the lanes' notices.
+    pub fn restart_in_runs(&mut self, options: SortOptions, runs: Option<&RunMap>) -> Vec<String> {
+        let mut encoder = self.gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("lanes::restart_in_runs"),
+        });
+        for lane in &mut self.lanes {
+            let (lane_runs, mut notice) = runs_for_lane(lane.algorithm, options, &lane.settings, runs);
+            if let Err(e) = lane.run.restart_in_runs(&self.gpu, &mut encoder, lane_runs) {
+                notice = Some(whole_lines_notice(lane.algorithm, &e));
+                // Whole lines always fit.
+                let _ = lane.run.restart_in_runs(&self.gpu, &mut encoder, None);
+            }
+            lane.in_runs = lane_runs.is_some() && notice.is_none();
+            lane.notice = notice;
+            lane.owed_ms = 0.0;
+        }
+        self.gpu.queue.submit([encoder.finish()]);
+        self.lanes.iter().filter_map(|l| l.notice.clone()).collect()
     }
 
     /// Records every lane's state conversion for display.
@@ -228,6 +268,32 @@ impl Lane {
         self.ms_per_pass = Some(ms / f64::from(steps));
         Ok(ms)
     }
+}
+
+/// The runs a lane of `algorithm` sorts within: `runs`, or none, with the reason, when
+/// the algorithm cannot sort within them (the radix view's whole-picture scope, or run ids and
+/// key too wide for 32 bits).
+fn runs_for_lane<'a>(
+    algorithm: Algorithm,
+    options: SortOptions,
+    settings: &RunSettings,
+    runs: Option<&'a RunMap>,
+) -> (Option<&'a RunMap>, Option<String>) {
+    match runs.map(|map| algorithm.check_runs(options, settings, map)) {
+        Some(Err(e)) => (None, Some(whole_lines_notice(algorithm, &e))),
+        _ => (runs, None),
+    }
+}
+
+/// "LSD radix sorts without the interval runs: ...", in the window's words.
+fn whole_lines_notice(algorithm: Algorithm, e: &RunsError) -> String {
+    let why = match e {
+        RunsError::WholePicture => {
+            "its whole-picture scope has no lines to cut into runs (W sorts lines within them)".to_string()
+        }
+        other => other.to_string(),
+    };
+    format!("{} sorts without the interval runs: {why}", algorithm.title())
 }
 
 /// Runs `n` passes of one lane in a submission of its own and times them.

@@ -3,10 +3,14 @@
 
 pub mod commands;
 pub mod display;
+pub mod interval_panel;
 pub mod lanes;
+pub mod live_runs;
 pub mod player;
 pub mod recording;
 pub mod ui;
+pub mod window_mask;
+mod window_runs;
 pub mod zoom;
 
 use crate::algorithms::odd_even::PassKind;
@@ -14,6 +18,7 @@ use crate::algorithms::radix::RadixSettings;
 use crate::algorithms::{Algorithm, Pipelines, RunSettings};
 use crate::gpu::Gpu;
 use crate::image_input::{Picture, SizeLimit};
+use crate::intervals::{IntervalSettings, Mask, RunMap};
 use crate::options::{Axis, Scope, SortOptions};
 use crate::output::{OutputFile, OutputFormat};
 use crate::readback::read_texture;
@@ -21,6 +26,7 @@ use crate::record::{DEFAULT_FRAME_LIMIT, RecordSettings};
 use commands::{Command, CommandSpec, command_for, command_table};
 use display::DisplayPipeline;
 use lanes::{LaneSync, Lanes};
+use live_runs::{RefreshThrottle, RunInputs};
 use player::{Player, Stepper};
 use recording::{BackgroundRecording, RecordingJob};
 use std::path::PathBuf;
@@ -58,6 +64,10 @@ pub struct WindowOptions {
     pub quit_after: Option<Duration>,
     /// Settings for G (record).
     pub record: RecordSettings,
+    /// How the lines are cut into runs.
+    pub intervals: IntervalSettings,
+    /// A mask (`--mask`) and its file, already checked against the picture's size.
+    pub mask: Option<(PathBuf, Mask)>,
 }
 
 /// Opens the window and runs until it closes.
@@ -146,6 +156,20 @@ struct Session {
     sync: LaneSync,
     lanes: Lanes,
     player: Player,
+    /// The picture's size before it was fitted to the size limit (masks must have it).
+    source_size: (u32, u32),
+    /// How the lines are cut into runs (the panel's interval controls).
+    intervals: IntervalSettings,
+    /// The loaded mask, if any.
+    mask: Option<window_mask::WindowMask>,
+    /// Masks loaded so far, to number the next.
+    masks_loaded: u64,
+    /// The runs the lanes sort within (`None`: whole lines), and what they were made from.
+    runs: Option<RunMap>,
+    runs_made_from: RunInputs,
+    throttle: RefreshThrottle,
+    /// Whether the runs are drawn over the pictures.
+    show_runs: bool,
 }
 
 /// Frame timing, for the panel and `--quit-after`.
@@ -180,6 +204,8 @@ struct Running {
     /// Seconds one pass took last time, to size the next frame's batch.
     seconds_per_pass: f64,
     last_reported_pass: Option<u32>,
+    /// The runs drawn for the overlay, while it is shown.
+    runs_overlay: Option<egui::TextureHandle>,
 }
 
 /// The share of a frame spent on passes, so the window stays responsive at any speed.
@@ -238,17 +264,44 @@ impl Running {
             !options.no_downscale,
         );
         let mut ui = UiState::default();
+        let source_size = options.picture.pixels.dimensions();
         let (picture, notice) = options.picture.fit(&limit)?;
         if let Some(notice) = notice {
             ui.say(notice);
         }
+        let mask = match options.mask {
+            Some((path, mask)) => Some(window_mask::WindowMask::new(
+                mask,
+                &path,
+                0,
+                &picture.label,
+                source_size,
+                picture.pixels.dimensions(),
+            )?),
+            None => None,
+        };
+        if let Some(mask) = &mask {
+            ui.mask_path = mask.path.display().to_string();
+        }
+        let runs_made_from =
+            RunInputs::new(&options.intervals, mask.as_ref().map(|m| m.id), options.options.axis);
+        let runs =
+            window_runs::compute_runs(&picture.pixels, &runs_made_from, &options.intervals, mask.as_ref())?;
         let settings = RunSettings {
             pass_kind: options.pass_kind,
             phases_per_step: options.phases_per_step,
             radix: options.radix,
         };
         let lanes_for = lane_kinds(options.algorithm, settings, false, LaneSync::default());
-        let lanes = Lanes::start(&gpu, &pipelines, &display, &picture.pixels, options.options, &lanes_for);
+        let lanes = Lanes::start(
+            &gpu,
+            &pipelines,
+            &display,
+            &picture.pixels,
+            options.options,
+            &lanes_for,
+            runs.as_ref(),
+        );
         let mut player = Player::default();
         if let Some(speed) = options.speed {
             player.set_speed(speed);
@@ -264,6 +317,14 @@ impl Running {
             sync: LaneSync::default(),
             lanes,
             player,
+            source_size,
+            intervals: options.intervals,
+            mask,
+            masks_loaded: 1,
+            runs,
+            runs_made_from,
+            throttle: RefreshThrottle::default(),
+            show_runs: false,
         };
         log::info!("window on {}", gpu.describe());
         let now = Instant::now();
@@ -295,8 +356,15 @@ impl Running {
             // One pass per frame until a pass has been timed.
             seconds_per_pass: FRAME_BUDGET_SECONDS,
             last_reported_pass: None,
+            runs_overlay: None,
         };
         running.register_lane_textures();
+        if running.ui.status.is_empty() {
+            running.report_runs();
+        }
+        if let Some(notice) = running.session.lanes.lanes.iter().find_map(|l| l.notice.clone()) {
+            running.ui.say(notice);
+        }
         if options.play {
             running.command(Command::PlayPause);
         }
@@ -305,7 +373,10 @@ impl Running {
     }
 
     fn wants_frames(&self) -> bool {
-        self.session.player.busy() || self.recording.is_some() || self.quit_after.is_some()
+        self.session.player.busy()
+            || self.recording.is_some()
+            || self.quit_after.is_some()
+            || self.runs_pending()
     }
 
     fn resize(&mut self, width: u32, height: u32) {
@@ -337,13 +408,22 @@ impl Running {
         }
     }
 
-    /// Starts new lanes for the current picture and settings, at pass 0.
+    /// Starts new lanes for the current picture and settings, at pass 0, within runs computed
+    /// anew.
     fn restart_lanes(&mut self) {
         self.free_lane_textures();
+        self.recompute_runs();
         let s = &self.session;
         let kinds = lane_kinds(s.algorithm, s.settings(), s.compare, s.sync);
-        self.session.lanes =
-            Lanes::start(&self.gpu, &self.pipelines, &self.display, &s.picture.pixels, s.options, &kinds);
+        self.session.lanes = Lanes::start(
+            &self.gpu,
+            &self.pipelines,
+            &self.display,
+            &s.picture.pixels,
+            s.options,
+            &kinds,
+            s.runs.as_ref(),
+        );
         self.session.lanes.sync = self.session.sync;
         self.session.player.stop();
         self.register_lane_textures();
@@ -362,6 +442,7 @@ impl Running {
         for action in actions.drain(..) {
             self.act(action);
         }
+        self.refresh_runs(now);
         self.step(seconds);
         self.finish_recording();
         let model_lanes = self.lane_views();
@@ -390,6 +471,11 @@ impl Running {
                 let (done, most) = r.progress();
                 (done, most, r.path.display().to_string())
             }),
+            intervals: self.session.intervals,
+            mask_label: self.session.mask.as_ref().map(|m| m.path.display().to_string()),
+            show_runs: self.session.show_runs,
+            runs_summary: self.session.runs.as_ref().map(|r| r.summary().to_string()),
+            runs_overlay: self.runs_overlay.as_ref().map(egui::TextureHandle::id),
         };
         let ui_state = &mut self.ui;
         let mut clicked = Vec::new();
@@ -444,6 +530,18 @@ impl Running {
                     r.cancel();
                 }
             }
+            Action::SetIntervals(settings) => self.session.intervals = settings,
+            Action::LoadMask(path) => self.load_mask(&path),
+            Action::BrowseMask => {
+                let dialog = rfd::FileDialog::new()
+                    .set_title("Load a mask (white is sorted, black stays)")
+                    .add_filter("Pictures", &["png", "jpg", "jpeg", "gif", "bmp", "webp", "tif", "tiff"]);
+                match dialog.pick_file() {
+                    Some(path) => self.load_mask(&path),
+                    None => self.ui.say("no mask chosen"),
+                }
+            }
+            Action::ClearMask => self.clear_mask(),
         }
     }
 
@@ -463,11 +561,13 @@ impl Running {
         } else {
             s.pass_kind.name().to_string()
         };
+        let notice = s.lanes.lanes.iter().find_map(|l| l.notice.as_deref()).map(|n| format!(". {n}"));
         self.ui.say(format!(
-            "{}, {} by {}, {order}; {view}",
+            "{}, {} by {}, {order}; {view}{}",
             s.algorithm.title(),
             s.options.axis.name(),
-            s.options.key
+            s.options.key,
+            notice.unwrap_or_default()
         ));
     }
 
@@ -511,6 +611,11 @@ impl Running {
                 }
             }),
             Command::ToggleSubSteps => self.change(|s| s.radix.sub_steps = !s.radix.sub_steps),
+            Command::CycleIntervalMode => {
+                let s = &mut self.session;
+                s.intervals.mode = s.intervals.mode.next();
+            }
+            Command::ToggleRunsOverlay => self.toggle_runs_overlay(),
             Command::ToggleCompare => self.change(|s| s.compare = !s.compare),
             Command::ToggleSync => self.change(|s| {
                 s.sync = match s.sync {
@@ -542,15 +647,27 @@ impl Running {
         }
     }
 
-    /// Loads another picture; on failure the current one stays and the error is shown.
+    /// Loads another picture; on failure the current one stays and the error is shown. A
+    /// mask that does not fit the new picture is dropped, with the error.
     fn open(&mut self, path: PathBuf) {
-        match Picture::load(&path).and_then(|p| p.fit(&self.limit)) {
-            Ok((picture, notice)) => {
+        let loaded = Picture::load(&path).and_then(|p| {
+            let source = p.pixels.dimensions();
+            Ok((source, p.fit(&self.limit)?))
+        });
+        match loaded {
+            Ok((source, (picture, notice))) => {
                 self.window.set_title(&format!("shadersort — {}", picture.name));
                 match notice {
                     Some(notice) => self.ui.say(notice),
                     None => self.ui.say(format!("opened {}", picture.label)),
                 }
+                if let Some(mask) = self.session.mask.take() {
+                    match mask.refit(&picture.label, source, picture.pixels.dimensions()) {
+                        Ok(mask) => self.session.mask = Some(mask),
+                        Err(e) => self.ui.error(format!("mask dropped: {e}")),
+                    }
+                }
+                self.session.source_size = source;
                 self.session.picture = picture;
                 self.ui.zoom = None;
                 self.ui.pan = egui::Vec2::ZERO;
@@ -594,6 +711,8 @@ impl Running {
                     moves_name: lane.algorithm.moves_name(),
                     sorted_after: stats.sorted_after,
                     gpu_ms_per_pass: lane.gpu_ms_per_pass,
+                    in_runs: lane.in_runs,
+                    notice: lane.notice.clone(),
                 }
             })
             .collect()
@@ -707,9 +826,12 @@ impl Running {
         }
     }
 
+    /// `<picture>-<algorithm>-<key>`, then `-<interval mode>` (or `-mask`) within runs, as
+    /// `--record` names its files.
     fn file_stem(&self) -> String {
         let s = &self.session;
-        format!("{}-{}-{}", s.picture.name, s.algorithm.name(), s.options.key.name())
+        let runs = crate::intervals::file_suffix(s.intervals.mode, s.mask.is_some());
+        format!("{}-{}-{}{runs}", s.picture.name, s.algorithm.name(), s.options.key.name())
     }
 
     fn save_png(&mut self) {
@@ -744,6 +866,8 @@ impl Running {
             settings.max_frames = Some(DEFAULT_FRAME_LIMIT);
         }
         let s = &self.session;
+        // What the window shows: the runs, unless the algorithm cannot sort within them.
+        let runs = s.runs.clone().filter(|map| s.algorithm.check_runs(s.options, &run_settings, map).is_ok());
         let job = RecordingJob {
             picture: s.picture.pixels.clone(),
             options: s.options,
@@ -751,6 +875,7 @@ impl Running {
             run_settings,
             settings,
             path,
+            runs,
         };
         self.recording = Some(BackgroundRecording::start(self.gpu.clone(), job));
         self.ui.say("recording...");

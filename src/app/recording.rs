@@ -3,6 +3,7 @@
 
 use crate::algorithms::{Algorithm, Pipelines, RunSettings};
 use crate::gpu::Gpu;
+use crate::intervals::RunMap;
 use crate::options::SortOptions;
 use crate::output::{OutputFile, OutputFormat};
 use crate::record::{RecordReport, RecordSettings, record_gif};
@@ -26,6 +27,8 @@ pub struct RecordingJob {
     pub settings: RecordSettings,
     /// Where the GIF goes.
     pub path: PathBuf,
+    /// The runs to sort within, as the window does (`None`: whole lines).
+    pub runs: Option<RunMap>,
 }
 
 /// A recording under way.
@@ -50,8 +53,11 @@ impl BackgroundRecording {
             let outcome = (|| -> anyhow::Result<RecordReport> {
                 let target = OutputFile::prepare(&job.path, OutputFormat::Gif)?;
                 let pipelines = Pipelines::new(&gpu, job.algorithm);
-                let start =
-                    |indexed: &RgbaImage| pipelines.start(&gpu, indexed, job.options, job.run_settings);
+                let start = |indexed: &RgbaImage| {
+                    pipelines
+                        .start_in_runs(&gpu, indexed, job.options, job.run_settings, job.runs.as_ref())
+                        .unwrap_or_else(|_| pipelines.start(&gpu, indexed, job.options, job.run_settings))
+                };
                 Ok(record_gif(&gpu, &job.picture, start, &job.settings, target, |frames, most| {
                     d.store(frames, Ordering::Relaxed);
                     e.store(most, Ordering::Relaxed);

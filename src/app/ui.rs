@@ -7,6 +7,7 @@ use super::zoom::Zoom;
 use crate::algorithms::Algorithm;
 use crate::algorithms::odd_even::PassKind;
 use crate::algorithms::radix::RadixSettings;
+use crate::intervals::IntervalSettings;
 use crate::key::SortKey;
 use crate::options::{Axis, Scope};
 use crate::radix_key::{DIGIT_BITS, exact_bits};
@@ -36,6 +37,14 @@ pub enum Action {
     GoTo(u32),
     /// Stop the recording under way.
     CancelRecording,
+    /// New interval settings (mode, key, threshold, ...).
+    SetIntervals(IntervalSettings),
+    /// Load the mask at this path.
+    LoadMask(std::path::PathBuf),
+    /// Choose a mask in a file dialog.
+    BrowseMask,
+    /// Sort without the mask.
+    ClearMask,
 }
 
 /// One lane as the UI shows it.
@@ -56,6 +65,10 @@ pub struct LaneView {
     pub sorted_after: Option<u32>,
     /// GPU time per pass, from timestamps.
     pub gpu_ms_per_pass: Option<f64>,
+    /// Whether the lane sorts within the interval runs (the overlay is drawn over it then).
+    pub in_runs: bool,
+    /// Why the lane sorts without the runs although there are some, if it does.
+    pub notice: Option<String>,
 }
 
 /// Everything the UI shows.
@@ -102,6 +115,16 @@ pub struct UiModel<'a> {
     pub fps: f64,
     /// A recording under way: frames, expected, path.
     pub recording: Option<(u32, u32, String)>,
+    /// How the lines are cut into runs.
+    pub intervals: IntervalSettings,
+    /// The loaded mask's file, if any.
+    pub mask_label: Option<String>,
+    /// Whether the runs are drawn over the pictures.
+    pub show_runs: bool,
+    /// The runs in numbers, if the sort is within runs.
+    pub runs_summary: Option<String>,
+    /// The runs drawn for the overlay, while it is shown.
+    pub runs_overlay: Option<egui::TextureId>,
 }
 
 /// What the UI keeps between frames.
@@ -116,6 +139,8 @@ pub struct UiState {
     pub status: String,
     /// Whether `status` is an error.
     pub status_is_error: bool,
+    /// The mask path being typed.
+    pub mask_path: String,
 }
 
 impl Default for UiState {
@@ -126,6 +151,7 @@ impl Default for UiState {
             pan: egui::Vec2::ZERO,
             status: String::new(),
             status_is_error: false,
+            mask_path: String::new(),
         }
     }
 }
@@ -270,6 +296,8 @@ fn side_panel(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, actio
             ui.end_row();
         }
     });
+    ui.separator();
+    super::interval_panel::interval_controls(ui, model, state, actions);
     ui.separator();
 
     ui.horizontal_wrapped(|ui| {
@@ -435,6 +463,9 @@ fn pictures(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState) {
             let rect = egui::Rect::from_min_size(corner, size);
             let uv = egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0));
             painter.image(texture, rect, uv, egui::Color32::WHITE);
+            if let Some(runs) = model.runs_overlay.filter(|_| lane.in_runs) {
+                painter.image(runs, rect, uv, egui::Color32::WHITE);
+            }
         }
     }
 }

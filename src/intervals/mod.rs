@@ -50,6 +50,16 @@ pub enum IntervalMode {
 }
 
 impl IntervalMode {
+    /// Every mode, in the order the window cycles through them.
+    pub const ALL: [IntervalMode; 4] =
+        [IntervalMode::None, IntervalMode::Threshold, IntervalMode::Edges, IntervalMode::Random];
+
+    /// The mode after this one in [`IntervalMode::ALL`], wrapping around.
+    pub fn next(self) -> IntervalMode {
+        let at = Self::ALL.iter().position(|&m| m == self).unwrap_or(0);
+        Self::ALL[(at + 1) % Self::ALL.len()]
+    }
+
     /// The name used on the command line.
     pub fn name(self) -> &'static str {
         match self {
@@ -93,6 +103,35 @@ impl Default for IntervalSettings {
             seed: 0,
             run_length: RunLength::DEFAULT,
         }
+    }
+}
+
+impl IntervalSettings {
+    /// The same settings with every field the mode does not read set to its default, so two
+    /// settings that make the same runs compare equal (a new seed changes nothing in threshold
+    /// mode).
+    pub fn relevant(&self) -> IntervalSettings {
+        let d = IntervalSettings::default();
+        let mode = self.mode;
+        let keyed = matches!(mode, IntervalMode::Threshold | IntervalMode::Edges);
+        IntervalSettings {
+            mode,
+            key: if keyed { self.key } else { d.key },
+            threshold: if mode == IntervalMode::Threshold { self.threshold } else { d.threshold },
+            edge_level: if mode == IntervalMode::Edges { self.edge_level } else { d.edge_level },
+            seed: if mode == IntervalMode::Random { self.seed } else { d.seed },
+            run_length: if mode == IntervalMode::Random { self.run_length } else { d.run_length },
+        }
+    }
+}
+
+/// What output file names carry for sorts within runs: `-threshold` (the mode), `-mask` for a
+/// mask alone around whole lines, nothing for the plain sort.
+pub fn file_suffix(mode: IntervalMode, masked: bool) -> String {
+    match (mode, masked) {
+        (IntervalMode::None, false) => String::new(),
+        (IntervalMode::None, true) => "-mask".into(),
+        (mode, _) => format!("-{}", mode.name()),
     }
 }
 
@@ -390,6 +429,50 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn only_the_fields_a_mode_reads_are_relevant() {
+        let base = IntervalSettings {
+            mode: IntervalMode::Threshold,
+            key: SortKey::Hue,
+            threshold: Threshold::new(0.1, 0.3).unwrap(),
+            edge_level: 0.5,
+            seed: 9,
+            run_length: RunLength::new(2, 3).unwrap(),
+        };
+        let other_seed = IntervalSettings { seed: 10, edge_level: 0.2, ..base };
+        assert_eq!(base.relevant(), other_seed.relevant());
+        let other_threshold = IntervalSettings { threshold: Threshold::ALL, ..base };
+        assert_ne!(base.relevant(), other_threshold.relevant());
+        let other_key = IntervalSettings { key: SortKey::Red, ..base };
+        assert_ne!(base.relevant(), other_key.relevant());
+        let random = IntervalSettings { mode: IntervalMode::Random, ..base };
+        assert_eq!(random.relevant(), IntervalSettings { key: SortKey::Red, ..random }.relevant());
+        assert_ne!(random.relevant(), IntervalSettings { seed: 10, ..random }.relevant());
+        let edges = IntervalSettings { mode: IntervalMode::Edges, ..base };
+        assert_ne!(edges.relevant(), IntervalSettings { edge_level: 0.2, ..edges }.relevant());
+        assert_eq!(edges.relevant(), IntervalSettings { seed: 1, ..edges }.relevant());
+        let none = IntervalSettings { mode: IntervalMode::None, ..base };
+        assert_eq!(none.relevant(), IntervalSettings::default());
+        // The relevant settings make the same runs as the full ones.
+        let img = random_image(17, 6, 3);
+        for s in [base, random, edges, none] {
+            let full = RunMap::compute(&img, Axis::Rows, &s, None).unwrap();
+            assert_eq!(full, RunMap::compute(&img, Axis::Rows, &s.relevant(), None).unwrap());
+        }
+    }
+
+    #[test]
+    fn modes_cycle_and_name_their_files() {
+        let mut mode = IntervalMode::None;
+        for expected in IntervalMode::ALL.iter().cycle().skip(1).take(4) {
+            mode = mode.next();
+            assert_eq!(mode, *expected);
+        }
+        assert_eq!(file_suffix(IntervalMode::None, false), "");
+        assert_eq!(file_suffix(IntervalMode::None, true), "-mask");
+        assert_eq!(file_suffix(IntervalMode::Edges, true), "-edges");
     }
 
     #[test]

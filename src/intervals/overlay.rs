@@ -6,6 +6,27 @@ use image::RgbaImage;
 /// The colour marking the first pixel of every run that can move (opaque magenta).
 pub const RUN_START: [u8; 4] = [255, 0, 255, 255];
 
+/// How [`marks`] darkens a fixed pixel: black at this opacity leaves about a quarter of the
+/// brightness under it, as [`overlay`] does.
+pub const FIXED_SHADE: [u8; 4] = [0, 0, 0, 191];
+
+/// The runs alone, to draw over any state of the sort (fixed pixels never move, so the marks
+/// stay true while the pixels move): [`FIXED_SHADE`] on pixels that cannot move, [`RUN_START`]
+/// on the first pixel of every run of two or more, transparent elsewhere. Drawn over the input
+/// it looks like [`overlay`].
+pub fn marks(runs: &RunMap) -> RgbaImage {
+    let mut out = RgbaImage::new(runs.width(), runs.height());
+    let layout = runs.layout();
+    let pixels: &mut [[u8; 4]] = bytemuck::cast_slice_mut(out.as_mut());
+    for line in 0..layout.count {
+        for run in runs.runs(line) {
+            let first = layout.index(line, run.start);
+            pixels[first] = if run.len() == 1 { FIXED_SHADE } else { RUN_START };
+        }
+    }
+    out
+}
+
 /// `picture` with its runs drawn in: pixels that cannot move (runs of one pixel: outside the
 /// threshold, on an edge, black in the mask) at a quarter of their brightness, alpha kept; the
 /// first pixel of every run of two or more pixels in [`RUN_START`]; the rest unchanged.
@@ -49,6 +70,33 @@ mod tests {
         let got: Vec<[u8; 4]> = out.pixels().map(|p| p.0).collect();
         // Pixel 3 joins after a fixed pixel but pixel 4 starts anew: a run of one, so it cannot move.
         assert_eq!(got, [RUN_START, plain, dim, dim, RUN_START, plain, plain, dim]);
+    }
+
+    #[test]
+    fn marks_sit_exactly_where_the_overlay_changes_the_picture() {
+        use crate::intervals::{IntervalMode, IntervalSettings, Threshold};
+        // No black pixels, so dimming changes every fixed pixel.
+        let picture = RgbaImage::from_fn(23, 9, |x, y| {
+            image::Rgba([(x * 11 + 5) as u8, (y * 27 + 9) as u8, ((x * y) % 200 + 20) as u8, 255])
+        });
+        for axis in [Axis::Rows, Axis::Columns] {
+            let settings = IntervalSettings {
+                mode: IntervalMode::Threshold,
+                threshold: Threshold::new(0.2, 0.6).unwrap(),
+                ..Default::default()
+            };
+            let map = RunMap::compute(&picture, axis, &settings, None).unwrap();
+            let (drawn, alone) = (overlay(&picture, &map), marks(&map));
+            for ((p, o), m) in picture.pixels().zip(drawn.pixels()).zip(alone.pixels()) {
+                match m.0 {
+                    RUN_START => assert_eq!(o.0, RUN_START),
+                    FIXED_SHADE => assert_eq!(o.0, [p[0] >> 2, p[1] >> 2, p[2] >> 2, p[3]]),
+                    [0, 0, 0, 0] => assert_eq!(o, p),
+                    other => panic!("unexpected mark {other:?}"),
+                }
+            }
+            assert!(alone.pixels().any(|m| m.0 == FIXED_SHADE) && alone.pixels().any(|m| m.0 == RUN_START));
+        }
     }
 
     #[test]

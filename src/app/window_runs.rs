@@ -1,0 +1,170 @@
+//! The window's interval runs: the map computed from the session's settings and mask, the
+//! live update as the controls move (every lane restarted in the new runs, the player carried
+//! on as [`live_runs::resume_after_new_runs`] says), masks loaded and cleared, and the runs
+//! drawn over the pictures.
+
+use super::Running;
+use super::live_runs::{self, PlayerPosition, Resume, RunInputs};
+use super::player::Stepper;
+use super::window_mask::WindowMask;
+use crate::intervals::{IntervalMode, IntervalSettings, RunMap};
+use image::RgbaImage;
+use std::path::Path;
+use std::time::Instant;
+
+/// The runs of `picture` for `inputs` (made from `settings` and `mask`), or `None` when every
+/// line is sorted whole.
+pub(super) fn compute_runs(
+    picture: &RgbaImage,
+    inputs: &RunInputs,
+    settings: &IntervalSettings,
+    mask: Option<&WindowMask>,
+) -> Result<Option<RunMap>, crate::intervals::IntervalError> {
+    if !inputs.uses_runs() {
+        return Ok(None);
+    }
+    RunMap::compute(picture, inputs.axis, settings, mask.map(WindowMask::mask)).map(Some)
+}
+
+impl Running {
+    /// What the runs would be made from now.
+    fn run_inputs(&self) -> RunInputs {
+        let s = &self.session;
+        RunInputs::new(&s.intervals, s.mask.as_ref().map(|m| m.id), s.options.axis)
+    }
+
+    /// Whether the controls have changed the runs since the lanes' map was made.
+    pub(super) fn runs_pending(&self) -> bool {
+        self.run_inputs() != self.session.runs_made_from
+    }
+
+    /// Computes the session's runs from the current settings (no lanes restarted).
+    pub(super) fn recompute_runs(&mut self) {
+        let started = Instant::now();
+        let inputs = self.run_inputs();
+        let s = &self.session;
+        let runs =
+            compute_runs(&s.picture.pixels, &inputs, &s.intervals, s.mask.as_ref()).unwrap_or_else(|e| {
+                // The mask was fitted to this picture when it was loaded; say so if not.
+                self.ui.error(e.to_string());
+                None
+            });
+        self.session.runs = runs;
+        self.session.runs_made_from = inputs;
+        self.session.throttle.done(started, started.elapsed());
+        self.update_runs_overlay();
+    }
+
+    /// When the controls have changed the runs and the throttle allows: computes the new map
+    /// from the input picture and restarts every lane in it, then carries on playing, sorts to
+    /// the end again, or returns to the step the sort was at.
+    pub(super) fn refresh_runs(&mut self, now: Instant) {
+        if !self.runs_pending() || !self.session.throttle.ready(now) {
+            return;
+        }
+        let s = &self.session;
+        let at = PlayerPosition {
+            playing: s.player.playing(),
+            done: s.lanes.steps_done(),
+            target: s.player.target(),
+            total: s.lanes.total_steps(),
+            known_sorted: s.lanes.known_sorted(),
+        };
+        self.recompute_runs();
+        let s = &mut self.session;
+        s.player.stop();
+        let notices = s.lanes.restart_in_runs(s.options, s.runs.as_ref());
+        match live_runs::resume_after_new_runs(at) {
+            Resume::Play => s.player.apply(super::Command::PlayPause, &mut s.lanes),
+            Resume::ToEnd => {
+                let end = s.lanes.total_steps();
+                s.player.go_to(end, &mut s.lanes);
+            }
+            Resume::Step(step) => s.player.go_to(step, &mut s.lanes),
+        }
+        self.last_reported_pass = None;
+        self.report_runs();
+        if let Some(notice) = notices.first() {
+            self.ui.say(notice.clone());
+        }
+    }
+
+    /// Says what the runs are: "threshold 0.20..0.60 of luma: 812 runs of up to 40 pixels, ...".
+    pub(super) fn report_runs(&mut self) {
+        let s = &self.session;
+        let Some(runs) = &s.runs else {
+            if s.runs_made_from.settings.mode == IntervalMode::None && s.mask.is_none() {
+                self.ui.say("whole lines: no interval runs");
+            }
+            return;
+        };
+        let i = &s.intervals;
+        let mode = match i.mode {
+            IntervalMode::None => "whole lines".to_string(),
+            IntervalMode::Threshold => {
+                format!("threshold {:.2}..{:.2} of {}", i.threshold.lo(), i.threshold.hi(), i.key)
+            }
+            IntervalMode::Edges => format!("edges above {:.2} of {}", i.edge_level, i.key),
+            IntervalMode::Random => {
+                format!("random runs of {}..{}, seed {}", i.run_length.min(), i.run_length.max(), i.seed)
+            }
+        };
+        let masked = if s.mask.is_some() { " within the mask" } else { "" };
+        self.ui.say(format!("{mode}{masked}: {}", runs.summary()));
+    }
+
+    /// Loads the mask at `path` for the current picture; an unreadable file or one of another
+    /// size leaves the current mask and shows the error.
+    pub(super) fn load_mask(&mut self, path: &Path) {
+        let s = &self.session;
+        let id = s.masks_loaded;
+        let fitted = s.picture.pixels.dimensions();
+        match WindowMask::load(path, id, &s.picture.label, s.source_size, fitted) {
+            Ok(mask) => {
+                self.ui.mask_path = path.display().to_string();
+                self.session.masks_loaded += 1;
+                self.session.mask = Some(mask);
+            }
+            Err(e) => self.ui.error(e),
+        }
+    }
+
+    /// Sorts without the mask from now on.
+    pub(super) fn clear_mask(&mut self) {
+        if self.session.mask.take().is_some() {
+            self.ui.say("mask cleared");
+        }
+    }
+
+    /// Shows or hides the runs over the pictures.
+    pub(super) fn toggle_runs_overlay(&mut self) {
+        self.session.show_runs = !self.session.show_runs;
+        self.update_runs_overlay();
+        if !self.session.show_runs {
+            self.ui.say("runs hidden");
+        } else if self.session.runs.is_none() {
+            self.ui.say(
+                "runs shown once there are some: every line is sorted whole (M chooses an interval mode)",
+            );
+        } else {
+            self.ui.say("runs shown: fixed pixels darkened, run starts magenta");
+        }
+    }
+
+    /// Draws the current runs for the overlay while it is shown; drops the drawing otherwise.
+    fn update_runs_overlay(&mut self) {
+        let runs = self.session.runs.as_ref().filter(|_| self.session.show_runs);
+        let Some(runs) = runs else {
+            self.runs_overlay = None;
+            return;
+        };
+        let marks = crate::intervals::overlay::marks(runs);
+        let size = [marks.width() as usize, marks.height() as usize];
+        let image = egui::ColorImage::from_rgba_unmultiplied(size, marks.as_raw());
+        let options = egui::TextureOptions::NEAREST;
+        match &mut self.runs_overlay {
+            Some(handle) => handle.set(image, options),
+            None => self.runs_overlay = Some(self.egui_ctx.load_texture("runs_overlay", image, options)),
+        }
+    }
+}
