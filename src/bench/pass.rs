@@ -1,6 +1,7 @@
 //! `shadersort bench pass`: one odd-even pass over a picture texture (compute, and fragment where
 //! the adapter runs it) as effective bytes per second, beside `copy_texture_to_texture` of a
-//! texture of the same size and format, timed the same way in the same run.
+//! texture of the same size and format, timed the same way in the same run; and the same pass
+//! within threshold runs (`--threshold 0.25..0.75`), which prices the run check.
 
 use super::sorts::parse_size;
 use super::{WARM_UP_RUNS, WARM_UP_SECONDS, median, warm_up};
@@ -8,10 +9,11 @@ use crate::algorithms::SortRun;
 use crate::algorithms::odd_even::{OddEven, OddEvenRun, PassKind, fragment_pass_supported};
 use crate::algorithms::swap_reader::SwapReader;
 use crate::gpu::Gpu;
+use crate::intervals::{IntervalMode, IntervalSettings, RunMap};
 use crate::options::SortOptions;
 use crate::patterns::random_image;
 use crate::readback::read_texture;
-use crate::reference::odd_even_passes;
+use crate::reference::odd_even_passes_in_runs;
 use crate::texture::{PICTURE_FORMAT, copy_picture, create_picture_texture, picture_texture};
 use crate::timing::GpuTimer;
 use anyhow::{Context, ensure};
@@ -44,6 +46,8 @@ pub struct PassBenchArgs {
 enum Operation {
     Copy,
     Pass(PassKind),
+    /// The pass within threshold runs: a pair swaps only inside one run.
+    PassInRuns(PassKind),
 }
 
 impl Operation {
@@ -52,6 +56,8 @@ impl Operation {
             Operation::Copy => "copy",
             Operation::Pass(PassKind::Compute) => "odd-even-compute",
             Operation::Pass(PassKind::Fragment) => "odd-even-fragment",
+            Operation::PassInRuns(PassKind::Compute) => "odd-even-compute-runs",
+            Operation::PassInRuns(PassKind::Fragment) => "odd-even-fragment-runs",
         }
     }
 
@@ -60,6 +66,8 @@ impl Operation {
             Operation::Copy => "copy_texture_to_texture",
             Operation::Pass(PassKind::Compute) => "odd-even pass, compute",
             Operation::Pass(PassKind::Fragment) => "odd-even pass, fragment",
+            Operation::PassInRuns(PassKind::Compute) => "odd-even pass within runs, compute",
+            Operation::PassInRuns(PassKind::Fragment) => "odd-even pass within runs, fragment",
         }
     }
 }
@@ -151,24 +159,30 @@ fn measure_size(
     ensure!(read_texture(gpu, &to)? == *picture, "the texture copy of {width}x{height} is wrong");
     rows.push(Row { width, height, operation: Operation::Copy, time });
     let options = SortOptions::default();
-    let want = odd_even_passes(picture, &options, args.batch);
+    let threshold = IntervalSettings { mode: IntervalMode::Threshold, ..IntervalSettings::default() };
+    let runs = RunMap::compute(picture, options.axis, &threshold, None)?;
     let kinds: &[PassKind] = if fragment_pass_supported(gpu) {
         &[PassKind::Compute, PassKind::Fragment]
     } else {
         &[PassKind::Compute]
     };
-    for &kind in kinds {
-        let mut run = odd_even.start(gpu, picture, options, kind);
-        let reader = SwapReader::new(gpu, &run);
-        let time = measure(args.runs, || time_passes(gpu, timer, &mut run, &reader, args.batch))?;
-        let got = read_texture(gpu, run.state())?;
-        ensure!(
-            got == want,
-            "the {} odd-even pass of {width}x{height} differs from the CPU model after {} passes",
-            kind.name(),
-            args.batch
-        );
-        rows.push(Row { width, height, operation: Operation::Pass(kind), time });
+    for (runs, operation) in
+        [(None, Operation::Pass as fn(PassKind) -> Operation), (Some(&runs), Operation::PassInRuns)]
+    {
+        let want = odd_even_passes_in_runs(picture, &options, runs, args.batch);
+        for &kind in kinds {
+            let mut run = odd_even.start_in_runs(gpu, picture, options, kind, runs);
+            let reader = SwapReader::new(gpu, &run);
+            let time = measure(args.runs, || time_passes(gpu, timer, &mut run, &reader, args.batch))?;
+            let got = read_texture(gpu, run.state())?;
+            ensure!(
+                got == want,
+                "the {} of {width}x{height} differs from the CPU model after {} passes",
+                operation(kind).label(),
+                args.batch
+            );
+            rows.push(Row { width, height, operation: operation(kind), time });
+        }
     }
     Ok(rows)
 }
