@@ -252,21 +252,26 @@ fn no_gpu_adapter_says_how_to_get_one() {
     );
 }
 
+/// Runs the program in `dir` with no display to open a window on (and no log level).
+fn run_without_display(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_shadersort"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .env_remove("WAYLAND_SOCKET")
+        .env_remove("RUST_LOG")
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn without_a_display_the_window_fails_with_a_clear_message() {
     let dir = tempfile::tempdir().unwrap();
     let image = dir.path().join("small.png");
     random_image(5, 3, 1).save(&image).unwrap();
     for args in [vec![], vec![arg(&image)]] {
-        let output = Command::new(env!("CARGO_BIN_EXE_shadersort"))
-            .args(&args)
-            .current_dir(dir.path())
-            .env_remove("DISPLAY")
-            .env_remove("WAYLAND_DISPLAY")
-            .env_remove("WAYLAND_SOCKET")
-            .env_remove("RUST_LOG")
-            .output()
-            .unwrap();
+        let output = run_without_display(&args, dir.path());
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(output.status.code(), Some(1), "{stderr}");
         let line = stderr.lines().find(|l| l.starts_with("error: ")).unwrap_or_else(|| panic!("{stderr}"));
@@ -289,15 +294,8 @@ fn the_window_takes_interval_flags_and_checks_the_mask_before_opening() {
     save_block_mask(&mask, 45, 31);
     save_block_mask(&small_mask, 4, 3);
     let window_error = |args: &[&str]| {
-        let output = Command::new(env!("CARGO_BIN_EXE_shadersort"))
-            .args([arg(&image)].iter().chain(args))
-            .current_dir(dir.path())
-            .env_remove("DISPLAY")
-            .env_remove("WAYLAND_DISPLAY")
-            .env_remove("WAYLAND_SOCKET")
-            .env_remove("RUST_LOG")
-            .output()
-            .unwrap();
+        let args: Vec<&str> = [arg(&image)].into_iter().chain(args.iter().copied()).collect();
+        let output = run_without_display(&args, dir.path());
         let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
         assert_eq!(output.status.code(), Some(1), "{args:?}: {stderr}");
         let errors: Vec<&str> = stderr.lines().filter(|l| l.starts_with("error: ")).collect();
