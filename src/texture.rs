@@ -8,18 +8,35 @@ pub const PICTURE_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Uint;
 
 /// A picture texture that can be sampled, stored to, rendered to, copied and read back.
 pub fn create_picture_texture(gpu: &Gpu, width: u32, height: u32, label: &str) -> wgpu::Texture {
+    create_texture_2d(
+        gpu,
+        (width, height),
+        PICTURE_FORMAT,
+        wgpu::TextureUsages::TEXTURE_BINDING
+            | wgpu::TextureUsages::STORAGE_BINDING
+            | wgpu::TextureUsages::RENDER_ATTACHMENT
+            | wgpu::TextureUsages::COPY_SRC
+            | wgpu::TextureUsages::COPY_DST,
+        label,
+    )
+}
+
+/// A plain 2-D texture (one mip level, one sample) of `format` with `usage`.
+pub fn create_texture_2d(
+    gpu: &Gpu,
+    (width, height): (u32, u32),
+    format: wgpu::TextureFormat,
+    usage: wgpu::TextureUsages,
+    label: &str,
+) -> wgpu::Texture {
     gpu.device.create_texture(&wgpu::TextureDescriptor {
         label: Some(label),
         size: wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
         mip_level_count: 1,
         sample_count: 1,
         dimension: wgpu::TextureDimension::D2,
-        format: PICTURE_FORMAT,
-        usage: wgpu::TextureUsages::TEXTURE_BINDING
-            | wgpu::TextureUsages::STORAGE_BINDING
-            | wgpu::TextureUsages::RENDER_ATTACHMENT
-            | wgpu::TextureUsages::COPY_SRC
-            | wgpu::TextureUsages::COPY_DST,
+        format,
+        usage,
         view_formats: &[],
     })
 }

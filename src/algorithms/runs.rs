@@ -57,19 +57,16 @@ pub fn check_map(runs: &RunMap, width: u32, height: u32, axis: Axis) -> Result<(
 /// A texture of run ids (`width` x `height`, [`RUN_ID_FORMAT`]) that kernels can load, store
 /// to, and copies can fill.
 pub fn run_id_texture(gpu: &Gpu, width: u32, height: u32, label: &str) -> wgpu::Texture {
-    gpu.device.create_texture(&wgpu::TextureDescriptor {
-        label: Some(label),
-        size: wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
-        mip_level_count: 1,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
-        format: RUN_ID_FORMAT,
-        usage: wgpu::TextureUsages::TEXTURE_BINDING
+    crate::texture::create_texture_2d(
+        gpu,
+        (width, height),
+        RUN_ID_FORMAT,
+        wgpu::TextureUsages::TEXTURE_BINDING
             | wgpu::TextureUsages::STORAGE_BINDING
             | wgpu::TextureUsages::COPY_SRC
             | wgpu::TextureUsages::COPY_DST,
-        view_formats: &[],
-    })
+        label,
+    )
 }
 
 /// A layout entry for a run-id texture that kernels load from.

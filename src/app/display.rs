@@ -50,16 +50,13 @@ impl DisplayPipeline {
 
     /// A display texture for pictures of this size.
     pub fn create_target(&self, gpu: &Gpu, width: u32, height: u32) -> wgpu::Texture {
-        gpu.device.create_texture(&wgpu::TextureDescriptor {
-            label: Some("display::target"),
-            size: wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: DISPLAY_FORMAT,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,
-            view_formats: &[],
-        })
+        crate::texture::create_texture_2d(
+            gpu,
+            (width, height),
+            DISPLAY_FORMAT,
+            wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,
+            "display::target",
+        )
     }
 
     /// The binding that reads `state` (a picture texture); keep it as long as the texture.
