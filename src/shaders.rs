@@ -19,6 +19,8 @@ pub const KEYS: &str = include_str!("../shaders/keys.wgsl");
 pub const BUBBLE: &str = include_str!("../shaders/bubble.wgsl");
 /// `shaders/radix.wgsl`: the radix view's count, scan, scatter and dim kernels.
 pub const RADIX: &str = include_str!("../shaders/radix.wgsl");
+/// `shaders/radix_image.wgsl`: the radix view's whole-picture steps on the device-wide sort.
+pub const RADIX_IMAGE: &str = include_str!("../shaders/radix_image.wgsl");
 /// `shaders/radix_sort.wgsl`: the device-wide radix sort of `src/sort/`.
 pub const RADIX_SORT: &str = include_str!("../shaders/radix_sort.wgsl");
 /// `shaders/radix_sort_portable.wgsl`: its ranking by comparing digits in workgroup memory.
@@ -165,6 +167,10 @@ pub const KEYS_PROGRAM: Program =
 pub const RADIX_PROGRAM: Program =
     Program { name: "radix", files: &["key.wgsl", "radix.wgsl"], sources: &[KEY, RADIX] };
 
+/// The radix view's gather and place kernels for the whole-picture scope, with the key prelude.
+pub const RADIX_IMAGE_PROGRAM: Program =
+    Program { name: "radix_image", files: &["key.wgsl", "radix_image.wgsl"], sources: &[KEY, RADIX_IMAGE] };
+
 /// The device-wide radix sort (stands alone: no key prelude).
 pub const RADIX_SORT_PROGRAM: Program = Program {
     name: "radix_sort",
@@ -198,6 +204,7 @@ pub const PROGRAMS: &[Program] = &[
     KEYS_PROGRAM,
     BUBBLE_PROGRAM,
     RADIX_PROGRAM,
+    RADIX_IMAGE_PROGRAM,
     RADIX_SORT_PROGRAM,
     RADIX_SORT_SUBGROUPS_PROGRAM,
     DISPLAY_PROGRAM,

@@ -161,3 +161,32 @@ fn one_repeated_colour_never_moves_and_distinct_keys_sort_fully() {
         }
     });
 }
+
+/// Without sub-steps the whole picture is sorted by the device-wide sort, step by step: the
+/// same states and moved pixels as the model, on pictures longer than one of its tiles.
+#[test]
+fn whole_picture_steps_on_the_device_sort_match_the_model_across_its_tiles() {
+    on_every_gpu(|gpu| {
+        let radix = Radix::new(gpu);
+        let cases = [
+            (97, 61, 8, None, SortKey::Luma, false, Axis::Rows),
+            (128, 64, 4, Some(12), SortKey::Hue, true, Axis::Columns),
+            (65, 127, 2, Some(6), SortKey::Value, false, Axis::Columns),
+            (4097, 1, 8, None, SortKey::Saturation, true, Axis::Rows),
+            (1, 4099, 1, Some(3), SortKey::Red, false, Axis::Rows),
+        ];
+        for (i, (w, h, digit_bits, key_bits, key, descending, axis)) in cases.into_iter().enumerate() {
+            let input = random_image(w, h, 900 + i as u64);
+            let options = SortOptions { key, descending, axis };
+            let settings = RadixSettings { digit_bits, key_bits, scope: Scope::Image, ..Default::default() };
+            let run = radix.start(gpu, &input, options, settings);
+            assert!(run.device_sorted(), "{w}x{h}: not on the device sort");
+            check_every_step(gpu, &input, run, "device-sorted");
+        }
+        let staged = RadixSettings { scope: Scope::Image, sub_steps: true, ..Default::default() };
+        let input = random_image(9, 9, 3);
+        assert!(!radix.start(gpu, &input, SortOptions::default(), staged).device_sorted());
+        let lines = RadixSettings::default();
+        assert!(!radix.start(gpu, &input, SortOptions::default(), lines).device_sorted());
+    });
+}

@@ -3,11 +3,12 @@
 use shadersort::algorithms::bubble::BubbleParams;
 use shadersort::algorithms::odd_even::{PassParams, WORKGROUP_SIZE};
 use shadersort::algorithms::radix::RadixParams;
+use shadersort::algorithms::radix_image::ImageStepParams;
 use shadersort::key::{HUE_SECTOR, SATURATION_MAX, SortKey};
 use shadersort::key_extract::KeyParams;
 use shadersort::shaders::{
-    BUBBLE_PROGRAM, KEY_PROGRAM, KEYS_PROGRAM, ODD_EVEN_PROGRAM, PROGRAMS, Program, RADIX_PROGRAM,
-    RADIX_SORT_PROGRAM, RADIX_SORT_SUBGROUPS_PROGRAM,
+    BUBBLE_PROGRAM, KEY_PROGRAM, KEYS_PROGRAM, ODD_EVEN_PROGRAM, PROGRAMS, Program, RADIX_IMAGE_PROGRAM,
+    RADIX_PROGRAM, RADIX_SORT_PROGRAM, RADIX_SORT_SUBGROUPS_PROGRAM,
 };
 use shadersort::sort::{TILE, TileMemory};
 
@@ -118,6 +119,15 @@ fn bubble_entry_point_overrides_and_params_match_the_rust_side() {
         overrides.contains(&"ROW_CAPACITY".to_string()) && overrides.contains(&"WORKGROUP".to_string()),
         "{overrides:?}"
     );
+}
+
+#[test]
+fn radix_image_entry_points_and_params_match_the_rust_side() {
+    let (module, _) = parse(&RADIX_IMAGE_PROGRAM);
+    for name in ["gather", "place"] {
+        assert_eq!(entry_point(&module, name).stage, naga::ShaderStage::Compute, "{name}");
+    }
+    assert_eq!(struct_size(&module, "ImageStepParams") as usize, std::mem::size_of::<ImageStepParams>());
 }
 
 #[test]

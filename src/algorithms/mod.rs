@@ -5,6 +5,7 @@ pub mod odd_even;
 pub mod params_ring;
 pub mod ping_pong;
 pub mod radix;
+pub mod radix_image;
 pub mod runs;
 pub mod swap_counters;
 pub mod swap_reader;

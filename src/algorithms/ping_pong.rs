@@ -29,6 +29,11 @@ impl PingPong {
         ping_pong
     }
 
+    /// The input picture (never written by a step).
+    pub fn input(&self) -> &wgpu::Texture {
+        &self.input
+    }
+
     /// The view of texture `i` (0 or 1).
     pub fn view(&self, i: usize) -> &wgpu::TextureView {
         &self.views[i]

@@ -7,13 +7,15 @@
 //! textures ping-ponged with the pictures, and the key is composite: the run id above the key
 //! (`RadixKey::run_bits`), whose digits LSD sorts last.
 //!
-//! The whole-picture scope runs the same three kernels with one sequence of W x H pixels and
-//! a single workgroup scanning its counts: correct for every size, not fast. A device-wide
-//! sorter can take its place behind [`RadixRun`] by recording the same digit pass (keys of
-//! the state texture in, the state after that digit out), so the view keeps its steps.
+//! The whole-picture scope sorts one sequence of W x H pixels. Without sub-steps each of its
+//! steps is a device-wide sort of the input by the key bits sorted so far
+//! ([`super::radix_image`]): the same states, pass by pass, at the speed of `src/sort/`.
+//! Shown in stages (or too large for one device sort), it runs the three kernels above with a
+//! single workgroup scanning every tile's counts: correct for every size, not fast.
 
 use super::params_ring::ParamsRing;
 use super::ping_pong::PingPong;
+use super::radix_image::{ImagePipelines, ImageSteps};
 use super::runs::{self, RunTexture, RunsError, run_id_texture};
 use super::swap_counters::SwapCounters;
 use super::{RunStats, SortRun};
@@ -25,6 +27,7 @@ use crate::reference::radix::{RadixPlan, Sequences, stage_limit};
 use crate::shaders::RADIX_PROGRAM;
 use crate::texture::PICTURE_FORMAT;
 use image::RgbaImage;
+use std::sync::{Arc, OnceLock};
 
 /// Pixels per chunk of a tile, one per invocation (`TILE_CHUNK` in `shaders/radix.wgsl`).
 pub const TILE_CHUNK: u32 = 256;
@@ -184,6 +187,8 @@ pub struct Radix {
     scan: wgpu::ComputePipeline,
     scatter: wgpu::ComputePipeline,
     dim: wgpu::ComputePipeline,
+    /// The whole-picture steps' pipelines, built with the first run that uses them.
+    image: OnceLock<Arc<ImagePipelines>>,
 }
 
 impl Radix {
@@ -257,7 +262,13 @@ impl Radix {
             scatter: pipeline("scatter"),
             dim: pipeline("dim"),
             layout,
+            image: OnceLock::new(),
         }
+    }
+
+    /// The whole-picture steps' pipelines (built on first use).
+    fn image_pipelines(&self, gpu: &Gpu) -> Arc<ImagePipelines> {
+        self.image.get_or_init(|| Arc::new(ImagePipelines::new(gpu))).clone()
     }
 
     /// Starts sorting `picture`.
@@ -318,6 +329,8 @@ pub struct RadixRun {
     params: ParamsRing,
     counts: wgpu::Buffer,
     counters: SwapCounters,
+    /// The whole-picture scope's steps on the device-wide sort, where they apply.
+    image: Option<ImageSteps>,
     runs: CarriedRuns,
     plan: RadixPlan,
     sequences: Sequences,
@@ -362,13 +375,18 @@ impl RadixRun {
         let pictures = PingPong::new(gpu, picture, "radix");
         let device = &gpu.device;
         let params = ParamsRing::new(gpu, std::mem::size_of::<RadixParams>(), RING, "radix::params");
+        let counters = SwapCounters::new(gpu, RING, 1, "radix::moved");
+        let image = (settings.scope == Scope::Image && plan.stages == 1 && runs.is_none())
+            .then(|| ImageSteps::new(radix.image_pipelines(gpu), gpu, &pictures, &counters, RING))
+            .flatten();
+        // The view's own kernels keep their counts here (a placeholder when they do not run).
+        let counts_bytes = if image.is_some() { 4 } else { tiling.counts(settings.digit_bits) * 4 };
         let counts = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("radix::counts"),
-            size: tiling.counts(settings.digit_bits) * 4,
+            size: counts_bytes,
             usage: wgpu::BufferUsages::STORAGE,
             mapped_at_creation: false,
         });
-        let counters = SwapCounters::new(gpu, RING, 1, "radix::moved");
         let carried = CarriedRuns::new(gpu, runs);
         let bind_groups = bind_groups(gpu, &radix.layout, &pictures, &params, &counts, &counters, &carried);
         let mut run = RadixRun {
@@ -383,6 +401,7 @@ impl RadixRun {
             params,
             counts,
             counters,
+            image,
             runs: carried,
             plan,
             sequences,
@@ -416,6 +435,12 @@ impl RadixRun {
     /// The sequences sorted.
     pub fn sequences(&self) -> Sequences {
         self.sequences
+    }
+
+    /// Whether each step is a device-wide sort of the whole picture ([`super::radix_image`])
+    /// rather than the view's own kernels.
+    pub fn device_sorted(&self) -> bool {
+        self.image.is_some()
     }
 
     /// How the sequences are cut into tiles.
@@ -473,6 +498,14 @@ impl SortRun for RadixRun {
         }
         let first = self.steps_done;
         self.counters.record_clear(encoder, first, n);
+        if let Some(image) = &self.image {
+            for step in first..first + n {
+                let counter = self.counters.dynamic_offset(step);
+                image.record_step(encoder, &self.queue, &self.plan.key, self.plan.digit_bits, step, counter);
+            }
+            self.steps_done += n;
+            return n;
+        }
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some("radix::steps"),
             timestamp_writes: None,

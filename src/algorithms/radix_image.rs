@@ -1,0 +1,280 @@
+//! The radix view's whole-picture scope on the device-wide radix sort of `src/sort/`.
+//!
+//! After k passes of b-bit digits, LSD radix sort has put a sequence in stable order of the
+//! low k x b bits of its key. So step k of the view is the input sorted, stably, by those
+//! bits: `shaders/radix_image.wgsl` gathers every pixel's masked key and position, the device
+//! sort orders the pairs, and a second kernel places the pixels, counting those that moved
+//! since the step before. Each step is one device-wide sort of the whole picture, where the
+//! view's own kernels scan every tile's counts in a single workgroup.
+//!
+//! Used for the whole-picture scope without sub-steps (a staged scatter needs the view's own
+//! kernels) when the picture fits one sort; [`super::radix::RadixRun`] decides.
+
+use super::params_ring::ParamsRing;
+use super::ping_pong::PingPong;
+use super::swap_counters::SwapCounters;
+use crate::gpu::Gpu;
+use crate::radix_key::RadixKey;
+use crate::shaders::RADIX_IMAGE_PROGRAM;
+use crate::sort::{RadixSorter, SortJob, SortScratch};
+use crate::texture::PICTURE_FORMAT;
+use std::sync::Arc;
+
+/// Pixels per workgroup (`GROUP` in `shaders/radix_image.wgsl`).
+const GROUP: u32 = 256;
+
+/// Mirrors `ImageStepParams` in `shaders/radix_image.wgsl`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, bytemuck::Pod, bytemuck::Zeroable)]
+pub struct ImageStepParams {
+    /// `SortKey::id`.
+    pub key: u32,
+    /// 1 for descending order.
+    pub descending: u32,
+    /// `Axis` as u32.
+    pub axis: u32,
+    /// Low bits dropped from the sort key.
+    pub key_shift: u32,
+    /// 2^key_bits - 1.
+    pub key_mask: u32,
+    /// The key bits sorted after the step.
+    pub step_mask: u32,
+    /// Pixels in the picture.
+    pub len: u32,
+    /// 1 on the first step after a restart.
+    pub first_step: u32,
+}
+
+impl ImageStepParams {
+    /// The parameters of the step that makes `passes_done` digit passes of `digit_bits` bits.
+    pub fn new(key: &RadixKey, digit_bits: u32, passes_done: u32, len: u32) -> Self {
+        let options = key.options;
+        let sorted_bits = passes_done.saturating_mul(digit_bits);
+        ImageStepParams {
+            key: options.key.id(),
+            descending: options.descending.into(),
+            axis: options.axis as u32,
+            key_shift: key.shift(),
+            key_mask: key.mask(),
+            step_mask: if sorted_bits >= 32 { u32::MAX } else { (1 << sorted_bits) - 1 },
+            len,
+            first_step: u32::from(passes_done == 1),
+        }
+    }
+}
+
+/// The gather and place pipelines and the device-wide sorter, built once per device (on the
+/// first whole-picture run).
+pub struct ImagePipelines {
+    layout: wgpu::BindGroupLayout,
+    gather: wgpu::ComputePipeline,
+    place: wgpu::ComputePipeline,
+    sorter: RadixSorter,
+}
+
+impl ImagePipelines {
+    /// Builds the two kernels and the fastest sorter for the device.
+    pub fn new(gpu: &Gpu) -> Self {
+        let device = &gpu.device;
+        let module = RADIX_IMAGE_PROGRAM.module(device);
+        let buffer = |binding, ty, has_dynamic_offset| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Buffer { ty, has_dynamic_offset, min_binding_size: None },
+            count: None,
+        };
+        let storage = wgpu::BufferBindingType::Storage { read_only: false };
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("radix_image::layout"),
+            entries: &[
+                wgpu::BindGroupLayoutEntry {
+                    binding: 0,
+                    visibility: wgpu::ShaderStages::COMPUTE,
+                    ty: wgpu::BindingType::Texture {
+                        sample_type: wgpu::TextureSampleType::Uint,
+                        view_dimension: wgpu::TextureViewDimension::D2,
+                        multisampled: false,
+                    },
+                    count: None,
+                },
+                buffer(1, wgpu::BufferBindingType::Uniform, true),
+                buffer(2, storage, true),
+                wgpu::BindGroupLayoutEntry {
+                    binding: 3,
+                    visibility: wgpu::ShaderStages::COMPUTE,
+                    ty: wgpu::BindingType::StorageTexture {
+                        access: wgpu::StorageTextureAccess::WriteOnly,
+                        format: PICTURE_FORMAT,
+                        view_dimension: wgpu::TextureViewDimension::D2,
+                    },
+                    count: None,
+                },
+                buffer(4, storage, false),
+                buffer(5, storage, false),
+                buffer(6, storage, false),
+            ],
+        });
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("radix_image::pipeline_layout"),
+            bind_group_layouts: &[Some(&layout)],
+            immediate_size: 0,
+        });
+        let pipeline = |entry_point: &str| {
+            device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some(&format!("radix_image::{entry_point}")),
+                layout: Some(&pipeline_layout),
+                module: &module,
+                entry_point: Some(entry_point),
+                compilation_options: Default::default(),
+                cache: None,
+            })
+        };
+        ImagePipelines {
+            gather: pipeline("gather"),
+            place: pipeline("place"),
+            layout,
+            sorter: RadixSorter::new(device),
+        }
+    }
+
+    /// The most pixels one picture may have for this way of sorting.
+    pub fn max_len(&self) -> u32 {
+        self.sorter.max_len()
+    }
+}
+
+/// The buffers and bind groups of one picture sorted this way.
+pub struct ImageSteps {
+    pipelines: Arc<ImagePipelines>,
+    device: wgpu::Device,
+    params: ParamsRing,
+    keys: wgpu::Buffer,
+    positions: wgpu::Buffer,
+    scratch: SortScratch,
+    /// Group `d` writes the state texture `d`.
+    bind_groups: [wgpu::BindGroup; 2],
+    len: u32,
+    groups: (u32, u32),
+}
+
+impl ImageSteps {
+    /// Buffers for the picture of `pictures`, or `None` when it has more pixels than one sort
+    /// takes. `slots` is how many steps may be outstanding (the parameter ring's size).
+    pub fn new(
+        pipelines: Arc<ImagePipelines>,
+        gpu: &Gpu,
+        pictures: &PingPong,
+        counters: &SwapCounters,
+        slots: u32,
+    ) -> Option<Self> {
+        let size = pictures.input().size();
+        let len = u32::try_from(u64::from(size.width) * u64::from(size.height)).ok()?;
+        if len > pipelines.max_len() {
+            return None;
+        }
+        let device = &gpu.device;
+        let scratch = pipelines.sorter.scratch(device, len, true).ok()?;
+        let buffer = |label: &str| {
+            device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size: u64::from(len.max(1)) * 4,
+                usage: wgpu::BufferUsages::STORAGE,
+                mapped_at_creation: false,
+            })
+        };
+        let (keys, positions, placed) =
+            (buffer("radix_image::keys"), buffer("radix_image::positions"), buffer("radix_image::placed"));
+        let params =
+            ParamsRing::new(gpu, std::mem::size_of::<ImageStepParams>(), slots, "radix_image::params");
+        let input = pictures.input().create_view(&Default::default());
+        let bind_groups = [0, 1].map(|d| {
+            device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some(&format!("radix_image::bind_group[{d}]")),
+                layout: &pipelines.layout,
+                entries: &[
+                    wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::TextureView(&input) },
+                    wgpu::BindGroupEntry { binding: 1, resource: params.binding() },
+                    wgpu::BindGroupEntry { binding: 2, resource: counters.binding() },
+                    wgpu::BindGroupEntry {
+                        binding: 3,
+                        resource: wgpu::BindingResource::TextureView(pictures.view(d)),
+                    },
+                    wgpu::BindGroupEntry { binding: 4, resource: keys.as_entire_binding() },
+                    wgpu::BindGroupEntry { binding: 5, resource: positions.as_entire_binding() },
+                    wgpu::BindGroupEntry { binding: 6, resource: placed.as_entire_binding() },
+                ],
+            })
+        });
+        let workgroups = len.div_ceil(GROUP);
+        let x = workgroups.clamp(1, device.limits().max_compute_workgroups_per_dimension);
+        Some(ImageSteps {
+            pipelines,
+            device: device.clone(),
+            params,
+            keys,
+            positions,
+            scratch,
+            bind_groups,
+            len,
+            groups: (x, workgroups.div_ceil(x)),
+        })
+    }
+
+    /// Records step `step` (0-based; it makes `step + 1` digit passes of `digit_bits` bits of
+    /// `key`): its result goes to state texture `(step + 1) % 2`, its moved pixels to the
+    /// counter slot at `counter_offset`.
+    pub fn record_step(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        queue: &wgpu::Queue,
+        key: &RadixKey,
+        digit_bits: u32,
+        step: u32,
+        counter_offset: u32,
+    ) {
+        let params = ImageStepParams::new(key, digit_bits, step + 1, self.len);
+        let offset = self.params.write(queue, step, &params);
+        let bind_group = &self.bind_groups[((step + 1) % 2) as usize];
+        let (x, y) = self.groups;
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("radix_image::gather"),
+                timestamp_writes: None,
+            });
+            pass.set_pipeline(&self.pipelines.gather);
+            pass.set_bind_group(0, bind_group, &[offset, counter_offset]);
+            pass.dispatch_workgroups(x, y, 1);
+        }
+        let job = SortJob::pairs(&self.keys, &self.positions, self.len);
+        self.pipelines
+            .sorter
+            .record(&self.device, encoder, &job, &self.scratch)
+            .expect("the scratch holds the whole picture");
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some("radix_image::place"),
+            timestamp_writes: None,
+        });
+        pass.set_pipeline(&self.pipelines.place);
+        pass.set_bind_group(0, bind_group, &[offset, counter_offset]);
+        pass.dispatch_workgroups(x, y, 1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::key::SortKey;
+    use crate::options::SortOptions;
+
+    #[test]
+    fn each_step_sorts_by_the_bits_of_the_passes_made() {
+        let options = SortOptions { key: SortKey::Red, ..Default::default() };
+        let key = RadixKey::new(options, None).unwrap();
+        assert_eq!(ImageStepParams::new(&key, 4, 1, 9).step_mask, 0xf);
+        assert_eq!(ImageStepParams::new(&key, 4, 2, 9).step_mask, 0xff);
+        assert_eq!(ImageStepParams::new(&key, 8, 4, 9).step_mask, u32::MAX);
+        assert_eq!(ImageStepParams::new(&key, 8, 5, 9).step_mask, u32::MAX);
+        assert_eq!(ImageStepParams::new(&key, 1, 1, 9).first_step, 1);
+        assert_eq!(ImageStepParams::new(&key, 1, 2, 9).first_step, 0);
+    }
+}
