@@ -6,6 +6,7 @@
 //! the runs of an [`intervals::RunMap`], which sorts only parts of each line.
 
 pub mod algorithms;
+pub mod angle;
 pub mod app;
 pub mod bench;
 pub mod cli;

@@ -242,8 +242,24 @@ impl RunMap {
         mask: Option<&Mask>,
     ) -> Result<Self, IntervalError> {
         let (width, height) = picture.dimensions();
+        Self::compute_on((width, height, axis), picture, settings, mask, |_, _, index| Some(index))
+    }
+
+    /// The runs of `picture` under `settings` (the mask's black pixels fixed) in a map of
+    /// `width` x `height` along `axis` whose cells need not be the picture's own: position `pos`
+    /// of line `line`, at row-major `index` of the map, holds the picture pixel whose row-major
+    /// index `pixel(line, pos, index)` gives, or no pixel (`None`: a cell that is fixed). So a
+    /// map of lines at an angle, laid out as rows (`crate::angle`), takes the threshold, the
+    /// edges and the mask from the picture itself, and random runs along its own lines.
+    pub fn compute_on(
+        (width, height, axis): (u32, u32, Axis),
+        picture: &RgbaImage,
+        settings: &IntervalSettings,
+        mask: Option<&Mask>,
+        pixel: impl Fn(usize, usize, usize) -> Option<usize>,
+    ) -> Result<Self, IntervalError> {
         if let Some(mask) = mask {
-            mask.check_size("the picture", (width, height))?;
+            mask.check_size("the picture", picture.dimensions())?;
         }
         let fixed_by_mode = match settings.mode {
             IntervalMode::Threshold => Some(threshold::outside(picture, settings.key, settings.threshold)),
@@ -254,6 +270,7 @@ impl RunMap {
         let starts = (settings.mode == IntervalMode::Random)
             .then(|| random::run_starts(layout.count, layout.len, settings.seed, settings.run_length));
         Ok(Self::build(width, height, axis, |line, pos, index| {
+            let Some(index) = pixel(line, pos, index) else { return Cell::Fixed };
             let fixed = fixed_by_mode.as_ref().is_some_and(|f| f[index])
                 || mask.is_some_and(|m| !m.is_sortable(index));
             if fixed {
