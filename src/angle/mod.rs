@@ -16,8 +16,13 @@
 //! every front end, the GPU and the CPU model agree exactly.
 
 pub mod line_space;
+pub mod lines;
+pub mod run;
+pub mod scatter;
 
 pub use line_space::LineSpace;
+pub use lines::{AngleError, Lines};
+pub use run::AngledRun;
 
 use crate::options::Axis;
 use std::str::FromStr;
