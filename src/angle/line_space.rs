@@ -9,7 +9,7 @@
 //! the rest of the row, up to the longest line's length, is padding.
 
 use super::{Angle, Slope};
-use crate::intervals::{IntervalError, IntervalSettings, Mask, RunMap, RunSummary};
+use crate::intervals::{Cell, IntervalError, IntervalSettings, Mask, RunMap, RunSummary};
 use crate::options::Axis;
 use image::RgbaImage;
 
@@ -173,6 +173,19 @@ impl LineSpace {
             mask,
             |line, position, _| self.pixel_at(line, position),
         )
+    }
+
+    /// The map of whole lines: each line one run, each padding cell fixed; `None` when no
+    /// line is padded (then whole lines need no map at all).
+    pub fn whole_lines(&self) -> Option<RunMap> {
+        self.has_padding().then(|| {
+            RunMap::build(self.line_width, self.lines, Axis::Rows, |line, position, _| {
+                match self.pixel_at(line, position) {
+                    Some(_) => Cell::Join,
+                    None => Cell::Fixed,
+                }
+            })
+        })
     }
 
     /// The runs of a line-space map in numbers, padding left out (each padding cell is a
@@ -357,6 +370,11 @@ mod tests {
                     }
                 }
             }
+            // Whole lines are the map of no interval runs.
+            assert_eq!(
+                space.whole_lines(),
+                Some(space.run_map(&picture, &IntervalSettings::default(), None).unwrap())
+            );
             // The summary counts the picture's pixels only.
             let summary = space.summary(&map);
             assert_eq!(summary.fixed + moving_pixels(&map), 17 * 11, "{degrees}°");

@@ -7,11 +7,11 @@ use super::line_space::line_count;
 use super::scatter::LineScatter;
 use super::{Angle, AngledRun, LineSpace};
 use crate::algorithms::runs::RunsError;
-use crate::algorithms::{Pipelines, RunSettings, SortRun};
+use crate::algorithms::{Algorithm, Pipelines, RunSettings, SortRun};
 use crate::gpu::Gpu;
 use crate::image_input::scaled_size;
 use crate::intervals::{IntervalError, IntervalMode, IntervalSettings, Mask, RunMap, RunSummary};
-use crate::options::{Axis, SortOptions};
+use crate::options::{Axis, Scope, SortOptions};
 use image::RgbaImage;
 use std::sync::Arc;
 
@@ -120,6 +120,33 @@ impl Lines {
         match self {
             Lines::Axis(axis) => RunMap::compute(picture, *axis, settings, mask).map(Some),
             Lines::Angled(space) => space.run_map(picture, settings, mask).map(Some),
+        }
+    }
+
+    /// Whether `algorithm` can sort along these lines within `runs` (whole lines with `None`),
+    /// as [`Lines::start`] would find, so a caller can refuse before any GPU work: at an angle
+    /// the map must also hold the padding's run ids, and the radix view needs lines.
+    pub fn check(
+        &self,
+        algorithm: Algorithm,
+        options: SortOptions,
+        settings: &RunSettings,
+        runs: Option<&RunMap>,
+    ) -> Result<(), RunsError> {
+        let options = self.sort_options(options);
+        match self {
+            Lines::Axis(_) => runs.map_or(Ok(()), |map| algorithm.check_runs(options, settings, map)),
+            Lines::Angled(space) => {
+                if algorithm == Algorithm::Radix && settings.radix.scope == Scope::Image {
+                    return Err(RunsError::WholePictureAtAngle);
+                }
+                match runs {
+                    Some(map) => algorithm.check_runs(options, settings, map),
+                    None => space
+                        .whole_lines()
+                        .map_or(Ok(()), |map| algorithm.check_runs(options, settings, &map)),
+                }
+            }
         }
     }
 

@@ -13,7 +13,7 @@ use crate::algorithms::runs::RunsError;
 use crate::algorithms::swap_counters::SwapCounters;
 use crate::algorithms::{Pipelines, RunSettings, RunStats, SortRun};
 use crate::gpu::Gpu;
-use crate::intervals::{IntervalSettings, RunMap};
+use crate::intervals::RunMap;
 use crate::options::{Axis, Scope, SortOptions};
 use image::RgbaImage;
 use std::sync::Arc;
@@ -54,9 +54,7 @@ impl AngledRun {
         if matches!(pipelines, Pipelines::Radix(_)) && settings.radix.scope == Scope::Image {
             return Err(RunsError::WholePictureAtAngle);
         }
-        let whole_lines = space
-            .has_padding()
-            .then(|| space.run_map(picture, &IntervalSettings::default(), None).expect("no mask to check"));
+        let whole_lines = space.whole_lines();
         let options = SortOptions { axis: Axis::Rows, ..options };
         let inner = pipelines.start_in_runs(
             gpu,
