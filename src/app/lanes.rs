@@ -109,7 +109,7 @@ pub struct Lanes {
 
 impl Lanes {
     /// Starts one lane per (algorithm, pass kind) on `picture`, along `lines` within `runs`
-    /// (whole lines with `None`; see [`for_lane`] for a lane whose algorithm cannot sort
+    /// (whole lines with `None`; see `for_lane` for a lane whose algorithm cannot sort
     /// along them within them).
     #[allow(clippy::too_many_arguments)]
     pub fn start(

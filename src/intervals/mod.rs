@@ -15,8 +15,10 @@
 //! - `random`: runs of seeded random lengths ([`random`]);
 //! - a mask's black pixels are fixed in every mode ([`mask`]).
 //!
-//! [`RunMap::build`] takes any per-pixel rule, so other layouts (padding pixels that must not
-//! move, say) can make maps of their own. [`overlay`] draws a map over its picture.
+//! [`RunMap::build`] takes any per-pixel rule, and [`RunMap::compute_on`] the interval rules on
+//! cells that need not be the picture's own, so other layouts make maps of their own: line
+//! space at an angle (`crate::angle`) takes the threshold, edges and mask from the picture and
+//! fixes its padding. [`overlay`] draws a map over its picture.
 
 pub mod edges;
 pub mod mask;
