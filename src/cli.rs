@@ -3,6 +3,7 @@
 use crate::algorithms::odd_even::PassKind;
 use crate::algorithms::radix::RadixSettings;
 use crate::algorithms::{Algorithm, RunSettings};
+use crate::angle::Angle;
 use crate::bench::gif::GifBenchArgs;
 use crate::bench::pass::PassBenchArgs;
 use crate::bench::radix::RadixBenchArgs;
@@ -123,9 +124,15 @@ pub struct Cli {
     #[arg(long)]
     pub reverse: bool,
 
-    /// Sort each row (left to right) or each column (top to bottom).
-    #[arg(long, value_enum, default_value_t)]
-    pub axis: Axis,
+    /// Sort each row (left to right) or each column (top to bottom) [default: rows].
+    #[arg(long, value_enum)]
+    pub axis: Option<Axis>,
+
+    /// Sort along lines at this angle in degrees, y pointing down: 0 is rows left to right, 90
+    /// columns top to bottom, 180 rows right to left, 30 lines falling gently to the right
+    /// (any number, taken modulo 360; instead of --axis).
+    #[arg(long, value_name = "DEG", allow_negative_numbers = true)]
+    pub angle: Option<Angle>,
 
     /// Largest picture side; larger pictures are downscaled (default: the GPU's texture limit).
     #[arg(long, value_name = "PIXELS", value_parser = clap::value_parser!(u32).range(1..))]
@@ -206,9 +213,16 @@ pub enum Bench {
 }
 
 impl Cli {
-    /// Key, order and axis as the algorithms take them.
+    /// The direction to sort in: `--angle`, or the one of `--axis` (rows by default).
+    pub fn direction(&self) -> Angle {
+        self.angle.unwrap_or_else(|| Angle::of_axis(self.axis.unwrap_or_default()))
+    }
+
+    /// Key, order and axis as the algorithms take them (the axis of the direction, or rows
+    /// for an angle, whose lines are sorted as rows of their line space).
     pub fn sort_options(&self) -> SortOptions {
-        SortOptions { key: self.key, descending: self.reverse, axis: self.axis }
+        let axis = self.direction().axis().unwrap_or_default();
+        SortOptions { key: self.key, descending: self.reverse, axis }
     }
 
     /// Pass kind and phases per step as the algorithms take them.
@@ -316,9 +330,10 @@ impl Cli {
     }
 
     /// Flags that parse on their own but not together: radix flags on another algorithm's
-    /// headless run, or more key bits than the key has.
+    /// headless run, more key bits than the key has, two directions.
     pub fn check(&self) -> Result<(), String> {
         self.check_intervals()?;
+        self.check_direction()?;
         if let Some(bits) = self.key_bits {
             RadixKey::new(self.sort_options(), Some(bits))?;
         }
@@ -332,6 +347,23 @@ impl Cli {
                 "--digit-bits, --key-bits, --scope and --sub-steps apply to the radix view: add --algorithm radix (not {})",
                 self.algorithm.name()
             ));
+        }
+        Ok(())
+    }
+
+    /// `--angle` with `--axis`, or with the whole-picture scope of a headless run.
+    fn check_direction(&self) -> Result<(), String> {
+        let Some(angle) = self.angle else { return Ok(()) };
+        if let Some(axis) = self.axis {
+            return Err(format!(
+                "--angle {angle} and --axis {} both set the direction; give one (--axis rows is --angle 0, --axis columns is --angle 90)",
+                axis.name()
+            ));
+        }
+        // The window's radix lane sorts the whole picture without the angle and says why.
+        let headless = self.out.is_some() || self.record.is_some();
+        if headless && self.scope == Scope::Image && angle.axis().is_none() {
+            return Err(crate::algorithms::runs::RunsError::WholePictureAtAngle.to_string());
         }
         Ok(())
     }
@@ -597,6 +629,34 @@ mod tests {
         }
         let sweep = Cli::parse_from(["shadersort", "--sweep", "0..1"]);
         assert!(sweep.check().unwrap_err().contains("add --record"));
+    }
+
+    #[test]
+    fn an_angle_is_the_direction_and_does_not_go_with_an_axis() {
+        let cli = Cli::parse_from(["shadersort", "--angle", "-30", "--out", "o.png"]);
+        assert_eq!((cli.direction().degrees(), cli.check()), (330.0, Ok(())));
+        assert_eq!(cli.sort_options().axis, Axis::Rows);
+        let cli = Cli::parse_from(["shadersort", "--angle", "450"]);
+        assert_eq!((cli.direction(), cli.sort_options().axis), (Angle::COLUMNS, Axis::Columns));
+        let cli = Cli::parse_from(["shadersort", "--axis", "columns"]);
+        assert_eq!(cli.direction(), Angle::COLUMNS);
+        assert_eq!(Cli::parse_from(["shadersort"]).direction(), Angle::ROWS);
+        for axis in ["rows", "columns"] {
+            let both = Cli::parse_from(["shadersort", "--angle", "30", "--axis", axis, "--out", "o.png"]);
+            let e = both.check().unwrap_err();
+            assert!(e.contains("--angle 30 and --axis") && e.contains("give one"), "{e}");
+        }
+        let whole = ["shadersort", "--angle", "30", "--algorithm", "radix", "--scope", "image"];
+        let e = Cli::parse_from([&whole[..], &["--out", "o.png"]].concat()).check().unwrap_err();
+        assert!(e.contains("drop --scope image or --angle"), "{e}");
+        // The window takes it (its radix lane sorts the whole picture and says why), and a
+        // whole picture along an axis needs no lines turned.
+        assert_eq!(Cli::parse_from(whole).check(), Ok(()));
+        let axis =
+            ["shadersort", "--angle", "90", "--algorithm", "radix", "--scope", "image", "--out", "o.png"];
+        assert_eq!(Cli::parse_from(axis).check(), Ok(()));
+        assert!(Cli::try_parse_from(["shadersort", "--angle", "north"]).is_err());
+        assert!(Cli::try_parse_from(["shadersort", "--angle", "inf"]).is_err());
     }
 
     #[test]

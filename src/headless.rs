@@ -3,6 +3,8 @@
 //! threshold sweep as a GIF (`--record --sweep`).
 
 use crate::algorithms::{Pipelines, SortRun, run_until};
+use crate::angle::Lines;
+use crate::angle::scatter::LineScatter;
 use crate::cli::Cli;
 use crate::gpu::Gpu;
 use crate::image_input::{Picture, SizeLimit};
@@ -46,8 +48,8 @@ pub struct SortReport {
 }
 
 /// Where the recording goes when `--record` names no path: `gifs/<image>-<algorithm>-<key>.gif`,
-/// with `-<intervals>` before `.gif` within interval runs (`-sweep` for a sweep, `-mask` for a
-/// mask alone).
+/// with `-angle<degrees>` for any direction but rows, then `-<intervals>` within interval runs
+/// (`-sweep` for a sweep, `-mask` for a mask alone), before `.gif`.
 pub fn default_record_path(cli: &Cli, picture: &Picture) -> PathBuf {
     let intervals = if cli.sweep.is_some() {
         "-sweep".to_string()
@@ -55,10 +57,11 @@ pub fn default_record_path(cli: &Cli, picture: &Picture) -> PathBuf {
         crate::intervals::file_suffix(cli.interval_settings().mode, cli.mask.is_some())
     };
     Path::new("gifs").join(format!(
-        "{}-{}-{}{intervals}.gif",
+        "{}-{}-{}{}{intervals}.gif",
         picture.name,
         cli.algorithm.name(),
-        cli.key.name()
+        cli.key.name(),
+        cli.direction().file_suffix()
     ))
 }
 
@@ -91,50 +94,65 @@ pub fn run(cli: &Cli) -> anyhow::Result<()> {
     // A downscaled picture takes its mask along, the same size.
     let (width, height) = picture.pixels.dimensions();
     let mask = mask.map(|m| if m.dimensions() == (width, height) { m } else { m.resized(width, height) });
-    let pipelines = Pipelines::new(&gpu, cli.algorithm);
+    let lines = Lines::new(cli.direction(), (width, height), gpu.device.limits().max_texture_dimension_2d)?;
+    let sorter = Sorter {
+        gpu: &gpu,
+        cli,
+        pipelines: Pipelines::new(&gpu, cli.algorithm),
+        scatter: LineScatter::new(&gpu),
+        lines,
+    };
     if let Some(sweep) = cli.threshold_sweep() {
         let target = gif_target.expect("--sweep comes with --record");
-        let report =
-            record_threshold_sweep(&gpu, cli, &pipelines, &picture.pixels, mask.as_ref(), sweep, target)?;
+        let report = record_threshold_sweep(&sorter, &picture.pixels, mask.as_ref(), sweep, target)?;
         println!("{report}");
         return Ok(());
     }
-    let runs = run_map(cli, &picture.pixels, mask.as_ref())?;
+    let runs = run_map(&sorter, &picture.pixels, mask.as_ref())?;
     if let Some(target) = gif_target {
-        let report = record(&gpu, cli, &pipelines, &picture.pixels, runs.as_ref(), target)?;
+        let report = record(&sorter, &picture.pixels, runs.as_ref(), target)?;
         println!("{report}");
     }
     if let Some(target) = png_target {
-        let report = sort_to_png(&gpu, cli, &pipelines, &picture, runs.as_ref(), target)?;
+        let report = sort_to_png(&sorter, &picture, runs.as_ref(), target)?;
         println!("{report}");
     }
     Ok(())
 }
 
-/// The runs the command line asks for, computed from the picture to be sorted, or `None` for
-/// whole lines; an error when the algorithm cannot sort within them.
-fn run_map(cli: &Cli, picture: &RgbaImage, mask: Option<&Mask>) -> anyhow::Result<Option<RunMap>> {
-    if !cli.uses_intervals() {
-        return Ok(None);
-    }
-    let runs = RunMap::compute(picture, cli.axis, &cli.interval_settings(), mask)?;
-    cli.algorithm.check_runs(cli.sort_options(), &cli.run_settings(), &runs)?;
-    Ok(Some(runs))
+/// What every headless output sorts with: the device, the flags, the algorithm's pipelines,
+/// the scatter and the lines through the picture.
+struct Sorter<'a> {
+    gpu: &'a Gpu,
+    cli: &'a Cli,
+    pipelines: Pipelines,
+    scatter: LineScatter,
+    lines: Lines,
 }
 
-/// Starts the chosen algorithm on `picture` within `runs` (checked by [`run_map`]), printing
-/// its notice.
+/// The runs the command line asks for, computed from the picture to be sorted along its
+/// lines, or `None` for whole lines; an error when the algorithm cannot sort within them.
+fn run_map(sorter: &Sorter<'_>, picture: &RgbaImage, mask: Option<&Mask>) -> anyhow::Result<Option<RunMap>> {
+    let cli = sorter.cli;
+    let runs =
+        if cli.uses_intervals() { sorter.lines.runs(picture, &cli.interval_settings(), mask)? } else { None };
+    sorter.lines.check(cli.algorithm, cli.sort_options(), &cli.run_settings(), runs.as_ref())?;
+    Ok(runs)
+}
+
+/// Starts the chosen algorithm on `picture` along the lines within `runs` (checked by
+/// [`run_map`]), printing its notice.
 fn start_run(
-    gpu: &Gpu,
-    cli: &Cli,
-    pipelines: &Pipelines,
+    sorter: &Sorter<'_>,
     picture: &RgbaImage,
     settings: crate::algorithms::RunSettings,
     runs: Option<&RunMap>,
 ) -> Box<dyn SortRun> {
-    let run = pipelines
-        .start_in_runs(gpu, picture, cli.sort_options(), settings, runs)
-        .expect("run_map checked that the algorithm can sort within the runs");
+    let cli = sorter.cli;
+    let run = sorter
+        .lines
+        .start(sorter.gpu, &sorter.pipelines, &sorter.scatter, picture, cli.sort_options(), settings, runs)
+        .expect("run_map checked that the algorithm can sort along the lines within the runs");
     if let Some(notice) = run.notice() {
         eprintln!("note: {notice}");
     }
@@ -152,9 +170,7 @@ fn unwatched_settings(cli: &Cli) -> crate::algorithms::RunSettings {
 }
 
 fn record_threshold_sweep(
-    gpu: &Gpu,
-    cli: &Cli,
-    pipelines: &Pipelines,
+    sorter: &Sorter<'_>,
     picture: &RgbaImage,
     mask: Option<&Mask>,
     sweep: ThresholdSweep,
@@ -162,14 +178,17 @@ fn record_threshold_sweep(
 ) -> anyhow::Result<SweepReport> {
     let bar = progress_bar("sweeping {bar:40} {pos}/{len} frames {elapsed}");
     bar.set_length(u64::from(sweep.frames));
+    let (gpu, cli) = (sorter.gpu, sorter.cli);
     let settings = unwatched_settings(cli);
-    let start = |indexed: &RgbaImage| start_run(gpu, cli, pipelines, indexed, settings, None);
+    sorter.lines.check(cli.algorithm, cli.sort_options(), &settings, None)?;
+    let start = |indexed: &RgbaImage| start_run(sorter, indexed, settings, None);
     let base =
         IntervalSettings { mode: crate::intervals::IntervalMode::Threshold, ..cli.interval_settings() };
     // Each frame's map is made when its frame is due.
     let frame_runs = (0..sweep.frames).map(|k| {
         let settings = IntervalSettings { threshold: sweep.threshold(k), ..base };
-        RunMap::compute(picture, cli.axis, &settings, mask).expect("the mask was checked and resized")
+        let runs = sorter.lines.runs(picture, &settings, mask).expect("the mask was checked and resized");
+        runs.expect("a threshold makes runs")
     });
     let report = record_sweep(gpu, picture, start, frame_runs, &cli.record_settings(), target, |done, _| {
         bar.set_position(u64::from(done));
@@ -180,17 +199,16 @@ fn record_threshold_sweep(
 }
 
 fn record(
-    gpu: &Gpu,
-    cli: &Cli,
-    pipelines: &Pipelines,
+    sorter: &Sorter<'_>,
     picture: &RgbaImage,
     runs: Option<&RunMap>,
     target: OutputFile,
 ) -> anyhow::Result<RecordReport> {
+    let (gpu, cli) = (sorter.gpu, sorter.cli);
     let bar = progress_bar("recording {bar:40} {pos}/{len} frames {elapsed}");
     let start = |indexed: &RgbaImage| {
         let settings = cli.run_settings().for_recording(cli.algorithm);
-        start_run(gpu, cli, pipelines, indexed, settings, runs)
+        start_run(sorter, indexed, settings, runs)
     };
     let report = record_gif(gpu, picture, start, &cli.record_settings(), target, |done, most| {
         bar.set_length(u64::from(most));
@@ -202,16 +220,15 @@ fn record(
 }
 
 fn sort_to_png(
-    gpu: &Gpu,
-    cli: &Cli,
-    pipelines: &Pipelines,
+    sorter: &Sorter<'_>,
     picture: &Picture,
     runs: Option<&RunMap>,
     target: OutputFile,
 ) -> anyhow::Result<SortReport> {
+    let (gpu, cli) = (sorter.gpu, sorter.cli);
     // Without --passes nobody watches the steps: the bubble sort then runs as one dispatch.
     let settings = if cli.passes.is_none() { unwatched_settings(cli) } else { cli.run_settings() };
-    let mut run = start_run(gpu, cli, pipelines, &picture.pixels, settings, runs);
+    let mut run = start_run(sorter, &picture.pixels, settings, runs);
     let steps_asked = cli.passes.unwrap_or(run.total_steps()).min(run.total_steps());
     let bar = progress_bar("sorting {bar:40} {pos}/{len} steps {elapsed}");
     bar.set_length(u64::from(steps_asked));
@@ -237,7 +254,7 @@ fn sort_to_png(
         sorted_after: stats.sorted_after,
         total_swaps: stats.total_swaps,
         moves_name: cli.algorithm.moves_name(),
-        runs: runs.map(RunMap::summary),
+        runs: runs.map(|r| sorter.lines.summary(r)),
         elapsed,
         adapter: gpu.describe(),
     })

@@ -54,6 +54,7 @@ fn open_window(cli: &Cli) -> anyhow::Result<()> {
     shadersort::app::run(shadersort::app::WindowOptions {
         picture,
         options: cli.sort_options(),
+        angle: cli.direction(),
         algorithm: cli.algorithm,
         pass_kind: cli.pass_kind,
         phases_per_step: cli.run_settings().phases_per_step,

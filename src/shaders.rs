@@ -28,6 +28,9 @@ pub const RADIX_SORT_PORTABLE: &str = include_str!("../shaders/radix_sort_portab
 /// `shaders/radix_sort_subgroups.wgsl`: its ranking with subgroup ballots (the fast path).
 pub const RADIX_SORT_SUBGROUPS: &str = include_str!("../shaders/radix_sort_subgroups.wgsl");
 
+/// The scatter of a sort at an angle: line space back into the picture.
+pub const LINE_SCATTER: &str = include_str!("../shaders/line_scatter.wgsl");
+
 /// Picture texture to displayable texture.
 pub const DISPLAY: &str = include_str!("../shaders/display.wgsl");
 
@@ -196,6 +199,10 @@ pub const BUBBLE_PROGRAM: Program = Program {
 pub const DISPLAY_PROGRAM: Program =
     Program { name: "display", files: &["display.wgsl"], sources: &[DISPLAY] };
 
+/// The scatter of a sort at an angle (stands alone: no key prelude).
+pub const LINE_SCATTER_PROGRAM: Program =
+    Program { name: "line_scatter", files: &["line_scatter.wgsl"], sources: &[LINE_SCATTER] };
+
 /// Every program the application builds.
 pub const PROGRAMS: &[Program] = &[
     KEY_PROGRAM,
@@ -208,4 +215,5 @@ pub const PROGRAMS: &[Program] = &[
     RADIX_SORT_PROGRAM,
     RADIX_SORT_SUBGROUPS_PROGRAM,
     DISPLAY_PROGRAM,
+    LINE_SCATTER_PROGRAM,
 ];

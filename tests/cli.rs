@@ -686,3 +686,111 @@ fn interval_errors_are_one_line_and_leave_no_files() {
     assert!(String::from_utf8_lossy(&output.stderr).contains("1.3 is outside 0..1"));
     assert_eq!(std::fs::read(&out).unwrap(), b"an earlier output");
 }
+
+/// The CPU model of a whole sort at an angle: the picture gathered into line space, each run
+/// (whole lines with the padding fixed, without interval settings) stably sorted as rows, and
+/// scattered back.
+fn angled_model(
+    input: &RgbaImage,
+    degrees: f64,
+    options: SortOptions,
+    settings: Option<&shadersort::intervals::IntervalSettings>,
+) -> RgbaImage {
+    use shadersort::angle::{Angle, LineSpace};
+    use shadersort::reference::stable_sort_in_runs;
+    let space = LineSpace::new(input.width(), input.height(), Angle::new(degrees).unwrap());
+    let map = match settings {
+        Some(settings) => space.run_map(input, settings, None).unwrap(),
+        None => space.whole_lines().expect("an angle off the axes pads its lines"),
+    };
+    let rows = SortOptions { axis: Axis::Rows, ..options };
+    space.scatter(&stable_sort_in_runs(&space.gather(input), &rows, &map))
+}
+
+/// The pixels of a picture as a sorted list: equal lists, equal multisets.
+fn pixel_multiset(picture: &RgbaImage) -> Vec<[u8; 4]> {
+    let mut pixels: Vec<[u8; 4]> = picture.pixels().map(|p| p.0).collect();
+    pixels.sort_unstable();
+    pixels
+}
+
+/// `--angle`: every pixel kept, exactly the CPU model's picture, the same file from every
+/// algorithm, within a threshold too; 90 writes the file of `--axis columns` and -360 that of
+/// rows, byte for byte.
+#[test]
+fn an_angle_sorts_along_its_lines_keeping_every_pixel() {
+    use shadersort::intervals::{IntervalMode, IntervalSettings, Threshold};
+    let dir = tempfile::tempdir().unwrap();
+    let input = random_image(37, 23, 8);
+    let image = dir.path().join("noise.png");
+    input.save(&image).unwrap();
+    let sort = |name: &str, args: &[&str]| {
+        let out = dir.path().join(name);
+        assert_succeeds(&[&[arg(&image), "--out", arg(&out)][..], args].concat(), &[]);
+        (std::fs::read(&out).unwrap(), open(&out).1)
+    };
+    let (_, sorted) = sort("angle30.png", &["--angle", "30"]);
+    assert!(pixel_multiset(&sorted) == pixel_multiset(&input), "--angle 30 lost or duplicated a pixel");
+    assert!(
+        sorted == angled_model(&input, 30.0, SortOptions::default(), None),
+        "--angle 30 is not the model"
+    );
+    assert!(sorted != stable_sort(&input, &SortOptions::default()), "an angle must differ from rows");
+
+    let threshold = IntervalSettings {
+        mode: IntervalMode::Threshold,
+        threshold: Threshold::new(0.2, 0.8).unwrap(),
+        ..Default::default()
+    };
+    let options = SortOptions { key: SortKey::Hue, descending: true, axis: Axis::Rows };
+    let expected = angled_model(&input, -135.0, options, Some(&threshold));
+    let flags = ["--angle", "-135", "--threshold", "0.2..0.8", "--key", "hue", "--reverse"];
+    let mut files = Vec::new();
+    for algorithm in ["odd-even", "bubble", "radix"] {
+        let (bytes, sorted) =
+            sort(&format!("{algorithm}.png"), &[&flags[..], &["--algorithm", algorithm]].concat());
+        assert!(sorted == expected, "{algorithm}: --angle -135 within a threshold is not the model");
+        files.push(bytes);
+    }
+    assert!(files.windows(2).all(|f| f[0] == f[1]), "the algorithms wrote different files");
+    assert!(pixel_multiset(&expected) == pixel_multiset(&input));
+
+    assert!(sort("a90.png", &["--angle", "90"]).0 == sort("columns.png", &["--axis", "columns"]).0);
+    assert!(sort("a-360.png", &["--angle", "-360"]).0 == sort("rows.png", &[]).0);
+}
+
+#[test]
+fn angle_errors_are_one_line_and_leave_no_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let tmp = dir.path();
+    let out = tmp.join("x.png");
+    assert_fails(
+        &["--angle", "30", "--axis", "columns", "--out", arg(&out)],
+        &[],
+        tmp,
+        &["--angle 30 and --axis columns", "give one", "--axis columns is --angle 90"],
+    );
+    assert_fails(
+        &["--angle", "30", "--algorithm", "radix", "--scope", "image", "--out", arg(&out)],
+        &[],
+        tmp,
+        &["--scope image", "drop --scope image or --angle"],
+    );
+    // 45° through a 16384x16 picture makes 16 + 16383 lines: taller than any texture here.
+    let wide = tmp.join("wide.png");
+    RgbaImage::from_pixel(16384, 16, image::Rgba([9, 99, 199, 255])).save(&wide).unwrap();
+    assert_fails(
+        &[arg(&wide), "--angle", "45", "--out", arg(&out)],
+        &[],
+        tmp,
+        &[
+            "--angle 45 turns the 16384x16 picture into 16399 lines",
+            "largest texture side (16384)",
+            "--max-size",
+        ],
+    );
+    let output = run(&["--angle", "north", "--out", arg(&out)], &[]);
+    assert_eq!(output.status.code(), Some(2), "clap refuses an angle it cannot read");
+    assert!(String::from_utf8_lossy(&output.stderr).contains("like 30 or -45"));
+    assert!(!out.exists());
+}

@@ -440,3 +440,53 @@ fn a_sweep_goes_to_the_default_path_and_needs_a_recording() {
     assert!(line.contains("add --record"), "{line}");
     assert!(!dir.path().join("x.png").exists());
 }
+
+/// `--record` at an angle within threshold runs: every frame is the odd-even model in line
+/// space at its pass, scattered, through the palette; the default path carries the angle. A
+/// sweep at an angle: every frame is the whole sort at its threshold along the lines.
+#[test]
+fn recordings_at_an_angle_are_the_model_scattered_at_every_pass() {
+    use shadersort::angle::{Angle, LineSpace};
+    use shadersort::intervals::threshold::ThresholdSweep;
+    use shadersort::intervals::{IntervalMode, IntervalSettings, Threshold};
+    use shadersort::options::Axis;
+    use shadersort::reference::{odd_even_passes_in_runs, stable_sort_in_runs};
+    let dir = tempfile::tempdir().unwrap();
+    let input = random_image(21, 13, 15);
+    let name = save(&input, dir.path(), "tilt.png");
+    let stdout = ok(&[&name, "--angle", "30", "--threshold", "0.2..0.8", "--record"], dir.path());
+    let gif = dir.path().join("gifs/tilt-odd-even-luma-angle30-threshold.gif");
+    assert!(stdout.contains("gifs/tilt-odd-even-luma-angle30-threshold.gif"), "{stdout}");
+    let settings = |lo, hi| IntervalSettings {
+        mode: IntervalMode::Threshold,
+        threshold: Threshold::new(lo, hi).unwrap(),
+        ..Default::default()
+    };
+    let rows = SortOptions { axis: Axis::Rows, ..Default::default() };
+    let quantized = quantize(&input, [0, 0, 0], true);
+    let indexed = indexed_picture(&input, &quantized.indices);
+    let space = LineSpace::new(21, 13, Angle::new(30.0).unwrap());
+    let runs = space.run_map(&input, &settings(0.2, 0.8), None).unwrap();
+    let lines = space.gather(&indexed);
+    let frames = decode(&gif);
+    assert!(frames.len() > 2, "{} frames", frames.len());
+    for (k, (frame, _)) in frames.iter().enumerate() {
+        let model = space.scatter(&odd_even_passes_in_runs(&lines, &rows, Some(&runs), k as u32));
+        assert!(*frame == through_palette(&model, &quantized.palette.colours), "frame {k}");
+    }
+    let sorted = space.scatter(&stable_sort_in_runs(&lines, &rows, &runs));
+    assert!(frames.last().unwrap().0 == through_palette(&sorted, &quantized.palette.colours));
+
+    ok(&[&name, "--angle", "120", "--sweep", "0..1", "--frames", "3", "--record", "sweep.gif"], dir.path());
+    let space = LineSpace::new(21, 13, Angle::new(120.0).unwrap());
+    let lines = space.gather(&indexed);
+    let sweep = ThresholdSweep::new(0.0, 1.0, 3);
+    let frames = decode(&dir.path().join("sweep.gif"));
+    assert_eq!(frames.len(), 3);
+    for (k, (frame, _)) in frames.iter().enumerate() {
+        let t = sweep.threshold(k as u32);
+        let runs = space.run_map(&input, &settings(t.lo(), t.hi()), None).unwrap();
+        let model = space.scatter(&stable_sort_in_runs(&lines, &rows, &runs));
+        assert!(*frame == through_palette(&model, &quantized.palette.colours), "sweep frame {k}");
+    }
+}

@@ -7,8 +7,8 @@ use shadersort::algorithms::radix_image::ImageStepParams;
 use shadersort::key::{HUE_SECTOR, SATURATION_MAX, SortKey};
 use shadersort::key_extract::KeyParams;
 use shadersort::shaders::{
-    BUBBLE_PROGRAM, KEY_PROGRAM, KEYS_PROGRAM, ODD_EVEN_PROGRAM, PROGRAMS, Program, RADIX_IMAGE_PROGRAM,
-    RADIX_PROGRAM, RADIX_SORT_PROGRAM, RADIX_SORT_SUBGROUPS_PROGRAM,
+    BUBBLE_PROGRAM, KEY_PROGRAM, KEYS_PROGRAM, LINE_SCATTER_PROGRAM, ODD_EVEN_PROGRAM, PROGRAMS, Program,
+    RADIX_IMAGE_PROGRAM, RADIX_PROGRAM, RADIX_SORT_PROGRAM, RADIX_SORT_SUBGROUPS_PROGRAM,
 };
 use shadersort::sort::{TILE, TileMemory};
 
@@ -107,6 +107,15 @@ fn odd_even_entry_points_and_layouts_match_the_rust_side() {
     assert_eq!(entry_point(&module, "odd_even_fragment").stage, naga::ShaderStage::Fragment);
     assert_eq!(entry_point(&module, "fullscreen_vertex").stage, naga::ShaderStage::Vertex);
     assert_eq!(struct_size(&module, "PassParams") as usize, std::mem::size_of::<PassParams>());
+}
+
+#[test]
+fn line_scatter_entry_point_and_workgroup_match_the_rust_side() {
+    use shadersort::angle::scatter::WORKGROUP_SIZE;
+    let (module, _) = parse(&LINE_SCATTER_PROGRAM);
+    let scatter = entry_point(&module, "scatter_lines");
+    assert_eq!(scatter.stage, naga::ShaderStage::Compute);
+    assert_eq!(scatter.workgroup_size, [WORKGROUP_SIZE[0], WORKGROUP_SIZE[1], 1]);
 }
 
 #[test]

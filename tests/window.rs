@@ -1,8 +1,9 @@
 //! The live window end to end, on the software GPU under its own Xvfb: keys sent with xdotool
 //! (XTEST) move the pass counter as the key table says, stepping changes the picture on screen,
 //! S saves a PNG, G records a GIF, Q quits; the interval flags start it within runs, M changes
-//! the runs live and I draws them over the picture. Needs `xvfb`, `xdotool` and `imagemagick` (`.ci/run`
-//! installs them); set SHADERSORT_SKIP_WINDOW_TEST=1 to skip it on a machine without them.
+//! the runs live, I draws them over the picture and ] turns the lines to an angle. Needs `xvfb`,
+//! `xdotool` and `imagemagick` (`.ci/run` installs them); set SHADERSORT_SKIP_WINDOW_TEST=1 to
+//! skip it on a machine without them.
 
 use image::RgbaImage;
 use std::path::PathBuf;
@@ -395,6 +396,27 @@ fn interval_flags_the_mode_key_and_the_runs_overlay(backend: &str) {
     s.expect_log("runs hidden");
     std::thread::sleep(Duration::from_millis(500));
     assert_eq!(magenta_pixels(&s.screenshot("hidden.png")), 0, "magenta after hiding");
+
+    // ] turns the direction 15° clockwise: the random runs now lie along lines at 15°, and the
+    // end is the CPU model's, gathered into line space, sorted and scattered back.
+    let space = shadersort::angle::LineSpace::new(64, 48, shadersort::angle::Angle::new(15.0).unwrap());
+    let angled_runs = space.run_map(&picture, &random, None).unwrap();
+    let turned = "Odd-even transposition, lines at 15° by luma, smallest first; compute";
+    s.keys(&["bracketright"]);
+    s.expect_log(turned);
+    s.keys(&["End"]);
+    let end = angled_runs.max_run_len();
+    wait_for("the sort at 15° to the end", Duration::from_secs(60), || {
+        let log = s.log_text();
+        let after = &log[log.find(turned).unwrap_or(0)..];
+        after.lines().any(|l| l.ends_with(&format!("pass {end}/{end}")))
+    });
+    s.keys(&["s"]);
+    let saved = format!("noise-odd-even-luma-angle15-random-pass{end}.png");
+    s.expect_log(&format!("saved {saved}"));
+    let live = image::open(s.dir.path().join(&saved)).unwrap().to_rgba8();
+    let expected = space.scatter(&stable_sort_in_runs(&space.gather(&picture), &options, &angled_runs));
+    assert!(live == expected, "at 15° the window's result is not the model's");
 
     s.keys(&["q"]);
     wait_for("the window to close", Duration::from_secs(20), || s.app.0.try_wait().unwrap().is_some());

@@ -35,6 +35,11 @@ pub enum RunsError {
         "--scope image sorts the whole picture as one sequence, but interval runs (--intervals, --threshold, --mask) are parts of lines; drop --scope image or the interval flags"
     )]
     WholePicture,
+    /// Lines at an angle are lines; the radix view's whole-picture scope has none.
+    #[error(
+        "--scope image sorts the whole picture as one sequence in scanline order, which has no lines to turn to an angle; drop --scope image or --angle"
+    )]
+    WholePictureAtAngle,
 }
 
 /// The pipeline constant that builds a comparison kernel (odd-even, bubble) with or without

@@ -34,6 +34,10 @@ pub enum Command {
     ToggleReverse,
     /// Rows or columns.
     ToggleAxis,
+    /// The sort direction 15° clockwise (on screen).
+    TurnClockwise,
+    /// The sort direction 15° counterclockwise.
+    TurnCounterclockwise,
     /// Compute or fragment passes.
     TogglePassKind,
     /// Radix: the next digit width (1, 2, 4, 8 bits).
@@ -92,6 +96,8 @@ impl Shortcut {
             egui::Key::Plus => "+",
             egui::Key::Minus => "-",
             egui::Key::Equals => "=",
+            egui::Key::OpenBracket => "[",
+            egui::Key::CloseBracket => "]",
             other => other.name(),
         };
         if self.shift { format!("Shift+{name}") } else { name.to_string() }
@@ -167,7 +173,24 @@ pub fn command_table() -> Vec<CommandSpec> {
     table.extend([
         spec(Command::CycleKey, &[p(K)], "Next key", "Sort by the next key: luma, hue, saturation, ..."),
         spec(Command::ToggleReverse, &[p(X)], "Reverse", "Largest key first, or smallest"),
-        spec(Command::ToggleAxis, &[p(A)], "Rows / columns", "Sort rows or columns"),
+        spec(
+            Command::ToggleAxis,
+            &[p(A)],
+            "Rows / columns",
+            "Sort rows or columns (from any other angle: rows)",
+        ),
+        spec(
+            Command::TurnCounterclockwise,
+            &[p(OpenBracket)],
+            "Turn -15°",
+            "Turn the sort direction 15° counterclockwise (0° rows, 90° columns, 180° rows right to left)",
+        ),
+        spec(
+            Command::TurnClockwise,
+            &[p(CloseBracket)],
+            "Turn +15°",
+            "Turn the sort direction 15° clockwise (0° rows, 90° columns, 180° rows right to left)",
+        ),
         spec(
             Command::TogglePassKind,
             &[p(T)],
@@ -294,6 +317,8 @@ mod tests {
             (G, false, Command::RecordGif),
             (I, false, Command::ToggleRunsOverlay),
             (M, false, Command::CycleIntervalMode),
+            (OpenBracket, false, Command::TurnCounterclockwise),
+            (CloseBracket, false, Command::TurnClockwise),
             (S, false, Command::SavePng),
             (H, false, Command::Help),
             (F1, false, Command::Help),

@@ -6,9 +6,11 @@ use super::player::Stepper;
 use crate::algorithms::runs::RunsError;
 use crate::algorithms::swap_reader::SwapReader;
 use crate::algorithms::{Algorithm, Pipelines, RunSettings, SortRun};
+use crate::angle::Lines;
+use crate::angle::scatter::LineScatter;
 use crate::gpu::{Gpu, GpuError};
 use crate::intervals::RunMap;
-use crate::options::SortOptions;
+use crate::options::{Axis, SortOptions};
 use crate::timing::GpuTimer;
 use image::RgbaImage;
 use std::sync::Arc;
@@ -106,13 +108,17 @@ pub struct Lanes {
 }
 
 impl Lanes {
-    /// Starts one lane per (algorithm, pass kind) on `picture`, within `runs` (whole lines
-    /// with `None`, and in a lane whose algorithm cannot sort within them: see [`Lane::notice`]).
+    /// Starts one lane per (algorithm, pass kind) on `picture`, along `lines` within `runs`
+    /// (whole lines with `None`; see `for_lane` for a lane whose algorithm cannot sort
+    /// along them within them).
+    #[allow(clippy::too_many_arguments)]
     pub fn start(
         gpu: &Arc<Gpu>,
         pipelines: &[(Algorithm, Pipelines)],
+        scatter: &LineScatter,
         display: &DisplayPipeline,
         picture: &RgbaImage,
+        lines: &Lines,
         options: SortOptions,
         which: &[(Algorithm, RunSettings)],
         runs: Option<&RunMap>,
@@ -125,12 +131,15 @@ impl Lanes {
                     .find(|(a, _)| *a == algorithm)
                     .expect("pipelines for every algorithm")
                     .1;
-                let (lane_runs, mut notice) = runs_for_lane(algorithm, options, &settings, runs);
-                let run = match pipes.start_in_runs(gpu, picture, options, settings, lane_runs) {
+                let (lane_lines, lane_runs, mut notice) =
+                    for_lane(lines, algorithm, options, &settings, runs);
+                let run = match lane_lines.start(gpu, pipes, scatter, picture, options, settings, lane_runs) {
                     Ok(run) => run,
+                    // for_lane checked the lines and runs; should a start fail all the same,
+                    // the lane sorts the picture's rows and says why.
                     Err(e) => {
                         notice = Some(whole_lines_notice(algorithm, &e));
-                        pipes.start(gpu, picture, options, settings)
+                        pipes.start(gpu, picture, SortOptions { axis: Axis::Rows, ..options }, settings)
                     }
                 };
                 let in_runs = lane_runs.is_some() && notice.is_none();
@@ -159,15 +168,23 @@ impl Lanes {
         Lanes { gpu: gpu.clone(), lanes, sync: LaneSync::default(), wall_ms_per_pass: None, error: None }
     }
 
-    /// Returns every lane to the input, sorting within `runs` from now on (whole lines with
-    /// `None`, or where a lane's algorithm cannot sort within them): one upload of the map per
-    /// lane, no new pipelines. Returns the lanes' notices.
-    pub fn restart_in_runs(&mut self, options: SortOptions, runs: Option<&RunMap>) -> Vec<String> {
+    /// Returns every lane to the input, sorting within `runs` (of the `lines` the lanes were
+    /// started along) from now on (whole lines with `None`, or where a lane's algorithm cannot
+    /// sort within them): one upload of the map per lane, no new pipelines. Returns the lanes'
+    /// notices.
+    pub fn restart_in_runs(
+        &mut self,
+        lines: &Lines,
+        options: SortOptions,
+        runs: Option<&RunMap>,
+    ) -> Vec<String> {
         let mut encoder = self.gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
             label: Some("lanes::restart_in_runs"),
         });
         for lane in &mut self.lanes {
-            let (lane_runs, mut notice) = runs_for_lane(lane.algorithm, options, &lane.settings, runs);
+            // A lane's lines depend on its algorithm and settings alone, so they are the ones
+            // it was started along.
+            let (_, lane_runs, mut notice) = for_lane(lines, lane.algorithm, options, &lane.settings, runs);
             if let Err(e) = lane.run.restart_in_runs(&self.gpu, &mut encoder, lane_runs) {
                 notice = Some(whole_lines_notice(lane.algorithm, &e));
                 // Whole lines always fit.
@@ -270,19 +287,35 @@ impl Lane {
     }
 }
 
-/// The runs a lane of `algorithm` sorts within: `runs`, or none, with the reason, when
-/// the algorithm cannot sort within them (the radix view's whole-picture scope, or run ids and
-/// key too wide for 32 bits).
-fn runs_for_lane<'a>(
+/// The lines and runs a lane of `algorithm` sorts along and within: `lines` and `runs`, or
+/// the closest the algorithm can do, with the reason: `lines` without the runs when they
+/// cannot be sorted within (the radix view's whole-picture scope, or run ids and key too wide
+/// for 32 bits), and the picture's rows without runs when it cannot sort along `lines` at all
+/// (the whole-picture scope at an angle, or even whole lines of line space too wide).
+pub(super) fn for_lane<'a>(
+    lines: &Lines,
     algorithm: Algorithm,
     options: SortOptions,
     settings: &RunSettings,
     runs: Option<&'a RunMap>,
-) -> (Option<&'a RunMap>, Option<String>) {
-    match runs.map(|map| algorithm.check_runs(options, settings, map)) {
-        Some(Err(e)) => (None, Some(whole_lines_notice(algorithm, &e))),
-        _ => (runs, None),
+) -> (Lines, Option<&'a RunMap>, Option<String>) {
+    let Err(e) = lines.check(algorithm, options, settings, runs) else {
+        return (lines.clone(), runs, None);
+    };
+    if e != RunsError::WholePictureAtAngle
+        && runs.is_some()
+        && lines.check(algorithm, options, settings, None).is_ok()
+    {
+        return (lines.clone(), None, Some(whole_lines_notice(algorithm, &e)));
     }
+    let notice = match e {
+        RunsError::WholePictureAtAngle => format!(
+            "{} sorts the whole picture as one sequence, not along the angle: its whole-picture scope has no lines to turn (W sorts lines)",
+            algorithm.title()
+        ),
+        other => format!("{} sorts the picture's rows, not along the angle: {other}", algorithm.title()),
+    };
+    (Lines::Axis(Axis::Rows), None, Some(notice))
 }
 
 /// "LSD radix sorts without the interval runs: ...", in the window's words.

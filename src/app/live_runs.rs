@@ -1,13 +1,13 @@
 //! When the window computes its run map anew, and where the sort goes afterwards: the pure
 //! rules behind the interval controls' live update.
 //!
-//! The map depends on the interval settings the mode reads, the mask and the axis; the window
+//! The map depends on the interval settings the mode reads, the mask and the direction; the window
 //! compares those ([`RunInputs`]) every frame, recomputes when they differ, but no more often
 //! than [`RefreshThrottle`] allows while a slider is being dragged, and then restarts every
 //! lane in the new runs and carries on as [`resume_after_new_runs`] says.
 
+use crate::angle::Angle;
 use crate::intervals::IntervalSettings;
-use crate::options::Axis;
 use std::time::{Duration, Instant};
 
 /// Everything the window's run map is computed from, besides the picture (a new picture
@@ -18,14 +18,14 @@ pub struct RunInputs {
     pub settings: IntervalSettings,
     /// Which mask is loaded: a number that changes with every load or clear; `None` without one.
     pub mask: Option<u64>,
-    /// The axis the lines run along.
-    pub axis: Axis,
+    /// The direction the lines run in.
+    pub angle: Angle,
 }
 
 impl RunInputs {
-    /// The inputs of these settings, mask and axis.
-    pub fn new(settings: &IntervalSettings, mask: Option<u64>, axis: Axis) -> Self {
-        RunInputs { settings: settings.relevant(), mask, axis }
+    /// The inputs of these settings, mask and direction.
+    pub fn new(settings: &IntervalSettings, mask: Option<u64>, angle: Angle) -> Self {
+        RunInputs { settings: settings.relevant(), mask, angle }
     }
 
     /// Whether the sort runs within runs at all: a mode other than none, or a mask.
@@ -107,21 +107,25 @@ mod tests {
     #[test]
     fn inputs_differ_only_when_the_runs_would() {
         let threshold = IntervalSettings { mode: IntervalMode::Threshold, ..Default::default() };
-        let a = RunInputs::new(&threshold, None, Axis::Rows);
-        assert_eq!(a, RunInputs::new(&IntervalSettings { seed: 5, ..threshold }, None, Axis::Rows));
+        let a = RunInputs::new(&threshold, None, Angle::ROWS);
+        assert_eq!(a, RunInputs::new(&IntervalSettings { seed: 5, ..threshold }, None, Angle::ROWS));
         let moved = IntervalSettings { threshold: Threshold::new(0.3, 0.75).unwrap(), ..threshold };
-        assert_ne!(a, RunInputs::new(&moved, None, Axis::Rows));
-        assert_ne!(a, RunInputs::new(&IntervalSettings { key: SortKey::Hue, ..threshold }, None, Axis::Rows));
-        assert_ne!(a, RunInputs::new(&threshold, Some(1), Axis::Rows));
+        assert_ne!(a, RunInputs::new(&moved, None, Angle::ROWS));
         assert_ne!(
-            RunInputs::new(&threshold, Some(1), Axis::Rows),
-            RunInputs::new(&threshold, Some(2), Axis::Rows)
+            a,
+            RunInputs::new(&IntervalSettings { key: SortKey::Hue, ..threshold }, None, Angle::ROWS)
         );
-        assert_ne!(a, RunInputs::new(&threshold, None, Axis::Columns));
+        assert_ne!(a, RunInputs::new(&threshold, Some(1), Angle::ROWS));
+        assert_ne!(
+            RunInputs::new(&threshold, Some(1), Angle::ROWS),
+            RunInputs::new(&threshold, Some(2), Angle::ROWS)
+        );
+        assert_ne!(a, RunInputs::new(&threshold, None, Angle::COLUMNS));
+        assert_ne!(a, RunInputs::new(&threshold, None, Angle::new(30.0).unwrap()));
         assert!(a.uses_runs());
-        let plain = RunInputs::new(&IntervalSettings::default(), None, Axis::Rows);
+        let plain = RunInputs::new(&IntervalSettings::default(), None, Angle::ROWS);
         assert!(!plain.uses_runs());
-        assert!(RunInputs::new(&IntervalSettings::default(), Some(0), Axis::Rows).uses_runs());
+        assert!(RunInputs::new(&IntervalSettings::default(), Some(0), Angle::ROWS).uses_runs());
     }
 
     #[test]

@@ -9,6 +9,7 @@ pub mod live_runs;
 pub mod player;
 pub mod recording;
 pub mod ui;
+mod window_angle;
 pub mod window_mask;
 mod window_runs;
 pub mod zoom;
@@ -16,10 +17,12 @@ pub mod zoom;
 use crate::algorithms::odd_even::PassKind;
 use crate::algorithms::radix::RadixSettings;
 use crate::algorithms::{Algorithm, Pipelines, RunSettings};
+use crate::angle::scatter::LineScatter;
+use crate::angle::{Angle, Lines};
 use crate::gpu::Gpu;
 use crate::image_input::{Picture, SizeLimit};
 use crate::intervals::{IntervalSettings, Mask, RunMap};
-use crate::options::{Axis, Scope, SortOptions};
+use crate::options::{Scope, SortOptions};
 use crate::output::{OutputFile, OutputFormat};
 use crate::readback::read_texture;
 use crate::record::{DEFAULT_FRAME_LIMIT, RecordSettings};
@@ -42,8 +45,10 @@ use winit::window::{Window, WindowId};
 pub struct WindowOptions {
     /// The picture.
     pub picture: Picture,
-    /// Key, order, axis.
+    /// Key and order (the axis follows `angle`).
     pub options: SortOptions,
+    /// The direction to sort in.
+    pub angle: Angle,
     /// Algorithm.
     pub algorithm: Algorithm,
     /// Pass kind.
@@ -147,7 +152,10 @@ impl ApplicationHandler for App {
 /// The picture and how it is being sorted.
 struct Session {
     picture: Picture,
+    /// Key, order, and the axis the algorithms sort along (`lines.sorted_axis()`).
     options: SortOptions,
+    /// The lines sorted along: the direction laid through the picture.
+    lines: Lines,
     algorithm: Algorithm,
     pass_kind: PassKind,
     phases_per_step: u32,
@@ -192,6 +200,7 @@ struct Running {
     renderer: egui_wgpu::Renderer,
     display: DisplayPipeline,
     pipelines: Vec<(Algorithm, Pipelines)>,
+    scatter: LineScatter,
     commands: Vec<CommandSpec>,
     session: Session,
     ui: UiState,
@@ -283,10 +292,21 @@ impl Running {
         if let Some(mask) = &mask {
             ui.mask_path = mask.path.display().to_string();
         }
-        let runs_made_from =
-            RunInputs::new(&options.intervals, mask.as_ref().map(|m| m.id), options.options.axis);
-        let runs =
-            window_runs::compute_runs(&picture.pixels, &runs_made_from, &options.intervals, mask.as_ref())?;
+        let lines = Lines::new(
+            options.angle,
+            picture.pixels.dimensions(),
+            gpu.device.limits().max_texture_dimension_2d,
+        )?;
+        let sort_options = lines.sort_options(options.options);
+        let runs_made_from = RunInputs::new(&options.intervals, mask.as_ref().map(|m| m.id), lines.angle());
+        let runs = window_runs::compute_runs(
+            &lines,
+            &picture.pixels,
+            &runs_made_from,
+            &options.intervals,
+            mask.as_ref(),
+        )?;
+        let scatter = LineScatter::new(&gpu);
         let settings = RunSettings {
             pass_kind: options.pass_kind,
             phases_per_step: options.phases_per_step,
@@ -296,9 +316,11 @@ impl Running {
         let lanes = Lanes::start(
             &gpu,
             &pipelines,
+            &scatter,
             &display,
             &picture.pixels,
-            options.options,
+            &lines,
+            sort_options,
             &lanes_for,
             runs.as_ref(),
         );
@@ -308,7 +330,8 @@ impl Running {
         }
         let session = Session {
             picture,
-            options: options.options,
+            options: sort_options,
+            lines,
             algorithm: options.algorithm,
             pass_kind: options.pass_kind,
             phases_per_step: options.phases_per_step,
@@ -338,6 +361,7 @@ impl Running {
             renderer,
             display,
             pipelines,
+            scatter,
             commands: command_table(),
             session,
             ui,
@@ -412,14 +436,17 @@ impl Running {
     /// anew.
     fn restart_lanes(&mut self) {
         self.free_lane_textures();
+        self.fit_lines_to_picture();
         self.recompute_runs();
         let s = &self.session;
         let kinds = lane_kinds(s.algorithm, s.settings(), s.compare, s.sync);
         self.session.lanes = Lanes::start(
             &self.gpu,
             &self.pipelines,
+            &self.scatter,
             &self.display,
             &s.picture.pixels,
+            &s.lines,
             s.options,
             &kinds,
             s.runs.as_ref(),
@@ -456,7 +483,7 @@ impl Running {
             radix: self.session.radix,
             key: self.session.options.key,
             reverse: self.session.options.descending,
-            axis: self.session.options.axis,
+            angle: self.session.lines.angle(),
             compare: self.session.compare,
             sync: self.session.sync,
             step_noun: self.session.step_noun(),
@@ -474,7 +501,7 @@ impl Running {
             intervals: self.session.intervals,
             mask_label: self.session.mask.as_ref().map(|m| m.path.display().to_string()),
             show_runs: self.session.show_runs,
-            runs_summary: self.session.runs.as_ref().map(|r| r.summary().to_string()),
+            runs_summary: self.session.runs.as_ref().map(|r| self.session.lines.summary(r).to_string()),
             runs_overlay: self.runs_overlay.as_ref().map(egui::TextureHandle::id),
         };
         let ui_state = &mut self.ui;
@@ -516,7 +543,7 @@ impl Running {
             Action::SetAlgorithm(a) => self.change(|s| s.algorithm = a),
             Action::SetKey(k) => self.change(|s| s.options.key = k),
             Action::SetReverse(r) => self.change(|s| s.options.descending = r),
-            Action::SetAxis(a) => self.change(|s| s.options.axis = a),
+            Action::SetAngle(angle) => self.turn_to(angle),
             Action::SetPassKind(k) => self.change(|s| s.pass_kind = k),
             Action::SetRadix(r) => self.change(|s| s.radix = r),
             Action::SetCompare(c) => self.change(|s| s.compare = c),
@@ -565,7 +592,7 @@ impl Running {
         self.ui.say(format!(
             "{}, {} by {}, {order}; {view}{}",
             s.algorithm.title(),
-            s.options.axis.name(),
+            window_angle::direction_name(s.lines.angle()),
             s.options.key,
             notice.unwrap_or_default()
         ));
@@ -587,12 +614,13 @@ impl Running {
             Command::ChooseAlgorithm(a) => self.change(|s| s.algorithm = a),
             Command::CycleKey => self.change(|s| s.options.key = s.options.key.next()),
             Command::ToggleReverse => self.change(|s| s.options.descending = !s.options.descending),
-            Command::ToggleAxis => self.change(|s| {
-                s.options.axis = match s.options.axis {
-                    Axis::Rows => Axis::Columns,
-                    Axis::Columns => Axis::Rows,
-                }
-            }),
+            Command::ToggleAxis => self.turn_to(window_angle::toggled_axis(self.session.lines.angle())),
+            Command::TurnClockwise => {
+                self.turn_to(self.session.lines.angle().turned(window_angle::TURN_DEGREES))
+            }
+            Command::TurnCounterclockwise => {
+                self.turn_to(self.session.lines.angle().turned(-window_angle::TURN_DEGREES))
+            }
             Command::TogglePassKind => self.change(|s| {
                 s.pass_kind = match s.pass_kind {
                     PassKind::Compute => PassKind::Fragment,
@@ -826,12 +854,13 @@ impl Running {
         }
     }
 
-    /// `<picture>-<algorithm>-<key>`, then `-<interval mode>` (or `-mask`) within runs, as
-    /// `--record` names its files.
+    /// `<picture>-<algorithm>-<key>`, then `-angle<degrees>` for any direction but rows and
+    /// `-<interval mode>` (or `-mask`) within runs, as `--record` names its files.
     fn file_stem(&self) -> String {
         let s = &self.session;
         let runs = crate::intervals::file_suffix(s.intervals.mode, s.mask.is_some());
-        format!("{}-{}-{}{runs}", s.picture.name, s.algorithm.name(), s.options.key.name())
+        let angle = s.lines.angle().file_suffix();
+        format!("{}-{}-{}{angle}{runs}", s.picture.name, s.algorithm.name(), s.options.key.name())
     }
 
     fn save_png(&mut self) {
@@ -866,10 +895,13 @@ impl Running {
             settings.max_frames = Some(DEFAULT_FRAME_LIMIT);
         }
         let s = &self.session;
-        // What the window shows: the runs, unless the algorithm cannot sort within them.
-        let runs = s.runs.clone().filter(|map| s.algorithm.check_runs(s.options, &run_settings, map).is_ok());
+        // What the window shows: its lines and runs, or what the algorithm can sort instead.
+        let (lines, runs, _) =
+            lanes::for_lane(&s.lines, s.algorithm, s.options, &run_settings, s.runs.as_ref());
+        let runs = runs.cloned();
         let job = RecordingJob {
             picture: s.picture.pixels.clone(),
+            lines,
             options: s.options,
             algorithm: s.algorithm,
             run_settings,
@@ -945,6 +977,12 @@ impl Session {
         } else {
             "step".into()
         }
+    }
+
+    /// Sorts along `lines` from now on (the lanes follow at their next start).
+    fn set_lines(&mut self, lines: Lines) {
+        self.options = lines.sort_options(self.options);
+        self.lines = lines;
     }
 
     /// Pass kind, phases per step and radix settings.

@@ -2,6 +2,8 @@
 //! window stays responsive, with progress and cancel.
 
 use crate::algorithms::{Algorithm, Pipelines, RunSettings};
+use crate::angle::Lines;
+use crate::angle::scatter::LineScatter;
 use crate::gpu::Gpu;
 use crate::intervals::RunMap;
 use crate::options::SortOptions;
@@ -17,6 +19,8 @@ use std::sync::mpsc::{Receiver, TryRecvError, channel};
 pub struct RecordingJob {
     /// The picture.
     pub picture: RgbaImage,
+    /// The lines to sort along, as the window does.
+    pub lines: Lines,
     /// Key, order, axis.
     pub options: SortOptions,
     /// Algorithm.
@@ -53,10 +57,22 @@ impl BackgroundRecording {
             let outcome = (|| -> anyhow::Result<RecordReport> {
                 let target = OutputFile::prepare(&job.path, OutputFormat::Gif)?;
                 let pipelines = Pipelines::new(&gpu, job.algorithm);
+                let scatter = LineScatter::new(&gpu);
                 let start = |indexed: &RgbaImage| {
-                    pipelines
-                        .start_in_runs(&gpu, indexed, job.options, job.run_settings, job.runs.as_ref())
-                        .unwrap_or_else(|_| pipelines.start(&gpu, indexed, job.options, job.run_settings))
+                    job.lines
+                        .start(
+                            &gpu,
+                            &pipelines,
+                            &scatter,
+                            indexed,
+                            job.options,
+                            job.run_settings,
+                            job.runs.as_ref(),
+                        )
+                        .unwrap_or_else(|_| {
+                            let rows = Lines::Axis(crate::options::Axis::Rows).sort_options(job.options);
+                            pipelines.start(&gpu, indexed, rows, job.run_settings)
+                        })
                 };
                 Ok(record_gif(&gpu, &job.picture, start, &job.settings, target, |frames, most| {
                     d.store(frames, Ordering::Relaxed);

@@ -7,9 +7,10 @@ use super::zoom::Zoom;
 use crate::algorithms::Algorithm;
 use crate::algorithms::odd_even::PassKind;
 use crate::algorithms::radix::RadixSettings;
+use crate::angle::Angle;
 use crate::intervals::IntervalSettings;
 use crate::key::SortKey;
-use crate::options::{Axis, Scope};
+use crate::options::Scope;
 use crate::radix_key::{DIGIT_BITS, exact_bits};
 
 /// What the user asked for this frame.
@@ -23,8 +24,8 @@ pub enum Action {
     SetKey(SortKey),
     /// Largest first or not.
     SetReverse(bool),
-    /// Rows or columns.
-    SetAxis(Axis),
+    /// A sort direction (rows, columns, or degrees).
+    SetAngle(Angle),
     /// Compute or fragment.
     SetPassKind(PassKind),
     /// Radix digit width, key bits, scope, sub-steps.
@@ -91,8 +92,8 @@ pub struct UiModel<'a> {
     pub key: SortKey,
     /// Largest first.
     pub reverse: bool,
-    /// Rows or columns.
-    pub axis: Axis,
+    /// The sort direction.
+    pub angle: Angle,
     /// Side by side.
     pub compare: bool,
     /// How side-by-side lanes keep together.
@@ -262,15 +263,8 @@ fn side_panel(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, actio
         }
         ui.end_row();
 
-        ui.label("Axis");
-        let mut axis = model.axis;
-        ui.horizontal(|ui| {
-            ui.radio_value(&mut axis, Axis::Rows, "rows");
-            ui.radio_value(&mut axis, Axis::Columns, "columns");
-        });
-        if axis != model.axis {
-            actions.push(Action::SetAxis(axis));
-        }
+        ui.label("Direction");
+        direction(ui, model, actions);
         ui.end_row();
 
         ui.label("View");
@@ -359,6 +353,33 @@ fn side_panel(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, actio
         let text = egui::RichText::new(&state.status);
         ui.label(if state.status_is_error { text.color(egui::Color32::LIGHT_RED) } else { text });
     }
+}
+
+/// The sort direction: rows, columns, or any angle in degrees (dragged or typed; `[` and `]`
+/// turn it by 15°).
+fn direction(ui: &mut egui::Ui, model: &UiModel<'_>, actions: &mut Vec<Action>) {
+    let clockwise = spec_of(model.commands, Command::TurnClockwise);
+    let counterclockwise = spec_of(model.commands, Command::TurnCounterclockwise);
+    let tip = format!(
+        "Degrees, y pointing down: 0 rows left to right, 90 columns top to bottom, 180 rows right to left ({} and {} turn it by 15°)",
+        counterclockwise.keys_label(),
+        clockwise.keys_label()
+    );
+    ui.horizontal(|ui| {
+        for (angle, name) in [(Angle::ROWS, "rows"), (Angle::COLUMNS, "columns")] {
+            if ui.radio(model.angle == angle, name).clicked() && model.angle != angle {
+                actions.push(Action::SetAngle(angle));
+            }
+        }
+        let mut degrees = model.angle.degrees();
+        let drag = egui::DragValue::new(&mut degrees).speed(0.5).suffix("°").max_decimals(3);
+        if ui.add(drag).on_hover_text(tip).changed()
+            && let Ok(angle) = Angle::new(degrees)
+            && angle != model.angle
+        {
+            actions.push(Action::SetAngle(angle));
+        }
+    });
 }
 
 /// The radix view's rows of the settings grid: digit width, key bits, scope, sub-steps.

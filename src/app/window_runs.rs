@@ -7,14 +7,16 @@ use super::Running;
 use super::live_runs::{self, PlayerPosition, Resume, RunInputs};
 use super::player::Stepper;
 use super::window_mask::WindowMask;
+use crate::angle::Lines;
 use crate::intervals::{IntervalMode, IntervalSettings, RunMap};
 use image::RgbaImage;
 use std::path::Path;
 use std::time::Instant;
 
-/// The runs of `picture` for `inputs` (made from `settings` and `mask`), or `None` when every
-/// line is sorted whole.
+/// The runs of `picture` along `lines` for `inputs` (made from `settings` and `mask`), or
+/// `None` when every line is sorted whole.
 pub(super) fn compute_runs(
+    lines: &Lines,
     picture: &RgbaImage,
     inputs: &RunInputs,
     settings: &IntervalSettings,
@@ -23,14 +25,14 @@ pub(super) fn compute_runs(
     if !inputs.uses_runs() {
         return Ok(None);
     }
-    RunMap::compute(picture, inputs.axis, settings, mask.map(WindowMask::mask)).map(Some)
+    lines.runs(picture, settings, mask.map(WindowMask::mask))
 }
 
 impl Running {
     /// What the runs would be made from now.
     fn run_inputs(&self) -> RunInputs {
         let s = &self.session;
-        RunInputs::new(&s.intervals, s.mask.as_ref().map(|m| m.id), s.options.axis)
+        RunInputs::new(&s.intervals, s.mask.as_ref().map(|m| m.id), s.lines.angle())
     }
 
     /// Whether the controls have changed the runs since the lanes' map was made.
@@ -43,8 +45,8 @@ impl Running {
         let started = Instant::now();
         let inputs = self.run_inputs();
         let s = &self.session;
-        let runs =
-            compute_runs(&s.picture.pixels, &inputs, &s.intervals, s.mask.as_ref()).unwrap_or_else(|e| {
+        let runs = compute_runs(&s.lines, &s.picture.pixels, &inputs, &s.intervals, s.mask.as_ref())
+            .unwrap_or_else(|e| {
                 // The mask was fitted to this picture when it was loaded; say so if not.
                 self.ui.error(e.to_string());
                 None
@@ -73,7 +75,7 @@ impl Running {
         self.recompute_runs();
         let s = &mut self.session;
         s.player.stop();
-        let notices = s.lanes.restart_in_runs(s.options, s.runs.as_ref());
+        let notices = s.lanes.restart_in_runs(&s.lines, s.options, s.runs.as_ref());
         match live_runs::resume_after_new_runs(at) {
             Resume::Play => s.player.apply(super::Command::PlayPause, &mut s.lanes),
             Resume::ToEnd => {
@@ -110,7 +112,7 @@ impl Running {
             }
         };
         let masked = if s.mask.is_some() { " within the mask" } else { "" };
-        self.ui.say(format!("{mode}{masked}: {}", runs.summary()));
+        self.ui.say(format!("{mode}{masked}: {}", s.lines.summary(runs)));
     }
 
     /// Loads the mask at `path` for the current picture; an unreadable file or one of another
@@ -158,7 +160,7 @@ impl Running {
             self.runs_overlay = None;
             return;
         };
-        let marks = crate::intervals::overlay::marks(runs);
+        let marks = self.session.lines.marks(runs);
         let size = [marks.width() as usize, marks.height() as usize];
         let image = egui::ColorImage::from_rgba_unmultiplied(size, marks.as_raw());
         let options = egui::TextureOptions::NEAREST;

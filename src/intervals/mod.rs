@@ -15,8 +15,10 @@
 //! - `random`: runs of seeded random lengths ([`random`]);
 //! - a mask's black pixels are fixed in every mode ([`mask`]).
 //!
-//! [`RunMap::build`] takes any per-pixel rule, so other layouts (padding pixels that must not
-//! move, say) can make maps of their own. [`overlay`] draws a map over its picture.
+//! [`RunMap::build`] takes any per-pixel rule, and [`RunMap::compute_on`] the interval rules on
+//! cells that need not be the picture's own, so other layouts make maps of their own: line
+//! space at an angle (`crate::angle`) takes the threshold, edges and mask from the picture and
+//! fixes its padding. [`overlay`] draws a map over its picture.
 
 pub mod edges;
 pub mod mask;
@@ -242,8 +244,24 @@ impl RunMap {
         mask: Option<&Mask>,
     ) -> Result<Self, IntervalError> {
         let (width, height) = picture.dimensions();
+        Self::compute_on((width, height, axis), picture, settings, mask, |_, _, index| Some(index))
+    }
+
+    /// The runs of `picture` under `settings` (the mask's black pixels fixed) in a map of
+    /// `width` x `height` along `axis` whose cells need not be the picture's own: position `pos`
+    /// of line `line`, at row-major `index` of the map, holds the picture pixel whose row-major
+    /// index `pixel(line, pos, index)` gives, or no pixel (`None`: a cell that is fixed). So a
+    /// map of lines at an angle, laid out as rows (`crate::angle`), takes the threshold, the
+    /// edges and the mask from the picture itself, and random runs along its own lines.
+    pub fn compute_on(
+        (width, height, axis): (u32, u32, Axis),
+        picture: &RgbaImage,
+        settings: &IntervalSettings,
+        mask: Option<&Mask>,
+        pixel: impl Fn(usize, usize, usize) -> Option<usize>,
+    ) -> Result<Self, IntervalError> {
         if let Some(mask) = mask {
-            mask.check_size("the picture", (width, height))?;
+            mask.check_size("the picture", picture.dimensions())?;
         }
         let fixed_by_mode = match settings.mode {
             IntervalMode::Threshold => Some(threshold::outside(picture, settings.key, settings.threshold)),
@@ -254,6 +272,7 @@ impl RunMap {
         let starts = (settings.mode == IntervalMode::Random)
             .then(|| random::run_starts(layout.count, layout.len, settings.seed, settings.run_length));
         Ok(Self::build(width, height, axis, |line, pos, index| {
+            let Some(index) = pixel(line, pos, index) else { return Cell::Fixed };
             let fixed = fixed_by_mode.as_ref().is_some_and(|f| f[index])
                 || mask.is_some_and(|m| !m.is_sortable(index));
             if fixed {

@@ -1,0 +1,237 @@
+//! The lines a sort follows through one picture, as front ends hold them: the picture's own
+//! rows or columns, or lines at an angle laid out in line space. Everything that depends on
+//! which (the run map, its summary and overlay, starting a run) goes through [`Lines`], so the
+//! window, `--out`, `--record` and `--sweep` treat every angle alike.
+
+use super::line_space::line_count;
+use super::scatter::LineScatter;
+use super::{Angle, AngledRun, LineSpace};
+use crate::algorithms::runs::RunsError;
+use crate::algorithms::{Algorithm, Pipelines, RunSettings, SortRun};
+use crate::gpu::Gpu;
+use crate::image_input::scaled_size;
+use crate::intervals::{IntervalError, IntervalMode, IntervalSettings, Mask, RunMap, RunSummary};
+use crate::options::{Axis, Scope, SortOptions};
+use image::RgbaImage;
+use std::sync::Arc;
+
+/// Why a picture cannot be sorted at an angle.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum AngleError {
+    /// The line-space picture would be taller than a texture may be.
+    #[error(
+        "--angle {angle} turns the {}x{} picture into {lines} lines, more than this GPU's largest texture side ({max_side}); sort a smaller picture (--max-size {fits} fits) or along an axis (an angle that is a multiple of 90)",
+        picture.0, picture.1
+    )]
+    TooManyLines {
+        /// The angle, as the command line writes it.
+        angle: String,
+        /// The picture's size.
+        picture: (u32, u32),
+        /// Lines the angle cuts it into: the line-space picture's height.
+        lines: u64,
+        /// The device's largest texture side.
+        max_side: u32,
+        /// The largest `--max-size` whose picture fits.
+        fits: u32,
+    },
+}
+
+/// The lines of a sort through one picture.
+#[derive(Clone, Debug)]
+pub enum Lines {
+    /// The picture's rows or columns, sorted in place (also every angle whose lines these are).
+    Axis(Axis),
+    /// Lines at an angle, sorted as the rows of their line space.
+    Angled(Arc<LineSpace>),
+}
+
+impl Lines {
+    /// The lines of `angle` through a `width` x `height` picture; an error when their line
+    /// space would exceed `max_side` (the device's largest texture side).
+    pub fn new(angle: Angle, (width, height): (u32, u32), max_side: u32) -> Result<Self, AngleError> {
+        if let Some(axis) = angle.axis() {
+            return Ok(Lines::Axis(axis));
+        }
+        let lines = line_count(width, height, angle);
+        if lines > u64::from(max_side) {
+            // The largest longer side whose picture fits (line counts grow with the size).
+            let fits_at = |side: u32| {
+                let (w, h) = scaled_size(width, height, side);
+                line_count(w, h, angle) <= u64::from(max_side)
+            };
+            let (mut fits, mut too_big) = (1, width.max(height));
+            while too_big - fits > 1 {
+                let mid = fits + (too_big - fits) / 2;
+                if fits_at(mid) { fits = mid } else { too_big = mid }
+            }
+            return Err(AngleError::TooManyLines {
+                angle: angle.to_string(),
+                picture: (width, height),
+                lines,
+                max_side,
+                fits,
+            });
+        }
+        Ok(Lines::Angled(Arc::new(LineSpace::new(width, height, angle))))
+    }
+
+    /// The direction the lines are sorted in.
+    pub fn angle(&self) -> Angle {
+        match self {
+            Lines::Axis(axis) => Angle::of_axis(*axis),
+            Lines::Angled(space) => space.angle(),
+        }
+    }
+
+    /// Whether these are the lines of `angle` through a picture of `size` (so they need not
+    /// be laid out again).
+    pub fn are(&self, angle: Angle, size: (u32, u32)) -> bool {
+        match self {
+            Lines::Axis(axis) => angle.axis() == Some(*axis),
+            Lines::Angled(space) => space.angle() == angle && space.picture_size() == size,
+        }
+    }
+
+    /// The axis the algorithms sort along: the picture's, or rows of line space.
+    pub fn sorted_axis(&self) -> Axis {
+        match self {
+            Lines::Axis(axis) => *axis,
+            Lines::Angled(_) => Axis::Rows,
+        }
+    }
+
+    /// `options` with the axis the algorithms sort along.
+    pub fn sort_options(&self, options: SortOptions) -> SortOptions {
+        SortOptions { axis: self.sorted_axis(), ..options }
+    }
+
+    /// The runs of `picture` under `settings` and `mask` along these lines (in line space for
+    /// an angle), or `None` when every line is sorted whole.
+    pub fn runs(
+        &self,
+        picture: &RgbaImage,
+        settings: &IntervalSettings,
+        mask: Option<&Mask>,
+    ) -> Result<Option<RunMap>, IntervalError> {
+        if settings.mode == IntervalMode::None && mask.is_none() {
+            return Ok(None);
+        }
+        match self {
+            Lines::Axis(axis) => RunMap::compute(picture, *axis, settings, mask).map(Some),
+            Lines::Angled(space) => space.run_map(picture, settings, mask).map(Some),
+        }
+    }
+
+    /// Whether `algorithm` can sort along these lines within `runs` (whole lines with `None`),
+    /// as [`Lines::start`] would find, so a caller can refuse before any GPU work: at an angle
+    /// the map must also hold the padding's run ids, and the radix view needs lines.
+    pub fn check(
+        &self,
+        algorithm: Algorithm,
+        options: SortOptions,
+        settings: &RunSettings,
+        runs: Option<&RunMap>,
+    ) -> Result<(), RunsError> {
+        let options = self.sort_options(options);
+        match self {
+            Lines::Axis(_) => runs.map_or(Ok(()), |map| algorithm.check_runs(options, settings, map)),
+            Lines::Angled(space) => {
+                if algorithm == Algorithm::Radix && settings.radix.scope == Scope::Image {
+                    return Err(RunsError::WholePictureAtAngle);
+                }
+                match runs {
+                    Some(map) => algorithm.check_runs(options, settings, map),
+                    None => space
+                        .whole_lines()
+                        .map_or(Ok(()), |map| algorithm.check_runs(options, settings, &map)),
+                }
+            }
+        }
+    }
+
+    /// A map's runs in numbers, counting the picture's pixels only.
+    pub fn summary(&self, runs: &RunMap) -> RunSummary {
+        match self {
+            Lines::Axis(_) => runs.summary(),
+            Lines::Angled(space) => space.summary(runs),
+        }
+    }
+
+    /// A map's runs drawn over the picture (see [`crate::intervals::overlay::marks`]).
+    pub fn marks(&self, runs: &RunMap) -> RgbaImage {
+        let marks = crate::intervals::overlay::marks(runs);
+        match self {
+            Lines::Axis(_) => marks,
+            Lines::Angled(space) => space.scatter(&marks),
+        }
+    }
+
+    /// Starts sorting `picture` along these lines with `pipelines`, within `runs` (made by
+    /// [`Lines::runs`]; whole lines with `None`). The options' axis is the lines' own.
+    #[allow(clippy::too_many_arguments)]
+    pub fn start(
+        &self,
+        gpu: &Gpu,
+        pipelines: &Pipelines,
+        scatter: &LineScatter,
+        picture: &RgbaImage,
+        options: SortOptions,
+        settings: RunSettings,
+        runs: Option<&RunMap>,
+    ) -> Result<Box<dyn SortRun>, RunsError> {
+        let options = self.sort_options(options);
+        match self {
+            Lines::Axis(_) => pipelines.start_in_runs(gpu, picture, options, settings, runs),
+            Lines::Angled(space) => {
+                let run = AngledRun::start(
+                    gpu,
+                    pipelines,
+                    scatter,
+                    space.clone(),
+                    picture,
+                    options,
+                    settings,
+                    runs,
+                )?;
+                Ok(Box::new(run))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn axis_angles_take_the_axis_paths() {
+        let at = |d: f64| Lines::new(Angle::new(d).unwrap(), (40, 30), 16384).unwrap();
+        assert!(matches!(at(0.0), Lines::Axis(Axis::Rows)));
+        assert!(matches!(at(90.0), Lines::Axis(Axis::Columns)));
+        assert!(matches!(at(-270.0), Lines::Axis(Axis::Columns)));
+        assert!(matches!(at(180.0), Lines::Angled(_)));
+        let diagonal = at(45.0);
+        assert_eq!(diagonal.sorted_axis(), Axis::Rows);
+        assert!(diagonal.are(Angle::new(405.0).unwrap(), (40, 30)));
+        assert!(!diagonal.are(Angle::new(45.0).unwrap(), (30, 40)));
+        assert!(at(0.0).are(Angle::new(1e-12).unwrap(), (1, 1)));
+    }
+
+    #[test]
+    fn a_line_space_taller_than_a_texture_is_refused_with_a_size_that_fits() {
+        let angle = Angle::new(45.0).unwrap();
+        let e = Lines::new(angle, (1000, 600), 1200).unwrap_err();
+        let AngleError::TooManyLines { lines, fits, .. } = &e;
+        assert_eq!(*lines, 1599);
+        let (w, h) = scaled_size(1000, 600, *fits);
+        assert!(Lines::new(angle, (w, h), 1200).is_ok(), "--max-size {fits} does not fit");
+        let (w, h) = scaled_size(1000, 600, fits + 1);
+        assert!(Lines::new(angle, (w, h), 1200).is_err(), "--max-size {} fits too", fits + 1);
+        let message = e.to_string();
+        assert!(
+            message.contains("--angle 45") && message.contains("1000x600") && message.contains("1599 lines")
+        );
+        assert!(!message.contains('\n'));
+    }
+}

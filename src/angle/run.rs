@@ -1,0 +1,191 @@
+//! A sort along lines at an angle: any algorithm's run on the line-space picture, its state
+//! scattered back into the picture on the GPU after every batch of steps.
+//!
+//! [`AngledRun`] is a [`SortRun`] like any other, so the window, the recorder, `--out` and the
+//! tests drive it unchanged: its [`SortRun::state`] is always the picture, in image space. The
+//! run inside sorts the rows of line space, always within a run map that fixes the padding at
+//! the end of short lines (the interval runs' map, or one of whole lines), so the padding
+//! never moves and never joins a line's run.
+
+use super::LineSpace;
+use super::scatter::LineScatter;
+use crate::algorithms::runs::RunsError;
+use crate::algorithms::swap_counters::SwapCounters;
+use crate::algorithms::{Pipelines, RunSettings, RunStats, SortRun};
+use crate::gpu::Gpu;
+use crate::intervals::RunMap;
+use crate::options::{Axis, Scope, SortOptions};
+use image::RgbaImage;
+use std::sync::Arc;
+
+/// Scatter bindings kept, one per line-space state texture the inner run has shown.
+const MAX_BINDINGS: usize = 4;
+
+/// One picture sorted along the lines of a [`LineSpace`].
+pub struct AngledRun {
+    inner: Box<dyn SortRun>,
+    space: Arc<LineSpace>,
+    /// The line-space map of whole lines (padding fixed), for a run without interval runs;
+    /// `None` when no line is padded.
+    whole_lines: Option<RunMap>,
+    device: wgpu::Device,
+    scatter: LineScatter,
+    places: wgpu::Texture,
+    /// The state in image space: what [`SortRun::state`] returns.
+    picture: wgpu::Texture,
+    bindings: Vec<(wgpu::Texture, wgpu::BindGroup)>,
+}
+
+impl AngledRun {
+    /// Starts sorting `picture` along the lines of `space` with `pipelines`, within `runs` (a
+    /// map of line space, as [`LineSpace::run_map`] makes; whole lines with `None`). The
+    /// options' axis is ignored: line space is sorted by rows.
+    #[allow(clippy::too_many_arguments)]
+    pub fn start(
+        gpu: &Gpu,
+        pipelines: &Pipelines,
+        scatter: &LineScatter,
+        space: Arc<LineSpace>,
+        picture: &RgbaImage,
+        options: SortOptions,
+        settings: RunSettings,
+        runs: Option<&RunMap>,
+    ) -> Result<Self, RunsError> {
+        if matches!(pipelines, Pipelines::Radix(_)) && settings.radix.scope == Scope::Image {
+            return Err(RunsError::WholePictureAtAngle);
+        }
+        let whole_lines = space.whole_lines();
+        let options = SortOptions { axis: Axis::Rows, ..options };
+        let inner = pipelines.start_in_runs(
+            gpu,
+            &space.gather(picture),
+            options,
+            settings,
+            runs.or(whole_lines.as_ref()),
+        )?;
+        let mut run = AngledRun {
+            inner,
+            places: scatter.places(gpu, &space),
+            space,
+            whole_lines,
+            device: gpu.device.clone(),
+            scatter: scatter.clone(),
+            picture: crate::texture::picture_texture(gpu, picture, "angle::picture"),
+            bindings: Vec::new(),
+        };
+        // Bind the first state now, so the first steps only reuse it.
+        run.binding();
+        Ok(run)
+    }
+
+    /// The line space the run sorts.
+    pub fn space(&self) -> &LineSpace {
+        &self.space
+    }
+
+    /// The state in line space, one line per row (for tests: the picture is [`SortRun::state`]).
+    pub fn line_state(&self) -> &wgpu::Texture {
+        self.inner.state()
+    }
+
+    /// The scatter binding that reads the inner run's current state, made on first use.
+    fn binding(&mut self) -> &wgpu::BindGroup {
+        let state = self.inner.state().clone();
+        let at = match self.bindings.iter().position(|(t, _)| *t == state) {
+            Some(at) => at,
+            None => {
+                if self.bindings.len() == MAX_BINDINGS {
+                    self.bindings.remove(0);
+                }
+                let binding = self.scatter.bind(&self.device, &state, &self.places, &self.picture);
+                self.bindings.push((state, binding));
+                self.bindings.len() - 1
+            }
+        };
+        &self.bindings[at].1
+    }
+
+    /// Records the scatter of the inner run's current state into the picture.
+    fn record_scatter(&mut self, encoder: &mut wgpu::CommandEncoder) {
+        let size = self.space.picture_size();
+        let scatter = self.scatter.clone();
+        scatter.record(encoder, self.binding(), size);
+    }
+}
+
+impl SortRun for AngledRun {
+    fn total_steps(&self) -> u32 {
+        self.inner.total_steps()
+    }
+
+    fn steps_done(&self) -> u32 {
+        self.inner.steps_done()
+    }
+
+    fn record_steps(&mut self, encoder: &mut wgpu::CommandEncoder, n: u32) -> u32 {
+        let steps = self.inner.record_steps(encoder, n);
+        if steps > 0 {
+            self.record_scatter(encoder);
+        }
+        steps
+    }
+
+    fn counters(&self) -> &SwapCounters {
+        self.inner.counters()
+    }
+
+    fn max_uncollected_steps(&self) -> u32 {
+        self.inner.max_uncollected_steps()
+    }
+
+    fn steps_collected(&self) -> u32 {
+        self.inner.steps_collected()
+    }
+
+    fn swap_readback_size(&self, n: u32) -> u64 {
+        self.inner.swap_readback_size(n)
+    }
+
+    fn record_swap_readback(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        first: u32,
+        n: u32,
+        staging: &wgpu::Buffer,
+        offset: u64,
+    ) {
+        self.inner.record_swap_readback(encoder, first, n, staging, offset);
+    }
+
+    fn accept_swaps(&mut self, bytes: &[u8]) {
+        self.inner.accept_swaps(bytes);
+    }
+
+    fn stats(&self) -> RunStats {
+        self.inner.stats()
+    }
+
+    fn state(&self) -> &wgpu::Texture {
+        &self.picture
+    }
+
+    fn restart(&mut self, encoder: &mut wgpu::CommandEncoder) {
+        self.inner.restart(encoder);
+        self.record_scatter(encoder);
+    }
+
+    fn restart_in_runs(
+        &mut self,
+        gpu: &Gpu,
+        encoder: &mut wgpu::CommandEncoder,
+        runs: Option<&RunMap>,
+    ) -> Result<(), RunsError> {
+        self.inner.restart_in_runs(gpu, encoder, runs.or(self.whole_lines.as_ref()))?;
+        self.record_scatter(encoder);
+        Ok(())
+    }
+
+    fn notice(&self) -> Option<&str> {
+        self.inner.notice()
+    }
+}

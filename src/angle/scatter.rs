@@ -1,0 +1,134 @@
+//! The GPU scatter of a sort at an angle (`shaders/line_scatter.wgsl`): one compute pass that
+//! puts the line-space picture back into the picture, through each pixel's place in line space.
+//! Built once per device; [`super::AngledRun`] records it after every batch of steps, so the
+//! window, the recorder and `--out` all read the same picture.
+
+use super::LineSpace;
+use crate::gpu::Gpu;
+use crate::shaders::LINE_SCATTER_PROGRAM;
+use crate::texture::PICTURE_FORMAT;
+
+/// `WORKGROUP_WIDTH` x `WORKGROUP_HEIGHT` of `scatter_lines` (checked by a test).
+pub const WORKGROUP_SIZE: [u32; 2] = [16, 16];
+
+/// The texel format of the places texture: one row-major line-space index per picture pixel.
+pub const PLACES_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::R32Uint;
+
+/// The scatter pipeline and its bind group layout, built once per device.
+#[derive(Clone)]
+pub struct LineScatter {
+    pipeline: wgpu::ComputePipeline,
+    layout: wgpu::BindGroupLayout,
+}
+
+impl LineScatter {
+    /// Builds the pipeline.
+    pub fn new(gpu: &Gpu) -> Self {
+        let device = &gpu.device;
+        let texture = |binding| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Texture {
+                sample_type: wgpu::TextureSampleType::Uint,
+                view_dimension: wgpu::TextureViewDimension::D2,
+                multisampled: false,
+            },
+            count: None,
+        };
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("line_scatter::layout"),
+            entries: &[
+                texture(0),
+                texture(1),
+                wgpu::BindGroupLayoutEntry {
+                    binding: 2,
+                    visibility: wgpu::ShaderStages::COMPUTE,
+                    ty: wgpu::BindingType::StorageTexture {
+                        access: wgpu::StorageTextureAccess::WriteOnly,
+                        format: PICTURE_FORMAT,
+                        view_dimension: wgpu::TextureViewDimension::D2,
+                    },
+                    count: None,
+                },
+            ],
+        });
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("line_scatter::pipeline_layout"),
+            bind_group_layouts: &[Some(&layout)],
+            immediate_size: 0,
+        });
+        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some("line_scatter::pipeline"),
+            layout: Some(&pipeline_layout),
+            module: &LINE_SCATTER_PROGRAM.module(device),
+            entry_point: Some("scatter_lines"),
+            compilation_options: Default::default(),
+            cache: None,
+        });
+        LineScatter { pipeline, layout }
+    }
+
+    /// The places of `space` as a texture of the picture's size.
+    pub fn places(&self, gpu: &Gpu, space: &LineSpace) -> wgpu::Texture {
+        let (width, height) = space.picture_size();
+        let texture = crate::texture::create_texture_2d(
+            gpu,
+            (width, height),
+            PLACES_FORMAT,
+            wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+            "line_scatter::places",
+        );
+        gpu.queue.write_texture(
+            texture.as_image_copy(),
+            bytemuck::cast_slice(space.places()),
+            wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(width * 4),
+                rows_per_image: Some(height),
+            },
+            texture.size(),
+        );
+        texture
+    }
+
+    /// The binding that scatters `line_space` (a picture texture of the line space's size)
+    /// through `places` into `picture`; keep it as long as the textures.
+    pub fn bind(
+        &self,
+        device: &wgpu::Device,
+        line_space: &wgpu::Texture,
+        places: &wgpu::Texture,
+        picture: &wgpu::Texture,
+    ) -> wgpu::BindGroup {
+        let views = [line_space, places, picture].map(|t| t.create_view(&Default::default()));
+        let entries: Vec<wgpu::BindGroupEntry> = views
+            .iter()
+            .zip(0..)
+            .map(|(view, binding)| wgpu::BindGroupEntry {
+                binding,
+                resource: wgpu::BindingResource::TextureView(view),
+            })
+            .collect();
+        device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("line_scatter::bind_group"),
+            layout: &self.layout,
+            entries: &entries,
+        })
+    }
+
+    /// Records the scatter that `binding` describes into a `width` x `height` picture.
+    pub fn record(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        binding: &wgpu::BindGroup,
+        (width, height): (u32, u32),
+    ) {
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some("line_scatter::pass"),
+            timestamp_writes: None,
+        });
+        pass.set_pipeline(&self.pipeline);
+        pass.set_bind_group(0, binding, &[]);
+        pass.dispatch_workgroups(width.div_ceil(WORKGROUP_SIZE[0]), height.div_ceil(WORKGROUP_SIZE[1]), 1);
+    }
+}

@@ -1,0 +1,70 @@
+//! The window's sort direction: an angle (the panel's degrees, its rows and columns buttons,
+//! A, `[` and `]`), the lines it lays through the picture, and how messages name it.
+
+use super::Running;
+use crate::angle::{Angle, Lines};
+use crate::options::Axis;
+
+/// Degrees `[` and `]` turn the direction by.
+pub const TURN_DEGREES: f64 = 15.0;
+
+/// How messages name a direction: "rows", "columns", or "lines at 30°".
+pub fn direction_name(angle: Angle) -> String {
+    match angle {
+        a if a == Angle::ROWS => Axis::Rows.name().to_string(),
+        a if a == Angle::COLUMNS => Axis::Columns.name().to_string(),
+        a => format!("lines at {a}°"),
+    }
+}
+
+/// Where A goes from `angle`: rows to columns, anything else to rows.
+pub fn toggled_axis(angle: Angle) -> Angle {
+    if angle == Angle::ROWS { Angle::COLUMNS } else { Angle::ROWS }
+}
+
+impl Running {
+    /// The largest texture side, which line space must fit.
+    fn max_side(&self) -> u32 {
+        self.gpu.device.limits().max_texture_dimension_2d
+    }
+
+    /// Sorts along `angle` from now on, starting over from the input; a line space too large
+    /// for the GPU leaves the direction as it was and shows why.
+    pub(super) fn turn_to(&mut self, angle: Angle) {
+        let size = self.session.picture.pixels.dimensions();
+        match Lines::new(angle, size, self.max_side()) {
+            Ok(lines) => self.change(|s| s.set_lines(lines)),
+            Err(e) => self.ui.error(e.to_string()),
+        }
+    }
+
+    /// Lays the lines out again when the picture has changed size; when they no longer fit
+    /// it, sorts rows and says why.
+    pub(super) fn fit_lines_to_picture(&mut self) {
+        let s = &self.session;
+        let (angle, size) = (s.lines.angle(), s.picture.pixels.dimensions());
+        if s.lines.are(angle, size) {
+            return;
+        }
+        let lines = Lines::new(angle, size, self.max_side()).unwrap_or_else(|e| {
+            self.ui.error(format!("{e}; sorting rows"));
+            Lines::Axis(Axis::Rows)
+        });
+        self.session.set_lines(lines);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn directions_are_named_by_axis_or_degrees() {
+        assert_eq!(direction_name(Angle::ROWS), "rows");
+        assert_eq!(direction_name(Angle::new(-270.0).unwrap()), "columns");
+        assert_eq!(direction_name(Angle::new(22.5).unwrap()), "lines at 22.5°");
+        assert_eq!(toggled_axis(Angle::ROWS), Angle::COLUMNS);
+        assert_eq!(toggled_axis(Angle::COLUMNS), Angle::ROWS);
+        assert_eq!(toggled_axis(Angle::new(30.0).unwrap()), Angle::ROWS);
+    }
+}
