@@ -176,6 +176,9 @@ struct Session {
     runs: Option<RunMap>,
     runs_made_from: RunInputs,
     throttle: RefreshThrottle,
+    /// An angle dragged in the panel and not yet laid out, and how often lay-outs may run.
+    pending_angle: Option<Angle>,
+    angle_throttle: RefreshThrottle,
     /// Whether the runs are drawn over the pictures.
     show_runs: bool,
 }
@@ -347,6 +350,8 @@ impl Running {
             runs,
             runs_made_from,
             throttle: RefreshThrottle::default(),
+            pending_angle: None,
+            angle_throttle: RefreshThrottle::default(),
             show_runs: false,
         };
         log::info!("window on {}", gpu.describe());
@@ -401,6 +406,7 @@ impl Running {
             || self.recording.is_some()
             || self.quit_after.is_some()
             || self.runs_pending()
+            || self.session.pending_angle.is_some()
     }
 
     fn resize(&mut self, width: u32, height: u32) {
@@ -470,6 +476,7 @@ impl Running {
             self.act(action);
         }
         self.refresh_runs(now);
+        self.apply_pending_angle(now);
         self.step(seconds);
         self.finish_recording();
         let model_lanes = self.lane_views();
@@ -483,7 +490,7 @@ impl Running {
             radix: self.session.radix,
             key: self.session.options.key,
             reverse: self.session.options.descending,
-            angle: self.session.lines.angle(),
+            angle: self.session.pending_angle.unwrap_or(self.session.lines.angle()),
             compare: self.session.compare,
             sync: self.session.sync,
             step_noun: self.session.step_noun(),
@@ -543,7 +550,7 @@ impl Running {
             Action::SetAlgorithm(a) => self.change(|s| s.algorithm = a),
             Action::SetKey(k) => self.change(|s| s.options.key = k),
             Action::SetReverse(r) => self.change(|s| s.options.descending = r),
-            Action::SetAngle(angle) => self.turn_to(angle),
+            Action::SetAngle(angle) => self.session.pending_angle = Some(angle),
             Action::SetPassKind(k) => self.change(|s| s.pass_kind = k),
             Action::SetRadix(r) => self.change(|s| s.radix = r),
             Action::SetCompare(c) => self.change(|s| s.compare = c),

@@ -4,6 +4,7 @@
 use super::Running;
 use crate::angle::{Angle, Lines};
 use crate::options::Axis;
+use std::time::Instant;
 
 /// Degrees `[` and `]` turn the direction by.
 pub const TURN_DEGREES: f64 = 15.0;
@@ -31,10 +32,26 @@ impl Running {
     /// Sorts along `angle` from now on, starting over from the input; a line space too large
     /// for the GPU leaves the direction as it was and shows why.
     pub(super) fn turn_to(&mut self, angle: Angle) {
+        // A key pressed during a drag wins over the angle the drag left pending.
+        self.session.pending_angle = None;
         let size = self.session.picture.pixels.dimensions();
         match Lines::new(angle, size, self.max_side()) {
             Ok(lines) => self.change(|s| s.set_lines(lines)),
             Err(e) => self.ui.error(e.to_string()),
+        }
+    }
+
+    /// Turns to the angle dragged in the panel when the throttle allows: a drag changes it every
+    /// frame, and each lay-out restarts every lane, so at most one runs per 50 ms (or per twice
+    /// the last one's cost); the last angle of a drag is always applied.
+    pub(super) fn apply_pending_angle(&mut self, now: Instant) {
+        if self.session.pending_angle.is_none() || !self.session.angle_throttle.ready(now) {
+            return;
+        }
+        if let Some(angle) = self.session.pending_angle.take() {
+            let started = Instant::now();
+            self.turn_to(angle);
+            self.session.angle_throttle.done(started, started.elapsed());
         }
     }
 
