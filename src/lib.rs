@@ -10,6 +10,7 @@ pub mod algorithms;
 pub mod angle;
 pub mod app;
 pub mod bench;
+pub mod bindings;
 pub mod cli;
 pub mod gpu;
 pub mod headless;

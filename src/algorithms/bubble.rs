@@ -10,6 +10,7 @@ use super::ping_pong::PingPong;
 use super::runs::{self, RunTexture, RunsError};
 use super::swap_counters::SwapCounters;
 use super::{RunStats, SortRun};
+use crate::bindings::{storage_target, uint_texture};
 use crate::gpu::Gpu;
 use crate::intervals::RunMap;
 use crate::options::SortOptions;
@@ -83,29 +84,11 @@ impl Bubble {
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("bubble::layout"),
             entries: &[
-                wgpu::BindGroupLayoutEntry {
-                    binding: 0,
-                    visibility: wgpu::ShaderStages::COMPUTE,
-                    ty: wgpu::BindingType::Texture {
-                        sample_type: wgpu::TextureSampleType::Uint,
-                        view_dimension: wgpu::TextureViewDimension::D2,
-                        multisampled: false,
-                    },
-                    count: None,
-                },
+                uint_texture(0, wgpu::ShaderStages::COMPUTE),
                 buffer(1, wgpu::BufferBindingType::Uniform),
                 buffer(2, wgpu::BufferBindingType::Storage { read_only: false }),
-                wgpu::BindGroupLayoutEntry {
-                    binding: 3,
-                    visibility: wgpu::ShaderStages::COMPUTE,
-                    ty: wgpu::BindingType::StorageTexture {
-                        access: wgpu::StorageTextureAccess::WriteOnly,
-                        format: PICTURE_FORMAT,
-                        view_dimension: wgpu::TextureViewDimension::D2,
-                    },
-                    count: None,
-                },
-                runs::layout_entry(4, wgpu::ShaderStages::COMPUTE),
+                storage_target(3, PICTURE_FORMAT),
+                uint_texture(4, wgpu::ShaderStages::COMPUTE),
             ],
         });
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {

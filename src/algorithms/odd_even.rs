@@ -5,6 +5,7 @@ use super::ping_pong::PingPong;
 use super::runs::{self, RunTexture, RunsError};
 use super::swap_counters::SwapCounters;
 use super::{RunStats, SortRun};
+use crate::bindings::{storage_target, uint_texture};
 use crate::gpu::Gpu;
 use crate::intervals::RunMap;
 use crate::options::SortOptions;
@@ -72,16 +73,7 @@ pub fn fragment_pass_supported(gpu: &Gpu) -> bool {
 fn layout_entries(with_storage_target: bool) -> Vec<wgpu::BindGroupLayoutEntry> {
     let stages = wgpu::ShaderStages::COMPUTE | wgpu::ShaderStages::FRAGMENT;
     let mut entries = vec![
-        wgpu::BindGroupLayoutEntry {
-            binding: 0,
-            visibility: stages,
-            ty: wgpu::BindingType::Texture {
-                sample_type: wgpu::TextureSampleType::Uint,
-                view_dimension: wgpu::TextureViewDimension::D2,
-                multisampled: false,
-            },
-            count: None,
-        },
+        uint_texture(0, stages),
         wgpu::BindGroupLayoutEntry {
             binding: 1,
             visibility: stages,
@@ -103,18 +95,9 @@ fn layout_entries(with_storage_target: bool) -> Vec<wgpu::BindGroupLayoutEntry> 
             count: None,
         },
     ];
-    entries.push(runs::layout_entry(4, stages));
+    entries.push(uint_texture(4, stages));
     if with_storage_target {
-        entries.push(wgpu::BindGroupLayoutEntry {
-            binding: 3,
-            visibility: wgpu::ShaderStages::COMPUTE,
-            ty: wgpu::BindingType::StorageTexture {
-                access: wgpu::StorageTextureAccess::WriteOnly,
-                format: PICTURE_FORMAT,
-                view_dimension: wgpu::TextureViewDimension::D2,
-            },
-            count: None,
-        });
+        entries.push(storage_target(3, PICTURE_FORMAT));
     }
     entries
 }

@@ -19,6 +19,7 @@ use super::radix_image::{ImagePipelines, ImageSteps};
 use super::runs::{self, RunTexture, RunsError, run_id_texture};
 use super::swap_counters::SwapCounters;
 use super::{RunStats, SortRun};
+use crate::bindings::{storage_target, uint_texture};
 use crate::gpu::Gpu;
 use crate::intervals::RunMap;
 use crate::options::{Scope, SortOptions};
@@ -205,40 +206,13 @@ impl Radix {
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("radix::layout"),
             entries: &[
-                wgpu::BindGroupLayoutEntry {
-                    binding: 0,
-                    visibility: wgpu::ShaderStages::COMPUTE,
-                    ty: wgpu::BindingType::Texture {
-                        sample_type: wgpu::TextureSampleType::Uint,
-                        view_dimension: wgpu::TextureViewDimension::D2,
-                        multisampled: false,
-                    },
-                    count: None,
-                },
+                uint_texture(0, wgpu::ShaderStages::COMPUTE),
                 buffer(1, wgpu::BufferBindingType::Uniform, true),
                 buffer(2, wgpu::BufferBindingType::Storage { read_only: false }, true),
-                wgpu::BindGroupLayoutEntry {
-                    binding: 3,
-                    visibility: wgpu::ShaderStages::COMPUTE,
-                    ty: wgpu::BindingType::StorageTexture {
-                        access: wgpu::StorageTextureAccess::WriteOnly,
-                        format: PICTURE_FORMAT,
-                        view_dimension: wgpu::TextureViewDimension::D2,
-                    },
-                    count: None,
-                },
+                storage_target(3, PICTURE_FORMAT),
                 buffer(4, wgpu::BufferBindingType::Storage { read_only: false }, false),
-                runs::layout_entry(5, wgpu::ShaderStages::COMPUTE),
-                wgpu::BindGroupLayoutEntry {
-                    binding: 6,
-                    visibility: wgpu::ShaderStages::COMPUTE,
-                    ty: wgpu::BindingType::StorageTexture {
-                        access: wgpu::StorageTextureAccess::WriteOnly,
-                        format: runs::RUN_ID_FORMAT,
-                        view_dimension: wgpu::TextureViewDimension::D2,
-                    },
-                    count: None,
-                },
+                uint_texture(5, wgpu::ShaderStages::COMPUTE),
+                storage_target(6, runs::RUN_ID_FORMAT),
             ],
         });
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {

@@ -13,6 +13,7 @@
 use super::params_ring::ParamsRing;
 use super::ping_pong::PingPong;
 use super::swap_counters::SwapCounters;
+use crate::bindings::{storage_target, uint_texture};
 use crate::gpu::Gpu;
 use crate::radix_key::RadixKey;
 use crate::shaders::RADIX_IMAGE_PROGRAM;
@@ -87,28 +88,10 @@ impl ImagePipelines {
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("radix_image::layout"),
             entries: &[
-                wgpu::BindGroupLayoutEntry {
-                    binding: 0,
-                    visibility: wgpu::ShaderStages::COMPUTE,
-                    ty: wgpu::BindingType::Texture {
-                        sample_type: wgpu::TextureSampleType::Uint,
-                        view_dimension: wgpu::TextureViewDimension::D2,
-                        multisampled: false,
-                    },
-                    count: None,
-                },
+                uint_texture(0, wgpu::ShaderStages::COMPUTE),
                 buffer(1, wgpu::BufferBindingType::Uniform, true),
                 buffer(2, storage, true),
-                wgpu::BindGroupLayoutEntry {
-                    binding: 3,
-                    visibility: wgpu::ShaderStages::COMPUTE,
-                    ty: wgpu::BindingType::StorageTexture {
-                        access: wgpu::StorageTextureAccess::WriteOnly,
-                        format: PICTURE_FORMAT,
-                        view_dimension: wgpu::TextureViewDimension::D2,
-                    },
-                    count: None,
-                },
+                storage_target(3, PICTURE_FORMAT),
                 buffer(4, storage, false),
                 buffer(5, storage, false),
                 buffer(6, storage, false),

@@ -74,20 +74,6 @@ pub fn run_id_texture(gpu: &Gpu, width: u32, height: u32, label: &str) -> wgpu::
     )
 }
 
-/// A layout entry for a run-id texture that kernels load from.
-pub fn layout_entry(binding: u32, visibility: wgpu::ShaderStages) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility,
-        ty: wgpu::BindingType::Texture {
-            sample_type: wgpu::TextureSampleType::Uint,
-            view_dimension: wgpu::TextureViewDimension::D2,
-            multisampled: false,
-        },
-        count: None,
-    }
-}
-
 /// The run map of a sort on the GPU, or a 1x1 stand-in while it has none.
 pub struct RunTexture {
     texture: wgpu::Texture,

@@ -4,6 +4,7 @@
 //! window, the recorder and `--out` all read the same picture.
 
 use super::LineSpace;
+use crate::bindings::{storage_target, uint_texture};
 use crate::gpu::Gpu;
 use crate::shaders::LINE_SCATTER_PROGRAM;
 use crate::texture::PICTURE_FORMAT;
@@ -25,32 +26,10 @@ impl LineScatter {
     /// Builds the pipeline.
     pub fn new(gpu: &Gpu) -> Self {
         let device = &gpu.device;
-        let texture = |binding| wgpu::BindGroupLayoutEntry {
-            binding,
-            visibility: wgpu::ShaderStages::COMPUTE,
-            ty: wgpu::BindingType::Texture {
-                sample_type: wgpu::TextureSampleType::Uint,
-                view_dimension: wgpu::TextureViewDimension::D2,
-                multisampled: false,
-            },
-            count: None,
-        };
+        let texture = |binding| uint_texture(binding, wgpu::ShaderStages::COMPUTE);
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("line_scatter::layout"),
-            entries: &[
-                texture(0),
-                texture(1),
-                wgpu::BindGroupLayoutEntry {
-                    binding: 2,
-                    visibility: wgpu::ShaderStages::COMPUTE,
-                    ty: wgpu::BindingType::StorageTexture {
-                        access: wgpu::StorageTextureAccess::WriteOnly,
-                        format: PICTURE_FORMAT,
-                        view_dimension: wgpu::TextureViewDimension::D2,
-                    },
-                    count: None,
-                },
-            ],
+            entries: &[texture(0), texture(1), storage_target(2, PICTURE_FORMAT)],
         });
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("line_scatter::pipeline_layout"),

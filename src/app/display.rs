@@ -1,6 +1,7 @@
 //! What the window shows: a lane's state converted texel for texel into an `Rgba8Unorm`
 //! texture that egui draws with nearest filtering.
 
+use crate::bindings::uint_texture;
 use crate::gpu::Gpu;
 use crate::shaders::{DISPLAY_PROGRAM, fullscreen_pipeline};
 use crate::texture::PICTURE_FORMAT;
@@ -20,16 +21,7 @@ impl DisplayPipeline {
         let module = DISPLAY_PROGRAM.module(&gpu.device);
         let layout = gpu.device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("display::layout"),
-            entries: &[wgpu::BindGroupLayoutEntry {
-                binding: 0,
-                visibility: wgpu::ShaderStages::FRAGMENT,
-                ty: wgpu::BindingType::Texture {
-                    sample_type: wgpu::TextureSampleType::Uint,
-                    view_dimension: wgpu::TextureViewDimension::D2,
-                    multisampled: false,
-                },
-                count: None,
-            }],
+            entries: &[uint_texture(0, wgpu::ShaderStages::FRAGMENT)],
         });
         let pipeline_layout = gpu.device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("display::pipeline_layout"),
