@@ -27,3 +27,17 @@ pub fn storage_target(binding: u32, format: wgpu::TextureFormat) -> wgpu::BindGr
         count: None,
     }
 }
+
+/// A buffer of `ty` that compute kernels bind, with a dynamic offset if `has_dynamic_offset`.
+pub fn compute_buffer(
+    binding: u32,
+    ty: wgpu::BufferBindingType,
+    has_dynamic_offset: bool,
+) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty: wgpu::BindingType::Buffer { ty, has_dynamic_offset, min_binding_size: None },
+        count: None,
+    }
+}

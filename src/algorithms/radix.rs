@@ -19,7 +19,7 @@ use super::radix_image::{ImagePipelines, ImageSteps};
 use super::runs::{self, RunTexture, RunsError, run_id_texture};
 use super::swap_counters::SwapCounters;
 use super::{RunStats, SortRun};
-use crate::bindings::{storage_target, uint_texture};
+use crate::bindings::{compute_buffer, storage_target, uint_texture};
 use crate::gpu::Gpu;
 use crate::intervals::RunMap;
 use crate::options::{Scope, SortOptions};
@@ -197,20 +197,14 @@ impl Radix {
     pub fn new(gpu: &Gpu) -> Self {
         let device = &gpu.device;
         let module = RADIX_PROGRAM.module(device);
-        let buffer = |binding, ty, has_dynamic_offset| wgpu::BindGroupLayoutEntry {
-            binding,
-            visibility: wgpu::ShaderStages::COMPUTE,
-            ty: wgpu::BindingType::Buffer { ty, has_dynamic_offset, min_binding_size: None },
-            count: None,
-        };
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("radix::layout"),
             entries: &[
                 uint_texture(0, wgpu::ShaderStages::COMPUTE),
-                buffer(1, wgpu::BufferBindingType::Uniform, true),
-                buffer(2, wgpu::BufferBindingType::Storage { read_only: false }, true),
+                compute_buffer(1, wgpu::BufferBindingType::Uniform, true),
+                compute_buffer(2, wgpu::BufferBindingType::Storage { read_only: false }, true),
                 storage_target(3, PICTURE_FORMAT),
-                buffer(4, wgpu::BufferBindingType::Storage { read_only: false }, false),
+                compute_buffer(4, wgpu::BufferBindingType::Storage { read_only: false }, false),
                 uint_texture(5, wgpu::ShaderStages::COMPUTE),
                 storage_target(6, runs::RUN_ID_FORMAT),
             ],

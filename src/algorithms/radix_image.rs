@@ -13,7 +13,7 @@
 use super::params_ring::ParamsRing;
 use super::ping_pong::PingPong;
 use super::swap_counters::SwapCounters;
-use crate::bindings::{storage_target, uint_texture};
+use crate::bindings::{compute_buffer, storage_target, uint_texture};
 use crate::gpu::Gpu;
 use crate::radix_key::RadixKey;
 use crate::shaders::RADIX_IMAGE_PROGRAM;
@@ -78,23 +78,17 @@ impl ImagePipelines {
     pub fn new(gpu: &Gpu) -> Self {
         let device = &gpu.device;
         let module = RADIX_IMAGE_PROGRAM.module(device);
-        let buffer = |binding, ty, has_dynamic_offset| wgpu::BindGroupLayoutEntry {
-            binding,
-            visibility: wgpu::ShaderStages::COMPUTE,
-            ty: wgpu::BindingType::Buffer { ty, has_dynamic_offset, min_binding_size: None },
-            count: None,
-        };
         let storage = wgpu::BufferBindingType::Storage { read_only: false };
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("radix_image::layout"),
             entries: &[
                 uint_texture(0, wgpu::ShaderStages::COMPUTE),
-                buffer(1, wgpu::BufferBindingType::Uniform, true),
-                buffer(2, storage, true),
+                compute_buffer(1, wgpu::BufferBindingType::Uniform, true),
+                compute_buffer(2, storage, true),
                 storage_target(3, PICTURE_FORMAT),
-                buffer(4, storage, false),
-                buffer(5, storage, false),
-                buffer(6, storage, false),
+                compute_buffer(4, storage, false),
+                compute_buffer(5, storage, false),
+                compute_buffer(6, storage, false),
             ],
         });
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {

@@ -25,6 +25,7 @@
 
 pub mod distribution;
 
+use crate::bindings::compute_buffer;
 use crate::shaders::{RADIX_SORT_PROGRAM, RADIX_SORT_SUBGROUPS_PROGRAM};
 use std::ops::Range;
 use wgpu::util::DeviceExt;
@@ -422,25 +423,19 @@ impl RadixSorter {
         let program = if subgroup_size.is_some() { RADIX_SORT_SUBGROUPS_PROGRAM } else { RADIX_SORT_PROGRAM };
         // Every loop of the sort ends (see the method).
         let module = program.module_without_loop_bounding(device);
-        let entry = |binding, ty, dynamic| wgpu::BindGroupLayoutEntry {
-            binding,
-            visibility: wgpu::ShaderStages::COMPUTE,
-            ty: wgpu::BindingType::Buffer { ty, has_dynamic_offset: dynamic, min_binding_size: None },
-            count: None,
-        };
         let read = wgpu::BufferBindingType::Storage { read_only: true };
         let write = wgpu::BufferBindingType::Storage { read_only: false };
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("sort::layout"),
             entries: &[
-                entry(0, wgpu::BufferBindingType::Uniform, true),
-                entry(1, read, false),
-                entry(2, write, false),
-                entry(3, read, false),
-                entry(4, write, false),
-                entry(5, write, false),
-                entry(6, write, false),
-                entry(7, write, false),
+                compute_buffer(0, wgpu::BufferBindingType::Uniform, true),
+                compute_buffer(1, read, false),
+                compute_buffer(2, write, false),
+                compute_buffer(3, read, false),
+                compute_buffer(4, write, false),
+                compute_buffer(5, write, false),
+                compute_buffer(6, write, false),
+                compute_buffer(7, write, false),
             ],
         });
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
