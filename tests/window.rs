@@ -16,6 +16,13 @@ struct Reaper(Child);
 
 impl Drop for Reaper {
     fn drop(&mut self) {
+        // A child already waited for may have given its pid to another process (pids wrap at
+        // 32768, and these tests start an xdotool every 100 ms): signal only a live child,
+        // whose pid is still its own. A reused pid signalled here is the likely cause of a
+        // flake in which the other window test's app could not connect to its X server.
+        if !matches!(self.0.try_wait(), Ok(None)) {
+            return;
+        }
         let _ = Command::new("kill").args(["-TERM", &self.0.id().to_string()]).status();
         for _ in 0..50 {
             if self.0.try_wait().is_ok_and(|s| s.is_some()) {
