@@ -15,11 +15,14 @@
 //!   tile]), `scan_tiles` scans each digit's row into first output slots, `scatter` ranks and
 //!   writes. No workgroup ever waits for another.
 //! - OneSweep (decoupled look-back, Adinets & Merrill 2022): `onesweep` takes tiles in the
-//!   order workgroups start, ranks its tile, publishes its digit counts at once, puts the tile
-//!   in digit order, then reads its predecessors' published counts: one pass over the keys. A workgroup that has waited
-//!   `SPINS` reads for a predecessor counts that tile's keys itself instead ("decoupled
-//!   fallback"), so no workgroup ever waits without bound on another, even on adapters that
-//!   do not guarantee forward progress.
+//!   order workgroups start (or their own order: `WORKGROUP_ORDER`), ranks its tile, publishes
+//!   its digit counts at once, puts the tile in digit order, then reads its predecessors'
+//!   published counts: one pass over the keys. A workgroup that has waited `SPINS` reads for
+//!   a predecessor counts that tile's keys itself instead ("decoupled fallback"), so no
+//!   workgroup ever waits without bound on another, even on adapters that do not guarantee
+//!   forward progress.
+//!
+//! A tile's positions past the end of the keys rank as digit 255 (`item_digit`).
 //!
 //! Keys are transformed as the first pass reads them (f32 to an order-preserving u32, and the
 //! complement for descending order) and transformed back as the last pass writes them.
@@ -50,8 +53,9 @@ struct SortParams {
 const RADIX: u32 = 256u;
 /// Invocations per workgroup: one per digit value in the histogram and look-back code.
 const WORKGROUP: u32 = 256u;
-/// Keys per invocation in a tile.
+/// Keys per invocation in a tile (a multiple of 4: their digits are packed four to a word).
 const ITEMS: u32 = 16u;
+const_assert ITEMS % 4u == 0u;
 /// Keys per tile.
 const TILE: u32 = WORKGROUP * ITEMS;
 
@@ -71,6 +75,10 @@ const INCLUSIVE: u32 = 0x80000000u;
 const COUNT_MASK: u32 = 0x3fffffffu;
 /// Status reads a workgroup spends waiting on a predecessor before it counts that tile itself.
 override SPINS: u32 = 256u;
+/// Predecessors' status words the look-back reads per step (the array in `look_back_prefix` is
+/// written out for six). Reading 1, 2, 3, 4, 6 and 8 took 3.37, 3.21, 3.16, 3.14, 3.13 and
+/// 3.14 ms for 2^26 keys on an H100 (BENCHMARKS.md).
+const LOOK_BACK_WORDS: u32 = 6u;
 
 @group(0) @binding(0) var<uniform> params: SortParams;
 @group(0) @binding(1) var<storage, read> keys_in: array<u32>;
@@ -304,10 +312,24 @@ fn copy_tile(tile: u32, lid: u32) {
 
 var<workgroup> shared_ticket: u32;
 
+/// OneSweep numbers tiles in the order workgroups are numbered instead of taking tickets,
+/// where the GPU is known to start them in that order (NVIDIA; set by `src/sort/mod.rs`). A
+/// GPU that started them out of order would still sort correctly, through the look-back's
+/// fallback, only slower.
+override WORKGROUP_ORDER: bool = false;
+
 /// The tile this workgroup sorts, or `params.tiles` or more for none. Handles SKIP and COPY
 /// passes itself. OneSweep numbers tiles in the order workgroups get here, so every tile a
 /// workgroup looks back on belongs to a workgroup that has started.
 fn tile_to_sort(wid: vec3<u32>, groups: vec3<u32>, lid: u32, look_back: bool) -> u32 {
+    // Cleared before the first barrier (pass_mode's), which the ranking would otherwise need
+    // for itself (2% faster for pairs on an H100).
+    clear_counts(lid);
+    if (REORDER) {
+        for (var w = lid; w < REORDER_WORDS; w += WORKGROUP) {
+            atomicStore(&tile_order[w], 0u);
+        }
+    }
     let tile = tile_index(wid, groups);
     let mode = pass_mode(lid);
     if (mode == SKIP || tile >= params.tiles) {
@@ -317,7 +339,7 @@ fn tile_to_sort(wid: vec3<u32>, groups: vec3<u32>, lid: u32, look_back: bool) ->
         copy_tile(tile, lid);
         return params.tiles;
     }
-    if (!look_back) {
+    if (!look_back || WORKGROUP_ORDER) {
         return tile;
     }
     if (lid == 0u) {
@@ -326,31 +348,36 @@ fn tile_to_sort(wid: vec3<u32>, groups: vec3<u32>, lid: u32, look_back: bool) ->
     return workgroupUniformLoad(&shared_ticket);
 }
 
-/// The invocation's keys of the tile and their ranks, and how many of its keys there are
-/// (its positions past the end come last). Values are read as they are written, so a sort
-/// without them keeps no registers for them.
-var<private> tile_keys: array<u32, ITEMS>;
+/// The digits of the invocation's keys of the tile, four to a word, their ranks, and how many
+/// of its keys there are. Keys and values are read again as they are written, so the tile
+/// keeps only what ranking needs in registers.
+var<private> tile_digits: array<u32, ITEMS / 4u>;
 var<private> tile_ranks: array<u32, ITEMS>;
 var<private> tile_items: u32;
 
-/// The digit of the invocation's key `i`, or RADIX past the end.
+/// The digit of the invocation's key `i`. Positions past the end count as digit RADIX - 1:
+/// they come after every key of the tile, so they rank after its last digit's keys and take
+/// the tile's last positions in digit order, which are never written. (Only the last tile has
+/// them, and no tile looks back on its counts.) Ranking then needs no ballot for them.
 fn item_digit(i: u32) -> u32 {
-    return select(RADIX, digit(tile_keys[i]), i < tile_items);
+    return select(RADIX - 1u, (tile_digits[i / 4u] >> (8u * (i % 4u))) & 0xffu, i < tile_items);
 }
 
 /// Each digit's first output slot for this tile (first the tile's count of it).
 var<workgroup> tile_start: array<u32, RADIX>;
 
-/// Set where the device's workgroup memory holds a whole tile (`workgroup_bytes` in
+/// Set where the device's workgroup memory holds the tile's order (`TileMemory` in
 /// `src/sort/mod.rs`): the tile is put in digit order in workgroup memory first, so
 /// neighbouring invocations write neighbouring slots, keys and values alike. Otherwise each key
-/// is written from registers to its slot.
+/// is written straight to its slot.
 override REORDER: bool = false;
-/// TILE when `REORDER`, else 1 (so a tile kept in registers reserves nothing).
+/// TILE / 2 when `REORDER`, else 1 (so a tile written directly reserves nothing).
 override REORDER_WORDS: u32 = 1u;
-/// The tile's keys in digit order, then its values. (Sharing this memory with the subgroup
-/// ranking's counters, as atomics, made OneSweep 10% slower on an H100: BENCHMARKS.md.)
-var<workgroup> tile_sorted: array<u32, REORDER_WORDS>;
+/// The tile in digit order, as 16-bit indices into the tile, two to a word (filled with
+/// atomicOr, so it is cleared first). Indices rather than keys halve the memory, so an H100
+/// keeps more workgroups resident (5% faster for keys: BENCHMARKS.md); keys and values are
+/// read again from the input, where the tile was just read, as they are written.
+var<workgroup> tile_order: array<atomic<u32>, REORDER_WORDS>;
 
 /// Each digit's first position in the tile in digit order, set by the ranking file's
 /// `scan_digits`. It shares `tile_histogram`, which only the look-back's fallback uses, and
@@ -371,8 +398,13 @@ fn sort_tile(tile: u32, lid: u32, group: u32, lane: u32, width: u32, look_back: 
     let begin = tile * TILE + group * width * ITEMS;
     let first = begin + lane;
     tile_items = select(0u, min(ITEMS, (params.len - first + width - 1u) / width), first < params.len);
+    var keys: array<u32, ITEMS>;
     for (var i = 0u; i < ITEMS; i += 1u) {
-        tile_keys[i] = read_key(min(first + i * width, params.len - 1u));
+        keys[i] = read_key(min(first + i * width, params.len - 1u));
+    }
+    for (var q = 0u; q < ITEMS / 4u; q += 1u) {
+        tile_digits[q] = digit(keys[4u * q]) | (digit(keys[4u * q + 1u]) << 8u)
+            | (digit(keys[4u * q + 2u]) << 16u) | (digit(keys[4u * q + 3u]) << 24u);
     }
     rank_run(lid, group, lane, width);
     count_groups(lid);
@@ -393,21 +425,22 @@ fn sort_tile(tile: u32, lid: u32, group: u32, lane: u32, width: u32, look_back: 
         start = tile_counts[lid * params.tiles + tile];
     }
     if (REORDER) {
-        write_reordered(tile, lid, first, width, start - own_local_start);
+        write_reordered(tile, lid, start - own_local_start);
     } else {
-        write_from_registers(lid, group, first, width, start);
+        write_directly(lid, group, first, width, start);
     }
 }
 
-/// Puts the tile's keys in digit order in `tile_sorted`; each invocation's `tile_ranks` become
-/// its keys' positions there. Returns where digit `lid` starts.
+/// Puts the tile in digit order in `tile_order`: each key's index in the tile goes to its
+/// position in digit order. Returns where digit `lid` starts.
 fn reorder_tile(lid: u32, group: u32, lane: u32, width: u32) -> u32 {
     scan_digits(lid, group, lane, width);
     for (var i = 0u; i < ITEMS; i += 1u) {
         if (i < tile_items) {
-            let d = digit(tile_keys[i]);
-            tile_ranks[i] += local_start(d) + group_offset(group, d);
-            tile_sorted[tile_ranks[i]] = tile_keys[i];
+            let d = item_digit(i);
+            let position = tile_ranks[i] + local_start(d) + group_offset(group, d);
+            let index = group * width * ITEMS + i * width + lane;
+            atomicOr(&tile_order[position / 2u], index << (16u * (position & 1u)));
         }
     }
     return local_start(lid);
@@ -415,50 +448,35 @@ fn reorder_tile(lid: u32, group: u32, lane: u32, width: u32) -> u32 {
 
 /// Writes the reordered tile: position p, of digit d, goes to slot `shift[d] + p`, where
 /// `shift` (this invocation's for digit `lid`) is the digit's first slot minus its first
-/// position in the tile (wrapping).
-fn write_reordered(tile: u32, lid: u32, first: u32, width: u32, shift: u32) {
+/// position in the tile (wrapping). The loop runs to the tile's length, so the driver need not
+/// unroll it; sixteen fixed rounds were no faster on an H100 (3.38 against 3.37 ms at 2^26).
+fn write_reordered(tile: u32, lid: u32, shift: u32) {
     tile_start[lid] = shift;
     workgroupBarrier();
     let tile_len = min(TILE, params.len - tile * TILE);
-    var slots: array<u32, ITEMS>;
-    for (var j = 0u; j < ITEMS; j += 1u) {
-        let p = j * WORKGROUP + lid;
-        if (p < tile_len) {
-            let key = tile_sorted[p];
-            slots[j] = tile_start[digit(key)] + p;
-            keys_out[slots[j]] = output_key(key);
-        }
-    }
-    if (params.has_values != 0u) {
-        // The values take the keys' place in workgroup memory, then the same slots.
-        workgroupBarrier();
-        for (var i = 0u; i < ITEMS; i += 1u) {
-            if (i < tile_items) {
-                tile_sorted[tile_ranks[i]] = values_in[first + i * width];
-            }
-        }
-        workgroupBarrier();
-        for (var j = 0u; j < ITEMS; j += 1u) {
-            let p = j * WORKGROUP + lid;
-            if (p < tile_len) {
-                values_out[slots[j]] = tile_sorted[p];
-            }
+    for (var p = lid; p < tile_len; p += WORKGROUP) {
+        let pos = tile * TILE + ((atomicLoad(&tile_order[p / 2u]) >> (16u * (p & 1u))) & 0xffffu);
+        let key = read_key(pos);
+        let slot = tile_start[digit(key)] + p;
+        keys_out[slot] = output_key(key);
+        if (params.has_values != 0u) {
+            values_out[slot] = values_in[pos];
         }
     }
 }
 
-/// Writes each key (and value) from registers to its slot: digit `lid` of the tile starts at
-/// `start`.
-fn write_from_registers(lid: u32, group: u32, first: u32, width: u32, start: u32) {
+/// Writes each key (and value), read again from the input, straight to its slot: digit `lid`
+/// of the tile starts at `start`.
+fn write_directly(lid: u32, group: u32, first: u32, width: u32, start: u32) {
     tile_start[lid] = start;
     workgroupBarrier();
     for (var i = 0u; i < ITEMS; i += 1u) {
         if (i >= tile_items) {
             break;
         }
-        let d = digit(tile_keys[i]);
+        let d = item_digit(i);
         let slot = tile_start[d] + group_offset(group, d) + tile_ranks[i];
-        keys_out[slot] = output_key(tile_keys[i]);
+        keys_out[slot] = output_key(read_key(first + i * width));
         if (params.has_values != 0u) {
             values_out[slot] = values_in[first + i * width];
         }
@@ -495,14 +513,19 @@ fn look_back_prefix(tile: u32, d: u32, total: u32) -> u32 {
         if (!done) {
             var waited = 0u;
             loop {
-                // Two predecessors' words at once (the second is tile 0 again when `next` is
-                // 0, and tile 0 is inclusive, so it is never added).
-                let words = array<u32, 2>(
+                // Six predecessors' words at once (tile 0 again where `next` is smaller; tile 0
+                // is inclusive, so the walk stops at its first copy). Written out: filled in a
+                // loop, the array took 4 more registers and the sort 24% longer on an H100.
+                let words = array<u32, LOOK_BACK_WORDS>(
                     atomicLoad(&status[next * RADIX + d]),
                     atomicLoad(&status[(next - min(next, 1u)) * RADIX + d]),
+                    atomicLoad(&status[(next - min(next, 2u)) * RADIX + d]),
+                    atomicLoad(&status[(next - min(next, 3u)) * RADIX + d]),
+                    atomicLoad(&status[(next - min(next, 4u)) * RADIX + d]),
+                    atomicLoad(&status[(next - min(next, 5u)) * RADIX + d]),
                 );
                 var progressed = false;
-                for (var k = 0u; k < 2u; k += 1u) {
+                for (var k = 0u; k < LOOK_BACK_WORDS; k += 1u) {
                     let s = words[k];
                     if ((s & ~COUNT_MASK) == 0u) {
                         break;

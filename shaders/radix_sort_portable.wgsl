@@ -9,18 +9,20 @@ const GROUPS: u32 = WORKGROUP / GROUP;
 
 /// Per group and digit: keys ranked so far, then the group's offset among the tile's keys.
 var<workgroup> group_counts: array<u32, GROUPS * RADIX>;
-/// The digits of the round being ranked (RADIX for positions past the end).
+/// The digits of the round being ranked.
 var<workgroup> round_digits: array<u32, WORKGROUP>;
 
-/// Ranks each of the invocation's keys among the earlier keys of its group with its digit.
-fn rank_run(lid: u32, group: u32, lane: u32, width: u32) {
+/// Clears the counts `rank_run` adds to (`tile_to_sort` does, before its first barrier).
+fn clear_counts(lid: u32) {
     for (var g = 0u; g < GROUPS; g += 1u) {
         group_counts[g * RADIX + lid] = 0u;
     }
-    workgroupBarrier();
+}
+
+/// Ranks each of the invocation's keys among the earlier keys of its group with its digit.
+fn rank_run(lid: u32, group: u32, lane: u32, width: u32) {
     for (var i = 0u; i < ITEMS; i += 1u) {
         let d = item_digit(i);
-        let inside = d < RADIX;
         round_digits[lid] = d;
         workgroupBarrier();
         // Earlier keys of the group's round with the same digit, and all of them.
@@ -32,13 +34,10 @@ fn rank_run(lid: u32, group: u32, lane: u32, width: u32) {
                 before += u32(j < lane);
             }
         }
-        var running = 0u;
-        if (inside) {
-            running = group_counts[group * RADIX + d];
-        }
+        let running = group_counts[group * RADIX + d];
         workgroupBarrier();
         // The first key of each digit in the round moves the group's count on.
-        if (inside && before == 0u) {
+        if (before == 0u) {
             group_counts[group * RADIX + d] = running + same;
         }
         tile_ranks[i] = running + before;

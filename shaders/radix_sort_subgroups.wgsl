@@ -20,27 +20,31 @@ fn half_of(word: u32, d: u32) -> u32 {
 }
 
 
-/// Ranks each of the invocation's keys among the earlier keys of its subgroup with its digit.
-fn rank_run(lid: u32, warp: u32, lane: u32, width: u32) {
+/// Clears the counts `rank_run` adds to (`tile_to_sort` does, before its first barrier).
+fn clear_counts(lid: u32) {
     for (var w = lid; w < WARP_WORDS; w += WORKGROUP) {
         atomicStore(&warp_counts[w], 0u);
     }
-    workgroupBarrier();
+}
+
+/// Ranks each of the invocation's keys among the earlier keys of its subgroup with its digit.
+fn rank_run(lid: u32, warp: u32, lane: u32, width: u32) {
     let below = (1u << lane) - 1u;
+    // Every lane of the subgroup (positions past the end have a digit too: `item_digit`).
+    let lanes = select(0xffffffffu, (1u << width) - 1u, width < 32u);
     for (var i = 0u; i < ITEMS; i += 1u) {
         let d = item_digit(i);
-        let inside = d < RADIX;
         // The lanes of this round whose keys have digit d: agree on all eight bits.
-        var peers = subgroupBallot(inside).x;
+        var peers = lanes;
         for (var b = 0u; b < 8u; b += 1u) {
             let bit = ((d >> b) & 1u) == 1u;
-            let ones = subgroupBallot(inside && bit).x;
+            let ones = subgroupBallot(bit).x;
             peers &= select(~ones, ones, bit);
         }
         // The lowest peer moves the subgroup's count for d on and tells the others where it was.
-        let leader = select(lane, countTrailingZeros(peers), inside);
+        let leader = countTrailingZeros(peers);
         var before_round = 0u;
-        if (inside && leader == lane) {
+        if (leader == lane) {
             let old = atomicAdd(&warp_counts[warp * 128u + d / 2u], countOneBits(peers) << (16u * (d & 1u)));
             before_round = half_of(old, d);
         }

@@ -10,7 +10,7 @@ use shadersort::shaders::{
     BUBBLE_PROGRAM, KEY_PROGRAM, KEYS_PROGRAM, LINE_SCATTER_PROGRAM, ODD_EVEN_PROGRAM, PROGRAMS, Program,
     RADIX_IMAGE_PROGRAM, RADIX_PROGRAM, RADIX_SORT_PROGRAM, RADIX_SORT_SUBGROUPS_PROGRAM,
 };
-use shadersort::sort::{TILE, TileMemory};
+use shadersort::sort::{PASS_MODES_WORD, TILE, TileMemory};
 
 fn parse(program: &Program) -> (naga::Module, naga::valid::ModuleInfo) {
     let module = naga::front::wgsl::parse_str(&program.source())
@@ -188,9 +188,10 @@ fn radix_sort_tile_and_workgroup_memory_match_the_rust_side() {
     for (program, subgroup_size) in rankings {
         let (module, info) = parse(program);
         assert_eq!(constant(&module, "TILE"), TILE, "{}", program.name);
+        assert_eq!(constant(&module, "MODES"), PASS_MODES_WORD, "{}", program.name);
         for reorder in [false, true] {
             let memory = TileMemory::new(subgroup_size, reorder);
-            assert_eq!(memory.reorder_words, if reorder { TILE } else { 1 });
+            assert_eq!(memory.reorder_words, if reorder { TILE / 2 } else { 1 });
             let value = |name: &str| match (name, subgroup_size) {
                 ("REORDER_WORDS", _) => memory.reorder_words,
                 ("WARP_WORDS", Some(size)) => 256 / size * 128,

@@ -19,9 +19,9 @@
 //! on another, or OneSweep, a single pass with decoupled look-back whose waits are bounded by
 //! a fallback, so it is correct on every adapter too. Two [`SortPath`]s differ in how a tile's
 //! keys are ranked. The sorter picks both from the adapter; the caller may force either.
-//! Sorts with values put each tile in digit order in workgroup memory before writing it, so
-//! neighbouring invocations write neighbouring slots; keys-only sorts write from registers,
-//! which keeps more workgroups resident (the pipelines are specialised for each).
+//! Where the device's workgroup memory allows, each tile's digit order is built there (as
+//! 16-bit indices) before the tile is written, so neighbouring invocations write neighbouring
+//! slots; otherwise each key goes straight to its slot.
 
 pub mod distribution;
 
@@ -39,6 +39,11 @@ const PASSES: u32 = 4;
 /// Words of the histograms buffer: four histograms, a OneSweep tile ticket and a mode per
 /// pass, and the unsorted flag (`TICKETS`, `MODES`, `UNSORTED` in the shader).
 const HISTOGRAM_WORDS: u32 = RADIX * PASSES + 2 * PASSES + 1;
+/// The word of the histograms buffer where the four passes' modes start (`MODES` in the
+/// shader): 0 sorts the pass, 1 only copies it (its digit is the same for every key), 2 skips
+/// it (the input was already sorted).
+#[doc(hidden)]
+pub const PASS_MODES_WORD: u32 = RADIX * PASSES + PASSES;
 /// Workgroups of the histogram kernel at most (each takes every this-many-th tile).
 const HISTOGRAM_GROUPS: u32 = 1024;
 /// Status reads a OneSweep workgroup waits for a predecessor before counting its keys itself
@@ -65,7 +70,8 @@ pub struct TileMemory {
     /// Whether each tile is put in digit order in workgroup memory before it is written
     /// (`REORDER` in the shader).
     pub reorder: bool,
-    /// Words of the shader's `tile_sorted` (`REORDER_WORDS`): a tile, or 1.
+    /// Words of the shader's `tile_order` (`REORDER_WORDS`): a tile's 16-bit indices, two to a
+    /// word, or 1.
     pub reorder_words: u32,
     /// Bytes of all the workgroup variables the kernels use.
     pub bytes: u32,
@@ -74,7 +80,7 @@ pub struct TileMemory {
 impl TileMemory {
     /// The layout for a ranking (a subgroup size, or none for the portable one).
     pub fn new(subgroup_size: Option<u32>, reorder: bool) -> Self {
-        let reorder_words = if reorder { TILE } else { 1 };
+        let reorder_words = if reorder { TILE / 2 } else { 1 };
         // tile_histogram and tile_start, then shared_mode, shared_ticket, stuck_tile, stuck_plain.
         let common = 2 * RADIX + 4;
         let ranking = match subgroup_size {
@@ -316,6 +322,29 @@ impl<'a> SortJob<'a> {
     }
 }
 
+/// How OneSweep numbers its tiles (`WORKGROUP_ORDER` in the shader). A tile looks back on
+/// the tiles numbered before it, so they should belong to workgroups that have started.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TileOrder {
+    /// Each workgroup takes a ticket as it starts: right on every GPU, for one atomic and one
+    /// barrier per tile.
+    Tickets,
+    /// Workgroup i sorts tile i: for GPUs that start workgroups in their order. Elsewhere it
+    /// still sorts correctly (a workgroup that waits too long counts a predecessor's keys
+    /// itself) but slower.
+    WorkgroupOrder,
+}
+
+impl TileOrder {
+    /// Workgroup order on NVIDIA GPUs, which start workgroups in order (CUB's single-pass scan
+    /// relies on the same) and where it was 1% faster at 2^26 keys on an H100; tickets elsewhere.
+    pub fn best_for(device: &wgpu::Device) -> Self {
+        const NVIDIA: u32 = 0x10de;
+        if device.adapter_info().vendor == NVIDIA { TileOrder::WorkgroupOrder } else { TileOrder::Tickets }
+    }
+}
+
 /// Buffers a sort works in, made once for up to `capacity` keys and reused.
 pub struct SortScratch {
     capacity: u32,
@@ -339,6 +368,13 @@ impl SortScratch {
     /// Keys it can sort.
     pub fn capacity(&self) -> u32 {
         self.capacity
+    }
+
+    /// The buffer that holds the last sort's pass modes at `PASS_MODES_WORD`, so that tests can
+    /// check the short ways were taken.
+    #[doc(hidden)]
+    pub fn histograms(&self) -> &wgpu::Buffer {
+        &self.histograms
     }
 }
 
@@ -369,7 +405,7 @@ impl RadixSorter {
             SortStrategy::OneSweep => Some(ONESWEEP_FROM),
             SortStrategy::ReduceThenScan => None,
         };
-        Self::build(device, path, onesweep_from, LOOK_BACK_SPINS)
+        Self::build(device, path, onesweep_from, LOOK_BACK_SPINS, TileOrder::best_for(device))
     }
 
     /// A sorter of `path` that runs reduce-then-scan below `onesweep_from` keys and OneSweep
@@ -380,7 +416,7 @@ impl RadixSorter {
         path: SortPath,
         onesweep_from: u32,
     ) -> Result<Self, SortError> {
-        Self::build(device, path, Some(onesweep_from), LOOK_BACK_SPINS)
+        Self::build(device, path, Some(onesweep_from), LOOK_BACK_SPINS, TileOrder::best_for(device))
     }
 
     /// Builds the pipelines of `path` and `strategy`, used for every length, or says why the
@@ -394,7 +430,7 @@ impl RadixSorter {
             SortStrategy::OneSweep => Some(0),
             SortStrategy::ReduceThenScan => None,
         };
-        Self::build(device, path, onesweep_from, LOOK_BACK_SPINS)
+        Self::build(device, path, onesweep_from, LOOK_BACK_SPINS, TileOrder::best_for(device))
     }
 
     /// A OneSweep sorter that waits only `spins` status reads (at least 1) for a predecessor
@@ -406,7 +442,18 @@ impl RadixSorter {
         path: SortPath,
         spins: u32,
     ) -> Result<Self, SortError> {
-        Self::build(device, path, Some(0), spins.max(1))
+        Self::build(device, path, Some(0), spins.max(1), TileOrder::best_for(device))
+    }
+
+    /// A OneSweep sorter that numbers its tiles in `order`, whatever the device: how the tests
+    /// check workgroup order where it is not the default.
+    #[doc(hidden)]
+    pub fn with_tile_order(
+        device: &wgpu::Device,
+        path: SortPath,
+        order: TileOrder,
+    ) -> Result<Self, SortError> {
+        Self::build(device, path, Some(0), LOOK_BACK_SPINS, order)
     }
 
     /// `onesweep_from`: the first length sorted with OneSweep (none: always reduce-then-scan).
@@ -415,6 +462,7 @@ impl RadixSorter {
         path: SortPath,
         onesweep_from: Option<u32>,
         spins: u32,
+        tile_order: TileOrder,
     ) -> Result<Self, SortError> {
         let subgroup_size = match path {
             SortPath::Portable => None,
@@ -449,6 +497,7 @@ impl RadixSorter {
         })?;
         let mut constants = vec![
             ("SPINS", f64::from(spins)),
+            ("WORKGROUP_ORDER", f64::from(u8::from(tile_order == TileOrder::WorkgroupOrder))),
             ("REORDER", f64::from(u8::from(memory.reorder))),
             ("REORDER_WORDS", f64::from(memory.reorder_words)),
         ];
@@ -505,7 +554,8 @@ impl RadixSorter {
 
     /// Whether each tile is put in digit order in workgroup memory before it is written, so
     /// that neighbouring invocations write neighbouring slots: where the device's workgroup
-    /// memory holds a tile (more than wgpu's default 16 KiB), else keys go out from registers.
+    /// memory holds the tile's order and the ranking's counters (`TileMemory`), else each key
+    /// goes straight to its slot.
     pub fn reorders(&self) -> bool {
         self.memory.reorder
     }
@@ -570,7 +620,7 @@ impl RadixSorter {
             histograms: buffer(
                 "sort::histograms",
                 u64::from(HISTOGRAM_WORDS) * 4,
-                storage | wgpu::BufferUsages::COPY_DST,
+                storage | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
             ),
             tile_counts: buffer("sort::tile_counts", per_tile_bytes(reduce_then_scan_tiles), storage),
             status: buffer(
