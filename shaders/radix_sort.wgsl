@@ -319,8 +319,9 @@ var<workgroup> shared_ticket: u32;
 override WORKGROUP_ORDER: bool = false;
 
 /// The tile this workgroup sorts, or `params.tiles` or more for none. Handles SKIP and COPY
-/// passes itself. OneSweep numbers tiles in the order workgroups get here, so every tile a
-/// workgroup looks back on belongs to a workgroup that has started.
+/// passes itself. OneSweep numbers tiles in the order workgroups get here (unless
+/// `WORKGROUP_ORDER`), so every tile a workgroup looks back on belongs to a workgroup that has
+/// started.
 fn tile_to_sort(wid: vec3<u32>, groups: vec3<u32>, lid: u32, look_back: bool) -> u32 {
     // Cleared before the first barrier (pass_mode's), which the ranking would otherwise need
     // for itself (2% faster for pairs on an H100).

@@ -19,8 +19,8 @@ const SWITCH_AT: u32 = 1000;
 
 /// A sorter of every path the GPU runs with each strategy, OneSweep with its fallback forced,
 /// one that switches strategy at 1000 keys, and OneSweep with tiles in workgroup order (what
-/// NVIDIA GPUs run; the software GPUs take tickets by default): both paths on lavapipe (subgroups of 8), the
-/// portable one on GL, which has no subgroups and must say so.
+/// NVIDIA GPUs run; the software GPUs take tickets by default): both paths on lavapipe
+/// (subgroups of 8), the portable one on GL, which has no subgroups and must say so.
 fn sorters(gpu: &Gpu) -> Vec<RadixSorter> {
     let mut sorters = Vec::new();
     let mut add = |path| {
@@ -45,7 +45,7 @@ fn sorters(gpu: &Gpu) -> Vec<RadixSorter> {
         }
     }
     // The software GPUs allow 32 KiB of workgroup memory per workgroup: both paths reorder
-    // tiles there (the subgroup path with lavapipe's subgroups of 8 needs 26 KiB). Tiles kept
+    // tiles there (the subgroup path with lavapipe's subgroups of 8 needs 26 KiB). Tiles
     // written directly to their slots are tested with less memory, below.
     for sorter in &sorters {
         assert!(sorter.reorders(), "{:?} on {}", sorter.path(), gpu.describe());
@@ -144,10 +144,10 @@ fn lengths_around_tile_boundaries_and_every_distribution() {
 }
 
 /// Where a device allows less workgroup memory, the sort reorders tiles in workgroup memory
-/// only where that fits, writes each key straight to its slot otherwise, and offers the subgroup path only
-/// where its counters fit: still a stable sort, on both paths and strategies. wgpu's default
-/// 16 KiB keeps the portable path from reordering (and refuses lavapipe's subgroups of 8);
-/// 21 KiB lets the portable path reorder but not subgroups of 8.
+/// only where that fits, writes each key straight to its slot otherwise, and offers the
+/// subgroup path only where its counters fit: still a stable sort, on both paths and
+/// strategies. wgpu's default 16 KiB keeps the portable path from reordering (and refuses
+/// lavapipe's subgroups of 8); 21 KiB lets the portable path reorder but not subgroups of 8.
 #[test]
 fn devices_with_less_workgroup_memory_reorder_only_what_fits() {
     on_every_gpu(|full| {
