@@ -2,8 +2,9 @@
 //! (XTEST) move the pass counter as the key table says, stepping changes the picture on screen,
 //! S saves a PNG, G records a GIF, Q quits; the interval flags start it within runs, M changes
 //! the runs live, I draws them over the picture and ] turns the lines to an angle. Needs `xvfb`,
-//! `xdotool` and `imagemagick` (`.ci/run` installs them); set SHADERSORT_SKIP_WINDOW_TEST=1 to
-//! skip it on a machine without them.
+//! `xdotool`, `x11-utils` (xdpyinfo) and `imagemagick` (`.ci/run` installs them); set
+//! SHADERSORT_SKIP_WINDOW_TEST=1 to skip it on a machine without them. A failing test prints the
+//! app's log and the X server's.
 
 use image::RgbaImage;
 use std::path::PathBuf;
@@ -18,8 +19,7 @@ impl Drop for Reaper {
     fn drop(&mut self) {
         // A child already waited for may have given its pid to another process (pids wrap at
         // 32768, and these tests start an xdotool every 100 ms): signal only a live child,
-        // whose pid is still its own. A reused pid signalled here is the likely cause of a
-        // flake in which the other window test's app could not connect to its X server.
+        // whose pid is still its own.
         if !matches!(self.0.try_wait(), Ok(None)) {
             return;
         }
@@ -56,9 +56,19 @@ struct Session {
     dir: tempfile::TempDir,
     display: String,
     log: PathBuf,
+    xvfb_log: PathBuf,
     window: String,
     app: Reaper,
     _xvfb: Reaper,
+}
+
+/// A test that fails with a window open prints both logs: the app's and the X server's.
+impl Drop for Session {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            eprintln!("the app's log:\n{}\n{}", self.log_text(), xvfb_log_text(&self.xvfb_log));
+        }
+    }
 }
 
 impl Session {
@@ -116,6 +126,54 @@ impl Session {
     }
 }
 
+/// Starts an X server of its own for one window test and waits until it answers; returns it,
+/// its display (":N") and the path of its log.
+///
+/// `-noreset` keeps the server as it is when its last client leaves. Without it Xvfb resets
+/// then, and a client that connects during the reset is dropped: the app, starting while the
+/// harness polls with short-lived `xdotool search` clients, failed now and then with "Failed to
+/// open connection to X server" (`.ci/window-stress connect` counts it: issue 17).
+fn start_xvfb(dir: &std::path::Path) -> (Reaper, String, PathBuf) {
+    let log = dir.join("xvfb.log");
+    // Xvfb picks a free display itself and reports its number on stdout (-displayfd 1): no
+    // clash with other X servers, stale or live. It writes the number, then a newline, then
+    // closes the descriptor: reading the whole line never hangs up on it half way.
+    let mut server = Command::new("Xvfb")
+        .args(["-displayfd", "1", "-noreset", "-screen", "0", "1024x768x24", "-nolisten", "tcp"])
+        .stdout(Stdio::piped())
+        .stderr(std::fs::File::create(&log).unwrap())
+        .spawn()
+        .unwrap();
+    let mut number = String::new();
+    std::io::BufRead::read_line(&mut std::io::BufReader::new(server.stdout.take().unwrap()), &mut number)
+        .unwrap();
+    let xvfb = Reaper(server);
+    let display = format!(":{}", number.trim());
+    assert!(display.len() > 1, "Xvfb reported no display number; {}", xvfb_log_text(&log));
+    // The display is reported once it listens; start the app only once a client is served.
+    let started = Instant::now();
+    while !Command::new("xdpyinfo")
+        .args(["-display", &display])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+    {
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "Xvfb on {display} did not answer xdpyinfo within 30 s; {}",
+            xvfb_log_text(&log)
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    (xvfb, display, log)
+}
+
+/// The X server's log, for a failure message.
+fn xvfb_log_text(path: &std::path::Path) -> String {
+    format!("Xvfb's log:\n{}", std::fs::read_to_string(path).unwrap_or_default())
+}
+
 /// The part of the screen right of the side panel: where the picture is drawn.
 fn picture_area(shot: &RgbaImage) -> RgbaImage {
     image::imageops::crop_imm(shot, 320, 0, shot.width() - 320, shot.height()).to_image()
@@ -128,30 +186,16 @@ fn start(backend: &str, picture: &RgbaImage, args: &[&str], first: &str) -> Opti
         eprintln!("skipped: SHADERSORT_SKIP_WINDOW_TEST is set");
         return None;
     }
-    for tool in ["Xvfb", "xdotool", "import"] {
+    for tool in ["Xvfb", "xdotool", "xdpyinfo", "import"] {
         assert!(
             have(tool),
-            "the window test needs {tool}: apt-get install xvfb xdotool imagemagick (or set SHADERSORT_SKIP_WINDOW_TEST=1)"
+            "the window test needs {tool}: apt-get install xvfb xdotool x11-utils imagemagick (or set SHADERSORT_SKIP_WINDOW_TEST=1)"
         );
     }
     let dir = tempfile::tempdir().unwrap();
     let runtime = dir.path().join("xdg");
     std::fs::create_dir(&runtime).unwrap();
-    // A display number of our own.
-    // Xvfb picks a free display itself and reports its number on stdout (-displayfd 1): no
-    // clash with other X servers, stale or live.
-    let mut server = Command::new("Xvfb")
-        .args(["-displayfd", "1", "-screen", "0", "1024x768x24", "-nolisten", "tcp"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut number = String::new();
-    std::io::BufRead::read_line(&mut std::io::BufReader::new(server.stdout.take().unwrap()), &mut number)
-        .unwrap();
-    let xvfb = Reaper(server);
-    let display = format!(":{}", number.trim());
-    assert!(display.len() > 1, "Xvfb reported no display number");
+    let (xvfb, display, xvfb_log) = start_xvfb(dir.path());
 
     picture.save(dir.path().join("noise.png")).unwrap();
     let log = dir.path().join("app.log");
@@ -183,18 +227,17 @@ fn start(backend: &str, picture: &RgbaImage, args: &[&str], first: &str) -> Opti
         if !found.is_empty() {
             break found;
         }
-        let log_text = || std::fs::read_to_string(&log).unwrap_or_default();
+        let logs = || {
+            let app_log = std::fs::read_to_string(&log).unwrap_or_default();
+            format!("the app's log:\n{app_log}\n{}", xvfb_log_text(&xvfb_log))
+        };
         if let Some(status) = app.0.try_wait().unwrap() {
-            panic!("the app exited ({status}) before its window appeared:\n{}", log_text());
+            panic!("the app exited ({status}) before its window appeared; {}", logs());
         }
-        assert!(
-            started.elapsed() < Duration::from_secs(120),
-            "no window after 120 s; the app's log:\n{}",
-            log_text()
-        );
+        assert!(started.elapsed() < Duration::from_secs(120), "no window after 120 s; {}", logs());
         std::thread::sleep(Duration::from_millis(100));
     };
-    let session = Session { dir, display, log, window, app, _xvfb: xvfb };
+    let session = Session { dir, display, log, xvfb_log, window, app, _xvfb: xvfb };
     session.expect_log(first);
     Some(session)
 }
