@@ -2,7 +2,7 @@
 //! (row or column) in workgroup memory, phase after phase, and stops as soon as a pair of
 //! phases made no swap.
 //!
-//! Composed after `key.wgsl` and `runs.wgsl` (see `src/shaders.rs`): a pair swaps only within
+//! Composed after `key.wgsl` and `runs.wgsl` (see `src/gpu/shaders.rs`): a pair swaps only within
 //! a run of the run map, as in `odd_even.wgsl`.
 //!
 //! Uniformity: `workgroupBarrier()` must be reached by every invocation of the workgroup, so it

@@ -1,8 +1,8 @@
 //! Sort keys: the prelude every sorting kernel is composed with.
 //!
 //! Each key is pure integer arithmetic on the 8-bit channels, so the GPU and the Rust
-//! mirror in `src/key.rs` agree bit for bit on every adapter (a test compares all 2^24
-//! RGB values). Key ids and constants must match `SortKey` in `src/key.rs`; a test
+//! mirror in `src/keys/mod.rs` agree bit for bit on every adapter (a test compares all 2^24
+//! RGB values). Key ids and constants must match `SortKey` in `src/keys/mod.rs`; a test
 //! checks them through naga.
 
 const KEY_LUMA: u32 = 0u;

@@ -3,7 +3,7 @@
 //! Composed after `key.wgsl`. Used to prove the WGSL keys equal the Rust mirror, and by sorts
 //! that work on keys rather than on textures.
 
-/// Mirrors `KeyParams` in `src/key_extract.rs`.
+/// Mirrors `KeyParams` in `src/keys/extract.rs`.
 struct KeyParams {
     key: u32,
     descending: u32,

@@ -1,7 +1,7 @@
 //! One odd-even transposition pass over every line (row or column), as a compute kernel and as
 //! a fragment shader; both call `odd_even_step`, so they compute the same texels.
 //!
-//! Composed after `key.wgsl` and `runs.wgsl` (see `src/shaders.rs`). Pixels are `rgba8uint`
+//! Composed after `key.wgsl` and `runs.wgsl` (see `src/gpu/shaders.rs`). Pixels are `rgba8uint`
 //! texels: no float conversion touches them, so a pass only ever copies whole pixels, bit for bit.
 
 /// Mirrors `PassParams` in `src/algorithms/odd_even.rs`.

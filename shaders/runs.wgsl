@@ -1,7 +1,7 @@
 //! Interval runs for the comparison sorts (odd-even, bubble): the run map, and the rule that
 //! only pixels of the same run are ever swapped.
 //!
-//! Composed after `key.wgsl` and before the kernel (see `src/shaders.rs`); the kernel's bind
+//! Composed after `key.wgsl` and before the kernel (see `src/gpu/shaders.rs`); the kernel's bind
 //! group holds the run map at binding 4. Pixels move only within their run, so the run id of
 //! a position never changes and the map is bound as it was computed, for every pass.
 

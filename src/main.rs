@@ -42,7 +42,7 @@ fn main() -> ExitCode {
 
 /// The live window on the command line's picture and settings.
 fn open_window(cli: &Cli) -> anyhow::Result<()> {
-    let picture = shadersort::image_input::Picture::load_or_built_in(cli.image.as_deref())?;
+    let picture = shadersort::picture::input::Picture::load_or_built_in(cli.image.as_deref())?;
     let mask = match &cli.mask {
         Some(path) => {
             let mask = shadersort::intervals::Mask::load(path)?;

@@ -1,16 +1,16 @@
 //! End-to-end tests of the `shadersort` binary: one-line errors that leave no files behind, and pictures sorted on the GPU exactly as the CPU model says.
 
 use image::{ColorType, DynamicImage, RgbaImage};
-use shadersort::key::SortKey;
-use shadersort::options::{Axis, SortOptions};
-use shadersort::patterns::random_image;
+use shadersort::keys::SortKey;
+use shadersort::keys::options::{Axis, SortOptions};
+use shadersort::picture::patterns::random_image;
 use shadersort::reference::{is_sorted, lines_are_permutations, odd_even_passes, stable_sort};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 /// The built-in picture, relative to the crate root (the directory every run starts in).
-const COFFEE: &str = "src/assets/coffee.png";
+const COFFEE: &str = "src/picture/assets/coffee.png";
 
 /// Runs the binary from the crate root with `args` and extra environment variables.
 fn run(args: &[&str], envs: &[(&str, &str)]) -> Output {

@@ -17,12 +17,12 @@ use shadersort::algorithms::{Algorithm, Pipelines, RunSettings, SortRun, run_unt
 use shadersort::angle::scatter::LineScatter;
 use shadersort::angle::{Angle, AngledRun, LineSpace, Lines};
 use shadersort::gpu::Gpu;
+use shadersort::gpu::readback::read_texture;
 use shadersort::intervals::{IntervalMode, IntervalSettings, RunMap, Threshold};
-use shadersort::key::SortKey;
-use shadersort::options::{Axis, Scope, SortOptions};
-use shadersort::patterns::random_image;
-use shadersort::radix_key::RadixKey;
-use shadersort::readback::read_texture;
+use shadersort::keys::SortKey;
+use shadersort::keys::options::{Axis, Scope, SortOptions};
+use shadersort::keys::radix_key::RadixKey;
+use shadersort::picture::patterns::random_image;
 use shadersort::reference::radix::{RadixPlan, Sequences, radix_steps_in_runs};
 use shadersort::reference::{
     fixed_pixels_stay, lines_are_permutations, odd_even_pass_in_runs, stable_sort_in_runs,

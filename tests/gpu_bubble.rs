@@ -10,10 +10,10 @@ use shadersort::algorithms::bubble::{Bubble, BubbleRun};
 use shadersort::algorithms::swap_reader::SwapReader;
 use shadersort::algorithms::{SortRun, run_until};
 use shadersort::gpu::Gpu;
-use shadersort::key::SortKey;
-use shadersort::options::{Axis, SortOptions};
-use shadersort::patterns::random_image;
-use shadersort::readback::read_texture;
+use shadersort::gpu::readback::read_texture;
+use shadersort::keys::SortKey;
+use shadersort::keys::options::{Axis, SortOptions};
+use shadersort::picture::patterns::random_image;
 use shadersort::reference::{self, lines_are_permutations, stable_sort};
 
 /// Steps the run one budgeted dispatch at a time and compares every state, and the swaps of

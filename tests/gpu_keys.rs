@@ -4,10 +4,10 @@ mod common;
 
 use common::on_every_gpu;
 use image::RgbaImage;
-use shadersort::key::SortKey;
-use shadersort::key_extract::KeyExtractor;
-use shadersort::options::SortOptions;
-use shadersort::texture::picture_texture;
+use shadersort::gpu::texture::picture_texture;
+use shadersort::keys::SortKey;
+use shadersort::keys::extract::KeyExtractor;
+use shadersort::keys::options::SortOptions;
 
 /// A 4096x4096 picture holding every RGB value once (alpha varies and must not matter).
 fn every_rgb() -> RgbaImage {

@@ -9,11 +9,11 @@ use shadersort::algorithms::odd_even::{OddEven, PassKind};
 use shadersort::algorithms::swap_reader::SwapReader;
 use shadersort::algorithms::{SortRun, run_until};
 use shadersort::gpu::Gpu;
-use shadersort::image_input::Picture;
-use shadersort::key::SortKey;
-use shadersort::options::{Axis, SortOptions};
-use shadersort::patterns::random_image;
-use shadersort::readback::read_texture;
+use shadersort::gpu::readback::read_texture;
+use shadersort::keys::SortKey;
+use shadersort::keys::options::{Axis, SortOptions};
+use shadersort::picture::input::Picture;
+use shadersort::picture::patterns::random_image;
 use shadersort::reference::{self, lines_are_permutations, stable_sort};
 
 const KINDS: [PassKind; 2] = [PassKind::Compute, PassKind::Fragment];

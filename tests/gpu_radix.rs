@@ -11,11 +11,11 @@ use shadersort::algorithms::radix::{Radix, RadixRun, RadixSettings};
 use shadersort::algorithms::swap_reader::SwapReader;
 use shadersort::algorithms::{SortRun, run_until};
 use shadersort::gpu::Gpu;
-use shadersort::key::SortKey;
-use shadersort::options::{Axis, Scope, SortOptions};
-use shadersort::patterns::random_image;
-use shadersort::radix_key::DIGIT_BITS;
-use shadersort::readback::read_texture;
+use shadersort::gpu::readback::read_texture;
+use shadersort::keys::SortKey;
+use shadersort::keys::options::{Axis, Scope, SortOptions};
+use shadersort::keys::radix_key::DIGIT_BITS;
+use shadersort::picture::patterns::random_image;
 use shadersort::reference::radix::{radix_steps, sequences_are_permutations, stable_sort_by_radix_key};
 use shadersort::reference::stable_sort;
 

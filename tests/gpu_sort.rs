@@ -6,7 +6,7 @@ mod common;
 
 use common::on_every_gpu;
 use shadersort::gpu::Gpu;
-use shadersort::readback::read_u32s;
+use shadersort::gpu::readback::read_u32s;
 use shadersort::sort::distribution::Distribution;
 use shadersort::sort::{
     KeyKind, PASS_MODES_WORD, RadixSorter, SortError, SortJob, SortPath, SortStrategy, TileMemory, TileOrder,
@@ -229,7 +229,7 @@ fn sorted_input_and_constant_digits_take_the_short_ways_correctly() {
 #[test]
 fn float_keys_sort_as_floats_in_both_orders_with_stable_values() {
     let mut floats = vec![0.0f32, -0.0, 1.5, -1.5, f32::INFINITY, f32::NEG_INFINITY, 1e-38, -1e-38, 7.0, 7.0];
-    let mut rng = shadersort::patterns::SplitMix64::new(9);
+    let mut rng = shadersort::picture::patterns::SplitMix64::new(9);
     floats.extend((0..5000).map(|_| (rng.next_u32() as i32 as f32) / 1e6));
     floats.extend((0..100).map(|i| (i % 7) as f32 - 3.0));
     let keys: Vec<u32> = floats.iter().map(|f| f.to_bits()).collect();

@@ -3,8 +3,8 @@
 
 use image::codecs::gif::GifDecoder;
 use image::{AnimationDecoder, RgbaImage};
-use shadersort::options::SortOptions;
-use shadersort::patterns::random_image;
+use shadersort::keys::options::SortOptions;
+use shadersort::picture::patterns::random_image;
 use shadersort::record::palette::{composite, indexed_picture, quantize};
 use shadersort::reference::{is_sorted, odd_even_passes, stable_sort};
 use std::path::Path;
@@ -133,7 +133,7 @@ fn few_colours_are_recorded_losslessly_and_many_through_one_palette() {
     }
     let name = save(&few, dir.path(), "few.png");
     ok(&[&name, "--record", "few.gif", "--every", "4", "--fps", "50", "--key", "hue"], dir.path());
-    let options = SortOptions { key: shadersort::key::SortKey::Hue, ..Default::default() };
+    let options = SortOptions { key: shadersort::keys::SortKey::Hue, ..Default::default() };
     let frames = decode(&dir.path().join("few.gif"));
     for (k, (frame, _)) in frames.iter().enumerate() {
         let pass = (k as u32 * 4).min(33);
@@ -177,8 +177,11 @@ fn columns_reverse_and_fragment_passes_record_the_same_frames_on_both_backends()
             std::fs::read(dir.path().join(other)).unwrap()
         );
     }
-    let options =
-        SortOptions { descending: true, axis: shadersort::options::Axis::Columns, ..Default::default() };
+    let options = SortOptions {
+        descending: true,
+        axis: shadersort::keys::options::Axis::Columns,
+        ..Default::default()
+    };
     let frames = decode(&dir.path().join("c.gif"));
     assert_eq!(
         std::fs::read(dir.path().join("c.gif")).unwrap(),
@@ -301,8 +304,8 @@ fn bubble_frames_are_the_model_every_phase_budget() {
 /// the CPU model's state through the palette.
 #[test]
 fn radix_records_every_digit_pass_and_scatter_stage_as_the_model_says() {
-    use shadersort::options::{Axis, Scope};
-    use shadersort::radix_key::RadixKey;
+    use shadersort::keys::options::{Axis, Scope};
+    use shadersort::keys::radix_key::RadixKey;
     use shadersort::record::palette::quantize_with_dimmed_twins;
     use shadersort::reference::radix::{RadixPlan, Sequences, radix_steps};
     let dir = tempfile::tempdir().unwrap();
@@ -326,7 +329,7 @@ fn radix_records_every_digit_pass_and_scatter_stage_as_the_model_says() {
             shadersort::record::palette::quantize(&input, [0, 0, 0], true)
         };
         let indexed = indexed_picture(&input, &quantized.indices);
-        let options = SortOptions { key: shadersort::key::SortKey::Red, ..Default::default() };
+        let options = SortOptions { key: shadersort::keys::SortKey::Red, ..Default::default() };
         let key = RadixKey::new(options, None).unwrap();
         let plan = RadixPlan { key, digit_bits: 2, stages, twin_indices: sub_steps };
         let seqs = Sequences { width: 37, height: 6, axis: Axis::Rows, scope };
@@ -349,7 +352,7 @@ fn radix_records_every_digit_pass_and_scatter_stage_as_the_model_says() {
 #[test]
 fn a_recording_within_runs_is_the_model_at_every_pass() {
     use shadersort::intervals::{IntervalMode, IntervalSettings, RunMap, Threshold};
-    use shadersort::options::Axis;
+    use shadersort::keys::options::Axis;
     use shadersort::reference::{odd_even_passes_in_runs, stable_sort_in_runs};
     let dir = tempfile::tempdir().unwrap();
     let input = random_image(13, 29, 5);
@@ -382,7 +385,7 @@ fn a_recording_within_runs_is_the_model_at_every_pass() {
 fn a_threshold_sweep_records_one_fully_sorted_frame_per_threshold() {
     use shadersort::intervals::threshold::ThresholdSweep;
     use shadersort::intervals::{IntervalMode, IntervalSettings, RunMap};
-    use shadersort::key::SortKey;
+    use shadersort::keys::SortKey;
     use shadersort::reference::stable_sort_in_runs;
     let dir = tempfile::tempdir().unwrap();
     let input = random_image(31, 9, 6);
@@ -449,7 +452,7 @@ fn recordings_at_an_angle_are_the_model_scattered_at_every_pass() {
     use shadersort::angle::{Angle, LineSpace};
     use shadersort::intervals::threshold::ThresholdSweep;
     use shadersort::intervals::{IntervalMode, IntervalSettings, Threshold};
-    use shadersort::options::Axis;
+    use shadersort::keys::options::Axis;
     use shadersort::reference::{odd_even_passes_in_runs, stable_sort_in_runs};
     let dir = tempfile::tempdir().unwrap();
     let input = random_image(21, 13, 15);

@@ -4,12 +4,12 @@ use shadersort::algorithms::bubble::BubbleParams;
 use shadersort::algorithms::odd_even::{PassParams, WORKGROUP_SIZE};
 use shadersort::algorithms::radix::RadixParams;
 use shadersort::algorithms::radix_image::ImageStepParams;
-use shadersort::key::{HUE_SECTOR, SATURATION_MAX, SortKey};
-use shadersort::key_extract::KeyParams;
-use shadersort::shaders::{
+use shadersort::gpu::shaders::{
     BUBBLE_PROGRAM, KEY_PROGRAM, KEYS_PROGRAM, LINE_SCATTER_PROGRAM, ODD_EVEN_PROGRAM, PROGRAMS, Program,
     RADIX_IMAGE_PROGRAM, RADIX_PROGRAM, RADIX_SORT_PROGRAM, RADIX_SORT_SUBGROUPS_PROGRAM,
 };
+use shadersort::keys::extract::KeyParams;
+use shadersort::keys::{HUE_SECTOR, SATURATION_MAX, SortKey};
 use shadersort::sort::{PASS_MODES_WORD, TILE, TileMemory};
 
 fn parse(program: &Program) -> (naga::Module, naga::valid::ModuleInfo) {
@@ -71,7 +71,7 @@ fn every_shader_file_is_part_of_a_program() {
         let name = entry.unwrap().file_name().into_string().unwrap();
         assert!(
             PROGRAMS.iter().any(|p| p.files.contains(&name.as_str())),
-            "shaders/{name} is not compiled by any program in src/shaders.rs"
+            "shaders/{name} is not compiled by any program in src/gpu/shaders.rs"
         );
     }
 }

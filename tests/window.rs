@@ -252,7 +252,7 @@ fn keys_step_the_sort_and_the_picture_follows_on_both_backends() {
 
 fn keys_step_the_sort_and_the_picture_follows(backend: &str) {
     // A 64x48 picture: small, so every pass is quick even on the software GPU.
-    let picture = shadersort::patterns::random_image(64, 48, 5);
+    let picture = shadersort::picture::patterns::random_image(64, 48, 5);
     let Some(mut s) = start(backend, &picture, &[], "pass 0/64") else { return };
     assert!(
         s.log_text().to_lowercase().contains(&format!("({backend}")),
@@ -323,7 +323,7 @@ fn keys_step_the_sort_and_the_picture_follows(backend: &str) {
 /// A 64x48 random picture of 64 colours (each channel one of four levels, none 0 or 255), so a
 /// GIF holds it exactly and the overlay's magenta appears nowhere in it.
 fn few_colours() -> RgbaImage {
-    let mut picture = shadersort::patterns::random_image(64, 48, 9);
+    let mut picture = shadersort::picture::patterns::random_image(64, 48, 9);
     for p in picture.pixels_mut() {
         for c in 0..3 {
             p[c] = [16, 88, 160, 232][usize::from(p[c] >> 6)];
@@ -357,7 +357,7 @@ fn interval_flags_the_mode_key_and_the_runs_overlay_on_both_backends() {
 
 fn interval_flags_the_mode_key_and_the_runs_overlay(backend: &str) {
     use shadersort::intervals::{IntervalMode, IntervalSettings, RunMap, Threshold};
-    use shadersort::options::{Axis, SortOptions};
+    use shadersort::keys::options::{Axis, SortOptions};
     use shadersort::reference::stable_sort_in_runs;
     let picture = few_colours();
     let threshold = IntervalSettings {

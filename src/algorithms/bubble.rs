@@ -10,12 +10,12 @@ use super::ping_pong::PingPong;
 use super::runs::{self, RunTexture, RunsError};
 use super::swap_counters::SwapCounters;
 use super::{RunStats, SortRun};
-use crate::bindings::{storage_target, uint_texture};
 use crate::gpu::Gpu;
+use crate::gpu::bindings::{storage_target, uint_texture};
+use crate::gpu::shaders::BUBBLE_PROGRAM;
+use crate::gpu::texture::PICTURE_FORMAT;
 use crate::intervals::RunMap;
-use crate::options::SortOptions;
-use crate::shaders::BUBBLE_PROGRAM;
-use crate::texture::PICTURE_FORMAT;
+use crate::keys::options::SortOptions;
 use image::RgbaImage;
 
 /// Most invocations per workgroup asked for (`WORKGROUP` in `shaders/bubble.wgsl`).

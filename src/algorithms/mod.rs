@@ -149,7 +149,7 @@ impl Pipelines {
         &self,
         gpu: &Gpu,
         picture: &image::RgbaImage,
-        options: crate::options::SortOptions,
+        options: crate::keys::options::SortOptions,
         settings: RunSettings,
     ) -> Box<dyn SortRun> {
         self.start_in_runs(gpu, picture, options, settings, None).expect("whole lines always fit")
@@ -162,7 +162,7 @@ impl Pipelines {
         &self,
         gpu: &Gpu,
         picture: &image::RgbaImage,
-        options: crate::options::SortOptions,
+        options: crate::keys::options::SortOptions,
         settings: RunSettings,
         runs: Option<&RunMap>,
     ) -> Result<Box<dyn SortRun>, RunsError> {
@@ -185,7 +185,7 @@ impl Algorithm {
     /// [`Pipelines::start_in_runs`] would find (so a caller can refuse before any GPU work).
     pub fn check_runs(
         self,
-        options: crate::options::SortOptions,
+        options: crate::keys::options::SortOptions,
         settings: &RunSettings,
         runs: &RunMap,
     ) -> Result<(), RunsError> {

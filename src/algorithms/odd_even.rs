@@ -5,12 +5,12 @@ use super::ping_pong::PingPong;
 use super::runs::{self, RunTexture, RunsError};
 use super::swap_counters::SwapCounters;
 use super::{RunStats, SortRun};
-use crate::bindings::{storage_target, uint_texture};
 use crate::gpu::Gpu;
+use crate::gpu::bindings::{storage_target, uint_texture};
+use crate::gpu::shaders::{ODD_EVEN_PROGRAM, begin_fullscreen_pass, fullscreen_pipeline};
+use crate::gpu::texture::PICTURE_FORMAT;
 use crate::intervals::RunMap;
-use crate::options::SortOptions;
-use crate::shaders::{ODD_EVEN_PROGRAM, begin_fullscreen_pass, fullscreen_pipeline};
-use crate::texture::PICTURE_FORMAT;
+use crate::keys::options::SortOptions;
 use image::RgbaImage;
 use wgpu::util::DeviceExt;
 
@@ -276,7 +276,7 @@ pub struct OddEvenRun {
     fragment: Option<[wgpu::RenderPipeline; 2]>,
     /// The layout of `bind_groups`, to make them again for a new run-map texture.
     layout: wgpu::BindGroupLayout,
-    axis: crate::options::Axis,
+    axis: crate::keys::options::Axis,
     line_len: u32,
     /// `PassParams` of each parity.
     params: [wgpu::Buffer; 2],

@@ -2,7 +2,7 @@
 //! in turn (the state after `k` steps lives in texture `k % 2`).
 
 use crate::gpu::Gpu;
-use crate::texture::{copy_picture, create_picture_texture, picture_texture};
+use crate::gpu::texture::{copy_picture, create_picture_texture, picture_texture};
 use image::RgbaImage;
 
 /// Input and ping-pong textures of one run.

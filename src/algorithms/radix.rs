@@ -19,14 +19,14 @@ use super::radix_image::{ImagePipelines, ImageSteps};
 use super::runs::{self, RunTexture, RunsError, run_id_texture};
 use super::swap_counters::SwapCounters;
 use super::{RunStats, SortRun};
-use crate::bindings::{compute_buffer, storage_target, uint_texture};
 use crate::gpu::Gpu;
+use crate::gpu::bindings::{compute_buffer, storage_target, uint_texture};
+use crate::gpu::shaders::RADIX_PROGRAM;
+use crate::gpu::texture::PICTURE_FORMAT;
 use crate::intervals::RunMap;
-use crate::options::{Scope, SortOptions};
-use crate::radix_key::{DEFAULT_DIGIT_BITS, RadixKey, exact_bits};
+use crate::keys::options::{Scope, SortOptions};
+use crate::keys::radix_key::{DEFAULT_DIGIT_BITS, RadixKey, exact_bits};
 use crate::reference::radix::{RadixPlan, Sequences, stage_limit};
-use crate::shaders::RADIX_PROGRAM;
-use crate::texture::PICTURE_FORMAT;
 use image::RgbaImage;
 use std::sync::{Arc, OnceLock};
 
@@ -322,7 +322,7 @@ impl RadixRun {
         runs: Option<&RunMap>,
     ) -> Result<Self, RunsError> {
         assert!(
-            crate::radix_key::DIGIT_BITS.contains(&settings.digit_bits),
+            crate::keys::radix_key::DIGIT_BITS.contains(&settings.digit_bits),
             "digit bits {} are not one of 1, 2, 4, 8",
             settings.digit_bits
         );
@@ -554,7 +554,7 @@ impl SortRun for RadixRun {
             runs::check_map(map, width, height, self.sequences.axis)?;
         }
         // The key without run bits, then with this map's (checked before anything changes).
-        let key = crate::radix_key::RadixKey { run_bits: 0, ..self.plan.key };
+        let key = crate::keys::radix_key::RadixKey { run_bits: 0, ..self.plan.key };
         let key = match runs {
             None => key,
             Some(_) if self.sequences.scope == Scope::Image => return Err(RunsError::WholePicture),
@@ -665,8 +665,8 @@ mod tests {
     #[test]
     fn run_ids_and_the_key_must_fit_32_bits_and_runs_need_lines() {
         use crate::intervals::Cell;
-        use crate::options::Axis;
-        let options = SortOptions { key: crate::key::SortKey::Hue, ..Default::default() };
+        use crate::keys::options::Axis;
+        let options = SortOptions { key: crate::keys::SortKey::Hue, ..Default::default() };
         // 16384 fixed pixels: run ids up to 16383 (14 bits) above 19 bits of hue.
         let fixed = RunMap::build(16384, 1, Axis::Rows, |_, _, _| Cell::Fixed);
         let e = RadixSettings::default().key_in_runs(options, Some(&fixed)).unwrap_err();
@@ -681,7 +681,7 @@ mod tests {
 
     #[test]
     fn key_bits_beyond_the_key_are_clamped_with_a_notice() {
-        let options = SortOptions { key: crate::key::SortKey::Red, ..Default::default() };
+        let options = SortOptions { key: crate::keys::SortKey::Red, ..Default::default() };
         let settings = RadixSettings { key_bits: Some(16), ..Default::default() };
         let (key, notice) = settings.key(options);
         assert_eq!(key.bits, 8);

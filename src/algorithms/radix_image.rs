@@ -13,12 +13,12 @@
 use super::params_ring::ParamsRing;
 use super::ping_pong::PingPong;
 use super::swap_counters::SwapCounters;
-use crate::bindings::{compute_buffer, storage_target, uint_texture};
 use crate::gpu::Gpu;
-use crate::radix_key::RadixKey;
-use crate::shaders::RADIX_IMAGE_PROGRAM;
+use crate::gpu::bindings::{compute_buffer, storage_target, uint_texture};
+use crate::gpu::shaders::RADIX_IMAGE_PROGRAM;
+use crate::gpu::texture::PICTURE_FORMAT;
+use crate::keys::radix_key::RadixKey;
 use crate::sort::{RadixSorter, SortJob, SortScratch};
-use crate::texture::PICTURE_FORMAT;
 use std::sync::Arc;
 
 /// Pixels per workgroup (`GROUP` in `shaders/radix_image.wgsl`).
@@ -240,8 +240,8 @@ impl ImageSteps {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::key::SortKey;
-    use crate::options::SortOptions;
+    use crate::keys::SortKey;
+    use crate::keys::options::SortOptions;
 
     #[test]
     fn each_step_sorts_by_the_bits_of_the_passes_made() {

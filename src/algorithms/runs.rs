@@ -8,7 +8,7 @@
 
 use crate::gpu::Gpu;
 use crate::intervals::RunMap;
-use crate::options::Axis;
+use crate::keys::options::Axis;
 
 /// The texel format of run ids.
 pub const RUN_ID_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::R32Uint;
@@ -62,7 +62,7 @@ pub fn check_map(runs: &RunMap, width: u32, height: u32, axis: Axis) -> Result<(
 /// A texture of run ids (`width` x `height`, [`RUN_ID_FORMAT`]) that kernels can load, store
 /// to, and copies can fill.
 pub fn run_id_texture(gpu: &Gpu, width: u32, height: u32, label: &str) -> wgpu::Texture {
-    crate::texture::create_texture_2d(
+    crate::gpu::texture::create_texture_2d(
         gpu,
         (width, height),
         RUN_ID_FORMAT,

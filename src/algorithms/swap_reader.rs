@@ -2,8 +2,8 @@
 //! run, so stepping frame after frame allocates nothing.
 
 use super::SortRun;
+use crate::gpu::readback::map_and_read;
 use crate::gpu::{Gpu, GpuError};
-use crate::readback::map_and_read;
 
 /// A staging buffer large enough for every count a run may have outstanding.
 pub struct SwapReader {

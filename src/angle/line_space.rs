@@ -10,7 +10,7 @@
 
 use super::{Angle, Slope};
 use crate::intervals::{Cell, IntervalError, IntervalSettings, Mask, RunMap, RunSummary};
-use crate::options::Axis;
+use crate::keys::options::Axis;
 use image::RgbaImage;
 
 /// What a padding cell of the line-space picture holds (it never moves: the run map fixes it).
@@ -199,7 +199,7 @@ impl LineSpace {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::patterns::random_image;
+    use crate::picture::patterns::random_image;
     use crate::reference::lines;
 
     /// Every 7.5° from -360 to 360, the axes and diagonals with 1e-9 either side, and a few

@@ -9,9 +9,9 @@ use super::{Angle, AngledRun, LineSpace};
 use crate::algorithms::runs::RunsError;
 use crate::algorithms::{Algorithm, Pipelines, RunSettings, SortRun};
 use crate::gpu::Gpu;
-use crate::image_input::scaled_size;
 use crate::intervals::{IntervalError, IntervalMode, IntervalSettings, Mask, RunMap, RunSummary};
-use crate::options::{Axis, Scope, SortOptions};
+use crate::keys::options::{Axis, Scope, SortOptions};
+use crate::picture::input::scaled_size;
 use image::RgbaImage;
 use std::sync::Arc;
 

@@ -24,7 +24,7 @@ pub use line_space::LineSpace;
 pub use lines::{AngleError, Lines};
 pub use run::AngledRun;
 
-use crate::options::Axis;
+use crate::keys::options::Axis;
 use std::str::FromStr;
 
 /// A direction to sort in, in degrees, normalised to `0 <= degrees < 360`.

@@ -14,7 +14,7 @@ use crate::algorithms::swap_counters::SwapCounters;
 use crate::algorithms::{Pipelines, RunSettings, RunStats, SortRun};
 use crate::gpu::Gpu;
 use crate::intervals::RunMap;
-use crate::options::{Axis, Scope, SortOptions};
+use crate::keys::options::{Axis, Scope, SortOptions};
 use image::RgbaImage;
 use std::sync::Arc;
 
@@ -70,7 +70,7 @@ impl AngledRun {
             whole_lines,
             device: gpu.device.clone(),
             scatter: scatter.clone(),
-            picture: crate::texture::picture_texture(gpu, picture, "angle::picture"),
+            picture: crate::gpu::texture::picture_texture(gpu, picture, "angle::picture"),
             bindings: Vec::new(),
         };
         // Bind the first state now, so the first steps only reuse it.

@@ -4,10 +4,10 @@
 //! window, the recorder and `--out` all read the same picture.
 
 use super::LineSpace;
-use crate::bindings::{storage_target, uint_texture};
 use crate::gpu::Gpu;
-use crate::shaders::LINE_SCATTER_PROGRAM;
-use crate::texture::PICTURE_FORMAT;
+use crate::gpu::bindings::{storage_target, uint_texture};
+use crate::gpu::shaders::LINE_SCATTER_PROGRAM;
+use crate::gpu::texture::PICTURE_FORMAT;
 
 /// `WORKGROUP_WIDTH` x `WORKGROUP_HEIGHT` of `scatter_lines` (checked by a test).
 pub const WORKGROUP_SIZE: [u32; 2] = [16, 16];
@@ -50,7 +50,7 @@ impl LineScatter {
     /// The places of `space` as a texture of the picture's size.
     pub fn places(&self, gpu: &Gpu, space: &LineSpace) -> wgpu::Texture {
         let (width, height) = space.picture_size();
-        let texture = crate::texture::create_texture_2d(
+        let texture = crate::gpu::texture::create_texture_2d(
             gpu,
             (width, height),
             PLACES_FORMAT,

@@ -1,10 +1,10 @@
 //! What the window shows: a lane's state converted texel for texel into an `Rgba8Unorm`
 //! texture that egui draws with nearest filtering.
 
-use crate::bindings::uint_texture;
 use crate::gpu::Gpu;
-use crate::shaders::{DISPLAY_PROGRAM, fullscreen_pipeline};
-use crate::texture::PICTURE_FORMAT;
+use crate::gpu::bindings::uint_texture;
+use crate::gpu::shaders::{DISPLAY_PROGRAM, fullscreen_pipeline};
+use crate::gpu::texture::PICTURE_FORMAT;
 
 /// The format egui can sample.
 pub const DISPLAY_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
@@ -42,7 +42,7 @@ impl DisplayPipeline {
 
     /// A display texture for pictures of this size.
     pub fn create_target(&self, gpu: &Gpu, width: u32, height: u32) -> wgpu::Texture {
-        crate::texture::create_texture_2d(
+        crate::gpu::texture::create_texture_2d(
             gpu,
             (width, height),
             DISPLAY_FORMAT,
@@ -72,7 +72,7 @@ impl DisplayPipeline {
         binding: &wgpu::BindGroup,
         target: &wgpu::TextureView,
     ) {
-        let mut pass = crate::shaders::begin_fullscreen_pass(encoder, target, "display::pass");
+        let mut pass = crate::gpu::shaders::begin_fullscreen_pass(encoder, target, "display::pass");
         pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, binding, &[]);
         pass.draw(0..3, 0..1);

@@ -9,7 +9,7 @@
 use super::commands::Command;
 use super::ui::{Action, UiModel, UiState};
 use crate::intervals::{IntervalMode, IntervalSettings, RunLength, Threshold};
-use crate::key::SortKey;
+use crate::keys::SortKey;
 
 /// The longest random run length the slider offers (longer runs than a line sort whole lines).
 pub const MAX_RUN_LENGTH: u32 = 4096;

@@ -8,10 +8,10 @@ use crate::algorithms::swap_reader::SwapReader;
 use crate::algorithms::{Algorithm, Pipelines, RunSettings, SortRun};
 use crate::angle::Lines;
 use crate::angle::scatter::LineScatter;
+use crate::gpu::timing::GpuTimer;
 use crate::gpu::{Gpu, GpuError};
 use crate::intervals::RunMap;
-use crate::options::{Axis, SortOptions};
-use crate::timing::GpuTimer;
+use crate::keys::options::{Axis, SortOptions};
 use image::RgbaImage;
 use std::sync::Arc;
 use std::time::Instant;
@@ -56,7 +56,8 @@ impl Lane {
             Algorithm::OddEven => format!("{} ({})", self.algorithm.title(), self.settings.pass_kind.name()),
             Algorithm::Radix => {
                 let r = self.settings.radix;
-                let scope = if r.scope == crate::options::Scope::Image { ", whole picture" } else { "" };
+                let scope =
+                    if r.scope == crate::keys::options::Scope::Image { ", whole picture" } else { "" };
                 format!("{} ({}-bit digits{scope})", self.algorithm.title(), r.digit_bits)
             }
             _ => {

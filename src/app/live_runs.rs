@@ -102,7 +102,7 @@ pub fn resume_after_new_runs(at: PlayerPosition) -> Resume {
 mod tests {
     use super::*;
     use crate::intervals::{IntervalMode, Threshold};
-    use crate::key::SortKey;
+    use crate::keys::SortKey;
 
     #[test]
     fn inputs_differ_only_when_the_runs_would() {

@@ -20,11 +20,11 @@ use crate::algorithms::{Algorithm, Pipelines, RunSettings};
 use crate::angle::scatter::LineScatter;
 use crate::angle::{Angle, Lines};
 use crate::gpu::Gpu;
-use crate::image_input::{Picture, SizeLimit};
+use crate::gpu::readback::read_texture;
 use crate::intervals::{IntervalSettings, Mask, RunMap};
-use crate::options::{Scope, SortOptions};
-use crate::output::{OutputFile, OutputFormat};
-use crate::readback::read_texture;
+use crate::keys::options::{Scope, SortOptions};
+use crate::picture::input::{Picture, SizeLimit};
+use crate::picture::output::{OutputFile, OutputFormat};
 use crate::record::{DEFAULT_FRAME_LIMIT, RecordSettings};
 use commands::{Command, CommandSpec, command_for, command_table};
 use display::DisplayPipeline;
@@ -635,7 +635,7 @@ impl Running {
                 }
             }),
             Command::CycleDigitBits => self.change(|s| {
-                let widths = crate::radix_key::DIGIT_BITS;
+                let widths = crate::keys::radix_key::DIGIT_BITS;
                 let at = widths.iter().position(|&b| b == s.radix.digit_bits).unwrap_or(0);
                 s.radix.digit_bits = widths[(at + 1) % widths.len()];
             }),

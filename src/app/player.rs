@@ -155,8 +155,8 @@ impl Player {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::options::SortOptions;
-    use crate::patterns::random_image;
+    use crate::keys::options::SortOptions;
+    use crate::picture::patterns::random_image;
     use crate::reference;
     use image::RgbaImage;
 

@@ -6,8 +6,8 @@ use crate::angle::Lines;
 use crate::angle::scatter::LineScatter;
 use crate::gpu::Gpu;
 use crate::intervals::RunMap;
-use crate::options::SortOptions;
-use crate::output::{OutputFile, OutputFormat};
+use crate::keys::options::SortOptions;
+use crate::picture::output::{OutputFile, OutputFormat};
 use crate::record::{RecordReport, RecordSettings, record_gif};
 use image::RgbaImage;
 use std::path::PathBuf;
@@ -70,7 +70,8 @@ impl BackgroundRecording {
                             job.runs.as_ref(),
                         )
                         .unwrap_or_else(|_| {
-                            let rows = Lines::Axis(crate::options::Axis::Rows).sort_options(job.options);
+                            let rows =
+                                Lines::Axis(crate::keys::options::Axis::Rows).sort_options(job.options);
                             pipelines.start(&gpu, indexed, rows, job.run_settings)
                         })
                 };

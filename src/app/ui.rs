@@ -9,9 +9,9 @@ use crate::algorithms::odd_even::PassKind;
 use crate::algorithms::radix::RadixSettings;
 use crate::angle::Angle;
 use crate::intervals::IntervalSettings;
-use crate::key::SortKey;
-use crate::options::Scope;
-use crate::radix_key::{DIGIT_BITS, exact_bits};
+use crate::keys::SortKey;
+use crate::keys::options::Scope;
+use crate::keys::radix_key::{DIGIT_BITS, exact_bits};
 
 /// What the user asked for this frame.
 #[derive(Clone, Debug, PartialEq)]

@@ -3,7 +3,7 @@
 
 use super::Running;
 use crate::angle::{Angle, Lines};
-use crate::options::Axis;
+use crate::keys::options::Axis;
 use std::time::Instant;
 
 /// Degrees `[` and `]` turn the direction by.

@@ -2,8 +2,8 @@
 //! picture's own size, then scaled with the picture as `--max-size` scales it, as the headless
 //! paths do.
 
-use crate::image_input::InputError;
 use crate::intervals::{IntervalError, Mask};
+use crate::picture::input::InputError;
 use std::path::{Path, PathBuf};
 
 /// A mask as read and as fitted to the window's picture, and where it came from.

@@ -4,10 +4,10 @@
 use crate::algorithms::odd_even::{OddEven, PassKind};
 use crate::algorithms::{SortRun, run_until};
 use crate::gpu::Gpu;
-use crate::image_input::Picture;
-use crate::options::SortOptions;
-use crate::output::{OutputFile, OutputFormat};
-use crate::readback::read_texture;
+use crate::gpu::readback::read_texture;
+use crate::keys::options::SortOptions;
+use crate::picture::input::Picture;
+use crate::picture::output::{OutputFile, OutputFormat};
 use crate::record::{RecordSettings, record_gif};
 use anyhow::Context;
 use image::RgbaImage;

@@ -2,8 +2,6 @@
 
 pub mod gif;
 pub mod pass;
-#[cfg(feature = "peers")]
-mod peers;
 pub mod radix;
 pub mod sorts;
 

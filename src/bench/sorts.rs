@@ -7,9 +7,9 @@ use crate::algorithms::radix::RadixSettings;
 use crate::algorithms::swap_reader::SwapReader;
 use crate::algorithms::{Algorithm, Pipelines, RunSettings, SortRun};
 use crate::gpu::Gpu;
-use crate::options::{Scope, SortOptions};
-use crate::patterns::random_image;
-use crate::timing::GpuTimer;
+use crate::gpu::timing::GpuTimer;
+use crate::keys::options::{Scope, SortOptions};
+use crate::picture::patterns::random_image;
 use anyhow::Context;
 use std::time::Duration;
 

@@ -8,7 +8,7 @@
 //! whose magnitude *exceeds* `level * sqrt(20) * max` is an edge pixel and is fixed. Level 1
 //! fixes nothing; level 0 fixes every pixel whose neighbourhood is not flat.
 
-use crate::key::SortKey;
+use crate::keys::SortKey;
 use image::RgbaImage;
 
 /// The largest `gx² + gy²` is this times the square of the key's largest value.

@@ -3,8 +3,8 @@
 //! the `luma` key) and it is at least half opaque (alpha >= 128); anything else is black.
 
 use super::IntervalError;
-use crate::image_input::{InputError, Picture};
-use crate::key::SortKey;
+use crate::keys::SortKey;
+use crate::picture::input::{InputError, Picture};
 use image::RgbaImage;
 use std::path::Path;
 

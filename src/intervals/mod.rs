@@ -26,9 +26,9 @@ pub mod overlay;
 pub mod random;
 pub mod threshold;
 
-use crate::key::SortKey;
-use crate::options::Axis;
-use crate::reference::LineLayout;
+use crate::keys::SortKey;
+use crate::keys::options::Axis;
+use crate::keys::options::LineLayout;
 use image::RgbaImage;
 use std::ops::Range;
 
@@ -381,7 +381,7 @@ impl RunMap {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::patterns::random_image;
+    use crate::picture::patterns::random_image;
 
     fn row(cells: &[Cell]) -> RunMap {
         RunMap::build(cells.len() as u32, 1, Axis::Rows, |_, pos, _| cells[pos])

@@ -56,7 +56,7 @@ pub fn overlay(picture: &RgbaImage, runs: &RunMap) -> RgbaImage {
 mod tests {
     use super::*;
     use crate::intervals::Cell;
-    use crate::options::Axis;
+    use crate::keys::options::Axis;
 
     #[test]
     fn fixed_pixels_are_dimmed_and_run_starts_marked() {

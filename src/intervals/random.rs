@@ -1,7 +1,7 @@
 //! Random intervals: each line is cut into consecutive runs whose lengths are drawn uniformly
 //! from a range, by a seeded generator, so the same seed gives the same runs everywhere.
 
-use crate::patterns::SplitMix64;
+use crate::picture::patterns::SplitMix64;
 use std::str::FromStr;
 
 /// An inclusive range of run lengths, `1 <= min <= max`.

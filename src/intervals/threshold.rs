@@ -1,7 +1,7 @@
 //! Threshold intervals: a pixel is sorted when its interval key lies inside a range given in
 //! fractions of the key's range, so one threshold means the same for every key.
 
-use crate::key::SortKey;
+use crate::keys::SortKey;
 use image::RgbaImage;
 use std::str::FromStr;
 

@@ -3,8 +3,8 @@
 //! while later frames are already running.
 
 use crate::algorithms::SortRun;
+use crate::gpu::readback::{padded_row_bytes, record_rows_copy};
 use crate::gpu::{Gpu, GpuError};
-use crate::readback::{padded_row_bytes, record_rows_copy};
 use std::collections::VecDeque;
 use std::sync::mpsc::{Receiver, channel};
 

@@ -11,7 +11,7 @@ use crate::algorithms::SortRun;
 use crate::algorithms::swap_reader::SwapReader;
 use crate::gpu::{Gpu, GpuError};
 use crate::interrupt::Interrupted;
-use crate::output::{OutputError, OutputFile};
+use crate::picture::output::{OutputError, OutputFile};
 use capture::CaptureRing;
 use delta::FrameRegion;
 use gif_writer::{GifFrame, ParallelGifWriter};
@@ -351,7 +351,7 @@ pub fn record_sweep(
         crate::algorithms::run_until(gpu, run.as_mut(), u32::MAX, |_| true)?;
         steps_run += u64::from(run.steps_done());
         let indices: Vec<u8> =
-            crate::readback::read_texture(gpu, run.state())?.pixels().map(|p| p[3]).collect();
+            crate::gpu::readback::read_texture(gpu, run.state())?.pixels().map(|p| p[3]).collect();
         match &mut sequence {
             None => {
                 sequence = Some(FrameSequence {

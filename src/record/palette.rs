@@ -124,7 +124,7 @@ pub fn indexed_picture(picture: &RgbaImage, indices: &[u8]) -> RgbaImage {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::patterns::random_image;
+    use crate::picture::patterns::random_image;
 
     #[test]
     fn few_colours_are_kept_exactly_with_a_free_index() {

@@ -3,37 +3,8 @@
 pub mod radix;
 
 use crate::intervals::RunMap;
-use crate::options::{Axis, SortOptions};
+use crate::keys::options::{Axis, LineLayout, SortOptions};
 use image::RgbaImage;
-
-/// Where the pixels of each line sit in a picture's pixel array.
-#[derive(Clone, Copy, Debug)]
-pub struct LineLayout {
-    /// Lines in the picture.
-    pub count: usize,
-    /// Pixels per line.
-    pub len: usize,
-    /// Index distance between consecutive pixels of a line.
-    pub stride: usize,
-    /// Index distance between the first pixels of consecutive lines.
-    pub line_step: usize,
-}
-
-impl LineLayout {
-    /// The layout of `axis` lines in a `width` x `height` picture.
-    pub fn new(width: u32, height: u32, axis: Axis) -> Self {
-        let (w, h) = (width as usize, height as usize);
-        match axis {
-            Axis::Rows => LineLayout { count: h, len: w, stride: 1, line_step: w },
-            Axis::Columns => LineLayout { count: w, len: h, stride: w, line_step: 1 },
-        }
-    }
-
-    /// Index of pixel `pos` of line `line`.
-    pub fn index(&self, line: usize, pos: usize) -> usize {
-        line * self.line_step + pos * self.stride
-    }
-}
 
 fn pixels_mut(img: &mut RgbaImage) -> &mut [[u8; 4]] {
     bytemuck::cast_slice_mut(img.as_mut())
@@ -189,8 +160,8 @@ pub fn lines_are_permutations(before: &RgbaImage, after: &RgbaImage, axis: Axis)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::key::SortKey;
-    use crate::patterns::random_image;
+    use crate::keys::SortKey;
+    use crate::picture::patterns::random_image;
 
     fn red_row(values: &[u8]) -> RgbaImage {
         let mut img = RgbaImage::new(values.len() as u32, 1);

@@ -3,8 +3,8 @@
 
 use super::{pixels, pixels_mut};
 use crate::intervals::RunMap;
-use crate::options::{Axis, Scope};
-use crate::radix_key::RadixKey;
+use crate::keys::options::{Axis, Scope};
+use crate::keys::radix_key::RadixKey;
 use image::RgbaImage;
 
 /// The sequences a radix sort orders: each line, or the whole picture in scanline order.
@@ -231,9 +231,9 @@ pub fn sequences_are_permutations(before: &RgbaImage, after: &RgbaImage, seqs: S
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::key::SortKey;
-    use crate::options::SortOptions;
-    use crate::patterns::random_image;
+    use crate::keys::SortKey;
+    use crate::keys::options::SortOptions;
+    use crate::picture::patterns::random_image;
 
     fn seqs(img: &RgbaImage, axis: Axis, scope: Scope) -> Sequences {
         Sequences { width: img.width(), height: img.height(), axis, scope }
@@ -266,7 +266,7 @@ mod tests {
             for descending in [false, true] {
                 for axis in [Axis::Rows, Axis::Columns] {
                     for scope in [Scope::Rows, Scope::Image] {
-                        for digit_bits in crate::radix_key::DIGIT_BITS {
+                        for digit_bits in crate::keys::radix_key::DIGIT_BITS {
                             let options = SortOptions { key, descending, axis };
                             let radix = RadixKey::new(options, None).unwrap();
                             let plan = RadixPlan { key: radix, digit_bits, stages: 1, twin_indices: false };
@@ -345,7 +345,7 @@ mod tests {
                 let odd_even =
                     super::super::odd_even_passes_in_runs(&img, &options, Some(&runs), runs.max_run_len());
                 assert_eq!(odd_even, expected, "{mode:?} {axis:?}");
-                for digit_bits in crate::radix_key::DIGIT_BITS {
+                for digit_bits in crate::keys::radix_key::DIGIT_BITS {
                     let plan = RadixPlan { key, digit_bits, stages: 1, twin_indices: false };
                     let s = seqs(&img, axis, Scope::Rows);
                     for steps in 0..plan.steps() {

@@ -1,6 +1,6 @@
 //! Seeded key distributions for the sort's tests and benchmarks.
 
-use crate::patterns::SplitMix64;
+use crate::picture::patterns::SplitMix64;
 
 /// How keys are drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]

@@ -25,8 +25,8 @@
 
 pub mod distribution;
 
-use crate::bindings::compute_buffer;
-use crate::shaders::{RADIX_SORT_PROGRAM, RADIX_SORT_SUBGROUPS_PROGRAM};
+use crate::gpu::bindings::compute_buffer;
+use crate::gpu::shaders::{RADIX_SORT_PROGRAM, RADIX_SORT_SUBGROUPS_PROGRAM};
 use std::ops::Range;
 use wgpu::util::DeviceExt;
 

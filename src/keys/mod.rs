@@ -1,4 +1,11 @@
-//! Sort keys (luma, hue, ...): the Rust mirror of `shaders/key.wgsl`, used by the CPU model.
+//! What pixels are sorted by and along. Here: sort keys (luma, hue, ...), the Rust mirror of
+//! `shaders/key.wgsl` that the CPU model uses. [`options`]: key, order and axis as every
+//! algorithm takes them, and where each line's pixels sit; [`extract`] computes keys on the GPU;
+//! [`radix_key`] quantises them into radix digits.
+
+pub mod extract;
+pub mod options;
+pub mod radix_key;
 
 use std::fmt;
 

@@ -1,9 +1,9 @@
 //! The GPU side of sort keys: a kernel that writes every texel's key into a buffer.
 
+use crate::gpu::readback::read_u32s;
+use crate::gpu::shaders::KEYS_PROGRAM;
 use crate::gpu::{Gpu, GpuError};
-use crate::options::SortOptions;
-use crate::readback::read_u32s;
-use crate::shaders::KEYS_PROGRAM;
+use crate::keys::options::SortOptions;
 use wgpu::util::DeviceExt;
 
 /// Mirrors `KeyParams` in `shaders/keys.wgsl`.

@@ -2,12 +2,12 @@
 //! 0.13 from crates.io, keys only and key-value pairs, on the same keys and timed the same way as
 //! ours; a wrong result or an error becomes a row that says so, never the end of the benchmark.
 
-use super::radix::{Bench, Peers, Row, mismatch, progress};
-use super::{median, warm_up};
+use super::rows::{Bench, Peers, Row, mismatch, progress};
+use crate::bench::{median, warm_up};
 use crate::gpu::Gpu;
-use crate::readback::read_u32s;
+use crate::gpu::readback::read_u32s;
+use crate::gpu::timing::GpuTimer;
 use crate::sort::distribution::Distribution;
-use crate::timing::GpuTimer;
 use anyhow::ensure;
 use std::time::Duration;
 

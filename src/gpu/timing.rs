@@ -1,7 +1,7 @@
 //! GPU time of a span of commands, from timestamp queries where the adapter has them.
 
+use crate::gpu::readback::map_and_read;
 use crate::gpu::{Gpu, GpuError};
-use crate::readback::map_and_read;
 
 /// Two timestamps around recorded work, resolved and read back.
 pub struct GpuTimer {

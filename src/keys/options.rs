@@ -1,6 +1,7 @@
-//! What a sort is asked to do: key, order and axis, shared by every algorithm and front end.
+//! What a sort is asked to do: key, order and axis, shared by every algorithm and front end;
+//! and where the pixels of each axis's lines sit ([`LineLayout`]).
 
-use crate::key::SortKey;
+use crate::keys::SortKey;
 
 /// The direction pixels are sorted in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, clap::ValueEnum)]
@@ -79,6 +80,35 @@ impl SortOptions {
             Axis::Rows => height,
             Axis::Columns => width,
         }
+    }
+}
+
+/// Where the pixels of each line sit in a picture's pixel array.
+#[derive(Clone, Copy, Debug)]
+pub struct LineLayout {
+    /// Lines in the picture.
+    pub count: usize,
+    /// Pixels per line.
+    pub len: usize,
+    /// Index distance between consecutive pixels of a line.
+    pub stride: usize,
+    /// Index distance between the first pixels of consecutive lines.
+    pub line_step: usize,
+}
+
+impl LineLayout {
+    /// The layout of `axis` lines in a `width` x `height` picture.
+    pub fn new(width: u32, height: u32, axis: Axis) -> Self {
+        let (w, h) = (width as usize, height as usize);
+        match axis {
+            Axis::Rows => LineLayout { count: h, len: w, stride: 1, line_step: w },
+            Axis::Columns => LineLayout { count: w, len: h, stride: w, line_step: 1 },
+        }
+    }
+
+    /// Index of pixel `pos` of line `line`.
+    pub fn index(&self, line: usize, pos: usize) -> usize {
+        line * self.line_step + pos * self.stride
     }
 }
 

@@ -4,7 +4,7 @@ use image::{DynamicImage, ImageError, RgbaImage};
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
-/// The picture shadersort opens when given none (CC0; see `src/assets/LICENSES.md`).
+/// The picture shadersort opens when given none (CC0; see `src/picture/assets/LICENSES.md`).
 pub const BUILT_IN_PNG: &[u8] = include_bytes!("assets/coffee.png");
 /// How the built-in picture is named in messages and output file names.
 pub const BUILT_IN_NAME: &str = "coffee";

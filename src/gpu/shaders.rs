@@ -6,33 +6,33 @@
 //! [`PROGRAMS`] is what the validation test checks with naga.
 
 /// The key prelude: `sort_key`, `order_key` and the key constants.
-pub const KEY: &str = include_str!("../shaders/key.wgsl");
+pub const KEY: &str = include_str!("../../shaders/key.wgsl");
 /// The run map binding and the same-run rule of the comparison sorts.
-pub const RUNS: &str = include_str!("../shaders/runs.wgsl");
+pub const RUNS: &str = include_str!("../../shaders/runs.wgsl");
 /// One odd-even transposition pass, compute and fragment.
-pub const ODD_EVEN: &str = include_str!("../shaders/odd_even.wgsl");
+pub const ODD_EVEN: &str = include_str!("../../shaders/odd_even.wgsl");
 
 /// Per-texel keys into a buffer.
-pub const KEYS: &str = include_str!("../shaders/keys.wgsl");
+pub const KEYS: &str = include_str!("../../shaders/keys.wgsl");
 
 /// Single-workgroup bubble sort.
-pub const BUBBLE: &str = include_str!("../shaders/bubble.wgsl");
+pub const BUBBLE: &str = include_str!("../../shaders/bubble.wgsl");
 /// `shaders/radix.wgsl`: the radix view's count, scan, scatter and dim kernels.
-pub const RADIX: &str = include_str!("../shaders/radix.wgsl");
+pub const RADIX: &str = include_str!("../../shaders/radix.wgsl");
 /// `shaders/radix_image.wgsl`: the radix view's whole-picture steps on the device-wide sort.
-pub const RADIX_IMAGE: &str = include_str!("../shaders/radix_image.wgsl");
+pub const RADIX_IMAGE: &str = include_str!("../../shaders/radix_image.wgsl");
 /// `shaders/radix_sort.wgsl`: the device-wide radix sort of `src/sort/`.
-pub const RADIX_SORT: &str = include_str!("../shaders/radix_sort.wgsl");
+pub const RADIX_SORT: &str = include_str!("../../shaders/radix_sort.wgsl");
 /// `shaders/radix_sort_portable.wgsl`: its ranking by comparing digits in workgroup memory.
-pub const RADIX_SORT_PORTABLE: &str = include_str!("../shaders/radix_sort_portable.wgsl");
+pub const RADIX_SORT_PORTABLE: &str = include_str!("../../shaders/radix_sort_portable.wgsl");
 /// `shaders/radix_sort_subgroups.wgsl`: its ranking with subgroup ballots (the fast path).
-pub const RADIX_SORT_SUBGROUPS: &str = include_str!("../shaders/radix_sort_subgroups.wgsl");
+pub const RADIX_SORT_SUBGROUPS: &str = include_str!("../../shaders/radix_sort_subgroups.wgsl");
 
 /// The scatter of a sort at an angle: line space back into the picture.
-pub const LINE_SCATTER: &str = include_str!("../shaders/line_scatter.wgsl");
+pub const LINE_SCATTER: &str = include_str!("../../shaders/line_scatter.wgsl");
 
 /// Picture texture to displayable texture.
-pub const DISPLAY: &str = include_str!("../shaders/display.wgsl");
+pub const DISPLAY: &str = include_str!("../../shaders/display.wgsl");
 
 /// A compilable program: the files it is made of, in order.
 #[derive(Clone, Copy, Debug)]

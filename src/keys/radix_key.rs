@@ -1,7 +1,7 @@
 //! The radix view's integer key: the sort key quantised to a chosen number of bits, and its
 //! digits. Mirrored by `radix_key` and `radix_digit` in `shaders/radix.wgsl`.
 //!
-//! Every sort key is an integer already (`src/key.rs`); its exact width is the bits of its
+//! Every sort key is an integer already (`src/keys/mod.rs`); its exact width is the bits of its
 //! largest value (luma 18, hue 19, saturation 16, value and the channels 8). Keeping fewer
 //! bits drops the low ones (`key >> (exact - bits)`), which merges neighbouring keys into one
 //! and so keeps their input order. With the exact width the radix view sorts exactly like the
@@ -13,8 +13,8 @@
 //! digits are the most significant, so LSD sorts by them last: earlier passes may carry pixels
 //! across runs, the last ones put every pixel back into its own run, in key order.
 
-use crate::key::SortKey;
-use crate::options::SortOptions;
+use crate::keys::SortKey;
+use crate::keys::options::SortOptions;
 
 /// Digit widths the radix view offers: 2, 4, 16 or 256 buckets per pass.
 pub const DIGIT_BITS: [u32; 4] = [1, 2, 4, 8];
@@ -116,7 +116,7 @@ impl RadixKey {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::options::Axis;
+    use crate::keys::options::Axis;
 
     fn options(key: SortKey, descending: bool) -> SortOptions {
         SortOptions { key, descending, axis: Axis::Rows }

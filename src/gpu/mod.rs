@@ -1,0 +1,19 @@
+//! GPU plumbing every algorithm shares: the context, picture textures, read-back, bind-group
+//! layout entries, shader assembly and timestamps.
+//!
+//! - [`context`]: [`Gpu`] (instance, adapter, device, queue), headless or for a window, chosen
+//!   from the environment.
+//! - [`texture`]: `Rgba8Uint` picture textures and their upload.
+//! - [`readback`]: textures and buffers back to the CPU, row padding handled once.
+//! - [`bindings`]: the bind-group layout entries several kernel families declare alike.
+//! - [`shaders`]: every WGSL program, composed from whole files in `shaders/`.
+//! - [`timing`]: GPU time of a span of commands, from timestamp queries.
+
+pub mod bindings;
+pub mod context;
+pub mod readback;
+pub mod shaders;
+pub mod texture;
+pub mod timing;
+
+pub use context::{Gpu, GpuError};

@@ -1,0 +1,10 @@
+//! Pictures in and out: decoding files (and the built-in photograph), seeded test pictures,
+//! and output files written atomically.
+//!
+//! - [`input`]: any supported file to RGBA8, the built-in default, size limits.
+//! - [`patterns`]: reproducible noise for tests and benchmarks.
+//! - [`output`]: PNG pictures and GIF recordings written to a temporary file and renamed.
+
+pub mod input;
+pub mod output;
+pub mod patterns;
