@@ -57,6 +57,8 @@ struct Session {
     display: String,
     log: PathBuf,
     xvfb_log: PathBuf,
+    /// The log's length before the last key press.
+    keys_from: std::cell::Cell<usize>,
     window: String,
     app: Reaper,
     _xvfb: Reaper,
@@ -76,28 +78,49 @@ impl Session {
         std::fs::read_to_string(&self.log).unwrap_or_default()
     }
 
-    /// Whether the log has a line ending in `needle`.
+    /// Whether a line logged since the last key press ends in `needle` (a line from before
+    /// it may be a stale answer to an earlier key).
     fn logged(&self, needle: &str) -> bool {
-        self.log_text().lines().any(|l| l.ends_with(needle))
+        let text = self.log_text();
+        text.get(self.keys_from.get()..).unwrap_or_default().lines().any(|l| l.ends_with(needle))
     }
 
-    /// Waits until the log reports pass `at_least` or later (playing may run several passes in
+    /// The latest step report ("pass 3/64", "digit pass 0/5", "scatter stage 1/20"): where the
+    /// sort is now. Going back replays from the input, so earlier counts show up again first.
+    fn current_step(&self) -> Option<String> {
+        // Whole lines only: the app may be half way through writing the last one.
+        let text = self.log_text();
+        text.split_inclusive('\n')
+            .rev()
+            .filter_map(|l| l.strip_suffix('\n'))
+            .find_map(step_report)
+            .map(str::to_string)
+    }
+
+    /// Waits until the sort is at `report` (it may have been there before the last key).
+    fn expect_step(&self, report: &str) {
+        wait_for(&format!("'{report}' as the latest step in the log"), Duration::from_secs(30), || {
+            self.current_step().as_deref() == Some(report)
+        });
+    }
+
+    /// Waits until the sort is at pass `at_least` or later (playing may run several passes in
     /// one frame, so not every pass is logged).
     fn expect_pass_at_least(&self, at_least: u32, total: u32) {
         let reached = || {
-            self.log_text().lines().filter_map(|l| l.rsplit_once("pass ")).any(|(_, rest)| {
-                rest.strip_suffix(&format!("/{total}"))
-                    .and_then(|k| k.parse::<u32>().ok())
-                    .is_some_and(|k| k >= at_least)
+            self.current_step().and_then(|step| {
+                let k = step.strip_prefix("pass ")?.strip_suffix(&format!("/{total}"))?;
+                k.parse::<u32>().ok()
             })
         };
-        wait_for(&format!("pass {at_least}/{total} or later"), Duration::from_secs(30), reached);
+        wait_for(&format!("pass {at_least}/{total} or later"), Duration::from_secs(30), || {
+            reached().is_some_and(|k| k >= at_least)
+        });
     }
 
+    /// Waits until a line logged since the last key press ends in `needle`.
     fn expect_log(&self, needle: &str) {
-        wait_for(&format!("'{needle}' in the log:\n{}", self.log_text()), Duration::from_secs(30), || {
-            self.logged(needle)
-        });
+        wait_for(&format!("'{needle}' in the log"), Duration::from_secs(30), || self.logged(needle));
     }
 
     fn xdotool(&self, args: &[&str]) {
@@ -107,6 +130,7 @@ impl Session {
 
     /// Presses keys through XTEST on the focused window (winit ignores synthetic events).
     fn keys(&self, keys: &[&str]) {
+        self.keys_from.set(self.log_text().len());
         self.xdotool(&["windowfocus", "--sync", &self.window]);
         for key in keys {
             self.xdotool(&["key", key]);
@@ -124,6 +148,17 @@ impl Session {
         assert!(status.success(), "import (imagemagick) failed");
         image::open(&path).unwrap().to_rgba8()
     }
+}
+
+/// The step report of a log line ("pass 3/64", "digit pass 0/5"), if it is one: a few
+/// lower-case words and a count k/n.
+fn step_report(line: &str) -> Option<&str> {
+    let message = line.split_once("] ")?.1;
+    let (noun, count) = message.rsplit_once(' ')?;
+    let (k, n) = count.split_once('/')?;
+    let counted = k.parse::<u32>().is_ok() && n.parse::<u32>().is_ok();
+    let words = !noun.is_empty() && noun.chars().all(|c| c.is_ascii_lowercase() || c == ' ');
+    (counted && words).then_some(message)
 }
 
 /// Starts an X server of its own for one window test and waits until it answers; returns it,
@@ -237,7 +272,8 @@ fn start(backend: &str, picture: &RgbaImage, args: &[&str], first: &str) -> Opti
         assert!(started.elapsed() < Duration::from_secs(120), "no window after 120 s; {}", logs());
         std::thread::sleep(Duration::from_millis(100));
     };
-    let session = Session { dir, display, log, xvfb_log, window, app, _xvfb: xvfb };
+    let session =
+        Session { dir, display, log, xvfb_log, keys_from: Default::default(), window, app, _xvfb: xvfb };
     session.expect_log(first);
     Some(session)
 }
@@ -264,19 +300,19 @@ fn keys_step_the_sort_and_the_picture_follows(backend: &str) {
     let before = picture_area(&s.screenshot("before.png"));
 
     s.keys(&["Right", "Right", "n"]);
-    s.expect_log("pass 3/64");
+    s.expect_step("pass 3/64");
     std::thread::sleep(Duration::from_millis(500));
     let after = picture_area(&s.screenshot("after.png"));
     assert!(before != after, "three passes forward must change the picture on screen");
 
     s.keys(&["Left"]);
-    s.expect_log("pass 2/64");
+    s.expect_step("pass 2/64");
     s.keys(&["shift+Right"]);
-    s.expect_log("pass 8/64");
+    s.expect_step("pass 8/64");
     s.keys(&["End"]);
-    s.expect_log("pass 64/64");
+    s.expect_step("pass 64/64");
     s.keys(&["Home"]);
-    s.expect_log("pass 0/64");
+    s.expect_step("pass 0/64");
 
     s.keys(&["s"]);
     s.expect_log("saved noise-odd-even-luma-pass0.png");
@@ -292,7 +328,7 @@ fn keys_step_the_sort_and_the_picture_follows(backend: &str) {
     s.keys(&["space"]);
     s.expect_pass_at_least(10, 64);
     s.keys(&["r"]);
-    s.expect_log("pass 0/64");
+    s.expect_step("pass 0/64");
 
     // Side by side, in sync by time, playing to the end.
     s.keys(&["c", "v"]);
@@ -305,11 +341,11 @@ fn keys_step_the_sort_and_the_picture_follows(backend: &str) {
     // The radix view: one step per digit pass, or per scatter stage.
     s.keys(&["c", "3"]);
     s.expect_log("LSD radix, rows by luma, smallest first; 4-bit digits, scope rows");
-    s.expect_log("digit pass 0/5");
+    s.expect_step("digit pass 0/5");
     s.keys(&["End"]);
-    s.expect_log("digit pass 5/5");
+    s.expect_step("digit pass 5/5");
     s.keys(&["u", "Right"]);
-    s.expect_log("scatter stage 1/20");
+    s.expect_step("scatter stage 1/20");
     std::thread::sleep(Duration::from_millis(500));
     let staged = picture_area(&s.screenshot("radix_stage.png"));
     assert!(staged != before, "a scatter stage must change the picture on screen");
@@ -385,7 +421,7 @@ fn interval_flags_the_mode_key_and_the_runs_overlay(backend: &str) {
     let total = threshold_runs.max_run_len();
     s.expect_pass_at_least(2, total);
     s.keys(&["End"]);
-    s.expect_log(&format!("pass {total}/{total}"));
+    s.expect_step(&format!("pass {total}/{total}"));
     s.keys(&["s"]);
     let saved = format!("noise-odd-even-luma-threshold-pass{total}.png");
     s.expect_log(&format!("saved {saved}"));
