@@ -7,7 +7,7 @@
 //! lets the handles cross; [`threshold_from_handles`] turns what it reports into a threshold.
 
 use super::commands::Command;
-use super::ui::{Action, UiModel, UiState};
+use super::panel_model::{Action, UiModel, UiState};
 use crate::intervals::{IntervalMode, IntervalSettings, RunLength, Threshold};
 use crate::keys::SortKey;
 

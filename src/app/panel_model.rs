@@ -1,0 +1,174 @@
+//! The window's panel model: what the egui interface reads each frame ([`UiModel`], a
+//! [`LaneView`] per lane), what it keeps between frames ([`UiState`]), and what it reports
+//! back ([`Action`]). The drawing code (`ui`, `interval_panel`) depends on it, never the
+//! other way round.
+
+use super::commands::{Command, CommandSpec};
+use super::lanes::LaneSync;
+use super::zoom::Zoom;
+use crate::algorithms::Algorithm;
+use crate::algorithms::odd_even::PassKind;
+use crate::algorithms::radix::RadixSettings;
+use crate::angle::Angle;
+use crate::intervals::IntervalSettings;
+use crate::keys::SortKey;
+
+/// What the user asked for this frame.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    /// A command from the table (a button or a key).
+    Command(Command),
+    /// A new algorithm.
+    SetAlgorithm(Algorithm),
+    /// A new key.
+    SetKey(SortKey),
+    /// Largest first or not.
+    SetReverse(bool),
+    /// A sort direction (rows, columns, or degrees).
+    SetAngle(Angle),
+    /// Compute or fragment.
+    SetPassKind(PassKind),
+    /// Radix digit width, key bits, scope, sub-steps.
+    SetRadix(RadixSettings),
+    /// Side by side or not.
+    SetCompare(bool),
+    /// How side-by-side lanes keep together.
+    SetSync(LaneSync),
+    /// A pass chosen on the slider.
+    GoTo(u32),
+    /// Stop the recording under way.
+    CancelRecording,
+    /// New interval settings (mode, key, threshold, ...).
+    SetIntervals(IntervalSettings),
+    /// Load the mask at this path.
+    LoadMask(std::path::PathBuf),
+    /// Choose a mask in a file dialog.
+    BrowseMask,
+    /// Sort without the mask.
+    ClearMask,
+}
+
+/// One lane as the UI shows it.
+pub struct LaneView {
+    /// "Odd-even transposition (compute)".
+    pub label: String,
+    /// "odd-even compute".
+    pub short_label: String,
+    /// The texture to draw.
+    pub texture: Option<egui::TextureId>,
+    /// Passes done and the lane's total.
+    pub passes: (u32, u32),
+    /// Swaps (or pixels moved) of the last step counted on the GPU.
+    pub last_swaps: Option<u32>,
+    /// What `last_swaps` counts: "swaps" or "pixels moved".
+    pub moves_name: &'static str,
+    /// When the lane became known sorted.
+    pub sorted_after: Option<u32>,
+    /// GPU time per pass, from timestamps.
+    pub gpu_ms_per_pass: Option<f64>,
+    /// Whether the lane sorts within the interval runs (the overlay is drawn over it then).
+    pub in_runs: bool,
+    /// Why the lane sorts without the runs although there are some, if it does.
+    pub notice: Option<String>,
+}
+
+/// Everything the UI shows.
+pub struct UiModel<'a> {
+    /// The command table.
+    pub commands: &'a [CommandSpec],
+    /// How messages name the picture.
+    pub picture_label: &'a str,
+    /// Picture size.
+    pub size: (u32, u32),
+    /// The adapter.
+    pub adapter: &'a str,
+    /// Chosen algorithm.
+    pub algorithm: Algorithm,
+    /// Chosen pass kind.
+    pub pass_kind: PassKind,
+    /// Radix settings.
+    pub radix: RadixSettings,
+    /// Chosen key.
+    pub key: SortKey,
+    /// Largest first.
+    pub reverse: bool,
+    /// The sort direction.
+    pub angle: Angle,
+    /// Side by side.
+    pub compare: bool,
+    /// How side-by-side lanes keep together.
+    pub sync: LaneSync,
+    /// What the counter counts: "pass" or "step".
+    pub step_noun: String,
+    /// Passes done (the furthest lane).
+    pub steps_done: u32,
+    /// Passes in all.
+    pub total_steps: u32,
+    /// Playing or paused.
+    pub playing: bool,
+    /// Passes per second.
+    pub speed: f64,
+    /// The lanes.
+    pub lanes: Vec<LaneView>,
+    /// Wall milliseconds per pass, all lanes.
+    pub wall_ms_per_pass: Option<f64>,
+    /// Frames per second of the window.
+    pub fps: f64,
+    /// A recording under way: frames, expected, path.
+    pub recording: Option<(u32, u32, String)>,
+    /// How the lines are cut into runs.
+    pub intervals: IntervalSettings,
+    /// The loaded mask's file, if any.
+    pub mask_label: Option<String>,
+    /// Whether the runs are drawn over the pictures.
+    pub show_runs: bool,
+    /// The runs in numbers, if the sort is within runs.
+    pub runs_summary: Option<String>,
+    /// The runs drawn for the overlay, while it is shown.
+    pub runs_overlay: Option<egui::TextureId>,
+}
+
+/// What the UI keeps between frames.
+pub struct UiState {
+    /// The help overlay is open.
+    pub help_open: bool,
+    /// Chosen zoom; `None` fits the window.
+    pub zoom: Option<Zoom>,
+    /// Pan in points from the centred position.
+    pub pan: egui::Vec2,
+    /// The last message (errors in red).
+    pub status: String,
+    /// Whether `status` is an error.
+    pub status_is_error: bool,
+    /// The mask path being typed.
+    pub mask_path: String,
+}
+
+impl Default for UiState {
+    fn default() -> Self {
+        UiState {
+            help_open: false,
+            zoom: None,
+            pan: egui::Vec2::ZERO,
+            status: String::new(),
+            status_is_error: false,
+            mask_path: String::new(),
+        }
+    }
+}
+
+impl UiState {
+    /// Shows a message (and logs it, so scripts can follow the window).
+    pub fn say(&mut self, message: impl Into<String>) {
+        self.status = message.into();
+        self.status_is_error = false;
+        log::info!("{}", self.status);
+    }
+
+    /// Shows an error (and logs it).
+    pub fn error(&mut self, message: impl Into<String>) {
+        self.status = message.into();
+        self.status_is_error = true;
+        log::warn!("{}", self.status);
+    }
+}
