@@ -5,7 +5,6 @@
 use crate::algorithms::{Pipelines, SortRun, run_until};
 use crate::angle::Lines;
 use crate::angle::scatter::LineScatter;
-use crate::cli::Cli;
 use crate::gpu::Gpu;
 use crate::gpu::readback::read_texture;
 use crate::interrupt;
@@ -14,6 +13,7 @@ use crate::intervals::{IntervalSettings, Mask, RunMap};
 use crate::picture::input::{Picture, SizeLimit};
 use crate::picture::output::{OutputFile, OutputFormat};
 use crate::record::{RecordReport, SweepReport, record_gif, record_sweep};
+use crate::settings::Settings;
 use anyhow::Context;
 use image::RgbaImage;
 use std::io::IsTerminal;
@@ -50,33 +50,33 @@ pub struct SortReport {
 /// Where the recording goes when `--record` names no path: `gifs/<image>-<algorithm>-<key>.gif`,
 /// with `-angle<degrees>` for any direction but rows, then `-<intervals>` within interval runs
 /// (`-sweep` for a sweep, `-mask` for a mask alone), before `.gif`.
-pub fn default_record_path(cli: &Cli, picture: &Picture) -> PathBuf {
-    let intervals = if cli.sweep.is_some() {
+pub fn default_record_path(settings: &Settings, picture: &Picture) -> PathBuf {
+    let intervals = if settings.sweep.is_some() {
         "-sweep".to_string()
     } else {
-        crate::intervals::file_suffix(cli.interval_settings().mode, cli.mask.is_some())
+        crate::intervals::file_suffix(settings.intervals.mode, settings.mask.is_some())
     };
     Path::new("gifs").join(format!(
         "{}-{}-{}{}{intervals}.gif",
         picture.name,
-        cli.algorithm.name(),
-        cli.key.name(),
-        cli.direction().file_suffix()
+        settings.algorithm.name(),
+        settings.options.key.name(),
+        settings.direction.file_suffix()
     ))
 }
 
-/// Runs every headless output the command line asks for, printing a line for each.
-pub fn run(cli: &Cli) -> anyhow::Result<()> {
-    let picture = Picture::load_or_built_in(cli.image.as_deref())?;
-    let mask = cli.mask.as_deref().map(Mask::load).transpose()?;
+/// Runs every headless output the settings ask for, printing a line for each.
+pub fn run(settings: &Settings) -> anyhow::Result<()> {
+    let picture = Picture::load_or_built_in(settings.image.as_deref())?;
+    let mask = settings.mask.as_deref().map(Mask::load).transpose()?;
     if let Some(mask) = &mask {
         mask.check_size(&picture.label, picture.pixels.dimensions())?;
     }
     // Check every output path before any work, so a bad one fails at once.
-    let gif_target = match &cli.record {
+    let gif_target = match &settings.record_to {
         Some(path) => {
-            let path = path.clone().unwrap_or_else(|| default_record_path(cli, &picture));
-            if cli.record == Some(None) {
+            let path = path.clone().unwrap_or_else(|| default_record_path(settings, &picture));
+            if settings.record_to == Some(None) {
                 std::fs::create_dir_all(path.parent().expect("default path has a folder"))
                     .with_context(|| format!("cannot create the folder for '{}'", path.display()))?;
             }
@@ -84,9 +84,14 @@ pub fn run(cli: &Cli) -> anyhow::Result<()> {
         }
         None => None,
     };
-    let png_target = cli.out.as_deref().map(|p| OutputFile::prepare(p, OutputFormat::Png)).transpose()?;
+    let png_target =
+        settings.out.as_deref().map(|p| OutputFile::prepare(p, OutputFormat::Png)).transpose()?;
     let gpu = Gpu::headless()?;
-    let limit = SizeLimit::new(gpu.device.limits().max_texture_dimension_2d, cli.max_size, !cli.no_downscale);
+    let limit = SizeLimit::new(
+        gpu.device.limits().max_texture_dimension_2d,
+        settings.max_size,
+        !settings.no_downscale,
+    );
     let (picture, notice) = picture.fit(&limit)?;
     if let Some(notice) = notice {
         eprintln!("{notice}");
@@ -94,15 +99,16 @@ pub fn run(cli: &Cli) -> anyhow::Result<()> {
     // A downscaled picture takes its mask along, the same size.
     let (width, height) = picture.pixels.dimensions();
     let mask = mask.map(|m| if m.dimensions() == (width, height) { m } else { m.resized(width, height) });
-    let lines = Lines::new(cli.direction(), (width, height), gpu.device.limits().max_texture_dimension_2d)?;
+    let lines =
+        Lines::new(settings.direction, (width, height), gpu.device.limits().max_texture_dimension_2d)?;
     let sorter = Sorter {
         gpu: &gpu,
-        cli,
-        pipelines: Pipelines::new(&gpu, cli.algorithm),
+        settings,
+        pipelines: Pipelines::new(&gpu, settings.algorithm),
         scatter: LineScatter::new(&gpu),
         lines,
     };
-    if let Some(sweep) = cli.threshold_sweep() {
+    if let Some(sweep) = settings.sweep {
         let target = gif_target.expect("--sweep comes with --record");
         let report = record_threshold_sweep(&sorter, &picture.pixels, mask.as_ref(), sweep, target)?;
         println!("{report}");
@@ -120,23 +126,22 @@ pub fn run(cli: &Cli) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// What every headless output sorts with: the device, the flags, the algorithm's pipelines,
+/// What every headless output sorts with: the device, the settings, the algorithm's pipelines,
 /// the scatter and the lines through the picture.
 struct Sorter<'a> {
     gpu: &'a Gpu,
-    cli: &'a Cli,
+    settings: &'a Settings,
     pipelines: Pipelines,
     scatter: LineScatter,
     lines: Lines,
 }
 
-/// The runs the command line asks for, computed from the picture to be sorted along its
-/// lines, or `None` for whole lines; an error when the algorithm cannot sort within them.
+/// The runs the settings ask for, computed from the picture to be sorted along its lines, or
+/// `None` for whole lines; an error when the algorithm cannot sort within them.
 fn run_map(sorter: &Sorter<'_>, picture: &RgbaImage, mask: Option<&Mask>) -> anyhow::Result<Option<RunMap>> {
-    let cli = sorter.cli;
-    let runs =
-        if cli.uses_intervals() { sorter.lines.runs(picture, &cli.interval_settings(), mask)? } else { None };
-    sorter.lines.check(cli.algorithm, cli.sort_options(), &cli.run_settings(), runs.as_ref())?;
+    let s = sorter.settings;
+    let runs = if s.uses_intervals { sorter.lines.runs(picture, &s.intervals, mask)? } else { None };
+    sorter.lines.check(s.algorithm, s.options, &s.run, runs.as_ref())?;
     Ok(runs)
 }
 
@@ -148,25 +153,15 @@ fn start_run(
     settings: crate::algorithms::RunSettings,
     runs: Option<&RunMap>,
 ) -> Box<dyn SortRun> {
-    let cli = sorter.cli;
+    let options = sorter.settings.options;
     let run = sorter
         .lines
-        .start(sorter.gpu, &sorter.pipelines, &sorter.scatter, picture, cli.sort_options(), settings, runs)
+        .start(sorter.gpu, &sorter.pipelines, &sorter.scatter, picture, options, settings, runs)
         .expect("run_map checked that the algorithm can sort along the lines within the runs");
     if let Some(notice) = run.notice() {
         eprintln!("note: {notice}");
     }
     run
-}
-
-/// The settings a whole sort that nobody watches step by step runs with: the bubble sort in
-/// one dispatch unless phases per step were asked for.
-fn unwatched_settings(cli: &Cli) -> crate::algorithms::RunSettings {
-    let mut settings = cli.run_settings();
-    if cli.phases_per_step.is_none() {
-        settings.phases_per_step = u32::MAX;
-    }
-    settings
 }
 
 fn record_threshold_sweep(
@@ -178,19 +173,18 @@ fn record_threshold_sweep(
 ) -> anyhow::Result<SweepReport> {
     let bar = progress_bar("sweeping {bar:40} {pos}/{len} frames {elapsed}");
     bar.set_length(u64::from(sweep.frames));
-    let (gpu, cli) = (sorter.gpu, sorter.cli);
-    let settings = unwatched_settings(cli);
-    sorter.lines.check(cli.algorithm, cli.sort_options(), &settings, None)?;
+    let (gpu, s) = (sorter.gpu, sorter.settings);
+    let settings = s.unwatched_run();
+    sorter.lines.check(s.algorithm, s.options, &settings, None)?;
     let start = |indexed: &RgbaImage| start_run(sorter, indexed, settings, None);
-    let base =
-        IntervalSettings { mode: crate::intervals::IntervalMode::Threshold, ..cli.interval_settings() };
+    let base = IntervalSettings { mode: crate::intervals::IntervalMode::Threshold, ..s.intervals };
     // Each frame's map is made when its frame is due.
     let frame_runs = (0..sweep.frames).map(|k| {
         let settings = IntervalSettings { threshold: sweep.threshold(k), ..base };
         let runs = sorter.lines.runs(picture, &settings, mask).expect("the mask was checked and resized");
         runs.expect("a threshold makes runs")
     });
-    let report = record_sweep(gpu, picture, start, frame_runs, &cli.record_settings(), target, |done, _| {
+    let report = record_sweep(gpu, picture, start, frame_runs, &s.record, target, |done, _| {
         bar.set_position(u64::from(done));
         interrupt::check().is_ok()
     });
@@ -204,13 +198,13 @@ fn record(
     runs: Option<&RunMap>,
     target: OutputFile,
 ) -> anyhow::Result<RecordReport> {
-    let (gpu, cli) = (sorter.gpu, sorter.cli);
+    let (gpu, s) = (sorter.gpu, sorter.settings);
     let bar = progress_bar("recording {bar:40} {pos}/{len} frames {elapsed}");
     let start = |indexed: &RgbaImage| {
-        let settings = cli.run_settings().for_recording(cli.algorithm);
+        let settings = s.run.for_recording(s.algorithm);
         start_run(sorter, indexed, settings, runs)
     };
-    let report = record_gif(gpu, picture, start, &cli.record_settings(), target, |done, most| {
+    let report = record_gif(gpu, picture, start, &s.record, target, |done, most| {
         bar.set_length(u64::from(most));
         bar.set_position(u64::from(done));
         interrupt::check().is_ok()
@@ -225,11 +219,11 @@ fn sort_to_png(
     runs: Option<&RunMap>,
     target: OutputFile,
 ) -> anyhow::Result<SortReport> {
-    let (gpu, cli) = (sorter.gpu, sorter.cli);
+    let (gpu, s) = (sorter.gpu, sorter.settings);
     // Without --passes nobody watches the steps: the bubble sort then runs as one dispatch.
-    let settings = if cli.passes.is_none() { unwatched_settings(cli) } else { cli.run_settings() };
+    let settings = if s.passes.is_none() { s.unwatched_run() } else { s.run };
     let mut run = start_run(sorter, &picture.pixels, settings, runs);
-    let steps_asked = cli.passes.unwrap_or(run.total_steps()).min(run.total_steps());
+    let steps_asked = s.passes.unwrap_or(run.total_steps()).min(run.total_steps());
     let bar = progress_bar("sorting {bar:40} {pos}/{len} steps {elapsed}");
     bar.set_length(u64::from(steps_asked));
     let started = Instant::now();
@@ -250,10 +244,10 @@ fn sort_to_png(
         size: state.dimensions(),
         steps_run: run.steps_done(),
         steps_asked,
-        steps_label: cli.algorithm.steps_label(&settings),
+        steps_label: s.algorithm.steps_label(&settings),
         sorted_after: stats.sorted_after,
         total_swaps: stats.total_swaps,
-        moves_name: cli.algorithm.moves_name(),
+        moves_name: s.algorithm.moves_name(),
         runs: runs.map(|r| sorter.lines.summary(r)),
         elapsed,
         adapter: gpu.describe(),

@@ -19,4 +19,5 @@ pub mod keys;
 pub mod picture;
 pub mod record;
 pub mod reference;
+pub mod settings;
 pub mod sort;

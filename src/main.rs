@@ -2,6 +2,7 @@
 
 use clap::Parser;
 use shadersort::cli::{Bench, Cli, Command};
+use shadersort::settings::Settings;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -15,6 +16,7 @@ fn main() -> ExitCode {
         return ExitCode::FAILURE;
     }
     shadersort::interrupt::install();
+    let settings = cli.settings();
     let result = if let Some(Command::Bench { which }) = &cli.command {
         match which {
             Bench::Gif(args) => shadersort::bench::gif::run(args),
@@ -22,10 +24,10 @@ fn main() -> ExitCode {
             Bench::Radix(args) => shadersort::bench::radix::run(args),
             Bench::Pass(args) => shadersort::bench::pass::run(args),
         }
-    } else if cli.out.is_some() || cli.record.is_some() {
-        shadersort::headless::run(&cli)
+    } else if settings.headless() {
+        shadersort::headless::run(&settings)
     } else {
-        open_window(&cli)
+        open_window(settings)
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -40,10 +42,10 @@ fn main() -> ExitCode {
     }
 }
 
-/// The live window on the command line's picture and settings.
-fn open_window(cli: &Cli) -> anyhow::Result<()> {
-    let picture = shadersort::picture::input::Picture::load_or_built_in(cli.image.as_deref())?;
-    let mask = match &cli.mask {
+/// The live window on the settings' picture.
+fn open_window(settings: Settings) -> anyhow::Result<()> {
+    let picture = shadersort::picture::input::Picture::load_or_built_in(settings.image.as_deref())?;
+    let mask = match &settings.mask {
         Some(path) => {
             let mask = shadersort::intervals::Mask::load(path)?;
             mask.check_size(&picture.label, picture.pixels.dimensions())?;
@@ -53,19 +55,19 @@ fn open_window(cli: &Cli) -> anyhow::Result<()> {
     };
     shadersort::app::run(shadersort::app::WindowOptions {
         picture,
-        options: cli.sort_options(),
-        angle: cli.direction(),
-        algorithm: cli.algorithm,
-        pass_kind: cli.pass_kind,
-        phases_per_step: cli.run_settings().phases_per_step,
-        radix: cli.run_settings().radix,
-        max_size: cli.max_size,
-        no_downscale: cli.no_downscale,
-        play: cli.play,
-        speed: cli.speed,
-        quit_after: cli.quit_after.map(std::time::Duration::from_secs_f64),
-        record: cli.record_settings(),
-        intervals: cli.interval_settings(),
+        options: settings.options,
+        angle: settings.direction,
+        algorithm: settings.algorithm,
+        pass_kind: settings.run.pass_kind,
+        phases_per_step: settings.run.phases_per_step,
+        radix: settings.run.radix,
+        max_size: settings.max_size,
+        no_downscale: settings.no_downscale,
+        play: settings.play,
+        speed: settings.speed,
+        quit_after: settings.quit_after,
+        record: settings.record,
+        intervals: settings.intervals,
         mask,
     })
 }

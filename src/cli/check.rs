@@ -1,0 +1,161 @@
+//! Flags that parse on their own but not together, and the parsers of flag values; each
+//! refusal names the problem and the fix.
+
+use super::Cli;
+use crate::algorithms::Algorithm;
+use crate::intervals::IntervalMode;
+use crate::intervals::threshold::parse_range;
+use crate::keys::options::Scope;
+use crate::keys::radix_key::{DEFAULT_DIGIT_BITS, DIGIT_BITS, RadixKey};
+
+impl Cli {
+    /// The interval mode: `--intervals`, or the one the other interval flags imply (none
+    /// without either); an error when flags ask for different modes.
+    pub fn interval_mode(&self) -> Result<IntervalMode, String> {
+        let implied = [
+            ("--threshold", self.threshold.is_some(), IntervalMode::Threshold),
+            ("--sweep", self.sweep.is_some(), IntervalMode::Threshold),
+            ("--edge-level", self.edge_level.is_some(), IntervalMode::Edges),
+            ("--seed", self.seed.is_some(), IntervalMode::Random),
+            ("--run-length", self.run_length.is_some(), IntervalMode::Random),
+        ];
+        let explicit = self.intervals.map(|m| (format!("--intervals {}", m.name()), m));
+        let given = implied.iter().filter(|(_, given, _)| *given).map(|&(flag, _, m)| (flag.to_string(), m));
+        let flags: Vec<(String, IntervalMode)> = explicit.into_iter().chain(given).collect();
+        if let Some((a, ma)) = flags.first()
+            && let Some((b, mb)) = flags.iter().find(|(_, m)| m != ma)
+        {
+            return Err(format!(
+                "{a} and {b} choose different interval modes ({} and {}); give the flags of one mode",
+                ma.name(),
+                mb.name()
+            ));
+        }
+        Ok(flags.first().map_or(IntervalMode::None, |&(_, m)| m))
+    }
+
+    /// Interval and sweep flags that do not go together.
+    fn check_intervals(&self) -> Result<(), String> {
+        let mode = self.interval_mode()?;
+        if self.interval_key.is_some() && !matches!(mode, IntervalMode::Threshold | IntervalMode::Edges) {
+            return Err(format!(
+                "--interval-key applies to --intervals threshold and edges, not {}",
+                mode.name()
+            ));
+        }
+        if self.frames.is_some() && self.sweep.is_none() {
+            return Err("--frames sets the frames of a --sweep: add --sweep FROM..TO".into());
+        }
+        if self.sweep.is_some() {
+            if self.record.is_none() {
+                return Err("--sweep records the threshold sweep as a GIF: add --record [PATH]".into());
+            }
+            let refused = [
+                ("--out", self.out.is_some()),
+                ("--threshold", self.threshold.is_some()),
+                ("--passes", self.passes.is_some()),
+                ("--every", self.every.is_some()),
+                ("--max-frames", self.max_frames.is_some()),
+                ("--sub-steps", self.sub_steps),
+            ];
+            if let Some((flag, _)) = refused.iter().find(|(_, given)| *given) {
+                return Err(format!(
+                    "{flag} does not go with --sweep: each frame is the whole sort for the threshold 0..T, T from FROM to TO, and --frames sets how many; drop {flag}"
+                ));
+            }
+        }
+        // The window takes --scope image with runs: its radix lane then sorts whole lines and
+        // says why (it may switch scope or algorithm later); a headless run cannot.
+        let headless = self.out.is_some() || self.record.is_some();
+        if headless && self.uses_intervals() && self.scope == Scope::Image {
+            return Err(crate::algorithms::runs::RunsError::WholePicture.to_string());
+        }
+        Ok(())
+    }
+
+    /// Flags that parse on their own but not together: radix flags on another algorithm's
+    /// headless run, more key bits than the key has, two directions.
+    pub fn check(&self) -> Result<(), String> {
+        self.check_intervals()?;
+        self.check_direction()?;
+        if let Some(bits) = self.key_bits {
+            RadixKey::new(self.sort_options(), Some(bits))?;
+        }
+        let headless = self.out.is_some() || self.record.is_some();
+        let radix_flags = self.key_bits.is_some()
+            || self.sub_steps
+            || self.scope != Scope::Rows
+            || self.digit_bits != DEFAULT_DIGIT_BITS;
+        if headless && radix_flags && self.algorithm != Algorithm::Radix {
+            return Err(format!(
+                "--digit-bits, --key-bits, --scope and --sub-steps apply to the radix view: add --algorithm radix (not {})",
+                self.algorithm.name()
+            ));
+        }
+        Ok(())
+    }
+
+    /// `--angle` with `--axis`, or with the whole-picture scope of a headless run.
+    fn check_direction(&self) -> Result<(), String> {
+        let Some(angle) = self.angle else { return Ok(()) };
+        if let Some(axis) = self.axis {
+            return Err(format!(
+                "--angle {angle} and --axis {} both set the direction; give one (--axis rows is --angle 0, --axis columns is --angle 90)",
+                axis.name()
+            ));
+        }
+        // The window's radix lane sorts the whole picture without the angle and says why.
+        let headless = self.out.is_some() || self.record.is_some();
+        if headless && self.scope == Scope::Image && angle.axis().is_none() {
+            return Err(crate::algorithms::runs::RunsError::WholePictureAtAngle.to_string());
+        }
+        Ok(())
+    }
+}
+
+pub(super) fn parse_digit_bits(s: &str) -> Result<u32, String> {
+    match s.parse::<u32>() {
+        Ok(v) if DIGIT_BITS.contains(&v) => Ok(v),
+        _ => Err(format!("'{s}' is not a digit width: use 1, 2, 4 or 8")),
+    }
+}
+
+pub(super) fn parse_fraction(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if (0.0..=1.0).contains(&v) => Ok(v),
+        _ => Err(format!("'{s}' is not a fraction from 0 to 1")),
+    }
+}
+
+pub(super) fn parse_sweep(s: &str) -> Result<(f64, f64), String> {
+    let (from, to) = parse_range(s)?;
+    if [from, to].iter().any(|v| !(0.0..=1.0).contains(v)) {
+        return Err(format!(
+            "'{s}' leaves 0..1: give FROM..TO, fractions of the key's range (like 0..1, or 1..0 to play it backwards)"
+        ));
+    }
+    Ok((from, to))
+}
+
+pub(super) fn parse_hold(s: &str) -> Result<f32, String> {
+    match s.parse::<f32>() {
+        Ok(v) if (0.0..=600.0).contains(&v) => Ok(v),
+        _ => Err(format!("'{s}' is not a number of seconds from 0 to 600")),
+    }
+}
+
+pub(super) fn parse_positive_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v > 0.0 && v <= 1e6 => Ok(v),
+        _ => Err(format!("'{s}' is not a positive number")),
+    }
+}
+
+pub(super) fn parse_hex_colour(s: &str) -> Result<[u8; 3], String> {
+    let hex = s.trim_start_matches('#');
+    let channel = |i: usize| hex.get(i..i + 2).and_then(|h| u8::from_str_radix(h, 16).ok());
+    match (hex.len(), channel(0), channel(2), channel(4)) {
+        (6, Some(r), Some(g), Some(b)) => Ok([r, g, b]),
+        _ => Err(format!("'{s}' is not a colour like 000000 or ff8800")),
+    }
+}

@@ -1,0 +1,219 @@
+//! The command line: flags, their defaults and help text. [`check`] refuses flags that do not
+//! go together, [`resolve`] turns them into the [`crate::settings::Settings`] front ends take.
+
+mod check;
+mod resolve;
+#[cfg(test)]
+mod tests;
+
+use crate::algorithms::Algorithm;
+use crate::algorithms::odd_even::PassKind;
+use crate::angle::Angle;
+use crate::bench::gif::GifBenchArgs;
+use crate::bench::pass::PassBenchArgs;
+use crate::bench::radix::RadixBenchArgs;
+use crate::bench::sorts::SortBenchArgs;
+use crate::intervals::{IntervalMode, RunLength, Threshold};
+use crate::keys::SortKey;
+use crate::keys::options::{Axis, Scope};
+use crate::keys::radix_key::DEFAULT_DIGIT_BITS;
+use check::{
+    parse_digit_bits, parse_fraction, parse_hex_colour, parse_hold, parse_positive_seconds, parse_sweep,
+};
+use clap::Parser;
+use std::path::PathBuf;
+
+/// Watch pixels sort on the GPU, or sort a picture headless and save it.
+///
+/// Every row (or column) of the picture is sorted by a key computed from each pixel; pixels
+/// move whole, so the result holds exactly the colours of the input. Without IMAGE the built-in
+/// photograph (coffee.png, CC0) is used.
+#[derive(Debug, Parser)]
+#[command(name = "shadersort", version, about, long_about = None, args_conflicts_with_subcommands = true)]
+pub struct Cli {
+    /// Benchmarks (printed tables; see BENCHMARKS.md).
+    #[command(subcommand)]
+    pub command: Option<Command>,
+
+    /// Picture to sort: PNG, JPEG, GIF, BMP, WebP or TIFF; any colour type is read as RGBA8.
+    pub image: Option<PathBuf>,
+
+    /// Sort without a window and write the result (or the state after --passes) to this PNG.
+    #[arg(long, value_name = "PATH")]
+    pub out: Option<PathBuf>,
+
+    /// Record the sort as a GIF, one frame per pass, without a window [default path:
+    /// gifs/<image>-<algorithm>-<key>.gif]. Put IMAGE before this flag.
+    #[arg(long, value_name = "PATH", num_args = 0..=1)]
+    pub record: Option<Option<PathBuf>>,
+
+    /// Recording: keep every Nth pass (the last state is always kept).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), conflicts_with = "max_frames")]
+    pub every: Option<u32>,
+
+    /// Recording: at most this many frames (chooses --every).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(2..))]
+    pub max_frames: Option<u32>,
+
+    /// Recording: frames per second (GIF delays are hundredths of a second; 50 is the most viewers honour).
+    #[arg(long, value_name = "N", default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=50))]
+    pub fps: u32,
+
+    /// Recording: enlarge each pixel to an NxN block (for small pictures).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub scale: u32,
+
+    /// Recording: seconds the sorted picture stays before the GIF loops.
+    #[arg(long, value_name = "SECONDS", default_value_t = 2.0, value_parser = parse_hold)]
+    pub hold: f32,
+
+    /// Recording: colour that transparent pixels are blended over (GIF has no partial transparency).
+    #[arg(long, value_name = "RRGGBB", default_value = "000000", value_parser = parse_hex_colour)]
+    pub background: [u8; 3],
+
+    /// Recording: no dithering for pictures of more than 256 colours (smaller files, banded gradients).
+    #[arg(long)]
+    pub no_dither: bool,
+
+    /// Window: start playing at once.
+    #[arg(long)]
+    pub play: bool,
+
+    /// Window: starting speed in passes per second (rounded to the nearest of 1, 2, 5, 10, 20, 30, 60, ... 7680).
+    #[arg(long, value_name = "PASSES_PER_SECOND", value_parser = parse_positive_seconds)]
+    pub speed: Option<f64>,
+
+    /// Window: close after this many seconds and print frame statistics (for benchmarks and tests).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_positive_seconds)]
+    pub quit_after: Option<f64>,
+
+    /// Stop after this many passes instead of sorting to the end.
+    #[arg(long, value_name = "N")]
+    pub passes: Option<u32>,
+
+    /// Sorting algorithm.
+    #[arg(long, value_enum, default_value_t)]
+    pub algorithm: Algorithm,
+
+    /// How a pass runs on the GPU: a compute kernel, or a fragment shader rendering into the other texture.
+    #[arg(long = "pass", value_enum, default_value_t)]
+    pub pass_kind: PassKind,
+
+    /// Bubble: phases per step, one frame each in the window and in recordings (default 2; --out
+    /// without --passes sorts in a single dispatch).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub phases_per_step: Option<u32>,
+
+    /// Radix: bits per digit, one step per digit pass (16 buckets by default: 5 passes for luma).
+    #[arg(long, value_name = "BITS", default_value_t = DEFAULT_DIGIT_BITS, value_parser = parse_digit_bits)]
+    pub digit_bits: u32,
+
+    /// Radix: bits of the key kept, highest first [default: all the key has, so it stays exact:
+    /// luma 18, hue 19, saturation 16, value and channels 8]. Fewer bits merge close keys.
+    #[arg(long, value_name = "BITS", value_parser = clap::value_parser!(u32).range(1..=32))]
+    pub key_bits: Option<u32>,
+
+    /// Radix: sort each line on its own, or the whole picture as one sequence in scanline order
+    /// (a gradient).
+    #[arg(long, value_enum, default_value_t)]
+    pub scope: Scope,
+
+    /// Radix: show each pass's scatter in 4 stages (pixels placed so far over the dimmed input).
+    #[arg(long)]
+    pub sub_steps: bool,
+
+    /// What pixels are sorted by. luma = 299 R + 587 G + 114 B (Rec. 601 on the stored values).
+    #[arg(long, value_enum, default_value_t)]
+    pub key: SortKey,
+
+    /// Sort largest key first.
+    #[arg(long)]
+    pub reverse: bool,
+
+    /// Sort each row (left to right) or each column (top to bottom) [default: rows].
+    #[arg(long, value_enum)]
+    pub axis: Option<Axis>,
+
+    /// Sort along lines at this angle in degrees, y pointing down: 0 is rows left to right, 90
+    /// columns top to bottom, 180 rows right to left, 30 lines falling gently to the right
+    /// (any number, taken modulo 360; instead of --axis).
+    #[arg(long, value_name = "DEG", allow_negative_numbers = true)]
+    pub angle: Option<Angle>,
+
+    /// Largest picture side; larger pictures are downscaled (default: the GPU's texture limit).
+    #[arg(long, value_name = "PIXELS", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_size: Option<u32>,
+
+    /// Refuse pictures larger than the limit instead of downscaling them.
+    #[arg(long)]
+    pub no_downscale: bool,
+
+    /// Sort only runs of each line: pixels whose interval key lies inside --threshold
+    /// (threshold), between strong edges (edges), of random lengths (random), or whole lines
+    /// (none) [default: none, or the mode the other interval flags imply].
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub intervals: Option<IntervalMode>,
+
+    /// Threshold intervals: the range of the interval key that is sorted, in fractions of the
+    /// key's range, inclusive (implies --intervals threshold) [default: 0.25..0.75].
+    #[arg(long, value_name = "LO..HI")]
+    pub threshold: Option<Threshold>,
+
+    /// The key the threshold and the edges are computed on (any key; --key is what the runs are
+    /// sorted by) [default: luma].
+    #[arg(long, value_enum, value_name = "KEY")]
+    pub interval_key: Option<SortKey>,
+
+    /// Edge intervals: a pixel whose Sobel magnitude exceeds this fraction of the largest
+    /// possible one stays fixed and splits the runs (implies --intervals edges) [default: 0.1].
+    #[arg(long, value_name = "F", value_parser = parse_fraction)]
+    pub edge_level: Option<f64>,
+
+    /// Random intervals: the seed; the same seed gives the same runs (implies --intervals
+    /// random) [default: 0].
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
+
+    /// Random intervals: run lengths are drawn uniformly from MIN..MAX, or are all N (implies
+    /// --intervals random) [default: 8..64].
+    #[arg(long, value_name = "MIN..MAX")]
+    pub run_length: Option<RunLength>,
+
+    /// A picture of the same size: its white pixels (luma and alpha at least half) may be
+    /// sorted, its black ones stay, in every interval mode.
+    #[arg(long, value_name = "FILE")]
+    pub mask: Option<PathBuf>,
+
+    /// Recording: one frame per threshold, each the fully sorted picture for the threshold
+    /// 0..T, T going from FROM to TO (the "melting" animation; implies --intervals threshold).
+    #[arg(long, value_name = "FROM..TO", value_parser = parse_sweep)]
+    pub sweep: Option<(f64, f64)>,
+
+    /// Recording with --sweep: frames, one per threshold [default: 30].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(2..=1000))]
+    pub frames: Option<u32>,
+}
+
+/// Subcommands.
+#[derive(Debug, clap::Subcommand)]
+pub enum Command {
+    /// Measure and print a table.
+    Bench {
+        /// Which benchmark.
+        #[command(subcommand)]
+        which: Bench,
+    },
+}
+
+/// The benchmarks.
+#[derive(Debug, clap::Subcommand)]
+pub enum Bench {
+    /// GIF recording speed and size against per-frame quantization through the image crate.
+    Gif(GifBenchArgs),
+    /// GPU time to sort every row completely, per algorithm (needs timestamp queries).
+    Sorts(SortBenchArgs),
+    /// The device-wide radix sort: keys and pairs over lengths and distributions (timestamps).
+    Radix(RadixBenchArgs),
+    /// One odd-even pass as effective bytes/s beside a texture copy of the same size (timestamps).
+    Pass(PassBenchArgs),
+}

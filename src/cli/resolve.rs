@@ -1,0 +1,106 @@
+//! From flags to values: the resolved [`Settings`] a front end takes, and the pieces of it the
+//! flags stand for (direction, sort options, run, interval and recording settings).
+
+use super::Cli;
+use crate::algorithms::RunSettings;
+use crate::algorithms::radix::RadixSettings;
+use crate::angle::Angle;
+use crate::intervals::threshold::ThresholdSweep;
+use crate::intervals::{IntervalMode, IntervalSettings};
+use crate::keys::options::SortOptions;
+use crate::record::RecordSettings;
+use crate::settings::Settings;
+
+impl Cli {
+    /// The settings the front ends take (after [`Cli::check`]).
+    pub fn settings(&self) -> Settings {
+        Settings {
+            image: self.image.clone(),
+            mask: self.mask.clone(),
+            algorithm: self.algorithm,
+            options: self.sort_options(),
+            direction: self.direction(),
+            run: self.run_settings(),
+            phases_per_step_given: self.phases_per_step.is_some(),
+            intervals: self.interval_settings(),
+            uses_intervals: self.uses_intervals(),
+            sweep: self.threshold_sweep(),
+            passes: self.passes,
+            record: self.record_settings(),
+            max_size: self.max_size,
+            no_downscale: self.no_downscale,
+            out: self.out.clone(),
+            record_to: self.record.clone(),
+            play: self.play,
+            speed: self.speed,
+            quit_after: self.quit_after.map(std::time::Duration::from_secs_f64),
+        }
+    }
+
+    /// The direction to sort in: `--angle`, or the one of `--axis` (rows by default).
+    pub fn direction(&self) -> Angle {
+        self.angle.unwrap_or_else(|| Angle::of_axis(self.axis.unwrap_or_default()))
+    }
+
+    /// Key, order and axis as the algorithms take them (the axis of the direction, or rows
+    /// for an angle, whose lines are sorted as rows of their line space).
+    pub fn sort_options(&self) -> SortOptions {
+        let axis = self.direction().axis().unwrap_or_default();
+        SortOptions { key: self.key, descending: self.reverse, axis }
+    }
+
+    /// Pass kind and phases per step as the algorithms take them.
+    pub fn run_settings(&self) -> RunSettings {
+        let defaults = RunSettings::default();
+        RunSettings {
+            pass_kind: self.pass_kind,
+            phases_per_step: self.phases_per_step.unwrap_or(defaults.phases_per_step),
+            radix: RadixSettings {
+                digit_bits: self.digit_bits,
+                key_bits: self.key_bits,
+                scope: self.scope,
+                sub_steps: self.sub_steps,
+                twin_indices: false,
+            },
+        }
+    }
+
+    /// The interval settings the flags ask for (after [`Cli::check`]).
+    pub fn interval_settings(&self) -> IntervalSettings {
+        let defaults = IntervalSettings::default();
+        IntervalSettings {
+            mode: self.interval_mode().unwrap_or_default(),
+            key: self.interval_key.unwrap_or(defaults.key),
+            threshold: self.threshold.unwrap_or(defaults.threshold),
+            edge_level: self.edge_level.unwrap_or(defaults.edge_level),
+            seed: self.seed.unwrap_or(defaults.seed),
+            run_length: self.run_length.unwrap_or(defaults.run_length),
+        }
+    }
+
+    /// Whether the sort runs within interval runs: an interval mode other than none, or a mask.
+    pub fn uses_intervals(&self) -> bool {
+        self.mask.is_some() || self.interval_mode().is_ok_and(|m| m != IntervalMode::None)
+    }
+
+    /// The threshold sweep of `--sweep` and `--frames`, if asked for.
+    pub fn threshold_sweep(&self) -> Option<ThresholdSweep> {
+        let (from, to) = self.sweep?;
+        Some(ThresholdSweep::new(from, to, self.frames.unwrap_or(ThresholdSweep::DEFAULT_FRAMES)))
+    }
+
+    /// The recording flags (and whether the run needs a palette with dimmed twins).
+    pub fn record_settings(&self) -> RecordSettings {
+        RecordSettings {
+            every: self.every,
+            max_frames: self.max_frames,
+            passes: self.passes,
+            fps: self.fps,
+            scale: self.scale,
+            hold_seconds: self.hold,
+            background: self.background,
+            dither: !self.no_dither,
+            dimmed_twins: self.run_settings().for_recording(self.algorithm).radix.twin_indices,
+        }
+    }
+}
