@@ -1,0 +1,151 @@
+//! What the user's actions do: commands from the key table and the panel's buttons, and
+//! settings changed in the panel (each starts the lanes over from the input).
+
+use super::commands::Command;
+use super::lanes::LaneSync;
+use super::panel_model::Action;
+use super::{Running, Session};
+use super::{window_angle, zoom};
+use crate::algorithms::Algorithm;
+use crate::algorithms::odd_even::PassKind;
+use crate::keys::options::Scope;
+
+impl Running {
+    pub(super) fn act(&mut self, action: Action) {
+        match action {
+            Action::Command(command) => self.command(command),
+            Action::SetAlgorithm(a) => self.change(|s| s.algorithm = a),
+            Action::SetKey(k) => self.change(|s| s.options.key = k),
+            Action::SetReverse(r) => self.change(|s| s.options.descending = r),
+            Action::SetAngle(angle) => self.session.pending_angle = Some(angle),
+            Action::SetPassKind(k) => self.change(|s| s.pass_kind = k),
+            Action::SetRadix(r) => self.change(|s| s.radix = r),
+            Action::SetCompare(c) => self.change(|s| s.compare = c),
+            Action::SetSync(sync) => self.change(|s| s.sync = sync),
+            Action::GoTo(pass) => {
+                self.session.player.stop();
+                self.session.player.go_to(pass, &mut self.session.lanes);
+            }
+            Action::CancelRecording => {
+                if let Some(r) = &self.recording {
+                    r.cancel();
+                }
+            }
+            Action::SetIntervals(settings) => self.session.intervals = settings,
+            Action::LoadMask(path) => self.load_mask(&path),
+            Action::BrowseMask => {
+                let dialog = rfd::FileDialog::new()
+                    .set_title("Load a mask (white is sorted, black stays)")
+                    .add_filter("Pictures", &["png", "jpg", "jpeg", "gif", "bmp", "webp", "tif", "tiff"]);
+                match dialog.pick_file() {
+                    Some(path) => self.load_mask(&path),
+                    None => self.ui.say("no mask chosen"),
+                }
+            }
+            Action::ClearMask => self.clear_mask(),
+        }
+    }
+
+    /// Changes a setting and starts over from the input.
+    pub(super) fn change(&mut self, edit: impl FnOnce(&mut Session)) {
+        edit(&mut self.session);
+        self.restart_lanes();
+        self.last_reported_pass = None;
+        let s = &self.session;
+        let order = if s.options.descending { "largest first" } else { "smallest first" };
+        let view = if s.compare {
+            format!("side by side, sync {}", s.sync.name())
+        } else if s.algorithm == Algorithm::Radix {
+            let r = s.radix;
+            let stages = if r.sub_steps { ", scatter in stages" } else { "" };
+            format!("{}-bit digits, scope {}{stages}", r.digit_bits, r.scope.name())
+        } else {
+            s.pass_kind.name().to_string()
+        };
+        let notice = s.lanes.lanes.iter().find_map(|l| l.notice.as_deref()).map(|n| format!(". {n}"));
+        self.ui.say(format!(
+            "{}, {} by {}, {order}; {view}{}",
+            s.algorithm.title(),
+            window_angle::direction_name(s.lines.angle()),
+            s.options.key,
+            notice.unwrap_or_default()
+        ));
+    }
+
+    pub(super) fn command(&mut self, command: Command) {
+        let session = &mut self.session;
+        match command {
+            Command::PlayPause
+            | Command::StepForward
+            | Command::StepBack
+            | Command::JumpForward
+            | Command::JumpBack
+            | Command::First
+            | Command::Last
+            | Command::Reset
+            | Command::Faster
+            | Command::Slower => session.player.apply(command, &mut session.lanes),
+            Command::ChooseAlgorithm(a) => self.change(|s| s.algorithm = a),
+            Command::CycleKey => self.change(|s| s.options.key = s.options.key.next()),
+            Command::ToggleReverse => self.change(|s| s.options.descending = !s.options.descending),
+            Command::ToggleAxis => self.turn_to(window_angle::toggled_axis(self.session.lines.angle())),
+            Command::TurnClockwise => {
+                self.turn_to(self.session.lines.angle().turned(window_angle::TURN_DEGREES))
+            }
+            Command::TurnCounterclockwise => {
+                self.turn_to(self.session.lines.angle().turned(-window_angle::TURN_DEGREES))
+            }
+            Command::TogglePassKind => self.change(|s| {
+                s.pass_kind = match s.pass_kind {
+                    PassKind::Compute => PassKind::Fragment,
+                    PassKind::Fragment => PassKind::Compute,
+                }
+            }),
+            Command::CycleDigitBits => self.change(|s| {
+                let widths = crate::keys::radix_key::DIGIT_BITS;
+                let at = widths.iter().position(|&b| b == s.radix.digit_bits).unwrap_or(0);
+                s.radix.digit_bits = widths[(at + 1) % widths.len()];
+            }),
+            Command::ToggleScope => self.change(|s| {
+                s.radix.scope = match s.radix.scope {
+                    Scope::Rows => Scope::Image,
+                    Scope::Image => Scope::Rows,
+                }
+            }),
+            Command::ToggleSubSteps => self.change(|s| s.radix.sub_steps = !s.radix.sub_steps),
+            Command::CycleIntervalMode => {
+                let s = &mut self.session;
+                s.intervals.mode = s.intervals.mode.next();
+            }
+            Command::ToggleRunsOverlay => self.toggle_runs_overlay(),
+            Command::ToggleCompare => self.change(|s| s.compare = !s.compare),
+            Command::ToggleSync => self.change(|s| {
+                s.sync = match s.sync {
+                    LaneSync::ByPass => LaneSync::ByTime,
+                    LaneSync::ByTime => LaneSync::ByPass,
+                }
+            }),
+            Command::FitToWindow => {
+                self.ui.zoom = None;
+                self.ui.pan = egui::Vec2::ZERO;
+            }
+            Command::ActualSize => {
+                self.ui.zoom = Some(zoom::Zoom::In(1));
+                self.ui.pan = egui::Vec2::ZERO;
+            }
+            Command::Open => {
+                let dialog = rfd::FileDialog::new()
+                    .set_title("Open a picture")
+                    .add_filter("Pictures", &["png", "jpg", "jpeg", "gif", "bmp", "webp", "tif", "tiff"]);
+                match dialog.pick_file() {
+                    Some(path) => self.open(path),
+                    None => self.ui.say("no picture chosen (you can also drop one on the window)"),
+                }
+            }
+            Command::RecordGif => self.start_recording(),
+            Command::SavePng => self.save_png(),
+            Command::Help => self.ui.help_open = !self.ui.help_open,
+            Command::Quit => self.quit = true,
+        }
+    }
+}

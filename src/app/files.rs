@@ -1,0 +1,63 @@
+//! Files in and out of the window: opening (or dropping) a picture, and saving the current
+//! state as a PNG named after the picture and settings.
+
+use super::Running;
+use crate::gpu::readback::read_texture;
+use crate::picture::input::Picture;
+use crate::picture::output::{OutputFile, OutputFormat};
+use std::path::PathBuf;
+
+impl Running {
+    /// Loads another picture; on failure the current one stays and the error is shown. A
+    /// mask that does not fit the new picture is dropped, with the error.
+    pub(super) fn open(&mut self, path: PathBuf) {
+        let loaded = Picture::load(&path).and_then(|p| {
+            let source = p.pixels.dimensions();
+            Ok((source, p.fit(&self.limit)?))
+        });
+        match loaded {
+            Ok((source, (picture, notice))) => {
+                self.window.set_title(&format!("shadersort — {}", picture.name));
+                match notice {
+                    Some(notice) => self.ui.say(notice),
+                    None => self.ui.say(format!("opened {}", picture.label)),
+                }
+                if let Some(mask) = self.session.mask.take() {
+                    match mask.refit(&picture.label, source, picture.pixels.dimensions()) {
+                        Ok(mask) => self.session.mask = Some(mask),
+                        Err(e) => self.ui.error(format!("mask dropped: {e}")),
+                    }
+                }
+                self.session.source_size = source;
+                self.session.picture = picture;
+                self.ui.zoom = None;
+                self.ui.pan = egui::Vec2::ZERO;
+                self.restart_lanes();
+            }
+            Err(e) => self.ui.error(e.to_string()),
+        }
+    }
+
+    /// `<picture>-<algorithm>-<key>`, then `-angle<degrees>` for any direction but rows and
+    /// `-<interval mode>` (or `-mask`) within runs, as `--record` names its files.
+    pub(super) fn file_stem(&self) -> String {
+        let s = &self.session;
+        let runs = crate::intervals::file_suffix(s.intervals.mode, s.mask.is_some());
+        let angle = s.lines.angle().file_suffix();
+        format!("{}-{}-{}{angle}{runs}", s.picture.name, s.algorithm.name(), s.options.key.name())
+    }
+
+    pub(super) fn save_png(&mut self) {
+        let Some(lane) = self.session.lanes.lanes.first() else { return };
+        let path = PathBuf::from(format!("{}-pass{}.png", self.file_stem(), lane.run.steps_done()));
+        let saved =
+            read_texture(&self.gpu, lane.run.state()).map_err(anyhow::Error::from).and_then(|state| {
+                Ok(OutputFile::prepare(&path, OutputFormat::Png)?
+                    .write_png(&state, self.session.picture.has_alpha)?)
+            });
+        match saved {
+            Ok(path) => self.ui.say(format!("saved {}", path.display())),
+            Err(e) => self.ui.error(format!("{e:#}")),
+        }
+    }
+}

@@ -1,0 +1,111 @@
+//! Drawing a frame: the surface configured and acquired, the lanes' display textures
+//! registered with egui, and egui's output rendered over them.
+
+use super::Running;
+
+impl Running {
+    pub(super) fn resize(&mut self, width: u32, height: u32) {
+        // A minimised window has no size: keep the old configuration until it comes back.
+        if width > 0 && height > 0 {
+            self.config.width = width;
+            self.config.height = height;
+            self.surface.configure(&self.gpu.device, &self.config);
+        }
+    }
+
+    pub(super) fn register_lane_textures(&mut self) {
+        for lane in &mut self.session.lanes.lanes {
+            if lane.texture_id.is_none() {
+                lane.texture_id = Some(self.renderer.register_native_texture(
+                    &self.gpu.device,
+                    &lane.display_view,
+                    wgpu::FilterMode::Nearest,
+                ));
+            }
+        }
+    }
+
+    pub(super) fn free_lane_textures(&mut self) {
+        for lane in &mut self.session.lanes.lanes {
+            if let Some(id) = lane.texture_id.take() {
+                self.renderer.free_texture(&id);
+            }
+        }
+    }
+
+    pub(super) fn render(&mut self, mut output: egui::FullOutput) {
+        self.egui_state.handle_platform_output(&self.window, std::mem::take(&mut output.platform_output));
+        let mut deltas = std::mem::take(&mut output.textures_delta);
+        for (id, image_deltas) in deltas.set.drain() {
+            for delta in &image_deltas {
+                self.renderer.update_texture(&self.gpu.device, &self.gpu.queue, id, delta);
+            }
+        }
+        // A minimised window has nothing to draw into.
+        let size = self.window.inner_size();
+        let frame = if size.width == 0 || size.height == 0 { None } else { self.acquire_frame() };
+        if let Some(frame) = frame {
+            let pixels_per_point = output.pixels_per_point;
+            let primitives = self.egui_ctx.tessellate(std::mem::take(&mut output.shapes), pixels_per_point);
+            let screen = egui_wgpu::ScreenDescriptor {
+                size_in_pixels: [self.config.width, self.config.height],
+                pixels_per_point,
+            };
+            let mut encoder = self
+                .gpu
+                .device
+                .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("window::frame") });
+            self.session.lanes.record_display(&self.display, &mut encoder);
+            let extra = self.renderer.update_buffers(
+                &self.gpu.device,
+                &self.gpu.queue,
+                &mut encoder,
+                &primitives,
+                &screen,
+            );
+            let view = frame.texture.create_view(&Default::default());
+            {
+                let pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                    label: Some("window::egui"),
+                    color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                        view: &view,
+                        depth_slice: None,
+                        resolve_target: None,
+                        ops: wgpu::Operations {
+                            load: wgpu::LoadOp::Clear(wgpu::Color { r: 0.08, g: 0.08, b: 0.1, a: 1.0 }),
+                            store: wgpu::StoreOp::Store,
+                        },
+                    })],
+                    depth_stencil_attachment: None,
+                    timestamp_writes: None,
+                    occlusion_query_set: None,
+                    multiview_mask: None,
+                });
+                self.renderer.render(&mut pass.forget_lifetime(), &primitives, &screen);
+            }
+            self.gpu.queue.submit(extra.into_iter().chain([encoder.finish()]));
+            self.window.pre_present_notify();
+            self.gpu.queue.present(frame);
+        }
+        for id in deltas.free.drain() {
+            self.renderer.free_texture(&id);
+        }
+    }
+
+    /// Counts a frame that began at `started`, `interval` seconds after the one before.
+    /// The next surface texture; a lost or outdated surface is configured again and the frame
+    /// skipped.
+    pub(super) fn acquire_frame(&mut self) -> Option<wgpu::SurfaceTexture> {
+        match self.surface.get_current_texture() {
+            wgpu::CurrentSurfaceTexture::Success(f) | wgpu::CurrentSurfaceTexture::Suboptimal(f) => Some(f),
+            wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Lost => {
+                self.surface.configure(&self.gpu.device, &self.config);
+                None
+            }
+            other => {
+                log::warn!("no surface texture this frame: {other:?}");
+                None
+            }
+        }
+    }
+}

@@ -1,0 +1,397 @@
+//! The window's frame loop: the window and its GPU state set up, each frame's input turned into
+//! actions, passes run within the frame budget, the panel model built and drawn, frames counted.
+
+use super::commands::{Command, command_for, command_table};
+use super::display::DisplayPipeline;
+use super::lanes::{LaneSync, Lanes};
+use super::live_runs::{RefreshThrottle, RunInputs};
+use super::panel_model::{Action, LaneView, UiModel, UiState};
+use super::player::{Player, Stepper};
+use super::session::lane_kinds;
+use super::{FrameClock, Running, Session, WindowOptions};
+use super::{ui, window_mask, window_runs};
+use crate::algorithms::{Algorithm, Pipelines, RunSettings};
+use crate::angle::Lines;
+use crate::angle::scatter::LineScatter;
+use crate::gpu::Gpu;
+use crate::picture::input::SizeLimit;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use winit::event_loop::ActiveEventLoop;
+use winit::window::Window;
+
+/// The share of a frame spent on passes, so the window stays responsive at any speed.
+const FRAME_BUDGET_SECONDS: f64 = 0.012;
+
+impl Running {
+    pub(super) fn new(
+        event_loop: &ActiveEventLoop,
+        instance: wgpu::Instance,
+        options: WindowOptions,
+    ) -> anyhow::Result<Self> {
+        let screen = event_loop.primary_monitor().map(|m| m.size().to_logical::<f64>(m.scale_factor()));
+        let (width, height) =
+            initial_size(options.picture.pixels.dimensions(), screen.map(|s| (s.width, s.height)));
+        let attributes = Window::default_attributes()
+            .with_title(format!("shadersort — {}", options.picture.name))
+            .with_inner_size(winit::dpi::LogicalSize::new(width, height))
+            .with_min_inner_size(winit::dpi::LogicalSize::new(480.0, 320.0));
+        let window = Arc::new(event_loop.create_window(attributes)?);
+        let surface = instance.create_surface(window.clone())?;
+        let gpu = Arc::new(pollster::block_on(Gpu::new(instance, Some(&surface)))?);
+        let size = window.inner_size();
+        let capabilities = surface.get_capabilities(&gpu.adapter);
+        // egui expects a non-sRGB target (it writes gamma-space colours).
+        let format =
+            capabilities.formats.iter().copied().find(|f| !f.is_srgb()).unwrap_or(capabilities.formats[0]);
+        let config = wgpu::SurfaceConfiguration {
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+            format,
+            width: size.width.max(1),
+            height: size.height.max(1),
+            present_mode: wgpu::PresentMode::AutoVsync,
+            desired_maximum_frame_latency: 2,
+            alpha_mode: capabilities.alpha_modes[0],
+            view_formats: vec![],
+            color_space: wgpu::SurfaceColorSpace::Auto,
+        };
+        if size.width > 0 && size.height > 0 {
+            surface.configure(&gpu.device, &config);
+        }
+        let egui_ctx = egui::Context::default();
+        let egui_state = egui_winit::State::new(
+            egui_ctx.clone(),
+            egui::ViewportId::ROOT,
+            &window,
+            Some(window.scale_factor() as f32),
+            None,
+            Some(gpu.device.limits().max_texture_dimension_2d as usize),
+        );
+        let renderer = egui_wgpu::Renderer::new(&gpu.device, format, egui_wgpu::RendererOptions::default());
+        let display = DisplayPipeline::new(&gpu);
+        let pipelines: Vec<_> = Algorithm::ALL.into_iter().map(|a| (a, Pipelines::new(&gpu, a))).collect();
+        let limit = SizeLimit::new(
+            gpu.device.limits().max_texture_dimension_2d,
+            options.max_size,
+            !options.no_downscale,
+        );
+        let mut ui = UiState::default();
+        let source_size = options.picture.pixels.dimensions();
+        let (picture, notice) = options.picture.fit(&limit)?;
+        if let Some(notice) = notice {
+            ui.say(notice);
+        }
+        let mask = match options.mask {
+            Some((path, mask)) => Some(window_mask::WindowMask::new(
+                mask,
+                &path,
+                0,
+                &picture.label,
+                source_size,
+                picture.pixels.dimensions(),
+            )?),
+            None => None,
+        };
+        if let Some(mask) = &mask {
+            ui.mask_path = mask.path.display().to_string();
+        }
+        let lines = Lines::new(
+            options.angle,
+            picture.pixels.dimensions(),
+            gpu.device.limits().max_texture_dimension_2d,
+        )?;
+        let sort_options = lines.sort_options(options.options);
+        let runs_made_from = RunInputs::new(&options.intervals, mask.as_ref().map(|m| m.id), lines.angle());
+        let runs = window_runs::compute_runs(
+            &lines,
+            &picture.pixels,
+            &runs_made_from,
+            &options.intervals,
+            mask.as_ref(),
+        )?;
+        let scatter = LineScatter::new(&gpu);
+        let settings = RunSettings {
+            pass_kind: options.pass_kind,
+            phases_per_step: options.phases_per_step,
+            radix: options.radix,
+        };
+        let lanes_for = lane_kinds(options.algorithm, settings, false, LaneSync::default());
+        let lanes = Lanes::start(
+            &gpu,
+            &pipelines,
+            &scatter,
+            &display,
+            &picture.pixels,
+            &lines,
+            sort_options,
+            &lanes_for,
+            runs.as_ref(),
+        );
+        let mut player = Player::default();
+        if let Some(speed) = options.speed {
+            player.set_speed(speed);
+        }
+        let session = Session {
+            picture,
+            options: sort_options,
+            lines,
+            algorithm: options.algorithm,
+            pass_kind: options.pass_kind,
+            phases_per_step: options.phases_per_step,
+            radix: options.radix,
+            compare: false,
+            sync: LaneSync::default(),
+            lanes,
+            player,
+            source_size,
+            intervals: options.intervals,
+            mask,
+            masks_loaded: 1,
+            runs,
+            runs_made_from,
+            throttle: RefreshThrottle::default(),
+            pending_angle: None,
+            angle_throttle: RefreshThrottle::default(),
+            show_runs: false,
+        };
+        log::info!("window on {}", gpu.describe());
+        let now = Instant::now();
+        let mut running = Running {
+            window,
+            surface,
+            config,
+            gpu,
+            egui_ctx,
+            egui_state,
+            renderer,
+            display,
+            pipelines,
+            scatter,
+            commands: command_table(),
+            session,
+            ui,
+            recording: None,
+            limit,
+            record_settings: options.record,
+            clock: FrameClock {
+                started: now,
+                last: now,
+                frames: 0,
+                slowest: Duration::ZERO,
+                recent: Default::default(),
+            },
+            quit_after: options.quit_after,
+            quit: false,
+            // One pass per frame until a pass has been timed.
+            seconds_per_pass: FRAME_BUDGET_SECONDS,
+            last_reported_pass: None,
+            runs_overlay: None,
+        };
+        running.register_lane_textures();
+        if running.ui.status.is_empty() {
+            running.report_runs();
+        }
+        if let Some(notice) = running.session.lanes.lanes.iter().find_map(|l| l.notice.clone()) {
+            running.ui.say(notice);
+        }
+        if options.play {
+            running.command(Command::PlayPause);
+        }
+        running.window.request_redraw();
+        Ok(running)
+    }
+
+    pub(super) fn wants_frames(&self) -> bool {
+        self.session.player.busy()
+            || self.recording.is_some()
+            || self.quit_after.is_some()
+            || self.runs_pending()
+            || self.session.pending_angle.is_some()
+    }
+
+    pub(super) fn frame(&mut self) {
+        let now = Instant::now();
+        let seconds = now.duration_since(self.clock.last).as_secs_f64().min(0.25);
+        self.clock.last = now;
+        let mut raw = self.egui_state.take_egui_input(&self.window);
+        let mut actions = self.keyboard_actions(&mut raw);
+        let dropped: Vec<PathBuf> = raw.dropped_files.iter().map(|f| f.path().to_path_buf()).collect();
+        for path in dropped.into_iter().filter(|p| !p.as_os_str().is_empty()) {
+            self.open(path);
+        }
+        for action in actions.drain(..) {
+            self.act(action);
+        }
+        self.refresh_runs(now);
+        self.apply_pending_angle(now);
+        self.step(seconds);
+        self.finish_recording();
+        let model_lanes = self.lane_views();
+        let model = UiModel {
+            commands: &self.commands,
+            picture_label: &self.session.picture.label,
+            size: self.session.picture.pixels.dimensions(),
+            adapter: &self.gpu.describe(),
+            algorithm: self.session.algorithm,
+            pass_kind: self.session.pass_kind,
+            radix: self.session.radix,
+            key: self.session.options.key,
+            reverse: self.session.options.descending,
+            angle: self.session.pending_angle.unwrap_or(self.session.lines.angle()),
+            compare: self.session.compare,
+            sync: self.session.sync,
+            step_noun: self.session.step_noun(),
+            steps_done: self.session.lanes.steps_done(),
+            total_steps: self.session.lanes.total_steps(),
+            playing: self.session.player.playing(),
+            speed: self.session.player.speed(),
+            lanes: model_lanes,
+            wall_ms_per_pass: self.session.lanes.wall_ms_per_pass,
+            fps: self.clock.recent.len() as f64,
+            recording: self.recording.as_ref().map(|r| {
+                let (done, most) = r.progress();
+                (done, most, r.path.display().to_string())
+            }),
+            intervals: self.session.intervals,
+            mask_label: self.session.mask.as_ref().map(|m| m.path.display().to_string()),
+            show_runs: self.session.show_runs,
+            runs_summary: self.session.runs.as_ref().map(|r| self.session.lines.summary(r).to_string()),
+            runs_overlay: self.runs_overlay.as_ref().map(egui::TextureHandle::id),
+        };
+        let ui_state = &mut self.ui;
+        let mut clicked = Vec::new();
+        let output = self.egui_ctx.run_ui(raw, |ui| ui::draw(ui, &model, ui_state, &mut clicked));
+        drop(model);
+        self.render(output);
+        for action in clicked {
+            self.act(action);
+        }
+        self.tally_frame(now);
+    }
+
+    /// Key presses that mean commands (unless a text field has focus); they are taken out of
+    /// egui's input so a focused button does not also react to them.
+    pub(super) fn keyboard_actions(&mut self, raw: &mut egui::RawInput) -> Vec<Action> {
+        if self.egui_ctx.egui_wants_keyboard_input() {
+            return Vec::new();
+        }
+        let mut actions = Vec::new();
+        raw.events.retain(|event| match event {
+            egui::Event::Key { key, pressed: true, modifiers, .. } => {
+                match command_for(&self.commands, *key, modifiers.shift) {
+                    Some(command) if !modifiers.ctrl && !modifiers.alt && !modifiers.command => {
+                        actions.push(Action::Command(command));
+                        false
+                    }
+                    _ => true,
+                }
+            }
+            _ => true,
+        });
+        actions
+    }
+
+    pub(super) fn step(&mut self, seconds: f64) {
+        let budget = (FRAME_BUDGET_SECONDS / self.seconds_per_pass.max(1e-7)).clamp(1.0, 1e6) as u32;
+        let started = Instant::now();
+        let ran = self.session.player.tick(seconds, budget, &mut self.session.lanes);
+        if ran > 0 {
+            self.seconds_per_pass = started.elapsed().as_secs_f64() / f64::from(ran);
+        }
+        if let Some(e) = self.session.lanes.error.take() {
+            self.session.player.stop();
+            self.ui.error(format!("the GPU failed: {e}"));
+        }
+        let done = self.session.lanes.steps_done();
+        if self.last_reported_pass != Some(done) {
+            log::info!("{} {done}/{}", self.session.step_noun(), self.session.lanes.total_steps());
+            self.last_reported_pass = Some(done);
+        }
+    }
+
+    pub(super) fn lane_views(&self) -> Vec<LaneView> {
+        self.session
+            .lanes
+            .lanes
+            .iter()
+            .map(|lane| {
+                let stats = lane.run.stats();
+                LaneView {
+                    label: lane.label(),
+                    short_label: lane.short_label(),
+                    texture: lane.texture_id,
+                    passes: (lane.run.steps_done(), lane.run.total_steps()),
+                    last_swaps: stats.last_step_swaps,
+                    moves_name: lane.algorithm.moves_name(),
+                    sorted_after: stats.sorted_after,
+                    gpu_ms_per_pass: lane.gpu_ms_per_pass,
+                    in_runs: lane.in_runs,
+                    notice: lane.notice.clone(),
+                }
+            })
+            .collect()
+    }
+
+    /// Counts a frame that began at `started`.
+    pub(super) fn tally_frame(&mut self, started: Instant) {
+        let c = &mut self.clock;
+        c.frames += 1;
+        c.slowest = c.slowest.max(started.elapsed());
+        c.recent.push_back(started);
+        while c.recent.front().is_some_and(|t| started.duration_since(*t) > Duration::from_secs(1)) {
+            c.recent.pop_front();
+        }
+        if self.quit_after.is_some_and(|limit| c.started.elapsed() >= limit) {
+            self.quit = true;
+        }
+    }
+
+    /// Prints the frame statistics (for `--quit-after`) and cancels a recording under way.
+    pub(super) fn report_and_stop(&mut self) {
+        if let Some(r) = &self.recording {
+            r.cancel();
+        }
+        if self.quit_after.is_some() {
+            let seconds = self.clock.started.elapsed().as_secs_f64();
+            println!(
+                "window: {} frames in {seconds:.1} s ({:.1} frames/s), slowest frame {:.1} ms; pass {}/{}",
+                self.clock.frames,
+                self.clock.frames as f64 / seconds,
+                self.clock.slowest.as_secs_f64() * 1e3,
+                self.session.lanes.steps_done(),
+                self.session.lanes.total_steps()
+            );
+        }
+    }
+}
+
+/// Width of the side panel in points (`ui::PANEL_WIDTH` plus its margins).
+const PANEL_POINTS: f64 = ui::PANEL_WIDTH as f64 + 16.0;
+
+/// A window that shows the picture at 1:1 beside the panel, no smaller than 640x560 and no
+/// larger than 85% of the screen. Windows are no larger than they need to be: on a software GPU every
+/// pixel costs frame time.
+fn initial_size(picture: (u32, u32), screen: Option<(f64, f64)>) -> (f64, f64) {
+    let (max_w, max_h) = screen.map_or((1280.0, 860.0), |(w, h)| (w * 0.85, h * 0.85));
+    // On a small screen the screen wins over the minimum.
+    let width = (PANEL_POINTS + f64::from(picture.0) + 16.0).max(640.0).min(max_w);
+    let height = (f64::from(picture.1) + 16.0).max(560.0).min(max_h);
+    (width, height)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::initial_size;
+
+    #[test]
+    fn the_window_fits_the_picture_and_the_screen() {
+        let (w, h) = initial_size((512, 512), Some((1920.0, 1080.0)));
+        assert!(w >= 512.0 + super::PANEL_POINTS && h >= 512.0, "{w}x{h}");
+        assert_eq!(initial_size((1, 1), Some((1920.0, 1080.0))), (640.0, 560.0));
+        let (w, h) = initial_size((8000, 6000), Some((1920.0, 1080.0)));
+        assert_eq!((w, h), (1920.0 * 0.85, 1080.0 * 0.85));
+        let (w, h) = initial_size((512, 512), Some((640.0, 400.0)));
+        assert!(w <= 544.0 && h <= 340.0, "{w}x{h} on a 640x400 screen");
+    }
+}

@@ -1,0 +1,60 @@
+//! G in the window: a recording of the current picture and settings started in the
+//! background, and its outcome shown when it ends.
+
+use super::Running;
+use super::lanes;
+use super::recording::{BackgroundRecording, RecordingJob};
+use crate::record::DEFAULT_FRAME_LIMIT;
+use std::path::PathBuf;
+
+impl Running {
+    pub(super) fn start_recording(&mut self) {
+        if self.recording.is_some() {
+            self.ui.say("a recording is already under way");
+            return;
+        }
+        let path = PathBuf::from("gifs").join(format!("{}.gif", self.file_stem()));
+        if let Err(e) = std::fs::create_dir_all("gifs") {
+            self.ui.error(format!("cannot create the folder gifs: {e}"));
+            return;
+        }
+        let mut settings = self.record_settings.clone();
+        settings.passes = None;
+        let run_settings = self.session.settings().for_recording(self.session.algorithm);
+        settings.dimmed_twins = run_settings.radix.twin_indices;
+        if settings.every.is_none() && settings.max_frames.is_none() {
+            settings.max_frames = Some(DEFAULT_FRAME_LIMIT);
+        }
+        let s = &self.session;
+        // What the window shows: its lines and runs, or what the algorithm can sort instead.
+        let (lines, runs, _) =
+            lanes::for_lane(&s.lines, s.algorithm, s.options, &run_settings, s.runs.as_ref());
+        let runs = runs.cloned();
+        let job = RecordingJob {
+            picture: s.picture.pixels.clone(),
+            lines,
+            options: s.options,
+            algorithm: s.algorithm,
+            run_settings,
+            settings,
+            path,
+            runs,
+        };
+        self.recording = Some(BackgroundRecording::start(self.gpu.clone(), job));
+        self.ui.say("recording...");
+    }
+
+    pub(super) fn finish_recording(&mut self) {
+        let Some(outcome) = self.recording.as_ref().and_then(BackgroundRecording::try_finish) else { return };
+        self.recording = None;
+        match outcome {
+            Ok(report) => self.ui.say(format!(
+                "recorded {} frames, {} bytes: {}",
+                report.frames,
+                report.bytes,
+                report.path.display()
+            )),
+            Err(e) => self.ui.error(e),
+        }
+    }
+}
