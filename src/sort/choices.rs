@@ -1,0 +1,147 @@
+//! The sort's choices per device: how tiles are ranked ([`SortPath`]), how scatter slots are
+//! found ([`SortStrategy`]), in which order OneSweep's tiles are numbered ([`TileOrder`]), and
+//! the workgroup memory those choices need ([`TileMemory`]).
+
+use super::{PORTABLE_GROUP, RADIX, TILE, WORKGROUP};
+/// The workgroup memory of the kernels that sort tiles (`scatter` and `onesweep`), which
+/// decides how many workgroups a GPU core holds at once.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TileMemory {
+    /// Whether each tile is put in digit order in workgroup memory before it is written
+    /// (`REORDER` in the shader).
+    pub reorder: bool,
+    /// Words of the shader's `tile_order` (`REORDER_WORDS`): a tile's 16-bit indices, two to a
+    /// word, or 1.
+    pub reorder_words: u32,
+    /// Bytes of all the workgroup variables the kernels use.
+    pub bytes: u32,
+}
+
+impl TileMemory {
+    /// The layout for a ranking (a subgroup size, or none for the portable one).
+    pub fn new(subgroup_size: Option<u32>, reorder: bool) -> Self {
+        let reorder_words = if reorder { TILE / 2 } else { 1 };
+        // tile_histogram and tile_start, then shared_mode, shared_ticket, stuck_tile, stuck_plain.
+        let common = 2 * RADIX + 4;
+        let ranking = match subgroup_size {
+            // warp_counts, warp_totals.
+            Some(size) => warp_words(size) + 32,
+            // group_counts, round_digits, scan_space.
+            None => (WORKGROUP / PORTABLE_GROUP) * RADIX + 2 * WORKGROUP,
+        };
+        Self { reorder, reorder_words, bytes: 4 * (common + reorder_words + ranking) }
+    }
+
+    /// The reordering layout where the device's workgroup memory holds it, else the other;
+    /// none if neither fits.
+    pub fn for_device(device: &wgpu::Device, subgroup_size: Option<u32>) -> Option<Self> {
+        let limit = device.limits().max_compute_workgroup_storage_size;
+        [true, false].into_iter().map(|reorder| Self::new(subgroup_size, reorder)).find(|m| m.bytes <= limit)
+    }
+}
+
+/// Words of the subgroup ranking's counters: two 16-bit counters per word for each subgroup's
+/// 256 digit values (`WARP_WORDS` in the shader).
+pub(super) fn warp_words(subgroup_size: u32) -> u32 {
+    (WORKGROUP / subgroup_size) * RADIX / 2
+}
+
+/// How the scatter ranks the keys of a tile; both give the same, stable result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum SortPath {
+    /// Groups of 32 invocations compare digits in workgroup memory: needs nothing special.
+    Portable,
+    /// Subgroup ballots find equal digits: needs `Features::SUBGROUP` and a subgroup size fixed
+    /// at 8, 16 or 32 (NVIDIA 32, lavapipe 8; not GL).
+    Subgroups,
+}
+
+impl SortPath {
+    /// The name used on the command line and in tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            SortPath::Portable => "portable",
+            SortPath::Subgroups => "subgroups",
+        }
+    }
+
+    /// The subgroup size the fast path would run with on `device`, if it can run there (it
+    /// also needs the workgroup memory for its counters).
+    pub fn subgroup_size(device: &wgpu::Device) -> Option<u32> {
+        let info = device.adapter_info();
+        let size = info.subgroup_min_size;
+        (device.features().contains(wgpu::Features::SUBGROUP)
+            && size == info.subgroup_max_size
+            && [8, 16, 32].contains(&size)
+            && TileMemory::for_device(device, Some(size)).is_some())
+        .then_some(size)
+    }
+
+    /// The fastest path `device` can run.
+    pub fn best_for(device: &wgpu::Device) -> SortPath {
+        if Self::subgroup_size(device).is_some() { SortPath::Subgroups } else { SortPath::Portable }
+    }
+}
+
+/// How each pass finds where a tile's keys go; both give the same, stable result everywhere.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum SortStrategy {
+    /// Count every tile's digits, scan the counts, then scatter: three dispatches per pass,
+    /// and no workgroup ever waits for another.
+    ReduceThenScan,
+    /// One dispatch per pass: each tile publishes its digit counts and reads its
+    /// predecessors' (decoupled look-back). A workgroup that waits too long for a predecessor
+    /// counts that tile's keys itself, so it finishes even where workgroups need not make
+    /// progress side by side; it is only fast where they do.
+    #[value(name = "onesweep")]
+    OneSweep,
+}
+
+impl SortStrategy {
+    /// The name used on the command line and in tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            SortStrategy::ReduceThenScan => "reduce-then-scan",
+            SortStrategy::OneSweep => "onesweep",
+        }
+    }
+
+    /// OneSweep on GPUs whose running workgroups are known to make progress side by side
+    /// (NVIDIA, AMD, Intel and Apple, not through GL); reduce-then-scan elsewhere (software
+    /// rasterisers, mobile GPUs, GL), where waiting on another workgroup may mean waiting for
+    /// the fallback every time.
+    pub fn best_for(device: &wgpu::Device) -> SortStrategy {
+        const FORWARD_PROGRESS_VENDORS: [u32; 4] = [0x10de, 0x1002, 0x8086, 0x106b];
+        let info = device.adapter_info();
+        let gpu = matches!(info.device_type, wgpu::DeviceType::DiscreteGpu | wgpu::DeviceType::IntegratedGpu);
+        if gpu && info.backend != wgpu::Backend::Gl && FORWARD_PROGRESS_VENDORS.contains(&info.vendor) {
+            SortStrategy::OneSweep
+        } else {
+            SortStrategy::ReduceThenScan
+        }
+    }
+}
+
+/// How OneSweep numbers its tiles (`WORKGROUP_ORDER` in the shader). A tile looks back on
+/// the tiles numbered before it, so they should belong to workgroups that have started.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TileOrder {
+    /// Each workgroup takes a ticket as it starts: right on every GPU, for one atomic and one
+    /// barrier per tile.
+    Tickets,
+    /// Workgroup i sorts tile i: for GPUs that start workgroups in their order. Elsewhere it
+    /// still sorts correctly (a workgroup that waits too long counts a predecessor's keys
+    /// itself) but slower.
+    WorkgroupOrder,
+}
+
+impl TileOrder {
+    /// Workgroup order on NVIDIA GPUs, which start workgroups in order (CUB's single-pass scan
+    /// relies on the same) and where it was 1% faster at 2^26 keys on an H100; tickets elsewhere.
+    pub fn best_for(device: &wgpu::Device) -> Self {
+        const NVIDIA: u32 = 0x10de;
+        if device.adapter_info().vendor == NVIDIA { TileOrder::WorkgroupOrder } else { TileOrder::Tickets }
+    }
+}

@@ -1,0 +1,223 @@
+//! What a sort records: the digit passes' pipelines for each strategy, and the sequence of
+//! dispatches (and status clears) of one sort, recorded into the caller's encoder.
+
+use super::choices::SortStrategy;
+use super::job::{KeyKind, SortError, SortJob, SortParams, SortScratch};
+use super::sorter::RadixSorter;
+use super::{HISTOGRAM_GROUPS, PASSES, RADIX, TILE};
+use std::ops::Range;
+use wgpu::util::DeviceExt;
+impl RadixSorter {
+    pub(super) fn record_dispatches(
+        &self,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        job: &SortJob<'_>,
+        scratch: &SortScratch,
+        profile: Option<&wgpu::QuerySet>,
+    ) -> Result<Vec<&'static str>, SortError> {
+        let len = job.len;
+        if len > self.max_len {
+            return Err(SortError::TooLong { len, max: self.max_len });
+        }
+        if len > scratch.capacity || (job.values.is_some() && scratch.values.is_none()) {
+            return Err(SortError::ScratchTooSmall {
+                capacity: scratch.capacity,
+                has_values: scratch.values.is_some(),
+                len,
+                needs_values: job.values.is_some(),
+            });
+        }
+        let strategy = self.strategy_for(len);
+        let scratch_tiles = match strategy {
+            SortStrategy::ReduceThenScan => scratch.reduce_then_scan_tiles,
+            SortStrategy::OneSweep => scratch.onesweep_tiles,
+        };
+        if len > 1 && len.div_ceil(TILE) > scratch_tiles {
+            return Err(SortError::ScratchStrategy { strategy: strategy.name(), len });
+        }
+        let needed = u64::from(len) * 4;
+        let check = |what, buffer: &wgpu::Buffer| {
+            if buffer.size() < needed || !buffer.usage().contains(wgpu::BufferUsages::STORAGE) {
+                return Err(SortError::BadBuffer {
+                    what,
+                    needed,
+                    size: buffer.size(),
+                    usage: buffer.usage(),
+                });
+            }
+            Ok(())
+        };
+        check("keys", job.keys)?;
+        if let Some(values) = job.values {
+            check("values", values)?;
+        }
+        if len <= 1 {
+            return Ok(Vec::new());
+        }
+
+        let tiles = len.div_ceil(TILE);
+        let transformed = job.kind != KeyKind::U32 || job.descending;
+        let params: Vec<u8> = (0..PASSES)
+            .flat_map(|pass| {
+                let p = SortParams {
+                    len,
+                    tiles,
+                    shift: pass * 8,
+                    pass_index: pass,
+                    transform_in: u32::from(transformed && pass == 0),
+                    transform_out: u32::from(transformed && pass == PASSES - 1),
+                    float_keys: u32::from(job.kind == KeyKind::F32),
+                    descending: u32::from(job.descending),
+                    has_values: u32::from(job.values.is_some()),
+                    pad: [0; 3],
+                };
+                let mut slot = bytemuck::bytes_of(&p).to_vec();
+                slot.resize(scratch.params_stride as usize, 0);
+                slot
+            })
+            .collect();
+        // Copied within the encoder, so sorts recorded one after another each see their own.
+        let staging = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("sort::params_upload"),
+            contents: &params,
+            usage: wgpu::BufferUsages::COPY_SRC,
+        });
+        encoder.copy_buffer_to_buffer(&staging, 0, &scratch.params, 0, params.len() as u64);
+        encoder.clear_buffer(&scratch.histograms, 0, None);
+
+        // Direction `d` reads buffer d and writes buffer 1 - d (0: the caller's, 1: scratch);
+        // a sort without values binds two placeholders instead.
+        let keys = [job.keys, &scratch.keys];
+        let values = match (job.values, &scratch.values) {
+            (Some(caller), Some(own)) => [caller, own],
+            _ => [&scratch.no_values[0], &scratch.no_values[1]],
+        };
+        let bind_groups = [0usize, 1].map(|d| {
+            let (values_in, values_out) = (values[d], values[1 - d]);
+            device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some(&format!("sort::bind_group[{d}]")),
+                layout: &self.layout,
+                entries: &[
+                    wgpu::BindGroupEntry {
+                        binding: 0,
+                        resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                            buffer: &scratch.params,
+                            offset: 0,
+                            size: wgpu::BufferSize::new(std::mem::size_of::<SortParams>() as u64),
+                        }),
+                    },
+                    wgpu::BindGroupEntry { binding: 1, resource: keys[d].as_entire_binding() },
+                    wgpu::BindGroupEntry { binding: 2, resource: keys[1 - d].as_entire_binding() },
+                    wgpu::BindGroupEntry { binding: 3, resource: values_in.as_entire_binding() },
+                    wgpu::BindGroupEntry { binding: 4, resource: values_out.as_entire_binding() },
+                    wgpu::BindGroupEntry { binding: 5, resource: scratch.histograms.as_entire_binding() },
+                    wgpu::BindGroupEntry { binding: 6, resource: scratch.tile_counts.as_entire_binding() },
+                    wgpu::BindGroupEntry { binding: 7, resource: scratch.status.as_entire_binding() },
+                ],
+            })
+        });
+
+        let x = tiles.min(self.max_groups);
+        let tile_groups = (x, tiles.div_ceil(x));
+        let offset = |p: u32| (u64::from(p) * scratch.params_stride) as u32;
+        let dispatch = |kernel, pipeline, direction, offset, groups| {
+            Step::Dispatch(Dispatch { kernel, pipeline, direction, offset, groups })
+        };
+        let mut steps = vec![
+            dispatch("histogram_all", &self.histogram_all, 0, 0, (tiles.min(HISTOGRAM_GROUPS), 1)),
+            dispatch("scan_histograms", &self.scan_histograms, 0, 0, (1, 1)),
+        ];
+        for p in 0..PASSES {
+            let (direction, offset) = ((p % 2) as usize, offset(p));
+            match (strategy, &self.passes.reduce_then_scan, &self.passes.onesweep) {
+                (SortStrategy::ReduceThenScan, Some(rts), _) => steps.extend([
+                    dispatch("count_tiles", &rts.count_tiles, direction, offset, tile_groups),
+                    dispatch("scan_tiles", &rts.scan_tiles, direction, offset, (RADIX, 1)),
+                    dispatch("scatter", &rts.scatter, direction, offset, tile_groups),
+                ]),
+                (SortStrategy::OneSweep, _, Some(onesweep)) => steps.extend([
+                    Step::ClearStatus(0..u64::from(tiles) * u64::from(RADIX) * 4),
+                    dispatch("onesweep", onesweep, direction, offset, tile_groups),
+                ]),
+                _ => unreachable!("strategy_for picks a strategy whose pipelines were built"),
+            }
+        }
+        let mut kernels = Vec::new();
+        let mut pass: Option<wgpu::ComputePass<'_>> = None;
+        for step in &steps {
+            match step {
+                Step::ClearStatus(range) => {
+                    drop(pass.take());
+                    encoder.clear_buffer(&scratch.status, range.start, Some(range.end - range.start));
+                }
+                Step::Dispatch(d) => {
+                    let k = kernels.len() as u32;
+                    kernels.push(d.kernel);
+                    if profile.is_some() {
+                        drop(pass.take());
+                    }
+                    let compute = pass.get_or_insert_with(|| {
+                        encoder
+                            .begin_compute_pass(&wgpu::ComputePassDescriptor {
+                                label: Some(if profile.is_some() { d.kernel } else { "sort" }),
+                                timestamp_writes: profile.map(|queries| wgpu::ComputePassTimestampWrites {
+                                    query_set: queries,
+                                    beginning_of_pass_write_index: Some(2 * k),
+                                    end_of_pass_write_index: Some(2 * k + 1),
+                                }),
+                            })
+                            .forget_lifetime()
+                    });
+                    d.record(compute, &bind_groups);
+                }
+            }
+        }
+        Ok(kernels)
+    }
+}
+
+/// The pipelines of a digit pass for each strategy the sorter runs, and which runs when.
+pub(super) struct PassPipelines {
+    pub(super) reduce_then_scan: Option<ReduceThenScan>,
+    pub(super) onesweep: Option<wgpu::ComputePipeline>,
+    /// The first length sorted with OneSweep (none: never).
+    pub(super) onesweep_from: Option<u32>,
+}
+
+/// Reduce-then-scan's three kernels.
+pub(super) struct ReduceThenScan {
+    pub(super) count_tiles: wgpu::ComputePipeline,
+    pub(super) scan_tiles: wgpu::ComputePipeline,
+    pub(super) scatter: wgpu::ComputePipeline,
+}
+
+/// Dispatches a sort records at most: 2, then 3 per digit pass (reduce-then-scan; OneSweep
+/// records 1 per pass).
+pub const DISPATCHES: u32 = 2 + 3 * PASSES;
+
+/// One thing a sort records.
+pub(super) enum Step<'a> {
+    Dispatch(Dispatch<'a>),
+    /// Zero these bytes of OneSweep's status words (between compute passes).
+    ClearStatus(Range<u64>),
+}
+
+/// One dispatch of a sort.
+pub(super) struct Dispatch<'a> {
+    pub(super) kernel: &'static str,
+    pub(super) pipeline: &'a wgpu::ComputePipeline,
+    /// Which bind group: 0 reads the caller's buffers, 1 the scratch.
+    pub(super) direction: usize,
+    /// The parameters' dynamic offset.
+    pub(super) offset: u32,
+    pub(super) groups: (u32, u32),
+}
+
+impl Dispatch<'_> {
+    pub(super) fn record(&self, pass: &mut wgpu::ComputePass<'_>, bind_groups: &[wgpu::BindGroup; 2]) {
+        pass.set_bind_group(0, &bind_groups[self.direction], &[self.offset]);
+        pass.set_pipeline(self.pipeline);
+        pass.dispatch_workgroups(self.groups.0, self.groups.1, 1);
+    }
+}

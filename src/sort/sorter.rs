@@ -1,0 +1,299 @@
+//! [`RadixSorter`]: the sort's pipelines for one device, built for the path and strategies the
+//! device runs best (or those the caller forces), its scratch buffers, and recording a sort.
+
+use super::choices::{SortPath, SortStrategy, TileMemory, TileOrder, warp_words};
+use super::dispatch::{PassPipelines, ReduceThenScan};
+use super::job::{SortError, SortJob, SortParams, SortScratch};
+use super::{
+    HISTOGRAM_WORDS, LOOK_BACK_SPINS, ONESWEEP_FROM, ONESWEEP_MAX_LEN, PASSES, RADIX, TILE, WORKGROUP,
+};
+use crate::gpu::bindings::compute_buffer;
+use crate::gpu::shaders::{RADIX_SORT_PROGRAM, RADIX_SORT_SUBGROUPS_PROGRAM};
+/// The radix sort's pipelines for one device.
+pub struct RadixSorter {
+    pub(super) layout: wgpu::BindGroupLayout,
+    pub(super) histogram_all: wgpu::ComputePipeline,
+    pub(super) scan_histograms: wgpu::ComputePipeline,
+    pub(super) passes: PassPipelines,
+    pub(super) path: SortPath,
+    pub(super) memory: TileMemory,
+    pub(super) max_len: u32,
+    pub(super) max_groups: u32,
+}
+
+impl RadixSorter {
+    /// Builds the pipelines of the fastest path for the device, and of the fastest strategy
+    /// for each length (see [`RadixSorter::with_path`]).
+    pub fn new(device: &wgpu::Device) -> Self {
+        Self::with_path(device, SortPath::best_for(device)).expect("the best path runs")
+    }
+
+    /// Builds the pipelines of `path`, or says why the device cannot run the path. Where
+    /// [`SortStrategy::best_for`] the device is OneSweep, the sorter runs reduce-then-scan
+    /// below [`ONESWEEP_FROM`] keys and OneSweep from there; elsewhere always reduce-then-scan.
+    pub fn with_path(device: &wgpu::Device, path: SortPath) -> Result<Self, SortError> {
+        let onesweep_from = match SortStrategy::best_for(device) {
+            SortStrategy::OneSweep => Some(ONESWEEP_FROM),
+            SortStrategy::ReduceThenScan => None,
+        };
+        Self::build(device, path, onesweep_from, LOOK_BACK_SPINS, TileOrder::best_for(device))
+    }
+
+    /// A sorter of `path` that runs reduce-then-scan below `onesweep_from` keys and OneSweep
+    /// from there, whatever the device: how the tests cross the switch with small sorts.
+    #[doc(hidden)]
+    pub fn with_onesweep_from(
+        device: &wgpu::Device,
+        path: SortPath,
+        onesweep_from: u32,
+    ) -> Result<Self, SortError> {
+        Self::build(device, path, Some(onesweep_from), LOOK_BACK_SPINS, TileOrder::best_for(device))
+    }
+
+    /// Builds the pipelines of `path` and `strategy`, used for every length, or says why the
+    /// device cannot run the path. Every strategy runs on every device.
+    pub fn with_path_and_strategy(
+        device: &wgpu::Device,
+        path: SortPath,
+        strategy: SortStrategy,
+    ) -> Result<Self, SortError> {
+        let onesweep_from = match strategy {
+            SortStrategy::OneSweep => Some(0),
+            SortStrategy::ReduceThenScan => None,
+        };
+        Self::build(device, path, onesweep_from, LOOK_BACK_SPINS, TileOrder::best_for(device))
+    }
+
+    /// A OneSweep sorter that waits only `spins` status reads (at least 1) for a predecessor
+    /// before counting its keys itself: with 1, the fallback runs nearly every time a
+    /// predecessor is late, which is how the tests check it.
+    #[doc(hidden)]
+    pub fn with_look_back_spins(
+        device: &wgpu::Device,
+        path: SortPath,
+        spins: u32,
+    ) -> Result<Self, SortError> {
+        Self::build(device, path, Some(0), spins.max(1), TileOrder::best_for(device))
+    }
+
+    /// A OneSweep sorter that numbers its tiles in `order`, whatever the device: how the tests
+    /// check workgroup order where it is not the default.
+    #[doc(hidden)]
+    pub fn with_tile_order(
+        device: &wgpu::Device,
+        path: SortPath,
+        order: TileOrder,
+    ) -> Result<Self, SortError> {
+        Self::build(device, path, Some(0), LOOK_BACK_SPINS, order)
+    }
+
+    /// `onesweep_from`: the first length sorted with OneSweep (none: always reduce-then-scan).
+    fn build(
+        device: &wgpu::Device,
+        path: SortPath,
+        onesweep_from: Option<u32>,
+        spins: u32,
+        tile_order: TileOrder,
+    ) -> Result<Self, SortError> {
+        let subgroup_size = match path {
+            SortPath::Portable => None,
+            SortPath::Subgroups => Some(SortPath::subgroup_size(device).ok_or(SortError::NoSubgroups)?),
+        };
+        let program = if subgroup_size.is_some() { RADIX_SORT_SUBGROUPS_PROGRAM } else { RADIX_SORT_PROGRAM };
+        // Every loop of the sort ends (see the method).
+        let module = program.module_without_loop_bounding(device);
+        let read = wgpu::BufferBindingType::Storage { read_only: true };
+        let write = wgpu::BufferBindingType::Storage { read_only: false };
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("sort::layout"),
+            entries: &[
+                compute_buffer(0, wgpu::BufferBindingType::Uniform, true),
+                compute_buffer(1, read, false),
+                compute_buffer(2, write, false),
+                compute_buffer(3, read, false),
+                compute_buffer(4, write, false),
+                compute_buffer(5, write, false),
+                compute_buffer(6, write, false),
+                compute_buffer(7, write, false),
+            ],
+        });
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("sort::pipeline_layout"),
+            bind_group_layouts: &[Some(&layout)],
+            immediate_size: 0,
+        });
+        let memory = TileMemory::for_device(device, subgroup_size).ok_or(SortError::WorkgroupMemory {
+            needed: TileMemory::new(subgroup_size, false).bytes,
+            limit: device.limits().max_compute_workgroup_storage_size,
+        })?;
+        let mut constants = vec![
+            ("SPINS", f64::from(spins)),
+            ("WORKGROUP_ORDER", f64::from(u8::from(tile_order == TileOrder::WorkgroupOrder))),
+            ("REORDER", f64::from(u8::from(memory.reorder))),
+            ("REORDER_WORDS", f64::from(memory.reorder_words)),
+        ];
+        if let Some(size) = subgroup_size {
+            constants.extend([
+                ("WARPS", f64::from(WORKGROUP / size)),
+                ("WARP_WORDS", f64::from(warp_words(size))),
+            ]);
+        }
+        let pipeline_with = |entry_point: &str, constants: &[(&str, f64)]| {
+            device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some(&format!("sort::{entry_point}")),
+                layout: Some(&pipeline_layout),
+                module: &module,
+                entry_point: Some(entry_point),
+                compilation_options: wgpu::PipelineCompilationOptions {
+                    constants,
+                    // Every kernel writes its workgroup memory before reading it.
+                    zero_initialize_workgroup_memory: false,
+                },
+                cache: None,
+            })
+        };
+        let pipeline = |entry_point: &str| pipeline_with(entry_point, &[]);
+        let limits = device.limits();
+        let binding_keys = limits.max_storage_buffer_binding_size.min(limits.max_buffer_size) / 4;
+        let mut max_len = u32::try_from(binding_keys).unwrap_or(u32::MAX);
+        let reduce_then_scan = (onesweep_from != Some(0)).then(|| ReduceThenScan {
+            count_tiles: pipeline("count_tiles"),
+            scan_tiles: pipeline("scan_tiles"),
+            scatter: pipeline_with("scatter", &constants),
+        });
+        let onesweep = onesweep_from.map(|_| pipeline_with("onesweep", &constants));
+        if onesweep.is_some() {
+            max_len = max_len.min(ONESWEEP_MAX_LEN);
+        }
+        let passes = PassPipelines { reduce_then_scan, onesweep, onesweep_from };
+        Ok(RadixSorter {
+            histogram_all: pipeline("histogram_all"),
+            scan_histograms: pipeline("scan_histograms"),
+            passes,
+            layout,
+            path,
+            memory,
+            max_len,
+            max_groups: limits.max_compute_workgroups_per_dimension,
+        })
+    }
+
+    /// The path this sorter runs.
+    pub fn path(&self) -> SortPath {
+        self.path
+    }
+
+    /// Whether each tile is put in digit order in workgroup memory before it is written, so
+    /// that neighbouring invocations write neighbouring slots: where the device's workgroup
+    /// memory holds the tile's order and the ranking's counters (`TileMemory`), else each key
+    /// goes straight to its slot.
+    pub fn reorders(&self) -> bool {
+        self.memory.reorder
+    }
+
+    /// The strategy this sorter runs for sorts of `len` keys.
+    pub fn strategy_for(&self, len: u32) -> SortStrategy {
+        match self.passes.onesweep_from {
+            Some(from) if len >= from => SortStrategy::OneSweep,
+            _ => SortStrategy::ReduceThenScan,
+        }
+    }
+
+    /// The first length this sorter sorts with OneSweep (none: it always runs
+    /// reduce-then-scan).
+    pub fn onesweep_from(&self) -> Option<u32> {
+        self.passes.onesweep_from
+    }
+
+    /// The most keys one sort takes on this device: as many u32s as one storage binding holds
+    /// (and at most 2^30 - 1 with OneSweep, whose status words keep counts in 30 bits).
+    pub fn max_len(&self) -> u32 {
+        self.max_len
+    }
+
+    /// Scratch buffers for sorts of up to `capacity` keys (with values if `with_values`).
+    pub fn scratch(
+        &self,
+        device: &wgpu::Device,
+        capacity: u32,
+        with_values: bool,
+    ) -> Result<SortScratch, SortError> {
+        if capacity > self.max_len {
+            return Err(SortError::TooLong { len: capacity, max: self.max_len });
+        }
+        let buffer = |label: &str, bytes: u64, usage: wgpu::BufferUsages| {
+            device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size: bytes.max(4),
+                usage,
+                mapped_at_creation: false,
+            })
+        };
+        let storage = wgpu::BufferUsages::STORAGE;
+        let keys_bytes = u64::from(capacity) * 4;
+        // Per-tile words for the longest sort each strategy runs within the capacity.
+        let tiles_for = |len: u32| len.div_ceil(TILE);
+        let (reduce_then_scan_tiles, onesweep_tiles) = match self.passes.onesweep_from {
+            None => (tiles_for(capacity), 0),
+            Some(from) if capacity >= from => (tiles_for(from.saturating_sub(1)), tiles_for(capacity)),
+            Some(_) => (tiles_for(capacity), 0),
+        };
+        let per_tile_bytes = |tiles: u32| u64::from(tiles) * u64::from(RADIX) * 4;
+        let params_stride = (std::mem::size_of::<SortParams>() as u64)
+            .next_multiple_of(u64::from(device.limits().min_uniform_buffer_offset_alignment));
+        Ok(SortScratch {
+            capacity,
+            reduce_then_scan_tiles,
+            onesweep_tiles,
+            keys: buffer("sort::keys", keys_bytes, storage),
+            values: with_values.then(|| buffer("sort::values", keys_bytes, storage)),
+            no_values: [buffer("sort::no_values_in", 4, storage), buffer("sort::no_values_out", 4, storage)],
+            histograms: buffer(
+                "sort::histograms",
+                u64::from(HISTOGRAM_WORDS) * 4,
+                storage | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
+            ),
+            tile_counts: buffer("sort::tile_counts", per_tile_bytes(reduce_then_scan_tiles), storage),
+            status: buffer(
+                "sort::status",
+                per_tile_bytes(onesweep_tiles),
+                storage | wgpu::BufferUsages::COPY_DST,
+            ),
+            params: buffer(
+                "sort::params",
+                params_stride * u64::from(PASSES),
+                wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            ),
+            params_stride,
+        })
+    }
+
+    /// Records sorting `job` into `encoder`. The keys (and values) end sorted in the caller's
+    /// buffers. Several sorts may be recorded into one encoder, each with its own scratch or
+    /// one after another with the same scratch. Each call makes a small parameter upload (a slot per pass)
+    /// and two bind groups (the caller's buffers may differ from call to call): CPU work only.
+    pub fn record(
+        &self,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        job: &SortJob<'_>,
+        scratch: &SortScratch,
+    ) -> Result<(), SortError> {
+        self.record_dispatches(device, encoder, job, scratch, None).map(|_| ())
+    }
+
+    /// [`RadixSorter::record`] with each dispatch in a compute pass of its own that writes
+    /// timestamps 2k and 2k + 1 of `queries` (at least 2 x [`DISPATCHES`] of them; needs
+    /// `Features::TIMESTAMP_QUERY`). Returns each dispatch's kernel name, in order (none for
+    /// sorts of 0 or 1 keys).
+    pub fn record_profiled(
+        &self,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        job: &SortJob<'_>,
+        scratch: &SortScratch,
+        queries: &wgpu::QuerySet,
+    ) -> Result<Vec<&'static str>, SortError> {
+        self.record_dispatches(device, encoder, job, scratch, Some(queries))
+    }
+}
