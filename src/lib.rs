@@ -1,19 +1,19 @@
 //! shadersort: sorts the pixels of a picture on the GPU, pass by pass, and shows how.
 //!
 //! Every front end (the window in [`app`], the headless outputs in [`headless`], the
-//! benchmarks in [`bench`], the tests) drives the same core: a [`gpu::Gpu`], a
+//! benchmarks in [`bench`](mod@bench), the tests) drives the same core: a [`gpu::Gpu`], a
 //! [`picture::input::Picture`], [`keys::options::SortOptions`] and an algorithm's
-//! [`algorithms::SortRun`], checked against the CPU model in [`reference`]; optionally within
+//! [`algorithms::SortRun`], checked against the CPU model in [`reference`](mod@reference); optionally within
 //! the runs of an [`intervals::RunMap`], which sorts only parts of each line, and along lines
 //! at any angle ([`angle::Lines`]: line space gathered, sorted as rows, scattered back).
 //! [`sort`] is the device-wide radix sort, usable on its own.
 //!
 //! The layers, top to bottom; a module imports only from its own layer or those below:
-//! 1. front ends: [`app`] (the window), [`headless`], [`bench`], and [`cli`], which parses the
+//! 1. front ends: [`app`] (the window), [`headless`], [`bench`](mod@bench), and [`cli`], which parses the
 //!    command line into the [`settings::Settings`] the front ends take;
 //! 2. [`record`] (GIF export) and [`angle`] (sorting along lines at any angle);
 //! 3. [`algorithms`]: each algorithm's GPU passes;
-//! 4. [`sort`] (the device-wide radix sort) and [`reference`] (the CPU model, the tests' oracle);
+//! 4. [`sort`] (the device-wide radix sort) and [`reference`](mod@reference) (the CPU model, the tests' oracle);
 //! 5. [`intervals`]: the runs of each line that are sorted;
 //! 6. [`keys`] (sort keys and options) and [`picture`] (files in and out);
 //! 7. [`gpu`]: context, textures, read-back, shader assembly, timestamps.

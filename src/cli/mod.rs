@@ -1,5 +1,5 @@
-//! The command line: flags, their defaults and help text. [`check`] refuses flags that do not
-//! go together, [`resolve`] turns them into the [`crate::settings::Settings`] front ends take.
+//! The command line: flags, their defaults and help text. `check` refuses flags that do not
+//! go together, `resolve` turns them into the [`crate::settings::Settings`] front ends take.
 
 mod check;
 mod resolve;

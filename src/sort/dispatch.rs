@@ -1,5 +1,5 @@
-//! What a sort records: the digit passes' pipelines for each strategy, and the sequence of
-//! dispatches (and status clears) of one sort, recorded into the caller's encoder.
+//! What a sort records: the sequence of dispatches (and status clears) of one sort, recorded
+//! into the caller's encoder.
 
 use super::choices::SortStrategy;
 use super::job::{KeyKind, SortError, SortJob, SortParams, SortScratch};
@@ -175,21 +175,6 @@ impl RadixSorter {
         }
         Ok(kernels)
     }
-}
-
-/// The pipelines of a digit pass for each strategy the sorter runs, and which runs when.
-pub(super) struct PassPipelines {
-    pub(super) reduce_then_scan: Option<ReduceThenScan>,
-    pub(super) onesweep: Option<wgpu::ComputePipeline>,
-    /// The first length sorted with OneSweep (none: never).
-    pub(super) onesweep_from: Option<u32>,
-}
-
-/// Reduce-then-scan's three kernels.
-pub(super) struct ReduceThenScan {
-    pub(super) count_tiles: wgpu::ComputePipeline,
-    pub(super) scan_tiles: wgpu::ComputePipeline,
-    pub(super) scatter: wgpu::ComputePipeline,
 }
 
 /// Dispatches a sort records at most: 2, then 3 per digit pass (reduce-then-scan; OneSweep

@@ -19,7 +19,7 @@ pub enum KeyKind {
 pub struct SortParams {
     /// Keys to sort.
     pub len: u32,
-    /// Tiles of [`TILE`] keys.
+    /// Tiles of [`TILE`](super::TILE) keys.
     pub tiles: u32,
     /// Bit position of the pass's digit.
     pub shift: u32,

@@ -1,8 +1,8 @@
-//! [`RadixSorter`]: the sort's pipelines for one device, built for the path and strategies the
-//! device runs best (or those the caller forces), its scratch buffers, and recording a sort.
+//! [`RadixSorter`]: the sort's pipelines for one device (and each digit pass's, per strategy),
+//! built for the path and strategies the device runs best or those the caller forces; its
+//! scratch buffers; and the entry points that record a sort.
 
 use super::choices::{SortPath, SortStrategy, TileMemory, TileOrder, warp_words};
-use super::dispatch::{PassPipelines, ReduceThenScan};
 use super::job::{SortError, SortJob, SortParams, SortScratch};
 use super::{
     HISTOGRAM_WORDS, LOOK_BACK_SPINS, ONESWEEP_FROM, ONESWEEP_MAX_LEN, PASSES, RADIX, TILE, WORKGROUP,
@@ -283,7 +283,7 @@ impl RadixSorter {
     }
 
     /// [`RadixSorter::record`] with each dispatch in a compute pass of its own that writes
-    /// timestamps 2k and 2k + 1 of `queries` (at least 2 x [`DISPATCHES`] of them; needs
+    /// timestamps 2k and 2k + 1 of `queries` (at least 2 x [`DISPATCHES`](super::DISPATCHES) of them; needs
     /// `Features::TIMESTAMP_QUERY`). Returns each dispatch's kernel name, in order (none for
     /// sorts of 0 or 1 keys).
     pub fn record_profiled(
@@ -296,4 +296,19 @@ impl RadixSorter {
     ) -> Result<Vec<&'static str>, SortError> {
         self.record_dispatches(device, encoder, job, scratch, Some(queries))
     }
+}
+
+/// The pipelines of a digit pass for each strategy the sorter runs, and which runs when.
+pub(super) struct PassPipelines {
+    pub(super) reduce_then_scan: Option<ReduceThenScan>,
+    pub(super) onesweep: Option<wgpu::ComputePipeline>,
+    /// The first length sorted with OneSweep (none: never).
+    pub(super) onesweep_from: Option<u32>,
+}
+
+/// Reduce-then-scan's three kernels.
+pub(super) struct ReduceThenScan {
+    pub(super) count_tiles: wgpu::ComputePipeline,
+    pub(super) scan_tiles: wgpu::ComputePipeline,
+    pub(super) scatter: wgpu::ComputePipeline,
 }

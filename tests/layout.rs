@@ -1,0 +1,202 @@
+//! The source tree keeps the shape README's Layout table describes: no import circles, whether
+//! between top-level modules or between the files of one folder (a module that needs another's
+//! piece and is needed by it is one responsibility cut in two), and no file of the window
+//! (`src/app/`) or of the device-wide sort (`src/sort/`) grows past 450 lines.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+type ModulePath = Vec<String>;
+
+/// Every `.rs` file under `src/` by its module path (`src/app/ui.rs` is `app::ui`,
+/// `src/app/mod.rs` is `app`), with its text.
+fn modules() -> BTreeMap<ModulePath, String> {
+    fn walk(dir: &Path, prefix: &[String], out: &mut BTreeMap<ModulePath, String>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_stem().unwrap().to_string_lossy().to_string();
+            if path.is_dir() {
+                walk(&path, &[prefix, &[name]].concat(), out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let module = match name.as_str() {
+                    "mod" | "lib" | "main" => prefix.to_vec(),
+                    _ => [prefix, &[name]].concat(),
+                };
+                out.insert(module, std::fs::read_to_string(&path).unwrap());
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &[], &mut out);
+    out
+}
+
+/// The text without comments and without an inline `mod tests` (tests may reach anywhere).
+fn code(text: &str) -> String {
+    let text = text.split("#[cfg(test)]\nmod tests {").next().unwrap();
+    text.lines().map(|l| l.split("//").next().unwrap()).collect::<Vec<_>>().join("\n")
+}
+
+/// The paths named after `crate::` or `super::` in `code`, relative to `module` (a folder's
+/// `mod.rs` is the folder's module, so its `super` is the folder's parent), groups expanded.
+fn named_paths(module: &[String], code: &str) -> Vec<ModulePath> {
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let mut found = Vec::new();
+    let bytes: Vec<char> = code.chars().collect();
+    let mut i = 0;
+    while i < bytes.len() {
+        let rest: String = bytes[i..bytes.len().min(i + 7)].iter().collect();
+        let starts_word = i == 0 || !ident(bytes[i - 1]) && bytes[i - 1] != ':';
+        if starts_word && (rest.starts_with("crate::") || rest.starts_with("super::")) {
+            let mut base: ModulePath = if rest.starts_with("crate::") { Vec::new() } else { module.to_vec() };
+            let mut j = i;
+            loop {
+                let word: String = bytes[j..].iter().take_while(|&&c| ident(c)).collect();
+                if word == "super" {
+                    base.pop();
+                } else if word != "crate" {
+                    break;
+                }
+                j += word.len();
+                if bytes[j..].starts_with(&[':', ':']) {
+                    j += 2;
+                } else {
+                    break;
+                }
+            }
+            let end = bytes[j..]
+                .iter()
+                .position(|&c| {
+                    !(ident(c) || c == ':' || c == '{' || c == '}' || c == ',' || c == ' ' || c == '\n')
+                })
+                .map_or(bytes.len(), |p| j + p);
+            let tail: String = bytes[j..end].iter().collect();
+            expand(&base, &tail, &mut found);
+            i = end.max(i + 1);
+        } else {
+            i += 1;
+        }
+    }
+    found
+}
+
+/// `a::b::{c, d::e}` after `base`, as whole paths (one level of braces is all `use` lines here
+/// need; deeper ones are read as their first level).
+fn expand(base: &[String], tail: &str, out: &mut Vec<ModulePath>) {
+    let (head, group) = match tail.split_once('{') {
+        Some((head, group)) => (head, Some(group.split('}').next().unwrap_or_default())),
+        None => (tail.split([' ', '\n', ',', '}']).next().unwrap_or_default(), None),
+    };
+    let head: ModulePath =
+        base.iter().cloned().chain(head.split("::").filter(|s| !s.is_empty()).map(str::to_string)).collect();
+    match group {
+        Some(group) => {
+            for item in group.split(',') {
+                let item = item.trim();
+                let path: ModulePath = head
+                    .iter()
+                    .cloned()
+                    .chain(item.split("::").filter(|s| !s.is_empty() && *s != "self").map(str::to_string))
+                    .collect();
+                out.push(path);
+            }
+        }
+        None => out.push(head),
+    }
+}
+
+/// Which module of `modules` a named path lies in: its longest prefix that is a module.
+fn owner(path: &[String], modules: &BTreeMap<ModulePath, String>) -> ModulePath {
+    (0..=path.len()).rev().map(|n| path[..n].to_vec()).find(|p| modules.contains_key(p)).unwrap_or_default()
+}
+
+/// Edges between siblings: for `a` importing from `b`, the children of their deepest common
+/// module that hold each (none when one holds the other: a folder and its own files).
+fn sibling_edges(modules: &BTreeMap<ModulePath, String>) -> BTreeSet<(ModulePath, ModulePath)> {
+    let mut edges = BTreeSet::new();
+    for (module, text) in modules {
+        for path in named_paths(module, &code(text)) {
+            let target = owner(&path, modules);
+            let common = module.iter().zip(&target).take_while(|(a, b)| a == b).count();
+            if module.len() > common && target.len() > common {
+                edges.insert((module[..=common].to_vec(), target[..=common].to_vec()));
+            }
+        }
+    }
+    edges
+}
+
+/// A circle in the graph, as the modules around it.
+fn circle(edges: &BTreeSet<(ModulePath, ModulePath)>) -> Option<Vec<String>> {
+    let mut next: BTreeMap<&ModulePath, Vec<&ModulePath>> = BTreeMap::new();
+    for (a, b) in edges {
+        next.entry(a).or_default().push(b);
+    }
+    fn visit<'a>(
+        node: &'a ModulePath,
+        next: &BTreeMap<&'a ModulePath, Vec<&'a ModulePath>>,
+        path: &mut Vec<&'a ModulePath>,
+        done: &mut BTreeSet<&'a ModulePath>,
+    ) -> Option<Vec<String>> {
+        if let Some(at) = path.iter().position(|p| *p == node) {
+            return Some(path[at..].iter().chain([&node]).map(|m| m.join("::")).collect());
+        }
+        if !done.insert(node) {
+            return None;
+        }
+        path.push(node);
+        for &to in next.get(node).into_iter().flatten() {
+            if let Some(found) = visit(to, next, path, done) {
+                return Some(found);
+            }
+        }
+        path.pop();
+        None
+    }
+    let mut done = BTreeSet::new();
+    next.keys().find_map(|start| visit(start, &next, &mut Vec::new(), &mut done))
+}
+
+#[test]
+fn no_two_modules_import_each_other() {
+    let modules = modules();
+    assert!(modules.len() > 50, "found only {} modules under src/", modules.len());
+    let edges = sibling_edges(&modules);
+    // The reader sees real imports: the window's files use its commands, the algorithms the GPU.
+    for (a, b) in [("app::ui", "app::commands"), ("algorithms", "gpu"), ("intervals", "keys")] {
+        let path = |m: &str| m.split("::").map(str::to_string).collect::<ModulePath>();
+        assert!(edges.contains(&(path(a), path(b))), "{a} -> {b} not seen: the import reader is broken");
+    }
+    if let Some(circle) = circle(&edges) {
+        panic!("import circle: {}; move what both need into a module below them", circle.join(" -> "));
+    }
+}
+
+#[test]
+fn the_window_and_the_sort_keep_files_short() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    for folder in ["app", "sort"] {
+        for entry in std::fs::read_dir(root.join(folder)).unwrap() {
+            let path = entry.unwrap().path();
+            let lines = std::fs::read_to_string(&path).unwrap().lines().count();
+            assert!(lines <= 450, "{} has {lines} lines: split it by responsibility", path.display());
+        }
+    }
+}
+
+#[test]
+fn the_import_reader_finds_groups_supers_and_circles() {
+    let module = |m: &str| m.split("::").map(str::to_string).collect::<ModulePath>();
+    let found =
+        named_paths(&module("app::ui"), "use super::{lanes::Lane, zoom};\nlet x = crate::gpu::Gpu::new();");
+    assert_eq!(found, [module("app::lanes::Lane"), module("app::zoom"), module("gpu::Gpu::new")]);
+    let found = named_paths(&module("bench::radix::rows"), "use super::super::median;");
+    assert_eq!(found, [module("bench::median")]);
+    assert!(!named_paths(&module("a"), "// crate::b::c\n").is_empty());
+    assert!(named_paths(&module("a"), &code("// crate::b::c\n")).is_empty());
+    let edges: BTreeSet<_> =
+        [(module("a"), module("b")), (module("b"), module("c")), (module("c"), module("a"))].into();
+    assert_eq!(circle(&edges).unwrap(), ["a", "b", "c", "a"]);
+    let edges: BTreeSet<_> = [(module("a"), module("b")), (module("b"), module("c"))].into();
+    assert_eq!(circle(&edges), None);
+}
