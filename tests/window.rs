@@ -138,6 +138,23 @@ impl Session {
         }
     }
 
+    /// The window's position and size on the screen: (x, y, width, height).
+    fn geometry(&self) -> (u32, u32, u32, u32) {
+        let out = Command::new("xdotool")
+            .args(["getwindowgeometry", "--shell", &self.window])
+            .env("DISPLAY", &self.display)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        let value = |key: &str| {
+            text.lines()
+                .find_map(|l| l.strip_prefix(&format!("{key}=")))
+                .and_then(|v| v.trim().parse::<u32>().ok())
+                .unwrap_or_else(|| panic!("no {key} in xdotool's geometry: {text}"))
+        };
+        (value("X"), value("Y"), value("WIDTH"), value("HEIGHT"))
+    }
+
     fn screenshot(&self, name: &str) -> RgbaImage {
         let path = self.dir.path().join(name);
         let status = Command::new("import")
@@ -214,6 +231,31 @@ fn picture_area(shot: &RgbaImage) -> RgbaImage {
     image::imageops::crop_imm(shot, 320, 0, shot.width() - 320, shot.height()).to_image()
 }
 
+/// The status block (its own background colour, left in the side panel): whole on screen,
+/// above the window's bottom edge, with text in it.
+fn assert_status_whole(shot: &RgbaImage, window: (u32, u32, u32, u32)) {
+    let fill = shadersort::app::ui::STATUS_FILL.to_array();
+    let panel = shadersort::app::ui::PANEL_WIDTH as u32;
+    let (x0, y0, w, h) = window;
+    let inside = |x: u32, y: u32| x >= x0 && x < x0 + panel.min(w) && y >= y0 && y < y0 + h;
+    let rows: Vec<u32> = (0..shot.height())
+        .filter(|&y| (0..shot.width()).any(|x| inside(x, y) && shot.get_pixel(x, y).0[..3] == fill[..3]))
+        .collect();
+    let (Some(&top), Some(&bottom)) = (rows.first(), rows.last()) else {
+        panic!("no status block in the side panel of the window at {window:?}")
+    };
+    assert!(
+        bottom + 2 < y0 + h,
+        "the status block ends at y={bottom}, cut by the window's bottom edge at {}",
+        y0 + h
+    );
+    let text = (top..=bottom)
+        .flat_map(|y| (x0..x0 + panel).map(move |x| (x, y)))
+        .filter(|&(x, y)| shot.get_pixel(x, y).0[..3].iter().all(|&c| c > 150))
+        .count();
+    assert!(text > 200, "the status block (y {top}..{bottom}) holds almost no text: {text} bright pixels");
+}
+
 /// Starts the window on a 64x48 random picture with `args` after it, waiting for the log line
 /// `first`.
 fn start(backend: &str, picture: &RgbaImage, args: &[&str], first: &str) -> Option<Session> {
@@ -241,6 +283,7 @@ fn start(backend: &str, picture: &RgbaImage, args: &[&str], first: &str) -> Opti
             .current_dir(dir.path())
             .env("DISPLAY", &display)
             .env("XDG_RUNTIME_DIR", &runtime)
+            .env("XDG_CONFIG_HOME", dir.path().join("config"))
             .env_remove("WAYLAND_DISPLAY")
             .env("RUST_LOG", "shadersort=info")
             .env("WGPU_BACKEND", backend)
@@ -297,7 +340,12 @@ fn keys_step_the_sort_and_the_picture_follows(backend: &str) {
     );
     // Let the first frames settle before the reference screenshot.
     std::thread::sleep(Duration::from_millis(500));
-    let before = picture_area(&s.screenshot("before.png"));
+    let shot = s.screenshot("before.png");
+    // Room: the window takes most of the 1024x768 screen, and the status is whole on it.
+    let geometry = s.geometry();
+    assert!(geometry.2 >= 900 && geometry.3 >= 650, "the window opened at {geometry:?} on a 1024x768 screen");
+    assert_status_whole(&shot, geometry);
+    let before = picture_area(&shot);
 
     s.keys(&["Right", "Right", "n"]);
     s.expect_step("pass 3/64");
@@ -335,7 +383,10 @@ fn keys_step_the_sort_and_the_picture_follows(backend: &str) {
     s.expect_log("rows by luma, smallest first; side by side, sync by time");
     s.keys(&["space"]);
     s.expect_pass_at_least(30, 64);
-    let side_by_side = picture_area(&s.screenshot("side_by_side.png"));
+    let shot = s.screenshot("side_by_side.png");
+    // Side by side the panel holds more than the window's height: the status stays whole.
+    assert_status_whole(&shot, s.geometry());
+    let side_by_side = picture_area(&shot);
     assert!(side_by_side != after, "the side-by-side view must look different");
 
     // The radix view: one step per digit pass, or per scatter stage.

@@ -4,18 +4,19 @@
 //! This file holds the event loop and the state every part of the window works on
 //! ([`WindowOptions`], `Running`, `Session`); each of the files below adds the methods of one
 //! responsibility, or a piece they use:
-//! - the frame: `running` (set-up, the frame loop, the pass budget), `render` (surface and egui
-//!   drawing), `display` (the lanes' display textures);
+//! - the frame: `running` (set-up, the frame loop, the pass budget), `window_size` (how large
+//!   it opens), `render` (surface and egui drawing), `display` (the lanes' display textures);
 //! - the user: `commands` (the key table), `actions` (what commands and panel edits do),
 //!   `player` (playing and stepping), `panel_model` (what the panel reads and reports), `ui`
 //!   and `interval_panel` (the egui panel itself), `zoom`;
-//! - the sort: `session` (what is sorted and how), `lanes` (the GPU runs shown), `window_runs`
+//! - the sort: `session` (what is sorted and how), `explain` (the panel's sentences on it), `lanes` (the GPU runs shown), `window_runs`
 //!   and `live_runs` (interval runs, live), `window_mask`, `window_angle` (the direction);
 //! - files: `files` (open, save PNG), `window_recording` and `recording` (G, in the background).
 
 mod actions;
 pub mod commands;
 pub mod display;
+pub mod explain;
 mod files;
 pub mod interval_panel;
 pub mod lanes;
@@ -31,6 +32,7 @@ mod window_angle;
 pub mod window_mask;
 mod window_recording;
 mod window_runs;
+pub mod window_size;
 pub mod zoom;
 
 use crate::algorithms::odd_even::PassKind;

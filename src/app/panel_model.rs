@@ -114,6 +114,8 @@ pub struct UiModel<'a> {
     pub wall_ms_per_pass: Option<f64>,
     /// Frames per second of the window.
     pub fps: f64,
+    /// A few sentences on what the algorithm does, with the current numbers.
+    pub explanation: String,
     /// A recording under way: frames, expected, path.
     pub recording: Option<(u32, u32, String)>,
     /// How the lines are cut into runs.

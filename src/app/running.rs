@@ -9,7 +9,7 @@ use super::panel_model::{Action, LaneView, UiModel, UiState};
 use super::player::{Player, Stepper};
 use super::session::lane_kinds;
 use super::{FrameClock, Running, Session, WindowOptions};
-use super::{ui, window_mask, window_runs};
+use super::{ui, window_mask, window_runs, window_size};
 use crate::algorithms::{Algorithm, Pipelines, RunSettings};
 use crate::angle::Lines;
 use crate::angle::scatter::LineScatter;
@@ -32,7 +32,7 @@ impl Running {
     ) -> anyhow::Result<Self> {
         let screen = event_loop.primary_monitor().map(|m| m.size().to_logical::<f64>(m.scale_factor()));
         let (width, height) =
-            initial_size(options.picture.pixels.dimensions(), screen.map(|s| (s.width, s.height)));
+            window_size::initial_size(screen.map(|s| (s.width, s.height)), window_size::remembered());
         let attributes = Window::default_attributes()
             .with_title(format!("shadersort — {}", options.picture.name))
             .with_inner_size(winit::dpi::LogicalSize::new(width, height))
@@ -249,6 +249,7 @@ impl Running {
             lanes: model_lanes,
             wall_ms_per_pass: self.session.lanes.wall_ms_per_pass,
             fps: self.clock.recent.len() as f64,
+            explanation: self.session.explanation(),
             recording: self.recording.as_ref().map(|r| {
                 let (done, most) = r.progress();
                 (done, most, r.path.display().to_string())
@@ -347,11 +348,14 @@ impl Running {
         }
     }
 
-    /// Prints the frame statistics (for `--quit-after`) and cancels a recording under way.
+    /// Prints the frame statistics (for `--quit-after`), cancels a recording under way and
+    /// keeps the window's size for the next run.
     pub(super) fn report_and_stop(&mut self) {
         if let Some(r) = &self.recording {
             r.cancel();
         }
+        let size = self.window.inner_size().to_logical::<f64>(self.window.scale_factor());
+        window_size::remember((size.width, size.height));
         if self.quit_after.is_some() {
             let seconds = self.clock.started.elapsed().as_secs_f64();
             println!(
@@ -363,35 +367,5 @@ impl Running {
                 self.session.lanes.total_steps()
             );
         }
-    }
-}
-
-/// Width of the side panel in points (`ui::PANEL_WIDTH` plus its margins).
-const PANEL_POINTS: f64 = ui::PANEL_WIDTH as f64 + 16.0;
-
-/// A window that shows the picture at 1:1 beside the panel, no smaller than 640x560 and no
-/// larger than 85% of the screen. Windows are no larger than they need to be: on a software GPU every
-/// pixel costs frame time.
-fn initial_size(picture: (u32, u32), screen: Option<(f64, f64)>) -> (f64, f64) {
-    let (max_w, max_h) = screen.map_or((1280.0, 860.0), |(w, h)| (w * 0.85, h * 0.85));
-    // On a small screen the screen wins over the minimum.
-    let width = (PANEL_POINTS + f64::from(picture.0) + 16.0).max(640.0).min(max_w);
-    let height = (f64::from(picture.1) + 16.0).max(560.0).min(max_h);
-    (width, height)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::initial_size;
-
-    #[test]
-    fn the_window_fits_the_picture_and_the_screen() {
-        let (w, h) = initial_size((512, 512), Some((1920.0, 1080.0)));
-        assert!(w >= 512.0 + super::PANEL_POINTS && h >= 512.0, "{w}x{h}");
-        assert_eq!(initial_size((1, 1), Some((1920.0, 1080.0))), (640.0, 560.0));
-        let (w, h) = initial_size((8000, 6000), Some((1920.0, 1080.0)));
-        assert_eq!((w, h), (1920.0 * 0.85, 1080.0 * 0.85));
-        let (w, h) = initial_size((512, 512), Some((640.0, 400.0)));
-        assert!(w <= 544.0 && h <= 340.0, "{w}x{h} on a 640x400 screen");
     }
 }

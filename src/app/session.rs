@@ -2,9 +2,11 @@
 //! counts), and the lanes started over for new settings.
 
 use super::lanes::{LaneSync, Lanes};
-use super::{Running, Session};
+use super::player::Stepper;
+use super::{Running, Session, explain};
 use crate::algorithms::{Algorithm, RunSettings};
 use crate::angle::Lines;
+use crate::keys::options::Axis;
 
 impl Running {
     /// Starts new lanes for the current picture and settings, at pass 0, within runs computed
@@ -78,5 +80,34 @@ impl Session {
     /// Pass kind, phases per step and radix settings.
     pub(super) fn settings(&self) -> RunSettings {
         RunSettings { pass_kind: self.pass_kind, phases_per_step: self.phases_per_step, radix: self.radix }
+    }
+
+    /// The panel's sentences on what the algorithm does, with the first lane's numbers.
+    pub(super) fn explanation(&self) -> String {
+        if self.compare {
+            return format!(
+                "Side by side: every algorithm and pass kind sorts the same picture, in step {}. Each picture is labelled with its algorithm, its step count and its GPU time per pass.",
+                self.sync.name()
+            );
+        }
+        let stats = self.lanes.lanes.first().map(|lane| lane.run.stats());
+        explain::explain(&explain::Facts {
+            algorithm: self.algorithm,
+            settings: self.settings(),
+            steps: (self.lanes.steps_done(), self.lanes.total_steps()),
+            line_len: self.longest_line(),
+            last_moves: stats.as_ref().and_then(|s| s.last_step_swaps),
+            sorted_after: stats.and_then(|s| s.sorted_after),
+        })
+    }
+
+    /// Pixels in the longest line sorted: a row, a column, or the longest line at the angle.
+    fn longest_line(&self) -> u32 {
+        let (width, height) = self.picture.pixels.dimensions();
+        match &self.lines {
+            Lines::Axis(Axis::Rows) => width,
+            Lines::Axis(Axis::Columns) => height,
+            Lines::Angled(space) => space.size().0,
+        }
     }
 }

@@ -15,9 +15,18 @@ use crate::keys::radix_key::{DIGIT_BITS, exact_bits};
 /// Width of the side panel in points.
 pub const PANEL_WIDTH: f32 = 290.0;
 
+/// The status block's background: a colour of its own, so a screenshot can find the block and
+/// check that it is whole (`tests/window.rs`).
+pub const STATUS_FILL: egui::Color32 = egui::Color32::from_rgb(22, 38, 58);
+
+/// Height of a side-by-side lane's label, in points.
+const LANE_LABEL: f32 = 20.0;
+
 /// Draws the whole window.
 pub fn draw(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, actions: &mut Vec<Action>) {
     egui::Panel::left("controls").resizable(false).exact_size(PANEL_WIDTH).show(ui, |ui| {
+        // The status first, at the bottom: it stays in view however far the rest scrolls.
+        egui::Panel::bottom("status").resizable(false).show(ui, |ui| status(ui, model, state));
         egui::ScrollArea::vertical().show(ui, |ui| side_panel(ui, model, state, actions));
     });
     egui::CentralPanel::default().show(ui, |ui| pictures(ui, model, state));
@@ -151,23 +160,10 @@ fn side_panel(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, actio
     if ui.add(slider).changed() {
         actions.push(Action::GoTo(pass));
     }
-    ui.label(
-        egui::RichText::new(format!("{} {} / {}", model.step_noun, model.steps_done, model.total_steps))
-            .strong(),
-    );
-    for lane in &model.lanes {
-        ui.separator();
-        if model.lanes.len() > 1 {
-            ui.label(egui::RichText::new(&lane.label).strong());
-        }
-        lane_stats(ui, lane);
-    }
     ui.separator();
-    match model.wall_ms_per_pass {
-        Some(ms) => ui.label(format!("{ms:.3} ms per pass (wall clock)")),
-        None => ui.label("no passes run yet"),
-    };
-    ui.label(format!("{:.0} frames/s", model.fps));
+    ui.label(egui::RichText::new("What happens").strong());
+    ui.label(&model.explanation);
+    ui.separator();
     ui.horizontal(|ui| {
         let zoom = state.zoom.map_or_else(|| "fit".to_string(), Zoom::label);
         ui.label(format!("zoom {zoom}"));
@@ -186,11 +182,6 @@ fn side_panel(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, actio
             }
         }
         None => command_button(ui, model, Command::RecordGif, "Record GIF", actions),
-    }
-    if !state.status.is_empty() {
-        ui.separator();
-        let text = egui::RichText::new(&state.status);
-        ui.label(if state.status_is_error { text.color(egui::Color32::LIGHT_RED) } else { text });
     }
 }
 
@@ -261,21 +252,73 @@ fn radix_settings(ui: &mut egui::Ui, model: &UiModel<'_>, actions: &mut Vec<Acti
     }
 }
 
+/// The status block: where the sort stands (step k of n, the last step's swaps, the sorted
+/// mark, GPU and wall time per pass, frames per second) and the last message.
+fn status(ui: &mut egui::Ui, model: &UiModel<'_>, state: &UiState) {
+    egui::Frame::new().fill(STATUS_FILL).inner_margin(6.0).corner_radius(4.0).show(ui, |ui| {
+        ui.set_width(ui.available_width());
+        ui.label(
+            egui::RichText::new(format!("{} {} of {}", model.step_noun, model.steps_done, model.total_steps))
+                .strong()
+                .size(15.0),
+        );
+        match model.lanes.as_slice() {
+            [lane] => lane_stats(ui, lane),
+            lanes => {
+                ui.label(format!("{} lanes side by side; each picture's label has its numbers", lanes.len()));
+            }
+        }
+        let wall = model
+            .wall_ms_per_pass
+            .map_or_else(|| "no passes run yet".to_string(), |ms| format!("wall {ms:.3} ms per pass"));
+        ui.label(format!("{wall} · {:.0} frames/s", model.fps));
+        if !state.status.is_empty() {
+            let text = egui::RichText::new(&state.status);
+            ui.add(
+                egui::Label::new(if state.status_is_error {
+                    text.color(egui::Color32::LIGHT_RED)
+                } else {
+                    text
+                })
+                .wrap(),
+            );
+        }
+    });
+}
+
 fn lane_stats(ui: &mut egui::Ui, lane: &LaneView) {
-    match lane.last_swaps {
-        Some(swaps) => ui.label(format!("{} in the last step: {swaps}", lane.moves_name)),
-        None => ui.label(format!("{} in the last step: —", lane.moves_name)),
+    let moves = match lane.last_swaps {
+        Some(n) => {
+            format!("{} {} in the last step", super::explain::thousands(u64::from(n)), lane.moves_name)
+        }
+        None => format!("{} in the last step: —", lane.moves_name),
     };
+    ui.label(moves);
     match lane.sorted_after {
         Some(k) => ui.label(
-            egui::RichText::new(format!("✔ sorted (after {k} passes)")).color(egui::Color32::LIGHT_GREEN),
+            egui::RichText::new(format!("✔ sorted (after {k} steps)")).color(egui::Color32::LIGHT_GREEN),
         ),
-        None => ui.label(format!("sorting: step {} of at most {}", lane.passes.0, lane.passes.1)),
+        None => ui.label(format!("sorting: at most {} steps", lane.passes.1)),
     };
     match lane.gpu_ms_per_pass {
         Some(ms) => ui.label(format!("GPU {:.1} µs per pass (timestamps)", ms * 1e3)),
         None => ui.label("GPU time: no timestamps on this adapter"),
     };
+}
+
+/// Columns and rows for `lanes` pictures of `picture` pixels in an `area` of pixels, each cell
+/// `label` pixels of it taken by its label: the arrangement that shows the pictures largest
+/// (fewer rows when two tie).
+pub fn lane_grid(lanes: usize, area: (f32, f32), picture: (u32, u32), label: f32) -> (usize, usize) {
+    let lanes = lanes.max(1);
+    let (pw, ph) = (picture.0.max(1) as f32, picture.1.max(1) as f32);
+    let scale = |cols: usize| {
+        let rows = lanes.div_ceil(cols);
+        let (cw, ch) = (area.0 / cols as f32, area.1 / rows as f32 - label);
+        (cw / pw).min(ch / ph)
+    };
+    let cols = (1..=lanes).fold(1, |best, cols| if scale(cols) > scale(best) { cols } else { best });
+    (cols, lanes.div_ceil(cols))
 }
 
 /// The pictures: one, or the lanes side by side, each pixel-exact.
@@ -295,32 +338,34 @@ fn pictures(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState) {
     }
     let ppp = ui.ctx().pixels_per_point();
     let zoom = state.zoom.unwrap_or_else(|| fit_zoom(model, area, ppp));
-    let n = model.lanes.len().max(1) as f32;
-    let cell_width = area.width() / n;
+    let several = model.lanes.len() > 1;
+    let label = if several { LANE_LABEL } else { 0.0 };
+    let (cols, rows) = lane_grid(model.lanes.len(), (area.width(), area.height()), model.size, label);
+    let cell_size = egui::vec2(area.width() / cols as f32, area.height() / rows as f32);
     for (i, lane) in model.lanes.iter().enumerate() {
-        let cell = egui::Rect::from_min_size(
-            egui::pos2(area.min.x + cell_width * i as f32, area.min.y),
-            egui::vec2(cell_width, area.height()),
-        );
-        let painter = ui.painter_at(cell);
-        let mut body = cell;
-        if model.lanes.len() > 1 {
-            painter.text(
-                cell.center_top() + egui::vec2(0.0, 4.0),
-                egui::Align2::CENTER_TOP,
-                format!("{}: {}/{}", lane.short_label, lane.passes.0, lane.passes.1),
-                egui::FontId::proportional(13.0),
-                ui.visuals().text_color(),
-            );
-            body.min.y += 22.0;
+        let corner = area.min + egui::vec2((i % cols) as f32 * cell_size.x, (i / cols) as f32 * cell_size.y);
+        let cell = egui::Rect::from_min_size(corner, cell_size);
+        let body = if several { cell.with_min_y(cell.min.y + LANE_LABEL) } else { cell };
+        let (w, h) = zoom.size_on_screen(model.size);
+        let size = egui::vec2(w as f32, h as f32) / ppp;
+        // Snap the corner to a whole screen pixel so picture pixels land on screen pixels.
+        let corner = body.center() - size / 2.0 + state.pan;
+        let corner = egui::pos2((corner.x * ppp).round() / ppp, (corner.y * ppp).round() / ppp);
+        let rect = egui::Rect::from_min_size(corner, size);
+        if several {
+            // The label sits right above its picture, inside the cell.
+            let gpu =
+                lane.gpu_ms_per_pass.map_or_else(String::new, |ms| format!(" · GPU {:.1} µs/pass", ms * 1e3));
+            let text = format!("{}: {}/{}{gpu}", lane.short_label, lane.passes.0, lane.passes.1);
+            let top = (rect.min.y - LANE_LABEL).clamp(cell.min.y, cell.max.y - LANE_LABEL);
+            let label_rect =
+                egui::Rect::from_min_size(egui::pos2(cell.min.x, top), egui::vec2(cell.width(), LANE_LABEL))
+                    .shrink2(egui::vec2(4.0, 0.0));
+            ui.put(label_rect, egui::Label::new(egui::RichText::new(text).size(13.0)).truncate())
+                .on_hover_text(&lane.label);
         }
+        let painter = ui.painter_at(body);
         if let Some(texture) = lane.texture {
-            let (w, h) = zoom.size_on_screen(model.size);
-            let size = egui::vec2(w as f32, h as f32) / ppp;
-            // Snap the corner to a whole screen pixel so picture pixels land on screen pixels.
-            let corner = body.center() - size / 2.0 + state.pan;
-            let corner = egui::pos2((corner.x * ppp).round() / ppp, (corner.y * ppp).round() / ppp);
-            let rect = egui::Rect::from_min_size(corner, size);
             let uv = egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0));
             painter.image(texture, rect, uv, egui::Color32::WHITE);
             if let Some(runs) = model.runs_overlay.filter(|_| lane.in_runs) {
@@ -331,14 +376,24 @@ fn pictures(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState) {
 }
 
 fn fit_zoom(model: &UiModel<'_>, area: egui::Rect, ppp: f32) -> Zoom {
-    let lanes = model.lanes.len().max(1) as f32;
-    let header = if model.lanes.len() > 1 { 22.0 } else { 0.0 };
-    let avail = ((area.width() / lanes * ppp) as u32, ((area.height() - header) * ppp) as u32);
-    Zoom::fit(model.size, avail)
+    let label = if model.lanes.len() > 1 { LANE_LABEL } else { 0.0 };
+    let (cols, rows) = lane_grid(model.lanes.len(), (area.width(), area.height()), model.size, label);
+    let cell =
+        ((area.width() / cols as f32 * ppp) as u32, ((area.height() / rows as f32 - label) * ppp) as u32);
+    Zoom::fit(model.size, cell)
 }
 
 fn help(ctx: &egui::Context, commands: &[CommandSpec], open: &mut bool) {
-    egui::Window::new("Keys").open(open).collapsible(false).resizable(false).show(ctx, |ui| {
+    let screen = ctx.content_rect();
+    let window = egui::Window::new("Keys")
+        .open(open)
+        .collapsible(false)
+        .resizable(false)
+        .constrain(true)
+        .max_height(screen.height() - 60.0)
+        .max_width(screen.width() - 40.0)
+        .vscroll(true);
+    window.show(ctx, |ui| {
         egui::Grid::new("keys").striped(true).num_columns(3).show(ui, |ui| {
             for spec in commands {
                 ui.label(egui::RichText::new(spec.keys_label()).monospace());
@@ -349,4 +404,23 @@ fn help(ctx: &egui::Context, commands: &[CommandSpec], open: &mut bool) {
         });
         ui.label("Keys are ignored while a text field has focus. Drop a picture on the window to open it.");
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::lane_grid;
+
+    #[test]
+    fn lanes_are_laid_out_so_the_pictures_come_out_largest() {
+        // Four square pictures in a wide area: one row; in a square area: two by two.
+        assert_eq!(lane_grid(4, (1600.0, 400.0), (100, 100), 20.0), (4, 1));
+        assert_eq!(lane_grid(4, (800.0, 800.0), (100, 100), 20.0), (2, 2));
+        // Wide pictures stack.
+        assert_eq!(lane_grid(4, (800.0, 800.0), (400, 50), 20.0), (1, 4));
+        assert_eq!(lane_grid(1, (800.0, 600.0), (64, 48), 0.0), (1, 1));
+        assert_eq!(lane_grid(0, (800.0, 600.0), (64, 48), 0.0), (1, 1));
+        // Five lanes in three columns leave one cell empty rather than shrink every picture.
+        let (cols, rows) = lane_grid(5, (900.0, 600.0), (100, 100), 20.0);
+        assert!(cols * rows >= 5 && (cols, rows) == (3, 2), "{cols}x{rows}");
+    }
 }
