@@ -391,6 +391,7 @@ fn help(ctx: &egui::Context, commands: &[CommandSpec], open: &mut bool) {
         .resizable(false)
         .constrain(true)
         .max_height(screen.height() - 60.0)
+        .default_height(screen.height() - 60.0)
         .max_width(screen.width() - 40.0)
         .vscroll(true);
     window.show(ctx, |ui| {
