@@ -140,7 +140,7 @@ struct Sorter<'a> {
 /// `None` for whole lines; an error when the algorithm cannot sort within them.
 fn run_map(sorter: &Sorter<'_>, picture: &RgbaImage, mask: Option<&Mask>) -> anyhow::Result<Option<RunMap>> {
     let s = sorter.settings;
-    let runs = if s.uses_intervals { sorter.lines.runs(picture, &s.intervals, mask)? } else { None };
+    let runs = if s.uses_intervals() { sorter.lines.runs(picture, &s.intervals, mask)? } else { None };
     sorter.lines.check(s.algorithm, s.options, &s.run, runs.as_ref())?;
     Ok(runs)
 }

@@ -3,8 +3,8 @@
 
 use crate::algorithms::{Algorithm, RunSettings};
 use crate::angle::Angle;
-use crate::intervals::IntervalSettings;
 use crate::intervals::threshold::ThresholdSweep;
+use crate::intervals::{IntervalMode, IntervalSettings};
 use crate::keys::options::SortOptions;
 use crate::record::RecordSettings;
 use std::path::PathBuf;
@@ -31,8 +31,6 @@ pub struct Settings {
     pub phases_per_step_given: bool,
     /// How lines are cut into runs.
     pub intervals: IntervalSettings,
-    /// Whether the sort runs within runs: an interval mode other than none, or a mask.
-    pub uses_intervals: bool,
     /// A threshold sweep to record, one fully sorted frame per threshold.
     pub sweep: Option<ThresholdSweep>,
     /// Stop after this many passes instead of sorting to the end.
@@ -59,6 +57,11 @@ impl Settings {
     /// Whether a headless output was asked for (`--out` or `--record`) instead of the window.
     pub fn headless(&self) -> bool {
         self.out.is_some() || self.record_to.is_some()
+    }
+
+    /// Whether the sort runs within runs: an interval mode other than none, or a mask.
+    pub fn uses_intervals(&self) -> bool {
+        self.mask.is_some() || self.intervals.mode != IntervalMode::None
     }
 
     /// The settings a whole sort that nobody watches step by step runs with: the bubble sort in

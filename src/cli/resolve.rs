@@ -23,7 +23,6 @@ impl Cli {
             run: self.run_settings(),
             phases_per_step_given: self.phases_per_step.is_some(),
             intervals: self.interval_settings(),
-            uses_intervals: self.uses_intervals(),
             sweep: self.threshold_sweep(),
             passes: self.passes,
             record: self.record_settings(),

@@ -134,8 +134,10 @@ fn interval_flags_reach_the_settings_and_imply_their_mode() {
     // A mask alone sorts whole lines around its black pixels.
     let cli = Cli::parse_from(["shadersort", "--mask", "m.png", "--out", "o.png"]);
     assert_eq!((cli.interval_settings().mode, cli.uses_intervals()), (IntervalMode::None, true));
+    assert!(cli.settings().uses_intervals(), "a mask alone sorts within runs");
     let plain = Cli::parse_from(["shadersort", "--out", "o.png"]);
     assert!(!plain.uses_intervals() && plain.threshold_sweep().is_none());
+    assert!(!plain.settings().uses_intervals() && plain.settings().headless());
     assert!(Cli::try_parse_from(["shadersort", "--threshold", "0.9..0.1"]).is_err());
     assert!(Cli::try_parse_from(["shadersort", "--edge-level", "2"]).is_err());
     assert!(Cli::try_parse_from(["shadersort", "--run-length", "0..3"]).is_err());
@@ -179,6 +181,7 @@ fn the_window_takes_interval_flags_but_not_a_sweep() {
         let cli = Cli::parse_from([&["shadersort"], args].concat());
         assert_eq!(cli.check(), Ok(()), "{args:?}");
         assert!(cli.uses_intervals());
+        assert!(cli.settings().uses_intervals() && !cli.settings().headless(), "{args:?}");
     }
     let sweep = Cli::parse_from(["shadersort", "--sweep", "0..1"]);
     assert!(sweep.check().unwrap_err().contains("add --record"));
