@@ -44,6 +44,9 @@ override ROW_CAPACITY: u32 = 4096u;
 /// This step's slot: swaps, the number of lines found sorted, the most phases any line ran.
 @group(0) @binding(2) var<storage, read_write> counters: array<atomic<u32>, 3>;
 @group(0) @binding(3) var dst: texture_storage_2d<rgba8uint, write>;
+/// Per line, what this dispatch did to it, for the window's row lens: the phases it ran, and
+/// 1 when it left early because a phase pair made no swap (else 0).
+@group(0) @binding(5) var<storage, read_write> line_reports: array<vec2<u32>>;
 
 /// The line, as packed rgba8 pixels.
 var<workgroup> line: array<u32, ROW_CAPACITY>;
@@ -95,6 +98,7 @@ fn bubble(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index
     var swaps = 0u;
     var done = 0u;
     var sorted = false;
+    var left_early = false;
     // `done`, `params` and `workgroupUniformLoad` results are uniform, so every branch and
     // break below is taken by the whole workgroup together.
     loop {
@@ -121,6 +125,7 @@ fn bubble(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index
             // A barrier, then a load whose result is the same for every invocation.
             if (workgroupUniformLoad(&pair_swapped) == 0u) {
                 sorted = true;
+                left_early = true;
                 break;
             }
         }
@@ -136,6 +141,7 @@ fn bubble(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index
         atomicAdd(&counters[0], swaps);
     }
     if (lid == 0u) {
+        line_reports[index] = vec2<u32>(done, u32(left_early));
         if (sorted) {
             atomicAdd(&counters[1], 1u);
         }

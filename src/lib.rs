@@ -11,7 +11,8 @@
 //! The layers, top to bottom; a module imports only from its own layer or those below:
 //! 1. front ends: [`app`] (the window), [`headless`], [`bench`](mod@bench), and [`cli`], which parses the
 //!    command line into the [`settings::Settings`] the front ends take;
-//! 2. [`record`] (GIF export) and [`angle`] (sorting along lines at any angle);
+//! 2. [`record`] (GIF export), [`angle`] (sorting along lines at any angle) and [`lens`] (one
+//!    line of a run's GPU state, read back for the window's row lens);
 //! 3. [`algorithms`]: each algorithm's GPU passes;
 //! 4. [`sort`] (the device-wide radix sort) and [`reference`](mod@reference) (the CPU model, the tests' oracle);
 //! 5. [`intervals`]: the runs of each line that are sorted;
@@ -30,6 +31,7 @@ pub mod headless;
 pub mod interrupt;
 pub mod intervals;
 pub mod keys;
+pub mod lens;
 pub mod picture;
 pub mod record;
 pub mod reference;

@@ -4,6 +4,7 @@
 //! budget one dispatch sorts every line. Lines longer than workgroup memory holds fall back to
 //! the global odd-even passes, with a notice.
 
+use super::lens_view::{LensStep, LensView};
 use super::odd_even::{OddEven, PassKind};
 use super::params_ring::ParamsRing;
 use super::ping_pong::PingPong;
@@ -11,7 +12,7 @@ use super::runs::{self, RunTexture, RunsError};
 use super::swap_counters::SwapCounters;
 use super::{RunStats, SortRun};
 use crate::gpu::Gpu;
-use crate::gpu::bindings::{storage_target, uint_texture};
+use crate::gpu::bindings::{compute_buffer, storage_target, uint_texture};
 use crate::gpu::shaders::BUBBLE_PROGRAM;
 use crate::gpu::texture::PICTURE_FORMAT;
 use crate::intervals::RunMap;
@@ -89,6 +90,7 @@ impl Bubble {
                 buffer(2, wgpu::BufferBindingType::Storage { read_only: false }),
                 storage_target(3, PICTURE_FORMAT),
                 uint_texture(4, wgpu::ShaderStages::COMPUTE),
+                compute_buffer(5, wgpu::BufferBindingType::Storage { read_only: false }, false),
             ],
         });
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
@@ -209,6 +211,8 @@ pub struct BubbleRun {
     bind_groups: [wgpu::BindGroup; 2],
     params: ParamsRing,
     counters: SwapCounters,
+    /// Per line, the phases the last dispatch ran and whether it left early (the lens reads it).
+    line_reports: wgpu::Buffer,
     runs: RunTexture,
     options: SortOptions,
     line_len: u32,
@@ -243,7 +247,15 @@ impl BubbleRun {
         let params = ParamsRing::new(gpu, std::mem::size_of::<BubbleParams>(), RING, "bubble::params");
         let counters = SwapCounters::new(gpu, RING, 3, "bubble::counters");
         let run_texture = RunTexture::new(gpu, runs, "bubble::runs");
-        let bind_groups = bind_groups(gpu, &bubble.layout, &pictures, &params, &counters, &run_texture);
+        let line_count = options.line_count(width, height);
+        let line_reports = gpu.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("bubble::line_reports"),
+            size: u64::from(line_count.max(1)) * 8,
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: false,
+        });
+        let bind_groups =
+            bind_groups(gpu, &bubble.layout, &pictures, &params, &counters, &line_reports, &run_texture);
         let line_len = options.line_len(width, height);
         let mut run = BubbleRun {
             queue: gpu.queue.clone(),
@@ -253,10 +265,11 @@ impl BubbleRun {
             bind_groups,
             params,
             counters,
+            line_reports,
             runs: run_texture,
             options,
             line_len,
-            line_count: options.line_count(width, height),
+            line_count,
             line_phases: line_len,
             asked_phases_per_step: phases_per_step,
             phases_per_step,
@@ -274,8 +287,15 @@ impl BubbleRun {
     /// run's length.
     fn use_runs(&mut self, gpu: &Gpu, runs: Option<&RunMap>) {
         if self.runs.set(gpu, runs) {
-            self.bind_groups =
-                bind_groups(gpu, &self.layout, &self.pictures, &self.params, &self.counters, &self.runs);
+            self.bind_groups = bind_groups(
+                gpu,
+                &self.layout,
+                &self.pictures,
+                &self.params,
+                &self.counters,
+                &self.line_reports,
+                &self.runs,
+            );
         }
         self.line_phases = runs.map_or(self.line_len, RunMap::max_run_len);
         self.phases_per_step = self.asked_phases_per_step.clamp(1, self.line_phases.max(1));
@@ -377,6 +397,23 @@ impl SortRun for BubbleRun {
         self.pictures.state(self.steps_done)
     }
 
+    fn lens_view(&self) -> LensView<'_> {
+        LensView {
+            state: self.state(),
+            // Every dispatch writes every line, so the other texture holds the state before it.
+            before: (self.steps_done > 0).then(|| self.pictures.state(self.steps_done - 1)),
+            axis: self.options.axis,
+            runs: self.runs.enabled().then(|| self.runs.texture()),
+            options: self.options,
+            steps_done: self.steps_done,
+            step: LensStep::Bubble {
+                phases_per_step: self.phases_per_step,
+                line_phases: self.line_phases,
+                reports: &self.line_reports,
+            },
+        }
+    }
+
     fn restart(&mut self, encoder: &mut wgpu::CommandEncoder) {
         self.pictures.record_restart(encoder);
         self.steps_done = 0;
@@ -399,16 +436,21 @@ impl SortRun for BubbleRun {
     }
 }
 
-/// The two step bind groups (see `PingPong::step_bind_groups`), with the run map at binding 4.
+/// The two step bind groups (see `PingPong::step_bind_groups`), with the run map at binding 4
+/// and the line reports at 5.
 fn bind_groups(
     gpu: &Gpu,
     layout: &wgpu::BindGroupLayout,
     pictures: &PingPong,
     params: &ParamsRing,
     counters: &SwapCounters,
+    line_reports: &wgpu::Buffer,
     runs: &RunTexture,
 ) -> [wgpu::BindGroup; 2] {
     pictures.step_bind_groups(&gpu.device, layout, "bubble", params.binding(), counters.binding(), |_| {
-        vec![wgpu::BindGroupEntry { binding: 4, resource: wgpu::BindingResource::TextureView(runs.view()) }]
+        vec![
+            wgpu::BindGroupEntry { binding: 4, resource: wgpu::BindingResource::TextureView(runs.view()) },
+            wgpu::BindGroupEntry { binding: 5, resource: line_reports.as_entire_binding() },
+        ]
     })
 }

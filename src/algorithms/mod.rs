@@ -1,6 +1,7 @@
 //! The sorting algorithms, each behind [`SortRun`]: what the window, the recorder and the tests drive.
 
 pub mod bubble;
+pub mod lens_view;
 pub mod odd_even;
 pub mod params_ring;
 pub mod ping_pong;
@@ -268,6 +269,8 @@ pub trait SortRun {
     fn notice(&self) -> Option<&str> {
         None
     }
+    /// The GPU state the row lens reads (`src/lens/`): the run's own textures and buffers.
+    fn lens_view(&self) -> lens_view::LensView<'_>;
 }
 
 /// Runs `run` forward until `target` steps are done or the picture is known sorted, in batches

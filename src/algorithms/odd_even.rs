@@ -1,6 +1,7 @@
 //! Odd-even transposition sort: one pass per step over every line, two textures ping-ponged,
 //! as a compute kernel or as a fragment shader rendering into the other texture.
 
+use super::lens_view::{LensStep, LensView};
 use super::ping_pong::PingPong;
 use super::runs::{self, RunTexture, RunsError};
 use super::swap_counters::SwapCounters;
@@ -214,7 +215,7 @@ impl OddEven {
             compute: self.compute.clone(),
             fragment: self.fragment.as_ref().map(|(_, pipeline)| pipeline.clone()),
             layout: layout.clone(),
-            axis: options.axis,
+            options,
             line_len: options.line_len(width, height),
             params,
             runs: run_texture,
@@ -276,7 +277,8 @@ pub struct OddEvenRun {
     fragment: Option<[wgpu::RenderPipeline; 2]>,
     /// The layout of `bind_groups`, to make them again for a new run-map texture.
     layout: wgpu::BindGroupLayout,
-    axis: crate::keys::options::Axis,
+    /// Key, order and axis.
+    options: SortOptions,
     line_len: u32,
     /// `PassParams` of each parity.
     params: [wgpu::Buffer; 2],
@@ -424,6 +426,19 @@ impl SortRun for OddEvenRun {
         self.pictures.state(self.steps_done)
     }
 
+    fn lens_view(&self) -> LensView<'_> {
+        LensView {
+            state: self.state(),
+            // Every pass writes every texel, so the other texture holds the state before it.
+            before: (self.steps_done > 0).then(|| self.pictures.state(self.steps_done - 1)),
+            axis: self.options.axis,
+            runs: self.runs.enabled().then(|| self.runs.texture()),
+            options: self.options,
+            steps_done: self.steps_done,
+            step: LensStep::OddEven,
+        }
+    }
+
     fn restart(&mut self, encoder: &mut wgpu::CommandEncoder) {
         self.pictures.record_restart(encoder);
         self.steps_done = 0;
@@ -438,7 +453,7 @@ impl SortRun for OddEvenRun {
     ) -> Result<(), RunsError> {
         let (width, height) = (self.pictures.state(0).width(), self.pictures.state(0).height());
         if let Some(map) = runs {
-            runs::check_map(map, width, height, self.axis)?;
+            runs::check_map(map, width, height, self.options.axis)?;
         }
         self.use_runs(gpu, runs);
         self.restart(encoder);

@@ -13,6 +13,7 @@
 //! Shown in stages (or too large for one device sort), it runs the three kernels above with a
 //! single workgroup scanning every tile's counts: correct for every size, not fast.
 
+use super::lens_view::{LensStep, LensView, RadixPass};
 use super::params_ring::ParamsRing;
 use super::ping_pong::PingPong;
 use super::radix_image::{ImagePipelines, ImageSteps};
@@ -534,6 +535,42 @@ impl SortRun for RadixRun {
 
     fn state(&self) -> &wgpu::Texture {
         self.pictures.state(self.steps_done.div_ceil(self.plan.stages))
+    }
+
+    fn lens_view(&self) -> LensView<'_> {
+        // The digit pass under way or just done, and its input (the other texture).
+        let pass = self.steps_done.checked_sub(1).map(|step| step / self.plan.stages);
+        let runs = self.runs.map.enabled();
+        LensView {
+            state: self.state(),
+            before: pass.map(|p| self.pictures.state(p)),
+            axis: self.sequences.axis,
+            runs: runs.then(|| self.runs.map.texture()),
+            options: self.plan.key.options,
+            steps_done: self.steps_done,
+            step: LensStep::Radix {
+                pass: self.steps_done.checked_sub(1).map(|step| {
+                    let p = self.step_params(step);
+                    RadixPass {
+                        descending: p.descending,
+                        key_shift: p.key_shift,
+                        key_mask: p.key_mask,
+                        digit_shift: p.digit_shift,
+                        digit_mask: p.digit_mask,
+                        run_shift: p.run_shift,
+                        seq_len: p.seq_len,
+                        tiles: p.tiles,
+                        tile_len: TILE_CHUNK * p.chunks,
+                    }
+                }),
+                counts: self.image.is_none().then_some(&self.counts),
+                input_runs: pass.filter(|_| runs).map(|p| &self.runs.ids[(p % 2) as usize]),
+                digit_bits: self.plan.digit_bits,
+                passes: self.plan.passes(),
+                stages: self.plan.stages,
+                whole_picture: self.sequences.scope == Scope::Image,
+            },
+        }
     }
 
     fn restart(&mut self, encoder: &mut wgpu::CommandEncoder) {

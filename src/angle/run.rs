@@ -188,4 +188,9 @@ impl SortRun for AngledRun {
     fn notice(&self) -> Option<&str> {
         self.inner.notice()
     }
+
+    /// The inner run's view: the lens reads lines in line space, one per row.
+    fn lens_view(&self) -> crate::algorithms::lens_view::LensView<'_> {
+        self.inner.lens_view()
+    }
 }

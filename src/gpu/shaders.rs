@@ -31,6 +31,9 @@ pub const RADIX_SORT_SUBGROUPS: &str = include_str!("../../shaders/radix_sort_su
 /// The scatter of a sort at an angle: line space back into the picture.
 pub const LINE_SCATTER: &str = include_str!("../../shaders/line_scatter.wgsl");
 
+/// The row lens: one line of a run's state read back for the window.
+pub const LENS: &str = include_str!("../../shaders/lens.wgsl");
+
 /// Picture texture to displayable texture.
 pub const DISPLAY: &str = include_str!("../../shaders/display.wgsl");
 
@@ -203,6 +206,10 @@ pub const DISPLAY_PROGRAM: Program =
 pub const LINE_SCATTER_PROGRAM: Program =
     Program { name: "line_scatter", files: &["line_scatter.wgsl"], sources: &[LINE_SCATTER] };
 
+/// The row lens's kernel, with the key prelude.
+pub const LENS_PROGRAM: Program =
+    Program { name: "lens", files: &["key.wgsl", "lens.wgsl"], sources: &[KEY, LENS] };
+
 /// Every program the application builds.
 pub const PROGRAMS: &[Program] = &[
     KEY_PROGRAM,
@@ -216,4 +223,5 @@ pub const PROGRAMS: &[Program] = &[
     RADIX_SORT_SUBGROUPS_PROGRAM,
     DISPLAY_PROGRAM,
     LINE_SCATTER_PROGRAM,
+    LENS_PROGRAM,
 ];

@@ -1,0 +1,256 @@
+//! Reading one line of a run's GPU state for the lens: `shaders/lens.wgsl` run over the run's
+//! own textures and buffers ([`LensView`]), and the result copied back.
+
+use super::line::LensLine;
+use super::reading::{LensCell, LensReading, StepReading};
+use crate::algorithms::lens_view::{LensStep, LensView};
+use crate::gpu::bindings::{compute_buffer, uint_texture};
+use crate::gpu::readback::read_u32s;
+use crate::gpu::shaders::LENS_PROGRAM;
+use crate::gpu::{Gpu, GpuError};
+use crate::keys::options::Axis;
+use wgpu::util::DeviceExt;
+
+/// Words per position in the kernel's output (`CELL_WORDS` in `shaders/lens.wgsl`).
+const CELL_WORDS: usize = 6;
+/// Invocations per workgroup of the kernel.
+const WORKGROUP: u32 = 64;
+/// Marks a word that does not apply (`NONE` in `shaders/lens.wgsl`).
+const NONE: u32 = u32::MAX;
+
+/// Mirrors `LensParams` in `shaders/lens.wgsl`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, bytemuck::Pod, bytemuck::Zeroable)]
+struct LensParams {
+    key: u32,
+    origin_x: u32,
+    origin_y: u32,
+    unit_x: u32,
+    unit_y: u32,
+    len: u32,
+    has_before: u32,
+    has_runs: u32,
+    radix: u32,
+    descending: u32,
+    key_shift: u32,
+    key_mask: u32,
+    digit_shift: u32,
+    digit_mask: u32,
+    run_shift: u32,
+    carried_runs: u32,
+    seq: u32,
+    seq_first: u32,
+    seq_len: u32,
+    whole_picture: u32,
+    columns: u32,
+    tiles: u32,
+    tile_len: u32,
+    extra_first: u32,
+    extra_stride: u32,
+    extra_count: u32,
+    pad: [u32; 2],
+}
+
+/// The lens kernel, built once per device.
+pub struct LensProbe {
+    layout: wgpu::BindGroupLayout,
+    pipeline: wgpu::ComputePipeline,
+    /// A 1x1 run-id texture bound where a run has no runs.
+    no_runs: wgpu::Texture,
+    /// A one-word buffer bound where a run has nothing extra to copy.
+    no_extra: wgpu::Buffer,
+}
+
+impl LensProbe {
+    /// Builds the kernel.
+    pub fn new(gpu: &Gpu) -> Self {
+        let device = &gpu.device;
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("lens::layout"),
+            entries: &[
+                uint_texture(0, wgpu::ShaderStages::COMPUTE),
+                uint_texture(1, wgpu::ShaderStages::COMPUTE),
+                uint_texture(2, wgpu::ShaderStages::COMPUTE),
+                uint_texture(3, wgpu::ShaderStages::COMPUTE),
+                compute_buffer(4, wgpu::BufferBindingType::Uniform, false),
+                compute_buffer(5, wgpu::BufferBindingType::Storage { read_only: false }, false),
+                compute_buffer(6, wgpu::BufferBindingType::Storage { read_only: true }, false),
+            ],
+        });
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("lens::pipeline_layout"),
+            bind_group_layouts: &[Some(&layout)],
+            immediate_size: 0,
+        });
+        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some("lens::read_line"),
+            layout: Some(&pipeline_layout),
+            module: &LENS_PROGRAM.module(device),
+            entry_point: Some("read_line"),
+            compilation_options: Default::default(),
+            cache: None,
+        });
+        let no_runs = crate::algorithms::runs::run_id_texture(gpu, 1, 1, "lens::no_runs");
+        let no_extra = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("lens::no_extra"),
+            size: 4,
+            usage: wgpu::BufferUsages::STORAGE,
+            mapped_at_creation: false,
+        });
+        LensProbe { layout, pipeline, no_runs, no_extra }
+    }
+
+    /// Reads `line` of the run whose state `view` shows.
+    pub fn read(&self, gpu: &Gpu, view: &LensView<'_>, line: &LensLine) -> Result<LensReading, GpuError> {
+        let (params, extra) = self.params(view, line);
+        let words = line.len as usize * CELL_WORDS + params.extra_count as usize;
+        let device = &gpu.device;
+        let uniform = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("lens::params"),
+            contents: bytemuck::bytes_of(&params),
+            usage: wgpu::BufferUsages::UNIFORM,
+        });
+        let out = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("lens::out"),
+            size: (words.max(1) * 4) as u64,
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: false,
+        });
+        let texture_view = |t: &wgpu::Texture| t.create_view(&Default::default());
+        let views = [
+            texture_view(view.state),
+            texture_view(view.before.unwrap_or(view.state)),
+            texture_view(view.runs.unwrap_or(&self.no_runs)),
+            texture_view(match &view.step {
+                LensStep::Radix { input_runs: Some(ids), .. } => ids,
+                _ => &self.no_runs,
+            }),
+        ];
+        let mut entries: Vec<wgpu::BindGroupEntry> = views
+            .iter()
+            .enumerate()
+            .map(|(i, v)| wgpu::BindGroupEntry {
+                binding: i as u32,
+                resource: wgpu::BindingResource::TextureView(v),
+            })
+            .collect();
+        entries.extend([
+            wgpu::BindGroupEntry { binding: 4, resource: uniform.as_entire_binding() },
+            wgpu::BindGroupEntry { binding: 5, resource: out.as_entire_binding() },
+            wgpu::BindGroupEntry {
+                binding: 6,
+                resource: extra.unwrap_or(&self.no_extra).as_entire_binding(),
+            },
+        ]);
+        let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("lens::bind_group"),
+            layout: &self.layout,
+            entries: &entries,
+        });
+        let mut encoder =
+            device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("lens::read") });
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("lens::read"),
+                timestamp_writes: None,
+            });
+            pass.set_pipeline(&self.pipeline);
+            pass.set_bind_group(0, &bind_group, &[]);
+            pass.dispatch_workgroups(line.len.max(params.extra_count).div_ceil(WORKGROUP), 1, 1);
+        }
+        gpu.queue.submit([encoder.finish()]);
+        let words = read_u32s(gpu, &out, 0, words)?;
+        Ok(decode(view, line, &params, &words))
+    }
+
+    /// The kernel's parameters for `line` of `view`, and the buffer it copies extra words from.
+    fn params<'a>(&self, view: &LensView<'a>, line: &LensLine) -> (LensParams, Option<&'a wgpu::Buffer>) {
+        let mut params = LensParams {
+            key: view.options.key.id(),
+            origin_x: line.origin.0,
+            origin_y: line.origin.1,
+            unit_x: line.unit.0,
+            unit_y: line.unit.1,
+            len: line.len,
+            has_before: view.before.is_some().into(),
+            has_runs: view.runs.is_some().into(),
+            columns: (view.axis == Axis::Columns).into(),
+            seq: line.index,
+            ..Default::default()
+        };
+        let extra = match &view.step {
+            LensStep::OddEven => None,
+            LensStep::Bubble { reports, .. } => {
+                (params.extra_first, params.extra_stride, params.extra_count) = (line.index * 2, 1, 2);
+                Some(*reports)
+            }
+            LensStep::Radix { pass: None, .. } => None,
+            LensStep::Radix { pass: Some(radix), counts, input_runs, whole_picture, .. } => {
+                params.radix = if counts.is_some() { 2 } else { 1 };
+                params.descending = radix.descending;
+                params.key_shift = radix.key_shift;
+                params.key_mask = radix.key_mask;
+                params.digit_shift = radix.digit_shift;
+                params.digit_mask = radix.digit_mask;
+                params.run_shift = radix.run_shift;
+                params.carried_runs = input_runs.is_some().into();
+                params.whole_picture = (*whole_picture).into();
+                params.seq_len = radix.seq_len;
+                params.tiles = radix.tiles;
+                params.tile_len = radix.tile_len;
+                if *whole_picture {
+                    params.seq = 0;
+                    params.seq_first = line.index * line.len;
+                }
+                let buckets = radix.digit_mask + 1;
+                (params.extra_first, params.extra_stride) = (params.seq * buckets * radix.tiles, radix.tiles);
+                params.extra_count = if counts.is_some() { buckets } else { 0 };
+                *counts
+            }
+        };
+        (params, extra)
+    }
+}
+
+/// The reading from the kernel's output words.
+fn decode(view: &LensView<'_>, line: &LensLine, params: &LensParams, words: &[u32]) -> LensReading {
+    let (cells, extra) = words.split_at(line.len as usize * CELL_WORDS);
+    let option = |w: u32| (w != NONE).then_some(w);
+    let cells = cells
+        .chunks_exact(CELL_WORDS)
+        .map(|c| LensCell {
+            pixel: c[0].to_le_bytes(),
+            key: c[1],
+            run: c[2],
+            before: view.before.map(|_| c[3].to_le_bytes()),
+            digit: option(c[4]),
+            slot: option(c[5]),
+        })
+        .collect();
+    let k = view.steps_done;
+    let step = match &view.step {
+        _ if k == 0 => StepReading::Start,
+        LensStep::OddEven => StepReading::OddEven { iteration: k - 1 },
+        LensStep::Bubble { phases_per_step, line_phases, .. } => {
+            let first_phase = (k - 1) * phases_per_step;
+            StepReading::Bubble {
+                first_phase,
+                budget: (*phases_per_step).min(line_phases.saturating_sub(first_phase)),
+                ran: extra[0],
+                left_early: extra[1] != 0,
+                line_phases: *line_phases,
+            }
+        }
+        LensStep::Radix { digit_bits, passes, stages, whole_picture, .. } => StepReading::Radix {
+            pass: (k - 1) / stages,
+            passes: *passes,
+            stage: (k - 1) % stages + 1,
+            stages: *stages,
+            digit_bits: *digit_bits,
+            prefix: (params.extra_count > 0).then(|| extra.to_vec()),
+            sequence_len: params.seq_len,
+            whole_picture: *whole_picture,
+        },
+    };
+    LensReading { line: line.clone(), cells, key_max: view.options.key.max_value(), steps_done: k, step }
+}

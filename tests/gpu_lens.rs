@@ -1,0 +1,340 @@
+//! The row lens reads what the GPU holds: after every step of every algorithm, the line it
+//! reads back equals the CPU model's line (pixels, keys, the state before the step), and what
+//! it reports of the step does too (odd-even's compared and swapped pairs, the bubble's phases
+//! and early exit, a radix pass's digits, prefix sums and destinations); on awkward sizes,
+//! rows and columns, within runs and at an angle, on every backend under test.
+
+mod common;
+
+use common::on_every_gpu;
+use image::RgbaImage;
+use shadersort::algorithms::bubble::Bubble;
+use shadersort::algorithms::odd_even::{OddEven, PassKind};
+use shadersort::algorithms::radix::{Radix, RadixSettings};
+use shadersort::algorithms::swap_reader::SwapReader;
+use shadersort::algorithms::{Algorithm, Pipelines, RunSettings, SortRun};
+use shadersort::angle::scatter::LineScatter;
+use shadersort::angle::{Angle, Lines};
+use shadersort::gpu::Gpu;
+use shadersort::gpu::readback::read_texture;
+use shadersort::intervals::{Cell, RunMap};
+use shadersort::keys::SortKey;
+use shadersort::keys::options::{Axis, Scope, SortOptions};
+use shadersort::lens::{LensLine, LensProbe, LensReading, StepReading};
+use shadersort::picture::patterns::random_image;
+use shadersort::reference::radix::{RadixPlan, Sequences, destinations, radix_steps};
+use shadersort::reference::{self, first_left};
+
+/// One step forward, its counts taken.
+fn step(gpu: &Gpu, run: &mut dyn SortRun) {
+    let reader = SwapReader::new(gpu, run);
+    let mut encoder = gpu.device.create_command_encoder(&Default::default());
+    assert_eq!(run.record_steps(&mut encoder, 1), 1);
+    gpu.queue.submit([encoder.finish()]);
+    reader.collect(gpu, run).unwrap();
+}
+
+/// Line `index` of `picture` along `axis`.
+fn model_line(picture: &RgbaImage, axis: Axis, index: u32) -> Vec<[u8; 4]> {
+    reference::lines(picture, axis)[index as usize].clone()
+}
+
+/// The lines the lens is checked on: the first, one in the middle, the last.
+fn some_lines(count: u32) -> Vec<u32> {
+    let mut lines = vec![0, count / 2, count - 1];
+    lines.dedup();
+    lines
+}
+
+fn read(
+    gpu: &Gpu,
+    probe: &LensProbe,
+    run: &dyn SortRun,
+    size: (u32, u32),
+    axis: Axis,
+    index: u32,
+) -> LensReading {
+    let line = LensLine::numbered(&Lines::Axis(axis), size, index);
+    probe.read(gpu, &run.lens_view(), &line).unwrap()
+}
+
+fn pixels(reading: &LensReading) -> Vec<[u8; 4]> {
+    reading.cells.iter().map(|c| c.pixel).collect()
+}
+
+#[test]
+fn odd_even_lens_shows_each_pass_pairs_and_swaps_as_the_model_has_them() {
+    on_every_gpu(|gpu| {
+        let probe = LensProbe::new(gpu);
+        let odd_even = OddEven::new(gpu);
+        for (w, h, axis, key) in [
+            (1, 1, Axis::Rows, SortKey::Luma),
+            (13, 3, Axis::Rows, SortKey::Hue),
+            (4, 9, Axis::Columns, SortKey::Red),
+            (65, 2, Axis::Rows, SortKey::Luma),
+        ] {
+            let input = random_image(w, h, u64::from(w * 31 + h));
+            let options = SortOptions { key, axis, ..Default::default() };
+            let what = format!("{w}x{h} {options:?}");
+            let mut run = odd_even.start(gpu, &input, options, PassKind::Compute);
+            let count = options.line_count(w, h);
+            let mut model = input.clone();
+            for index in some_lines(count) {
+                let start = read(gpu, &probe, &run, (w, h), axis, index);
+                assert_eq!(start.step, StepReading::Start, "{what}");
+                assert!(start.cells.iter().all(|c| c.before.is_none()), "{what}");
+                assert_eq!(pixels(&start), model_line(&input, axis, index), "{what}");
+            }
+            for iteration in 0..run.total_steps() {
+                let before = model.clone();
+                reference::odd_even_pass(&mut model, &options, iteration);
+                step(gpu, &mut run);
+                for index in some_lines(count) {
+                    let lens = read(gpu, &probe, &run, (w, h), axis, index);
+                    let (now, was) = (model_line(&model, axis, index), model_line(&before, axis, index));
+                    assert_eq!(lens.step, StepReading::OddEven { iteration }, "{what}");
+                    assert_eq!(pixels(&lens), now, "{what} pass {iteration} line {index}");
+                    let befores: Vec<_> = lens.cells.iter().map(|c| c.before.unwrap()).collect();
+                    assert_eq!(befores, was, "{what} pass {iteration}: the state before");
+                    assert!(lens.cells.iter().all(|c| c.key == key.of(c.pixel)), "{what}: keys");
+                    let pairs: Vec<usize> =
+                        (first_left(iteration)..now.len().saturating_sub(1)).step_by(2).collect();
+                    assert_eq!(lens.compared(), pairs, "{what} pass {iteration}: compared pairs");
+                    for l in pairs {
+                        let swapped = key.of(was[l]) > key.of(was[l + 1]);
+                        assert_eq!(lens.swapped(l), swapped, "{what} pass {iteration}: pair at {l}");
+                    }
+                }
+            }
+        }
+    });
+}
+
+#[test]
+fn within_runs_the_lens_compares_only_pairs_of_one_run() {
+    on_every_gpu(|gpu| {
+        let probe = LensProbe::new(gpu);
+        let (w, h) = (23, 2);
+        let input = random_image(w, h, 5);
+        let options = SortOptions::default();
+        // Runs of five, every seventh pixel fixed.
+        let runs = RunMap::build(w, h, Axis::Rows, |_, pos, _| match pos {
+            p if p % 7 == 6 => Cell::Fixed,
+            p if p % 5 == 0 => Cell::Start,
+            _ => Cell::Join,
+        });
+        let mut run = OddEven::new(gpu).start_in_runs(gpu, &input, options, PassKind::Compute, Some(&runs));
+        for iteration in 0..3 {
+            step(gpu, &mut run);
+            let lens = read(gpu, &probe, &run, (w, h), Axis::Rows, 1);
+            let ids: Vec<u32> = (0..w).map(|x| runs.id(x, 1)).collect();
+            assert_eq!(lens.cells.iter().map(|c| c.run).collect::<Vec<_>>(), ids);
+            let expected: Vec<usize> = (first_left(iteration)..w as usize - 1)
+                .step_by(2)
+                .filter(|&l| ids[l] == ids[l + 1])
+                .collect();
+            assert_eq!(lens.compared(), expected, "pass {iteration}");
+        }
+    });
+}
+
+/// The phases the bubble kernel runs on one line in a dispatch of `budget` phases from
+/// `first`, and whether it leaves early: the CPU model of its loop, on the line alone.
+fn bubble_model(line: &mut RgbaImage, options: &SortOptions, first: u32, budget: u32) -> (u32, bool) {
+    let mut done = 0;
+    while done < budget {
+        let mut swaps = reference::odd_even_pass(line, options, first + done);
+        done += 1;
+        if done < budget {
+            swaps += reference::odd_even_pass(line, options, first + done);
+            done += 1;
+            if swaps == 0 {
+                return (done, true);
+            }
+        }
+    }
+    (done, false)
+}
+
+#[test]
+fn bubble_lens_reports_the_phases_each_line_ran_and_its_early_exit() {
+    on_every_gpu(|gpu| {
+        let probe = LensProbe::new(gpu);
+        let bubble = Bubble::new(gpu);
+        for (w, h, axis, budget) in [(9, 3, Axis::Rows, 2), (3, 17, Axis::Columns, 4), (40, 2, Axis::Rows, 3)]
+        {
+            // Line 0 already sorted (it leaves at once), the others random.
+            let mut input = random_image(w, h, 11);
+            let options = SortOptions { axis, ..Default::default() };
+            input = {
+                let sorted = reference::stable_sort(&input, &options);
+                RgbaImage::from_fn(w, h, |x, y| {
+                    let first_line = if axis == Axis::Rows { y == 0 } else { x == 0 };
+                    *if first_line { sorted.get_pixel(x, y) } else { input.get_pixel(x, y) }
+                })
+            };
+            let what = format!("{w}x{h} {axis:?} {budget} phases");
+            let mut run = bubble.start_in_workgroups(gpu, &input, options, budget).unwrap();
+            let (len, count) = (options.line_len(w, h), options.line_count(w, h));
+            let line_image = |picture: &RgbaImage, index: u32| {
+                let line = model_line(picture, axis, index);
+                let (lw, lh) = if axis == Axis::Rows { (len, 1) } else { (1, len) };
+                RgbaImage::from_raw(lw, lh, line.concat()).unwrap()
+            };
+            let mut lines: Vec<RgbaImage> = (0..count).map(|i| line_image(&input, i)).collect();
+            let mut k = 0;
+            while run.steps_done() < run.total_steps() {
+                step(gpu, &mut run);
+                let first = k * budget;
+                let this_budget = budget.min(len - first);
+                for index in some_lines(count) {
+                    let (ran, left_early) =
+                        bubble_model(&mut lines[index as usize], &options, first, this_budget);
+                    let lens = read(gpu, &probe, &run, (w, h), axis, index);
+                    assert_eq!(
+                        lens.step,
+                        StepReading::Bubble {
+                            first_phase: first,
+                            budget: this_budget,
+                            ran,
+                            left_early,
+                            line_phases: len
+                        },
+                        "{what} step {} line {index}",
+                        k + 1
+                    );
+                    let expected: Vec<[u8; 4]> =
+                        bytemuck::cast_slice(lines[index as usize].as_raw()).to_vec();
+                    assert_eq!(pixels(&lens), expected, "{what} step {} line {index}", k + 1);
+                }
+                // The lines not looked at still move on in the model.
+                for index in (0..count).filter(|i| !some_lines(count).contains(i)) {
+                    bubble_model(&mut lines[index as usize], &options, first, this_budget);
+                }
+                k += 1;
+            }
+        }
+    });
+}
+
+#[test]
+fn radix_lens_shows_each_pass_digits_prefix_sums_and_destinations() {
+    on_every_gpu(|gpu| {
+        let probe = LensProbe::new(gpu);
+        let radix = Radix::new(gpu);
+        for (w, h, axis, digit_bits, sub_steps, scope) in [
+            (1, 1, Axis::Rows, 4, false, Scope::Rows),
+            (70, 3, Axis::Rows, 4, false, Scope::Rows),
+            (3, 63, Axis::Columns, 8, true, Scope::Rows),
+            // Three tiles per line.
+            (600, 2, Axis::Rows, 2, false, Scope::Rows),
+            // The whole picture, on the view's own kernels (stages) and on the device-wide sort.
+            (17, 5, Axis::Rows, 4, true, Scope::Image),
+            (17, 5, Axis::Columns, 4, false, Scope::Image),
+        ] {
+            let input = random_image(w, h, u64::from(w + 7 * h));
+            let options = SortOptions { key: SortKey::Luma, axis, ..Default::default() };
+            let settings =
+                RadixSettings { digit_bits, sub_steps, scope, key_bits: Some(12), ..Default::default() };
+            let what = format!("{w}x{h} {axis:?} {digit_bits}-bit {scope:?} sub-steps {sub_steps}");
+            let mut run = radix.start(gpu, &input, options, settings);
+            let plan: RadixPlan = run.plan();
+            let seqs = Sequences { width: w, height: h, axis, scope };
+            let count = options.line_count(w, h);
+            while run.steps_done() < run.total_steps() {
+                step(gpu, &mut run);
+                let k = run.steps_done();
+                let (pass, stage) = ((k - 1) / plan.stages, (k - 1) % plan.stages + 1);
+                let (now, _) = radix_steps(&input, seqs, &plan, k);
+                let (pass_input, _) = radix_steps(&input, seqs, &plan, pass * plan.stages);
+                let input_seqs = seqs.read(&pass_input);
+                for index in some_lines(count) {
+                    let lens = read(gpu, &probe, &run, (w, h), axis, index);
+                    let at = format!("{what} step {k} line {index}");
+                    assert_eq!(pixels(&lens), model_line(&now, axis, index), "{at}");
+                    let was = model_line(&pass_input, axis, index);
+                    let digits: Vec<u32> = was.iter().map(|&p| plan.key.digit(p, pass, digit_bits)).collect();
+                    assert_eq!(
+                        lens.cells.iter().map(|c| c.digit.unwrap()).collect::<Vec<_>>(),
+                        digits,
+                        "{at}"
+                    );
+                    // The sequence the line lies in, and where the line starts in it.
+                    let (seq, first) = if scope == Scope::Image {
+                        (0, (index * lens.line.len) as usize)
+                    } else {
+                        (index as usize, 0)
+                    };
+                    let sequence = &input_seqs[seq];
+                    let whole = destinations(sequence, &plan.key, digit_bits, pass);
+                    let slots: Vec<Option<u32>> = lens.cells.iter().map(|c| c.slot).collect();
+                    let StepReading::Radix { prefix, stage: read_stage, .. } = &lens.step else {
+                        panic!("{at}: {:?}", lens.step)
+                    };
+                    assert_eq!(*read_stage, stage, "{at}");
+                    if run.device_sorted() {
+                        assert!(prefix.is_none() && slots.iter().all(Option::is_none), "{at}");
+                        continue;
+                    }
+                    let expected: Vec<Option<u32>> =
+                        whole[first..first + was.len()].iter().map(|&s| Some(s as u32)).collect();
+                    assert_eq!(slots, expected, "{at}: destinations");
+                    let mut histogram = vec![0u32; 1 << digit_bits];
+                    for &p in sequence {
+                        histogram[plan.key.digit(p, pass, digit_bits) as usize] += 1;
+                    }
+                    assert_eq!(lens.histogram().unwrap(), histogram, "{at}: histogram");
+                    let starts: Vec<u32> = histogram
+                        .iter()
+                        .scan(0, |sum, &c| {
+                            let s = *sum;
+                            *sum += c;
+                            Some(s)
+                        })
+                        .collect();
+                    assert_eq!(prefix.as_ref().unwrap(), &starts, "{at}: prefix sums");
+                }
+            }
+        }
+    });
+}
+
+#[test]
+fn at_an_angle_the_lens_reads_the_line_through_the_point() {
+    on_every_gpu(|gpu| {
+        let probe = LensProbe::new(gpu);
+        let scatter = LineScatter::new(gpu);
+        let (w, h) = (19, 11);
+        let input = random_image(w, h, 3);
+        let lines = Lines::new(Angle::new(30.0).unwrap(), (w, h), 4096).unwrap();
+        let Lines::Angled(space) = &lines else { panic!("30° has lines at an angle") };
+        for algorithm in Algorithm::ALL {
+            let pipelines = Pipelines::new(gpu, algorithm);
+            let options = lines.sort_options(SortOptions::default());
+            let mut run = lines
+                .start(gpu, &pipelines, &scatter, &input, options, RunSettings::default(), None)
+                .unwrap();
+            for _ in 0..3.min(run.total_steps()) {
+                step(gpu, run.as_mut());
+            }
+            let picture = read_texture(gpu, run.state()).unwrap();
+            for point in [(0, 0), (9, 5), (18, 10), (3, 9)] {
+                let line = LensLine::through(&lines, (w, h), point);
+                let lens = probe.read(gpu, &run.lens_view(), &line).unwrap();
+                // Position p of the line is picture pixel pixel_at(line, p), in the picture now.
+                let expected: Vec<[u8; 4]> = (0..line.len as usize)
+                    .map(|p| {
+                        let i = space.pixel_at(line.index as usize, p).unwrap() as u32;
+                        picture.get_pixel(i % w, i / w).0
+                    })
+                    .collect();
+                assert_eq!(pixels(&lens), expected, "{algorithm:?} through {point:?}");
+                let index = point.1 * w + point.0;
+                assert!(
+                    (0..line.len as usize)
+                        .any(|p| space.pixel_at(line.index as usize, p) == Some(index as usize))
+                );
+            }
+        }
+    });
+}
