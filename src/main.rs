@@ -65,6 +65,7 @@ fn open_window(settings: Settings) -> anyhow::Result<()> {
         no_downscale: settings.no_downscale,
         play: settings.play,
         speed: settings.speed,
+        lens: settings.lens,
         quit_after: settings.quit_after,
         record: settings.record,
         intervals: settings.intervals,

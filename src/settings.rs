@@ -47,6 +47,8 @@ pub struct Settings {
     pub record_to: Option<Option<PathBuf>>,
     /// Window: start playing at once.
     pub play: bool,
+    /// Window: the line to open the row lens on.
+    pub lens: Option<u32>,
     /// Window: starting speed in passes per second.
     pub speed: Option<f64>,
     /// Window: close after this long and print frame statistics.

@@ -43,6 +43,7 @@ impl Running {
                 }
             }
             Action::ClearMask => self.clear_mask(),
+            Action::Inspect(x, y) => self.inspect((x, y)),
         }
     }
 
@@ -145,6 +146,8 @@ impl Running {
             Command::RecordGif => self.start_recording(),
             Command::SavePng => self.save_png(),
             Command::Help => self.ui.help_open = !self.ui.help_open,
+            Command::ToggleLens => self.toggle_lens(),
+            Command::MoveLens(delta) => self.move_lens(delta.into()),
             Command::Quit => self.quit = true,
         }
     }

@@ -64,6 +64,10 @@ pub enum Command {
     RecordGif,
     /// Save the current state as PNG.
     SavePng,
+    /// Open or close the row lens.
+    ToggleLens,
+    /// Move the row lens this many lines.
+    MoveLens(i32),
     /// Show or hide the key list.
     Help,
     /// Close the window.
@@ -93,6 +97,8 @@ impl Shortcut {
         let name = match self.key {
             egui::Key::ArrowRight => "Right",
             egui::Key::ArrowLeft => "Left",
+            egui::Key::ArrowUp => "Up",
+            egui::Key::ArrowDown => "Down",
             egui::Key::Plus => "+",
             egui::Key::Minus => "-",
             egui::Key::Equals => "=",
@@ -238,7 +244,22 @@ pub fn command_table() -> Vec<CommandSpec> {
         spec(Command::ActualSize, &[p(Num0)], "1:1", "One picture pixel per screen pixel"),
         spec(Command::Open, &[p(O)], "Open...", "Open a picture (or drop one on the window)"),
         spec(Command::RecordGif, &[p(G)], "Record GIF", "Record this run to a GIF, as --record does"),
-        spec(Command::SavePng, &[p(S)], "Save PNG", "Save the current state as a PNG"),
+        spec(
+            Command::SavePng,
+            &[p(S)],
+            "Save PNG",
+            "Save the current state as a PNG (with the lens open, also the window as shown)",
+        ),
+        spec(
+            Command::ToggleLens,
+            &[p(L)],
+            "Row lens",
+            "Inspect one line as bars (height = key, colour = pixel) with what each step did; click a line to choose it",
+        ),
+        spec(Command::MoveLens(-1), &[p(ArrowUp)], "Lens up", "The lens on the line before"),
+        spec(Command::MoveLens(1), &[p(ArrowDown)], "Lens down", "The lens on the line after"),
+        spec(Command::MoveLens(-10), &[Shortcut::shifted(ArrowUp)], "Lens up 10", "The lens ten lines before"),
+        spec(Command::MoveLens(10), &[Shortcut::shifted(ArrowDown)], "Lens down 10", "The lens ten lines after"),
         spec(Command::Help, &[p(H), p(F1)], "Help", "Show or hide this list of keys"),
         spec(Command::Quit, &[p(Escape), p(Q)], "Quit", "Close the window"),
     ]);

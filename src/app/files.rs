@@ -56,7 +56,17 @@ impl Running {
                     .write_png(&state, self.session.picture.has_alpha)?)
             });
         match saved {
-            Ok(path) => self.ui.say(format!("saved {}", path.display())),
+            Ok(saved) => {
+                self.ui.say(format!("saved {}", saved.display()));
+                // With the lens open, the next frame also saves the window as shown.
+                if self.lens.is_some() {
+                    self.view_to_save = Some(path.with_file_name(format!(
+                        "{}-pass{}-window.png",
+                        self.file_stem(),
+                        lane.run.steps_done()
+                    )));
+                }
+            }
             Err(e) => self.ui.error(format!("{e:#}")),
         }
     }

@@ -24,6 +24,8 @@ pub struct Lane {
     pub settings: RunSettings,
     /// The run.
     pub run: Box<dyn SortRun>,
+    /// The lines it sorts along (the window's, or rows where it cannot follow them).
+    pub lines: Lines,
     /// Whether the run sorts within the window's interval runs (false: without them).
     pub in_runs: bool,
     /// Why the lane sorts without the window's runs, if it does.
@@ -134,15 +136,17 @@ impl Lanes {
                     .1;
                 let (lane_lines, lane_runs, mut notice) =
                     for_lane(lines, algorithm, options, &settings, runs);
-                let run = match lane_lines.start(gpu, pipes, scatter, picture, options, settings, lane_runs) {
-                    Ok(run) => run,
-                    // for_lane checked the lines and runs; should a start fail all the same,
-                    // the lane sorts the picture's rows and says why.
-                    Err(e) => {
-                        notice = Some(whole_lines_notice(algorithm, &e));
-                        pipes.start(gpu, picture, SortOptions { axis: Axis::Rows, ..options }, settings)
-                    }
-                };
+                let (run, lane_lines) =
+                    match lane_lines.start(gpu, pipes, scatter, picture, options, settings, lane_runs) {
+                        Ok(run) => (run, lane_lines),
+                        // for_lane checked the lines and runs; should a start fail all the same,
+                        // the lane sorts the picture's rows and says why.
+                        Err(e) => {
+                            notice = Some(whole_lines_notice(algorithm, &e));
+                            let rows = SortOptions { axis: Axis::Rows, ..options };
+                            (pipes.start(gpu, picture, rows, settings), Lines::Axis(Axis::Rows))
+                        }
+                    };
                 let in_runs = lane_runs.is_some() && notice.is_none();
                 let display_texture = display.create_target(gpu, picture.width(), picture.height());
                 let display_view = display_texture.create_view(&Default::default());
@@ -153,6 +157,7 @@ impl Lanes {
                     algorithm,
                     settings,
                     run,
+                    lines: lane_lines,
                     in_runs,
                     notice,
                     display: display_texture,

@@ -7,8 +7,9 @@
 //! - the frame: `running` (set-up, the frame loop, the pass budget), `window_size` (how large
 //!   it opens), `render` (surface and egui drawing), `display` (the lanes' display textures);
 //! - the user: `commands` (the key table), `actions` (what commands and panel edits do),
-//!   `player` (playing and stepping), `panel_model` (what the panel reads and reports), `ui`
-//!   and `interval_panel` (the egui panel itself), `zoom`;
+//!   `player` (playing and stepping), `panel_model` (what the panel reads and reports), `ui`,
+//!   `pictures` and `interval_panel` (the egui panel itself), `zoom`, `lens` and `lens_panel`
+//!   (the row lens: the line inspected, and its strip of bars);
 //! - the sort: `session` (what is sorted and how), `explain` (the panel's sentences on it), `lanes` (the GPU runs shown), `window_runs`
 //!   and `live_runs` (interval runs, live), `window_mask`, `window_angle` (the direction);
 //! - files: `files` (open, save PNG), `window_recording` and `recording` (G, in the background).
@@ -20,8 +21,11 @@ pub mod explain;
 mod files;
 pub mod interval_panel;
 pub mod lanes;
+mod lens;
+pub mod lens_panel;
 pub mod live_runs;
 pub mod panel_model;
+pub mod pictures;
 pub mod player;
 pub mod recording;
 mod render;
@@ -84,6 +88,8 @@ pub struct WindowOptions {
     pub play: bool,
     /// Starting speed in passes per second (the nearest of [`player::SPEEDS`]).
     pub speed: Option<f64>,
+    /// Open the row lens on this line.
+    pub lens: Option<u32>,
     /// Close after this long and print frame statistics.
     pub quit_after: Option<Duration>,
     /// Settings for G (record).
@@ -237,4 +243,12 @@ struct Running {
     last_reported_pass: Option<u32>,
     /// The runs drawn for the overlay, while it is shown.
     runs_overlay: Option<egui::TextureHandle>,
+    /// The row lens, while it is open.
+    lens: Option<lens::WindowLens>,
+    /// Where the lens last was, to open it there again.
+    lens_point: Option<(u32, u32)>,
+    /// Reads the lens's line from the GPU.
+    lens_probe: crate::lens::LensProbe,
+    /// Where to save the next frame as shown (S with the lens open).
+    view_to_save: Option<PathBuf>,
 }

@@ -40,6 +40,8 @@ pub enum Action {
     CancelRecording,
     /// New interval settings (mode, key, threshold, ...).
     SetIntervals(IntervalSettings),
+    /// Open the row lens on the line through this picture pixel.
+    Inspect(u32, u32),
     /// Load the mask at this path.
     LoadMask(std::path::PathBuf),
     /// Choose a mask in a file dialog.
@@ -50,6 +52,8 @@ pub enum Action {
 
 /// One lane as the UI shows it.
 pub struct LaneView {
+    /// The lane's algorithm.
+    pub algorithm: Algorithm,
     /// "Odd-even transposition (compute)".
     pub label: String,
     /// "odd-even compute".
@@ -128,6 +132,8 @@ pub struct UiModel<'a> {
     pub runs_summary: Option<String>,
     /// The runs drawn for the overlay, while it is shown.
     pub runs_overlay: Option<egui::TextureId>,
+    /// The row lens, while it is open: per lane, the line read back, or why it could not be.
+    pub lens: Option<&'a [Result<crate::lens::LensReading, String>]>,
 }
 
 /// What the UI keeps between frames.
@@ -144,6 +150,17 @@ pub struct UiState {
     pub status_is_error: bool,
     /// The mask path being typed.
     pub mask_path: String,
+    /// How the lens strip is zoomed and panned.
+    pub lens_zoom: LensZoom,
+}
+
+/// The lens strip's zoom: bar width and the first position shown.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct LensZoom {
+    /// Points per bar; `None` fits the whole line.
+    pub bar_width: Option<f32>,
+    /// The first position shown (fractional while panning).
+    pub first: f32,
 }
 
 impl Default for UiState {
@@ -155,6 +172,7 @@ impl Default for UiState {
             status: String::new(),
             status_is_error: false,
             mask_path: String::new(),
+            lens_zoom: LensZoom::default(),
         }
     }
 }

@@ -2,6 +2,11 @@
 //! registered with egui, and egui's output rendered over them.
 
 use super::Running;
+use crate::gpu::readback::read_texture;
+use crate::picture::output::{OutputFile, OutputFormat};
+
+/// The window's background, behind egui's panels.
+const BACKGROUND: wgpu::Color = wgpu::Color { r: 0.08, g: 0.08, b: 0.1, a: 1.0 };
 
 impl Running {
     pub(super) fn resize(&mut self, width: u32, height: u32) {
@@ -72,7 +77,7 @@ impl Running {
                         depth_slice: None,
                         resolve_target: None,
                         ops: wgpu::Operations {
-                            load: wgpu::LoadOp::Clear(wgpu::Color { r: 0.08, g: 0.08, b: 0.1, a: 1.0 }),
+                            load: wgpu::LoadOp::Clear(BACKGROUND),
                             store: wgpu::StoreOp::Store,
                         },
                     })],
@@ -83,16 +88,22 @@ impl Running {
                 });
                 self.renderer.render(&mut pass.forget_lifetime(), &primitives, &screen);
             }
+            let view_copy = self.view_to_save.take().map(|path| {
+                let copy = self.record_view_copy(&mut encoder, &primitives, &screen);
+                (path, copy)
+            });
             self.gpu.queue.submit(extra.into_iter().chain([encoder.finish()]));
             self.window.pre_present_notify();
             self.gpu.queue.present(frame);
+            if let Some((path, copy)) = view_copy {
+                self.save_view(&path, &copy);
+            }
         }
         for id in deltas.free.drain() {
             self.renderer.free_texture(&id);
         }
     }
 
-    /// Counts a frame that began at `started`, `interval` seconds after the one before.
     /// The next surface texture; a lost or outdated surface is configured again and the frame
     /// skipped.
     pub(super) fn acquire_frame(&mut self) -> Option<wgpu::SurfaceTexture> {
@@ -106,6 +117,67 @@ impl Running {
                 log::warn!("no surface texture this frame: {other:?}");
                 None
             }
+        }
+    }
+}
+
+impl Running {
+    /// Records egui's drawing once more into a texture of its own, to save what the window shows.
+    fn record_view_copy(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        primitives: &[egui::ClippedPrimitive],
+        screen: &egui_wgpu::ScreenDescriptor,
+    ) -> wgpu::Texture {
+        let texture = self.gpu.device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("window::view_copy"),
+            size: wgpu::Extent3d {
+                width: self.config.width,
+                height: self.config.height,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: self.config.format,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+            view_formats: &[],
+        });
+        let view = texture.create_view(&Default::default());
+        let pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("window::view_copy"),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: &view,
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations { load: wgpu::LoadOp::Clear(BACKGROUND), store: wgpu::StoreOp::Store },
+            })],
+            depth_stencil_attachment: None,
+            timestamp_writes: None,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        });
+        self.renderer.render(&mut pass.forget_lifetime(), primitives, screen);
+        texture
+    }
+
+    /// Writes the copy of the window to `path` as a PNG (whole, or not at all).
+    fn save_view(&mut self, path: &std::path::Path, copy: &wgpu::Texture) {
+        let saved = read_texture(&self.gpu, copy).map_err(anyhow::Error::from).and_then(|mut view| {
+            if matches!(copy.format(), wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Bgra8UnormSrgb)
+            {
+                for pixel in view.pixels_mut() {
+                    pixel.0.swap(0, 2);
+                }
+            }
+            for pixel in view.pixels_mut() {
+                pixel.0[3] = 255;
+            }
+            Ok(OutputFile::prepare(path, OutputFormat::Png)?.write_png(&view, false)?)
+        });
+        match saved {
+            Ok(path) => self.ui.say(format!("{}; the window as shown: {}", self.ui.status, path.display())),
+            Err(e) => self.ui.error(format!("the window view was not saved: {e:#}")),
         }
     }
 }

@@ -156,6 +156,7 @@ impl Running {
             show_runs: false,
         };
         log::info!("window on {}", gpu.describe());
+        let gpu_for_lens = gpu.clone();
         let now = Instant::now();
         let mut running = Running {
             window,
@@ -187,6 +188,10 @@ impl Running {
             seconds_per_pass: FRAME_BUDGET_SECONDS,
             last_reported_pass: None,
             runs_overlay: None,
+            lens: None,
+            lens_point: None,
+            view_to_save: None,
+            lens_probe: crate::lens::LensProbe::new(&gpu_for_lens),
         };
         running.register_lane_textures();
         if running.ui.status.is_empty() {
@@ -194,6 +199,9 @@ impl Running {
         }
         if let Some(notice) = running.session.lanes.lanes.iter().find_map(|l| l.notice.clone()) {
             running.ui.say(notice);
+        }
+        if let Some(line) = options.lens {
+            running.open_lens_on_line(line);
         }
         if options.play {
             running.command(Command::PlayPause);
@@ -226,6 +234,7 @@ impl Running {
         self.refresh_runs(now);
         self.apply_pending_angle(now);
         self.step(seconds);
+        self.read_lens();
         self.finish_recording();
         let model_lanes = self.lane_views();
         let model = UiModel {
@@ -259,6 +268,7 @@ impl Running {
             show_runs: self.session.show_runs,
             runs_summary: self.session.runs.as_ref().map(|r| self.session.lines.summary(r).to_string()),
             runs_overlay: self.runs_overlay.as_ref().map(egui::TextureHandle::id),
+            lens: self.lens.as_ref().map(|l| l.readings.as_slice()),
         };
         let ui_state = &mut self.ui;
         let mut clicked = Vec::new();
@@ -319,6 +329,7 @@ impl Running {
             .map(|lane| {
                 let stats = lane.run.stats();
                 LaneView {
+                    algorithm: lane.algorithm,
                     label: lane.label(),
                     short_label: lane.short_label(),
                     texture: lane.texture_id,

@@ -19,9 +19,6 @@ pub const PANEL_WIDTH: f32 = 290.0;
 /// check that it is whole (`tests/window.rs`).
 pub const STATUS_FILL: egui::Color32 = egui::Color32::from_rgb(22, 38, 58);
 
-/// Height of a side-by-side lane's label, in points.
-const LANE_LABEL: f32 = 20.0;
-
 /// Draws the whole window.
 pub fn draw(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, actions: &mut Vec<Action>) {
     egui::Panel::left("controls").resizable(false).exact_size(PANEL_WIDTH).show(ui, |ui| {
@@ -29,7 +26,14 @@ pub fn draw(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, actions
         egui::Panel::bottom("status").resizable(false).show(ui, |ui| status(ui, model, state));
         egui::ScrollArea::vertical().show(ui, |ui| side_panel(ui, model, state, actions));
     });
-    egui::CentralPanel::default().show(ui, |ui| pictures(ui, model, state));
+    if model.lens.is_some() {
+        // A third of the window's height, shared by the lanes' strips.
+        let height = (ui.available_height() * 0.34).clamp(120.0, 320.0);
+        egui::Panel::bottom("lens")
+            .resizable(false)
+            .show(ui, |ui| super::lens_panel::draw(ui, model, state, height));
+    }
+    egui::CentralPanel::default().show(ui, |ui| super::pictures::pictures(ui, model, state, actions));
     if state.help_open {
         help(ui.ctx(), model.commands, &mut state.help_open);
     }
@@ -306,83 +310,6 @@ fn lane_stats(ui: &mut egui::Ui, lane: &LaneView) {
     };
 }
 
-/// Columns and rows for `lanes` pictures of `picture` pixels in an `area` of pixels, each cell
-/// `label` pixels of it taken by its label: the arrangement that shows the pictures largest
-/// (fewer rows when two tie).
-pub fn lane_grid(lanes: usize, area: (f32, f32), picture: (u32, u32), label: f32) -> (usize, usize) {
-    let lanes = lanes.max(1);
-    let (pw, ph) = (picture.0.max(1) as f32, picture.1.max(1) as f32);
-    let scale = |cols: usize| {
-        let rows = lanes.div_ceil(cols);
-        let (cw, ch) = (area.0 / cols as f32, area.1 / rows as f32 - label);
-        (cw / pw).min(ch / ph)
-    };
-    let cols = (1..=lanes).fold(1, |best, cols| if scale(cols) > scale(best) { cols } else { best });
-    (cols, lanes.div_ceil(cols))
-}
-
-/// The pictures: one, or the lanes side by side, each pixel-exact.
-fn pictures(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState) {
-    let area = ui.available_rect_before_wrap();
-    let response = ui.interact(area, ui.scope_id().with("pictures"), egui::Sense::drag());
-    if response.dragged() {
-        state.pan += response.drag_delta();
-    }
-    if response.hovered() {
-        let scroll = ui.input(|i| i.smooth_scroll_delta.y);
-        if scroll != 0.0 {
-            let ppp = ui.ctx().pixels_per_point();
-            let current = state.zoom.unwrap_or_else(|| fit_zoom(model, area, ppp));
-            state.zoom = Some(if scroll > 0.0 { current.closer() } else { current.further() });
-        }
-    }
-    let ppp = ui.ctx().pixels_per_point();
-    let zoom = state.zoom.unwrap_or_else(|| fit_zoom(model, area, ppp));
-    let several = model.lanes.len() > 1;
-    let label = if several { LANE_LABEL } else { 0.0 };
-    let (cols, rows) = lane_grid(model.lanes.len(), (area.width(), area.height()), model.size, label);
-    let cell_size = egui::vec2(area.width() / cols as f32, area.height() / rows as f32);
-    for (i, lane) in model.lanes.iter().enumerate() {
-        let corner = area.min + egui::vec2((i % cols) as f32 * cell_size.x, (i / cols) as f32 * cell_size.y);
-        let cell = egui::Rect::from_min_size(corner, cell_size);
-        let body = if several { cell.with_min_y(cell.min.y + LANE_LABEL) } else { cell };
-        let (w, h) = zoom.size_on_screen(model.size);
-        let size = egui::vec2(w as f32, h as f32) / ppp;
-        // Snap the corner to a whole screen pixel so picture pixels land on screen pixels.
-        let corner = body.center() - size / 2.0 + state.pan;
-        let corner = egui::pos2((corner.x * ppp).round() / ppp, (corner.y * ppp).round() / ppp);
-        let rect = egui::Rect::from_min_size(corner, size);
-        if several {
-            // The label sits right above its picture, inside the cell.
-            let gpu =
-                lane.gpu_ms_per_pass.map_or_else(String::new, |ms| format!(" · GPU {:.1} µs/pass", ms * 1e3));
-            let text = format!("{}: {}/{}{gpu}", lane.short_label, lane.passes.0, lane.passes.1);
-            let top = (rect.min.y - LANE_LABEL).clamp(cell.min.y, cell.max.y - LANE_LABEL);
-            let label_rect =
-                egui::Rect::from_min_size(egui::pos2(cell.min.x, top), egui::vec2(cell.width(), LANE_LABEL))
-                    .shrink2(egui::vec2(4.0, 0.0));
-            ui.put(label_rect, egui::Label::new(egui::RichText::new(text).size(13.0)).truncate())
-                .on_hover_text(&lane.label);
-        }
-        let painter = ui.painter_at(body);
-        if let Some(texture) = lane.texture {
-            let uv = egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0));
-            painter.image(texture, rect, uv, egui::Color32::WHITE);
-            if let Some(runs) = model.runs_overlay.filter(|_| lane.in_runs) {
-                painter.image(runs, rect, uv, egui::Color32::WHITE);
-            }
-        }
-    }
-}
-
-fn fit_zoom(model: &UiModel<'_>, area: egui::Rect, ppp: f32) -> Zoom {
-    let label = if model.lanes.len() > 1 { LANE_LABEL } else { 0.0 };
-    let (cols, rows) = lane_grid(model.lanes.len(), (area.width(), area.height()), model.size, label);
-    let cell =
-        ((area.width() / cols as f32 * ppp) as u32, ((area.height() / rows as f32 - label) * ppp) as u32);
-    Zoom::fit(model.size, cell)
-}
-
 fn help(ctx: &egui::Context, commands: &[CommandSpec], open: &mut bool) {
     let screen = ctx.content_rect();
     let window = egui::Window::new("Keys")
@@ -405,23 +332,4 @@ fn help(ctx: &egui::Context, commands: &[CommandSpec], open: &mut bool) {
         });
         ui.label("Keys are ignored while a text field has focus. Drop a picture on the window to open it.");
     });
-}
-
-#[cfg(test)]
-mod tests {
-    use super::lane_grid;
-
-    #[test]
-    fn lanes_are_laid_out_so_the_pictures_come_out_largest() {
-        // Four square pictures in a wide area: one row; in a square area: two by two.
-        assert_eq!(lane_grid(4, (1600.0, 400.0), (100, 100), 20.0), (4, 1));
-        assert_eq!(lane_grid(4, (800.0, 800.0), (100, 100), 20.0), (2, 2));
-        // Wide pictures stack.
-        assert_eq!(lane_grid(4, (800.0, 800.0), (400, 50), 20.0), (1, 4));
-        assert_eq!(lane_grid(1, (800.0, 600.0), (64, 48), 0.0), (1, 1));
-        assert_eq!(lane_grid(0, (800.0, 600.0), (64, 48), 0.0), (1, 1));
-        // Five lanes in three columns leave one cell empty rather than shrink every picture.
-        let (cols, rows) = lane_grid(5, (900.0, 600.0), (100, 100), 20.0);
-        assert!(cols * rows >= 5 && (cols, rows) == (3, 2), "{cols}x{rows}");
-    }
 }

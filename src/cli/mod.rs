@@ -79,6 +79,10 @@ pub struct Cli {
     #[arg(long)]
     pub play: bool,
 
+    /// Window: open the row lens on this line (row, column, or line at the angle, from 0; L opens it in the middle).
+    #[arg(long, value_name = "LINE")]
+    pub lens: Option<u32>,
+
     /// Window: starting speed in passes per second (rounded to the nearest of 1, 2, 5, 10, 20, 30, 60, ... 7680).
     #[arg(long, value_name = "PASSES_PER_SECOND", value_parser = parse_positive_seconds)]
     pub speed: Option<f64>,

@@ -32,6 +32,7 @@ impl Cli {
             record_to: self.record.clone(),
             play: self.play,
             speed: self.speed,
+            lens: self.lens,
             quit_after: self.quit_after.map(std::time::Duration::from_secs_f64),
         }
     }

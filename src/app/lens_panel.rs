@@ -1,0 +1,311 @@
+//! The row lens's strip under the pictures: the inspected line of each lane as bars (height =
+//! the sort key, colour = the pixel), with what the last step did to it, zoomed and panned
+//! with the mouse. It draws only what the GPU read back (`crate::lens`).
+
+use super::panel_model::{LaneView, LensZoom, UiModel, UiState};
+use crate::algorithms::Algorithm;
+use crate::lens::{LensReading, StepReading};
+
+/// The bars' background: a colour of its own, so a screenshot can find the bars
+/// (`tests/window.rs`).
+pub const LENS_FILL: egui::Color32 = egui::Color32::from_rgb(40, 0, 40);
+/// Outline of a compared pair.
+const COMPARED: egui::Color32 = egui::Color32::from_rgb(150, 150, 170);
+/// Mark of a pair that swapped, or a position that changed.
+const SWAPPED: egui::Color32 = egui::Color32::from_rgb(255, 150, 20);
+/// Height of the marker row under the bars, of the input strip and of the digit row.
+const ROW: f32 = 12.0;
+/// Room for the lines from each input pixel to where it went.
+const ROUTES: f32 = 36.0;
+/// Width of a radix pass's histogram beside the bars.
+const HISTOGRAM_WIDTH: f32 = 190.0;
+
+/// Draws the lens in `height` points: a header, then one strip per lane.
+pub fn draw(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, height: f32) {
+    let Some(readings) = model.lens else { return };
+    let line = readings.iter().find_map(|r| r.as_ref().ok()).map(|r| &r.line);
+    ui.horizontal_wrapped(|ui| {
+        match line {
+            Some(line) => ui.strong(format!("Lens: {} of {} ({} pixels)", line.name, line.count, line.len)),
+            None => ui.strong("Lens"),
+        };
+        ui.label("bar height = key, colour = pixel · wheel zooms, drag pans · Up/Down moves · L closes");
+        if ui.button("Fit").clicked() {
+            state.lens_zoom = LensZoom::default();
+        }
+    });
+    let lanes = readings.len().max(1);
+    let height = (height / lanes as f32).max(70.0);
+    for (reading, lane) in readings.iter().zip(&model.lanes) {
+        let algorithm = lane.algorithm;
+        match reading {
+            Ok(reading) => {
+                ui.label(egui::RichText::new(describe(algorithm, lane, reading)).size(12.0));
+                let radix_rows =
+                    if matches!(reading.step, StepReading::Radix { .. }) { ROUTES + 2.0 * ROW } else { 0.0 };
+                strip(ui, reading, height - 20.0 + radix_rows, &mut state.lens_zoom);
+            }
+            Err(e) => {
+                ui.colored_label(
+                    egui::Color32::LIGHT_RED,
+                    format!("{}: the lens could not read the line: {e}", lane.short_label),
+                );
+            }
+        }
+    }
+}
+
+/// One or two sentences on what the last step did to this line, with its numbers.
+pub fn describe(algorithm: Algorithm, lane: &LaneView, reading: &LensReading) -> String {
+    let who = &lane.short_label;
+    let parity = |iteration: u32| if iteration.is_multiple_of(2) { "even" } else { "odd" };
+    match &reading.step {
+        StepReading::Start => match algorithm {
+            Algorithm::Radix => format!("{who}: the input; the first digit pass sorts by the lowest digit"),
+            _ => format!("{who}: the input; the first pass compares pairs (x-1, x) with x odd"),
+        },
+        StepReading::OddEven { iteration } => {
+            let compared = reading.compared();
+            let swapped = compared.iter().filter(|&&l| reading.swapped(l)).count();
+            format!(
+                "{who}: pass {} compared {} pairs (x-1, x) with x {} (outlined); {swapped} swapped (orange)",
+                iteration + 1,
+                compared.len(),
+                parity(*iteration)
+            )
+        }
+        StepReading::Bubble { first_phase, budget, ran, left_early, line_phases } => {
+            let end = first_phase + budget;
+            let exit = if *left_early {
+                format!("left after {ran}: a phase pair made no swap, so the line is sorted")
+            } else {
+                format!("ran {ran} (no early exit)")
+            };
+            format!(
+                "{who}: one dispatch of phases {}–{end} of {line_phases} in workgroup memory (budget {budget}); this line {exit}; {} pixels moved (orange)",
+                first_phase + 1,
+                reading.changed().len()
+            )
+        }
+        StepReading::Radix { pass, passes, stage, stages, digit_bits, prefix, whole_picture, .. } => {
+            let (low, high) = (pass * digit_bits, (pass + 1) * digit_bits - 1);
+            let stages =
+                if *stages > 1 { format!(", scatter stage {stage}/{stages}") } else { String::new() };
+            let over = if *whole_picture { "the whole picture" } else { "the line" };
+            let counts = match prefix {
+                Some(_) => format!(
+                    "lines show where each input pixel went: its digit's first slot (prefix sum over {over}) plus the earlier pixels with its digit"
+                ),
+                None => "the device-wide sort ran this pass and keeps no digit counts: digits only".into(),
+            };
+            format!(
+                "{who}: digit pass {} of {passes} (key bits {low}–{high}){stages}; input below the bars, its digit under each pixel; {counts}",
+                pass + 1
+            )
+        }
+    }
+}
+
+/// The positions shown and the width of a bar, for a strip `width` points wide.
+fn visible(zoom: &mut LensZoom, len: usize, width: f32) -> (usize, usize, f32) {
+    let fit = width / len.max(1) as f32;
+    let bar = zoom.bar_width.unwrap_or(fit).max(fit);
+    let shown = ((width / bar).ceil() as usize).clamp(1, len.max(1));
+    zoom.first = zoom.first.clamp(0.0, (len - shown.min(len)) as f32);
+    let first = zoom.first as usize;
+    (first, (first + shown).min(len), bar)
+}
+
+/// The bars of one lane's line, with the step's marks, and for radix the input, its digits,
+/// where each went and the histogram.
+fn strip(ui: &mut egui::Ui, reading: &LensReading, height: f32, zoom: &mut LensZoom) {
+    let radix = matches!(reading.step, StepReading::Radix { .. });
+    let histogram = reading.histogram();
+    let width = ui.available_width() - if histogram.is_some() { HISTOGRAM_WIDTH + 8.0 } else { 0.0 };
+    let (rect, response) =
+        ui.allocate_exact_size(egui::vec2(width.max(40.0), height.max(40.0)), egui::Sense::click_and_drag());
+    let len = reading.cells.len();
+    let extra = if radix { ROUTES + 2.0 * ROW } else { ROW };
+    let bars = egui::Rect::from_min_max(rect.min, egui::pos2(rect.max.x, rect.max.y - extra));
+    // Zoom around the pointer, pan by dragging.
+    if response.hovered() {
+        let scroll = ui.input(|i| i.smooth_scroll_delta.y);
+        if scroll != 0.0 {
+            let (first, _, bar) = visible(zoom, len, bars.width());
+            let pointer = ui.input(|i| i.pointer.hover_pos()).map_or(0.0, |p| p.x - bars.min.x);
+            let at = first as f32 + pointer / bar;
+            let new_bar = (bar * if scroll > 0.0 { 1.25 } else { 0.8 }).min(bars.width() / 2.0);
+            zoom.bar_width = Some(new_bar);
+            zoom.first = at - pointer / new_bar;
+        }
+    }
+    if response.dragged() {
+        let (_, _, bar) = visible(zoom, len, bars.width());
+        zoom.first -= response.drag_delta().x / bar;
+    }
+    let (first, end, bar) = visible(zoom, len, bars.width());
+    let painter = ui.painter_at(rect);
+    painter.rect_filled(bars, 0.0, LENS_FILL);
+    let x_of = |i: usize| bars.min.x + (i - first) as f32 * bar;
+    let key_max = reading.key_max.max(1) as f32;
+    // One bar per position, or where bars are narrower than a pixel, one per pixel column.
+    let ppp = ui.ctx().pixels_per_point();
+    let step = ((1.0 / (bar * ppp)).ceil() as usize).max(1);
+    for i in (first..end).step_by(step) {
+        let cell = &reading.cells[i];
+        let h = (cell.key as f32 / key_max * bars.height()).max(1.0);
+        let [r, g, b, _] = cell.pixel;
+        let x = x_of(i);
+        let w = (bar * step as f32).max(1.0 / ppp);
+        let gap = if bar * ppp >= 6.0 { 1.0 } else { 0.0 };
+        painter.rect_filled(
+            egui::Rect::from_min_max(egui::pos2(x, bars.max.y - h), egui::pos2(x + w - gap, bars.max.y)),
+            0.0,
+            egui::Color32::from_rgb(r, g, b),
+        );
+    }
+    let marks = egui::Rect::from_min_max(
+        egui::pos2(rect.min.x, bars.max.y),
+        egui::pos2(rect.max.x, bars.max.y + ROW),
+    );
+    match &reading.step {
+        StepReading::OddEven { .. } => {
+            for l in reading.compared().into_iter().filter(|&l| l + 1 >= first && l < end) {
+                let (x0, x1) = (x_of(l.max(first)), x_of((l + 2).min(end)));
+                let pair = egui::Rect::from_min_max(
+                    egui::pos2(x0 + 1.0, marks.min.y + 2.0),
+                    egui::pos2(x1 - 1.0, marks.max.y - 2.0),
+                );
+                if reading.swapped(l) {
+                    painter.rect_filled(pair, 2.0, SWAPPED);
+                } else if bar >= 2.0 {
+                    painter.rect_stroke(
+                        pair,
+                        2.0,
+                        egui::Stroke::new(1.0, COMPARED),
+                        egui::StrokeKind::Inside,
+                    );
+                }
+            }
+        }
+        StepReading::Bubble { .. } => {
+            for i in reading.changed().into_iter().filter(|&i| i >= first && i < end) {
+                let x = x_of(i);
+                painter.rect_filled(
+                    egui::Rect::from_min_max(
+                        egui::pos2(x, marks.min.y + 3.0),
+                        egui::pos2(x + bar.max(1.0), marks.max.y - 3.0),
+                    ),
+                    0.0,
+                    SWAPPED,
+                );
+            }
+        }
+        StepReading::Radix { digit_bits, .. } => {
+            radix_rows(&painter, reading, bars, first, end, bar, *digit_bits)
+        }
+        StepReading::Start => {}
+    }
+    if let Some(histogram) = histogram {
+        let area = egui::Rect::from_min_size(
+            egui::pos2(rect.max.x + 8.0, rect.min.y),
+            egui::vec2(HISTOGRAM_WIDTH, rect.height()),
+        );
+        histogram_box(ui, reading, &histogram, area);
+    }
+}
+
+/// The colour of digit `d` of `buckets`.
+fn digit_colour(d: u32, buckets: u32) -> egui::Color32 {
+    egui::ecolor::Hsva::new(d as f32 / buckets as f32, 0.65, 0.95, 1.0).into()
+}
+
+/// Under the bars: where each input pixel went (lines), the input pixels, and their digits.
+fn radix_rows(
+    painter: &egui::Painter,
+    reading: &LensReading,
+    bars: egui::Rect,
+    first: usize,
+    end: usize,
+    bar: f32,
+    digit_bits: u32,
+) {
+    let buckets = 1 << digit_bits;
+    let input_top = bars.max.y + ROUTES;
+    let digits_top = input_top + ROW;
+    let x_of = |i: usize| bars.min.x + (i as f32 - first as f32 + 0.5) * bar;
+    for (i, cell) in reading.cells.iter().enumerate().take(end).skip(first) {
+        let x = bars.min.x + (i - first) as f32 * bar;
+        let w = bar.max(1.0);
+        if let Some([r, g, b, _]) = cell.before {
+            painter.rect_filled(
+                egui::Rect::from_min_size(egui::pos2(x, input_top), egui::vec2(w, ROW - 1.0)),
+                0.0,
+                egui::Color32::from_rgb(r, g, b),
+            );
+        }
+        if let Some(d) = cell.digit {
+            let rect = egui::Rect::from_min_size(egui::pos2(x, digits_top), egui::vec2(w, ROW - 1.0));
+            painter.rect_filled(rect, 0.0, digit_colour(d, buckets));
+            if bar >= 11.0 {
+                painter.text(
+                    rect.center(),
+                    egui::Align2::CENTER_CENTER,
+                    format!("{d:x}"),
+                    egui::FontId::monospace(9.0),
+                    egui::Color32::BLACK,
+                );
+            }
+            if let Some(slot) = cell.slot.map(|s| s as usize) {
+                // Lines only where both ends are in view (at most one per pixel column).
+                if (first..end).contains(&slot) && (bar >= 1.0 || i % (1.0 / bar).ceil() as usize == 0) {
+                    painter.line_segment(
+                        [egui::pos2(x_of(i), input_top), egui::pos2(x_of(slot), bars.max.y)],
+                        egui::Stroke::new(1.0, digit_colour(d, buckets).gamma_multiply(0.8)),
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// A radix pass's digit counts over its sequence and their exclusive prefix sums (each digit's
+/// first slot), as bars with numbers where they fit.
+fn histogram_box(ui: &egui::Ui, reading: &LensReading, histogram: &[u32], area: egui::Rect) {
+    let painter = ui.painter_at(area);
+    painter.rect_filled(area, 2.0, egui::Color32::from_gray(24));
+    let StepReading::Radix { prefix: Some(prefix), .. } = &reading.step else { return };
+    let buckets = histogram.len() as u32;
+    let title = egui::pos2(area.min.x + 4.0, area.min.y + 2.0);
+    painter.text(
+        title,
+        egui::Align2::LEFT_TOP,
+        "digit: count @ first slot",
+        egui::FontId::proportional(11.0),
+        egui::Color32::LIGHT_GRAY,
+    );
+    let top = area.min.y + 16.0;
+    let most = histogram.iter().copied().max().unwrap_or(1).max(1) as f32;
+    let row = ((area.max.y - top) / buckets as f32).min(14.0);
+    for (d, (&count, &start)) in histogram.iter().zip(prefix).enumerate() {
+        let y = top + d as f32 * row;
+        let w = count as f32 / most * (area.width() - 90.0);
+        painter.rect_filled(
+            egui::Rect::from_min_size(
+                egui::pos2(area.min.x + 86.0, y + 1.0),
+                egui::vec2(w.max(1.0), (row - 2.0).max(1.0)),
+            ),
+            0.0,
+            digit_colour(d as u32, buckets),
+        );
+        if row >= 10.0 {
+            painter.text(
+                egui::pos2(area.min.x + 4.0, y + row / 2.0),
+                egui::Align2::LEFT_CENTER,
+                format!("{d:>2x}: {count} @ {start}"),
+                egui::FontId::monospace(10.0),
+                egui::Color32::LIGHT_GRAY,
+            );
+        }
+    }
+}
