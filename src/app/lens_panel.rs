@@ -36,14 +36,20 @@ pub fn draw(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, height:
     });
     let lanes = readings.len().max(1);
     let height = (height / lanes as f32).max(70.0);
-    for (reading, lane) in readings.iter().zip(&model.lanes) {
+    for (index, (reading, lane)) in readings.iter().zip(&model.lanes).enumerate() {
         let algorithm = lane.algorithm;
         match reading {
             Ok(reading) => {
                 ui.label(egui::RichText::new(describe(algorithm, lane, reading)).size(12.0));
                 let radix_rows =
                     if matches!(reading.step, StepReading::Radix { .. }) { ROUTES + 2.0 * ROW } else { 0.0 };
-                strip(ui, reading, height - 20.0 + radix_rows, &mut state.lens_zoom);
+                strip(
+                    ui,
+                    reading,
+                    height - 20.0 + radix_rows,
+                    &mut state.lens_zoom,
+                    (index, &mut state.lens_textures),
+                );
             }
             Err(e) => {
                 ui.colored_label(
@@ -118,7 +124,13 @@ fn visible(zoom: &mut LensZoom, len: usize, width: f32) -> (usize, usize, f32) {
 
 /// The bars of one lane's line, with the step's marks, and for radix the input, its digits,
 /// where each went and the histogram.
-fn strip(ui: &mut egui::Ui, reading: &LensReading, height: f32, zoom: &mut LensZoom) {
+fn strip(
+    ui: &mut egui::Ui,
+    reading: &LensReading,
+    height: f32,
+    zoom: &mut LensZoom,
+    (lane, textures): (usize, &mut Vec<egui::TextureHandle>),
+) {
     let radix = matches!(reading.step, StepReading::Radix { .. });
     let histogram = reading.histogram();
     let width = ui.available_width() - if histogram.is_some() { HISTOGRAM_WIDTH + 8.0 } else { 0.0 };
@@ -145,25 +157,33 @@ fn strip(ui: &mut egui::Ui, reading: &LensReading, height: f32, zoom: &mut LensZ
     }
     let (first, end, bar) = visible(zoom, len, bars.width());
     let painter = ui.painter_at(rect);
-    painter.rect_filled(bars, 0.0, LENS_FILL);
-    let x_of = |i: usize| bars.min.x + (i - first) as f32 * bar;
-    let key_max = reading.key_max.max(1) as f32;
-    // One bar per position, or where bars are narrower than a pixel, one per pixel column.
+    // The bars are drawn into a picture of the strip, pixel for pixel, and shown as one
+    // texture: a software GPU rasterises one quad far faster than a thousand thin ones.
     let ppp = ui.ctx().pixels_per_point();
-    let step = ((1.0 / (bar * ppp)).ceil() as usize).max(1);
-    for i in (first..end).step_by(step) {
-        let cell = &reading.cells[i];
-        let h = (cell.key as f32 / key_max * bars.height()).max(1.0);
-        let [r, g, b, _] = cell.pixel;
-        let x = x_of(i);
-        let w = (bar * step as f32).max(1.0 / ppp);
-        let gap = if bar * ppp >= 6.0 { 1.0 } else { 0.0 };
-        painter.rect_filled(
-            egui::Rect::from_min_max(egui::pos2(x, bars.max.y - h), egui::pos2(x + w - gap, bars.max.y)),
-            0.0,
-            egui::Color32::from_rgb(r, g, b),
-        );
-    }
+    let image = bars_image(
+        reading,
+        first,
+        end,
+        bar * ppp,
+        (bars.width() * ppp) as usize,
+        (bars.height() * ppp) as usize,
+    );
+    let texture = match textures.get_mut(lane) {
+        Some(texture) => {
+            texture.set(image, egui::TextureOptions::NEAREST);
+            texture.id()
+        }
+        None => {
+            let texture = ui.ctx().load_texture(format!("lens-{lane}"), image, egui::TextureOptions::NEAREST);
+            let id = texture.id();
+            textures.push(texture);
+            id
+        }
+    };
+    let uv = egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0));
+    painter.image(texture, bars, uv, egui::Color32::WHITE);
+    let x_of = |i: usize| bars.min.x + (i - first) as f32 * bar;
+    let mut mesh = egui::Mesh::default();
     let marks = egui::Rect::from_min_max(
         egui::pos2(rect.min.x, bars.max.y),
         egui::pos2(rect.max.x, bars.max.y + ROW),
@@ -177,7 +197,7 @@ fn strip(ui: &mut egui::Ui, reading: &LensReading, height: f32, zoom: &mut LensZ
                     egui::pos2(x1 - 1.0, marks.max.y - 2.0),
                 );
                 if reading.swapped(l) {
-                    painter.rect_filled(pair, 2.0, SWAPPED);
+                    mesh.add_colored_rect(pair, SWAPPED);
                 } else if bar >= 2.0 {
                     painter.rect_stroke(
                         pair,
@@ -191,12 +211,11 @@ fn strip(ui: &mut egui::Ui, reading: &LensReading, height: f32, zoom: &mut LensZ
         StepReading::Bubble { .. } => {
             for i in reading.changed().into_iter().filter(|&i| i >= first && i < end) {
                 let x = x_of(i);
-                painter.rect_filled(
+                mesh.add_colored_rect(
                     egui::Rect::from_min_max(
                         egui::pos2(x, marks.min.y + 3.0),
                         egui::pos2(x + bar.max(1.0), marks.max.y - 3.0),
                     ),
-                    0.0,
                     SWAPPED,
                 );
             }
@@ -206,6 +225,7 @@ fn strip(ui: &mut egui::Ui, reading: &LensReading, height: f32, zoom: &mut LensZ
         }
         StepReading::Start => {}
     }
+    painter.add(egui::Shape::mesh(mesh));
     if let Some(histogram) = histogram {
         let area = egui::Rect::from_min_size(
             egui::pos2(rect.max.x + 8.0, rect.min.y),
@@ -308,4 +328,36 @@ fn histogram_box(ui: &egui::Ui, reading: &LensReading, histogram: &[u32], area: 
             );
         }
     }
+}
+
+/// The bars of positions `first..end`, `bar` pixels wide each, in a `width` x `height` picture
+/// (the background [`LENS_FILL`], a pixel's gap between bars wide enough to show one).
+fn bars_image(
+    reading: &LensReading,
+    first: usize,
+    end: usize,
+    bar: f32,
+    width: usize,
+    height: usize,
+) -> egui::ColorImage {
+    let mut pixels = vec![LENS_FILL; width * height];
+    let key_max = reading.key_max.max(1) as f32;
+    for x in 0..width {
+        let i = first + (x as f32 / bar) as usize;
+        // The last pixel column of a wide bar stays background: the gap between bars.
+        let gap = bar >= 6.0 && ((x + 1) as f32 / bar) as usize != (x as f32 / bar) as usize;
+        if i >= end || gap {
+            continue;
+        }
+        let cell = &reading.cells[i];
+        let [r, g, b, _] = cell.pixel;
+        let h = ((cell.key as f32 / key_max * height as f32).round() as usize).clamp(1, height);
+        for y in height - h..height {
+            pixels[y * width + x] = egui::Color32::from_rgb(r, g, b);
+        }
+    }
+    egui::ColorImage::new(
+        [width.max(1), height.max(1)],
+        if width * height == 0 { vec![LENS_FILL] } else { pixels },
+    )
 }

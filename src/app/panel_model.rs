@@ -152,6 +152,8 @@ pub struct UiState {
     pub mask_path: String,
     /// How the lens strip is zoomed and panned.
     pub lens_zoom: LensZoom,
+    /// The lens's bars, one texture per lane, drawn anew each frame.
+    pub lens_textures: Vec<egui::TextureHandle>,
 }
 
 /// The lens strip's zoom: bar width and the first position shown.
@@ -173,6 +175,7 @@ impl Default for UiState {
             status_is_error: false,
             mask_path: String::new(),
             lens_zoom: LensZoom::default(),
+            lens_textures: Vec::new(),
         }
     }
 }

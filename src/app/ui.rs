@@ -29,11 +29,17 @@ pub fn draw(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, actions
     if model.lens.is_some() {
         // A third of the window's height, shared by the lanes' strips.
         let height = (ui.available_height() * 0.34).clamp(120.0, 320.0);
+        // No fill: the window's background is already there, and on a software GPU each
+        // layer drawn over a whole panel costs frames.
         egui::Panel::bottom("lens")
             .resizable(false)
+            .frame(egui::Frame::NONE.inner_margin(6.0))
             .show(ui, |ui| super::lens_panel::draw(ui, model, state, height));
     }
-    egui::CentralPanel::default().show(ui, |ui| super::pictures::pictures(ui, model, state, actions));
+    // No fill either: the pictures lie on the window's background.
+    egui::CentralPanel::default()
+        .frame(egui::Frame::NONE)
+        .show(ui, |ui| super::pictures::pictures(ui, model, state, actions));
     if state.help_open {
         help(ui.ctx(), model.commands, &mut state.help_open);
     }
