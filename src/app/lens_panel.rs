@@ -68,7 +68,7 @@ pub fn describe(algorithm: Algorithm, lane: &LaneView, reading: &LensReading) ->
     match &reading.step {
         StepReading::Start => match algorithm {
             Algorithm::Radix => format!("{who}: the input; the first digit pass sorts by the lowest digit"),
-            _ => format!("{who}: the input; the first pass compares pairs (x-1, x) with x odd"),
+            _ => format!("{who}: the input; the first pass compares pairs (x-1, x) with x even"),
         },
         StepReading::OddEven { iteration } => {
             let compared = reading.compared();
@@ -251,6 +251,8 @@ fn radix_rows(
     digit_bits: u32,
 ) {
     let buckets = 1 << digit_bits;
+    let whole_picture = matches!(reading.step, StepReading::Radix { whole_picture: true, .. });
+    let sequence_first = if whole_picture { (reading.line.index * reading.line.len) as usize } else { 0 };
     let input_top = bars.max.y + ROUTES;
     let digits_top = input_top + ROW;
     let x_of = |i: usize| bars.min.x + (i as f32 - first as f32 + 0.5) * bar;
@@ -276,7 +278,8 @@ fn radix_rows(
                     egui::Color32::BLACK,
                 );
             }
-            if let Some(slot) = cell.slot.map(|s| s as usize) {
+            // Slots are positions in the sequence: the line's own, or the whole picture's.
+            if let Some(slot) = cell.slot.and_then(|s| (s as usize).checked_sub(sequence_first)) {
                 // Lines only where both ends are in view (at most one per pixel column).
                 if (first..end).contains(&slot) && (bar >= 1.0 || i % (1.0 / bar).ceil() as usize == 0) {
                     painter.line_segment(

@@ -78,6 +78,9 @@ fn record_takes_an_optional_path_and_its_settings() {
     assert!(Cli::try_parse_from(["shadersort", "--speed", "0"]).is_err());
     assert!(Cli::try_parse_from(["shadersort", "--digit-bits", "3"]).is_err());
     assert_eq!(Cli::parse_from(["shadersort", "--quit-after", "2.5"]).quit_after, Some(2.5));
+    let lens = Cli::parse_from(["shadersort", "--lens", "12"]);
+    assert_eq!((lens.lens, lens.settings().lens), (Some(12), Some(12)));
+    assert!(Cli::try_parse_from(["shadersort", "--lens", "-1"]).is_err());
 }
 
 #[test]
