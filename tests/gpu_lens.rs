@@ -48,7 +48,7 @@ fn some_lines(count: u32) -> Vec<u32> {
 
 fn read(
     gpu: &Gpu,
-    probe: &LensProbe,
+    probe: &mut LensProbe,
     run: &dyn SortRun,
     size: (u32, u32),
     axis: Axis,
@@ -65,7 +65,7 @@ fn pixels(reading: &LensReading) -> Vec<[u8; 4]> {
 #[test]
 fn odd_even_lens_shows_each_pass_pairs_and_swaps_as_the_model_has_them() {
     on_every_gpu(|gpu| {
-        let probe = LensProbe::new(gpu);
+        let mut probe = LensProbe::new(gpu);
         let odd_even = OddEven::new(gpu);
         for (w, h, axis, key) in [
             (1, 1, Axis::Rows, SortKey::Luma),
@@ -80,7 +80,7 @@ fn odd_even_lens_shows_each_pass_pairs_and_swaps_as_the_model_has_them() {
             let count = options.line_count(w, h);
             let mut model = input.clone();
             for index in some_lines(count) {
-                let start = read(gpu, &probe, &run, (w, h), axis, index);
+                let start = read(gpu, &mut probe, &run, (w, h), axis, index);
                 assert_eq!(start.step, StepReading::Start, "{what}");
                 assert!(start.cells.iter().all(|c| c.before.is_none()), "{what}");
                 assert_eq!(pixels(&start), model_line(&input, axis, index), "{what}");
@@ -90,7 +90,7 @@ fn odd_even_lens_shows_each_pass_pairs_and_swaps_as_the_model_has_them() {
                 reference::odd_even_pass(&mut model, &options, iteration);
                 step(gpu, &mut run);
                 for index in some_lines(count) {
-                    let lens = read(gpu, &probe, &run, (w, h), axis, index);
+                    let lens = read(gpu, &mut probe, &run, (w, h), axis, index);
                     let (now, was) = (model_line(&model, axis, index), model_line(&before, axis, index));
                     assert_eq!(lens.step, StepReading::OddEven { iteration }, "{what}");
                     assert_eq!(pixels(&lens), now, "{what} pass {iteration} line {index}");
@@ -113,7 +113,7 @@ fn odd_even_lens_shows_each_pass_pairs_and_swaps_as_the_model_has_them() {
 #[test]
 fn within_runs_the_lens_compares_only_pairs_of_one_run() {
     on_every_gpu(|gpu| {
-        let probe = LensProbe::new(gpu);
+        let mut probe = LensProbe::new(gpu);
         let (w, h) = (23, 2);
         let input = random_image(w, h, 5);
         let options = SortOptions::default();
@@ -126,7 +126,7 @@ fn within_runs_the_lens_compares_only_pairs_of_one_run() {
         let mut run = OddEven::new(gpu).start_in_runs(gpu, &input, options, PassKind::Compute, Some(&runs));
         for iteration in 0..3 {
             step(gpu, &mut run);
-            let lens = read(gpu, &probe, &run, (w, h), Axis::Rows, 1);
+            let lens = read(gpu, &mut probe, &run, (w, h), Axis::Rows, 1);
             let ids: Vec<u32> = (0..w).map(|x| runs.id(x, 1)).collect();
             assert_eq!(lens.cells.iter().map(|c| c.run).collect::<Vec<_>>(), ids);
             let expected: Vec<usize> = (first_left(iteration)..w as usize - 1)
@@ -159,7 +159,7 @@ fn bubble_model(line: &mut RgbaImage, options: &SortOptions, first: u32, budget:
 #[test]
 fn bubble_lens_reports_the_phases_each_line_ran_and_its_early_exit() {
     on_every_gpu(|gpu| {
-        let probe = LensProbe::new(gpu);
+        let mut probe = LensProbe::new(gpu);
         let bubble = Bubble::new(gpu);
         for (w, h, axis, budget) in [(9, 3, Axis::Rows, 2), (3, 17, Axis::Columns, 4), (40, 2, Axis::Rows, 3)]
         {
@@ -190,7 +190,7 @@ fn bubble_lens_reports_the_phases_each_line_ran_and_its_early_exit() {
                 for index in some_lines(count) {
                     let (ran, left_early) =
                         bubble_model(&mut lines[index as usize], &options, first, this_budget);
-                    let lens = read(gpu, &probe, &run, (w, h), axis, index);
+                    let lens = read(gpu, &mut probe, &run, (w, h), axis, index);
                     assert_eq!(
                         lens.step,
                         StepReading::Bubble {
@@ -220,7 +220,7 @@ fn bubble_lens_reports_the_phases_each_line_ran_and_its_early_exit() {
 #[test]
 fn radix_lens_shows_each_pass_digits_prefix_sums_and_destinations() {
     on_every_gpu(|gpu| {
-        let probe = LensProbe::new(gpu);
+        let mut probe = LensProbe::new(gpu);
         let radix = Radix::new(gpu);
         for (w, h, axis, digit_bits, sub_steps, scope) in [
             (1, 1, Axis::Rows, 4, false, Scope::Rows),
@@ -249,7 +249,7 @@ fn radix_lens_shows_each_pass_digits_prefix_sums_and_destinations() {
                 let (pass_input, _) = radix_steps(&input, seqs, &plan, pass * plan.stages);
                 let input_seqs = seqs.read(&pass_input);
                 for index in some_lines(count) {
-                    let lens = read(gpu, &probe, &run, (w, h), axis, index);
+                    let lens = read(gpu, &mut probe, &run, (w, h), axis, index);
                     let at = format!("{what} step {k} line {index}");
                     assert_eq!(pixels(&lens), model_line(&now, axis, index), "{at}");
                     let was = model_line(&pass_input, axis, index);
@@ -302,7 +302,7 @@ fn radix_lens_shows_each_pass_digits_prefix_sums_and_destinations() {
 #[test]
 fn at_an_angle_the_lens_reads_the_line_through_the_point() {
     on_every_gpu(|gpu| {
-        let probe = LensProbe::new(gpu);
+        let mut probe = LensProbe::new(gpu);
         let scatter = LineScatter::new(gpu);
         let (w, h) = (19, 11);
         let input = random_image(w, h, 3);

@@ -398,20 +398,12 @@ impl SortRun for BubbleRun {
     }
 
     fn lens_view(&self) -> LensView<'_> {
-        LensView {
-            state: self.state(),
-            // Every dispatch writes every line, so the other texture holds the state before it.
-            before: (self.steps_done > 0).then(|| self.pictures.state(self.steps_done - 1)),
-            axis: self.options.axis,
-            runs: self.runs.enabled().then(|| self.runs.texture()),
-            options: self.options,
-            steps_done: self.steps_done,
-            step: LensStep::Bubble {
-                phases_per_step: self.phases_per_step,
-                line_phases: self.line_phases,
-                reports: &self.line_reports,
-            },
-        }
+        let step = LensStep::Bubble {
+            phases_per_step: self.phases_per_step,
+            line_phases: self.line_phases,
+            reports: &self.line_reports,
+        };
+        LensView::of_ping_pong(&self.pictures, &self.runs, self.options, self.steps_done, step)
     }
 
     fn restart(&mut self, encoder: &mut wgpu::CommandEncoder) {

@@ -2,6 +2,8 @@
 //! lines' state as the run keeps them, and what its last step did. Nothing is copied for the
 //! lens; it reads the run's own state.
 
+use super::ping_pong::PingPong;
+use super::runs::RunTexture;
 use crate::keys::options::{Axis, SortOptions};
 
 /// The GPU state of a run, as the row lens reads it.
@@ -21,6 +23,28 @@ pub struct LensView<'a> {
     pub steps_done: u32,
     /// What the algorithm's last step was.
     pub step: LensStep<'a>,
+}
+
+impl<'a> LensView<'a> {
+    /// The view of a run whose every step rewrites every texel of `pictures` (odd-even, bubble):
+    /// the state after `steps_done` steps, and the one before it in the other texture.
+    pub fn of_ping_pong(
+        pictures: &'a PingPong,
+        runs: &'a RunTexture,
+        options: SortOptions,
+        steps_done: u32,
+        step: LensStep<'a>,
+    ) -> Self {
+        LensView {
+            state: pictures.state(steps_done),
+            before: (steps_done > 0).then(|| pictures.state(steps_done - 1)),
+            axis: options.axis,
+            runs: runs.enabled().then(|| runs.texture()),
+            options,
+            steps_done,
+            step,
+        }
+    }
 }
 
 /// What the last step of a run did, by algorithm.

@@ -427,16 +427,7 @@ impl SortRun for OddEvenRun {
     }
 
     fn lens_view(&self) -> LensView<'_> {
-        LensView {
-            state: self.state(),
-            // Every pass writes every texel, so the other texture holds the state before it.
-            before: (self.steps_done > 0).then(|| self.pictures.state(self.steps_done - 1)),
-            axis: self.options.axis,
-            runs: self.runs.enabled().then(|| self.runs.texture()),
-            options: self.options,
-            steps_done: self.steps_done,
-            step: LensStep::OddEven,
-        }
+        LensView::of_ping_pong(&self.pictures, &self.runs, self.options, self.steps_done, LensStep::OddEven)
     }
 
     fn restart(&mut self, encoder: &mut wgpu::CommandEncoder) {

@@ -5,11 +5,10 @@ use super::line::LensLine;
 use super::reading::{LensCell, LensReading, StepReading};
 use crate::algorithms::lens_view::{LensStep, LensView};
 use crate::gpu::bindings::{compute_buffer, uint_texture};
-use crate::gpu::readback::read_u32s;
+use crate::gpu::readback::map_and_read;
 use crate::gpu::shaders::LENS_PROGRAM;
 use crate::gpu::{Gpu, GpuError};
 use crate::keys::options::Axis;
-use wgpu::util::DeviceExt;
 
 /// Words per position in the kernel's output (`CELL_WORDS` in `shaders/lens.wgsl`).
 const CELL_WORDS: usize = 6;
@@ -59,6 +58,17 @@ pub struct LensProbe {
     no_runs: wgpu::Texture,
     /// A one-word buffer bound where a run has nothing extra to copy.
     no_extra: wgpu::Buffer,
+    /// The parameters' uniform buffer, kept from read to read.
+    uniform: wgpu::Buffer,
+    /// The kernel's output and its staging copy, kept from read to read and grown as lines need.
+    output: Option<Output>,
+}
+
+/// The kernel's output buffer and the buffer it is read back through, for up to `words` words.
+struct Output {
+    words: usize,
+    buffer: wgpu::Buffer,
+    staging: wgpu::Buffer,
 }
 
 impl LensProbe {
@@ -97,25 +107,44 @@ impl LensProbe {
             usage: wgpu::BufferUsages::STORAGE,
             mapped_at_creation: false,
         });
-        LensProbe { layout, pipeline, no_runs, no_extra }
+        let uniform = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("lens::params"),
+            size: std::mem::size_of::<LensParams>() as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        LensProbe { layout, pipeline, no_runs, no_extra, uniform, output: None }
+    }
+
+    /// The output buffers, made anew only when `words` no longer fit.
+    fn output(&mut self, device: &wgpu::Device, words: usize) -> &Output {
+        if self.output.as_ref().is_none_or(|o| o.words < words) {
+            let words = words.next_power_of_two();
+            let buffer = |label, usage| {
+                device.create_buffer(&wgpu::BufferDescriptor {
+                    label: Some(label),
+                    size: (words * 4) as u64,
+                    usage,
+                    mapped_at_creation: false,
+                })
+            };
+            self.output = Some(Output {
+                words,
+                buffer: buffer("lens::out", wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC),
+                staging: buffer("lens::staging", wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ),
+            });
+        }
+        self.output.as_ref().expect("just made")
     }
 
     /// Reads `line` of the run whose state `view` shows.
-    pub fn read(&self, gpu: &Gpu, view: &LensView<'_>, line: &LensLine) -> Result<LensReading, GpuError> {
+    pub fn read(&mut self, gpu: &Gpu, view: &LensView<'_>, line: &LensLine) -> Result<LensReading, GpuError> {
         let (params, extra) = self.params(view, line);
         let words = line.len as usize * CELL_WORDS + params.extra_count as usize;
         let device = &gpu.device;
-        let uniform = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("lens::params"),
-            contents: bytemuck::bytes_of(&params),
-            usage: wgpu::BufferUsages::UNIFORM,
-        });
-        let out = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("lens::out"),
-            size: (words.max(1) * 4) as u64,
-            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
-            mapped_at_creation: false,
-        });
+        gpu.queue.write_buffer(&self.uniform, 0, bytemuck::bytes_of(&params));
+        self.output(device, words.max(1));
+        let out = &self.output.as_ref().expect("made above").buffer;
         let texture_view = |t: &wgpu::Texture| t.create_view(&Default::default());
         let views = [
             texture_view(view.state),
@@ -135,7 +164,7 @@ impl LensProbe {
             })
             .collect();
         entries.extend([
-            wgpu::BindGroupEntry { binding: 4, resource: uniform.as_entire_binding() },
+            wgpu::BindGroupEntry { binding: 4, resource: self.uniform.as_entire_binding() },
             wgpu::BindGroupEntry { binding: 5, resource: out.as_entire_binding() },
             wgpu::BindGroupEntry {
                 binding: 6,
@@ -158,9 +187,13 @@ impl LensProbe {
             pass.set_bind_group(0, &bind_group, &[]);
             pass.dispatch_workgroups(line.len.max(params.extra_count).div_ceil(WORKGROUP), 1, 1);
         }
+        let output = self.output.as_ref().expect("made above");
+        let bytes = (words * 4) as u64;
+        encoder.copy_buffer_to_buffer(&output.buffer, 0, &output.staging, 0, bytes);
         gpu.queue.submit([encoder.finish()]);
-        let words = read_u32s(gpu, &out, 0, words)?;
-        Ok(decode(view, line, &params, &words))
+        let mut read = Vec::with_capacity(words);
+        map_and_read(gpu, &output.staging, bytes, |data| read.extend_from_slice(bytemuck::cast_slice(data)))?;
+        Ok(decode(view, line, &params, &read))
     }
 
     /// The kernel's parameters for `line` of `view`, and the buffer it copies extra words from.
