@@ -4,9 +4,10 @@ use shadersort::algorithms::bubble::BubbleParams;
 use shadersort::algorithms::odd_even::{PassParams, WORKGROUP_SIZE};
 use shadersort::algorithms::radix::RadixParams;
 use shadersort::algorithms::radix_image::ImageStepParams;
+use shadersort::app::display::PictureParams;
 use shadersort::gpu::shaders::{
-    BUBBLE_PROGRAM, KEY_PROGRAM, KEYS_PROGRAM, LINE_SCATTER_PROGRAM, ODD_EVEN_PROGRAM, PROGRAMS, Program,
-    RADIX_IMAGE_PROGRAM, RADIX_PROGRAM, RADIX_SORT_PROGRAM, RADIX_SORT_SUBGROUPS_PROGRAM,
+    BUBBLE_PROGRAM, DISPLAY_PROGRAM, KEY_PROGRAM, KEYS_PROGRAM, LINE_SCATTER_PROGRAM, ODD_EVEN_PROGRAM,
+    PROGRAMS, Program, RADIX_IMAGE_PROGRAM, RADIX_PROGRAM, RADIX_SORT_PROGRAM, RADIX_SORT_SUBGROUPS_PROGRAM,
 };
 use shadersort::keys::extract::KeyParams;
 use shadersort::keys::{HUE_SECTOR, SATURATION_MAX, SortKey};
@@ -116,6 +117,16 @@ fn line_scatter_entry_point_and_workgroup_match_the_rust_side() {
     let scatter = entry_point(&module, "scatter_lines");
     assert_eq!(scatter.stage, naga::ShaderStage::Compute);
     assert_eq!(scatter.workgroup_size, [WORKGROUP_SIZE[0], WORKGROUP_SIZE[1], 1]);
+}
+
+#[test]
+fn display_entry_points_override_and_params_match_the_rust_side() {
+    let (module, _) = parse(&DISPLAY_PROGRAM);
+    assert_eq!(entry_point(&module, "draw_picture").stage, naga::ShaderStage::Fragment);
+    assert_eq!(entry_point(&module, "fullscreen_vertex").stage, naga::ShaderStage::Vertex);
+    assert_eq!(struct_size(&module, "PictureParams") as usize, std::mem::size_of::<PictureParams>());
+    // src/app/display.rs sets it by name for sRGB surfaces.
+    assert!(module.overrides.iter().any(|(_, o)| o.name.as_deref() == Some("SRGB_TARGET")));
 }
 
 #[test]

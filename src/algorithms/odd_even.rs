@@ -146,7 +146,7 @@ impl OddEven {
                     &fragment_pipeline_layout,
                     &module,
                     "odd_even_fragment",
-                    PICTURE_FORMAT,
+                    PICTURE_FORMAT.into(),
                     &[runs::runs_constant(with_runs)],
                 )
             });

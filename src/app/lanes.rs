@@ -1,7 +1,7 @@
 //! The runs the window shows: one lane normally, one per algorithm and pass kind side by side,
 //! all stepped in sync by pass.
 
-use super::display::DisplayPipeline;
+use super::display::{DisplayPipeline, LanePicture, PictureDraw};
 use super::player::Stepper;
 use crate::algorithms::runs::RunsError;
 use crate::algorithms::swap_reader::SwapReader;
@@ -30,12 +30,6 @@ pub struct Lane {
     pub in_runs: bool,
     /// Why the lane sorts without the window's runs, if it does.
     pub notice: Option<String>,
-    /// The state converted for display.
-    pub display: wgpu::Texture,
-    /// `display`'s view, registered with egui.
-    pub display_view: wgpu::TextureView,
-    /// egui's handle of `display_view`.
-    pub texture_id: Option<egui::TextureId>,
     /// GPU milliseconds per pass, from timestamps, averaged over the last batch.
     pub gpu_ms_per_pass: Option<f64>,
     /// Milliseconds per pass as timed for sync by time (GPU time where there are timestamps).
@@ -43,8 +37,8 @@ pub struct Lane {
     /// Sync by time: milliseconds this lane may still run to keep up with the first lane.
     owed_ms: f64,
     swaps: SwapReader,
-    /// Display bind groups, one per state texture the run has shown.
-    display_bindings: Vec<(wgpu::Texture, wgpu::BindGroup)>,
+    /// What draws the run's state in the window.
+    picture: LanePicture,
     /// Whether timestamps measure the work (not on CPU adapters such as lavapipe, whose
     /// timestamps miss the work its threads do); otherwise sync by time uses wall time.
     timestamps_measure_work: bool,
@@ -119,7 +113,6 @@ impl Lanes {
         gpu: &Arc<Gpu>,
         pipelines: &[(Algorithm, Pipelines)],
         scatter: &LineScatter,
-        display: &DisplayPipeline,
         picture: &RgbaImage,
         lines: &Lines,
         options: SortOptions,
@@ -148,21 +141,16 @@ impl Lanes {
                         }
                     };
                 let in_runs = lane_runs.is_some() && notice.is_none();
-                let display_texture = display.create_target(gpu, picture.width(), picture.height());
-                let display_view = display_texture.create_view(&Default::default());
                 let swaps = SwapReader::new(gpu, run.as_ref());
                 Lane {
                     swaps,
-                    display_bindings: Vec::new(),
+                    picture: LanePicture::new(gpu),
                     algorithm,
                     settings,
                     run,
                     lines: lane_lines,
                     in_runs,
                     notice,
-                    display: display_texture,
-                    display_view,
-                    texture_id: None,
                     gpu_ms_per_pass: None,
                     ms_per_pass: None,
                     owed_ms: 0.0,
@@ -204,16 +192,10 @@ impl Lanes {
         self.lanes.iter().filter_map(|l| l.notice.clone()).collect()
     }
 
-    /// Records every lane's state conversion for display.
-    pub fn record_display(&mut self, display: &DisplayPipeline, encoder: &mut wgpu::CommandEncoder) {
-        for lane in &mut self.lanes {
-            let state = lane.run.state();
-            if !lane.display_bindings.iter().any(|(t, _)| t == state) {
-                lane.display_bindings.push((state.clone(), display.bind(&self.gpu, state)));
-            }
-            let (_, binding) = lane.display_bindings.iter().find(|(t, _)| t == state).expect("just added");
-            display.record(encoder, binding, &lane.display_view);
-        }
+    /// What draws each lane's current state in this frame.
+    pub fn pictures(&mut self, display: &DisplayPipeline) -> Vec<PictureDraw> {
+        let gpu = &self.gpu;
+        self.lanes.iter_mut().map(|lane| lane.picture.draw(gpu, display, lane.run.state())).collect()
     }
 
     /// Sync by pass: every lane runs `n` passes, in one submission.

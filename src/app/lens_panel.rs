@@ -170,7 +170,13 @@ fn strip(
     );
     let texture = match textures.get_mut(lane) {
         Some(texture) => {
-            texture.set(image, egui::TextureOptions::NEAREST);
+            // Written in place while the strip keeps its size: a whole `set` makes egui's
+            // renderer create a new texture and bind group every frame.
+            if texture.size() == image.size {
+                texture.set_partial([0, 0], image, egui::TextureOptions::NEAREST);
+            } else {
+                texture.set(image, egui::TextureOptions::NEAREST);
+            }
             texture.id()
         }
         None => {

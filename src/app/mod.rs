@@ -5,7 +5,7 @@
 //! ([`WindowOptions`], `Running`, `Session`); each of the files below adds the methods of one
 //! responsibility, or a piece they use:
 //! - the frame: `running` (set-up, the frame loop, the pass budget), `window_size` (how large
-//!   it opens), `render` (surface and egui drawing), `display` (the lanes' display textures);
+//!   it opens), `render` (surface and egui drawing), `display` (the lanes' pictures drawn from their state);
 //! - the user: `commands` (the key table), `actions` (what commands and panel edits do),
 //!   `player` (playing and stepping), `panel_model` (what the panel reads and reports), `ui`,
 //!   `pictures` and `interval_panel` (the egui panel itself), `zoom`, `lens` and `lens_panel`

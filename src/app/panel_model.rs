@@ -58,8 +58,8 @@ pub struct LaneView {
     pub label: String,
     /// "odd-even compute".
     pub short_label: String,
-    /// The texture to draw.
-    pub texture: Option<egui::TextureId>,
+    /// What draws the lane's picture.
+    pub picture: super::display::PictureDraw,
     /// Passes done and the lane's total.
     pub passes: (u32, u32),
     /// Swaps (or pixels moved) of the last step counted on the GPU.

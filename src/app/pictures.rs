@@ -67,12 +67,10 @@ pub fn pictures(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, act
                 .on_hover_text(&lane.label);
         }
         let painter = ui.painter_at(body);
-        if let Some(texture) = lane.texture {
+        painter.add(lane.picture.callback(rect, model.size, ppp));
+        if let Some(runs) = model.runs_overlay.filter(|_| lane.in_runs) {
             let uv = egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0));
-            painter.image(texture, rect, uv, egui::Color32::WHITE);
-            if let Some(runs) = model.runs_overlay.filter(|_| lane.in_runs) {
-                painter.image(runs, rect, uv, egui::Color32::WHITE);
-            }
+            painter.image(runs, rect, uv, egui::Color32::WHITE);
         }
         // A click on a picture opens the lens on the line through that pixel.
         let to_picture = |p: egui::Pos2| {

@@ -1,12 +1,9 @@
-//! Drawing a frame: the surface configured and acquired, the lanes' display textures
-//! registered with egui, and egui's output rendered over them.
+//! Drawing a frame: the surface configured and acquired, and egui's output rendered into it
+//! (the lanes' pictures among it, through `display`'s paint callbacks).
 
 use super::Running;
 use crate::gpu::readback::read_texture;
 use crate::picture::output::{OutputFile, OutputFormat};
-
-/// The window's background, behind egui's panels.
-const BACKGROUND: wgpu::Color = wgpu::Color { r: 0.08, g: 0.08, b: 0.1, a: 1.0 };
 
 impl Running {
     pub(super) fn resize(&mut self, width: u32, height: u32) {
@@ -15,26 +12,6 @@ impl Running {
             self.config.width = width;
             self.config.height = height;
             self.surface.configure(&self.gpu.device, &self.config);
-        }
-    }
-
-    pub(super) fn register_lane_textures(&mut self) {
-        for lane in &mut self.session.lanes.lanes {
-            if lane.texture_id.is_none() {
-                lane.texture_id = Some(self.renderer.register_native_texture(
-                    &self.gpu.device,
-                    &lane.display_view,
-                    wgpu::FilterMode::Nearest,
-                ));
-            }
-        }
-    }
-
-    pub(super) fn free_lane_textures(&mut self) {
-        for lane in &mut self.session.lanes.lanes {
-            if let Some(id) = lane.texture_id.take() {
-                self.renderer.free_texture(&id);
-            }
         }
     }
 
@@ -60,7 +37,6 @@ impl Running {
                 .gpu
                 .device
                 .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("window::frame") });
-            self.session.lanes.record_display(&self.display, &mut encoder);
             let extra = self.renderer.update_buffers(
                 &self.gpu.device,
                 &self.gpu.queue,
@@ -77,7 +53,7 @@ impl Running {
                         depth_slice: None,
                         resolve_target: None,
                         ops: wgpu::Operations {
-                            load: wgpu::LoadOp::Clear(BACKGROUND),
+                            load: wgpu::LoadOp::Clear(self.background()),
                             store: wgpu::StoreOp::Store,
                         },
                     })],
@@ -102,6 +78,19 @@ impl Running {
         for id in deltas.free.drain() {
             self.renderer.free_texture(&id);
         }
+    }
+
+    /// The window's background: egui's panel colour, so the panels need not fill themselves
+    /// (`ui::draw`).
+    fn background(&self) -> wgpu::Color {
+        let fill = self.egui_ctx.global_style().visuals.panel_fill;
+        let [r, g, b] = if self.config.format.is_srgb() {
+            let linear = egui::Rgba::from(fill);
+            [linear.r(), linear.g(), linear.b()]
+        } else {
+            [fill.r(), fill.g(), fill.b()].map(|c| f32::from(c) / 255.0)
+        };
+        wgpu::Color { r: r.into(), g: g.into(), b: b.into(), a: 1.0 }
     }
 
     /// The next surface texture; a lost or outdated surface is configured again and the frame
@@ -150,7 +139,10 @@ impl Running {
                 view: &view,
                 depth_slice: None,
                 resolve_target: None,
-                ops: wgpu::Operations { load: wgpu::LoadOp::Clear(BACKGROUND), store: wgpu::StoreOp::Store },
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(self.background()),
+                    store: wgpu::StoreOp::Store,
+                },
             })],
             depth_stencil_attachment: None,
             timestamp_writes: None,

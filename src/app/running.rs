@@ -69,7 +69,7 @@ impl Running {
             Some(gpu.device.limits().max_texture_dimension_2d as usize),
         );
         let renderer = egui_wgpu::Renderer::new(&gpu.device, format, egui_wgpu::RendererOptions::default());
-        let display = DisplayPipeline::new(&gpu);
+        let display = DisplayPipeline::new(&gpu, format);
         let pipelines: Vec<_> = Algorithm::ALL.into_iter().map(|a| (a, Pipelines::new(&gpu, a))).collect();
         let limit = SizeLimit::new(
             gpu.device.limits().max_texture_dimension_2d,
@@ -121,7 +121,6 @@ impl Running {
             &gpu,
             &pipelines,
             &scatter,
-            &display,
             &picture.pixels,
             &lines,
             sort_options,
@@ -193,7 +192,6 @@ impl Running {
             view_to_save: None,
             lens_probe: crate::lens::LensProbe::new(&gpu_for_lens),
         };
-        running.register_lane_textures();
         if running.ui.status.is_empty() {
             running.report_runs();
         }
@@ -321,18 +319,20 @@ impl Running {
         }
     }
 
-    pub(super) fn lane_views(&self) -> Vec<LaneView> {
+    pub(super) fn lane_views(&mut self) -> Vec<LaneView> {
+        let pictures = self.session.lanes.pictures(&self.display);
         self.session
             .lanes
             .lanes
             .iter()
-            .map(|lane| {
+            .zip(pictures)
+            .map(|(lane, picture)| {
                 let stats = lane.run.stats();
                 LaneView {
                     algorithm: lane.algorithm,
                     label: lane.label(),
                     short_label: lane.short_label(),
-                    texture: lane.texture_id,
+                    picture,
                     passes: (lane.run.steps_done(), lane.run.total_steps()),
                     last_swaps: stats.last_step_swaps,
                     moves_name: lane.algorithm.moves_name(),

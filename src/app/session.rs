@@ -12,7 +12,6 @@ impl Running {
     /// Starts new lanes for the current picture and settings, at pass 0, within runs computed
     /// anew.
     pub(super) fn restart_lanes(&mut self) {
-        self.free_lane_textures();
         self.fit_lines_to_picture();
         self.recompute_runs();
         let s = &self.session;
@@ -21,7 +20,6 @@ impl Running {
             &self.gpu,
             &self.pipelines,
             &self.scatter,
-            &self.display,
             &s.picture.pixels,
             &s.lines,
             s.options,
@@ -30,7 +28,6 @@ impl Running {
         );
         self.session.lanes.sync = self.session.sync;
         self.session.player.stop();
-        self.register_lane_textures();
     }
 }
 

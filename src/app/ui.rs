@@ -21,16 +21,20 @@ pub const STATUS_FILL: egui::Color32 = egui::Color32::from_rgb(22, 38, 58);
 
 /// Draws the whole window.
 pub fn draw(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, actions: &mut Vec<Action>) {
-    egui::Panel::left("controls").resizable(false).exact_size(PANEL_WIDTH).show(ui, |ui| {
+    // The panels draw no fill: the window is cleared to egui's panel colour already
+    // (`Running::background`), and on a software GPU each layer over a whole panel costs frames.
+    let unfilled = egui::Frame::NONE.inner_margin(egui::Margin::symmetric(8, 2));
+    egui::Panel::left("controls").resizable(false).exact_size(PANEL_WIDTH).frame(unfilled).show(ui, |ui| {
         // The status first, at the bottom: it stays in view however far the rest scrolls.
-        egui::Panel::bottom("status").resizable(false).show(ui, |ui| status(ui, model, state));
+        egui::Panel::bottom("status")
+            .resizable(false)
+            .frame(unfilled)
+            .show(ui, |ui| status(ui, model, state));
         egui::ScrollArea::vertical().show(ui, |ui| side_panel(ui, model, state, actions));
     });
     if model.lens.is_some() {
         // A third of the window's height, shared by the lanes' strips.
         let height = (ui.available_height() * 0.34).clamp(120.0, 320.0);
-        // No fill: the window's background is already there, and on a software GPU each
-        // layer drawn over a whole panel costs frames.
         egui::Panel::bottom("lens")
             .resizable(false)
             .frame(egui::Frame::NONE.inner_margin(6.0))

@@ -34,9 +34,19 @@ pub fn compute_buffer(
     ty: wgpu::BufferBindingType,
     has_dynamic_offset: bool,
 ) -> wgpu::BindGroupLayoutEntry {
+    buffer(binding, wgpu::ShaderStages::COMPUTE, ty, has_dynamic_offset)
+}
+
+/// A buffer binding of type `ty` seen by the `visibility` stages.
+pub fn buffer(
+    binding: u32,
+    visibility: wgpu::ShaderStages,
+    ty: wgpu::BufferBindingType,
+    has_dynamic_offset: bool,
+) -> wgpu::BindGroupLayoutEntry {
     wgpu::BindGroupLayoutEntry {
         binding,
-        visibility: wgpu::ShaderStages::COMPUTE,
+        visibility,
         ty: wgpu::BindingType::Buffer { ty, has_dynamic_offset, min_binding_size: None },
         count: None,
     }

@@ -114,15 +114,16 @@ pub fn begin_fullscreen_pass<'e>(
 }
 
 /// A render pipeline that draws one full-screen triangle (`fullscreen_vertex`) and writes one
-/// colour target with `fragment_entry`, no blending: how every fragment pass here is set up.
-/// `constants` sets the fragment stage's pipeline-overridable constants.
+/// colour `target` with `fragment_entry`: how every fragment pass here is set up. `constants`
+/// sets the fragment stage's pipeline-overridable constants. A target made from a format
+/// (`format.into()`) replaces what the texture holds; one with a blend state draws over it.
 pub fn fullscreen_pipeline(
     device: &wgpu::Device,
     label: &str,
     layout: &wgpu::PipelineLayout,
     module: &wgpu::ShaderModule,
     fragment_entry: &str,
-    format: wgpu::TextureFormat,
+    target: wgpu::ColorTargetState,
     constants: &[(&str, f64)],
 ) -> wgpu::RenderPipeline {
     device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
@@ -141,11 +142,7 @@ pub fn fullscreen_pipeline(
             module,
             entry_point: Some(fragment_entry),
             compilation_options: wgpu::PipelineCompilationOptions { constants, ..Default::default() },
-            targets: &[Some(wgpu::ColorTargetState {
-                format,
-                blend: None,
-                write_mask: wgpu::ColorWrites::ALL,
-            })],
+            targets: &[Some(target)],
         }),
         multiview_mask: None,
         cache: None,
@@ -198,7 +195,7 @@ pub const BUBBLE_PROGRAM: Program = Program {
     sources: &[KEY, RUNS, BUBBLE],
 };
 
-/// The window's display conversion.
+/// The window's drawing of a lane's picture.
 pub const DISPLAY_PROGRAM: Program =
     Program { name: "display", files: &["display.wgsl"], sources: &[DISPLAY] };
 
