@@ -45,25 +45,7 @@ impl Running {
                 &screen,
             );
             let view = frame.texture.create_view(&Default::default());
-            {
-                let pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                    label: Some("window::egui"),
-                    color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                        view: &view,
-                        depth_slice: None,
-                        resolve_target: None,
-                        ops: wgpu::Operations {
-                            load: wgpu::LoadOp::Clear(self.background()),
-                            store: wgpu::StoreOp::Store,
-                        },
-                    })],
-                    depth_stencil_attachment: None,
-                    timestamp_writes: None,
-                    occlusion_query_set: None,
-                    multiview_mask: None,
-                });
-                self.renderer.render(&mut pass.forget_lifetime(), &primitives, &screen);
-            }
+            self.draw_egui(&mut encoder, &view, "window::egui", &primitives, &screen);
             let view_copy = self.view_to_save.take().map(|path| {
                 let copy = self.record_view_copy(&mut encoder, &primitives, &screen);
                 (path, copy)
@@ -133,10 +115,24 @@ impl Running {
             view_formats: &[],
         });
         let view = texture.create_view(&Default::default());
+        self.draw_egui(encoder, &view, "window::view_copy", primitives, screen);
+        texture
+    }
+
+    /// Records egui's drawing (the pictures among it) into `target`, cleared to the background
+    /// first: the frame, or the copy that S saves.
+    fn draw_egui(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        target: &wgpu::TextureView,
+        label: &str,
+        primitives: &[egui::ClippedPrimitive],
+        screen: &egui_wgpu::ScreenDescriptor,
+    ) {
         let pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("window::view_copy"),
+            label: Some(label),
             color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: &view,
+                view: target,
                 depth_slice: None,
                 resolve_target: None,
                 ops: wgpu::Operations {
@@ -150,7 +146,6 @@ impl Running {
             multiview_mask: None,
         });
         self.renderer.render(&mut pass.forget_lifetime(), primitives, screen);
-        texture
     }
 
     /// Writes the copy of the window to `path` as a PNG (whole, or not at all).
