@@ -25,8 +25,10 @@ pub const MAX_BUBBLE_WORKGROUP: u32 = 1024;
 pub const DEFAULT_PHASES_PER_STEP: u32 = 2;
 /// Steps that may run between two readings of the counters.
 const RING: u32 = 1024;
-/// Workgroup memory the kernel needs besides the line (two u32 flags, with room to spare).
-const WORKGROUP_OVERHEAD_BYTES: u32 = 16;
+/// Workgroup memory the kernel needs besides the line: two u32 flags. WebGPU counts every
+/// workgroup variable rounded up to 16 bytes (a browser refuses the pipeline otherwise), so
+/// each flag takes 16.
+const WORKGROUP_OVERHEAD_BYTES: u32 = 2 * 16;
 
 /// Mirrors `BubbleParams` in `shaders/bubble.wgsl`.
 #[repr(C)]
@@ -50,7 +52,8 @@ pub struct BubbleParams {
 
 /// The longest line one workgroup can hold on a device with these limits.
 pub fn row_capacity(limits: &wgpu::Limits) -> u32 {
-    limits.max_compute_workgroup_storage_size.saturating_sub(WORKGROUP_OVERHEAD_BYTES) / 4
+    // The line's array counts rounded up to 16 bytes too.
+    limits.max_compute_workgroup_storage_size.saturating_sub(WORKGROUP_OVERHEAD_BYTES) / 16 * 16 / 4
 }
 
 /// Invocations per workgroup on a device with these limits.
