@@ -20,20 +20,33 @@
 //! 7. [`gpu`]: context, textures, read-back, shader assembly, timestamps.
 //!
 //! [`interrupt`] (Ctrl-C) stands beside them all.
+//!
+//! For `wasm32-unknown-unknown` (the browser, on WebGPU: `web/`) the library builds without the
+//! native front ends and what needs files, signals or threads ([`app`], [`bench`](mod@bench),
+//! [`cli`], [`settings`], [`headless`], [`interrupt`], [`record`] and writing outputs in
+//! [`picture::output`]): the algorithms, the angles, the runs, the lens, the radix sort and the
+//! CPU model are the same code on both.
 
 pub mod algorithms;
 pub mod angle;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod app;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod bench;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 pub mod gpu;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod headless;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod interrupt;
 pub mod intervals;
 pub mod keys;
 pub mod lens;
 pub mod picture;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod record;
 pub mod reference;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod settings;
 pub mod sort;

@@ -280,6 +280,18 @@ pub fn run_until(
     gpu: &Gpu,
     run: &mut dyn SortRun,
     target: u32,
+    progress: impl FnMut(u32) -> bool,
+) -> Result<(), GpuError> {
+    pollster::block_on(run_until_async(gpu, run, target, progress))?;
+    gpu.wait()
+}
+
+/// [`run_until`] as a future, for the browser, where reading the swap counts cannot block: each
+/// batch's counts are awaited (see [`crate::gpu::readback::map_and_read_async`]).
+pub async fn run_until_async(
+    gpu: &Gpu,
+    run: &mut dyn SortRun,
+    target: u32,
     mut progress: impl FnMut(u32) -> bool,
 ) -> Result<(), GpuError> {
     /// Most steps per submission: enough to keep the GPU busy, few enough to stop soon after
@@ -295,10 +307,10 @@ pub fn run_until(
             gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("run_until") });
         run.record_steps(&mut encoder, n);
         gpu.queue.submit([encoder.finish()]);
-        reader.collect(gpu, run)?;
+        reader.collect_async(gpu, run).await?;
         if !progress(run.steps_done()) {
             break;
         }
     }
-    gpu.wait()
+    Ok(())
 }

@@ -1,8 +1,8 @@
-//! Blocking reads of a run's swap counts through one staging buffer kept for as long as the
-//! run, so stepping frame after frame allocates nothing.
+//! Reads of a run's swap counts through one staging buffer kept for as long as the run, so
+//! stepping frame after frame allocates nothing: blocking, or awaited (in the browser).
 
 use super::SortRun;
-use crate::gpu::readback::map_and_read;
+use crate::gpu::readback::map_and_read_async;
 use crate::gpu::{Gpu, GpuError};
 
 /// A staging buffer large enough for every count a run may have outstanding.
@@ -25,6 +25,11 @@ impl SwapReader {
 
     /// Reads the counts of every submitted step of `run` not yet taken (waits for the GPU).
     pub fn collect(&self, gpu: &Gpu, run: &mut dyn SortRun) -> Result<(), GpuError> {
+        pollster::block_on(self.collect_async(gpu, run))
+    }
+
+    /// [`SwapReader::collect`] as a future (see [`map_and_read_async`]).
+    pub async fn collect_async(&self, gpu: &Gpu, run: &mut dyn SortRun) -> Result<(), GpuError> {
         let (first, n) = (run.steps_collected(), run.steps_done() - run.steps_collected());
         if n == 0 {
             return Ok(());
@@ -35,7 +40,7 @@ impl SwapReader {
         run.record_swap_readback(&mut encoder, first, n, &self.staging, 0);
         gpu.queue.submit([encoder.finish()]);
         let mut bytes = Vec::with_capacity(size as usize);
-        map_and_read(gpu, &self.staging, size, |data| bytes.extend_from_slice(data))?;
+        map_and_read_async(gpu, &self.staging, size, |data| bytes.extend_from_slice(data)).await?;
         run.accept_swaps(&bytes);
         Ok(())
     }

@@ -14,6 +14,11 @@ pub fn padded_row_bytes(width: u32) -> u32 {
 /// Reads a 4-byte-per-texel 2-D texture into a picture. Large textures are copied in bands of
 /// rows so that no staging buffer exceeds the device's `max_buffer_size`.
 pub fn read_texture(gpu: &Gpu, texture: &wgpu::Texture) -> Result<RgbaImage, GpuError> {
+    pollster::block_on(read_texture_async(gpu, texture))
+}
+
+/// [`read_texture`] as a future (see [`map_and_read_async`]).
+pub async fn read_texture_async(gpu: &Gpu, texture: &wgpu::Texture) -> Result<RgbaImage, GpuError> {
     let (width, height) = (texture.width(), texture.height());
     let pitch = padded_row_bytes(width);
     let max_rows = (gpu.device.limits().max_buffer_size / u64::from(pitch)).max(1);
@@ -34,11 +39,12 @@ pub fn read_texture(gpu: &Gpu, texture: &wgpu::Texture) -> Result<RgbaImage, Gpu
         record_rows_copy(&mut encoder, texture, y..y + rows, &staging, 0);
         gpu.queue.submit([encoder.finish()]);
         let bytes = u64::from(pitch) * u64::from(rows);
-        map_and_read(gpu, &staging, bytes, |data| {
+        map_and_read_async(gpu, &staging, bytes, |data| {
             for row in data.chunks_exact(pitch as usize) {
                 out.extend_from_slice(&row[..(width * TEXEL_BYTES) as usize]);
             }
-        })?;
+        })
+        .await?;
         y += rows;
     }
     Ok(RgbaImage::from_raw(width, height, out).expect("rows of width * 4 bytes"))
@@ -102,15 +108,29 @@ pub fn map_and_read(
     bytes: u64,
     read: impl FnOnce(&[u8]),
 ) -> Result<(), GpuError> {
-    let (tx, rx) = std::sync::mpsc::channel();
+    pollster::block_on(map_and_read_async(gpu, staging, bytes, read))
+}
+
+/// [`map_and_read`] as a future. Natively the device is polled to completion here, so the future
+/// is ready when first polled; in the browser (where nothing may block) the page's event loop
+/// delivers the mapping while the future waits.
+pub async fn map_and_read_async(
+    gpu: &Gpu,
+    staging: &wgpu::Buffer,
+    bytes: u64,
+    read: impl FnOnce(&[u8]),
+) -> Result<(), GpuError> {
+    let (tx, rx) = futures_channel::oneshot::channel();
     staging.map_async(wgpu::MapMode::Read, ..bytes, move |r| {
-        // The receiver outlives this callback: it is polled to completion just below.
+        // The receiver is awaited just below; should it be gone, nobody wants the result.
         let _ = tx.send(r);
     });
+    #[cfg(not(target_arch = "wasm32"))]
     gpu.wait()?;
-    rx.recv()
+    rx.await
         .map_err(|_| GpuError::Device("buffer mapping was dropped".into()))?
         .map_err(|e| GpuError::Device(format!("buffer mapping failed: {e}")))?;
+    gpu.check()?;
     {
         let view = staging.get_mapped_range(..bytes).map_err(|e| GpuError::Device(e.to_string()))?;
         read(&view);

@@ -6,5 +6,6 @@
 //! - [`output`]: PNG pictures and GIF recordings written to a temporary file and renamed.
 
 pub mod input;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod output;
 pub mod patterns;
