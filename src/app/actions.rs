@@ -1,13 +1,13 @@
 //! What the user's actions do: commands from the key table and the panel's buttons, and
 //! settings changed in the panel (each starts the lanes over from the input).
 
-use super::commands::Command;
 use super::lanes::LaneSync;
 use super::panel_model::Action;
 use super::{Running, Session};
 use super::{window_angle, zoom};
 use crate::algorithms::Algorithm;
 use crate::algorithms::odd_even::PassKind;
+use crate::controls::commands::Command;
 use crate::keys::options::Scope;
 
 impl Running {

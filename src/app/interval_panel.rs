@@ -6,8 +6,8 @@
 //! handle, jumps the nearer one to a click on the rail, lets both values be typed, and never
 //! lets the handles cross; [`threshold_from_handles`] turns what it reports into a threshold.
 
-use super::commands::Command;
 use super::panel_model::{Action, UiModel, UiState};
+use crate::controls::commands::Command;
 use crate::intervals::{IntervalMode, IntervalSettings, RunLength, Threshold};
 use crate::keys::SortKey;
 

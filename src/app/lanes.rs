@@ -2,12 +2,13 @@
 //! all stepped in sync by pass.
 
 use super::display::{DisplayPipeline, LanePicture, PictureDraw};
-use super::player::Stepper;
-use crate::algorithms::runs::RunsError;
 use crate::algorithms::swap_reader::SwapReader;
 use crate::algorithms::{Algorithm, Pipelines, RunSettings, SortRun};
 use crate::angle::Lines;
 use crate::angle::scatter::LineScatter;
+pub use crate::controls::lane_plan::LaneSync;
+use crate::controls::lane_plan::{self, for_lane, whole_lines_notice};
+use crate::controls::player::Stepper;
 use crate::gpu::timing::GpuTimer;
 use crate::gpu::{Gpu, GpuError};
 use crate::intervals::RunMap;
@@ -48,46 +49,12 @@ pub struct Lane {
 impl Lane {
     /// "Odd-even transposition (compute)".
     pub fn label(&self) -> String {
-        match self.algorithm {
-            Algorithm::OddEven => format!("{} ({})", self.algorithm.title(), self.settings.pass_kind.name()),
-            Algorithm::Radix => {
-                let r = self.settings.radix;
-                let scope =
-                    if r.scope == crate::keys::options::Scope::Image { ", whole picture" } else { "" };
-                format!("{} ({}-bit digits{scope})", self.algorithm.title(), r.digit_bits)
-            }
-            _ => {
-                format!("{} ({} per step)", self.algorithm.title(), self.algorithm.step_name(&self.settings))
-            }
-        }
+        lane_plan::lane_label(self.algorithm, &self.settings)
     }
 
     /// "odd-even compute", for headers over narrow pictures.
     pub fn short_label(&self) -> String {
-        match self.algorithm {
-            Algorithm::OddEven => format!("{} {}", self.algorithm.name(), self.settings.pass_kind.name()),
-            _ => self.algorithm.name().to_string(),
-        }
-    }
-}
-
-/// How side-by-side lanes keep together.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum LaneSync {
-    /// Every lane runs the same number of passes.
-    #[default]
-    ByPass,
-    /// Every lane runs for the same time as the first: faster algorithms get further.
-    ByTime,
-}
-
-impl LaneSync {
-    /// The name shown in the window.
-    pub fn name(self) -> &'static str {
-        match self {
-            LaneSync::ByPass => "by pass",
-            LaneSync::ByTime => "by time",
-        }
+        lane_plan::short_lane_label(self.algorithm, &self.settings)
     }
 }
 
@@ -273,48 +240,6 @@ impl Lane {
         self.ms_per_pass = Some(ms / f64::from(steps));
         Ok(ms)
     }
-}
-
-/// The lines and runs a lane of `algorithm` sorts along and within: `lines` and `runs`, or
-/// the closest the algorithm can do, with the reason: `lines` without the runs when they
-/// cannot be sorted within (the radix view's whole-picture scope, or run ids and key too wide
-/// for 32 bits), and the picture's rows without runs when it cannot sort along `lines` at all
-/// (the whole-picture scope at an angle, or even whole lines of line space too wide).
-pub(super) fn for_lane<'a>(
-    lines: &Lines,
-    algorithm: Algorithm,
-    options: SortOptions,
-    settings: &RunSettings,
-    runs: Option<&'a RunMap>,
-) -> (Lines, Option<&'a RunMap>, Option<String>) {
-    let Err(e) = lines.check(algorithm, options, settings, runs) else {
-        return (lines.clone(), runs, None);
-    };
-    if e != RunsError::WholePictureAtAngle
-        && runs.is_some()
-        && lines.check(algorithm, options, settings, None).is_ok()
-    {
-        return (lines.clone(), None, Some(whole_lines_notice(algorithm, &e)));
-    }
-    let notice = match e {
-        RunsError::WholePictureAtAngle => format!(
-            "{} sorts the whole picture as one sequence, not along the angle: its whole-picture scope has no lines to turn (W sorts lines)",
-            algorithm.title()
-        ),
-        other => format!("{} sorts the picture's rows, not along the angle: {other}", algorithm.title()),
-    };
-    (Lines::Axis(Axis::Rows), None, Some(notice))
-}
-
-/// "LSD radix sorts without the interval runs: ...", in the window's words.
-fn whole_lines_notice(algorithm: Algorithm, e: &RunsError) -> String {
-    let why = match e {
-        RunsError::WholePicture => {
-            "its whole-picture scope has no lines to cut into runs (W sorts lines within them)".to_string()
-        }
-        other => other.to_string(),
-    };
-    format!("{} sorts without the interval runs: {why}", algorithm.title())
 }
 
 /// Runs `n` passes of one lane in a submission of its own and times them.

@@ -15,9 +15,7 @@
 //! - files: `files` (open, save PNG), `window_recording` and `recording` (G, in the background).
 
 mod actions;
-pub mod commands;
 pub mod display;
-pub mod explain;
 mod files;
 pub mod interval_panel;
 pub mod lanes;
@@ -26,7 +24,6 @@ pub mod lens_panel;
 pub mod live_runs;
 pub mod panel_model;
 pub mod pictures;
-pub mod player;
 pub mod recording;
 mod render;
 mod running;
@@ -44,17 +41,17 @@ use crate::algorithms::radix::RadixSettings;
 use crate::algorithms::{Algorithm, Pipelines};
 use crate::angle::scatter::LineScatter;
 use crate::angle::{Angle, Lines};
+use crate::controls::commands::{Command, CommandSpec};
+use crate::controls::player::Player;
 use crate::gpu::Gpu;
 use crate::intervals::{IntervalSettings, Mask, RunMap};
 use crate::keys::options::SortOptions;
 use crate::picture::input::{Picture, SizeLimit};
 use crate::record::RecordSettings;
-use commands::{Command, CommandSpec};
 use display::DisplayPipeline;
 use lanes::{LaneSync, Lanes};
 use live_runs::{RefreshThrottle, RunInputs};
 use panel_model::UiState;
-use player::Player;
 use recording::BackgroundRecording;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -86,7 +83,7 @@ pub struct WindowOptions {
     pub no_downscale: bool,
     /// Start playing.
     pub play: bool,
-    /// Starting speed in passes per second (the nearest of [`player::SPEEDS`]).
+    /// Starting speed in passes per second (the nearest of [`crate::controls::player::SPEEDS`]).
     pub speed: Option<f64>,
     /// Open the row lens on this line.
     pub lens: Option<u32>,

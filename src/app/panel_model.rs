@@ -3,13 +3,13 @@
 //! back ([`Action`]). The drawing code (`ui`, `interval_panel`) depends on it, never the
 //! other way round.
 
-use super::commands::{Command, CommandSpec};
 use super::lanes::LaneSync;
 use super::zoom::Zoom;
 use crate::algorithms::Algorithm;
 use crate::algorithms::odd_even::PassKind;
 use crate::algorithms::radix::RadixSettings;
 use crate::angle::Angle;
+use crate::controls::commands::{Command, CommandSpec};
 use crate::intervals::IntervalSettings;
 use crate::keys::SortKey;
 

@@ -1,18 +1,18 @@
 //! The window's frame loop: the window and its GPU state set up, each frame's input turned into
 //! actions, passes run within the frame budget, the panel model built and drawn, frames counted.
 
-use super::commands::{Command, command_for, command_table};
 use super::display::DisplayPipeline;
 use super::lanes::{LaneSync, Lanes};
 use super::live_runs::{RefreshThrottle, RunInputs};
 use super::panel_model::{Action, LaneView, UiModel, UiState};
-use super::player::{Player, Stepper};
-use super::session::lane_kinds;
 use super::{FrameClock, Running, Session, WindowOptions};
 use super::{ui, window_mask, window_runs, window_size};
 use crate::algorithms::{Algorithm, Pipelines, RunSettings};
 use crate::angle::Lines;
 use crate::angle::scatter::LineScatter;
+use crate::controls::commands::{Command, command_for, command_table};
+use crate::controls::lane_plan::lane_kinds;
+use crate::controls::player::{Player, Stepper};
 use crate::gpu::Gpu;
 use crate::picture::input::SizeLimit;
 use std::path::PathBuf;

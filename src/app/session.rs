@@ -2,10 +2,12 @@
 //! counts), and the lanes started over for new settings.
 
 use super::lanes::{LaneSync, Lanes};
-use super::player::Stepper;
-use super::{Running, Session, explain};
+use super::{Running, Session};
 use crate::algorithms::{Algorithm, RunSettings};
 use crate::angle::Lines;
+use crate::controls::explain;
+use crate::controls::lane_plan::lane_kinds;
+use crate::controls::player::Stepper;
 use crate::keys::options::Axis;
 
 impl Running {
@@ -28,30 +30,6 @@ impl Running {
         );
         self.session.lanes.sync = self.session.sync;
         self.session.player.stop();
-    }
-}
-
-/// The lanes to show: the chosen algorithm and pass kind, or every combination side by side.
-pub(super) fn lane_kinds(
-    algorithm: Algorithm,
-    settings: RunSettings,
-    compare: bool,
-    sync: LaneSync,
-) -> Vec<(Algorithm, RunSettings)> {
-    if compare {
-        // In step by pass, every lane's step is one pass: one phase for the bubble sort.
-        let settings = match sync {
-            LaneSync::ByPass => RunSettings { phases_per_step: 1, ..settings },
-            LaneSync::ByTime => settings,
-        };
-        Algorithm::ALL
-            .into_iter()
-            .flat_map(|a| {
-                a.pass_kinds().iter().map(move |&pass_kind| (a, RunSettings { pass_kind, ..settings }))
-            })
-            .collect()
-    } else {
-        vec![(algorithm, settings)]
     }
 }
 

@@ -1,13 +1,13 @@
 //! The window's egui interface: the side panel, the pictures, the help overlay. It only reads
 //! a [`UiModel`] and reports [`Action`]s (`panel_model`); the app applies them.
 
-use super::commands::{Command, CommandSpec, spec_of};
 use super::lanes::LaneSync;
 use super::panel_model::{Action, LaneView, UiModel, UiState};
 use super::zoom::Zoom;
 use crate::algorithms::Algorithm;
 use crate::algorithms::odd_even::PassKind;
 use crate::angle::Angle;
+use crate::controls::commands::{Command, CommandSpec, spec_of};
 use crate::keys::SortKey;
 use crate::keys::options::Scope;
 use crate::keys::radix_key::{DIGIT_BITS, exact_bits};
@@ -303,7 +303,11 @@ fn status(ui: &mut egui::Ui, model: &UiModel<'_>, state: &UiState) {
 fn lane_stats(ui: &mut egui::Ui, lane: &LaneView) {
     let moves = match lane.last_swaps {
         Some(n) => {
-            format!("{} {} in the last step", super::explain::thousands(u64::from(n)), lane.moves_name)
+            format!(
+                "{} {} in the last step",
+                crate::controls::explain::thousands(u64::from(n)),
+                lane.moves_name
+            )
         }
         None => format!("{} in the last step: —", lane.moves_name),
     };

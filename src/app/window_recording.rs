@@ -2,7 +2,6 @@
 //! background, and its outcome shown when it ends.
 
 use super::Running;
-use super::lanes;
 use super::recording::{BackgroundRecording, RecordingJob};
 use crate::record::DEFAULT_FRAME_LIMIT;
 use std::path::PathBuf;
@@ -27,8 +26,13 @@ impl Running {
         }
         let s = &self.session;
         // What the window shows: its lines and runs, or what the algorithm can sort instead.
-        let (lines, runs, _) =
-            lanes::for_lane(&s.lines, s.algorithm, s.options, &run_settings, s.runs.as_ref());
+        let (lines, runs, _) = crate::controls::lane_plan::for_lane(
+            &s.lines,
+            s.algorithm,
+            s.options,
+            &run_settings,
+            s.runs.as_ref(),
+        );
         let runs = runs.cloned();
         let job = RecordingJob {
             picture: s.picture.pixels.clone(),

@@ -5,9 +5,9 @@
 
 use super::Running;
 use super::live_runs::{self, PlayerPosition, Resume, RunInputs};
-use super::player::Stepper;
 use super::window_mask::WindowMask;
 use crate::angle::Lines;
+use crate::controls::player::Stepper;
 use crate::intervals::{IntervalMode, IntervalSettings, RunMap};
 use image::RgbaImage;
 use std::path::Path;

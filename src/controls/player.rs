@@ -76,7 +76,9 @@ impl Player {
 
     /// Applies a transport command; commands about other things are ignored.
     pub fn apply(&mut self, command: Command, run: &mut dyn Stepper) {
-        let done = run.steps_done();
+        // Steps and jumps count from where the player is heading, so keys pressed faster than
+        // the frames run them all add up.
+        let done = self.target.unwrap_or(run.steps_done());
         let total = run.total_steps();
         let tenth = (total / 10).max(1);
         match command {
@@ -220,6 +222,21 @@ mod tests {
             run.state == reference::odd_even_passes(&run.input, &SortOptions::default(), pass),
             "pass {pass}"
         );
+    }
+
+    #[test]
+    fn keys_pressed_before_a_frame_runs_them_all_count() {
+        let (mut player, mut run) = (Player::default(), model());
+        for _ in 0..3 {
+            player.apply(Command::StepForward, &mut run);
+        }
+        settle(&mut player, &mut run);
+        assert_at(&run, 3);
+        player.apply(Command::StepBack, &mut run);
+        player.apply(Command::StepBack, &mut run);
+        player.apply(Command::JumpForward, &mut run);
+        settle(&mut player, &mut run);
+        assert_at(&run, 5);
     }
 
     #[test]

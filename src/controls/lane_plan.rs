@@ -1,0 +1,116 @@
+//! Which lanes a viewer shows and what each sorts along: the chosen algorithm, or every
+//! algorithm and pass kind side by side; the lines and runs a lane's algorithm can follow (with
+//! the reason where it falls back); and each lane's label.
+
+use crate::algorithms::runs::RunsError;
+use crate::algorithms::{Algorithm, RunSettings};
+use crate::angle::Lines;
+use crate::intervals::RunMap;
+use crate::keys::options::{Axis, Scope, SortOptions};
+
+/// How side-by-side lanes keep together.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LaneSync {
+    /// Every lane runs the same number of passes.
+    #[default]
+    ByPass,
+    /// Every lane runs for the same time as the first: faster algorithms get further.
+    ByTime,
+}
+
+impl LaneSync {
+    /// The name shown in the window.
+    pub fn name(self) -> &'static str {
+        match self {
+            LaneSync::ByPass => "by pass",
+            LaneSync::ByTime => "by time",
+        }
+    }
+}
+
+/// The lanes to show: the chosen algorithm and pass kind, or every combination side by side.
+pub fn lane_kinds(
+    algorithm: Algorithm,
+    settings: RunSettings,
+    compare: bool,
+    sync: LaneSync,
+) -> Vec<(Algorithm, RunSettings)> {
+    if compare {
+        // In step by pass, every lane's step is one pass: one phase for the bubble sort.
+        let settings = match sync {
+            LaneSync::ByPass => RunSettings { phases_per_step: 1, ..settings },
+            LaneSync::ByTime => settings,
+        };
+        Algorithm::ALL
+            .into_iter()
+            .flat_map(|a| {
+                a.pass_kinds().iter().map(move |&pass_kind| (a, RunSettings { pass_kind, ..settings }))
+            })
+            .collect()
+    } else {
+        vec![(algorithm, settings)]
+    }
+}
+
+/// "Odd-even transposition (compute)", "LSD radix (4-bit digits, whole picture)".
+pub fn lane_label(algorithm: Algorithm, settings: &RunSettings) -> String {
+    match algorithm {
+        Algorithm::OddEven => format!("{} ({})", algorithm.title(), settings.pass_kind.name()),
+        Algorithm::Radix => {
+            let r = settings.radix;
+            let scope = if r.scope == Scope::Image { ", whole picture" } else { "" };
+            format!("{} ({}-bit digits{scope})", algorithm.title(), r.digit_bits)
+        }
+        _ => format!("{} ({} per step)", algorithm.title(), algorithm.step_name(settings)),
+    }
+}
+
+/// "odd-even compute", for headers over narrow pictures.
+pub fn short_lane_label(algorithm: Algorithm, settings: &RunSettings) -> String {
+    match algorithm {
+        Algorithm::OddEven => format!("{} {}", algorithm.name(), settings.pass_kind.name()),
+        _ => algorithm.name().to_string(),
+    }
+}
+
+/// The lines and runs a lane of `algorithm` sorts along and within: `lines` and `runs`, or
+/// the closest the algorithm can do, with the reason: `lines` without the runs when they
+/// cannot be sorted within (the radix view's whole-picture scope, or run ids and key too wide
+/// for 32 bits), and the picture's rows without runs when it cannot sort along `lines` at all
+/// (the whole-picture scope at an angle, or even whole lines of line space too wide).
+pub fn for_lane<'a>(
+    lines: &Lines,
+    algorithm: Algorithm,
+    options: SortOptions,
+    settings: &RunSettings,
+    runs: Option<&'a RunMap>,
+) -> (Lines, Option<&'a RunMap>, Option<String>) {
+    let Err(e) = lines.check(algorithm, options, settings, runs) else {
+        return (lines.clone(), runs, None);
+    };
+    if e != RunsError::WholePictureAtAngle
+        && runs.is_some()
+        && lines.check(algorithm, options, settings, None).is_ok()
+    {
+        return (lines.clone(), None, Some(whole_lines_notice(algorithm, &e)));
+    }
+    let notice = match e {
+        RunsError::WholePictureAtAngle => format!(
+            "{} sorts the whole picture as one sequence, not along the angle: its whole-picture scope has no lines to turn (W sorts lines)",
+            algorithm.title()
+        ),
+        other => format!("{} sorts the picture's rows, not along the angle: {other}", algorithm.title()),
+    };
+    (Lines::Axis(Axis::Rows), None, Some(notice))
+}
+
+/// "LSD radix sorts without the interval runs: ...", in the window's words.
+pub fn whole_lines_notice(algorithm: Algorithm, e: &RunsError) -> String {
+    let why = match e {
+        RunsError::WholePicture => {
+            "its whole-picture scope has no lines to cut into runs (W sorts lines within them)".to_string()
+        }
+        other => other.to_string(),
+    };
+    format!("{} sorts without the interval runs: {why}", algorithm.title())
+}
