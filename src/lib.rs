@@ -11,8 +11,9 @@
 //! The layers, top to bottom; a module imports only from its own layer or those below:
 //! 1. front ends: [`app`] (the window), [`headless`], [`bench`](mod@bench), and [`cli`], which parses the
 //!    command line into the [`settings::Settings`] the front ends take;
-//! 2. [`record`] (GIF export), [`angle`] (sorting along lines at any angle) and [`lens`] (one
-//!    line of a run's GPU state, read back for the window's row lens);
+//! 2. [`record`] (GIF export), [`angle`] (sorting along lines at any angle), [`lens`] (one
+//!    line of a run's GPU state, read back for the window's row lens) and [`controls`] (the
+//!    keys, the player, the lanes and the explanations the window and the page share);
 //! 3. [`algorithms`]: each algorithm's GPU passes;
 //! 4. [`sort`] (the device-wide radix sort) and [`reference`](mod@reference) (the CPU model, the tests' oracle);
 //! 5. [`intervals`]: the runs of each line that are sorted;
@@ -23,9 +24,9 @@
 //!
 //! For `wasm32-unknown-unknown` (the browser, on WebGPU: `web/`) the library builds without the
 //! native front ends and what needs files, signals or threads ([`app`], [`bench`](mod@bench),
-//! [`cli`], [`settings`], [`headless`], [`interrupt`], [`record`] and writing outputs in
-//! [`picture::output`]): the algorithms, the angles, the runs, the lens, the radix sort and the
-//! CPU model are the same code on both.
+//! [`cli`], [`settings`], [`headless`], [`interrupt`], the recorder's file path and writing
+//! outputs in [`picture::output`]): the algorithms, the angles, the runs, the lens, the controls,
+//! the GIF recorder (into memory), the radix sort and the CPU model are the same code on both.
 
 pub mod algorithms;
 pub mod angle;
@@ -35,6 +36,7 @@ pub mod app;
 pub mod bench;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
+pub mod controls;
 pub mod gpu;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod headless;
@@ -44,7 +46,6 @@ pub mod intervals;
 pub mod keys;
 pub mod lens;
 pub mod picture;
-#[cfg(not(target_arch = "wasm32"))]
 pub mod record;
 pub mod reference;
 #[cfg(not(target_arch = "wasm32"))]

@@ -1,12 +1,17 @@
-//! A GIF writer that compresses frames on worker threads and writes them in order.
+//! GIF writers: one that compresses frames on worker threads and writes them in order (the
+//! native recorder), and one that compresses each frame as it comes (the browser, which has no
+//! threads). Both write the same bytes for the same frames.
 
 use super::delta::FrameRegion;
 use super::palette::GifPalette;
-use std::collections::BTreeMap;
 use std::io::Write;
-use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
-use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
+#[cfg(not(target_arch = "wasm32"))]
+use std::{
+    collections::BTreeMap,
+    sync::mpsc::{Receiver, SyncSender, sync_channel},
+    sync::{Arc, Mutex},
+    thread::JoinHandle,
+};
 
 /// One frame to write: where it goes, what it holds, how long it shows.
 #[derive(Clone, Debug)]
@@ -17,10 +22,82 @@ pub struct GifFrame {
     pub delay_cs: u16,
 }
 
+/// Where a recording's frames go: a GIF writer of either kind.
+pub trait FrameSink {
+    /// The index that marks unchanged pixels, if the palette left one free.
+    fn transparent(&self) -> Option<u8>;
+    /// Writes (or queues) a frame.
+    fn push(&mut self, frame: GifFrame) -> Result<(), gif::EncodingError>;
+}
+
+/// The GIF encoder for `width` x `height` frames with `palette`, looping forever.
+fn gif_encoder<W: Write>(
+    out: W,
+    width: u32,
+    height: u32,
+    palette: &GifPalette,
+) -> Result<gif::Encoder<W>, gif::EncodingError> {
+    let (w, h) = (gif_side(width)?, gif_side(height)?);
+    let mut encoder = gif::Encoder::new(out, w, h, &palette.rgb_bytes())?;
+    encoder.set_repeat(gif::Repeat::Infinite)?;
+    Ok(encoder)
+}
+
+/// `frame` as the gif crate's frame, not yet compressed.
+fn gif_frame(frame: GifFrame, transparent: Option<u8>) -> Result<gif::Frame<'static>, gif::EncodingError> {
+    let region = frame.region;
+    Ok(gif::Frame {
+        left: gif_side(region.left)?,
+        top: gif_side(region.top)?,
+        width: gif_side(region.width)?,
+        height: gif_side(region.height)?,
+        delay: frame.delay_cs,
+        dispose: gif::DisposalMethod::Keep,
+        transparent,
+        buffer: region.indices.into(),
+        ..gif::Frame::default()
+    })
+}
+
+/// Compresses and writes each frame as it is pushed, on the caller's thread.
+pub struct InlineGifWriter<W: Write> {
+    encoder: gif::Encoder<W>,
+    transparent: Option<u8>,
+}
+
+impl<W: Write> InlineGifWriter<W> {
+    /// Writes the header (global palette, loop forever).
+    pub fn new(out: W, width: u32, height: u32, palette: &GifPalette) -> Result<Self, gif::EncodingError> {
+        Ok(InlineGifWriter {
+            encoder: gif_encoder(out, width, height, palette)?,
+            transparent: palette.transparent,
+        })
+    }
+
+    /// Ends the file and returns the output.
+    pub fn finish(self) -> Result<W, gif::EncodingError> {
+        self.encoder.into_inner()
+    }
+}
+
+impl<W: Write> FrameSink for InlineGifWriter<W> {
+    fn transparent(&self) -> Option<u8> {
+        self.transparent
+    }
+
+    fn push(&mut self, frame: GifFrame) -> Result<(), gif::EncodingError> {
+        let mut frame = gif_frame(frame, self.transparent)?;
+        frame.make_lzw_pre_encoded();
+        self.encoder.write_lzw_pre_encoded_frame(&frame)
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
 type Job = (u64, gif::Frame<'static>);
 
 /// Frames go in with [`ParallelGifWriter::push`]; workers LZW-compress them; one writer thread
 /// puts them into the file in their original order.
+#[cfg(not(target_arch = "wasm32"))]
 pub struct ParallelGifWriter<W: Write + Send + 'static> {
     jobs: Option<SyncSender<Job>>,
     workers: Vec<JoinHandle<()>>,
@@ -29,6 +106,7 @@ pub struct ParallelGifWriter<W: Write + Send + 'static> {
     next: u64,
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 impl<W: Write + Send + 'static> ParallelGifWriter<W> {
     /// Writes the header (global palette, loop forever) and starts `workers` compressors.
     pub fn new(
@@ -38,9 +116,7 @@ impl<W: Write + Send + 'static> ParallelGifWriter<W> {
         palette: &GifPalette,
         workers: usize,
     ) -> Result<Self, gif::EncodingError> {
-        let (w, h) = (gif_side(width)?, gif_side(height)?);
-        let mut encoder = gif::Encoder::new(out, w, h, &palette.rgb_bytes())?;
-        encoder.set_repeat(gif::Repeat::Infinite)?;
+        let encoder = gif_encoder(out, width, height, palette)?;
         let workers = workers.max(1);
         let (job_tx, job_rx) = sync_channel::<Job>(workers * 2);
         let (done_tx, done_rx) = sync_channel::<Job>(workers * 2);
@@ -75,18 +151,7 @@ impl<W: Write + Send + 'static> ParallelGifWriter<W> {
 
     /// Queues a frame (blocks while the workers are busy, so memory stays bounded).
     pub fn push(&mut self, frame: GifFrame) -> Result<(), gif::EncodingError> {
-        let region = frame.region;
-        let gif_frame = gif::Frame {
-            left: gif_side(region.left)?,
-            top: gif_side(region.top)?,
-            width: gif_side(region.width)?,
-            height: gif_side(region.height)?,
-            delay: frame.delay_cs,
-            dispose: gif::DisposalMethod::Keep,
-            transparent: self.transparent,
-            buffer: region.indices.into(),
-            ..gif::Frame::default()
-        };
+        let gif_frame = gif_frame(frame, self.transparent)?;
         let sent = self.jobs.as_ref().expect("push after finish").send((self.next, gif_frame));
         self.next += 1;
         if sent.is_err() {
@@ -114,6 +179,18 @@ impl<W: Write + Send + 'static> ParallelGifWriter<W> {
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
+impl<W: Write + Send + 'static> FrameSink for ParallelGifWriter<W> {
+    fn transparent(&self) -> Option<u8> {
+        self.transparent
+    }
+
+    fn push(&mut self, frame: GifFrame) -> Result<(), gif::EncodingError> {
+        ParallelGifWriter::push(self, frame)
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
 impl<W: Write + Send + 'static> Drop for ParallelGifWriter<W> {
     fn drop(&mut self) {
         if self.writer.is_some() {
@@ -122,6 +199,7 @@ impl<W: Write + Send + 'static> Drop for ParallelGifWriter<W> {
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 fn compress(jobs: &Mutex<Receiver<Job>>, done: &SyncSender<Job>) {
     loop {
         let job = jobs.lock().unwrap_or_else(|p| p.into_inner()).recv();
@@ -133,6 +211,7 @@ fn compress(jobs: &Mutex<Receiver<Job>>, done: &SyncSender<Job>) {
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 fn write_in_order<W: Write>(
     mut encoder: gif::Encoder<W>,
     done: &Receiver<Job>,
@@ -179,6 +258,30 @@ mod tests {
         }
         let expected: Vec<(u16, u8)> = (0..20u16).map(|i| (i + 1, (i % 2) as u8)).collect();
         assert_eq!(seen, expected);
+    }
+
+    #[test]
+    fn the_inline_writer_writes_the_same_bytes_as_the_parallel_one() {
+        let palette = GifPalette {
+            colours: vec![[0, 0, 0], [9, 9, 9], [200, 1, 2]],
+            transparent: Some(3),
+            exact: true,
+        };
+        let frames: Vec<GifFrame> = (0..12u32)
+            .map(|i| {
+                let indices: Vec<u8> = (0..40 * 30u32).map(|p| ((p * 7 + i * 13) % 4) as u8).collect();
+                GifFrame { region: FrameRegion::full(&indices, 40, 30), delay_cs: 2 + i as u16 }
+            })
+            .collect();
+        let mut parallel = ParallelGifWriter::new(Vec::new(), 40, 30, &palette, 3).unwrap();
+        let mut inline = InlineGifWriter::new(Vec::new(), 40, 30, &palette).unwrap();
+        for frame in frames {
+            FrameSink::push(&mut parallel, frame.clone()).unwrap();
+            inline.push(frame).unwrap();
+        }
+        let (parallel, inline) = (parallel.finish().unwrap(), inline.finish().unwrap());
+        assert!(parallel.len() > 1000);
+        assert!(parallel == inline, "the two writers differ");
     }
 
     /// A disk that fills up after `room` bytes.

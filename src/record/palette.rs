@@ -98,12 +98,13 @@ fn quantized_palette(flat: &RgbImage, dither: bool, size: u16) -> Quantized {
     let image =
         quantette::ImageRef::try_from(flat).expect("a picture within the GPU's limits fits quantette");
     let size = quantette::PaletteSize::try_from(size).expect("a palette size of at most 255");
-    let indexed = quantette::Pipeline::new()
+    let pipeline = quantette::Pipeline::new()
         .palette_size(size)
-        .ditherer(dither.then(quantette::dither::FloydSteinberg::new))
-        .parallel(true)
-        .input_image(image)
-        .output_srgb8_indexed_image();
+        .ditherer(dither.then(quantette::dither::FloydSteinberg::new));
+    // The browser has no threads (quantette's `threads` feature is native only).
+    #[cfg(not(target_arch = "wasm32"))]
+    let pipeline = pipeline.parallel(true);
+    let indexed = pipeline.input_image(image).output_srgb8_indexed_image();
     let (palette, indices) = indexed.into_parts();
     let colours: Vec<[u8; 3]> = palette.iter().map(|c| [c.red, c.green, c.blue]).collect();
     let transparent = Some(colours.len() as u8);
