@@ -1,7 +1,7 @@
 //! Shared by the GPU tests: one device per backend under test, opened once per test binary.
 
 use shadersort::gpu::Gpu;
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 /// The backends under test: those in `WGPU_BACKEND` if set, else Vulkan and GL. Each one must
 /// open, so a machine without lavapipe fails loudly instead of silently testing less.
@@ -24,8 +24,16 @@ pub fn gpus() -> &'static [Gpu] {
 }
 
 /// Runs `check` on every GPU under test, naming the adapter when it fails.
+///
+/// One test at a time uses each device: wgpu's GL backend lets one thread hold its context and
+/// fails any other that waits for it more than 6 s ("Could not lock adapter context"), which a
+/// long shader compile or submission of a test beside it can take on a loaded 2-core machine.
 pub fn on_every_gpu(mut check: impl FnMut(&Gpu)) {
-    for gpu in gpus() {
+    static TURNS: OnceLock<Vec<Mutex<()>>> = OnceLock::new();
+    let turns = TURNS.get_or_init(|| gpus().iter().map(|_| Mutex::new(())).collect());
+    for (gpu, turn) in gpus().iter().zip(turns) {
+        // A test that failed on this device left the lock poisoned; the device itself is fine.
+        let _turn = turn.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         eprintln!("on {}", gpu.describe());
         check(gpu);
         gpu.check().unwrap_or_else(|e| panic!("{}: {e}", gpu.describe()));
