@@ -1,8 +1,10 @@
 //! The browser build in a real browser: `web/build.sh dev` builds the page, a local server
 //! serves it, and headless Chromium (Debian's, on its bundled SwiftShader: WebGPU without a GPU)
-//! loads it through chromedriver. Every algorithm sorts seeded noise pictures to the end through
-//! the page's test hook, and each result, read back from the browser's GPU, must equal the CPU
-//! model; a screenshot must show the built-in picture on the page.
+//! loads it through chromedriver. A screenshot must show the built-in picture on the page; every
+//! algorithm sorts seeded noise pictures to the end through the page's test hook, and each
+//! result, read back from the browser's GPU, must equal the CPU model; keys sent as a user types
+//! them step the page's lanes forward and back, choose algorithms and side by side, each state
+//! equal to the model; and the page's GIF export holds every pass of the model, frame by frame.
 //!
 //! Needs `chromium`, `chromedriver` and what `web/build.sh` installs for itself (the wasm32
 //! target, wasm-bindgen-cli). Without them the test says so and passes, unless
@@ -14,7 +16,8 @@ use shadersort::keys::SortKey;
 use shadersort::keys::options::{Axis, SortOptions};
 use shadersort::picture::input::Picture;
 use shadersort::picture::patterns::random_image;
-use shadersort::reference::stable_sort;
+use shadersort::record::palette::composite;
+use shadersort::reference::{odd_even_passes, stable_sort};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
@@ -291,6 +294,30 @@ fn the_page_sorts_with_every_algorithm_like_the_cpu_model_in_headless_chromium()
     assert_eq!(ready, "ready", "the page did not start");
     let adapter = browser.script("return window.shadersortTest.adapter", json!([]));
     eprintln!("page's GPU: {adapter}");
+    settle(&browser);
+
+    // The page shows the built-in picture at 1:1 in its canvas.
+    let rect = browser.script(
+        "const r = document.getElementById('lane-0').getBoundingClientRect(); return [r.x, r.y, r.width, r.height];",
+        json!([]),
+    );
+    let shot = browser.call("GET", "screenshot", json!({}));
+    let png = base64_decode(shot.as_str().expect("a screenshot"));
+    let shot = image::load_from_memory(&png).expect("a PNG screenshot").to_rgba8();
+    let saved = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-page.png");
+    if shot.save(&saved).is_ok() {
+        eprintln!("the page as it opened: {}", saved.display());
+    }
+    let built_in = Picture::built_in().pixels;
+    let [x, y, w, h] = [0, 1, 2, 3].map(|i| rect[i].as_f64().unwrap().round() as u32);
+    assert_eq!((w, h), built_in.dimensions(), "the canvas shows the built-in picture at 1:1");
+    let mut total_difference = 0u64;
+    for (px, py, p) in built_in.enumerate_pixels() {
+        let s = shot.get_pixel(x + px, y + py);
+        total_difference += (0..3).map(|c| u64::from(p[c].abs_diff(s[c]))).sum::<u64>();
+    }
+    let mean = total_difference as f64 / (3 * w * h) as f64;
+    assert!(mean < 2.0, "the screenshot's canvas differs from the built-in picture by {mean:.2} per channel");
 
     let sort = "const done = arguments[arguments.length - 1];
         window.shadersortTest.sort(...Array.from(arguments).slice(0, 7))
@@ -330,24 +357,8 @@ fn the_page_sorts_with_every_algorithm_like_the_cpu_model_in_headless_chromium()
     }
     eprintln!("{checked} sorts in the browser equal the CPU model");
 
-    // The page shows the built-in picture at 1:1 in its canvas.
-    let rect = browser.script(
-        "const r = document.getElementById('picture').getBoundingClientRect(); return [r.x, r.y, r.width, r.height];",
-        json!([]),
-    );
-    let shot = browser.call("GET", "screenshot", json!({}));
-    let png = base64_decode(shot.as_str().expect("a screenshot"));
-    let shot = image::load_from_memory(&png).expect("a PNG screenshot").to_rgba8();
-    let built_in = Picture::built_in().pixels;
-    let [x, y, w, h] = [0, 1, 2, 3].map(|i| rect[i].as_f64().unwrap().round() as u32);
-    assert_eq!((w, h), built_in.dimensions(), "the canvas shows the built-in picture at 1:1");
-    let mut total_difference = 0u64;
-    for (px, py, p) in built_in.enumerate_pixels() {
-        let s = shot.get_pixel(x + px, y + py);
-        total_difference += (0..3).map(|c| u64::from(p[c].abs_diff(s[c]))).sum::<u64>();
-    }
-    let mean = total_difference as f64 / (3 * w * h) as f64;
-    assert!(mean < 2.0, "the screenshot's canvas differs from the built-in picture by {mean:.2} per channel");
+    keys_step_the_lanes_like_the_model(&browser);
+    the_gif_export_holds_every_pass(&browser);
 }
 
 fn base64_decode(text: &str) -> Vec<u8> {
@@ -366,4 +377,181 @@ fn base64_decode(text: &str) -> Vec<u8> {
         out.extend_from_slice(&bits.to_be_bytes()[1..chunk.len()]);
     }
     out
+}
+
+/// Waits until the page has applied what was sent and run every step due.
+fn settle(browser: &WebDriver) -> String {
+    let answer = browser.async_script(
+        "const done = arguments[arguments.length - 1]; window.shadersortTest.settled().then(done, (e) => done('error: ' + e));",
+        json!([]),
+    );
+    let status = answer.as_str().unwrap_or_default().to_string();
+    assert!(!status.starts_with("error"), "{status}");
+    status
+}
+
+/// Presses keys as a user would (WebDriver actions: real key events on the page).
+fn press(browser: &WebDriver, keys: &[&str]) {
+    let mut actions = Vec::new();
+    for key in keys {
+        let (shift, key) = match key.strip_prefix("Shift+") {
+            Some(k) => (true, k),
+            None => (false, *key),
+        };
+        let value = match key {
+            "Right" => "\u{E014}".to_string(),
+            "Left" => "\u{E012}".to_string(),
+            "End" => "\u{E010}".to_string(),
+            "Home" => "\u{E011}".to_string(),
+            other => other.to_string(),
+        };
+        if shift {
+            actions.push(json!({"type": "keyDown", "value": "\u{E008}"}));
+        }
+        actions.push(json!({"type": "keyDown", "value": value}));
+        actions.push(json!({"type": "keyUp", "value": value}));
+        if shift {
+            actions.push(json!({"type": "keyUp", "value": "\u{E008}"}));
+        }
+    }
+    browser.call(
+        "POST",
+        "actions",
+        json!({"actions": [{"type": "key", "id": "keyboard", "actions": actions}]}),
+    );
+    browser.call("DELETE", "actions", json!({}));
+}
+
+/// The page's lanes as read back from its GPU: (steps done, status, [(label, picture)]).
+fn lanes(browser: &WebDriver) -> (u64, String, Vec<(String, RgbaImage)>) {
+    let answer = browser.async_script(
+        "const done = arguments[arguments.length - 1]; window.shadersortTest.lanes().then(done, (e) => done('error: ' + e));",
+        json!([]),
+    );
+    assert!(answer.is_object(), "lanes: {answer}");
+    let lanes = answer["lanes"]
+        .as_array()
+        .expect("lanes")
+        .iter()
+        .map(|lane| {
+            let (w, h) = (lane["width"].as_u64().unwrap() as u32, lane["height"].as_u64().unwrap() as u32);
+            let picture =
+                RgbaImage::from_raw(w, h, from_hex(lane["rgba"].as_str().unwrap())).expect("w*h*4 bytes");
+            (lane["label"].as_str().unwrap().to_string(), picture)
+        })
+        .collect();
+    (answer["steps"].as_u64().unwrap(), answer["status"].as_str().unwrap().to_string(), lanes)
+}
+
+fn keys_step_the_lanes_like_the_model(browser: &WebDriver) {
+    let (w, h, seed) = (61u32, 7u32, 5u32);
+    browser.script("window.shadersortTest.useRandomPicture(...arguments)", json!([w, h, seed]));
+    settle(browser);
+    let input = random_image(w, h, u64::from(seed));
+    let options = SortOptions::default();
+    let checks: [(&[&str], u64); 5] = [
+        (&["Right", "Right", "Right"], 3),
+        (&["Left"], 2),
+        (&["Shift+Right"], 8),
+        (&["Shift+Left", "Left"], 1),
+        (&["Home"], 0),
+    ];
+    for (keys, pass) in checks {
+        press(browser, keys);
+        let status = settle(browser);
+        let (steps, _, shown) = lanes(browser);
+        assert_eq!(steps, pass, "after {keys:?}: {status}");
+        assert_eq!(shown.len(), 1);
+        assert!(
+            shown[0].1 == odd_even_passes(&input, &options, pass as u32),
+            "after {keys:?} the page shows pass {pass} unlike the CPU model ({status})"
+        );
+    }
+    let sorted = stable_sort(&input, &options);
+    // 2 and 3 choose the bubble and radix sorts; End runs to the last step.
+    for (key, name) in [("2", "bubble"), ("3", "radix"), ("1", "Odd-even")] {
+        press(browser, &[key, "End"]);
+        let status = settle(browser);
+        let (_, _, shown) = lanes(browser);
+        assert!(
+            shown[0].0.contains(name) || shown[0].0.to_lowercase().contains(name),
+            "{key}: {}",
+            shown[0].0
+        );
+        assert!(shown[0].1 == sorted, "{name} after End differs from the sorted model ({status})");
+    }
+    // C: every algorithm and pass kind side by side, each sorted at the end.
+    press(browser, &["c", "End"]);
+    let status = settle(browser);
+    let (_, _, shown) = lanes(browser);
+    assert_eq!(shown.len(), 4, "side by side shows four lanes ({status})");
+    for (label, picture) in &shown {
+        assert!(*picture == sorted, "{label} side by side differs from the sorted model");
+    }
+    press(browser, &["c"]);
+    settle(browser);
+    eprintln!("keys step the page's lanes like the CPU model, alone and side by side");
+}
+
+fn the_gif_export_holds_every_pass(browser: &WebDriver) {
+    // At most 256 colours, so the GIF's palette is exact and every frame comparable.
+    let (w, h, seed) = (15u32, 12u32, 8u32);
+    browser.script("window.shadersortTest.useRandomPicture(...arguments)", json!([w, h, seed]));
+    settle(browser);
+    let answer = browser.async_script(
+        "const done = arguments[arguments.length - 1]; window.shadersortTest.record(100, 20).then(done, (e) => done('error: ' + e));",
+        json!([]),
+    );
+    let hex = answer.as_str().unwrap_or_else(|| panic!("record: {answer}"));
+    assert!(!hex.starts_with("error"), "record: {hex}");
+    let frames = composite_frames(&from_hex(hex));
+    let input = random_image(w, h, u64::from(seed));
+    let options = SortOptions::default();
+    assert!(frames.len() >= 2, "{} frames", frames.len());
+    // The GIF shows each pixel over the recorder's black background, opaque.
+    let shown = |state: &RgbaImage| {
+        RgbaImage::from_fn(w, h, |x, y| {
+            let [r, g, b] = composite(state.get_pixel(x, y).0, [0, 0, 0]);
+            image::Rgba([r, g, b, 255])
+        })
+    };
+    for (k, (frame, delay)) in frames.iter().enumerate() {
+        let model = shown(&odd_even_passes(&input, &options, k as u32));
+        assert!(*frame == model, "frame {k} of the page's GIF differs from the CPU model at pass {k}");
+        let expected = if k + 1 == frames.len() { 200 } else { 5 };
+        assert_eq!(*delay, expected, "frame {k}'s delay in hundredths");
+    }
+    assert!(
+        frames.last().unwrap().0 == shown(&stable_sort(&input, &options)),
+        "the last frame is the sorted picture"
+    );
+    eprintln!("the page's GIF holds {} frames, each the CPU model's pass", frames.len());
+}
+
+/// A GIF's frames as whole opaque pictures (each drawn over the last, as viewers do), with
+/// their delays.
+fn composite_frames(bytes: &[u8]) -> Vec<(RgbaImage, u16)> {
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::RGBA);
+    let mut decoder = options.read_info(bytes).expect("a GIF");
+    let (w, h) = (u32::from(decoder.width()), u32::from(decoder.height()));
+    let mut canvas = RgbaImage::new(w, h);
+    let mut frames = Vec::new();
+    while let Some(frame) = decoder.read_next_frame().expect("a frame") {
+        for y in 0..u32::from(frame.height) {
+            for x in 0..u32::from(frame.width) {
+                let at = ((y * u32::from(frame.width) + x) * 4) as usize;
+                let p = &frame.buffer[at..at + 4];
+                if p[3] != 0 {
+                    canvas.put_pixel(
+                        u32::from(frame.left) + x,
+                        u32::from(frame.top) + y,
+                        image::Rgba([p[0], p[1], p[2], 255]),
+                    );
+                }
+            }
+        }
+        frames.push((canvas.clone(), frame.delay));
+    }
+    frames
 }

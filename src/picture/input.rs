@@ -110,11 +110,17 @@ impl Picture {
             _ if path.is_dir() => InputError::Directory(path.into()),
             _ => InputError::Unreadable { path: path.into(), source },
         })?;
+        Self::decode_file(&bytes, path)
+    }
+
+    /// Decodes the content of a file named `path` (its extension tells a damaged file from an
+    /// unknown kind); what the page does with a picture opened or dropped on it.
+    pub fn decode_file(bytes: &[u8], path: &Path) -> Result<Self, InputError> {
         // Some decoders refuse a zero side as a malformed header; say what is really wrong.
-        if let Some((width, height)) = png_header_size(&bytes).filter(|&(w, h)| w == 0 || h == 0) {
+        if let Some((width, height)) = png_header_size(bytes).filter(|&(w, h)| w == 0 || h == 0) {
             return Err(InputError::Empty { path: path.into(), width, height });
         }
-        let decoded = decode(&bytes, path)?;
+        let decoded = decode(bytes, path)?;
         let (width, height) = (decoded.width(), decoded.height());
         if width == 0 || height == 0 {
             return Err(InputError::Empty { path: path.into(), width, height });
