@@ -12,11 +12,11 @@ use crate::intervals::threshold::ThresholdSweep;
 use crate::intervals::{IntervalSettings, Mask, RunMap};
 use crate::picture::input::{Picture, SizeLimit};
 use crate::picture::output::{OutputFile, OutputFormat};
+use crate::progress::Progress;
 use crate::record::{RecordReport, SweepReport, record_gif, record_sweep};
 use crate::settings::Settings;
 use anyhow::Context;
 use image::RgbaImage;
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -68,6 +68,9 @@ pub fn default_record_path(settings: &Settings, picture: &Picture) -> PathBuf {
 /// Runs every headless output the settings ask for, printing a line for each.
 pub fn run(settings: &Settings) -> anyhow::Result<()> {
     let picture = Picture::load_or_built_in(settings.image.as_deref())?;
+    if let Some(note) = &picture.note {
+        eprintln!("{note}");
+    }
     let mask = settings.mask.as_deref().map(Mask::load).transpose()?;
     if let Some(mask) = &mask {
         mask.check_size(&picture.label, picture.pixels.dimensions())?;
@@ -171,8 +174,8 @@ fn record_threshold_sweep(
     sweep: ThresholdSweep,
     target: OutputFile,
 ) -> anyhow::Result<SweepReport> {
-    let bar = progress_bar("sweeping {bar:40} {pos}/{len} frames {elapsed}");
-    bar.set_length(u64::from(sweep.frames));
+    let mut bar = Progress::new("sweeping", "frames");
+    bar.set_total(u64::from(sweep.frames));
     let (gpu, s) = (sorter.gpu, sorter.settings);
     let settings = s.unwatched_run();
     sorter.lines.check(s.algorithm, s.options, &settings, None)?;
@@ -185,10 +188,10 @@ fn record_threshold_sweep(
         runs.expect("a threshold makes runs")
     });
     let report = record_sweep(gpu, picture, start, frame_runs, &s.record, target, |done, _| {
-        bar.set_position(u64::from(done));
+        bar.set_done(u64::from(done));
         interrupt::check().is_ok()
     });
-    bar.finish_and_clear();
+    bar.finish();
     Ok(report?)
 }
 
@@ -199,17 +202,17 @@ fn record(
     target: OutputFile,
 ) -> anyhow::Result<RecordReport> {
     let (gpu, s) = (sorter.gpu, sorter.settings);
-    let bar = progress_bar("recording {bar:40} {pos}/{len} frames {elapsed}");
+    let mut bar = Progress::new("recording", "frames");
     let start = |indexed: &RgbaImage| {
         let settings = s.run.for_recording(s.algorithm);
         start_run(sorter, indexed, settings, runs)
     };
     let report = record_gif(gpu, picture, start, &s.record, target, |done, most| {
-        bar.set_length(u64::from(most));
-        bar.set_position(u64::from(done));
+        bar.set_total(u64::from(most));
+        bar.set_done(u64::from(done));
         interrupt::check().is_ok()
     });
-    bar.finish_and_clear();
+    bar.finish();
     Ok(report?)
 }
 
@@ -224,17 +227,21 @@ fn sort_to_png(
     let settings = if s.passes.is_none() { s.unwatched_run() } else { s.run };
     let mut run = start_run(sorter, &picture.pixels, settings, runs);
     let steps_asked = s.passes.unwrap_or(run.total_steps()).min(run.total_steps());
-    let bar = progress_bar("sorting {bar:40} {pos}/{len} steps {elapsed}");
-    bar.set_length(u64::from(steps_asked));
+    let mut bar = Progress::new("sorting", "steps");
+    bar.set_total(u64::from(steps_asked));
     let started = Instant::now();
+    let mut long_run = LongRunNote::new(s, steps_asked);
     run_until(gpu, run.as_mut(), steps_asked, |done| {
-        bar.set_position(u64::from(done));
+        bar.set_done(u64::from(done));
+        if let Some(note) = long_run.check(done, started.elapsed()) {
+            bar.note(&note);
+        }
         interrupt::check().is_ok()
     })
     .context("sorting on the GPU failed")?;
     interrupt::check()?;
     let elapsed = started.elapsed();
-    bar.finish_and_clear();
+    bar.finish();
     let state =
         read_texture(gpu, run.state()).context("reading the sorted picture back from the GPU failed")?;
     let path = target.write_png(&state, picture.has_alpha)?;
@@ -254,14 +261,48 @@ fn sort_to_png(
     })
 }
 
-/// A progress bar on a terminal, nothing otherwise.
-fn progress_bar(template: &str) -> indicatif::ProgressBar {
-    if !std::io::stderr().is_terminal() {
-        return indicatif::ProgressBar::hidden();
+/// Runs longer than this get a note saying how long, and what is faster.
+const LONG_RUN: Duration = Duration::from_secs(30);
+
+/// The one note a slow comparison sort gets once its first batches show it will take long:
+/// how long, and that the radix sort needs only its digit passes.
+struct LongRunNote {
+    /// "odd-even" or "bubble"; `None` when no note applies (radix, or already given).
+    algorithm: Option<&'static str>,
+    steps: u32,
+    radix_passes: u32,
+}
+
+impl LongRunNote {
+    fn new(settings: &Settings, steps: u32) -> LongRunNote {
+        let algorithm = match settings.algorithm {
+            crate::algorithms::Algorithm::Radix => None,
+            other => Some(other.name()),
+        };
+        let radix_passes = crate::keys::radix_key::exact_bits(settings.options.key)
+            .div_ceil(crate::algorithms::radix::RadixSettings::DEFAULT.digit_bits);
+        LongRunNote { algorithm, steps, radix_passes }
     }
-    let bar = indicatif::ProgressBar::new(0);
-    bar.set_style(indicatif::ProgressStyle::with_template(template).expect("valid template"));
-    bar
+
+    /// After `done` steps in `elapsed`: the note, the first time the rest looks longer than
+    /// [`LONG_RUN`] (judged after a second's work, so a slow start does not mislead).
+    fn check(&mut self, done: u32, elapsed: Duration) -> Option<String> {
+        if elapsed < Duration::from_secs(1) {
+            return None;
+        }
+        let algorithm = self.algorithm?;
+        let left = crate::progress::time_left(u64::from(done), u64::from(self.steps), elapsed)?;
+        if elapsed + left < LONG_RUN {
+            return None;
+        }
+        self.algorithm = None;
+        Some(format!(
+            "note: {algorithm} needs up to {} steps for this picture, about {} in all at this rate; --algorithm radix sorts it in {} digit passes",
+            self.steps,
+            crate::progress::duration_words(elapsed + left),
+            self.radix_passes
+        ))
+    }
 }
 
 impl std::fmt::Display for SortReport {

@@ -1,28 +1,130 @@
-//! Ctrl-C: long runs stop at the next frame or batch, so temporary files are removed and
-//! nothing half-written is left behind.
+//! Signals that end a run: Ctrl-C (SIGINT), SIGTERM (`kill`, `timeout`, CI runners, systemd)
+//! and SIGHUP (a closed terminal). The first one is noted, and long work stops at its next frame
+//! or batch, so temporary files are removed on the way out and nothing half-written is left;
+//! the process then exits with 128 + the signal. A second signal ends the process at once, after
+//! removing the temporary files still registered ([`register_temporary`]).
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicI32, Ordering};
 
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+/// The first signal received, 0 while none has come.
+static SIGNAL: AtomicI32 = AtomicI32::new(0);
+/// Temporary files that exist now and must not outlive the process.
+static TEMPORARIES: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
-/// The user pressed Ctrl-C.
-#[derive(Debug, thiserror::Error)]
-#[error("interrupted; nothing was written and any existing output file is unchanged")]
-pub struct Interrupted;
+/// SIGHUP's number.
+pub const SIGHUP: i32 = 1;
+/// SIGINT's number.
+pub const SIGINT: i32 = 2;
+/// SIGTERM's number.
+pub const SIGTERM: i32 = 15;
 
-/// Catches Ctrl-C (SIGINT) from now on; a second Ctrl-C exits at once.
+/// The run was ended by a signal (or, with signal 0, cancelled by the user in the window).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}; nothing was written and any existing output file is unchanged", describe(*signal))]
+pub struct Interrupted {
+    /// The signal's number; 0 when the user cancelled.
+    pub signal: i32,
+}
+
+impl Interrupted {
+    /// The interruption as it stands now: the signal received, or a cancel (0).
+    pub fn now() -> Interrupted {
+        Interrupted { signal: SIGNAL.load(Ordering::SeqCst) }
+    }
+
+    /// The exit status for it: 128 + the signal, as shells report a process a signal ended.
+    pub fn exit_code(&self) -> u8 {
+        let signal = if self.signal == 0 { SIGINT } else { self.signal };
+        128u8.saturating_add(u8::try_from(signal).unwrap_or(127))
+    }
+}
+
+/// "interrupted (Ctrl-C)", "terminated (SIGTERM)", ...
+fn describe(signal: i32) -> String {
+    match signal {
+        0 => "cancelled".into(),
+        SIGINT => "interrupted (Ctrl-C, SIGINT)".into(),
+        SIGTERM => "terminated (SIGTERM)".into(),
+        SIGHUP => "hung up (SIGHUP: the terminal closed)".into(),
+        other => format!("ended by signal {other}"),
+    }
+}
+
+/// Catches SIGINT, SIGTERM and SIGHUP from now on (on Windows, Ctrl-C).
 pub fn install() {
-    let installed = ctrlc::set_handler(|| {
-        if INTERRUPTED.swap(true, Ordering::SeqCst) {
-            std::process::exit(130);
+    #[cfg(unix)]
+    {
+        use signal_hook::iterator::Signals;
+        let signals = match Signals::new([SIGINT, SIGTERM, SIGHUP]) {
+            Ok(signals) => signals,
+            Err(e) => {
+                log::warn!("signals will not be caught: {e}");
+                return;
+            }
+        };
+        // The handler only queues the signal; this thread, outside any handler, may then take
+        // locks and remove files.
+        let watcher = std::thread::Builder::new().name("signals".into()).spawn(move || {
+            let mut signals = signals;
+            for signal in signals.forever() {
+                received(signal);
+            }
+        });
+        if let Err(e) = watcher {
+            log::warn!("signals will not be caught: {e}");
         }
-    });
-    if let Err(e) = installed {
+    }
+    #[cfg(not(unix))]
+    if let Err(e) = ctrlc::set_handler(|| received(SIGINT)) {
         log::warn!("Ctrl-C will not be caught: {e}");
     }
 }
 
-/// Fails once Ctrl-C has been pressed.
+/// Notes the first signal; on a second, removes the registered temporaries and exits.
+fn received(signal: i32) {
+    if let Err(first) = SIGNAL.compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst) {
+        remove_temporaries();
+        std::process::exit(i32::from(Interrupted { signal: first }.exit_code()));
+    }
+}
+
+/// Fails once a signal has come.
 pub fn check() -> Result<(), Interrupted> {
-    if INTERRUPTED.load(Ordering::SeqCst) { Err(Interrupted) } else { Ok(()) }
+    match SIGNAL.load(Ordering::SeqCst) {
+        0 => Ok(()),
+        signal => Err(Interrupted { signal }),
+    }
+}
+
+/// Notes a temporary file that a second signal must remove before the process exits.
+pub fn register_temporary(path: &Path) {
+    TEMPORARIES.lock().unwrap_or_else(|p| p.into_inner()).push(path.to_path_buf());
+}
+
+/// Forgets a temporary file (it was renamed into place or removed).
+pub fn forget_temporary(path: &Path) {
+    TEMPORARIES.lock().unwrap_or_else(|p| p.into_inner()).retain(|p| p != path);
+}
+
+fn remove_temporaries() {
+    for path in TEMPORARIES.lock().unwrap_or_else(|p| p.into_inner()).drain(..) {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exit_codes_and_messages_name_the_signal() {
+        let term = Interrupted { signal: SIGTERM };
+        assert_eq!(term.exit_code(), 143);
+        assert!(term.to_string().starts_with("terminated (SIGTERM)"), "{term}");
+        assert_eq!(Interrupted { signal: SIGHUP }.exit_code(), 129);
+        assert_eq!(Interrupted { signal: SIGINT }.exit_code(), 130);
+        assert_eq!(Interrupted { signal: 0 }.to_string().split(';').next(), Some("cancelled"));
+    }
 }

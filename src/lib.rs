@@ -9,8 +9,8 @@
 //! [`sort`] is the device-wide radix sort, usable on its own.
 //!
 //! The layers, top to bottom; a module imports only from its own layer or those below:
-//! 1. front ends: [`app`] (the window), [`headless`], [`bench`](mod@bench), and [`cli`], which parses the
-//!    command line into the [`settings::Settings`] the front ends take;
+//! 1. front ends: [`app`] (the window), [`headless`] (with [`progress`]), [`bench`](mod@bench), and [`cli`],
+//!    which parses the command line into the [`settings::Settings`] the front ends take;
 //! 2. [`record`] (GIF export), [`angle`] (sorting along lines at any angle), [`lens`] (one
 //!    line of a run's GPU state, read back for the window's row lens) and [`controls`] (the
 //!    keys, the player, the lanes and the explanations the window and the page share);
@@ -46,6 +46,8 @@ pub mod intervals;
 pub mod keys;
 pub mod lens;
 pub mod picture;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod progress;
 pub mod record;
 pub mod reference;
 #[cfg(not(target_arch = "wasm32"))]

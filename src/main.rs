@@ -27,17 +27,17 @@ fn main() -> ExitCode {
     } else if settings.headless() {
         shadersort::headless::run(&settings)
     } else {
-        open_window(settings)
+        // A window closed by a signal ends as a headless run does.
+        open_window(settings).and_then(|()| Ok(shadersort::interrupt::check()?))
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) if interrupted(&e) => {
-            eprintln!("error: {e:#}");
-            ExitCode::from(130)
-        }
         Err(e) => {
-            eprintln!("error: {}", format!("{e:#}").replace('\n', " "));
-            ExitCode::FAILURE
+            eprintln!("error: {}", shadersort::cli::error_line(&e));
+            match interrupted(&e) {
+                Some(signal) => ExitCode::from(signal.exit_code()),
+                None => ExitCode::FAILURE,
+            }
         }
     }
 }
@@ -45,6 +45,9 @@ fn main() -> ExitCode {
 /// The live window on the settings' picture.
 fn open_window(settings: Settings) -> anyhow::Result<()> {
     let picture = shadersort::picture::input::Picture::load_or_built_in(settings.image.as_deref())?;
+    if let Some(note) = &picture.note {
+        eprintln!("{note}");
+    }
     let mask = match &settings.mask {
         Some(path) => {
             let mask = shadersort::intervals::Mask::load(path)?;
@@ -73,13 +76,14 @@ fn open_window(settings: Settings) -> anyhow::Result<()> {
     })
 }
 
-/// Whether the error comes from Ctrl-C, however it was wrapped.
-fn interrupted(e: &anyhow::Error) -> bool {
-    e.chain().any(|cause| {
-        cause.is::<shadersort::interrupt::Interrupted>()
-            || matches!(
-                cause.downcast_ref::<shadersort::record::RecordError>(),
-                Some(shadersort::record::RecordError::Interrupted(_))
-            )
+/// The signal that ended the run, however the error was wrapped.
+fn interrupted(e: &anyhow::Error) -> Option<shadersort::interrupt::Interrupted> {
+    e.chain().find_map(|cause| {
+        cause.downcast_ref::<shadersort::interrupt::Interrupted>().copied().or_else(|| {
+            match cause.downcast_ref::<shadersort::record::RecordError>() {
+                Some(shadersort::record::RecordError::Interrupted(signal)) => Some(*signal),
+                _ => None,
+            }
+        })
     })
 }

@@ -661,3 +661,43 @@ fn the_row_lens_shows_the_line_the_gpu_holds(backend: &str) {
     s.keys(&["q"]);
     wait_for("the window to close", Duration::from_secs(20), || s.app.0.try_wait().unwrap().is_some());
 }
+
+/// The files in the session's `gifs` folder.
+fn gif_folder(s: &Session) -> Vec<String> {
+    match std::fs::read_dir(s.dir.path().join("gifs")) {
+        Ok(entries) => entries.map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect(),
+        Err(_) => Vec::new(),
+    }
+}
+
+/// Starts a recording (G) of a picture large enough to take seconds, and waits until its
+/// temporary file is being written.
+fn record_under_way(backend: &str) -> Option<Session> {
+    let picture = shadersort::picture::patterns::random_image(400, 300, 9);
+    let s = start(backend, &picture, &[], "pass 0/400")?;
+    s.keys(&["g"]);
+    wait_for("the recording's temporary file", Duration::from_secs(60), || {
+        gif_folder(&s).iter().any(|name| name.ends_with(".gif.part"))
+    });
+    std::thread::sleep(Duration::from_millis(300));
+    Some(s)
+}
+
+/// Closing the window, or SIGTERM, in the middle of a G recording leaves no temporary file.
+#[test]
+fn a_recording_cut_short_by_closing_or_sigterm_leaves_nothing() {
+    let Some(mut s) = record_under_way("vulkan") else { return };
+    s.keys(&["q"]);
+    wait_for("the window to close", Duration::from_secs(30), || s.app.0.try_wait().unwrap().is_some());
+    assert!(s.app.0.wait().unwrap().success(), "the app failed: {}", s.log_text());
+    assert_eq!(gif_folder(&s), Vec::<String>::new(), "closing mid-recording left files: {}", s.log_text());
+
+    let Some(mut s) = record_under_way("vulkan") else { return };
+    let sent = Command::new("kill").args(["-TERM", &s.app.0.id().to_string()]).status().unwrap();
+    assert!(sent.success());
+    wait_for("the app to end", Duration::from_secs(30), || s.app.0.try_wait().unwrap().is_some());
+    let status = s.app.0.wait().unwrap();
+    assert_eq!(status.code(), Some(143), "SIGTERM ends the window with 128 + 15: {}", s.log_text());
+    assert!(s.log_text().contains("terminated (SIGTERM)"), "{}", s.log_text());
+    assert_eq!(gif_folder(&s), Vec::<String>::new(), "SIGTERM mid-recording left files: {}", s.log_text());
+}

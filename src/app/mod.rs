@@ -120,6 +120,9 @@ pub fn run(options: WindowOptions) -> anyhow::Result<()> {
     }
 }
 
+/// How often an idle window looks for a signal.
+const SIGNAL_POLL: Duration = Duration::from_millis(200);
+
 struct App {
     options: Option<WindowOptions>,
     instance: Option<wgpu::Instance>,
@@ -162,11 +165,18 @@ impl ApplicationHandler for App {
 
     fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
         let Some(running) = self.running.as_mut() else { return };
+        // SIGINT, SIGTERM or SIGHUP: close as if asked to, leaving no recording half-written.
+        if crate::interrupt::check().is_err() {
+            running.report_and_stop();
+            event_loop.exit();
+            return;
+        }
         if running.wants_frames() {
             running.window.request_redraw();
             event_loop.set_control_flow(ControlFlow::Poll);
         } else {
-            event_loop.set_control_flow(ControlFlow::Wait);
+            // Idle, but awake a few times a second to notice a signal.
+            event_loop.set_control_flow(ControlFlow::WaitUntil(Instant::now() + SIGNAL_POLL));
         }
     }
 }

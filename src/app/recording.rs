@@ -78,7 +78,7 @@ impl BackgroundRecording {
                 Ok(record_gif(&gpu, &job.picture, start, &job.settings, target, |frames, most| {
                     d.store(frames, Ordering::Relaxed);
                     e.store(most, Ordering::Relaxed);
-                    !c.load(Ordering::Relaxed)
+                    !c.load(Ordering::Relaxed) && crate::interrupt::check().is_ok()
                 })?)
             })();
             let _ = tx.send(outcome.map_err(|e| format!("{e:#}")));
@@ -99,6 +99,13 @@ impl BackgroundRecording {
     /// Asks the recording to stop; it removes its temporary file.
     pub fn cancel(&self) {
         self.cancel.store(true, Ordering::Relaxed);
+    }
+
+    /// Stops the recording and waits until it has removed its temporary file (at most a few
+    /// seconds: it stops at its next frame).
+    pub fn cancel_and_wait(self) {
+        self.cancel();
+        let _ = self.result.recv_timeout(std::time::Duration::from_secs(30));
     }
 
     /// The outcome, once the recording has ended.

@@ -362,8 +362,9 @@ impl Running {
     /// Prints the frame statistics (for `--quit-after`), cancels a recording under way and
     /// keeps the window's size for the next run.
     pub(super) fn report_and_stop(&mut self) {
-        if let Some(r) = &self.recording {
-            r.cancel();
+        // A recording under way stops and removes its temporary file before the window goes.
+        if let Some(r) = self.recording.take() {
+            r.cancel_and_wait();
         }
         let size = self.window.inner_size().to_logical::<f64>(self.window.scale_factor());
         window_size::remember((size.width, size.height));

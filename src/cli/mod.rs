@@ -221,3 +221,21 @@ pub enum Bench {
     /// One odd-even pass as effective bytes/s beside a texture copy of the same size (timestamps).
     Pass(PassBenchArgs),
 }
+
+/// The error and its causes on one line, each cause named once: a message that already quotes
+/// its cause (as "cannot write 'x.gif': No space left on device" does) is not followed by it
+/// again.
+pub fn error_line(e: &anyhow::Error) -> String {
+    let mut line = String::new();
+    for cause in e.chain() {
+        let text = cause.to_string().replace('\n', " ");
+        if line.contains(&text) {
+            continue;
+        }
+        if !line.is_empty() {
+            line.push_str(": ");
+        }
+        line.push_str(&text);
+    }
+    line
+}

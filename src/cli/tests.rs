@@ -237,3 +237,19 @@ fn a_sweep_takes_its_ends_and_frames() {
     assert!(Cli::try_parse_from(["shadersort", "--sweep", "0..2"]).is_err());
     assert!(Cli::try_parse_from(["shadersort", "--sweep", "0.5"]).is_err());
 }
+
+#[test]
+fn an_error_line_names_each_cause_once() {
+    let full = std::io::Error::from_raw_os_error(28);
+    let cause = full.to_string();
+    let error = crate::record::RecordError::Encode {
+        path: "x.gif".into(),
+        source: gif::EncodingError::Io(std::io::Error::from_raw_os_error(28)),
+    };
+    let line = error_line(&anyhow::Error::from(error));
+    assert_eq!(line.matches(&cause).count(), 1, "{line}");
+    assert!(line.starts_with("cannot write 'x.gif': "), "{line}");
+    // A context over a different cause keeps both.
+    let wrapped = anyhow::Error::from(std::io::Error::other("the disk went away")).context("sorting failed");
+    assert_eq!(error_line(&wrapped), "sorting failed: the disk went away");
+}

@@ -88,6 +88,9 @@ pub struct Picture {
     pub label: String,
     /// Whether the source had an alpha channel (output keeps it only then).
     pub has_alpha: bool,
+    /// What the user should know about how the file was read (a deeper bit depth taken to 8
+    /// bits per channel), if anything.
+    pub note: Option<String>,
 }
 
 impl Picture {
@@ -99,6 +102,7 @@ impl Picture {
             pixels: decoded.to_rgba8(),
             name: BUILT_IN_NAME.into(),
             label: format!("the built-in picture {BUILT_IN_NAME}.png"),
+            note: None,
         }
     }
 
@@ -126,12 +130,15 @@ impl Picture {
             return Err(InputError::Empty { path: path.into(), width, height });
         }
         let name = path.file_stem().map_or("picture".into(), |s| s.to_string_lossy().into_owned());
-        Ok(Picture {
-            has_alpha: decoded.color().has_alpha(),
-            pixels: decoded.to_rgba8(),
-            name,
-            label: format!("'{}'", path.display()),
-        })
+        let label = format!("'{}'", path.display());
+        let colour = decoded.color();
+        let bits = colour.bits_per_pixel() / u16::from(colour.channel_count());
+        let note = (bits > 8).then(|| {
+            format!(
+                "note: {label} has {bits} bits per channel; shadersort sorts and writes it at 8 bits per channel"
+            )
+        });
+        Ok(Picture { has_alpha: colour.has_alpha(), pixels: decoded.to_rgba8(), name, label, note })
     }
 
     /// The file at `path`, or the built-in picture when there is none.
@@ -289,12 +296,35 @@ mod tests {
     }
 
     #[test]
+    fn a_deeper_picture_says_it_is_read_at_8_bits() {
+        let mut png = Vec::new();
+        let deep = image::ImageBuffer::<image::Rgb<u16>, _>::from_fn(3, 2, |x, y| {
+            image::Rgb([x as u16 * 9000, y as u16 * 30000, 65535])
+        });
+        image::DynamicImage::ImageRgb16(deep)
+            .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
+            .unwrap();
+        let picture = Picture::decode_file(&png, Path::new("deep.png")).unwrap();
+        let note = picture.note.expect("a note for 16 bits");
+        assert!(
+            note.contains("'deep.png' has 16 bits per channel") && note.contains("8 bits per channel"),
+            "{note}"
+        );
+        let mut png = Vec::new();
+        image::DynamicImage::ImageRgb8(image::RgbImage::new(3, 2))
+            .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
+            .unwrap();
+        assert_eq!(Picture::decode_file(&png, Path::new("flat.png")).unwrap().note, None);
+    }
+
+    #[test]
     fn fitting_downscales_or_refuses() {
         let big = Picture {
             pixels: RgbaImage::new(40, 20),
             name: "big".into(),
             label: "'big.png'".into(),
             has_alpha: false,
+            note: None,
         };
         let (small, notice) = big.clone().fit(&SizeLimit::new(16384, Some(10), true)).unwrap();
         assert_eq!(small.pixels.dimensions(), (10, 5));

@@ -77,16 +77,20 @@ impl OutputFormat {
 }
 
 /// An output file being prepared: a temporary file beside the target that becomes the target
-/// only on [`OutputFile::commit`]. Dropped without committing, it leaves no trace and any
-/// existing file at the target untouched.
+/// only on [`OutputFile::commit`]. The temporary is made only when writing begins, and is
+/// registered with [`crate::interrupt`] while it exists, so that even a second signal leaves no
+/// trace. Dropped without committing, it removes the temporary and leaves any existing file at
+/// the target untouched.
 pub struct OutputFile {
     path: PathBuf,
-    temp: tempfile::NamedTempFile,
+    dir: PathBuf,
+    ext: &'static str,
+    temp: Option<tempfile::NamedTempFile>,
 }
 
 impl OutputFile {
-    /// Checks the path and creates the temporary file, so that an unwritable target fails
-    /// before any work is done.
+    /// Checks the path, and that its folder takes a new file, so that an unwritable target
+    /// fails before any work is done; nothing is left there yet.
     pub fn prepare(path: &Path, format: OutputFormat) -> Result<Self, OutputError> {
         let ext = format.ext();
         if path.is_dir() {
@@ -102,16 +106,32 @@ impl OutputFile {
         if !dir.is_dir() {
             return Err(OutputError::NoDirectory { path: path.into(), dir });
         }
+        let file = OutputFile { path: path.into(), dir, ext, temp: None };
+        // A probe, removed at once: the folder must take the temporary when writing begins.
+        file.new_temporary()?;
+        Ok(file)
+    }
+
+    /// A new temporary file in the target's folder.
+    fn new_temporary(&self) -> Result<tempfile::NamedTempFile, OutputError> {
         let mut builder = tempfile::Builder::new();
-        let suffix = format!(".{ext}.part");
+        let suffix = format!(".{}.part", self.ext);
         builder.prefix(".shadersort-").suffix(&suffix);
         // Temporary files are private (0600) by default; the finished picture should get the
         // usual permissions of a new file (0666 less the umask), as any image editor's would.
         #[cfg(unix)]
         builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
-        let temp =
-            builder.tempfile_in(&dir).map_err(|source| OutputError::Io { path: path.into(), source })?;
-        Ok(OutputFile { path: path.into(), temp })
+        builder.tempfile_in(&self.dir).map_err(|source| OutputError::Io { path: self.path.clone(), source })
+    }
+
+    /// The temporary file, made (and registered) when first asked for.
+    fn temporary(&mut self) -> Result<&mut tempfile::NamedTempFile, OutputError> {
+        if self.temp.is_none() {
+            let temp = self.new_temporary()?;
+            crate::interrupt::register_temporary(temp.path());
+            self.temp = Some(temp);
+        }
+        Ok(self.temp.as_mut().expect("made above"))
     }
 
     /// The final path.
@@ -119,23 +139,32 @@ impl OutputFile {
         &self.path
     }
 
-    /// The temporary file, for writers that need a handle of their own.
-    pub fn file(&self) -> &std::fs::File {
-        self.temp.as_file()
+    /// The temporary file, for writers that need a handle of their own; writing begins here.
+    pub fn file(&mut self) -> Result<&std::fs::File, OutputError> {
+        Ok(self.temporary()?.as_file())
     }
 
     /// Flushes the temporary file to disk and renames it into place.
-    pub fn commit(self) -> Result<PathBuf, OutputError> {
-        let path = self.path;
-        self.temp.as_file().sync_all().map_err(|source| OutputError::Io { path: path.clone(), source })?;
-        self.temp.persist(&path).map_err(|e| OutputError::Io { path: path.clone(), source: e.error })?;
-        Ok(path)
+    pub fn commit(mut self) -> Result<PathBuf, OutputError> {
+        let path = self.path.clone();
+        self.temporary()?;
+        let temp = self.temp.take().expect("made above");
+        let temp_path = temp.path().to_path_buf();
+        let result = temp
+            .as_file()
+            .sync_all()
+            .map_err(|source| OutputError::Io { path: path.clone(), source })
+            .and_then(|()| {
+                temp.persist(&path).map_err(|e| OutputError::Io { path: path.clone(), source: e.error })
+            });
+        crate::interrupt::forget_temporary(&temp_path);
+        result.map(|_| path)
     }
 
     /// Encodes the picture as PNG (RGB when `keep_alpha` is false), then commits.
     pub fn write_png(mut self, picture: &RgbaImage, keep_alpha: bool) -> Result<PathBuf, OutputError> {
         let encoded = {
-            let mut writer = std::io::BufWriter::new(self.temp.as_file_mut());
+            let mut writer = std::io::BufWriter::new(self.temporary()?.as_file_mut());
             let result = if keep_alpha {
                 picture.write_to(&mut writer, image::ImageFormat::Png)
             } else {
@@ -151,6 +180,16 @@ impl OutputFile {
             other => OutputError::Encode { path: path.clone(), detail: other.to_string() },
         })?;
         self.commit()
+    }
+}
+
+impl Drop for OutputFile {
+    fn drop(&mut self) {
+        if let Some(temp) = self.temp.take() {
+            let temp_path = temp.path().to_path_buf();
+            drop(temp);
+            crate::interrupt::forget_temporary(&temp_path);
+        }
     }
 }
 
@@ -188,7 +227,11 @@ mod tests {
     fn an_abandoned_target_leaves_nothing() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("out.png");
-        drop(OutputFile::prepare(&path, OutputFormat::Png).unwrap());
+        let mut target = OutputFile::prepare(&path, OutputFormat::Png).unwrap();
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "no temporary before writing begins");
+        std::io::Write::write_all(&mut target.file().unwrap(), b"half a picture").unwrap();
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+        drop(target);
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 

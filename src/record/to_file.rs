@@ -51,7 +51,7 @@ pub fn record_gif(
     picture: &RgbaImage,
     start: impl FnOnce(&RgbaImage) -> Box<dyn SortRun>,
     settings: &RecordSettings,
-    target: OutputFile,
+    mut target: OutputFile,
     mut progress: impl FnMut(u32, u32) -> bool,
 ) -> Result<RecordReport, RecordError> {
     let (width, height) = picture.dimensions();
@@ -68,7 +68,7 @@ pub fn record_gif(
     }
     let path = target.path().to_path_buf();
     let encode_error = |source| RecordError::Encode { path: path.clone(), source };
-    let writer = open_writer(&target, width, height, &quantized.palette, settings)?;
+    let writer = open_writer(&mut target, width, height, &quantized.palette, settings)?;
     let mut frames = FrameSequence {
         writer,
         previous: quantized.indices.clone(),
@@ -122,7 +122,7 @@ pub fn record_gif(
             sorted |=
                 take_frame(gpu, &mut ring, run.as_mut(), &mut frames).map_err(|e| e.into_record(&path))?;
             if !progress(frames.written + 1, plan.max_frames) {
-                return Err(Interrupted.into());
+                return Err(Interrupted::now().into());
             }
         } else {
             break;
@@ -147,15 +147,16 @@ pub fn record_gif(
 /// The GIF writer into `target`'s temporary file for frames of `width` x `height` scaled by
 /// `settings.scale`; an error when the scaled size exceeds GIF's limit.
 fn open_writer(
-    target: &OutputFile,
+    target: &mut OutputFile,
     width: u32,
     height: u32,
     palette: &palette::GifPalette,
     settings: &RecordSettings,
 ) -> Result<FileWriter, RecordError> {
     let (gif_width, gif_height) = super::gif_size(width, height, settings)?;
-    let encode_error = |source| RecordError::Encode { path: target.path().to_path_buf(), source };
-    let file = target.file().try_clone().map_err(|e| encode_error(gif::EncodingError::Io(e)))?;
+    let path = target.path().to_path_buf();
+    let encode_error = |source| RecordError::Encode { path: path.clone(), source };
+    let file = target.file()?.try_clone().map_err(|e| encode_error(gif::EncodingError::Io(e)))?;
     let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
     ParallelGifWriter::new(
         std::io::BufWriter::with_capacity(1 << 20, file),
@@ -195,14 +196,14 @@ pub fn record_sweep(
     start: impl FnOnce(&RgbaImage) -> Box<dyn SortRun>,
     frame_runs: impl ExactSizeIterator<Item = crate::intervals::RunMap>,
     settings: &RecordSettings,
-    target: OutputFile,
+    mut target: OutputFile,
     mut progress: impl FnMut(u32, u32) -> bool,
 ) -> Result<SweepReport, RecordError> {
     let frames = frame_runs.len() as u32;
     let (width, height) = picture.dimensions();
     let quantized = palette::quantize(picture, settings.background, settings.dither);
     let mut run = start(&palette::indexed_picture(picture, &quantized.indices));
-    let writer = open_writer(&target, width, height, &quantized.palette, settings)?;
+    let writer = open_writer(&mut target, width, height, &quantized.palette, settings)?;
     let path = target.path().to_path_buf();
     let encode_error = |source| RecordError::Encode { path: path.clone(), source };
     let mut sequence: Option<FrameSequence<'_, FileWriter>> = None;
@@ -232,7 +233,7 @@ pub fn record_sweep(
             Some(sequence) => sequence.push(indices, 0).map_err(encode_error)?,
         }
         if !progress(k + 1, frames) {
-            return Err(Interrupted.into());
+            return Err(Interrupted::now().into());
         }
     }
     let written = finish_file(sequence.expect("at least one frame")).map_err(encode_error)?;

@@ -188,6 +188,7 @@ impl Viewer {
     pub fn open_file(&self, name: &str, bytes: &[u8]) -> Result<String, JsError> {
         let picture =
             Picture::decode_file(bytes, Path::new(name)).map_err(|e| JsError::new(&e.to_string()))?;
+        let depth_note = picture.note.clone();
         let max_side = self
             .state
             .read(|s| s.gpu().device.limits().max_texture_dimension_2d)
@@ -195,7 +196,7 @@ impl Viewer {
         let (picture, notice) =
             picture.fit(&SizeLimit::new(max_side, None, true)).map_err(|e| JsError::new(&e.to_string()))?;
         self.inbox.borrow_mut().push(Input::Picture(picture));
-        Ok(notice.unwrap_or_default())
+        Ok([depth_note, notice].into_iter().flatten().collect::<Vec<_>>().join("; "))
     }
 
     /// Sorts the built-in photograph again.
@@ -206,8 +207,13 @@ impl Viewer {
     /// Sorts the seeded noise picture the tests use (`shadersort::picture::patterns::random_image`).
     pub fn use_random_picture(&self, width: u32, height: u32, seed: u32) {
         let pixels = shadersort::picture::patterns::random_image(width, height, u64::from(seed));
-        let picture =
-            Picture { pixels, name: format!("noise-{seed}"), label: "noise".into(), has_alpha: false };
+        let picture = Picture {
+            pixels,
+            name: format!("noise-{seed}"),
+            label: "noise".into(),
+            has_alpha: false,
+            note: None,
+        };
         self.inbox.borrow_mut().push(Input::Picture(picture));
     }
 

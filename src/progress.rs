@@ -1,0 +1,152 @@
+//! Progress of long headless work: on a terminal a bar with the rate and the time left; without
+//! one (a log, a CI runner, a pipe) a line on stderr every few seconds, so a long run shows that
+//! it works.
+
+use std::io::IsTerminal;
+use std::time::{Duration, Instant};
+
+/// Time between progress lines without a terminal, unless `SHADERSORT_PROGRESS_SECONDS` says.
+pub const LINE_EVERY: Duration = Duration::from_secs(5);
+
+/// [`LINE_EVERY`], or the seconds `SHADERSORT_PROGRESS_SECONDS` gives (for logs that want more
+/// or fewer lines).
+fn line_every() -> Duration {
+    std::env::var("SHADERSORT_PROGRESS_SECONDS")
+        .ok()
+        .and_then(|s| s.parse::<f64>().ok())
+        .filter(|s| s.is_finite() && *s > 0.0)
+        .map_or(LINE_EVERY, Duration::from_secs_f64)
+}
+
+/// Reports `done` of `total` units of work (steps, frames) as they go.
+pub struct Progress {
+    what: String,
+    unit: String,
+    total: u64,
+    started: Instant,
+    bar: Option<indicatif::ProgressBar>,
+    every: Duration,
+    next_line: Instant,
+}
+
+impl Progress {
+    /// Progress of `what` ("sorting"), counted in `unit`s ("steps"); a bar on a terminal, lines
+    /// every [`LINE_EVERY`] otherwise.
+    pub fn new(what: &str, unit: &str) -> Progress {
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let template = format!(
+                "{what} {{bar:40}} {{pos}}/{{len}} {unit}, {{per_sec}}, {{elapsed}} gone, about {{eta}} left"
+            );
+            let bar = indicatif::ProgressBar::new(0);
+            bar.set_style(indicatif::ProgressStyle::with_template(&template).expect("a valid template"));
+            bar
+        });
+        let (started, every) = (Instant::now(), line_every());
+        Progress {
+            what: what.into(),
+            unit: unit.into(),
+            total: 0,
+            started,
+            bar,
+            every,
+            next_line: started + every,
+        }
+    }
+
+    /// Sets how many units there are in all.
+    pub fn set_total(&mut self, total: u64) {
+        self.total = total;
+        if let Some(bar) = &self.bar {
+            bar.set_length(total);
+        }
+    }
+
+    /// `done` units are done.
+    pub fn set_done(&mut self, done: u64) {
+        if let Some(bar) = &self.bar {
+            bar.set_position(done);
+            return;
+        }
+        let now = Instant::now();
+        if now >= self.next_line {
+            self.next_line = now + self.every;
+            eprintln!("{}", self.line(done, now - self.started));
+        }
+    }
+
+    /// "sorting: 120 of 600 steps (20%), 35.2 steps/s, 14 s gone, about 56 s left".
+    fn line(&self, done: u64, elapsed: Duration) -> String {
+        let rate = done as f64 / elapsed.as_secs_f64().max(1e-9);
+        let percent = if self.total == 0 { 0.0 } else { 100.0 * done as f64 / self.total as f64 };
+        let mut line = format!(
+            "{}: {done} of {} {} ({percent:.0}%), {rate:.1} {}/s, {} gone",
+            self.what,
+            self.total,
+            self.unit,
+            self.unit,
+            duration_words(elapsed)
+        );
+        if let Some(left) = time_left(done, self.total, elapsed) {
+            line += &format!(", about {} left", duration_words(left));
+        }
+        line
+    }
+
+    /// Removes the bar.
+    pub fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+
+    /// Prints a line above the bar (or on its own without one).
+    pub fn note(&self, line: &str) {
+        match &self.bar {
+            Some(bar) => bar.suspend(|| eprintln!("{line}")),
+            None => eprintln!("{line}"),
+        }
+    }
+}
+
+/// The time the rest of the work takes at the rate so far, once any is done.
+pub fn time_left(done: u64, total: u64, elapsed: Duration) -> Option<Duration> {
+    (done > 0).then(|| elapsed.mul_f64(total.saturating_sub(done) as f64 / done as f64))
+}
+
+/// "45 s", "4 min 10 s", "2 h 5 min".
+pub fn duration_words(d: Duration) -> String {
+    let s = d.as_secs_f64().round() as u64;
+    match s {
+        0..=59 => format!("{s} s"),
+        60..=3599 => format!("{} min {} s", s / 60, s % 60),
+        _ => format!("{} h {} min", s / 3600, s % 3600 / 60),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_left_follows_the_rate_so_far() {
+        assert_eq!(time_left(0, 600, Duration::from_secs(3)), None);
+        assert_eq!(time_left(100, 600, Duration::from_secs(10)), Some(Duration::from_secs(50)));
+        assert_eq!(time_left(600, 600, Duration::from_secs(10)), Some(Duration::ZERO));
+    }
+
+    #[test]
+    fn durations_read_as_words() {
+        assert_eq!(duration_words(Duration::from_secs(45)), "45 s");
+        assert_eq!(duration_words(Duration::from_secs(250)), "4 min 10 s");
+        assert_eq!(duration_words(Duration::from_secs(7500)), "2 h 5 min");
+    }
+
+    #[test]
+    fn a_line_names_the_rate_and_the_time_left() {
+        let mut p = Progress::new("sorting", "steps");
+        p.bar = None;
+        p.set_total(600);
+        let line = p.line(120, Duration::from_secs(10));
+        assert_eq!(line, "sorting: 120 of 600 steps (20%), 12.0 steps/s, 10 s gone, about 40 s left");
+    }
+}
