@@ -41,6 +41,12 @@ impl Interrupted {
     }
 }
 
+/// The window was closed by a signal: what it had saved stays, and a recording under way was
+/// stopped and removed its temporary file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}; the window closed, and a recording under way was stopped without leaving a file", describe(.0.signal))]
+pub struct WindowClosed(pub Interrupted);
+
 /// "interrupted (Ctrl-C)", "terminated (SIGTERM)", ...
 fn describe(signal: i32) -> String {
     match signal {

@@ -28,7 +28,10 @@ fn main() -> ExitCode {
         shadersort::headless::run(&settings)
     } else {
         // A window closed by a signal ends as a headless run does.
-        open_window(settings).and_then(|()| Ok(shadersort::interrupt::check()?))
+        open_window(settings).and_then(|()| {
+            shadersort::interrupt::check()
+                .map_err(|signal| shadersort::interrupt::WindowClosed(signal).into())
+        })
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -79,11 +82,11 @@ fn open_window(settings: Settings) -> anyhow::Result<()> {
 /// The signal that ended the run, however the error was wrapped.
 fn interrupted(e: &anyhow::Error) -> Option<shadersort::interrupt::Interrupted> {
     e.chain().find_map(|cause| {
-        cause.downcast_ref::<shadersort::interrupt::Interrupted>().copied().or_else(|| {
-            match cause.downcast_ref::<shadersort::record::RecordError>() {
-                Some(shadersort::record::RecordError::Interrupted(signal)) => Some(*signal),
-                _ => None,
-            }
+        let window = cause.downcast_ref::<shadersort::interrupt::WindowClosed>().map(|w| w.0);
+        let signal = cause.downcast_ref::<shadersort::interrupt::Interrupted>().copied().or(window);
+        signal.or_else(|| match cause.downcast_ref::<shadersort::record::RecordError>() {
+            Some(shadersort::record::RecordError::Interrupted(signal)) => Some(*signal),
+            _ => None,
         })
     })
 }
