@@ -3,7 +3,6 @@
 //! each frame's steps, swap counts and picture are awaited in turn, since a page may neither
 //! block nor start threads, and frames are compressed as they come.
 
-use super::delta::FrameRegion;
 use super::gif_writer::InlineGifWriter;
 use super::{FramePlan, FrameSequence, RecordError, RecordSettings, gif_size, palette, quantize_for};
 use crate::algorithms::SortRun;
@@ -52,16 +51,7 @@ pub async fn record_gif_in_memory(
     let (gif_width, gif_height) = gif_size(width, height, settings)?;
     let writer =
         InlineGifWriter::new(Vec::new(), gif_width, gif_height, &quantized.palette).map_err(encode_error)?;
-    let mut frames = FrameSequence {
-        writer,
-        previous: quantized.indices.clone(),
-        pending: Some(FrameRegion::full(&quantized.indices, width, height).scaled(settings.scale)),
-        written: 0,
-        last_steps: 0,
-        width,
-        height,
-        settings,
-    };
+    let mut frames = FrameSequence::starting_with(writer, quantized.indices.clone(), width, height, settings);
     let reader = SwapReader::new(gpu, run.as_ref());
     let mut sorted = run.stats().sorted_after.is_some();
     while !sorted && run.steps_done() < plan.passes {

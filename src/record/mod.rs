@@ -185,7 +185,20 @@ struct FrameSequence<'a, S: FrameSink> {
     settings: &'a RecordSettings,
 }
 
-impl<S: FrameSink> FrameSequence<'_, S> {
+impl<'a, S: FrameSink> FrameSequence<'a, S> {
+    /// A sequence into `writer` whose first frame is `first` (palette indices of a
+    /// `width` x `height` picture), held back until the next frame or the end.
+    fn starting_with(
+        writer: S,
+        first: Vec<u8>,
+        width: u32,
+        height: u32,
+        settings: &'a RecordSettings,
+    ) -> Self {
+        let pending = Some(FrameRegion::full(&first, width, height).scaled(settings.scale));
+        FrameSequence { writer, previous: first, pending, written: 0, last_steps: 0, width, height, settings }
+    }
+
     fn push(&mut self, indices: Vec<u8>, steps: u32) -> Result<(), gif::EncodingError> {
         self.last_steps = steps;
         let transparent = self.writer.transparent();

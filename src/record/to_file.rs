@@ -3,7 +3,6 @@
 //! temporary file that is put in place only when the recording is whole.
 
 use super::capture::CaptureRing;
-use super::delta::FrameRegion;
 use super::gif_writer::ParallelGifWriter;
 use super::{FramePlan, FrameSequence, RecordError, RecordSettings, palette};
 use crate::algorithms::SortRun;
@@ -69,16 +68,7 @@ pub fn record_gif(
     let path = target.path().to_path_buf();
     let encode_error = |source| RecordError::Encode { path: path.clone(), source };
     let writer = open_writer(&mut target, width, height, &quantized.palette, settings)?;
-    let mut frames = FrameSequence {
-        writer,
-        previous: quantized.indices.clone(),
-        pending: Some(FrameRegion::full(&quantized.indices, width, height).scaled(settings.scale)),
-        written: 0,
-        last_steps: 0,
-        width,
-        height,
-        settings,
-    };
+    let mut frames = FrameSequence::starting_with(writer, quantized.indices.clone(), width, height, settings);
     let mut ring = CaptureRing::new(gpu, width, height, max_counts_bytes, CAPTURE_DEPTH);
     // Steps whose swap counts were copied into a capture slot or read directly.
     let mut counted = 0;
@@ -219,16 +209,13 @@ pub fn record_sweep(
             crate::gpu::readback::read_texture(gpu, run.state())?.pixels().map(|p| p[3]).collect();
         match &mut sequence {
             None => {
-                sequence = Some(FrameSequence {
-                    writer: writer.take().expect("the writer until the first frame"),
-                    pending: Some(FrameRegion::full(&indices, width, height).scaled(settings.scale)),
-                    previous: indices,
-                    written: 0,
-                    last_steps: 0,
+                sequence = Some(FrameSequence::starting_with(
+                    writer.take().expect("the writer until the first frame"),
+                    indices,
                     width,
                     height,
                     settings,
-                })
+                ))
             }
             Some(sequence) => sequence.push(indices, 0).map_err(encode_error)?,
         }
