@@ -7,12 +7,12 @@ use crate::algorithms::{Algorithm, Pipelines, RunSettings, SortRun};
 use crate::angle::Lines;
 use crate::angle::scatter::LineScatter;
 pub use crate::controls::lane_plan::LaneSync;
-use crate::controls::lane_plan::{self, for_lane, whole_lines_notice};
+use crate::controls::lane_plan::{self, for_lane, start_lane, whole_lines_notice};
 use crate::controls::player::Stepper;
 use crate::gpu::timing::GpuTimer;
 use crate::gpu::{Gpu, GpuError};
 use crate::intervals::RunMap;
-use crate::keys::options::{Axis, SortOptions};
+use crate::keys::options::SortOptions;
 use image::RgbaImage;
 use std::sync::Arc;
 use std::time::Instant;
@@ -94,20 +94,10 @@ impl Lanes {
                     .find(|(a, _)| *a == algorithm)
                     .expect("pipelines for every algorithm")
                     .1;
-                let (lane_lines, lane_runs, mut notice) =
-                    for_lane(lines, algorithm, options, &settings, runs);
-                let (run, lane_lines) =
-                    match lane_lines.start(gpu, pipes, scatter, picture, options, settings, lane_runs) {
-                        Ok(run) => (run, lane_lines),
-                        // for_lane checked the lines and runs; should a start fail all the same,
-                        // the lane sorts the picture's rows and says why.
-                        Err(e) => {
-                            notice = Some(whole_lines_notice(algorithm, &e));
-                            let rows = SortOptions { axis: Axis::Rows, ..options };
-                            (pipes.start(gpu, picture, rows, settings), Lines::Axis(Axis::Rows))
-                        }
-                    };
-                let in_runs = lane_runs.is_some() && notice.is_none();
+                let start =
+                    start_lane(gpu, pipes, scatter, picture, lines, algorithm, options, settings, runs);
+                let in_runs = start.runs.is_some() && start.notice.is_none();
+                let (run, lane_lines, notice) = (start.run, start.lines, start.notice);
                 let swaps = SwapReader::new(gpu, run.as_ref());
                 Lane {
                     swaps,

@@ -3,8 +3,10 @@
 //! the reason where it falls back); and each lane's label.
 
 use crate::algorithms::runs::RunsError;
-use crate::algorithms::{Algorithm, RunSettings};
+use crate::algorithms::{Algorithm, Pipelines, RunSettings, SortRun};
 use crate::angle::Lines;
+use crate::angle::scatter::LineScatter;
+use crate::gpu::Gpu;
 use crate::intervals::RunMap;
 use crate::keys::options::{Axis, Scope, SortOptions};
 
@@ -113,4 +115,45 @@ pub fn whole_lines_notice(algorithm: Algorithm, e: &RunsError) -> String {
         other => other.to_string(),
     };
     format!("{} sorts without the interval runs: {why}", algorithm.title())
+}
+
+/// A lane's run, started as [`for_lane`] plans it: along the lines and within the runs its
+/// algorithm can follow; should the start fail all the same, along the picture's rows.
+pub struct LaneStart<'a> {
+    /// The run.
+    pub run: Box<dyn SortRun>,
+    /// The lines it sorts along.
+    pub lines: Lines,
+    /// The runs it sorts within (`None`: whole lines).
+    pub runs: Option<&'a RunMap>,
+    /// Why it sorts something other than what was asked, if it does.
+    pub notice: Option<String>,
+}
+
+/// Starts a lane of `algorithm` on `picture` (see [`LaneStart`]).
+#[allow(clippy::too_many_arguments)]
+pub fn start_lane<'a>(
+    gpu: &Gpu,
+    pipelines: &Pipelines,
+    scatter: &LineScatter,
+    picture: &image::RgbaImage,
+    lines: &Lines,
+    algorithm: Algorithm,
+    options: SortOptions,
+    settings: RunSettings,
+    runs: Option<&'a RunMap>,
+) -> LaneStart<'a> {
+    let (lane_lines, lane_runs, notice) = for_lane(lines, algorithm, options, &settings, runs);
+    match lane_lines.start(gpu, pipelines, scatter, picture, options, settings, lane_runs) {
+        Ok(run) => LaneStart { run, lines: lane_lines, runs: lane_runs, notice },
+        Err(e) => {
+            let rows = SortOptions { axis: Axis::Rows, ..options };
+            LaneStart {
+                run: pipelines.start(gpu, picture, rows, settings),
+                lines: Lines::Axis(Axis::Rows),
+                runs: None,
+                notice: Some(whole_lines_notice(algorithm, &e)),
+            }
+        }
+    }
 }

@@ -8,12 +8,12 @@ use shadersort::algorithms::swap_reader::SwapReader;
 use shadersort::algorithms::{Algorithm, Pipelines, RunSettings, SortRun};
 use shadersort::angle::Lines;
 use shadersort::angle::scatter::LineScatter;
-use shadersort::controls::lane_plan::{self, for_lane, whole_lines_notice};
+use shadersort::controls::lane_plan::{self, start_lane};
 use shadersort::controls::player::Stepper;
 use shadersort::gpu::readback::read_texture_async;
 use shadersort::gpu::{Gpu, GpuError};
 use shadersort::intervals::RunMap;
-use shadersort::keys::options::{Axis, SortOptions};
+use shadersort::keys::options::SortOptions;
 use std::rc::Rc;
 
 /// One algorithm sorting the picture, and the picture last read back from it.
@@ -65,15 +65,9 @@ impl Lanes {
             .iter()
             .map(|&(algorithm, settings)| {
                 let pipes = &pipelines.iter().find(|(a, _)| *a == algorithm).expect("every algorithm").1;
-                let (lane_lines, lane_runs, mut notice) =
-                    for_lane(lines, algorithm, options, &settings, runs);
-                let run = match lane_lines.start(gpu, pipes, scatter, picture, options, settings, lane_runs) {
-                    Ok(run) => run,
-                    Err(e) => {
-                        notice = Some(whole_lines_notice(algorithm, &e));
-                        pipes.start(gpu, picture, SortOptions { axis: Axis::Rows, ..options }, settings)
-                    }
-                };
+                let start =
+                    start_lane(gpu, pipes, scatter, picture, lines, algorithm, options, settings, runs);
+                let (run, notice) = (start.run, start.notice);
                 let swaps = SwapReader::new(gpu, run.as_ref());
                 Lane { algorithm, settings, run, notice, shown: None, shown_at: None, swaps }
             })
