@@ -32,6 +32,14 @@ pub enum PassKind {
 }
 
 impl PassKind {
+    /// The other pass kind (the viewers' T key).
+    pub fn toggled(self) -> PassKind {
+        match self {
+            PassKind::Compute => PassKind::Fragment,
+            PassKind::Fragment => PassKind::Compute,
+        }
+    }
+
     /// The name used on the command line.
     pub fn name(self) -> &'static str {
         match self {

@@ -6,7 +6,6 @@ use super::panel_model::Action;
 use super::{Running, Session};
 use super::{window_angle, zoom};
 use crate::algorithms::Algorithm;
-use crate::algorithms::odd_even::PassKind;
 use crate::controls::commands::Command;
 use crate::keys::options::Scope;
 
@@ -96,17 +95,9 @@ impl Running {
             Command::TurnCounterclockwise => {
                 self.turn_to(self.session.lines.angle().turned(-window_angle::TURN_DEGREES))
             }
-            Command::TogglePassKind => self.change(|s| {
-                s.pass_kind = match s.pass_kind {
-                    PassKind::Compute => PassKind::Fragment,
-                    PassKind::Fragment => PassKind::Compute,
-                }
-            }),
-            Command::CycleDigitBits => self.change(|s| {
-                let widths = crate::keys::radix_key::DIGIT_BITS;
-                let at = widths.iter().position(|&b| b == s.radix.digit_bits).unwrap_or(0);
-                s.radix.digit_bits = widths[(at + 1) % widths.len()];
-            }),
+            Command::TogglePassKind => self.change(|s| s.pass_kind = s.pass_kind.toggled()),
+            Command::CycleDigitBits => self
+                .change(|s| s.radix.digit_bits = crate::keys::radix_key::next_digit_bits(s.radix.digit_bits)),
             Command::ToggleScope => self.change(|s| {
                 s.radix.scope = match s.radix.scope {
                     Scope::Rows => Scope::Image,

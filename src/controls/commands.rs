@@ -74,6 +74,26 @@ pub enum Command {
     Quit,
 }
 
+impl Command {
+    /// Whether the command moves the player (play, step, jump, first, last, reset, speed)
+    /// rather than changing what is sorted.
+    pub fn moves_player(self) -> bool {
+        matches!(
+            self,
+            Command::PlayPause
+                | Command::StepForward
+                | Command::StepBack
+                | Command::JumpForward
+                | Command::JumpBack
+                | Command::First
+                | Command::Last
+                | Command::Reset
+                | Command::Faster
+                | Command::Slower
+        )
+    }
+}
+
 /// A key, with or without Shift.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Shortcut {

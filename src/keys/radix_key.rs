@@ -18,6 +18,12 @@ use crate::keys::options::SortOptions;
 
 /// Digit widths the radix view offers: 2, 4, 16 or 256 buckets per pass.
 pub const DIGIT_BITS: [u32; 4] = [1, 2, 4, 8];
+
+/// The digit width after `bits` in [`DIGIT_BITS`], wrapping around (the viewers' D key).
+pub fn next_digit_bits(bits: u32) -> u32 {
+    let at = DIGIT_BITS.iter().position(|&b| b == bits).unwrap_or(0);
+    DIGIT_BITS[(at + 1) % DIGIT_BITS.len()]
+}
 /// The digit width used when none is asked for: 16 buckets, a handful of passes for every
 /// key (5 for luma), each one a visible step.
 pub const DEFAULT_DIGIT_BITS: u32 = 4;
@@ -115,6 +121,13 @@ impl RadixKey {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_d_key_cycles_through_every_digit_width() {
+        let widths: Vec<u32> =
+            std::iter::successors(Some(1), |&b| Some(super::next_digit_bits(b))).take(5).collect();
+        assert_eq!(widths, [1, 2, 4, 8, 1]);
+    }
+
     use super::*;
     use crate::keys::options::Axis;
 

@@ -18,7 +18,7 @@ use shadersort::gpu::{Gpu, GpuError};
 use shadersort::intervals::{IntervalMode, IntervalSettings, RunMap, Threshold};
 use shadersort::keys::SortKey;
 use shadersort::keys::options::{Axis, Scope, SortOptions};
-use shadersort::keys::radix_key::DIGIT_BITS;
+use shadersort::keys::radix_key::{DIGIT_BITS, next_digit_bits};
 use shadersort::picture::input::Picture;
 use std::rc::Rc;
 
@@ -140,7 +140,7 @@ impl State {
     /// next frame.
     pub fn apply(&mut self, input: Input) {
         if let Input::Command(command) = input
-            && is_transport(command)
+            && command.moves_player()
         {
             if self.stale {
                 self.restart_lanes();
@@ -205,15 +205,9 @@ impl State {
             Command::ToggleAxis => self.angle = toggled_axis(self.angle),
             Command::TurnClockwise => self.angle = self.angle.turned(TURN_DEGREES),
             Command::TurnCounterclockwise => self.angle = self.angle.turned(-TURN_DEGREES),
-            Command::TogglePassKind => {
-                self.settings.pass_kind = match self.settings.pass_kind {
-                    PassKind::Compute => PassKind::Fragment,
-                    PassKind::Fragment => PassKind::Compute,
-                }
-            }
+            Command::TogglePassKind => self.settings.pass_kind = self.settings.pass_kind.toggled(),
             Command::CycleDigitBits => {
-                let at = DIGIT_BITS.iter().position(|&b| b == self.settings.radix.digit_bits).unwrap_or(0);
-                self.settings.radix.digit_bits = DIGIT_BITS[(at + 1) % DIGIT_BITS.len()];
+                self.settings.radix.digit_bits = next_digit_bits(self.settings.radix.digit_bits)
             }
             Command::ToggleScope => {
                 self.settings.radix.scope = match self.settings.radix.scope {
@@ -350,21 +344,4 @@ impl State {
     pub fn lane_picture(&self, i: usize) -> Option<&RgbaImage> {
         self.lanes.lanes.get(i).and_then(|l| l.shown.as_ref())
     }
-}
-
-/// Whether `command` moves the player (play, step, jump, first, last, reset, speed).
-fn is_transport(command: Command) -> bool {
-    matches!(
-        command,
-        Command::PlayPause
-            | Command::StepForward
-            | Command::StepBack
-            | Command::JumpForward
-            | Command::JumpBack
-            | Command::First
-            | Command::Last
-            | Command::Reset
-            | Command::Faster
-            | Command::Slower
-    )
 }
