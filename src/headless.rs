@@ -267,7 +267,7 @@ const LONG_RUN: Duration = Duration::from_secs(30);
 /// The one note a slow comparison sort gets once its first batches show it will take long:
 /// how long, and that the radix sort needs only its digit passes.
 struct LongRunNote {
-    /// "odd-even" or "bubble"; `None` when no note applies (radix, or already given).
+    /// "odd-even" or "bubble"; `None` when no note applies (radix, bitonic, or already given).
     algorithm: Option<&'static str>,
     steps: u32,
     radix_passes: u32,
@@ -276,7 +276,7 @@ struct LongRunNote {
 impl LongRunNote {
     fn new(settings: &Settings, steps: u32) -> LongRunNote {
         let algorithm = match settings.algorithm {
-            crate::algorithms::Algorithm::Radix => None,
+            crate::algorithms::Algorithm::Radix | crate::algorithms::Algorithm::Bitonic => None,
             other => Some(other.name()),
         };
         let radix_passes = crate::keys::radix_key::exact_bits(settings.options.key)

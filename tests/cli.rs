@@ -596,7 +596,7 @@ fn intervals_and_masks_sort_to_the_same_model_file_with_every_algorithm() {
         let expected = stable_sort_in_runs(&input, &options, &runs);
         assert!(expected != stable_sort(&input, &options), "{name}: the runs must change the picture");
         let mut files = Vec::new();
-        for algorithm in ["odd-even", "bubble", "radix"] {
+        for algorithm in ["odd-even", "bubble", "radix", "bitonic"] {
             let out = dir.path().join(format!("{name}-{algorithm}.png"));
             let mut args =
                 vec![arg(&image), "--algorithm", algorithm, "--out", arg(&out), "--key", options.key.name()];
@@ -746,7 +746,7 @@ fn an_angle_sorts_along_its_lines_keeping_every_pixel() {
     let expected = angled_model(&input, -135.0, options, Some(&threshold));
     let flags = ["--angle", "-135", "--threshold", "0.2..0.8", "--key", "hue", "--reverse"];
     let mut files = Vec::new();
-    for algorithm in ["odd-even", "bubble", "radix"] {
+    for algorithm in ["odd-even", "bubble", "radix", "bitonic"] {
         let (bytes, sorted) =
             sort(&format!("{algorithm}.png"), &[&flags[..], &["--algorithm", algorithm]].concat());
         assert!(sorted == expected, "{algorithm}: --angle -135 within a threshold is not the model");

@@ -61,6 +61,11 @@ pub enum LensStep<'a> {
         /// left early because a phase pair made no swap.
         reports: &'a wgpu::Buffer,
     },
+    /// The bitonic network: step `k` was stage `k - 1` (`crate::reference::bitonic::Stage::at`).
+    Bitonic {
+        /// Stages in all.
+        stages: u32,
+    },
     /// LSD radix: steps are digit passes, or stages of a pass's scatter.
     Radix {
         /// The pass under way or just done (`None` before the first).

@@ -1,5 +1,6 @@
 //! The sorting algorithms, each behind [`SortRun`]: what the window, the recorder and the tests drive.
 
+pub mod bitonic;
 pub mod bubble;
 pub mod lens_view;
 pub mod odd_even;
@@ -27,11 +28,15 @@ pub enum Algorithm {
     /// LSD radix sort: one step per digit pass (--digit-bits), each a histogram, prefix sum
     /// and stable scatter; per line or of the whole picture (--scope).
     Radix,
+    /// Bitonic network: one step per stage (merge 2^k, distance 2^j), each run of each line
+    /// sorted in workgroup memory where it fits; stable (ties keep their order).
+    Bitonic,
 }
 
 impl Algorithm {
     /// Every algorithm, in the order the window numbers them (keys 1, 2, ...).
-    pub const ALL: [Algorithm; 3] = [Algorithm::OddEven, Algorithm::Bubble, Algorithm::Radix];
+    pub const ALL: [Algorithm; 4] =
+        [Algorithm::OddEven, Algorithm::Bubble, Algorithm::Radix, Algorithm::Bitonic];
 
     /// The name shown in the window.
     pub fn title(self) -> &'static str {
@@ -39,6 +44,7 @@ impl Algorithm {
             Algorithm::OddEven => "Odd-even transposition",
             Algorithm::Bubble => "Single-workgroup bubble",
             Algorithm::Radix => "LSD radix",
+            Algorithm::Bitonic => "Bitonic network",
         }
     }
 
@@ -48,6 +54,7 @@ impl Algorithm {
             Algorithm::OddEven => "odd-even",
             Algorithm::Bubble => "bubble",
             Algorithm::Radix => "radix",
+            Algorithm::Bitonic => "bitonic",
         }
     }
 }
@@ -88,7 +95,7 @@ impl Algorithm {
     pub fn pass_kinds(self) -> &'static [odd_even::PassKind] {
         match self {
             Algorithm::OddEven => &[odd_even::PassKind::Compute, odd_even::PassKind::Fragment],
-            Algorithm::Bubble | Algorithm::Radix => &[odd_even::PassKind::Compute],
+            Algorithm::Bubble | Algorithm::Radix | Algorithm::Bitonic => &[odd_even::PassKind::Compute],
         }
     }
 
@@ -100,6 +107,7 @@ impl Algorithm {
             Algorithm::Bubble => format!("{} phases", settings.phases_per_step),
             Algorithm::Radix if settings.radix.sub_steps => "scatter stage".into(),
             Algorithm::Radix => "digit pass".into(),
+            Algorithm::Bitonic => "stage".into(),
         }
     }
 
@@ -110,6 +118,7 @@ impl Algorithm {
             "dispatch" => "dispatches".into(),
             "digit pass" => "digit passes".into(),
             "scatter stage" => "scatter stages".into(),
+            "stage" => "stages".into(),
             phases => format!("steps of {phases}"),
         }
     }
@@ -119,7 +128,7 @@ impl Algorithm {
     /// What a step's counter counts: swaps, or for the radix view, pixels that moved.
     pub fn moves_name(self) -> &'static str {
         match self {
-            Algorithm::OddEven | Algorithm::Bubble => "swaps",
+            Algorithm::OddEven | Algorithm::Bubble | Algorithm::Bitonic => "swaps",
             Algorithm::Radix => "pixels moved",
         }
     }
@@ -133,6 +142,8 @@ pub enum Pipelines {
     Bubble(bubble::Bubble),
     /// LSD radix.
     Radix(radix::Radix),
+    /// Bitonic network.
+    Bitonic(bitonic::Bitonic),
 }
 
 impl Pipelines {
@@ -142,6 +153,7 @@ impl Pipelines {
             Algorithm::OddEven => Pipelines::OddEven(odd_even::OddEven::new(gpu)),
             Algorithm::Bubble => Pipelines::Bubble(bubble::Bubble::new(gpu)),
             Algorithm::Radix => Pipelines::Radix(radix::Radix::new(gpu)),
+            Algorithm::Bitonic => Pipelines::Bitonic(bitonic::Bitonic::new(gpu)),
         }
     }
 
@@ -177,6 +189,7 @@ impl Pipelines {
             }
             Pipelines::Bubble(b) => b.start_in_runs(gpu, picture, options, settings.phases_per_step, runs),
             Pipelines::Radix(r) => Box::new(r.start_in_runs(gpu, picture, options, settings.radix, runs)?),
+            Pipelines::Bitonic(b) => Box::new(b.start_in_runs(gpu, picture, options, runs)),
         })
     }
 }
@@ -191,7 +204,7 @@ impl Algorithm {
         runs: &RunMap,
     ) -> Result<(), RunsError> {
         match self {
-            Algorithm::OddEven | Algorithm::Bubble => Ok(()),
+            Algorithm::OddEven | Algorithm::Bubble | Algorithm::Bitonic => Ok(()),
             Algorithm::Radix => settings.radix.key_in_runs(options, Some(runs)).map(|_| ()),
         }
     }
@@ -250,6 +263,11 @@ pub trait SortRun {
     fn accept_swaps(&mut self, bytes: &[u8]);
     /// What the counts taken so far say.
     fn stats(&self) -> RunStats;
+    /// Whether the counts can show the picture sorted before [`SortRun::total_steps`] (a
+    /// step without a swap); a sorting network cannot, so its steps are best recorded at once.
+    fn detects_sorted_early(&self) -> bool {
+        true
+    }
     /// The texture holding the state after [`SortRun::steps_done`] steps.
     fn state(&self) -> &wgpu::Texture;
     /// Records a return to the input picture, step 0.
@@ -301,7 +319,8 @@ pub async fn run_until_async(
     let reader = swap_reader::SwapReader::new(gpu, run);
     while run.steps_done() < target && run.stats().sorted_after.is_none() {
         // Batches grow 2, 2, 4, 8, ...: an already sorted picture is found out after 2 steps.
-        let batch = run.steps_done().clamp(2, MAX_BATCH);
+        // A run that cannot find that out records every step at once.
+        let batch = if run.detects_sorted_early() { run.steps_done().clamp(2, MAX_BATCH) } else { u32::MAX };
         let n = batch.min(run.max_uncollected_steps()).min(target - run.steps_done());
         let mut encoder =
             gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("run_until") });

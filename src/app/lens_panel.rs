@@ -41,8 +41,11 @@ pub fn draw(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, height:
         match reading {
             Ok(reading) => {
                 ui.label(egui::RichText::new(describe(algorithm, lane, reading)).size(12.0));
-                let radix_rows =
-                    if matches!(reading.step, StepReading::Radix { .. }) { ROUTES + 2.0 * ROW } else { 0.0 };
+                let radix_rows = match reading.step {
+                    StepReading::Radix { .. } => ROUTES + 2.0 * ROW,
+                    StepReading::Bitonic { .. } => ROUTES - ROW,
+                    _ => 0.0,
+                };
                 strip(
                     ui,
                     reading,
@@ -68,6 +71,9 @@ pub fn describe(algorithm: Algorithm, lane: &LaneView, reading: &LensReading) ->
     match &reading.step {
         StepReading::Start => match algorithm {
             Algorithm::Radix => format!("{who}: the input; the first digit pass sorts by the lowest digit"),
+            Algorithm::Bitonic => {
+                format!("{who}: the input; the first stage compares pairs (x, x+1) with x even")
+            }
             _ => format!("{who}: the input; the first pass compares pairs (x-1, x) with x even"),
         },
         StepReading::OddEven { iteration } => {
@@ -78,6 +84,17 @@ pub fn describe(algorithm: Algorithm, lane: &LaneView, reading: &LensReading) ->
                 iteration + 1,
                 compared.len(),
                 parity(*iteration)
+            )
+        }
+        StepReading::Bitonic { index, stages } => {
+            let pairs = reading.stage_pairs();
+            let exchanged = pairs.iter().filter(|&&(a, b)| reading.exchanged(a, b)).count();
+            let stage = crate::reference::bitonic::Stage::at(*index);
+            format!(
+                "{who}: stage {} of {stages}, {}: compared {} pairs (joined under the bars); {exchanged} exchanged (orange)",
+                index + 1,
+                stage.describe(),
+                pairs.len()
             )
         }
         StepReading::Bubble { first_phase, budget, ran, left_early, line_phases } => {
@@ -137,7 +154,11 @@ fn strip(
     let (rect, response) =
         ui.allocate_exact_size(egui::vec2(width.max(40.0), height.max(40.0)), egui::Sense::click_and_drag());
     let len = reading.cells.len();
-    let extra = if radix { ROUTES + 2.0 * ROW } else { ROW };
+    let extra = match reading.step {
+        _ if radix => ROUTES + 2.0 * ROW,
+        StepReading::Bitonic { .. } => ROUTES,
+        _ => ROW,
+    };
     let bars = egui::Rect::from_min_max(rect.min, egui::pos2(rect.max.x, rect.max.y - extra));
     // Zoom around the pointer, pan by dragging.
     if response.hovered() {
@@ -229,6 +250,7 @@ fn strip(
         StepReading::Radix { digit_bits, .. } => {
             radix_rows(&painter, reading, bars, first, end, bar, *digit_bits)
         }
+        StepReading::Bitonic { .. } => stage_pairs(&painter, reading, bars, first, end, bar),
         StepReading::Start => {}
     }
     painter.add(egui::Shape::mesh(mesh));
@@ -238,6 +260,43 @@ fn strip(
             egui::vec2(HISTOGRAM_WIDTH, rect.height()),
         );
         histogram_box(ui, reading, &histogram, area);
+    }
+}
+
+/// Under the bars: each pair the bitonic stage compared, both ends in view, joined by a V
+/// (orange where it exchanged); where bars are too thin for that, the positions that changed.
+fn stage_pairs(
+    painter: &egui::Painter,
+    reading: &LensReading,
+    bars: egui::Rect,
+    first: usize,
+    end: usize,
+    bar: f32,
+) {
+    let x_of = |i: usize| bars.min.x + (i as f32 - first as f32 + 0.5) * bar;
+    let top = bars.max.y + 2.0;
+    if bar < 3.0 {
+        for i in reading.changed().into_iter().filter(|&i| i >= first && i < end) {
+            let x = bars.min.x + (i - first) as f32 * bar;
+            painter.rect_filled(
+                egui::Rect::from_min_max(
+                    egui::pos2(x, top + 2.0),
+                    egui::pos2(x + bar.max(1.0), top + ROW - 2.0),
+                ),
+                0.0,
+                SWAPPED,
+            );
+        }
+        return;
+    }
+    for (a, b) in reading.stage_pairs().into_iter().filter(|&(a, b)| a >= first && b < end) {
+        let (xa, xb) = (x_of(a), x_of(b));
+        let depth = ((xb - xa) / 2.0).clamp(3.0, ROUTES - 6.0);
+        let bottom = egui::pos2((xa + xb) / 2.0, top + depth);
+        let colour = if reading.exchanged(a, b) { SWAPPED } else { COMPARED };
+        let stroke = egui::Stroke::new(1.0, colour);
+        painter.line_segment([egui::pos2(xa, top), bottom], stroke);
+        painter.line_segment([bottom, egui::pos2(xb, top)], stroke);
     }
 }
 

@@ -97,7 +97,7 @@ impl Row {
 }
 
 /// GPU time of one operation, from one span of `batch` copies of `from` into `to`.
-fn time_copies(
+pub(super) fn time_copies(
     gpu: &Gpu,
     timer: &GpuTimer,
     from: &wgpu::Texture,

@@ -7,9 +7,12 @@ use crate::algorithms::radix::RadixSettings;
 use crate::algorithms::swap_reader::SwapReader;
 use crate::algorithms::{Algorithm, Pipelines, RunSettings, SortRun};
 use crate::gpu::Gpu;
+use crate::gpu::readback::read_texture;
+use crate::gpu::texture::{create_picture_texture, picture_texture};
 use crate::gpu::timing::GpuTimer;
 use crate::keys::options::{Scope, SortOptions};
 use crate::picture::patterns::random_image;
+use crate::reference::stable_sort;
 use anyhow::Context;
 use std::time::Duration;
 
@@ -24,7 +27,7 @@ pub struct SortBenchArgs {
     pub runs: u32,
     /// Which sorts to time, comma separated [default: all]: odd-even-compute,
     /// odd-even-fragment, bubble, radix-4, radix-8, radix-image (the whole picture as one
-    /// sequence, not just its rows).
+    /// sequence, not just its rows), bitonic.
     #[arg(long, value_delimiter = ',', value_parser = CONTENDERS.map(|c| c.name))]
     pub only: Vec<String>,
 }
@@ -50,7 +53,7 @@ const fn radix(digit_bits: u32) -> RunSettings {
 /// What every contender starts from; each one reads only its own fields.
 const DEFAULTS: RunSettings = radix(4);
 
-const CONTENDERS: [Contender; 6] = [
+const CONTENDERS: [Contender; 7] = [
     Contender {
         algorithm: Algorithm::OddEven,
         settings: DEFAULTS,
@@ -89,6 +92,12 @@ const CONTENDERS: [Contender; 6] = [
         },
         name: "radix-image",
         label: "radix, whole picture, 4-bit digits (5 passes)",
+    },
+    Contender {
+        algorithm: Algorithm::Bitonic,
+        settings: DEFAULTS,
+        name: "bitonic",
+        label: "bitonic network (all stages at once)",
     },
 ];
 
@@ -151,26 +160,57 @@ pub fn run(args: &SortBenchArgs) -> anyhow::Result<()> {
                 }
             }
             gpu.check()?;
+            let whole_picture =
+                contender.algorithm == Algorithm::Radix && contender.settings.radix.scope == Scope::Image;
+            anyhow::ensure!(
+                whole_picture
+                    || read_texture(&gpu, run.state())? == stable_sort(&picture, &SortOptions::default()),
+                "{} left {w}x{h} unsorted",
+                contender.name
+            );
             times.push((contender.label, median(samples), note));
         }
+        times.push((COPY, copy_time(&gpu, &timer, &picture, args.runs)?, String::new()));
         rows.push((w, h, times));
     }
-    println!("| picture | algorithm | GPU ms (median) | time / bubble | time / radix 4-bit |");
-    println!("| --- | --- | ---: | ---: | ---: |");
+    println!(
+        "| picture | algorithm | GPU ms (median) | GB/s (picture read + written once) | time / radix 8-bit | time / copy |"
+    );
+    println!("| --- | --- | ---: | ---: | ---: | ---: |");
     for (w, h, times) in rows {
         let of = |prefix: &str| times.iter().find(|(l, _, _)| l.starts_with(prefix)).map(|t| t.1);
-        let (bubble, radix4) = (of("bubble"), of("radix, 4-bit"));
+        let (radix8, copy) = (of("radix, 8-bit"), of(COPY));
+        let bytes = 2.0 * 4.0 * f64::from(w) * f64::from(h);
         for (label, time, note) in &times {
             let ratio = |base: Option<Duration>| {
                 base.map_or(String::from("-"), |b| format!("{:.2}x", time.as_secs_f64() / b.as_secs_f64()))
             };
             println!(
-                "| {w}x{h} | {label}{note} | {:.3} | {} | {} |",
+                "| {w}x{h} | {label}{note} | {:.4} | {:.0} | {} | {} |",
                 time.as_secs_f64() * 1e3,
-                ratio(bubble),
-                ratio(radix4)
+                bytes / time.as_secs_f64() / 1e9,
+                ratio(radix8),
+                ratio(copy)
             );
         }
     }
     Ok(())
+}
+
+/// The row naming the device's copy of the picture, the bound every row sort is held against.
+const COPY: &str = "copy_texture_to_texture (the bound)";
+
+/// Median GPU time of one copy of the picture between two textures.
+fn copy_time(gpu: &Gpu, timer: &GpuTimer, picture: &image::RgbaImage, runs: u32) -> anyhow::Result<Duration> {
+    let (w, h) = picture.dimensions();
+    let from = picture_texture(gpu, picture, "bench::sorts::copy_source");
+    let to = create_picture_texture(gpu, w, h, "bench::sorts::copy_target");
+    let mut samples = Vec::new();
+    for i in 0..runs + 2 {
+        let t = super::pass::time_copies(gpu, timer, &from, &to, 10)?;
+        if i >= 2 {
+            samples.push(t);
+        }
+    }
+    Ok(median(samples))
 }

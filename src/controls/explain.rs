@@ -4,6 +4,7 @@
 
 use crate::algorithms::{Algorithm, RunSettings};
 use crate::keys::options::Scope;
+use crate::reference::bitonic::Stage;
 use crate::reference::first_left;
 
 /// What the text is about: the chosen algorithm's settings and where its run stands.
@@ -118,6 +119,16 @@ pub fn explain(facts: &Facts) -> String {
                 "{now} A pass counts {sequence} into {buckets} buckets by its current digit; the exclusive prefix sums of the counts are each bucket's first slot, and every pixel goes to the next slot of its bucket in order, so equal digits keep their order. After {passes} passes the order is the whole key's.{sorted}"
             )
         }
+        Algorithm::Bitonic => {
+            let now = if done == 0 {
+                format!("Stage 1 of {total} will be {}.", Stage::at(0).describe())
+            } else {
+                format!("Stage {done} of {total}, {}: {}.", Stage::at(done - 1).describe(), moved("swaps"))
+            };
+            format!(
+                "{now} A stage compares fixed pairs in every line at once and puts the smaller first: merging blocks of 2^k starts by comparing each block's ends inwards (the flip), then pairs 2^(k-2), ..., 1 apart, so sorted halves become sorted blocks. The pairs never depend on the pixels, and each line is held in workgroup memory where it fits; {total} stages sort a line of {w} pixels (padded to a power of two with pixels that sort last), ties kept in order.{sorted}"
+            )
+        }
     }
 }
 
@@ -164,6 +175,14 @@ mod tests {
         staged.settings.radix.sub_steps = true;
         let text = explain(&staged);
         assert!(text.starts_with("Digit pass 2 of 5 (scatter stage 2 of 4)"), "{text}");
+    }
+
+    #[test]
+    fn bitonic_names_the_stage() {
+        let text = explain(&facts(Algorithm::Bitonic, (2, 55)));
+        assert!(text.starts_with("Stage 2 of 55, merge 2^2, flip (distance 2^1): 1,204 swaps."), "{text}");
+        let text = explain(&facts(Algorithm::Bitonic, (0, 55)));
+        assert!(text.starts_with("Stage 1 of 55 will be merge 2^1, flip (distance 2^0)."), "{text}");
     }
 
     #[test]

@@ -17,6 +17,8 @@ pub const KEYS: &str = include_str!("../../shaders/keys.wgsl");
 
 /// Single-workgroup bubble sort.
 pub const BUBBLE: &str = include_str!("../../shaders/bubble.wgsl");
+/// Bitonic rows: the sorting network in workgroup memory, and its stages in global memory.
+pub const BITONIC: &str = include_str!("../../shaders/bitonic.wgsl");
 /// `shaders/radix.wgsl`: the radix view's count, scan, scatter and dim kernels.
 pub const RADIX: &str = include_str!("../../shaders/radix.wgsl");
 /// `shaders/radix_image.wgsl`: the radix view's whole-picture steps on the device-wide sort.
@@ -195,6 +197,10 @@ pub const BUBBLE_PROGRAM: Program = Program {
     sources: &[KEY, RUNS, BUBBLE],
 };
 
+/// The bitonic rows.
+pub const BITONIC_PROGRAM: Program =
+    Program { name: "bitonic", files: &["key.wgsl", "bitonic.wgsl"], sources: &[KEY, BITONIC] };
+
 /// The window's drawing of a lane's picture.
 pub const DISPLAY_PROGRAM: Program =
     Program { name: "display", files: &["display.wgsl"], sources: &[DISPLAY] };
@@ -214,6 +220,7 @@ pub const PROGRAMS: &[Program] = &[
     ODD_EVEN_PROGRAM,
     KEYS_PROGRAM,
     BUBBLE_PROGRAM,
+    BITONIC_PROGRAM,
     RADIX_PROGRAM,
     RADIX_IMAGE_PROGRAM,
     RADIX_SORT_PROGRAM,

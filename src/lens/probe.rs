@@ -212,7 +212,7 @@ impl LensProbe {
             ..Default::default()
         };
         let extra = match &view.step {
-            LensStep::OddEven => None,
+            LensStep::OddEven | LensStep::Bitonic { .. } => None,
             LensStep::Bubble { reports, .. } => {
                 (params.extra_first, params.extra_stride, params.extra_count) = (line.index * 2, 1, 2);
                 Some(*reports)
@@ -264,6 +264,7 @@ fn decode(view: &LensView<'_>, line: &LensLine, params: &LensParams, words: &[u3
     let step = match &view.step {
         _ if k == 0 => StepReading::Start,
         LensStep::OddEven => StepReading::OddEven { iteration: k - 1 },
+        LensStep::Bitonic { stages } => StepReading::Bitonic { index: k - 1, stages: *stages },
         LensStep::Bubble { phases_per_step, line_phases, .. } => {
             let first_phase = (k - 1) * phases_per_step;
             StepReading::Bubble {

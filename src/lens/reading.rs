@@ -45,6 +45,13 @@ pub enum StepReading {
         /// Phases after which every line is sorted.
         line_phases: u32,
     },
+    /// A stage of the bitonic network.
+    Bitonic {
+        /// The stage (0-based) and stages in all.
+        index: u32,
+        /// See `index`.
+        stages: u32,
+    },
     /// A radix digit pass (or a stage of its scatter).
     Radix {
         /// The digit pass (0-based) and passes in all.
@@ -101,15 +108,40 @@ impl LensReading {
         }
     }
 
-    /// Whether the pair at `left` exchanged its pixels in the last step.
-    pub fn swapped(&self, left: usize) -> bool {
-        let (a, b) = (&self.cells[left], &self.cells[left + 1]);
-        match (a.before, b.before) {
-            (Some(before_a), Some(before_b)) => {
-                before_a != before_b && a.pixel == before_b && b.pixel == before_a
+    /// The pairs `(a, b)` the last bitonic stage compared in this line: within each run, as
+    /// `crate::reference::bitonic::Stage::partner` pairs positions from the run's start.
+    pub fn stage_pairs(&self) -> Vec<(usize, usize)> {
+        let StepReading::Bitonic { index, .. } = self.step else { return Vec::new() };
+        let stage = crate::reference::bitonic::Stage::at(index);
+        let mut pairs = Vec::new();
+        let mut start = 0;
+        while start < self.cells.len() {
+            let run = self.cells[start].run;
+            let len = self.cells[start..].iter().take_while(|c| c.run == run).count();
+            for a in 0..len as u32 {
+                if let Some(b) = stage.partner(a, len as u32) {
+                    pairs.push((start + a as usize, start + b as usize));
+                }
+            }
+            start += len;
+        }
+        pairs
+    }
+
+    /// Whether the pixels at `a` and `b` exchanged places in the last step.
+    pub fn exchanged(&self, a: usize, b: usize) -> bool {
+        let (x, y) = (&self.cells[a], &self.cells[b]);
+        match (x.before, y.before) {
+            (Some(before_x), Some(before_y)) => {
+                before_x != before_y && x.pixel == before_y && y.pixel == before_x
             }
             _ => false,
         }
+    }
+
+    /// Whether the pair at `left` exchanged its pixels in the last step.
+    pub fn swapped(&self, left: usize) -> bool {
+        self.exchanged(left, left + 1)
     }
 
     /// Positions whose pixel changed in the last step.

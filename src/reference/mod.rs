@@ -1,5 +1,6 @@
 //! The CPU model of every algorithm, pass by pass: the oracle the GPU is tested against.
 
+pub mod bitonic;
 pub mod radix;
 
 use crate::intervals::RunMap;

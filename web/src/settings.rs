@@ -53,7 +53,7 @@ pub fn parse(name: &str, value: &str) -> Result<Input, String> {
 }
 
 /// How the test hook asks for a sort: `algorithm[:variant]` (`odd-even`, `odd-even:fragment`,
-/// `bubble`, `radix`, `radix:4`, `radix:image`, ...), a key name as on the command line, the
+/// `bubble`, `radix`, `radix:4`, `radix:image`, `bitonic`, ...), a key name as on the command line, the
 /// order and the axis.
 pub struct Job {
     /// The algorithm.
@@ -86,6 +86,9 @@ impl Job {
                 settings.radix = RadixSettings { digit_bits, ..settings.radix };
             }
             (Algorithm::Bubble, other) => return Err(format!("the bubble sort has no variant '{other}'")),
+            (Algorithm::Bitonic, other) => {
+                return Err(format!("the bitonic network has no variant '{other}'"));
+            }
         }
         let key = SortKey::from_str(key, true).map_err(|_| format!("unknown key '{key}'"))?;
         let axis = if columns { Axis::Columns } else { Axis::Rows };

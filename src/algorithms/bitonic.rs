@@ -1,0 +1,601 @@
+//! Bitonic rows: each run of each line sorted by the bitonic network, one stage per step
+//! (`shaders/bitonic.wgsl`; the CPU model is `crate::reference::bitonic`).
+//!
+//! Steps recorded together run as few dispatches as the network allows: consecutive stages
+//! whose comparators stay within blocks of workgroup memory run in one `sort_blocks` dispatch
+//! (a whole line of up to a block sorts in one), and each stage that reaches further runs as a
+//! `global_stage` dispatch. A stage does the same whichever dispatch runs it, so stepping
+//! one stage at a time shows exactly the states the fast path passes through.
+
+use super::lens_view::{LensStep, LensView};
+use super::params_ring::ParamsRing;
+use super::ping_pong::PingPong;
+use super::runs::{self, RunTexture, RunsError};
+use super::swap_counters::SwapCounters;
+use super::{RunStats, SortRun};
+use crate::gpu::Gpu;
+use crate::gpu::bindings::{compute_buffer, storage_target, uint_texture};
+use crate::gpu::shaders::BITONIC_PROGRAM;
+use crate::gpu::texture::PICTURE_FORMAT;
+use crate::intervals::RunMap;
+use crate::keys::options::SortOptions;
+use crate::reference::bitonic::{Stage, stage_count};
+use image::RgbaImage;
+use wgpu::util::DeviceExt;
+
+/// Most invocations per workgroup of `sort_blocks`.
+const MAX_WORKGROUP: u32 = 1024;
+/// Invocations per workgroup of `global_stage` (`@workgroup_size` there).
+const GLOBAL_WORKGROUP: u32 = 64;
+/// Steps that may run between two readings of the counters.
+const RING: u32 = 1024;
+/// Workgroup memory besides the unit's arrays: the exchange counter and the two stand-in
+/// arrays of one word, each counted as 16 bytes (as WebGPU counts every workgroup variable).
+const WORKGROUP_OVERHEAD_BYTES: u32 = 3 * 16;
+
+/// Mirrors `BitonicParams` in `shaders/bitonic.wgsl`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, bytemuck::Pod, bytemuck::Zeroable)]
+pub struct BitonicParams {
+    key: u32,
+    descending: u32,
+    axis: u32,
+    line_len: u32,
+    stages: u32,
+    merge: u32,
+    distance: u32,
+    load_origins: u32,
+    store_origins: u32,
+    has_runs: u32,
+    origin_bits: u32,
+    key_max: u32,
+    groups_x: u32,
+    unit_count: u32,
+    pad: [u32; 2],
+}
+
+/// How a unit's pixels are ranked in workgroup memory and whether runs are kept there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Layout {
+    /// The origin takes a second word: the key's bits and the origin's do not fit one.
+    wide: bool,
+    /// Each position's run is kept beside its rank.
+    runs: bool,
+}
+
+impl Layout {
+    fn bytes_per_position(self) -> u32 {
+        4 * (1 + u32::from(self.wide) + u32::from(self.runs))
+    }
+
+    fn index(self) -> usize {
+        usize::from(self.wide) * 2 + usize::from(self.runs)
+    }
+}
+
+/// The largest block (a power of two) of positions that workgroup memory of `limit` bytes holds
+/// with `layout`, at most `max_block`.
+fn block_for(limit: u32, layout: Layout, max_block: u32) -> u32 {
+    let positions = limit.saturating_sub(WORKGROUP_OVERHEAD_BYTES) / layout.bytes_per_position();
+    let block = if positions == 0 { 1 } else { 1 << positions.ilog2() };
+    block.min(1 << max_block.max(2).ilog2()).max(2)
+}
+
+/// Bits that hold every value up to `max`.
+fn bits_of(max: u32) -> u32 {
+    u32::BITS - max.leading_zeros()
+}
+
+/// A `sort_blocks` pipeline and the block its workgroup memory holds.
+#[derive(Clone)]
+struct BlockPipeline {
+    pipeline: wgpu::ComputePipeline,
+    block: u32,
+}
+
+/// The bitonic pipelines, built once per device: `sort_blocks` for each workgroup memory
+/// layout, and `global_stage`.
+pub struct Bitonic {
+    layout: wgpu::BindGroupLayout,
+    blocks: [BlockPipeline; 4],
+    global: wgpu::ComputePipeline,
+}
+
+impl Bitonic {
+    /// Builds the pipelines with blocks as large as the device's workgroup memory holds.
+    pub fn new(gpu: &Gpu) -> Self {
+        Self::with_max_block(gpu, u32::MAX)
+    }
+
+    /// [`Bitonic::new`] with blocks of at most `max_block` positions: how the tests take lines
+    /// across blocks with small pictures.
+    #[doc(hidden)]
+    pub fn with_max_block(gpu: &Gpu, max_block: u32) -> Self {
+        let device = &gpu.device;
+        let limits = device.limits();
+        let workgroup = MAX_WORKGROUP
+            .min(limits.max_compute_invocations_per_workgroup)
+            .min(limits.max_compute_workgroup_size_x);
+        let module = BITONIC_PROGRAM.module(device);
+        let read_only = wgpu::BufferBindingType::Storage { read_only: true };
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("bitonic::layout"),
+            entries: &[
+                uint_texture(0, wgpu::ShaderStages::COMPUTE),
+                compute_buffer(1, wgpu::BufferBindingType::Uniform, true),
+                compute_buffer(2, wgpu::BufferBindingType::Storage { read_only: false }, true),
+                storage_target(3, PICTURE_FORMAT),
+                uint_texture(4, wgpu::ShaderStages::COMPUTE),
+                compute_buffer(5, wgpu::BufferBindingType::Storage { read_only: false }, false),
+                compute_buffer(6, read_only, false),
+                compute_buffer(7, read_only, false),
+            ],
+        });
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("bitonic::pipeline_layout"),
+            bind_group_layouts: &[Some(&layout)],
+            immediate_size: 0,
+        });
+        let pipeline = |entry_point: &str, constants: &[(&str, f64)]| {
+            device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some(&format!("bitonic::{entry_point}")),
+                layout: Some(&pipeline_layout),
+                module: &module,
+                entry_point: Some(entry_point),
+                compilation_options: wgpu::PipelineCompilationOptions {
+                    constants,
+                    // Every workgroup variable is written before it is read.
+                    zero_initialize_workgroup_memory: false,
+                },
+                cache: None,
+            })
+        };
+        let blocks = [(false, false), (false, true), (true, false), (true, true)].map(|(wide, runs)| {
+            let block =
+                block_for(limits.max_compute_workgroup_storage_size, Layout { wide, runs }, max_block);
+            let per_position = |kept: bool| f64::from(if kept { block } else { 1 });
+            let constants = [
+                ("WORKGROUP", f64::from(workgroup)),
+                ("BLOCK", f64::from(block)),
+                ("WIDE_CAPACITY", per_position(wide)),
+                ("RUNS_CAPACITY", per_position(runs)),
+            ];
+            BlockPipeline { pipeline: pipeline("sort_blocks", &constants), block }
+        });
+        Bitonic { layout, blocks, global: pipeline("global_stage", &[]) }
+    }
+
+    /// Positions one workgroup sorts in its memory, for whole lines ranked in one word.
+    pub fn block(&self) -> u32 {
+        self.blocks[0].block
+    }
+
+    /// Starts sorting `picture` within the runs of `runs` (every line whole with `None`).
+    ///
+    /// # Panics
+    /// When the map is for another picture size or axis (`Pipelines::start_in_runs` checks).
+    pub fn start_in_runs(
+        &self,
+        gpu: &Gpu,
+        picture: &RgbaImage,
+        options: SortOptions,
+        runs: Option<&RunMap>,
+    ) -> BitonicRun {
+        BitonicRun::new(self, gpu, picture, options, runs)
+    }
+}
+
+/// What `sort_blocks` works on, and the runs `global_stage` reads.
+struct Plan {
+    /// Line, first position, length, 0.
+    units: Vec<[u32; 4]>,
+    /// Per position (line-major), start << 16 | (length - 1) of its run; empty without runs.
+    bounds: Vec<u32>,
+}
+
+impl Plan {
+    /// Lines of `line_len` cut into aligned blocks, or, within runs, chunks of whole runs of at
+    /// most `block` positions and runs longer than that cut into blocks from their start.
+    fn new(line_len: u32, line_count: u32, runs: Option<&RunMap>, block: u32) -> Self {
+        let mut units = Vec::new();
+        let mut blocks_of = |line: u32, start: u32, len: u32| {
+            for first in (0..len).step_by(block as usize) {
+                units.push([line, start + first, block.min(len - first), 0]);
+            }
+        };
+        let Some(map) = runs else {
+            for line in 0..line_count {
+                blocks_of(line, 0, line_len);
+            }
+            return Plan { units, bounds: Vec::new() };
+        };
+        let mut bounds = vec![0; line_len as usize * line_count as usize];
+        for line in 0..line_count {
+            let mut chunk: Option<(u32, u32)> = None;
+            for run in map.runs(line as usize) {
+                let (start, len) = (run.start as u32, run.len() as u32);
+                for pos in run {
+                    bounds[line as usize * line_len as usize + pos] = start << 16 | (len - 1);
+                }
+                match chunk {
+                    _ if len > block => {
+                        if let Some((s, l)) = chunk.take() {
+                            blocks_of(line, s, l);
+                        }
+                        blocks_of(line, start, len);
+                    }
+                    Some((s, l)) if l + len <= block => chunk = Some((s, l + len)),
+                    _ => {
+                        if let Some((s, l)) = chunk.replace((start, len)) {
+                            blocks_of(line, s, l);
+                        }
+                    }
+                }
+            }
+            if let Some((s, l)) = chunk {
+                blocks_of(line, s, l);
+            }
+        }
+        Plan { units, bounds }
+    }
+}
+
+/// One picture being sorted by the bitonic network.
+pub struct BitonicRun {
+    queue: wgpu::Queue,
+    device: wgpu::Device,
+    layout: wgpu::BindGroupLayout,
+    /// `sort_blocks` without and with runs, for this run's rank layout.
+    blocks: [BlockPipeline; 2],
+    global: wgpu::ComputePipeline,
+    pictures: PingPong,
+    params: ParamsRing,
+    counters: SwapCounters,
+    origins: wgpu::Buffer,
+    bounds: wgpu::Buffer,
+    units: wgpu::Buffer,
+    unit_count: u32,
+    bind_groups: [wgpu::BindGroup; 2],
+    runs: RunTexture,
+    options: SortOptions,
+    line_len: u32,
+    line_count: u32,
+    wide: bool,
+    max_groups: u32,
+    total_steps: u32,
+    steps_done: u32,
+    /// Dispatches since the start: the state is in texture `dispatches % 2`.
+    dispatches: u32,
+    /// Stages the last dispatch ran.
+    last_dispatch_stages: u32,
+    collected: u32,
+    stats: RunStats,
+}
+
+impl BitonicRun {
+    fn new(
+        bitonic: &Bitonic,
+        gpu: &Gpu,
+        picture: &RgbaImage,
+        options: SortOptions,
+        runs: Option<&RunMap>,
+    ) -> Self {
+        let (width, height) = picture.dimensions();
+        if let Some(map) = runs {
+            runs::check_map(map, width, height, options.axis).expect("a run map for this picture");
+        }
+        let line_len = options.line_len(width, height);
+        let line_count = options.line_count(width, height);
+        let wide = bits_of(options.key.max_value()) + bits_of(line_len.saturating_sub(1)) > 32;
+        let layout = |runs| Layout { wide, runs }.index();
+        let device = &gpu.device;
+        let origins = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("bitonic::origins"),
+            size: u64::from(line_len) * u64::from(line_count) * 4,
+            usage: wgpu::BufferUsages::STORAGE,
+            mapped_at_creation: false,
+        });
+        let pictures = PingPong::new(gpu, picture, "bitonic");
+        let params = ParamsRing::new(gpu, std::mem::size_of::<BitonicParams>(), RING, "bitonic::params");
+        let counters = SwapCounters::new(gpu, RING, 1, "bitonic::counters");
+        let placeholder = |label| {
+            device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size: 16,
+                usage: wgpu::BufferUsages::STORAGE,
+                mapped_at_creation: false,
+            })
+        };
+        let (bounds, units) = (placeholder("bitonic::bounds"), placeholder("bitonic::units"));
+        let bind_groups =
+            bind_groups(device, &bitonic.layout, &pictures, &params, &counters, [&origins, &bounds, &units]);
+        let mut run = BitonicRun {
+            queue: gpu.queue.clone(),
+            device: device.clone(),
+            layout: bitonic.layout.clone(),
+            blocks: [bitonic.blocks[layout(false)].clone(), bitonic.blocks[layout(true)].clone()],
+            global: bitonic.global.clone(),
+            pictures,
+            params,
+            counters,
+            origins,
+            bounds,
+            units,
+            unit_count: 0,
+            bind_groups,
+            runs: RunTexture::new(gpu, None, "bitonic::runs"),
+            options,
+            line_len,
+            line_count,
+            wide,
+            max_groups: device.limits().max_compute_workgroups_per_dimension,
+            total_steps: 0,
+            steps_done: 0,
+            dispatches: 0,
+            last_dispatch_stages: 0,
+            collected: 0,
+            stats: RunStats::default(),
+        };
+        run.use_runs(gpu, runs);
+        run
+    }
+
+    /// Sorts within `runs` from now on: uploads the map, the runs per position and the units.
+    fn use_runs(&mut self, gpu: &Gpu, runs: Option<&RunMap>) {
+        self.runs.set(gpu, runs);
+        let block = self.block().block;
+        let plan = Plan::new(self.line_len, self.line_count, runs, block);
+        let storage = |label, contents: &[u8]| {
+            gpu.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some(label),
+                contents: if contents.is_empty() { &[0; 16] } else { contents },
+                usage: wgpu::BufferUsages::STORAGE,
+            })
+        };
+        self.bounds = storage("bitonic::bounds", bytemuck::cast_slice(&plan.bounds));
+        self.units = storage("bitonic::units", bytemuck::cast_slice(&plan.units));
+        self.unit_count = plan.units.len() as u32;
+        self.bind_groups = bind_groups(
+            &self.device,
+            &self.layout,
+            &self.pictures,
+            &self.params,
+            &self.counters,
+            [&self.origins, &self.bounds, &self.units],
+        );
+        let longest = runs.map_or(self.line_len, RunMap::max_run_len);
+        self.total_steps = stage_count(longest);
+        self.reset_stats();
+    }
+
+    fn block(&self) -> &BlockPipeline {
+        &self.blocks[usize::from(self.runs.enabled())]
+    }
+
+    fn reset_stats(&mut self) {
+        self.collected = 0;
+        self.stats = RunStats { sorted_after: (self.total_steps == 0).then_some(0), ..Default::default() };
+    }
+
+    /// Positions one workgroup holds for this run.
+    pub fn block_len(&self) -> u32 {
+        self.block().block
+    }
+
+    /// Whether each rank takes two words in workgroup memory (the key's bits and the origin's
+    /// do not fit one).
+    pub fn wide(&self) -> bool {
+        self.wide
+    }
+
+    /// The stage step `step` (0-based) runs.
+    pub fn stage(step: u32) -> Stage {
+        Stage::at(step)
+    }
+
+    /// Records one dispatch from step `first`: the stages from there that stay within a block
+    /// (at most `budget`), or the one stage that does not. Returns the stages it ran.
+    fn record_dispatch(&mut self, pass: &mut wgpu::ComputePass<'_>, first: u32, budget: u32) -> u32 {
+        let block = self.block().block;
+        let stage = Stage::at(first);
+        let local = stage.fits_block(block);
+        let stages = if local {
+            (first..first + budget).take_while(|&s| Stage::at(s).fits_block(block)).count() as u32
+        } else {
+            1
+        };
+        let groups_x = self.unit_count.clamp(1, self.max_groups);
+        let params = BitonicParams {
+            key: self.options.key.id(),
+            descending: self.options.descending.into(),
+            axis: self.options.axis as u32,
+            line_len: self.line_len,
+            stages,
+            merge: stage.merge,
+            distance: stage.distance,
+            load_origins: u32::from(first > 0),
+            store_origins: u32::from(first + stages < self.total_steps),
+            has_runs: u32::from(self.runs.enabled()),
+            origin_bits: bits_of(self.line_len.saturating_sub(1)),
+            key_max: self.options.key.max_value(),
+            groups_x,
+            unit_count: self.unit_count,
+            pad: [0; 2],
+        };
+        let offset = self.params.write(&self.queue, first, &params);
+        let counter = self.counters.dynamic_offset(first + stages - 1);
+        pass.set_bind_group(0, &self.bind_groups[(self.dispatches % 2) as usize], &[offset, counter]);
+        if local {
+            pass.set_pipeline(&self.block().pipeline);
+            pass.dispatch_workgroups(groups_x, self.unit_count.div_ceil(groups_x), 1);
+        } else {
+            pass.set_pipeline(&self.global);
+            pass.dispatch_workgroups(self.line_len.div_ceil(GLOBAL_WORKGROUP), self.line_count, 1);
+        }
+        self.dispatches += 1;
+        self.last_dispatch_stages = stages;
+        stages
+    }
+}
+
+impl SortRun for BitonicRun {
+    fn total_steps(&self) -> u32 {
+        self.total_steps
+    }
+
+    fn steps_done(&self) -> u32 {
+        self.steps_done
+    }
+
+    /// Steps recorded together share dispatches where their stages fit one block; the
+    /// exchanges of a shared dispatch are counted at its last step.
+    fn record_steps(&mut self, encoder: &mut wgpu::CommandEncoder, n: u32) -> u32 {
+        let room = RING - (self.steps_done - self.collected);
+        let n = n.min(self.total_steps - self.steps_done).min(room);
+        if n == 0 {
+            return 0;
+        }
+        let first = self.steps_done;
+        self.counters.record_clear(encoder, first, n);
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some("bitonic::steps"),
+            timestamp_writes: None,
+        });
+        let mut done = first;
+        while done < first + n {
+            done += self.record_dispatch(&mut pass, done, first + n - done);
+        }
+        self.steps_done += n;
+        n
+    }
+
+    fn counters(&self) -> &SwapCounters {
+        &self.counters
+    }
+
+    fn steps_collected(&self) -> u32 {
+        self.collected
+    }
+
+    fn accept_swaps(&mut self, bytes: &[u8]) {
+        for swaps in self.counters.decode(bytes) {
+            assert!(self.collected < self.steps_done, "counts of unrecorded steps");
+            self.collected += 1;
+            self.stats.total_swaps += u64::from(swaps);
+            self.stats.last_step_swaps = Some(swaps);
+            if self.collected == self.total_steps {
+                self.stats.sorted_after = Some(self.collected);
+            }
+        }
+    }
+
+    fn stats(&self) -> RunStats {
+        self.stats
+    }
+
+    fn detects_sorted_early(&self) -> bool {
+        false
+    }
+
+    fn state(&self) -> &wgpu::Texture {
+        self.pictures.state(self.dispatches)
+    }
+
+    fn lens_view(&self) -> LensView<'_> {
+        let one_stage = self.dispatches > 0 && self.last_dispatch_stages == 1;
+        LensView {
+            state: self.pictures.state(self.dispatches),
+            before: one_stage.then(|| self.pictures.state(self.dispatches - 1)),
+            axis: self.options.axis,
+            runs: self.runs.enabled().then(|| self.runs.texture()),
+            options: self.options,
+            steps_done: self.steps_done,
+            step: LensStep::Bitonic { stages: self.total_steps },
+        }
+    }
+
+    fn restart(&mut self, encoder: &mut wgpu::CommandEncoder) {
+        self.pictures.record_restart(encoder);
+        self.steps_done = 0;
+        self.dispatches = 0;
+        self.last_dispatch_stages = 0;
+        self.reset_stats();
+    }
+
+    fn restart_in_runs(
+        &mut self,
+        gpu: &Gpu,
+        encoder: &mut wgpu::CommandEncoder,
+        runs: Option<&RunMap>,
+    ) -> Result<(), RunsError> {
+        let texture = self.pictures.state(0);
+        if let Some(map) = runs {
+            runs::check_map(map, texture.width(), texture.height(), self.options.axis)?;
+        }
+        self.use_runs(gpu, runs);
+        self.restart(encoder);
+        Ok(())
+    }
+}
+
+/// The two step bind groups (see `PingPong::step_bind_groups`), with the input picture at
+/// binding 4 and the origins, runs and units at 5, 6 and 7.
+fn bind_groups(
+    device: &wgpu::Device,
+    layout: &wgpu::BindGroupLayout,
+    pictures: &PingPong,
+    params: &ParamsRing,
+    counters: &SwapCounters,
+    [origins, bounds, units]: [&wgpu::Buffer; 3],
+) -> [wgpu::BindGroup; 2] {
+    let input = pictures.input().create_view(&Default::default());
+    pictures.step_bind_groups(device, layout, "bitonic", params.binding(), counters.binding(), |_| {
+        vec![
+            wgpu::BindGroupEntry { binding: 4, resource: wgpu::BindingResource::TextureView(&input) },
+            wgpu::BindGroupEntry { binding: 5, resource: origins.as_entire_binding() },
+            wgpu::BindGroupEntry { binding: 6, resource: bounds.as_entire_binding() },
+            wgpu::BindGroupEntry { binding: 7, resource: units.as_entire_binding() },
+        ]
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::intervals::Cell;
+    use crate::keys::options::Axis;
+
+    #[test]
+    fn blocks_are_powers_of_two_that_fit_workgroup_memory() {
+        let narrow = Layout { wide: false, runs: false };
+        assert_eq!(block_for(16384, narrow, u32::MAX), 2048);
+        assert_eq!(block_for(49152, narrow, u32::MAX), 8192);
+        assert_eq!(block_for(49152, Layout { wide: true, runs: true }, u32::MAX), 2048);
+        assert_eq!(block_for(49152, narrow, 100), 64);
+    }
+
+    #[test]
+    fn whole_lines_are_cut_into_aligned_blocks() {
+        let plan = Plan::new(10, 2, None, 4);
+        assert_eq!(
+            plan.units,
+            [[0, 0, 4, 0], [0, 4, 4, 0], [0, 8, 2, 0], [1, 0, 4, 0], [1, 4, 4, 0], [1, 8, 2, 0]]
+        );
+        assert!(plan.bounds.is_empty());
+    }
+
+    #[test]
+    fn runs_are_packed_whole_into_chunks_and_long_runs_cut_from_their_start() {
+        // Runs [0, 2), [2] fixed, [3, 9) longer than a block, [9, 10).
+        let cells = "JJFSJJJJJS";
+        let map = RunMap::build(10, 1, Axis::Rows, |_, pos, _| match &cells[pos..=pos] {
+            "F" => Cell::Fixed,
+            "S" => Cell::Start,
+            _ => Cell::Join,
+        });
+        let plan = Plan::new(10, 1, Some(&map), 4);
+        assert_eq!(plan.units, [[0, 0, 3, 0], [0, 3, 4, 0], [0, 7, 2, 0], [0, 9, 1, 0]]);
+        assert_eq!(plan.bounds[4], 3 << 16 | 5);
+        assert_eq!(plan.bounds[2], 2 << 16);
+    }
+}

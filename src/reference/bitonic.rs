@@ -1,0 +1,296 @@
+//! The CPU model of the bitonic rows: the bitonic sorting network, stage by stage, on each
+//! run of each line (every line is one run without a run map).
+//!
+//! The network is the form whose comparators all put the smaller element first: merging
+//! blocks of 2^k begins with the "flip" stage, which compares position `a` of each block with
+//! position `2^k - 1 - a`, and goes on with half-cleaners at distances 2^(k-2), ..., 1. A run of
+//! `len` pixels is sorted by the network of the next power of two with every comparator that
+//! reaches past the run left out: the left-out positions would hold padding that sorts after
+//! every pixel, and such a comparator never exchanges, so no pixel ever leaves its run. Every
+//! run takes the stages of the longest run's network (a shorter run is sorted before the stages
+//! it does not need, and they leave it as it is).
+//!
+//! Pixels are compared by key, then by where they stood in their line before the first stage
+//! (their origin): the order is total, so the network's result is the stable sort.
+
+use super::{check_map, pixels_mut};
+use crate::intervals::RunMap;
+use crate::keys::options::{LineLayout, SortOptions};
+use image::RgbaImage;
+use std::ops::Range;
+
+/// One stage of the network: merging blocks of `2^merge`, comparing at distance `2^distance`
+/// (the flip stage when `distance + 1 == merge`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Stage {
+    /// Merges sorted halves into blocks of 2^merge (1-based).
+    pub merge: u32,
+    /// Compares positions 2^distance apart (the flip stage: mirrored within the block).
+    pub distance: u32,
+}
+
+impl Stage {
+    /// Stage `index` (0-based) of every network: for merge 1, 2, ... the distances merge - 1
+    /// down to 0.
+    pub fn at(index: u32) -> Stage {
+        let mut merge = 1;
+        let mut first = 0;
+        while first + merge <= index {
+            first += merge;
+            merge += 1;
+        }
+        Stage { merge, distance: merge - 1 - (index - first) }
+    }
+
+    /// Whether this is the first stage of its merge, which mirrors each block.
+    pub fn is_flip(self) -> bool {
+        self.distance + 1 == self.merge
+    }
+
+    /// The position a comparator of this stage pairs with `a` (both relative to the run's
+    /// start), when `a` is the comparator's first member and its partner lies within a run of
+    /// `len` pixels.
+    pub fn partner(self, a: u32, len: u32) -> Option<u32> {
+        let b = if self.is_flip() { a ^ ((1 << self.merge) - 1) } else { a ^ (1 << self.distance) };
+        (b > a && b < len).then_some(b)
+    }
+
+    /// Whether every comparator of this stage stays within aligned blocks of `block` positions
+    /// (a power of two), so a workgroup holding such a block runs it in workgroup memory.
+    pub fn fits_block(self, block: u32) -> bool {
+        2u64 << self.distance <= u64::from(block)
+    }
+
+    /// "merge 2^3, distance 2^1": the stage in the window's words.
+    pub fn describe(self) -> String {
+        if self.is_flip() {
+            format!("merge 2^{}, flip (distance 2^{})", self.merge, self.distance)
+        } else {
+            format!("merge 2^{}, distance 2^{}", self.merge, self.distance)
+        }
+    }
+}
+
+/// Stages of the network that sorts runs of up to `max_len` pixels: m(m + 1)/2 where 2^m is
+/// the next power of two.
+pub fn stage_count(max_len: u32) -> u32 {
+    let m = max_len.max(1).next_power_of_two().trailing_zeros();
+    m * (m + 1) / 2
+}
+
+/// A picture being sorted by the network: its pixels and where each stood before the first
+/// stage.
+#[derive(Clone, Debug)]
+pub struct BitonicModel {
+    state: RgbaImage,
+    /// Per pixel (row-major), its position along its line before the first stage.
+    origins: Vec<u32>,
+    options: SortOptions,
+    /// Per line, its runs.
+    runs: Vec<Vec<Range<usize>>>,
+    stages: u32,
+    stages_done: u32,
+}
+
+impl BitonicModel {
+    /// Starts sorting `picture` within `runs` (every line whole with `None`).
+    ///
+    /// # Panics
+    /// When the map is for another size or axis.
+    pub fn new(picture: &RgbaImage, options: SortOptions, runs: Option<&RunMap>) -> Self {
+        let layout = LineLayout::new(picture.width(), picture.height(), options.axis);
+        if let Some(map) = runs {
+            check_map(picture, options.axis, map);
+        }
+        let line_runs: Vec<Vec<Range<usize>>> = (0..layout.count)
+            .map(|line| runs.map_or_else(|| std::iter::once(0..layout.len).collect(), |map| map.runs(line)))
+            .collect();
+        let max_len = runs.map_or(layout.len as u32, RunMap::max_run_len);
+        let mut origins = vec![0; layout.count * layout.len];
+        for line in 0..layout.count {
+            for pos in 0..layout.len {
+                origins[layout.index(line, pos)] = pos as u32;
+            }
+        }
+        BitonicModel {
+            state: picture.clone(),
+            origins,
+            options,
+            runs: line_runs,
+            stages: stage_count(max_len),
+            stages_done: 0,
+        }
+    }
+
+    /// Stages after which every run is sorted.
+    pub fn stages(&self) -> u32 {
+        self.stages
+    }
+
+    /// The picture now.
+    pub fn state(&self) -> &RgbaImage {
+        &self.state
+    }
+
+    /// Runs the next stage; returns the exchanges it made (none once every stage has run).
+    pub fn step(&mut self) -> u64 {
+        if self.stages_done == self.stages {
+            return 0;
+        }
+        let stage = Stage::at(self.stages_done);
+        self.stages_done += 1;
+        let layout = LineLayout::new(self.state.width(), self.state.height(), self.options.axis);
+        let options = self.options;
+        let px = pixels_mut(&mut self.state);
+        let mut exchanges = 0;
+        for (line, runs) in self.runs.iter().enumerate() {
+            for run in runs {
+                let len = run.len() as u32;
+                for a in 0..len {
+                    let Some(b) = stage.partner(a, len) else { continue };
+                    let i = layout.index(line, run.start + a as usize);
+                    let j = layout.index(line, run.start + b as usize);
+                    let rank = |p: usize| (options.order_key(px[p]), self.origins[p]);
+                    if rank(i) > rank(j) {
+                        px.swap(i, j);
+                        self.origins.swap(i, j);
+                        exchanges += 1;
+                    }
+                }
+            }
+        }
+        exchanges
+    }
+}
+
+/// The picture after the first `stages` stages within `runs`.
+pub fn bitonic_stages(
+    picture: &RgbaImage,
+    options: SortOptions,
+    runs: Option<&RunMap>,
+    stages: u32,
+) -> RgbaImage {
+    let mut model = BitonicModel::new(picture, options, runs);
+    for _ in 0..stages {
+        model.step();
+    }
+    model.state
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::intervals::Cell;
+    use crate::keys::SortKey;
+    use crate::keys::options::Axis;
+    use crate::picture::patterns::random_image;
+    use crate::reference::{fixed_pixels_stay, lines_are_permutations, stable_sort, stable_sort_in_runs};
+
+    fn red_row(values: &[u8]) -> RgbaImage {
+        let mut img = RgbaImage::new(values.len() as u32, 1);
+        for (x, &v) in values.iter().enumerate() {
+            // Green records the original position, so stability is visible.
+            img.put_pixel(x as u32, 0, image::Rgba([v, x as u8, 0, 255]));
+        }
+        img
+    }
+
+    fn red() -> SortOptions {
+        SortOptions { key: SortKey::Red, ..Default::default() }
+    }
+
+    #[test]
+    fn stages_count_merges_then_distances() {
+        let names: Vec<(u32, u32)> = (0..6).map(Stage::at).map(|s| (s.merge, s.distance)).collect();
+        assert_eq!(names, [(1, 0), (2, 1), (2, 0), (3, 2), (3, 1), (3, 0)]);
+        assert_eq!([1, 2, 3, 4, 5, 8, 9, 1920].map(stage_count), [0, 1, 3, 3, 6, 6, 10, 66]);
+        assert!(Stage::at(0).is_flip() && !Stage::at(2).is_flip());
+    }
+
+    #[test]
+    fn the_flip_mirrors_each_block_and_half_cleaners_pair_at_their_distance() {
+        let flip = Stage { merge: 3, distance: 2 };
+        let pairs: Vec<(u32, u32)> = (0..8).filter_map(|a| flip.partner(a, 8).map(|b| (a, b))).collect();
+        assert_eq!(pairs, [(0, 7), (1, 6), (2, 5), (3, 4)]);
+        let half = Stage { merge: 3, distance: 1 };
+        let pairs: Vec<(u32, u32)> = (0..8).filter_map(|a| half.partner(a, 8).map(|b| (a, b))).collect();
+        assert_eq!(pairs, [(0, 2), (1, 3), (4, 6), (5, 7)]);
+        // Past the run's end there is no comparator.
+        assert_eq!(flip.partner(1, 6), None);
+        assert!(half.fits_block(4) && !half.fits_block(2));
+    }
+
+    /// The 0-1 principle: a comparator network sorts every input if it sorts every input of
+    /// zeros and ones, so this proves the network (with comparators past the end left out)
+    /// for every length up to 13.
+    #[test]
+    fn the_network_sorts_every_zero_one_line() {
+        for len in 1..=13usize {
+            for bits in 0u32..(1 << len) {
+                let values: Vec<u8> = (0..len).map(|i| (bits >> i & 1) as u8).collect();
+                let img = red_row(&values);
+                let sorted = bitonic_stages(&img, red(), None, stage_count(len as u32));
+                assert_eq!(sorted, stable_sort(&img, &red()), "len {len}, bits {bits:b}");
+            }
+        }
+    }
+
+    #[test]
+    fn random_pictures_end_stably_sorted_in_every_direction() {
+        for (w, h, seed) in [(1, 1, 1), (2, 3, 2), (17, 5, 3), (64, 4, 4), (65, 9, 5), (7, 70, 6)] {
+            let img = random_image(w, h, seed);
+            for key in SortKey::ALL {
+                for descending in [false, true] {
+                    for axis in [Axis::Rows, Axis::Columns] {
+                        let opts = SortOptions { key, descending, axis };
+                        let mut model = BitonicModel::new(&img, opts, None);
+                        for _ in 0..model.stages() {
+                            model.step();
+                            assert!(lines_are_permutations(&img, model.state(), axis));
+                        }
+                        assert_eq!(model.state(), &stable_sort(&img, &opts), "{w}x{h} {opts:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn runs_sort_as_segments_and_fixed_pixels_never_move() {
+        // Runs [0, 3), [3] fixed, [4, 9) started anew at 4, [9, 11).
+        let cells = "JJJFSJJJJSJ";
+        let runs = RunMap::build(cells.len() as u32, 1, Axis::Rows, |_, pos, _| match &cells[pos..=pos] {
+            "F" => Cell::Fixed,
+            "S" => Cell::Start,
+            _ => Cell::Join,
+        });
+        let img = red_row(&[9, 3, 5, 0, 8, 8, 1, 7, 2, 6, 4]);
+        let mut model = BitonicModel::new(&img, red(), Some(&runs));
+        assert_eq!(model.stages(), stage_count(5));
+        for _ in 0..model.stages() {
+            model.step();
+            assert!(fixed_pixels_stay(&img, model.state(), &runs));
+            for range in runs.runs(0) {
+                let mut a: Vec<_> = range.clone().map(|x| img.get_pixel(x as u32, 0).0).collect();
+                let mut b: Vec<_> = range.map(|x| model.state().get_pixel(x as u32, 0).0).collect();
+                a.sort_unstable();
+                b.sort_unstable();
+                assert_eq!(a, b, "no pixel leaves its run");
+            }
+        }
+        assert_eq!(model.state(), &stable_sort_in_runs(&img, &red(), &runs));
+    }
+
+    #[test]
+    fn the_last_stages_after_the_end_change_nothing() {
+        let img = red_row(&[3, 1, 2]);
+        let mut model = BitonicModel::new(&img, red(), None);
+        for _ in 0..model.stages() {
+            model.step();
+        }
+        let done = model.state().clone();
+        assert_eq!(model.step(), 0);
+        assert_eq!(model.state(), &done);
+        assert!(lines_are_permutations(&img, &done, Axis::Rows));
+    }
+}

@@ -1,0 +1,181 @@
+//! The bitonic rows equal the CPU model of the network after every stage (stepped one at a
+//! time, and recorded together so stages share dispatches), on awkward sizes, across blocks of
+//! workgroup memory, within runs, with two-word ranks, and end in the stable sort; on every
+//! backend under test.
+
+mod common;
+
+use common::on_every_gpu;
+use image::RgbaImage;
+use shadersort::algorithms::bitonic::Bitonic;
+use shadersort::algorithms::swap_reader::SwapReader;
+use shadersort::algorithms::{SortRun, run_until};
+use shadersort::gpu::Gpu;
+use shadersort::gpu::readback::read_texture;
+use shadersort::intervals::{Cell, RunMap};
+use shadersort::keys::SortKey;
+use shadersort::keys::options::{Axis, SortOptions};
+use shadersort::picture::patterns::random_image;
+use shadersort::reference::bitonic::{BitonicModel, stage_count};
+use shadersort::reference::{fixed_pixels_stay, lines_are_permutations, stable_sort, stable_sort_in_runs};
+
+/// Runs `input` to the end in batches of `batch` steps, comparing the state and the exchanges
+/// with the model after every batch.
+fn check_batches(
+    gpu: &Gpu,
+    bitonic: &Bitonic,
+    input: &RgbaImage,
+    options: SortOptions,
+    runs: Option<&RunMap>,
+    batch: u32,
+) {
+    let what = format!(
+        "{}x{} {options:?} batches of {batch} runs: {}",
+        input.width(),
+        input.height(),
+        runs.is_some()
+    );
+    let mut run = bitonic.start_in_runs(gpu, input, options, runs);
+    let reader = SwapReader::new(gpu, &run);
+    let mut model = BitonicModel::new(input, options, runs);
+    assert_eq!(run.total_steps(), model.stages(), "{what}");
+    while run.steps_done() < run.total_steps() {
+        let counted = run.stats().total_swaps;
+        let mut encoder = gpu.device.create_command_encoder(&Default::default());
+        let n = run.record_steps(&mut encoder, batch);
+        gpu.queue.submit([encoder.finish()]);
+        reader.collect(gpu, &mut run).unwrap();
+        let exchanges: u64 = (0..n).map(|_| model.step()).sum();
+        let state = read_texture(gpu, run.state()).unwrap();
+        let done = run.steps_done();
+        assert!(&state == model.state(), "{what}: differs from the model after {done} stages");
+        assert!(lines_are_permutations(input, &state, options.axis), "{what}: lost a pixel");
+        if let Some(map) = runs {
+            assert!(fixed_pixels_stay(input, &state, map), "{what}: a fixed pixel moved");
+        }
+        assert_eq!(run.stats().total_swaps - counted, exchanges, "{what}: exchanges by {done}");
+    }
+    let end = read_texture(gpu, run.state()).unwrap();
+    let expected = match runs {
+        Some(map) => stable_sort_in_runs(input, &options, map),
+        None => stable_sort(input, &options),
+    };
+    assert!(end == expected, "{what}: not the stable sort at the end");
+    assert_eq!(run.stats().sorted_after, Some(run.total_steps()), "{what}");
+}
+
+/// Runs of random lengths: a pixel is fixed, starts a run or joins one, from a seed.
+fn random_runs(width: u32, height: u32, axis: Axis, seed: u64) -> RunMap {
+    let mut state = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    RunMap::build(width, height, axis, |_, _, _| {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        match (state >> 33) % 23 {
+            0..=2 => Cell::Fixed,
+            3 => Cell::Start,
+            _ => Cell::Join,
+        }
+    })
+}
+
+const AWKWARD_SIZES: [(u32, u32); 12] = [
+    (1, 1),
+    (1, 19),
+    (19, 1),
+    (2, 2),
+    (3, 5),
+    (63, 3),
+    (64, 3),
+    (65, 3),
+    (67, 2),
+    (128, 1),
+    (129, 2),
+    (600, 2),
+];
+
+#[test]
+fn every_stage_matches_the_model_on_awkward_sizes_within_and_across_blocks() {
+    on_every_gpu(|gpu| {
+        // The device's own blocks, and blocks of 16 so that most lines span several.
+        for bitonic in [Bitonic::new(gpu), Bitonic::with_max_block(gpu, 16)] {
+            for (i, &(w, h)) in AWKWARD_SIZES.iter().enumerate() {
+                let input = random_image(w, h, 500 + i as u64);
+                for (j, axis) in [Axis::Rows, Axis::Columns].into_iter().enumerate() {
+                    let key = SortKey::ALL[(i + 3 * j) % SortKey::ALL.len()];
+                    let options = SortOptions { key, descending: (i + j) % 2 == 1, axis };
+                    check_batches(gpu, &bitonic, &input, options, None, 1);
+                    check_batches(gpu, &bitonic, &input, options, None, 4);
+                }
+            }
+        }
+    });
+}
+
+#[test]
+fn runs_sort_as_segments_stage_by_stage() {
+    on_every_gpu(|gpu| {
+        for bitonic in [Bitonic::new(gpu), Bitonic::with_max_block(gpu, 16)] {
+            for (i, &(w, h)) in [(1, 1), (40, 3), (65, 4), (3, 70), (200, 2)].iter().enumerate() {
+                let input = random_image(w, h, 700 + i as u64);
+                for axis in [Axis::Rows, Axis::Columns] {
+                    let runs = random_runs(w, h, axis, 800 + i as u64);
+                    let options = SortOptions { key: SortKey::ALL[i], descending: i % 2 == 0, axis };
+                    check_batches(gpu, &bitonic, &input, options, Some(&runs), 1);
+                    check_batches(gpu, &bitonic, &input, options, Some(&runs), u32::MAX);
+                }
+            }
+        }
+    });
+}
+
+#[test]
+fn every_key_order_and_axis_ends_in_the_stable_sort_at_once() {
+    let input = random_image(301, 37, 9);
+    on_every_gpu(|gpu| {
+        let bitonic = Bitonic::new(gpu);
+        for key in SortKey::ALL {
+            for descending in [false, true] {
+                for axis in [Axis::Rows, Axis::Columns] {
+                    let options = SortOptions { key, descending, axis };
+                    let mut run = bitonic.start_in_runs(gpu, &input, options, None);
+                    run_until(gpu, &mut run, u32::MAX, |_| true).unwrap();
+                    let state = read_texture(gpu, run.state()).unwrap();
+                    assert!(state == stable_sort(&input, &options), "{options:?}");
+                }
+            }
+        }
+    });
+}
+
+#[test]
+fn ranks_take_two_words_where_the_key_and_the_origin_do_not_fit_one() {
+    // Hue keys take 19 bits; positions in a line of 8200 take 14.
+    let input = random_image(8200, 2, 10);
+    on_every_gpu(|gpu| {
+        let bitonic = Bitonic::new(gpu);
+        let options = SortOptions { key: SortKey::Hue, descending: true, axis: Axis::Rows };
+        let run = bitonic.start_in_runs(gpu, &input, options, None);
+        assert!(run.wide());
+        assert_eq!(run.total_steps(), stage_count(8200));
+        check_batches(gpu, &bitonic, &input, options, None, 7);
+    });
+}
+
+#[test]
+fn restarting_returns_to_the_input_and_new_runs_take_effect() {
+    let input = random_image(90, 6, 11);
+    on_every_gpu(|gpu| {
+        let bitonic = Bitonic::with_max_block(gpu, 32);
+        let options = SortOptions { key: SortKey::Luma, descending: false, axis: Axis::Rows };
+        let mut run = bitonic.start_in_runs(gpu, &input, options, None);
+        run_until(gpu, &mut run, 5, |_| true).unwrap();
+        let runs = random_runs(90, 6, Axis::Rows, 12);
+        let mut encoder = gpu.device.create_command_encoder(&Default::default());
+        run.restart_in_runs(gpu, &mut encoder, Some(&runs)).unwrap();
+        gpu.queue.submit([encoder.finish()]);
+        assert_eq!(run.steps_done(), 0);
+        assert!(read_texture(gpu, run.state()).unwrap() == input);
+        assert_eq!(run.total_steps(), stage_count(runs.max_run_len()));
+        run_until(gpu, &mut run, u32::MAX, |_| true).unwrap();
+        assert!(read_texture(gpu, run.state()).unwrap() == stable_sort_in_runs(&input, &options, &runs));
+    });
+}
