@@ -93,30 +93,55 @@ struct BlockPipeline {
     block: u32,
 }
 
-/// The bitonic pipelines, built once per device: `sort_blocks` for each workgroup memory
-/// layout, and `global_stage`.
+/// How the pipelines are sized: how the tests take lines across blocks with small pictures,
+/// and how the benchmark compares workgroup sizes.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BitonicTuning {
+    /// Positions a block holds at most (rounded down to a power of two).
+    pub max_block: u32,
+    /// Comparators each invocation takes per stage in a full block: the workgroup has
+    /// block / (2 x this) invocations, within the device's limits.
+    pub pairs_per_invocation: u32,
+}
+
+impl Default for BitonicTuning {
+    fn default() -> Self {
+        BitonicTuning { max_block: u32::MAX, pairs_per_invocation: 1 }
+    }
+}
+
+/// The bitonic pipelines of one device: `global_stage`, and `sort_blocks` built for each
+/// rank layout and block size a run asks for (kept, so pictures of one size build them once).
 pub struct Bitonic {
+    device: wgpu::Device,
     layout: wgpu::BindGroupLayout,
-    blocks: [BlockPipeline; 4],
+    pipeline_layout: wgpu::PipelineLayout,
+    module: wgpu::ShaderModule,
+    tuning: BitonicTuning,
     global: wgpu::ComputePipeline,
+    built: std::sync::Mutex<Vec<((usize, u32), BlockPipeline)>>,
 }
 
 impl Bitonic {
-    /// Builds the pipelines with blocks as large as the device's workgroup memory holds.
+    /// Builds `global_stage`; `sort_blocks` is built as runs need it.
     pub fn new(gpu: &Gpu) -> Self {
-        Self::with_max_block(gpu, u32::MAX)
+        Self::with_tuning(gpu, BitonicTuning::default())
     }
 
-    /// [`Bitonic::new`] with blocks of at most `max_block` positions: how the tests take lines
-    /// across blocks with small pictures.
+    /// [`Bitonic::new`] with blocks of at most `max_block` positions.
     #[doc(hidden)]
     pub fn with_max_block(gpu: &Gpu, max_block: u32) -> Self {
+        Self::with_tuning(gpu, BitonicTuning { max_block, ..BitonicTuning::default() })
+    }
+
+    /// [`Bitonic::new`] sized as `tuning` says.
+    #[doc(hidden)]
+    pub fn with_tuning(gpu: &Gpu, tuning: BitonicTuning) -> Self {
         let device = &gpu.device;
-        let limits = device.limits();
-        let workgroup = MAX_WORKGROUP
-            .min(limits.max_compute_invocations_per_workgroup)
-            .min(limits.max_compute_workgroup_size_x);
-        let module = BITONIC_PROGRAM.module(device);
+        // Every loop counts up to a bound fixed before it starts; without wgpu's loop counter
+        // the compiler may unroll them.
+        let module = BITONIC_PROGRAM.module_without_loop_bounding(device);
         let read_only = wgpu::BufferBindingType::Storage { read_only: true };
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("bitonic::layout"),
@@ -136,38 +161,69 @@ impl Bitonic {
             bind_group_layouts: &[Some(&layout)],
             immediate_size: 0,
         });
-        let pipeline = |entry_point: &str, constants: &[(&str, f64)]| {
-            device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: Some(&format!("bitonic::{entry_point}")),
-                layout: Some(&pipeline_layout),
-                module: &module,
-                entry_point: Some(entry_point),
-                compilation_options: wgpu::PipelineCompilationOptions {
-                    constants,
-                    // Every workgroup variable is written before it is read.
-                    zero_initialize_workgroup_memory: false,
-                },
-                cache: None,
-            })
-        };
-        let blocks = [(false, false), (false, true), (true, false), (true, true)].map(|(wide, runs)| {
-            let block =
-                block_for(limits.max_compute_workgroup_storage_size, Layout { wide, runs }, max_block);
-            let per_position = |kept: bool| f64::from(if kept { block } else { 1 });
-            let constants = [
-                ("WORKGROUP", f64::from(workgroup)),
-                ("BLOCK", f64::from(block)),
-                ("WIDE_CAPACITY", per_position(wide)),
-                ("RUNS_CAPACITY", per_position(runs)),
-            ];
-            BlockPipeline { pipeline: pipeline("sort_blocks", &constants), block }
+        let global = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some("bitonic::global_stage"),
+            layout: Some(&pipeline_layout),
+            module: &module,
+            entry_point: Some("global_stage"),
+            compilation_options: Default::default(),
+            cache: None,
         });
-        Bitonic { layout, blocks, global: pipeline("global_stage", &[]) }
+        Bitonic {
+            device: device.clone(),
+            layout,
+            pipeline_layout,
+            module,
+            tuning,
+            global,
+            built: Default::default(),
+        }
     }
 
-    /// Positions one workgroup sorts in its memory, for whole lines ranked in one word.
+    /// The largest block workgroup memory holds with `layout`.
+    fn device_block(&self, layout: Layout) -> u32 {
+        block_for(self.device.limits().max_compute_workgroup_storage_size, layout, self.tuning.max_block)
+    }
+
+    /// Positions one workgroup sorts in its memory at most, for whole lines ranked in one word.
     pub fn block(&self) -> u32 {
-        self.blocks[0].block
+        self.device_block(Layout { wide: false, runs: false })
+    }
+
+    /// `sort_blocks` for `layout` with blocks of `block` positions, built on first use.
+    fn block_pipeline(&self, layout: Layout, block: u32) -> BlockPipeline {
+        let mut built = self.built.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some((_, pipeline)) = built.iter().find(|(key, _)| *key == (layout.index(), block)) {
+            return pipeline.clone();
+        }
+        let limits = self.device.limits();
+        let most = MAX_WORKGROUP
+            .min(limits.max_compute_invocations_per_workgroup)
+            .min(limits.max_compute_workgroup_size_x);
+        let wanted = (block / (2 * self.tuning.pairs_per_invocation.max(1))).max(1).next_power_of_two();
+        let workgroup = wanted.clamp(32, most);
+        let per_position = |kept: bool| f64::from(if kept { block } else { 1 });
+        let constants = [
+            ("WORKGROUP", f64::from(workgroup)),
+            ("BLOCK", f64::from(block)),
+            ("WIDE_CAPACITY", per_position(layout.wide)),
+            ("RUNS_CAPACITY", per_position(layout.runs)),
+        ];
+        let pipeline = self.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some(&format!("bitonic::sort_blocks[{block}]")),
+            layout: Some(&self.pipeline_layout),
+            module: &self.module,
+            entry_point: Some("sort_blocks"),
+            compilation_options: wgpu::PipelineCompilationOptions {
+                constants: &constants,
+                // Every workgroup variable is written before it is read.
+                zero_initialize_workgroup_memory: false,
+            },
+            cache: None,
+        });
+        let made = BlockPipeline { pipeline, block };
+        built.push(((layout.index(), block), made.clone()));
+        made
     }
 
     /// Starts sorting `picture` within the runs of `runs` (every line whole with `None`).
@@ -287,7 +343,15 @@ impl BitonicRun {
         let line_len = options.line_len(width, height);
         let line_count = options.line_count(width, height);
         let wide = bits_of(options.key.max_value()) + bits_of(line_len.saturating_sub(1)) > 32;
-        let layout = |runs| Layout { wide, runs }.index();
+        // Whole lines take blocks no larger than the line (less workgroup memory, more
+        // workgroups at once); units within runs pack whole runs into the largest block.
+        let whole = Layout { wide, runs: false };
+        let within_runs = Layout { wide, runs: true };
+        let line_block = bitonic.device_block(whole).min(line_len.max(2).next_power_of_two());
+        let blocks = [
+            bitonic.block_pipeline(whole, line_block),
+            bitonic.block_pipeline(within_runs, bitonic.device_block(within_runs)),
+        ];
         let device = &gpu.device;
         let origins = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("bitonic::origins"),
@@ -313,7 +377,7 @@ impl BitonicRun {
             queue: gpu.queue.clone(),
             device: device.clone(),
             layout: bitonic.layout.clone(),
-            blocks: [bitonic.blocks[layout(false)].clone(), bitonic.blocks[layout(true)].clone()],
+            blocks,
             global: bitonic.global.clone(),
             pictures,
             params,

@@ -97,7 +97,7 @@ impl Row {
 }
 
 /// GPU time of one operation, from one span of `batch` copies of `from` into `to`.
-pub(super) fn time_copies(
+fn time_copies(
     gpu: &Gpu,
     timer: &GpuTimer,
     from: &wgpu::Texture,
@@ -117,7 +117,7 @@ pub(super) fn time_copies(
 /// GPU time of one pass, from one span of the first `batch` passes of the sort from its input
 /// (the copy of the input back into the first texture is recorded before the span). A step of
 /// the sort is a clear of its 4-byte swap counter and the pass; both are inside the span.
-fn time_passes(
+pub(super) fn time_passes(
     gpu: &Gpu,
     timer: &GpuTimer,
     run: &mut OddEvenRun,

@@ -2,13 +2,13 @@
 //! from timestamp queries, median of several runs after warm-up, with ratios in the same run.
 
 use super::median;
-use crate::algorithms::odd_even::PassKind;
+use crate::algorithms::bitonic::{Bitonic, BitonicTuning};
+use crate::algorithms::odd_even::{OddEven, PassKind};
 use crate::algorithms::radix::RadixSettings;
 use crate::algorithms::swap_reader::SwapReader;
 use crate::algorithms::{Algorithm, Pipelines, RunSettings, SortRun};
 use crate::gpu::Gpu;
 use crate::gpu::readback::read_texture;
-use crate::gpu::texture::{create_picture_texture, picture_texture};
 use crate::gpu::timing::GpuTimer;
 use crate::keys::options::{Scope, SortOptions};
 use crate::picture::patterns::random_image;
@@ -30,6 +30,10 @@ pub struct SortBenchArgs {
     /// sequence, not just its rows), bitonic.
     #[arg(long, value_delimiter = ',', value_parser = CONTENDERS.map(|c| c.name))]
     pub only: Vec<String>,
+    /// Also time the bitonic network with each of these numbers of comparators per
+    /// invocation and stage (the workgroup size it is built with), comma separated.
+    #[arg(long, value_delimiter = ',', hide = true)]
+    pub bitonic_pairs: Vec<u32>,
 }
 
 /// One way of sorting that is measured.
@@ -147,8 +151,17 @@ pub fn run(args: &SortBenchArgs) -> anyhow::Result<()> {
         let mut times = Vec::new();
         let chosen =
             CONTENDERS.iter().filter(|c| args.only.is_empty() || args.only.iter().any(|n| n == c.name));
-        for contender in chosen {
-            let pipes = &pipelines.iter().find(|(a, _)| *a == contender.algorithm).expect("all built").1;
+        let bitonic = *CONTENDERS.iter().find(|c| c.algorithm == Algorithm::Bitonic).expect("a bitonic row");
+        let tunings = args.bitonic_pairs.iter().map(|&pairs| {
+            let tuning = BitonicTuning { pairs_per_invocation: pairs, ..BitonicTuning::default() };
+            let label: &'static str = format!("bitonic network, {pairs} pairs per invocation").leak();
+            (label, Pipelines::Bitonic(Bitonic::with_tuning(&gpu, tuning)), bitonic)
+        });
+        let jobs: Vec<(&'static str, Option<Pipelines>, Contender)> =
+            chosen.map(|c| (c.label, None, *c)).chain(tunings.map(|(l, p, c)| (l, Some(p), c))).collect();
+        for (label, own, contender) in &jobs {
+            let shared = &pipelines.iter().find(|(a, _)| *a == contender.algorithm).expect("all built").1;
+            let pipes = own.as_ref().unwrap_or(shared);
             let mut run = pipes.start(&gpu, &picture, SortOptions::default(), contender.settings);
             let note = run.notice().map(|n| format!(" ({n})")).unwrap_or_default();
             let reader = SwapReader::new(&gpu, run.as_ref());
@@ -165,21 +178,20 @@ pub fn run(args: &SortBenchArgs) -> anyhow::Result<()> {
             anyhow::ensure!(
                 whole_picture
                     || read_texture(&gpu, run.state())? == stable_sort(&picture, &SortOptions::default()),
-                "{} left {w}x{h} unsorted",
-                contender.name
+                "{label} left {w}x{h} unsorted"
             );
-            times.push((contender.label, median(samples), note));
+            times.push((*label, median(samples), note));
         }
-        times.push((COPY, copy_time(&gpu, &timer, &picture, args.runs)?, String::new()));
+        times.push((ONE_PASS, pass_time(&gpu, &timer, &picture, args.runs)?, String::new()));
         rows.push((w, h, times));
     }
     println!(
-        "| picture | algorithm | GPU ms (median) | GB/s (picture read + written once) | time / radix 8-bit | time / copy |"
+        "| picture | algorithm | GPU ms (median) | GB/s (picture read + written once) | time / radix 8-bit | time / one pass |"
     );
     println!("| --- | --- | ---: | ---: | ---: | ---: |");
     for (w, h, times) in rows {
         let of = |prefix: &str| times.iter().find(|(l, _, _)| l.starts_with(prefix)).map(|t| t.1);
-        let (radix8, copy) = (of("radix, 8-bit"), of(COPY));
+        let (radix8, one_pass) = (of("radix, 8-bit"), of(ONE_PASS));
         let bytes = 2.0 * 4.0 * f64::from(w) * f64::from(h);
         for (label, time, note) in &times {
             let ratio = |base: Option<Duration>| {
@@ -190,24 +202,25 @@ pub fn run(args: &SortBenchArgs) -> anyhow::Result<()> {
                 time.as_secs_f64() * 1e3,
                 bytes / time.as_secs_f64() / 1e9,
                 ratio(radix8),
-                ratio(copy)
+                ratio(one_pass)
             );
         }
     }
     Ok(())
 }
 
-/// The row naming the device's copy of the picture, the bound every row sort is held against.
-const COPY: &str = "copy_texture_to_texture (the bound)";
+/// The row of the bound every row sort is held against: one pass that reads every pixel once
+/// and writes it once (a texture-to-texture copy is no bound: on NVIDIA's Vulkan driver it
+/// moves about 110 GB/s, a tenth of what a compute pass does; BENCHMARKS.md).
+const ONE_PASS: &str = "one odd-even pass (reads and writes each pixel once: the bound)";
 
-/// Median GPU time of one copy of the picture between two textures.
-fn copy_time(gpu: &Gpu, timer: &GpuTimer, picture: &image::RgbaImage, runs: u32) -> anyhow::Result<Duration> {
-    let (w, h) = picture.dimensions();
-    let from = picture_texture(gpu, picture, "bench::sorts::copy_source");
-    let to = create_picture_texture(gpu, w, h, "bench::sorts::copy_target");
+/// Median GPU time of one odd-even compute pass over the picture, from spans of 16 passes.
+fn pass_time(gpu: &Gpu, timer: &GpuTimer, picture: &image::RgbaImage, runs: u32) -> anyhow::Result<Duration> {
+    let mut run = OddEven::new(gpu).start(gpu, picture, SortOptions::default(), PassKind::Compute);
+    let reader = SwapReader::new(gpu, &run);
     let mut samples = Vec::new();
     for i in 0..runs + 2 {
-        let t = super::pass::time_copies(gpu, timer, &from, &to, 10)?;
+        let t = super::pass::time_passes(gpu, timer, &mut run, &reader, 16)?;
         if i >= 2 {
             samples.push(t);
         }
