@@ -326,7 +326,7 @@ fn the_page_sorts_with_every_algorithm_like_the_cpu_model_in_headless_chromium()
     // 256-byte row of texels, lines longer than a 256-invocation workgroup, and a whole picture
     // of several radix tiles.
     let sizes = [(1, 1), (1, 9), (9, 1), (63, 3), (65, 2), (67, 5), (257, 3), (129, 40)];
-    let variants = ["odd-even", "odd-even:fragment", "bubble", "radix", "radix:8", "radix:image"];
+    let variants = ["odd-even", "odd-even:fragment", "bubble", "radix", "radix:8", "radix:image", "bitonic"];
     let orders = [("luma", false, false), ("hue", true, false), ("luma", false, true)];
     let mut checked = 0;
     for (i, &(w, h)) in sizes.iter().enumerate() {
@@ -468,8 +468,8 @@ fn keys_step_the_lanes_like_the_model(browser: &WebDriver) {
         );
     }
     let sorted = stable_sort(&input, &options);
-    // 2 and 3 choose the bubble and radix sorts; End runs to the last step.
-    for (key, name) in [("2", "bubble"), ("3", "radix"), ("1", "Odd-even")] {
+    // 2, 3 and 4 choose the bubble, radix and bitonic sorts; End runs to the last step.
+    for (key, name) in [("2", "bubble"), ("3", "radix"), ("4", "bitonic"), ("1", "Odd-even")] {
         press(browser, &[key, "End"]);
         let status = settle(browser);
         let (_, _, shown) = lanes(browser);
@@ -484,7 +484,7 @@ fn keys_step_the_lanes_like_the_model(browser: &WebDriver) {
     press(browser, &["c", "End"]);
     let status = settle(browser);
     let (_, _, shown) = lanes(browser);
-    assert_eq!(shown.len(), 4, "side by side shows four lanes ({status})");
+    assert_eq!(shown.len(), 5, "side by side shows five lanes ({status})");
     for (label, picture) in &shown {
         assert!(*picture == sorted, "{label} side by side differs from the sorted model");
     }

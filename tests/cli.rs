@@ -468,6 +468,26 @@ fn bubble_sorts_coffee_to_the_same_file_as_odd_even() {
     }
 }
 
+/// The bitonic network gives the same file as odd-even (the stable sort) on both software GPUs,
+/// one step per stage of the network of the next power of two.
+#[test]
+fn bitonic_sorts_coffee_to_the_same_file_as_odd_even() {
+    let dir = tempfile::tempdir().unwrap();
+    let reference = dir.path().join("odd_even.png");
+    assert_succeeds(&[COFFEE, "--out", arg(&reference)], &[("WGPU_BACKEND", "vulkan")]);
+    let width = image::open(COFFEE).unwrap().width();
+    let stages = shadersort::reference::bitonic::stage_count(width);
+    for backend in ["vulkan", "gl"] {
+        let out = dir.path().join(format!("bitonic_{backend}.png"));
+        let (stdout, _) = assert_succeeds(
+            &[COFFEE, "--algorithm", "bitonic", "--out", arg(&out)],
+            &[("WGPU_BACKEND", backend)],
+        );
+        assert!(stdout.contains(&format!("ran {stages} of {stages} stages")), "every stage: {stdout}");
+        assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&reference).unwrap(), "{backend}");
+    }
+}
+
 /// The radix view with the exact key gives the same file as odd-even on both software GPUs, in
 /// one step per digit pass; the whole-picture scope turns it into one ascending sequence.
 #[test]
