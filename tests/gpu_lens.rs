@@ -338,3 +338,63 @@ fn at_an_angle_the_lens_reads_the_line_through_the_point() {
         }
     });
 }
+
+/// The bitonic lens shows each stage's line and the state before it as the model has them, the
+/// stage by number, the pairs it compared within each run (as the model's stage pairs them from
+/// the run's start) and exactly the exchanges the model made.
+#[test]
+fn bitonic_lens_shows_each_stage_pairs_and_exchanges_as_the_model_has_them() {
+    use shadersort::algorithms::bitonic::Bitonic;
+    use shadersort::reference::bitonic::{BitonicModel, Stage};
+    on_every_gpu(|gpu| {
+        let mut probe = LensProbe::new(gpu);
+        let bitonic = Bitonic::with_max_block(gpu, 8);
+        let (w, h) = (23, 3);
+        let input = random_image(w, h, 17);
+        let options = SortOptions::default();
+        // Runs of up to five, every seventh pixel fixed, in line 1; the others whole.
+        let runs = RunMap::build(w, h, Axis::Rows, |line, pos, _| match pos {
+            p if line == 1 && p % 7 == 6 => Cell::Fixed,
+            p if line == 1 && p % 5 == 0 => Cell::Start,
+            _ => Cell::Join,
+        });
+        for map in [None, Some(&runs)] {
+            let mut run = bitonic.start_in_runs(gpu, &input, options, map);
+            let mut model = BitonicModel::new(&input, options, map);
+            let mut before = input.clone();
+            while run.steps_done() < run.total_steps() {
+                step(gpu, &mut run);
+                let index = run.steps_done() - 1;
+                let exchanges = model.step();
+                for line in 0..h {
+                    let lens = read(gpu, &mut probe, &run, (w, h), Axis::Rows, line);
+                    let what = format!("stage {index}, line {line}, runs {}", map.is_some());
+                    assert_eq!(
+                        lens.step,
+                        StepReading::Bitonic { index, stages: run.total_steps() },
+                        "{what}"
+                    );
+                    assert_eq!(pixels(&lens), model_line(model.state(), Axis::Rows, line), "{what}");
+                    let earlier: Vec<_> = lens.cells.iter().map(|c| c.before.unwrap()).collect();
+                    assert_eq!(earlier, model_line(&before, Axis::Rows, line), "{what}");
+                    let mut expected = Vec::new();
+                    let ranges = map
+                        .map_or_else(|| std::iter::once(0..w as usize).collect(), |m| m.runs(line as usize));
+                    for range in ranges {
+                        for a in 0..range.len() as u32 {
+                            if let Some(b) = Stage::at(index).partner(a, range.len() as u32) {
+                                expected.push((range.start + a as usize, range.start + b as usize));
+                            }
+                        }
+                    }
+                    assert_eq!(lens.stage_pairs(), expected, "{what}");
+                    let exchanged = lens.stage_pairs().iter().filter(|&&(a, b)| lens.exchanged(a, b)).count();
+                    let changed = lens.changed().len();
+                    assert_eq!(changed, 2 * exchanged, "{what}: every change is an exchange of a pair");
+                }
+                assert_eq!(u64::from(run.stats().last_step_swaps.unwrap()), exchanges, "stage {index}");
+                before = model.state().clone();
+            }
+        }
+    });
+}

@@ -1,13 +1,15 @@
 //! Every WGSL program parses and validates with naga, and its constants match the Rust side.
 
+use shadersort::algorithms::bitonic::BitonicParams;
 use shadersort::algorithms::bubble::BubbleParams;
 use shadersort::algorithms::odd_even::{PassParams, WORKGROUP_SIZE};
 use shadersort::algorithms::radix::RadixParams;
 use shadersort::algorithms::radix_image::ImageStepParams;
 use shadersort::app::display::PictureParams;
 use shadersort::gpu::shaders::{
-    BUBBLE_PROGRAM, DISPLAY_PROGRAM, KEY_PROGRAM, KEYS_PROGRAM, LINE_SCATTER_PROGRAM, ODD_EVEN_PROGRAM,
-    PROGRAMS, Program, RADIX_IMAGE_PROGRAM, RADIX_PROGRAM, RADIX_SORT_PROGRAM, RADIX_SORT_SUBGROUPS_PROGRAM,
+    BITONIC_PROGRAM, BUBBLE_PROGRAM, DISPLAY_PROGRAM, KEY_PROGRAM, KEYS_PROGRAM, LINE_SCATTER_PROGRAM,
+    ODD_EVEN_PROGRAM, PROGRAMS, Program, RADIX_IMAGE_PROGRAM, RADIX_PROGRAM, RADIX_SORT_PROGRAM,
+    RADIX_SORT_SUBGROUPS_PROGRAM,
 };
 use shadersort::keys::extract::KeyParams;
 use shadersort::keys::{HUE_SECTOR, SATURATION_MAX, SortKey};
@@ -139,6 +141,19 @@ fn bubble_entry_point_overrides_and_params_match_the_rust_side() {
         overrides.contains(&"ROW_CAPACITY".to_string()) && overrides.contains(&"WORKGROUP".to_string()),
         "{overrides:?}"
     );
+}
+
+#[test]
+fn bitonic_entry_points_overrides_and_params_match_the_rust_side() {
+    let (module, _) = parse(&BITONIC_PROGRAM);
+    for name in ["sort_blocks", "global_stage"] {
+        assert_eq!(entry_point(&module, name).stage, naga::ShaderStage::Compute, "{name}");
+    }
+    assert_eq!(struct_size(&module, "BitonicParams") as usize, std::mem::size_of::<BitonicParams>());
+    let overrides: Vec<_> = module.overrides.iter().filter_map(|(_, o)| o.name.clone()).collect();
+    for name in ["WORKGROUP", "BLOCK", "WIDE_CAPACITY", "RUNS_CAPACITY"] {
+        assert!(overrides.contains(&name.to_string()), "{name} missing from {overrides:?}");
+    }
 }
 
 #[test]

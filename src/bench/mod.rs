@@ -5,7 +5,14 @@ pub mod pass;
 pub mod radix;
 pub mod sorts;
 
+use anyhow::Context;
 use std::time::Duration;
+
+/// A picture size written WIDTHxHEIGHT.
+pub(crate) fn parse_size(s: &str) -> anyhow::Result<(u32, u32)> {
+    let (w, h) = s.split_once('x').with_context(|| format!("'{s}' is not a size like 1024x1024"))?;
+    Ok((w.trim().parse()?, h.trim().parse()?))
+}
 
 /// Median of a list of durations (the list must not be empty).
 pub fn median(mut samples: Vec<Duration>) -> Duration {

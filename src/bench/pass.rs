@@ -3,8 +3,7 @@
 //! texture of the same size and format, timed the same way in the same run; and the same pass
 //! within threshold runs (`--threshold 0.25..0.75`), which prices the run check.
 
-use super::sorts::parse_size;
-use super::{WARM_UP_RUNS, WARM_UP_SECONDS, median, warm_up};
+use super::{WARM_UP_RUNS, WARM_UP_SECONDS, median, parse_size, warm_up};
 use crate::algorithms::SortRun;
 use crate::algorithms::odd_even::{OddEven, OddEvenRun, PassKind, fragment_pass_supported};
 use crate::algorithms::swap_reader::SwapReader;

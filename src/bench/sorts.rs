@@ -1,7 +1,7 @@
 //! `shadersort bench sorts`: GPU time to sort every row of a picture completely, per algorithm,
 //! from timestamp queries, median of several runs after warm-up, with ratios in the same run.
 
-use super::median;
+use super::{median, parse_size};
 use crate::algorithms::bitonic::{Bitonic, BitonicTuning};
 use crate::algorithms::odd_even::{OddEven, PassKind};
 use crate::algorithms::radix::RadixSettings;
@@ -104,11 +104,6 @@ const CONTENDERS: [Contender; 7] = [
         label: "bitonic network (all stages at once)",
     },
 ];
-
-pub(super) fn parse_size(s: &str) -> anyhow::Result<(u32, u32)> {
-    let (w, h) = s.split_once('x').with_context(|| format!("'{s}' is not a size like 1024x1024"))?;
-    Ok((w.trim().parse()?, h.trim().parse()?))
-}
 
 /// GPU time of one complete sort: every step, in batches the swap counters allow, summing the
 /// timestamped span of each batch (gaps between submissions are not GPU work).
