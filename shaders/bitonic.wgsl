@@ -172,7 +172,10 @@ fn sort_blocks(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_
     let row = line * params.line_len;
     for (var x = lid; x < len; x += WORKGROUP) {
         let pos = start + x;
-        let origin = select(pos, origins[row + pos], params.load_origins != 0u);
+        var origin = pos;
+        if (params.load_origins != 0u) {
+            origin = origins[row + pos];
+        }
         let key = rank_key(textureLoad(src, coord(line, pos), 0));
         if (WIDE_CAPACITY > 1u) {
             ranks[x] = key;

@@ -95,8 +95,9 @@ const AWKWARD_SIZES: [(u32, u32); 12] = [
 #[test]
 fn every_stage_matches_the_model_on_awkward_sizes_within_and_across_blocks() {
     on_every_gpu(|gpu| {
-        // The device's own blocks, and blocks of 16 so that most lines span several.
-        for bitonic in [Bitonic::new(gpu), Bitonic::with_max_block(gpu, 16)] {
+        // The device's own blocks, and blocks of 16, 64 and 512 so that lines span several.
+        let variants = [16, 64, 512].map(|block| Bitonic::with_max_block(gpu, block));
+        for bitonic in std::iter::once(Bitonic::new(gpu)).chain(variants) {
             for (i, &(w, h)) in AWKWARD_SIZES.iter().enumerate() {
                 let input = random_image(w, h, 500 + i as u64);
                 for (j, axis) in [Axis::Rows, Axis::Columns].into_iter().enumerate() {

@@ -101,13 +101,14 @@ pub struct BitonicTuning {
     /// Positions a block holds at most (rounded down to a power of two).
     pub max_block: u32,
     /// Comparators each invocation takes per stage in a full block: the workgroup has
-    /// block / (2 x this) invocations, within the device's limits.
-    pub pairs_per_invocation: u32,
+    /// block / (2 x this) invocations, within the device's limits. By default 4 for blocks of
+    /// up to 4096 positions and 1 above: the fastest on an H100 (BENCHMARKS.md).
+    pub pairs_per_invocation: Option<u32>,
 }
 
 impl Default for BitonicTuning {
     fn default() -> Self {
-        BitonicTuning { max_block: u32::MAX, pairs_per_invocation: 1 }
+        BitonicTuning { max_block: u32::MAX, pairs_per_invocation: None }
     }
 }
 
@@ -200,7 +201,8 @@ impl Bitonic {
         let most = MAX_WORKGROUP
             .min(limits.max_compute_invocations_per_workgroup)
             .min(limits.max_compute_workgroup_size_x);
-        let wanted = (block / (2 * self.tuning.pairs_per_invocation.max(1))).max(1).next_power_of_two();
+        let pairs = self.tuning.pairs_per_invocation.unwrap_or(if block <= 4096 { 4 } else { 1 });
+        let wanted = (block / (2 * pairs.max(1))).max(1).next_power_of_two();
         let workgroup = wanted.clamp(32, most);
         let per_position = |kept: bool| f64::from(if kept { block } else { 1 });
         let constants = [

@@ -30,10 +30,14 @@ pub struct SortBenchArgs {
     /// sequence, not just its rows), bitonic.
     #[arg(long, value_delimiter = ',', value_parser = CONTENDERS.map(|c| c.name))]
     pub only: Vec<String>,
-    /// Also time the bitonic network with each of these numbers of comparators per
-    /// invocation and stage (the workgroup size it is built with), comma separated.
+    /// Also time the bitonic network with each of these numbers of comparators per invocation
+    /// and stage (the workgroup size it is built with), comma separated.
     #[arg(long, value_delimiter = ',', hide = true)]
     pub bitonic_pairs: Vec<u32>,
+    /// Time only the first N steps of each sort (what a part of the sort costs; the result is
+    /// then not checked).
+    #[arg(long, hide = true)]
+    pub steps: Option<u32>,
 }
 
 /// One way of sorting that is measured.
@@ -112,15 +116,17 @@ fn time_sort(
     timer: &GpuTimer,
     run: &mut dyn SortRun,
     reader: &SwapReader,
+    steps: u32,
 ) -> anyhow::Result<Duration> {
     let mut encoder = gpu.device.create_command_encoder(&Default::default());
     run.restart(&mut encoder);
     gpu.queue.submit([encoder.finish()]);
     let mut total_ms = 0.0;
-    while run.steps_done() < run.total_steps() {
+    let target = run.total_steps().min(steps);
+    while run.steps_done() < target {
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
         timer.start(&mut encoder);
-        run.record_steps(&mut encoder, run.total_steps() - run.steps_done());
+        run.record_steps(&mut encoder, target - run.steps_done());
         timer.stop(&mut encoder);
         gpu.queue.submit([encoder.finish()]);
         total_ms += timer.read_ms(gpu)?;
@@ -148,7 +154,7 @@ pub fn run(args: &SortBenchArgs) -> anyhow::Result<()> {
             CONTENDERS.iter().filter(|c| args.only.is_empty() || args.only.iter().any(|n| n == c.name));
         let bitonic = *CONTENDERS.iter().find(|c| c.algorithm == Algorithm::Bitonic).expect("a bitonic row");
         let tunings = args.bitonic_pairs.iter().map(|&pairs| {
-            let tuning = BitonicTuning { pairs_per_invocation: pairs, ..BitonicTuning::default() };
+            let tuning = BitonicTuning { pairs_per_invocation: Some(pairs), ..BitonicTuning::default() };
             let label: &'static str = format!("bitonic network, {pairs} pairs per invocation").leak();
             (label, Pipelines::Bitonic(Bitonic::with_tuning(&gpu, tuning)), bitonic)
         });
@@ -162,7 +168,7 @@ pub fn run(args: &SortBenchArgs) -> anyhow::Result<()> {
             let reader = SwapReader::new(&gpu, run.as_ref());
             let mut samples = Vec::new();
             for i in 0..args.runs + 2 {
-                let t = time_sort(&gpu, &timer, run.as_mut(), &reader)?;
+                let t = time_sort(&gpu, &timer, run.as_mut(), &reader, args.steps.unwrap_or(u32::MAX))?;
                 if i >= 2 {
                     samples.push(t);
                 }
@@ -172,6 +178,7 @@ pub fn run(args: &SortBenchArgs) -> anyhow::Result<()> {
                 contender.algorithm == Algorithm::Radix && contender.settings.radix.scope == Scope::Image;
             anyhow::ensure!(
                 whole_picture
+                    || args.steps.is_some()
                     || read_texture(&gpu, run.state())? == stable_sort(&picture, &SortOptions::default()),
                 "{label} left {w}x{h} unsorted"
             );
