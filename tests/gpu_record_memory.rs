@@ -58,6 +58,7 @@ fn the_in_memory_gif_equals_the_file_gif_for_every_algorithm() {
                 (33, 7),
                 Axis::Rows,
             ),
+            (Algorithm::Bitonic, RunSettings::default(), RecordSettings::default(), (45, 6), Axis::Columns),
         ];
         for (i, (algorithm, run_settings, record, (w, h), axis)) in cases.into_iter().enumerate() {
             let pipelines = Pipelines::new(gpu, algorithm);

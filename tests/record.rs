@@ -299,6 +299,36 @@ fn bubble_frames_are_the_model_every_phase_budget() {
     assert_eq!(check_frames(&dir.path().join("b5.gif"), &input, &SortOptions::default(), 5, 41, 3), 10);
 }
 
+/// The bitonic network records one frame per stage, each the CPU model's state after that stage
+/// through the palette, the last the stable sort.
+#[test]
+fn bitonic_frames_are_the_model_after_every_stage() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = RgbaImage::from_fn(41, 7, |x, y| {
+        image::Rgba([(255 - x * 6) as u8, (y * 30) as u8, (x * y) as u8, 255])
+    });
+    let name = save(&input, dir.path(), "grad.png");
+    let stdout = ok(&[&name, "--algorithm", "bitonic", "--record", "t.gif"], dir.path());
+    // 41 pixels take the network of 64: 6 merges, 21 stages, plus the input.
+    assert!(stdout.contains("recorded 22 frames"), "{stdout}");
+    let options = SortOptions::default();
+    let quantized = quantize(&input, [0, 0, 0], true);
+    let indexed = indexed_picture(&input, &quantized.indices);
+    let mut model = shadersort::reference::bitonic::BitonicModel::new(&indexed, options, None);
+    let frames = decode(&dir.path().join("t.gif"));
+    assert_eq!(frames.len(), 22);
+    for (k, (frame, _)) in frames.iter().enumerate() {
+        if k > 0 {
+            model.step();
+        }
+        assert!(
+            *frame == through_palette(model.state(), &quantized.palette.colours),
+            "frame {k} (stage {k})"
+        );
+    }
+    assert!(model.state() == &stable_sort(&indexed, &options), "the last frame is not the stable sort");
+}
+
 /// The radix view records one frame per digit pass, or per scatter stage with `--sub-steps`,
 /// where pixels still waiting are drawn with their palette colour's dimmed twin; every frame is
 /// the CPU model's state through the palette.
