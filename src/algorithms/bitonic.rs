@@ -186,11 +186,6 @@ impl Bitonic {
         block_for(self.device.limits().max_compute_workgroup_storage_size, layout, self.tuning.max_block)
     }
 
-    /// Positions one workgroup sorts in its memory at most, for whole lines ranked in one word.
-    pub fn block(&self) -> u32 {
-        self.device_block(Layout { wide: false, runs: false })
-    }
-
     /// `sort_blocks` for `layout` with blocks of `block` positions, built on first use.
     fn block_pipeline(&self, layout: Layout, block: u32) -> BlockPipeline {
         let mut built = self.built.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
@@ -443,20 +438,10 @@ impl BitonicRun {
         self.stats = RunStats { sorted_after: (self.total_steps == 0).then_some(0), ..Default::default() };
     }
 
-    /// Positions one workgroup holds for this run.
-    pub fn block_len(&self) -> u32 {
-        self.block().block
-    }
-
     /// Whether each rank takes two words in workgroup memory (the key's bits and the origin's
     /// do not fit one).
     pub fn wide(&self) -> bool {
         self.wide
-    }
-
-    /// The stage step `step` (0-based) runs.
-    pub fn stage(step: u32) -> Stage {
-        Stage::at(step)
     }
 
     /// Records one dispatch from step `first`: the stages from there that stay within a block
