@@ -13,7 +13,7 @@ use crate::intervals::{IntervalSettings, Mask, RunMap};
 use crate::picture::input::{Picture, SizeLimit};
 use crate::picture::output::{OutputFile, OutputFormat};
 use crate::progress::Progress;
-use crate::record::{RecordReport, SweepReport, record_gif, record_sweep};
+use crate::record::{RecordFormat, RecordReport, RecordTarget, SweepReport, record, record_sweep};
 use crate::settings::Settings;
 use anyhow::Context;
 use image::RgbaImage;
@@ -76,14 +76,14 @@ pub fn run(settings: &Settings) -> anyhow::Result<()> {
         mask.check_size(&picture.label, picture.pixels.dimensions())?;
     }
     // Check every output path before any work, so a bad one fails at once.
-    let gif_target = match &settings.record_to {
+    let record_target = match &settings.record_to {
         Some(path) => {
             let path = path.clone().unwrap_or_else(|| default_record_path(settings, &picture));
             if settings.record_to == Some(None) {
                 std::fs::create_dir_all(path.parent().expect("default path has a folder"))
                     .with_context(|| format!("cannot create the folder for '{}'", path.display()))?;
             }
-            Some(OutputFile::prepare(&path, OutputFormat::Gif)?)
+            Some(RecordTarget::prepare(&path)?)
         }
         None => None,
     };
@@ -112,15 +112,21 @@ pub fn run(settings: &Settings) -> anyhow::Result<()> {
         lines,
     };
     if let Some(sweep) = settings.sweep {
-        let target = gif_target.expect("--sweep comes with --record");
+        let target = record_target.expect("--sweep comes with --record");
         let report = record_threshold_sweep(&sorter, &picture.pixels, mask.as_ref(), sweep, target)?;
         println!("{report}");
+        if report.format == RecordFormat::Frames {
+            println!("{}", video_hint(&report.path, settings.record.fps));
+        }
         return Ok(());
     }
     let runs = run_map(&sorter, &picture.pixels, mask.as_ref())?;
-    if let Some(target) = gif_target {
-        let report = record(&sorter, &picture.pixels, runs.as_ref(), target)?;
+    if let Some(target) = record_target {
+        let report = record_sort(&sorter, &picture.pixels, runs.as_ref(), target)?;
         println!("{report}");
+        if report.format == RecordFormat::Frames {
+            println!("{}", video_hint(&report.path, settings.record.fps));
+        }
     }
     if let Some(target) = png_target {
         let report = sort_to_png(&sorter, &picture, runs.as_ref(), target)?;
@@ -172,7 +178,7 @@ fn record_threshold_sweep(
     picture: &RgbaImage,
     mask: Option<&Mask>,
     sweep: ThresholdSweep,
-    target: OutputFile,
+    target: RecordTarget,
 ) -> anyhow::Result<SweepReport> {
     let mut bar = Progress::new("sweeping", "frames");
     bar.set_total(u64::from(sweep.frames));
@@ -195,19 +201,17 @@ fn record_threshold_sweep(
     Ok(report?)
 }
 
-fn record(
+fn record_sort(
     sorter: &Sorter<'_>,
     picture: &RgbaImage,
     runs: Option<&RunMap>,
-    target: OutputFile,
+    target: RecordTarget,
 ) -> anyhow::Result<RecordReport> {
     let (gpu, s) = (sorter.gpu, sorter.settings);
     let mut bar = Progress::new("recording", "frames");
-    let start = |indexed: &RgbaImage| {
-        let settings = s.run.for_recording(s.algorithm);
-        start_run(sorter, indexed, settings, runs)
-    };
-    let report = record_gif(gpu, picture, start, &s.record, target, |done, most| {
+    let settings = target.format().run_settings(s.run, s.algorithm);
+    let start = |first: &RgbaImage| start_run(sorter, first, settings, runs);
+    let report = record(gpu, picture, start, &s.record, target, |done, most| {
         bar.set_total(u64::from(most));
         bar.set_done(u64::from(done));
         interrupt::check().is_ok()
@@ -334,15 +338,35 @@ impl std::fmt::Display for SortReport {
     }
 }
 
+/// "256 exact GIF colours", "exact RGBA": how a recording holds its colours.
+fn colours_words(palette: Option<crate::record::PaletteUse>) -> String {
+    match palette {
+        Some(p) => format!("{} {} GIF colours", p.colours, if p.exact { "exact" } else { "quantized" }),
+        None => "exact RGBA".into(),
+    }
+}
+
+/// The one line that turns a folder of frames into a video (sides padded to even, as H.264 in
+/// 4:2:0 needs).
+pub fn video_hint(dir: &Path, fps: u32) -> String {
+    let name = dir.file_name().map_or("frames".into(), |n| n.to_string_lossy().into_owned());
+    let video = dir.with_file_name(format!("{name}.mp4"));
+    format!(
+        "to make a video: ffmpeg -framerate {fps} -i '{}' -vf 'pad=ceil(iw/2)*2:ceil(ih/2)*2' -c:v libx264 -pix_fmt yuv420p -crf 18 '{}'",
+        dir.join(crate::record::png_frames::FRAME_PATTERN).display(),
+        video.display()
+    )
+}
+
 impl std::fmt::Display for SweepReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let palette = if self.exact { "exact" } else { "quantized" };
         write!(
             f,
-            "recorded {} frames of the threshold sweep, each sorted to the end ({} steps in all; {} {palette} colours), {} bytes: {}",
+            "recorded {} frames of the threshold sweep, each sorted to the end ({} steps in all; {}), {}, {} bytes: {}",
             self.frames,
             self.steps_run,
-            self.colours,
+            colours_words(self.palette),
+            self.format.describe(),
             self.bytes,
             self.path.display()
         )
@@ -351,14 +375,14 @@ impl std::fmt::Display for SweepReport {
 
 impl std::fmt::Display for RecordReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let palette = if self.exact { "exact" } else { "quantized" };
         write!(
             f,
-            "recorded {} frames ({} steps, every {}; {} {palette} colours), {} bytes: {}",
+            "recorded {} frames ({} steps, every {}; {}), {}, {} bytes: {}",
             self.frames,
             self.passes_run,
             self.every,
-            self.colours,
+            colours_words(self.palette),
+            self.format.describe(),
             self.bytes,
             self.path.display()
         )

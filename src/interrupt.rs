@@ -104,7 +104,7 @@ pub fn check() -> Result<(), Interrupted> {
     }
 }
 
-/// Notes a temporary file that a second signal must remove before the process exits.
+/// Notes a temporary file (or folder) that a second signal must remove before the process exits.
 pub fn register_temporary(path: &Path) {
     TEMPORARIES.lock().unwrap_or_else(|p| p.into_inner()).push(path.to_path_buf());
 }
@@ -116,7 +116,8 @@ pub fn forget_temporary(path: &Path) {
 
 fn remove_temporaries() {
     for path in TEMPORARIES.lock().unwrap_or_else(|p| p.into_inner()).drain(..) {
-        let _ = std::fs::remove_file(path);
+        // A recording's temporary folder of frames, or a temporary file.
+        let _ = if path.is_dir() { std::fs::remove_dir_all(path) } else { std::fs::remove_file(path) };
     }
 }
 

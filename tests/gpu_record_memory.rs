@@ -11,10 +11,9 @@ use shadersort::algorithms::{Algorithm, Pipelines, RunSettings, SortRun};
 use shadersort::gpu::Gpu;
 use shadersort::keys::SortKey;
 use shadersort::keys::options::{Axis, SortOptions};
-use shadersort::picture::output::{OutputFile, OutputFormat};
 use shadersort::picture::patterns::random_image;
 use shadersort::record::in_memory::record_gif_in_memory;
-use shadersort::record::{RecordError, RecordSettings, record_gif};
+use shadersort::record::{RecordError, RecordSettings, RecordTarget};
 
 fn start<'a>(
     gpu: &'a Gpu,
@@ -66,8 +65,8 @@ fn the_in_memory_gif_equals_the_file_gif_for_every_algorithm() {
             // A picture sorted after a few passes, so the early end is exercised too.
             let picture = if i == 0 { nearly_sorted(w, h, options) } else { random_image(w, h, i as u64) };
             let path = dir.path().join(format!("case{i}.gif"));
-            let target = OutputFile::prepare(&path, OutputFormat::Gif).unwrap();
-            let on_file = record_gif(
+            let target = RecordTarget::prepare(&path).unwrap();
+            let on_file = shadersort::record::record(
                 gpu,
                 &picture,
                 start(gpu, &pipelines, options, run_settings),

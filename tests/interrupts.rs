@@ -1,5 +1,6 @@
 //! Every way a headless run ends leaves its folder as it was: SIGTERM, SIGHUP and SIGINT, sent
-//! at a random moment of `--out`, `--record` and a radix `--record --sub-steps`, each end the
+//! at a random moment of `--out`, `--record` (GIF, animated PNG, a folder of PNG frames) and a
+//! radix `--record --sub-steps`, each end the
 //! run with a one-line message and exit status 128 + the signal, and the folder holds exactly
 //! the files it held before, byte for byte (an older output untouched, no temporary left). And a
 //! long run without a terminal says how it is doing every few seconds.
@@ -13,15 +14,21 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// The folder's files and their bytes.
+/// The folder's files (and its folders' files, as `folder/file`) and their bytes.
 fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| {
-            let e = e.unwrap();
-            (e.file_name().to_string_lossy().into_owned(), std::fs::read(e.path()).unwrap())
-        })
-        .collect()
+    let mut files = BTreeMap::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let e = e.unwrap();
+        let name = e.file_name().to_string_lossy().into_owned();
+        if e.path().is_dir() {
+            files.extend(
+                snapshot(&e.path()).into_iter().map(|(inner, bytes)| (format!("{name}/{inner}"), bytes)),
+            );
+        } else {
+            files.insert(name, std::fs::read(e.path()).unwrap());
+        }
+    }
+    files
 }
 
 /// A noise picture saved into `dir`.
@@ -57,9 +64,13 @@ fn term_hup_and_int_leave_the_folder_as_it_was() {
     let wide = noise(dir.path(), "wide.png", 400, 300, 2);
     std::fs::write(dir.path().join("out.png"), b"an older picture").unwrap();
     std::fs::write(dir.path().join("out.gif"), b"an older recording").unwrap();
-    let runs: [(&str, Vec<&str>); 3] = [
+    std::fs::create_dir(dir.path().join("frames")).unwrap();
+    std::fs::write(dir.path().join("frames/frame-00000.png"), b"an older frame").unwrap();
+    let runs: [(&str, Vec<&str>); 5] = [
         ("--out", vec![&long, "--out", "out.png"]),
         ("--record", vec![&wide, "--record", "out.gif"]),
+        ("--record (animated PNG)", vec![&wide, "--record", "out.png"]),
+        ("--record (PNG frames)", vec![&wide, "--record", "frames/"]),
         (
             "radix --record",
             vec![&wide, "--algorithm", "radix", "--sub-steps", "--digit-bits", "1", "--record", "out.gif"],

@@ -134,7 +134,7 @@ impl Running {
                     None => self.ui.say("no picture chosen (you can also drop one on the window)"),
                 }
             }
-            Command::RecordGif => self.start_recording(),
+            Command::Record => self.start_recording(),
             Command::SavePng => self.save_png(),
             Command::Help => self.ui.help_open = !self.ui.help_open,
             Command::ToggleLens => self.toggle_lens(),

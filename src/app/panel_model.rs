@@ -12,6 +12,7 @@ use crate::angle::Angle;
 use crate::controls::commands::{Command, CommandSpec};
 use crate::intervals::IntervalSettings;
 use crate::keys::SortKey;
+use crate::record::RecordFormat;
 
 /// What the user asked for this frame.
 #[derive(Clone, Debug, PartialEq)]
@@ -154,6 +155,8 @@ pub struct UiState {
     pub lens_zoom: LensZoom,
     /// The lens's bars, one texture per lane, drawn anew each frame.
     pub lens_textures: Vec<egui::TextureHandle>,
+    /// What G records: GIF, animated PNG or PNG frames.
+    pub record_format: RecordFormat,
 }
 
 /// The lens strip's zoom: bar width and the first position shown.
@@ -176,6 +179,7 @@ impl Default for UiState {
             mask_path: String::new(),
             lens_zoom: LensZoom::default(),
             lens_textures: Vec::new(),
+            record_format: RecordFormat::Gif,
         }
     }
 }

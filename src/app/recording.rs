@@ -1,4 +1,4 @@
-//! The window's GIF recording: the same recorder as `--record`, on a thread of its own so the
+//! The window's recording (GIF, APNG or PNG frames): the same recorder as `--record`, on a thread of its own so the
 //! window stays responsive, with progress and cancel.
 
 use crate::algorithms::{Algorithm, Pipelines, RunSettings};
@@ -7,8 +7,7 @@ use crate::angle::scatter::LineScatter;
 use crate::gpu::Gpu;
 use crate::intervals::RunMap;
 use crate::keys::options::SortOptions;
-use crate::picture::output::{OutputFile, OutputFormat};
-use crate::record::{RecordReport, RecordSettings, record_gif};
+use crate::record::{RecordReport, RecordSettings, RecordTarget, record};
 use image::RgbaImage;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -25,11 +24,11 @@ pub struct RecordingJob {
     pub options: SortOptions,
     /// Algorithm.
     pub algorithm: Algorithm,
-    /// Pass kind, phases per step.
+    /// Pass kind, phases per step (as the format records them).
     pub run_settings: RunSettings,
     /// Frame spacing, speed, scale...
     pub settings: RecordSettings,
-    /// Where the GIF goes.
+    /// Where the recording goes (its extension, or a trailing /, says the format).
     pub path: PathBuf,
     /// The runs to sort within, as the window does (`None`: whole lines).
     pub runs: Option<RunMap>,
@@ -37,7 +36,7 @@ pub struct RecordingJob {
 
 /// A recording under way.
 pub struct BackgroundRecording {
-    /// Where the GIF goes.
+    /// Where the recording goes.
     pub path: PathBuf,
     done: Arc<AtomicU32>,
     expected: Arc<AtomicU32>,
@@ -55,16 +54,16 @@ impl BackgroundRecording {
         let (d, e, c) = (done.clone(), expected.clone(), cancel.clone());
         let spawned = std::thread::Builder::new().name("window-recording".into()).spawn(move || {
             let outcome = (|| -> anyhow::Result<RecordReport> {
-                let target = OutputFile::prepare(&job.path, OutputFormat::Gif)?;
+                let target = RecordTarget::prepare(&job.path)?;
                 let pipelines = Pipelines::new(&gpu, job.algorithm);
                 let scatter = LineScatter::new(&gpu);
-                let start = |indexed: &RgbaImage| {
+                let start = |first: &RgbaImage| {
                     job.lines
                         .start(
                             &gpu,
                             &pipelines,
                             &scatter,
-                            indexed,
+                            first,
                             job.options,
                             job.run_settings,
                             job.runs.as_ref(),
@@ -72,10 +71,10 @@ impl BackgroundRecording {
                         .unwrap_or_else(|_| {
                             let rows =
                                 Lines::Axis(crate::keys::options::Axis::Rows).sort_options(job.options);
-                            pipelines.start(&gpu, indexed, rows, job.run_settings)
+                            pipelines.start(&gpu, first, rows, job.run_settings)
                         })
                 };
-                Ok(record_gif(&gpu, &job.picture, start, &job.settings, target, |frames, most| {
+                Ok(record(&gpu, &job.picture, start, &job.settings, target, |frames, most| {
                     d.store(frames, Ordering::Relaxed);
                     e.store(most, Ordering::Relaxed);
                     !c.load(Ordering::Relaxed) && crate::interrupt::check().is_ok()

@@ -11,6 +11,7 @@ use crate::controls::commands::{Command, CommandSpec, spec_of};
 use crate::keys::SortKey;
 use crate::keys::options::Scope;
 use crate::keys::radix_key::{DIGIT_BITS, exact_bits};
+use crate::record::RecordFormat;
 
 /// Width of the side panel in points.
 pub const PANEL_WIDTH: f32 = 290.0;
@@ -195,7 +196,29 @@ fn side_panel(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, actio
                 actions.push(Action::CancelRecording);
             }
         }
-        None => command_button(ui, model, Command::RecordGif, "Record GIF", actions),
+        None => {
+            ui.horizontal(|ui| {
+                for format in [RecordFormat::Gif, RecordFormat::Apng, RecordFormat::Frames] {
+                    let name = match format {
+                        RecordFormat::Gif => "GIF",
+                        RecordFormat::Apng => "APNG",
+                        RecordFormat::Frames => "PNG frames",
+                    };
+                    ui.radio_value(&mut state.record_format, format, name).on_hover_text(format_tip(format));
+                }
+            });
+            let label = format!("Record {}", state.record_format.describe());
+            command_button(ui, model, Command::Record, &label, actions);
+        }
+    }
+}
+
+/// What each recording format is for.
+fn format_tip(format: RecordFormat) -> &'static str {
+    match format {
+        RecordFormat::Gif => "256 colours, plays anywhere (gifs/<name>.gif)",
+        RecordFormat::Apng => "Every frame's exact colours, plays in browsers (gifs/<name>.png)",
+        RecordFormat::Frames => "One exact PNG per frame, for video editors and ffmpeg (gifs/<name>-frames/)",
     }
 }
 

@@ -1,9 +1,9 @@
-//! G in the window: a recording of the current picture and settings started in the
-//! background, and its outcome shown when it ends.
+//! G in the window: a recording of the current picture and settings, in the format the panel
+//! chooses, started in the background, and its outcome shown when it ends.
 
 use super::Running;
 use super::recording::{BackgroundRecording, RecordingJob};
-use crate::record::DEFAULT_FRAME_LIMIT;
+use crate::record::{DEFAULT_FRAME_LIMIT, RecordFormat};
 use std::path::PathBuf;
 
 impl Running {
@@ -12,14 +12,20 @@ impl Running {
             self.ui.say("a recording is already under way");
             return;
         }
-        let path = PathBuf::from("gifs").join(format!("{}.gif", self.file_stem()));
+        let format = self.ui.record_format;
+        let stem = self.file_stem();
+        let path = PathBuf::from("gifs").join(match format {
+            RecordFormat::Gif => format!("{stem}.gif"),
+            RecordFormat::Apng => format!("{stem}.png"),
+            RecordFormat::Frames => format!("{stem}-frames/"),
+        });
         if let Err(e) = std::fs::create_dir_all("gifs") {
             self.ui.error(format!("cannot create the folder gifs: {e}"));
             return;
         }
         let mut settings = self.record_settings.clone();
         settings.passes = None;
-        let run_settings = self.session.settings().for_recording(self.session.algorithm);
+        let run_settings = format.run_settings(self.session.settings(), self.session.algorithm);
         settings.dimmed_twins = run_settings.radix.twin_indices;
         if settings.every.is_none() && settings.max_frames.is_none() {
             settings.max_frames = Some(DEFAULT_FRAME_LIMIT);
@@ -53,8 +59,9 @@ impl Running {
         self.recording = None;
         match outcome {
             Ok(report) => self.ui.say(format!(
-                "recorded {} frames, {} bytes: {}",
+                "recorded {} frames ({}), {} bytes: {}",
                 report.frames,
+                report.format.describe(),
                 report.bytes,
                 report.path.display()
             )),

@@ -1,5 +1,6 @@
-//! `shadersort bench gif`: the recorder against the naive way (each frame read back as RGBA and
-//! quantized on its own by the `image` crate's GIF encoder), same picture, same passes, same run.
+//! `shadersort bench gif`: the recorder in each format (GIF, animated PNG, PNG frames) against
+//! the naive way (each frame read back as RGBA and quantized on its own by the `image` crate's
+//! GIF encoder), same picture, same passes, same run.
 
 use crate::algorithms::odd_even::{OddEven, PassKind};
 use crate::algorithms::{SortRun, run_until};
@@ -7,8 +8,7 @@ use crate::gpu::Gpu;
 use crate::gpu::readback::read_texture;
 use crate::keys::options::SortOptions;
 use crate::picture::input::Picture;
-use crate::picture::output::{OutputFile, OutputFormat};
-use crate::record::{RecordSettings, record_gif};
+use crate::record::{RecordFormat, RecordSettings, RecordTarget, record};
 use anyhow::Context;
 use image::RgbaImage;
 use std::path::Path;
@@ -66,25 +66,29 @@ pub fn run(args: &GifBenchArgs) -> anyhow::Result<()> {
     let gpu_only = started.elapsed();
 
     let mut rows = Vec::new();
-    let path = dir.path().join("shadersort.gif");
     let settings = RecordSettings {
         passes: Some(args.passes),
         every: Some(1),
         dither: !args.no_dither,
         ..Default::default()
     };
-    let started = Instant::now();
-    let target = OutputFile::prepare(&path, OutputFormat::Gif)?;
-    let start = |indexed: &RgbaImage| -> Box<dyn SortRun> {
-        Box::new(odd_even.start(&gpu, indexed, options, PassKind::Compute))
-    };
-    let report = record_gif(&gpu, &picture, start, &settings, target, |_, _| true)?;
-    rows.push(Row {
-        name: format!("shadersort --record{}", if args.no_dither { " --no-dither" } else { "" }),
-        frames: report.frames as usize,
-        elapsed: started.elapsed(),
-        bytes: report.bytes,
-    });
+    // GIF first: the other rows are compared with it.
+    for name in ["shadersort.gif", "shadersort.png", "frames/"] {
+        let started = Instant::now();
+        let target = RecordTarget::prepare(&dir.path().join(name))?;
+        let format = target.format();
+        let start = |first: &RgbaImage| -> Box<dyn SortRun> {
+            Box::new(odd_even.start(&gpu, first, options, PassKind::Compute))
+        };
+        let report = record(&gpu, &picture, start, &settings, target, |_, _| true)?;
+        let dither = if args.no_dither && format == RecordFormat::Gif { " --no-dither" } else { "" };
+        rows.push(Row {
+            name: format!("shadersort --record {name}{dither} ({})", format.describe()),
+            frames: report.frames as usize,
+            elapsed: started.elapsed(),
+            bytes: report.bytes,
+        });
+    }
 
     for &speed in &args.naive_speeds {
         let path = dir.path().join(format!("naive-{speed}.gif"));

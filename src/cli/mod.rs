@@ -42,7 +42,8 @@ pub struct Cli {
     #[arg(long, value_name = "PATH")]
     pub out: Option<PathBuf>,
 
-    /// Record the sort as a GIF, one frame per pass, without a window [default path:
+    /// Record the sort, one frame per pass, without a window; the path says the format: .gif,
+    /// .png or .apng (animated PNG, exact colours), or DIR/ (a folder of PNG frames) [default:
     /// gifs/<image>-<algorithm>-<key>.gif]. Put IMAGE before this flag.
     #[arg(long, value_name = "PATH", num_args = 0..=1)]
     pub record: Option<Option<PathBuf>>,
@@ -63,15 +64,17 @@ pub struct Cli {
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub scale: u32,
 
-    /// Recording: seconds the sorted picture stays before the GIF loops.
+    /// Recording: seconds the sorted picture stays before the GIF or APNG loops.
     #[arg(long, value_name = "SECONDS", default_value_t = 2.0, value_parser = parse_hold)]
     pub hold: f32,
 
-    /// Recording: colour that transparent pixels are blended over (GIF has no partial transparency).
+    /// Recording: colour that transparent pixels are blended over in a GIF (GIF has no partial
+    /// transparency; PNG keeps alpha).
     #[arg(long, value_name = "RRGGBB", default_value = "000000", value_parser = parse_hex_colour)]
     pub background: [u8; 3],
 
-    /// Recording: no dithering for pictures of more than 256 colours (smaller files, banded gradients).
+    /// Recording: no dithering in a GIF of a picture of more than 256 colours (smaller files,
+    /// banded gradients).
     #[arg(long)]
     pub no_dither: bool,
 

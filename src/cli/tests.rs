@@ -244,7 +244,7 @@ fn an_error_line_names_each_cause_once() {
     let cause = full.to_string();
     let error = crate::record::RecordError::Encode {
         path: "x.gif".into(),
-        source: gif::EncodingError::Io(std::io::Error::from_raw_os_error(28)),
+        source: gif::EncodingError::Io(std::io::Error::from_raw_os_error(28)).into(),
     };
     let line = error_line(&anyhow::Error::from(error));
     assert_eq!(line.matches(&cause).count(), 1, "{line}");

@@ -60,8 +60,8 @@ pub enum Command {
     ActualSize,
     /// Open a picture.
     Open,
-    /// Record the run to a GIF.
-    RecordGif,
+    /// Record the run (GIF, animated PNG or PNG frames).
+    Record,
     /// Save the current state as PNG.
     SavePng,
     /// Open or close the row lens.
@@ -263,7 +263,12 @@ pub fn command_table() -> Vec<CommandSpec> {
         spec(Command::FitToWindow, &[p(F)], "Fit", "Zoom so the whole picture fits"),
         spec(Command::ActualSize, &[p(Num0)], "1:1", "One picture pixel per screen pixel"),
         spec(Command::Open, &[p(O)], "Open...", "Open a picture (or drop one on the window)"),
-        spec(Command::RecordGif, &[p(G)], "Record GIF", "Record this run to a GIF, as --record does"),
+        spec(
+            Command::Record,
+            &[p(G)],
+            "Record",
+            "Record this run as --record does: GIF, animated PNG or PNG frames, as the panel chooses (GIF in the browser)",
+        ),
         spec(
             Command::SavePng,
             &[p(S)],
@@ -355,7 +360,7 @@ mod tests {
             (Num1, false, Command::ChooseAlgorithm(Algorithm::OddEven)),
             (K, false, Command::CycleKey),
             (O, false, Command::Open),
-            (G, false, Command::RecordGif),
+            (G, false, Command::Record),
             (I, false, Command::ToggleRunsOverlay),
             (M, false, Command::CycleIntervalMode),
             (OpenBracket, false, Command::TurnCounterclockwise),

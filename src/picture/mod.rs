@@ -3,9 +3,12 @@
 //!
 //! - [`input`]: any supported file to RGBA8, the built-in default, size limits.
 //! - [`patterns`]: reproducible noise for tests and benchmarks.
-//! - [`output`]: PNG pictures and GIF recordings written to a temporary file and renamed.
+//! - [`output`]: PNG pictures and GIF/APNG recordings written to a temporary file and renamed.
+//! - [`output_dir`]: folders of PNG frames written to a temporary folder and renamed.
 
 pub mod input;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod output;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod output_dir;
 pub mod patterns;

@@ -1,4 +1,4 @@
-//! Files out (PNG pictures, GIF recordings): written to a temporary file beside the target and
+//! Files out (PNG pictures, GIF and APNG recordings): written to a temporary file beside the target and
 //! renamed into place at the end, so a failed or interrupted run never leaves a partial file.
 
 use image::RgbaImage;
@@ -56,24 +56,41 @@ pub enum OutputError {
 pub enum OutputFormat {
     /// A picture (`--out`).
     Png,
-    /// A recording (`--record`).
+    /// A GIF recording (`--record x.gif`).
     Gif,
+    /// An animated PNG recording (`--record x.png` or `x.apng`).
+    Apng,
 }
 
 impl OutputFormat {
-    fn ext(self) -> &'static str {
+    /// The extensions a path may end in; the first is the usual one.
+    fn exts(self) -> &'static [&'static str] {
         match self {
-            OutputFormat::Png => "png",
-            OutputFormat::Gif => "gif",
+            OutputFormat::Png => &["png"],
+            OutputFormat::Gif => &["gif"],
+            OutputFormat::Apng => &["png", "apng"],
         }
     }
 
     fn what(self) -> &'static str {
         match self {
             OutputFormat::Png => "a picture (--out)",
-            OutputFormat::Gif => "a recording (--record)",
+            OutputFormat::Gif => "a GIF recording (--record)",
+            OutputFormat::Apng => "an animated PNG recording (--record)",
         }
     }
+}
+
+/// The folder `path` goes in (`.` for a bare name), which must exist.
+pub(crate) fn existing_parent(path: &Path) -> Result<PathBuf, OutputError> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    if !dir.is_dir() {
+        return Err(OutputError::NoDirectory { path: path.into(), dir });
+    }
+    Ok(dir)
 }
 
 /// An output file being prepared: a temporary file beside the target that becomes the target
@@ -92,20 +109,15 @@ impl OutputFile {
     /// Checks the path, and that its folder takes a new file, so that an unwritable target
     /// fails before any work is done; nothing is left there yet.
     pub fn prepare(path: &Path, format: OutputFormat) -> Result<Self, OutputError> {
-        let ext = format.ext();
+        let ext = format.exts()[0];
         if path.is_dir() {
             return Err(OutputError::IsDirectory { path: path.into(), ext });
         }
-        if !path.extension().is_some_and(|e| e.eq_ignore_ascii_case(ext)) {
+        let known = |e: &std::ffi::OsStr| format.exts().iter().any(|x| e.eq_ignore_ascii_case(x));
+        if !path.extension().is_some_and(known) {
             return Err(OutputError::WrongExtension { path: path.into(), what: format.what(), ext });
         }
-        let dir = match path.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
-        if !dir.is_dir() {
-            return Err(OutputError::NoDirectory { path: path.into(), dir });
-        }
+        let dir = existing_parent(path)?;
         let file = OutputFile { path: path.into(), dir, ext, temp: None };
         // A probe, removed at once: the folder must take the temporary when writing begins.
         file.new_temporary()?;
@@ -243,7 +255,10 @@ mod tests {
         assert!(matches!(png(&dir.path().join("x.jpg")), OutputError::WrongExtension { .. }));
         assert!(matches!(png(&dir.path().join("no/such/dir/x.png")), OutputError::NoDirectory { .. }));
         let gif = OutputFile::prepare(&dir.path().join("x.png"), OutputFormat::Gif).err().unwrap();
-        assert!(gif.to_string().contains("a recording (--record) must be a .gif file"), "{gif}");
+        assert!(gif.to_string().contains("a GIF recording (--record) must be a .gif file"), "{gif}");
+        for name in ["x.png", "x.APNG"] {
+            assert!(OutputFile::prepare(&dir.path().join(name), OutputFormat::Apng).is_ok(), "{name}");
+        }
     }
 
     trait Dims {

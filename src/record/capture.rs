@@ -1,7 +1,8 @@
 //! A small ring of staging buffers, so reading frames back never stalls the GPU: each slot
-//! receives one frame's picture and the swap counts of the steps that led to it, and is mapped
-//! while later frames are already running.
+//! receives one frame's picture (palette indices or RGBA, as the format takes them) and the swap
+//! counts of the steps that led to it, and is mapped while later frames are already running.
 
+use super::sequence::FramePixel;
 use crate::algorithms::SortRun;
 use crate::gpu::readback::{padded_row_bytes, record_rows_copy};
 use crate::gpu::{Gpu, GpuError};
@@ -9,9 +10,9 @@ use std::collections::VecDeque;
 use std::sync::mpsc::{Receiver, channel};
 
 /// What one slot brought back.
-pub struct Capture {
-    /// The palette index of every pixel (the alpha byte of the state texture), scanline order.
-    pub indices: Vec<u8>,
+pub struct Capture<P> {
+    /// Every pixel of the state texture as the recording's format takes it, scanline order.
+    pub pixels: Vec<P>,
     /// Swap counts as [`SortRun::accept_swaps`] takes them.
     pub swap_counts: Vec<u8>,
     /// Steps done when the picture was copied.
@@ -102,7 +103,7 @@ impl CaptureRing {
     }
 
     /// Waits for the oldest slot (only as long as its own commands take) and returns its contents.
-    pub fn take_oldest(&mut self, gpu: &Gpu) -> Result<Capture, GpuError> {
+    pub fn take_oldest<P: FramePixel>(&mut self, gpu: &Gpu) -> Result<Capture<P>, GpuError> {
         let index = self.in_flight.pop_front().expect("a slot in flight");
         let slot = &mut self.slots[index];
         let wait = wgpu::PollType::Wait { submission_index: slot.submission.take(), timeout: None };
@@ -117,11 +118,11 @@ impl CaptureRing {
             let view = slot.buffer.get_mapped_range(..).map_err(|e| GpuError::Device(e.to_string()))?;
             let pitch = padded_row_bytes(self.width) as usize;
             let picture = &view[self.picture_offset as usize..];
-            let mut indices = Vec::with_capacity(self.width as usize * self.height as usize);
+            let mut pixels = Vec::with_capacity(self.width as usize * self.height as usize);
             for row in picture.chunks(pitch).take(self.height as usize) {
-                indices.extend(row[..self.width as usize * 4].iter().skip(3).step_by(4));
+                P::extend_from_rgba(&row[..self.width as usize * 4], &mut pixels);
             }
-            Capture { indices, swap_counts: view[..slot.counts_bytes as usize].to_vec(), steps: slot.steps }
+            Capture { pixels, swap_counts: view[..slot.counts_bytes as usize].to_vec(), steps: slot.steps }
         };
         slot.buffer.unmap();
         Ok(capture)

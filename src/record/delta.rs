@@ -1,9 +1,10 @@
-//! GIF frames from palette indices: the first frame whole, later frames only the rectangle that
-//! changed, with unchanged pixels inside it marked transparent, optionally scaled up.
+//! Frames as the regions that changed: the first frame whole, later frames only the rectangle
+//! that changed, with unchanged pixels inside it marked transparent where the format has a mark
+//! for it, optionally scaled up. Pixels are palette indices (GIF) or RGBA (APNG).
 
-/// A rectangle of palette indices placed on the GIF canvas.
+/// A rectangle of pixels placed on the canvas.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FrameRegion {
+pub struct Region<P> {
     /// Left edge on the canvas.
     pub left: u32,
     /// Top edge on the canvas.
@@ -12,33 +13,30 @@ pub struct FrameRegion {
     pub width: u32,
     /// Height.
     pub height: u32,
-    /// Indices, scanline order.
-    pub indices: Vec<u8>,
+    /// Pixels, scanline order.
+    pub pixels: Vec<P>,
 }
 
-impl FrameRegion {
+/// A region of GIF palette indices.
+pub type FrameRegion = Region<u8>;
+
+impl<P: Copy + PartialEq> Region<P> {
     /// A whole `width` x `height` frame.
-    pub fn full(indices: &[u8], width: u32, height: u32) -> Self {
-        FrameRegion { left: 0, top: 0, width, height, indices: indices.to_vec() }
+    pub fn full(pixels: &[P], width: u32, height: u32) -> Self {
+        Region { left: 0, top: 0, width, height, pixels: pixels.to_vec() }
     }
 
     /// The smallest rectangle holding every pixel where `current` differs from `previous`; inside
-    /// it, unchanged pixels become `transparent` when there is such an index (they keep showing
-    /// the previous frame, and long transparent runs compress well). A frame with no change is
-    /// one transparent pixel (or one unchanged pixel when no index is free).
-    pub fn changed(
-        previous: &[u8],
-        current: &[u8],
-        width: u32,
-        height: u32,
-        transparent: Option<u8>,
-    ) -> Self {
+    /// it, unchanged pixels become `transparent` when the format has such a pixel (they keep
+    /// showing the previous frame, and long transparent runs compress well). A frame with no
+    /// change is one transparent pixel (or one unchanged pixel when there is no such pixel).
+    pub fn changed(previous: &[P], current: &[P], width: u32, height: u32, transparent: Option<P>) -> Self {
         let (w, h) = (width as usize, height as usize);
         assert_eq!((previous.len(), current.len()), (w * h, w * h));
         let row_changed = |y: usize| previous[y * w..(y + 1) * w] != current[y * w..(y + 1) * w];
         let Some(top) = (0..h).find(|&y| row_changed(y)) else {
-            let indices = vec![transparent.unwrap_or(current[0])];
-            return FrameRegion { left: 0, top: 0, width: 1, height: 1, indices };
+            let pixels = vec![transparent.unwrap_or(current[0])];
+            return Region { left: 0, top: 0, width: 1, height: 1, pixels };
         };
         let bottom = (top..h).rev().find(|&y| row_changed(y)).expect("row `top` changed");
         let (mut left, mut right) = (w, 0);
@@ -51,22 +49,23 @@ impl FrameRegion {
                 right = r;
             }
         }
-        let mut indices = Vec::with_capacity((bottom - top + 1) * (right - left + 1));
+        let mut pixels = Vec::with_capacity((bottom - top + 1) * (right - left + 1));
         for y in top..=bottom {
-            for x in left..=right {
-                let i = y * w + x;
-                indices.push(match transparent {
-                    Some(t) if previous[i] == current[i] => t,
-                    _ => current[i],
-                });
+            let row = y * w;
+            match transparent {
+                Some(t) => pixels.extend(
+                    (left..=right)
+                        .map(|x| if previous[row + x] == current[row + x] { t } else { current[row + x] }),
+                ),
+                None => pixels.extend_from_slice(&current[row + left..=row + right]),
             }
         }
-        FrameRegion {
+        Region {
             left: left as u32,
             top: top as u32,
             width: (right - left + 1) as u32,
             height: (bottom - top + 1) as u32,
-            indices,
+            pixels,
         }
     }
 
@@ -76,26 +75,26 @@ impl FrameRegion {
             return self;
         }
         let s = scale as usize;
-        let mut indices = Vec::with_capacity(self.indices.len() * s * s);
-        for row in self.indices.chunks_exact(self.width as usize) {
-            let wide: Vec<u8> = row.iter().flat_map(|&i| std::iter::repeat_n(i, s)).collect();
+        let mut pixels = Vec::with_capacity(self.pixels.len() * s * s);
+        for row in self.pixels.chunks_exact(self.width as usize) {
+            let wide: Vec<P> = row.iter().flat_map(|&i| std::iter::repeat_n(i, s)).collect();
             for _ in 0..s {
-                indices.extend_from_slice(&wide);
+                pixels.extend_from_slice(&wide);
             }
         }
-        FrameRegion {
+        Region {
             left: self.left * scale,
             top: self.top * scale,
             width: self.width * scale,
             height: self.height * scale,
-            indices,
+            pixels,
         }
     }
 
-    /// Paints the region onto a canvas of palette indices (what a GIF viewer does with
-    /// "keep" disposal); `transparent` pixels leave the canvas as it was.
-    pub fn paint(&self, canvas: &mut [u8], canvas_width: u32, transparent: Option<u8>) {
-        for (dy, row) in self.indices.chunks_exact(self.width as usize).enumerate() {
+    /// Paints the region onto a canvas (what a viewer does with "keep" disposal and a
+    /// transparent mark); `transparent` pixels leave the canvas as it was.
+    pub fn paint(&self, canvas: &mut [P], canvas_width: u32, transparent: Option<P>) {
+        for (dy, row) in self.pixels.chunks_exact(self.width as usize).enumerate() {
             let start = (self.top as usize + dy) * canvas_width as usize + self.left as usize;
             for (dst, &i) in canvas[start..start + row.len()].iter_mut().zip(row) {
                 if Some(i) != transparent {
@@ -118,7 +117,7 @@ mod tests {
         current[2 * 6 + 4] = 7; // (4, 2)
         let region = FrameRegion::changed(&previous, &current, 6, 4, Some(9));
         assert_eq!((region.left, region.top, region.width, region.height), (2, 1, 3, 2));
-        assert_eq!(region.indices, [5, 9, 9, 9, 9, 7]);
+        assert_eq!(region.pixels, [5, 9, 9, 9, 9, 7]);
         let mut canvas = previous.clone();
         region.paint(&mut canvas, 6, Some(9));
         assert_eq!(canvas, current);
@@ -129,7 +128,7 @@ mod tests {
         let previous = vec![0u8, 0, 0, 0];
         let current = vec![3u8, 0, 0, 4];
         let region = FrameRegion::changed(&previous, &current, 2, 2, None);
-        assert_eq!(region.indices, current);
+        assert_eq!(region.pixels, current);
         let mut canvas = previous.clone();
         region.paint(&mut canvas, 2, None);
         assert_eq!(canvas, current);
@@ -139,14 +138,14 @@ mod tests {
     fn an_unchanged_frame_is_one_transparent_pixel() {
         let same = vec![2u8; 9];
         let region = FrameRegion::changed(&same, &same, 3, 3, Some(200));
-        assert_eq!((region.width, region.height, region.indices.clone()), (1, 1, vec![200]));
+        assert_eq!((region.width, region.height, region.pixels.clone()), (1, 1, vec![200]));
     }
 
     #[test]
     fn scaling_repeats_pixels_and_moves_the_origin() {
-        let region = FrameRegion { left: 1, top: 2, width: 2, height: 1, indices: vec![4, 5] };
+        let region = FrameRegion { left: 1, top: 2, width: 2, height: 1, pixels: vec![4, 5] };
         let big = region.scaled(2);
         assert_eq!((big.left, big.top, big.width, big.height), (2, 4, 4, 2));
-        assert_eq!(big.indices, [4, 4, 5, 5, 4, 4, 5, 5]);
+        assert_eq!(big.pixels, [4, 4, 5, 5, 4, 4, 5, 5]);
     }
 }

@@ -2,16 +2,11 @@
 //! native recorder), and one that compresses each frame as it comes (the browser, which has no
 //! threads). Both write the same bytes for the same frames.
 
+use super::EncodeError;
 use super::delta::FrameRegion;
 use super::palette::GifPalette;
+use super::sequence::{Delay, FrameSink};
 use std::io::Write;
-#[cfg(not(target_arch = "wasm32"))]
-use std::{
-    collections::BTreeMap,
-    sync::mpsc::{Receiver, SyncSender, sync_channel},
-    sync::{Arc, Mutex},
-    thread::JoinHandle,
-};
 
 /// One frame to write: where it goes, what it holds, how long it shows.
 #[derive(Clone, Debug)]
@@ -20,14 +15,6 @@ pub struct GifFrame {
     pub region: FrameRegion,
     /// Display time in hundredths of a second.
     pub delay_cs: u16,
-}
-
-/// Where a recording's frames go: a GIF writer of either kind.
-pub trait FrameSink {
-    /// The index that marks unchanged pixels, if the palette left one free.
-    fn transparent(&self) -> Option<u8>;
-    /// Writes (or queues) a frame.
-    fn push(&mut self, frame: GifFrame) -> Result<(), gif::EncodingError>;
 }
 
 /// The GIF encoder for `width` x `height` frames with `palette`, looping forever.
@@ -54,7 +41,7 @@ fn gif_frame(frame: GifFrame, transparent: Option<u8>) -> Result<gif::Frame<'sta
         delay: frame.delay_cs,
         dispose: gif::DisposalMethod::Keep,
         transparent,
-        buffer: region.indices.into(),
+        buffer: region.pixels.into(),
         ..gif::Frame::default()
     })
 }
@@ -74,6 +61,13 @@ impl<W: Write> InlineGifWriter<W> {
         })
     }
 
+    /// Writes (compresses, then writes) one frame.
+    pub fn write(&mut self, frame: GifFrame) -> Result<(), gif::EncodingError> {
+        let mut frame = gif_frame(frame, self.transparent)?;
+        frame.make_lzw_pre_encoded();
+        self.encoder.write_lzw_pre_encoded_frame(&frame)
+    }
+
     /// Ends the file and returns the output.
     pub fn finish(self) -> Result<W, gif::EncodingError> {
         self.encoder.into_inner()
@@ -81,29 +75,23 @@ impl<W: Write> InlineGifWriter<W> {
 }
 
 impl<W: Write> FrameSink for InlineGifWriter<W> {
+    type Pixel = u8;
+
     fn transparent(&self) -> Option<u8> {
         self.transparent
     }
 
-    fn push(&mut self, frame: GifFrame) -> Result<(), gif::EncodingError> {
-        let mut frame = gif_frame(frame, self.transparent)?;
-        frame.make_lzw_pre_encoded();
-        self.encoder.write_lzw_pre_encoded_frame(&frame)
+    fn push(&mut self, region: FrameRegion, delay: Delay) -> Result<(), EncodeError> {
+        Ok(self.write(GifFrame { region, delay_cs: delay.centiseconds() })?)
     }
 }
 
-#[cfg(not(target_arch = "wasm32"))]
-type Job = (u64, gif::Frame<'static>);
-
-/// Frames go in with [`ParallelGifWriter::push`]; workers LZW-compress them; one writer thread
+/// Frames go in with [`ParallelGifWriter::write`]; workers LZW-compress them; one writer thread
 /// puts them into the file in their original order.
 #[cfg(not(target_arch = "wasm32"))]
 pub struct ParallelGifWriter<W: Write + Send + 'static> {
-    jobs: Option<SyncSender<Job>>,
-    workers: Vec<JoinHandle<()>>,
-    writer: Option<JoinHandle<Result<W, gif::EncodingError>>>,
+    pool: super::ordered_pool::OrderedPool<gif::Frame<'static>, W, gif::EncodingError>,
     transparent: Option<u8>,
-    next: u64,
 }
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -116,124 +104,55 @@ impl<W: Write + Send + 'static> ParallelGifWriter<W> {
         palette: &GifPalette,
         workers: usize,
     ) -> Result<Self, gif::EncodingError> {
-        let encoder = gif_encoder(out, width, height, palette)?;
-        let workers = workers.max(1);
-        let (job_tx, job_rx) = sync_channel::<Job>(workers * 2);
-        let (done_tx, done_rx) = sync_channel::<Job>(workers * 2);
-        let job_rx = Arc::new(Mutex::new(job_rx));
-        let workers = (0..workers)
-            .map(|i| {
-                let (job_rx, done_tx) = (job_rx.clone(), done_tx.clone());
-                std::thread::Builder::new()
-                    .name(format!("gif-lzw-{i}"))
-                    .spawn(move || compress(&job_rx, &done_tx))
-                    .expect("spawning a GIF worker thread")
-            })
-            .collect();
-        drop(done_tx);
-        let writer = std::thread::Builder::new()
-            .name("gif-writer".into())
-            .spawn(move || write_in_order(encoder, &done_rx))
-            .expect("spawning the GIF writer thread");
-        Ok(ParallelGifWriter {
-            jobs: Some(job_tx),
+        let mut encoder = gif_encoder(out, width, height, palette)?;
+        let pool = super::ordered_pool::OrderedPool::new(
+            "gif-lzw",
             workers,
-            writer: Some(writer),
-            transparent: palette.transparent,
-            next: 0,
-        })
-    }
-
-    /// The index that marks unchanged pixels, if the palette left one free.
-    pub fn transparent(&self) -> Option<u8> {
-        self.transparent
+            |mut frame: gif::Frame<'static>| {
+                frame.make_lzw_pre_encoded();
+                frame
+            },
+            move |frames| {
+                for frame in frames {
+                    encoder.write_lzw_pre_encoded_frame(&frame)?;
+                }
+                encoder.into_inner()
+            },
+        );
+        Ok(ParallelGifWriter { pool, transparent: palette.transparent })
     }
 
     /// Queues a frame (blocks while the workers are busy, so memory stays bounded).
-    pub fn push(&mut self, frame: GifFrame) -> Result<(), gif::EncodingError> {
-        let gif_frame = gif_frame(frame, self.transparent)?;
-        let sent = self.jobs.as_ref().expect("push after finish").send((self.next, gif_frame));
-        self.next += 1;
-        if sent.is_err() {
-            // The writer stopped, so a worker lost its receiver: report the writer's error.
-            return Err(self.stop().err().unwrap_or_else(|| io_error("the GIF writer stopped early")));
-        }
-        Ok(())
+    pub fn write(&mut self, frame: GifFrame) -> Result<(), gif::EncodingError> {
+        let frame = gif_frame(frame, self.transparent)?;
+        self.pool.push(frame)
     }
 
     /// Waits for every frame to be written, ends the file and returns the output.
-    pub fn finish(mut self) -> Result<W, gif::EncodingError> {
-        self.stop()
-    }
-
-    fn stop(&mut self) -> Result<W, gif::EncodingError> {
-        drop(self.jobs.take());
-        for worker in self.workers.drain(..) {
-            let _ = worker.join();
-        }
-        match self.writer.take().map(JoinHandle::join) {
-            Some(Ok(result)) => result,
-            Some(Err(_)) => Err(io_error("the GIF writer thread panicked")),
-            None => Err(io_error("the GIF writer was already stopped")),
-        }
+    pub fn finish(self) -> Result<W, gif::EncodingError> {
+        self.pool.finish()
     }
 }
 
 #[cfg(not(target_arch = "wasm32"))]
 impl<W: Write + Send + 'static> FrameSink for ParallelGifWriter<W> {
+    type Pixel = u8;
+
     fn transparent(&self) -> Option<u8> {
         self.transparent
     }
 
-    fn push(&mut self, frame: GifFrame) -> Result<(), gif::EncodingError> {
-        ParallelGifWriter::push(self, frame)
+    fn push(&mut self, region: FrameRegion, delay: Delay) -> Result<(), EncodeError> {
+        Ok(self.write(GifFrame { region, delay_cs: delay.centiseconds() })?)
     }
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-impl<W: Write + Send + 'static> Drop for ParallelGifWriter<W> {
-    fn drop(&mut self) {
-        if self.writer.is_some() {
-            let _ = self.stop();
-        }
-    }
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-fn compress(jobs: &Mutex<Receiver<Job>>, done: &SyncSender<Job>) {
-    loop {
-        let job = jobs.lock().unwrap_or_else(|p| p.into_inner()).recv();
-        let Ok((seq, mut frame)) = job else { return };
-        frame.make_lzw_pre_encoded();
-        if done.send((seq, frame)).is_err() {
-            return;
-        }
-    }
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-fn write_in_order<W: Write>(
-    mut encoder: gif::Encoder<W>,
-    done: &Receiver<Job>,
-) -> Result<W, gif::EncodingError> {
-    let mut waiting = BTreeMap::new();
-    let mut next = 0u64;
-    for (seq, frame) in done {
-        waiting.insert(seq, frame);
-        while let Some(frame) = waiting.remove(&next) {
-            encoder.write_lzw_pre_encoded_frame(&frame)?;
-            next += 1;
-        }
-    }
-    encoder.into_inner()
 }
 
 fn gif_side(v: u32) -> Result<u16, gif::EncodingError> {
-    u16::try_from(v).map_err(|_| io_error("GIF sides are limited to 65535 pixels; use a smaller --scale"))
-}
-
-fn io_error(message: &str) -> gif::EncodingError {
-    gif::EncodingError::Io(std::io::Error::other(message))
+    u16::try_from(v).map_err(|_| {
+        gif::EncodingError::Io(std::io::Error::other(
+            "GIF sides are limited to 65535 pixels; use a smaller --scale",
+        ))
+    })
 }
 
 #[cfg(test)]
@@ -246,7 +165,7 @@ mod tests {
         let mut writer = ParallelGifWriter::new(Vec::new(), 4, 1, &palette, 3).unwrap();
         for i in 0..20u16 {
             let indices = vec![(i % 2) as u8; 4];
-            writer.push(GifFrame { region: FrameRegion::full(&indices, 4, 1), delay_cs: i + 1 }).unwrap();
+            writer.write(GifFrame { region: FrameRegion::full(&indices, 4, 1), delay_cs: i + 1 }).unwrap();
         }
         let bytes = writer.finish().unwrap();
         let mut options = gif::DecodeOptions::new();
@@ -276,8 +195,8 @@ mod tests {
         let mut parallel = ParallelGifWriter::new(Vec::new(), 40, 30, &palette, 3).unwrap();
         let mut inline = InlineGifWriter::new(Vec::new(), 40, 30, &palette).unwrap();
         for frame in frames {
-            FrameSink::push(&mut parallel, frame.clone()).unwrap();
-            inline.push(frame).unwrap();
+            parallel.write(frame.clone()).unwrap();
+            inline.write(frame).unwrap();
         }
         let (parallel, inline) = (parallel.finish().unwrap(), inline.finish().unwrap());
         assert!(parallel.len() > 1000);
@@ -320,7 +239,8 @@ mod tests {
         let noise: Vec<u8> = (0..64 * 64u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 31) as u8).collect();
         let mut failure = None;
         for _ in 0..200 {
-            if let Err(e) = writer.push(GifFrame { region: FrameRegion::full(&noise, 64, 64), delay_cs: 3 }) {
+            if let Err(e) = writer.write(GifFrame { region: FrameRegion::full(&noise, 64, 64), delay_cs: 3 })
+            {
                 failure = Some(e);
                 break;
             }

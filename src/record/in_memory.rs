@@ -1,4 +1,4 @@
-//! Recording into memory, for the browser: the same frames as [`super::record_gif`] (the same
+//! Recording into memory, for the browser: the same GIF frames as [`super::record`] (the same
 //! palette, plan, changed regions, delays and early end once the picture is known sorted), but
 //! each frame's steps, swap counts and picture are awaited in turn, since a page may neither
 //! block nor start threads, and frames are compressed as they come.
@@ -47,10 +47,10 @@ pub async fn record_gif_in_memory(
     let quantized = quantize_for(picture, settings);
     let mut run = start(&palette::indexed_picture(picture, &quantized.indices));
     let plan = FramePlan::new(run.total_steps(), settings)?;
-    let encode_error = |source| RecordError::Encode { path: name.into(), source };
+    let encode_error = |source: super::EncodeError| RecordError::Encode { path: name.into(), source };
     let (gif_width, gif_height) = gif_size(width, height, settings)?;
-    let writer =
-        InlineGifWriter::new(Vec::new(), gif_width, gif_height, &quantized.palette).map_err(encode_error)?;
+    let writer = InlineGifWriter::new(Vec::new(), gif_width, gif_height, &quantized.palette)
+        .map_err(|e| encode_error(e.into()))?;
     let mut frames = FrameSequence::starting_with(writer, quantized.indices.clone(), width, height, settings);
     let reader = SwapReader::new(gpu, run.as_ref());
     let mut sorted = run.stats().sorted_after.is_some();
@@ -82,7 +82,7 @@ pub async fn record_gif_in_memory(
         }
     }
     let (writer, written) = frames.finish().map_err(encode_error)?;
-    let bytes = writer.finish().map_err(encode_error)?;
+    let bytes = writer.finish().map_err(|e| encode_error(e.into()))?;
     gpu.check()?;
     Ok(GifInMemory {
         bytes,

@@ -1,23 +1,37 @@
-//! GIF export of a sort, one frame per pass: quantized once from the source, each pixel's
-//! palette index carried through the sort in the alpha byte, each frame stored as the region
-//! that changed. Natively ([`to_file`]) frames are read back through a ring of staging buffers
-//! and compressed on worker threads into a file; in the browser ([`in_memory`]) each frame is
-//! awaited and compressed in turn into memory. Both make the same GIF.
+//! Recordings of a sort, one frame per pass, each frame stored as the region that changed:
+//! - GIF: quantized once from the source, each pixel's palette index carried through the sort in
+//!   the alpha byte;
+//! - animated PNG, and a folder of PNG frames: every frame the sort's exact RGBA.
+//!
+//! Natively ([`to_file`]) frames are read back through a ring of staging buffers and compressed
+//! on worker threads into a file or folder ([`target`] chooses by the path); in the browser
+//! ([`in_memory`]) each frame is awaited and compressed in turn into a GIF in memory, the same
+//! GIF as the file.
 
+#[cfg(not(target_arch = "wasm32"))]
+pub mod apng_writer;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod capture;
 pub mod delta;
 pub mod gif_writer;
 pub mod in_memory;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod ordered_pool;
 pub mod palette;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod png_frames;
+pub mod sequence;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod target;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod to_file;
 
 use crate::gpu::GpuError;
-use delta::FrameRegion;
-use gif_writer::{FrameSink, GifFrame};
+use sequence::FrameSequence;
 #[cfg(not(target_arch = "wasm32"))]
-pub use to_file::{RecordReport, SweepReport, record_gif, record_sweep};
+pub use target::{RecordFormat, RecordTarget};
+#[cfg(not(target_arch = "wasm32"))]
+pub use to_file::{PaletteUse, RecordReport, SweepReport, record, record_sweep};
 
 /// Frames a recording may have when neither `--every` nor `--max-frames` was given.
 pub const DEFAULT_FRAME_LIMIT: u32 = 1000;
@@ -32,15 +46,15 @@ pub struct RecordSettings {
     /// Stop after this many passes.
     pub passes: Option<u32>,
     /// Frames per second, 1 to 50 (GIF delays are whole hundredths of a second, and viewers
-    /// slow delays under 2 down).
+    /// slow delays under 2 down; APNG delays are exact).
     pub fps: u32,
     /// Integer nearest-neighbour upscale.
     pub scale: u32,
     /// Seconds the last frame stays before the loop starts again.
     pub hold_seconds: f32,
-    /// Colour that transparent source pixels are blended over.
+    /// Colour that transparent source pixels are blended over (GIF; PNG keeps alpha).
     pub background: [u8; 3],
-    /// Dither when the picture has more than 256 colours.
+    /// Dither when the picture has more than 256 colours (GIF).
     pub dither: bool,
     /// The run shows pixels waiting in a scatter (the radix view's sub-steps): quantize to 127
     /// colours with dimmed twins (see [`palette::quantize_with_dimmed_twins`]).
@@ -60,18 +74,6 @@ impl Default for RecordSettings {
             dither: true,
             dimmed_twins: false,
         }
-    }
-}
-
-impl RecordSettings {
-    /// The delay of every frame but the last, in hundredths of a second.
-    pub fn frame_delay_cs(&self) -> u16 {
-        (100.0 / self.fps.clamp(1, 50) as f32).round() as u16
-    }
-
-    /// The delay of the last frame: the hold, but never shorter than a frame.
-    pub fn last_delay_cs(&self) -> u16 {
-        ((self.hold_seconds.max(0.0) * 100.0).round() as u16).max(self.frame_delay_cs())
     }
 }
 
@@ -132,7 +134,7 @@ pub enum RecordError {
         /// The target.
         path: std::path::PathBuf,
         /// The encoder's reason.
-        source: gif::EncodingError,
+        source: EncodeError,
     },
     /// The file could not be put in place.
     #[cfg(not(target_arch = "wasm32"))]
@@ -148,6 +150,20 @@ pub enum RecordError {
     /// The caller's progress callback asked to stop (an in-memory recording).
     #[error("the recording was cancelled")]
     Cancelled,
+}
+
+/// Why an encoder failed.
+#[derive(Debug, thiserror::Error)]
+pub enum EncodeError {
+    /// The GIF encoder's reason.
+    #[error(transparent)]
+    Gif(#[from] gif::EncodingError),
+    /// The PNG encoder's reason.
+    #[error(transparent)]
+    Png(#[from] png::EncodingError),
+    /// Writing failed.
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
 }
 
 /// The palette and indices a recording of `picture` uses, as `settings` ask (with dimmed twins
@@ -172,55 +188,24 @@ fn gif_size(width: u32, height: u32, settings: &RecordSettings) -> Result<(u32, 
     }
 }
 
-/// Turns successive index pictures into GIF frames; holds one back so the last gets the hold delay.
-struct FrameSequence<'a, S: FrameSink> {
-    writer: S,
-    previous: Vec<u8>,
-    pending: Option<FrameRegion>,
-    written: u32,
-    /// The step count of the newest frame.
-    last_steps: u32,
-    width: u32,
-    height: u32,
-    settings: &'a RecordSettings,
-}
+/// Most pixels a scaled-up PNG frame may have (a frame is held whole in memory several times).
+#[cfg(not(target_arch = "wasm32"))]
+const MAX_SCALED_PNG_PIXELS: u64 = 1 << 26;
 
-impl<'a, S: FrameSink> FrameSequence<'a, S> {
-    /// A sequence into `writer` whose first frame is `first` (palette indices of a
-    /// `width` x `height` picture), held back until the next frame or the end.
-    fn starting_with(
-        writer: S,
-        first: Vec<u8>,
-        width: u32,
-        height: u32,
-        settings: &'a RecordSettings,
-    ) -> Self {
-        let pending = Some(FrameRegion::full(&first, width, height).scaled(settings.scale));
-        FrameSequence { writer, previous: first, pending, written: 0, last_steps: 0, width, height, settings }
+/// A PNG recording's frame size: `width` x `height` scaled by `settings.scale`, or an error when
+/// scaling up makes frames of more than [`MAX_SCALED_PNG_PIXELS`].
+#[cfg(not(target_arch = "wasm32"))]
+fn png_size(width: u32, height: u32, settings: &RecordSettings) -> Result<(u32, u32), RecordError> {
+    let (w, h) =
+        (u64::from(width) * u64::from(settings.scale), u64::from(height) * u64::from(settings.scale));
+    if settings.scale > 1 && w * h > MAX_SCALED_PNG_PIXELS {
+        return Err(RecordError::TooLarge(format!(
+            "{width}x{height} scaled by {} makes {w}x{h} frames, more than {} million pixels each; use a smaller --scale",
+            settings.scale,
+            MAX_SCALED_PNG_PIXELS >> 20
+        )));
     }
-
-    fn push(&mut self, indices: Vec<u8>, steps: u32) -> Result<(), gif::EncodingError> {
-        self.last_steps = steps;
-        let transparent = self.writer.transparent();
-        let region = FrameRegion::changed(&self.previous, &indices, self.width, self.height, transparent)
-            .scaled(self.settings.scale);
-        self.previous = indices;
-        if let Some(ready) = self.pending.replace(region) {
-            self.writer.push(GifFrame { region: ready, delay_cs: self.settings.frame_delay_cs() })?;
-            self.written += 1;
-        }
-        Ok(())
-    }
-
-    /// Writes the frame held back, with the hold delay; returns the writer and the frames
-    /// written.
-    fn finish(mut self) -> Result<(S, u32), gif::EncodingError> {
-        if let Some(last) = self.pending.take() {
-            self.writer.push(GifFrame { region: last, delay_cs: self.settings.last_delay_cs() })?;
-            self.written += 1;
-        }
-        Ok((self.writer, self.written))
-    }
+    Ok((w as u32, h as u32))
 }
 
 #[cfg(test)]
@@ -249,13 +234,5 @@ mod tests {
         assert!(e.to_string().contains("4001 frames"), "{e}");
         assert!(FramePlan::new(4000, &settings(Some(1), None)).is_ok());
         assert!(FramePlan::new(4000, &settings(None, Some(5000))).is_ok());
-    }
-
-    #[test]
-    fn delays_are_whole_hundredths() {
-        let s = RecordSettings { fps: 30, hold_seconds: 1.5, ..Default::default() };
-        assert_eq!((s.frame_delay_cs(), s.last_delay_cs()), (3, 150));
-        let s = RecordSettings { fps: 50, hold_seconds: 0.0, ..Default::default() };
-        assert_eq!((s.frame_delay_cs(), s.last_delay_cs()), (2, 2));
     }
 }

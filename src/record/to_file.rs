@@ -1,32 +1,52 @@
-//! Recording to a file (the command line's `--record` and the window's G): frames read back
-//! through the capture ring while later passes run, compressed on worker threads, written to a
-//! temporary file that is put in place only when the recording is whole.
+//! Recording to a file or folder (the command line's `--record` and the window's G): frames
+//! read back through the capture ring while later passes run, compressed on worker threads,
+//! written to a temporary file or folder that is put in place only when the recording is whole.
+//! GIF frames are palette indices carried through the sort; APNG and PNG frames are the sort's
+//! exact RGBA.
 
+use super::apng_writer::{ApngWriter, Rgba};
 use super::capture::CaptureRing;
 use super::gif_writer::ParallelGifWriter;
-use super::{FramePlan, FrameSequence, RecordError, RecordSettings, palette};
+use super::png_frames::PngFramesWriter;
+use super::sequence::{FramePixel, FrameSequence, FrameSink};
+use super::target::{RecordFormat, RecordTarget};
+use super::{EncodeError, FramePlan, RecordError, RecordSettings, palette};
 use crate::algorithms::SortRun;
 use crate::algorithms::swap_reader::SwapReader;
 use crate::gpu::{Gpu, GpuError};
 use crate::interrupt::Interrupted;
 use crate::picture::output::OutputFile;
+use crate::picture::output_dir::OutputDir;
 use image::RgbaImage;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Slots in the capture ring: frames in flight between the GPU and the encoder.
 const CAPTURE_DEPTH: usize = 3;
 
-/// The writer a file recording uses.
-type FileWriter = ParallelGifWriter<std::io::BufWriter<std::fs::File>>;
+/// The GIF writer a file recording uses.
+type GifFileWriter = ParallelGifWriter<std::io::BufWriter<std::fs::File>>;
+/// The APNG writer a file recording uses.
+type ApngFileWriter = ApngWriter<std::io::BufWriter<std::fs::File>>;
+
+/// A GIF's palette: how many colours it used, and whether it holds every source colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PaletteUse {
+    /// Palette colours used.
+    pub colours: usize,
+    /// Whether the palette holds every source colour exactly.
+    pub exact: bool,
+}
 
 /// What a recording produced.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RecordReport {
-    /// Where the GIF went.
+    /// Where it went.
     pub path: PathBuf,
+    /// GIF, APNG or PNG frames.
+    pub format: RecordFormat,
     /// Frames written.
     pub frames: u32,
-    /// File size in bytes.
+    /// Bytes written (all frames' files together for a folder).
     pub bytes: u64,
     /// Passes run on the GPU.
     pub passes_run: u32,
@@ -34,41 +54,111 @@ pub struct RecordReport {
     pub every: u32,
     /// After how many passes the picture was known sorted, if it was.
     pub sorted_after: Option<u32>,
-    /// Palette colours used.
-    pub colours: usize,
-    /// Whether the palette holds every source colour exactly.
-    pub exact: bool,
+    /// The GIF's palette; `None` for the exact formats.
+    pub palette: Option<PaletteUse>,
 }
 
-/// Records a sort of `picture` as a GIF into `target`.
+/// How a recording's frames end up where they go.
+struct Written {
+    frames: u32,
+    palette: Option<PaletteUse>,
+}
+
+/// Records a sort of `picture` into `target`, in the target's format.
 ///
-/// `start` starts the chosen algorithm on the picture it is given (the source with palette
-/// indices in alpha); `progress` hears (frames taken, most frames expected) after each frame and
-/// returns false to cancel, which fails with [`Interrupted`] and leaves no file.
-pub fn record_gif(
+/// `start` starts the chosen algorithm on the picture it is given (for a GIF, the source with
+/// palette indices in alpha); `progress` hears (frames taken, most frames expected) after each
+/// frame and returns false to cancel, which fails with [`Interrupted`] and leaves no file.
+pub fn record(
     gpu: &Gpu,
     picture: &RgbaImage,
     start: impl FnOnce(&RgbaImage) -> Box<dyn SortRun>,
     settings: &RecordSettings,
-    mut target: OutputFile,
-    mut progress: impl FnMut(u32, u32) -> bool,
+    target: RecordTarget,
+    progress: impl FnMut(u32, u32) -> bool,
 ) -> Result<RecordReport, RecordError> {
     let (width, height) = picture.dimensions();
-    let quantized = super::quantize_for(picture, settings);
-    let mut run = start(&palette::indexed_picture(picture, &quantized.indices));
+    let format = target.format();
+    let path = target.path().to_path_buf();
+    let (written, run, every, path) = match target {
+        RecordTarget::Gif(mut file) => {
+            let quantized = super::quantize_for(picture, settings);
+            let mut run = start(&palette::indexed_picture(picture, &quantized.indices));
+            let plan = plan_frames(gpu, run.as_ref(), settings, width, height)?;
+            let writer = open_gif(&mut file, width, height, &quantized.palette, settings)?;
+            let frames =
+                FrameSequence::starting_with(writer, quantized.indices.clone(), width, height, settings);
+            let (writer, count) = take_frames(gpu, run.as_mut(), &plan, frames, &path, progress)?;
+            let out = writer.finish().map_err(|e| encode_error(&path, e.into()))?;
+            flush(out, &path)?;
+            gpu.check()?;
+            let palette =
+                PaletteUse { colours: quantized.palette.colours.len(), exact: quantized.palette.exact };
+            (Written { frames: count, palette: Some(palette) }, run, plan.every, file.commit()?)
+        }
+        RecordTarget::Apng(mut file) => {
+            let mut run = start(picture);
+            let plan = plan_frames(gpu, run.as_ref(), settings, width, height)?;
+            let writer = open_apng(&mut file, width, height, is_opaque(picture), settings)?;
+            let frames = FrameSequence::starting_with(writer, rgba_pixels(picture), width, height, settings);
+            let (writer, count) = take_frames(gpu, run.as_mut(), &plan, frames, &path, progress)?;
+            writer.finish().map_err(|e| encode_error(&path, e))?;
+            gpu.check()?;
+            (Written { frames: count, palette: None }, run, plan.every, file.commit()?)
+        }
+        RecordTarget::Frames(mut dir) => {
+            let mut run = start(picture);
+            let plan = plan_frames(gpu, run.as_ref(), settings, width, height)?;
+            let writer = open_frames(&mut dir, width, height, is_opaque(picture), settings)?;
+            let frames = FrameSequence::starting_with(writer, rgba_pixels(picture), width, height, settings);
+            let (writer, count) = take_frames(gpu, run.as_mut(), &plan, frames, &path, progress)?;
+            writer.finish().map_err(|e| encode_error(&path, e))?;
+            gpu.check()?;
+            (Written { frames: count, palette: None }, run, plan.every, dir.commit()?)
+        }
+    };
+    Ok(RecordReport {
+        bytes: bytes_at(&path),
+        path,
+        format,
+        frames: written.frames,
+        passes_run: run.steps_done(),
+        every,
+        sorted_after: run.stats().sorted_after,
+        palette: written.palette,
+    })
+}
+
+/// The frame plan for `run`, once the frames are known to fit the GPU's buffers.
+fn plan_frames(
+    gpu: &Gpu,
+    run: &dyn SortRun,
+    settings: &RecordSettings,
+    width: u32,
+    height: u32,
+) -> Result<FramePlan, RecordError> {
     let plan = FramePlan::new(run.total_steps(), settings)?;
-    let max_chunk = plan.every.min(run.max_uncollected_steps());
-    let max_counts_bytes = run.swap_readback_size(max_chunk);
-    let slot_size = CaptureRing::slot_size(width, height, max_counts_bytes);
-    if slot_size > gpu.device.limits().max_buffer_size {
+    let max_counts_bytes = run.swap_readback_size(plan.every.min(run.max_uncollected_steps()));
+    if CaptureRing::slot_size(width, height, max_counts_bytes) > gpu.device.limits().max_buffer_size {
         return Err(RecordError::TooLarge(format!(
             "a {width}x{height} frame does not fit this GPU's largest buffer; record a smaller picture with --max-size"
         )));
     }
-    let path = target.path().to_path_buf();
-    let encode_error = |source| RecordError::Encode { path: path.clone(), source };
-    let writer = open_writer(&mut target, width, height, &quantized.palette, settings)?;
-    let mut frames = FrameSequence::starting_with(writer, quantized.indices.clone(), width, height, settings);
+    Ok(plan)
+}
+
+/// Runs the sort, taking a frame every `plan.every` passes into `frames` (the first frame, the
+/// input, is already there); returns the writer and the frames written.
+fn take_frames<S: FrameSink>(
+    gpu: &Gpu,
+    run: &mut dyn SortRun,
+    plan: &FramePlan,
+    mut frames: FrameSequence<'_, S>,
+    path: &Path,
+    mut progress: impl FnMut(u32, u32) -> bool,
+) -> Result<(S, u32), RecordError> {
+    let (width, height) = frames.size();
+    let max_counts_bytes = run.swap_readback_size(plan.every.min(run.max_uncollected_steps()));
     let mut ring = CaptureRing::new(gpu, width, height, max_counts_bytes, CAPTURE_DEPTH);
     // Steps whose swap counts were copied into a capture slot or read directly.
     let mut counted = 0;
@@ -94,23 +184,20 @@ pub fn record_gif(
                     )
                     .finish()]);
                     while ring.in_flight() > 0 {
-                        sorted |= take_frame(gpu, &mut ring, run.as_mut(), &mut frames)
-                            .map_err(|e| e.into_record(&path))?;
+                        sorted |=
+                            take_frame(gpu, &mut ring, run, &mut frames).map_err(|e| e.into_record(path))?;
                     }
-                    direct
-                        .get_or_insert_with(|| SwapReader::new(gpu, run.as_ref()))
-                        .collect(gpu, run.as_mut())?;
+                    direct.get_or_insert_with(|| SwapReader::new(gpu, run)).collect(gpu, run)?;
                     counted = run.steps_done();
                     continue;
                 }
                 left -= run.record_steps(&mut encoder, left.min(room));
             }
-            ring.record(&mut encoder, run.as_ref(), counted, run.steps_done() - counted);
+            ring.record(&mut encoder, run, counted, run.steps_done() - counted);
             counted = run.steps_done();
             ring.submitted(gpu.queue.submit([encoder.finish()]));
         } else if ring.in_flight() > 0 {
-            sorted |=
-                take_frame(gpu, &mut ring, run.as_mut(), &mut frames).map_err(|e| e.into_record(&path))?;
+            sorted |= take_frame(gpu, &mut ring, run, &mut frames).map_err(|e| e.into_record(path))?;
             if !progress(frames.written + 1, plan.max_frames) {
                 return Err(Interrupted::now().into());
             }
@@ -118,66 +205,105 @@ pub fn record_gif(
             break;
         }
     }
-    let written = finish_file(frames).map_err(encode_error)?;
-    gpu.check()?;
-    let path = target.commit()?;
-    let bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
-    Ok(RecordReport {
-        path,
-        frames: written,
-        bytes,
-        passes_run: run.steps_done(),
-        every: plan.every,
-        sorted_after: run.stats().sorted_after,
-        colours: quantized.palette.colours.len(),
-        exact: quantized.palette.exact,
-    })
+    frames.finish().map_err(|e| encode_error(path, e))
 }
 
 /// The GIF writer into `target`'s temporary file for frames of `width` x `height` scaled by
 /// `settings.scale`; an error when the scaled size exceeds GIF's limit.
-fn open_writer(
+fn open_gif(
     target: &mut OutputFile,
     width: u32,
     height: u32,
     palette: &palette::GifPalette,
     settings: &RecordSettings,
-) -> Result<FileWriter, RecordError> {
+) -> Result<GifFileWriter, RecordError> {
     let (gif_width, gif_height) = super::gif_size(width, height, settings)?;
+    let out = buffered(target)?;
+    ParallelGifWriter::new(out, gif_width, gif_height, palette, workers())
+        .map_err(|e| encode_error(target.path(), e.into()))
+}
+
+/// The APNG writer into `target`'s temporary file.
+fn open_apng(
+    target: &mut OutputFile,
+    width: u32,
+    height: u32,
+    opaque: bool,
+    settings: &RecordSettings,
+) -> Result<ApngFileWriter, RecordError> {
+    let (w, h) = super::png_size(width, height, settings)?;
+    Ok(ApngWriter::new(buffered(target)?, w, h, opaque, workers()))
+}
+
+/// The frame writer into `target`'s temporary folder.
+fn open_frames(
+    target: &mut OutputDir,
+    width: u32,
+    height: u32,
+    opaque: bool,
+    settings: &RecordSettings,
+) -> Result<PngFramesWriter, RecordError> {
+    let (w, h) = super::png_size(width, height, settings)?;
+    Ok(PngFramesWriter::new(target.folder()?, w, h, opaque, workers()))
+}
+
+/// A large buffered writer on its own handle of `target`'s temporary file (writing begins here).
+fn buffered(target: &mut OutputFile) -> Result<std::io::BufWriter<std::fs::File>, RecordError> {
     let path = target.path().to_path_buf();
-    let encode_error = |source| RecordError::Encode { path: path.clone(), source };
-    let file = target.file()?.try_clone().map_err(|e| encode_error(gif::EncodingError::Io(e)))?;
-    let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
-    ParallelGifWriter::new(
-        std::io::BufWriter::with_capacity(1 << 20, file),
-        gif_width,
-        gif_height,
-        palette,
-        workers,
-    )
-    .map_err(encode_error)
+    let file = target.file()?.try_clone().map_err(|e| encode_error(&path, e.into()))?;
+    Ok(std::io::BufWriter::with_capacity(1 << 20, file))
+}
+
+/// Compressing threads: one per CPU thread.
+fn workers() -> usize {
+    std::thread::available_parallelism().map_or(2, |n| n.get())
+}
+
+fn flush(mut out: impl std::io::Write, path: &Path) -> Result<(), RecordError> {
+    out.flush().map_err(|e| encode_error(path, e.into()))
+}
+
+fn encode_error(path: &Path, source: EncodeError) -> RecordError {
+    RecordError::Encode { path: path.into(), source }
+}
+
+/// Whether every pixel is opaque (then every frame is, since sorting only moves pixels).
+fn is_opaque(picture: &RgbaImage) -> bool {
+    picture.pixels().all(|p| p[3] == 255)
+}
+
+fn rgba_pixels(picture: &RgbaImage) -> Vec<Rgba> {
+    picture.pixels().map(|p| p.0).collect()
+}
+
+/// A file's size, or the sum of a folder's files' sizes.
+fn bytes_at(path: &Path) -> u64 {
+    match std::fs::read_dir(path) {
+        Ok(entries) => entries.flatten().filter_map(|e| e.metadata().ok()).map(|m| m.len()).sum(),
+        Err(_) => std::fs::metadata(path).map(|m| m.len()).unwrap_or(0),
+    }
 }
 
 /// What a threshold sweep produced.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SweepReport {
-    /// Where the GIF went.
+    /// Where it went.
     pub path: PathBuf,
+    /// GIF, APNG or PNG frames.
+    pub format: RecordFormat,
     /// Frames written.
     pub frames: u32,
-    /// File size in bytes.
+    /// Bytes written (all frames' files together for a folder).
     pub bytes: u64,
     /// Steps run on the GPU, all frames together.
     pub steps_run: u64,
-    /// Palette colours used.
-    pub colours: usize,
-    /// Whether the palette holds every source colour exactly.
-    pub exact: bool,
+    /// The GIF's palette; `None` for the exact formats.
+    pub palette: Option<PaletteUse>,
 }
 
 /// Records one frame per run map of `frame_runs` into `target`, each the picture fully sorted
-/// within those runs: one run, started by `start` on the picture it is given (the source with
-/// palette indices in alpha) and restarted in each frame's runs
+/// within those runs: one run, started by `start` on the picture it is given (for a GIF, the
+/// source with palette indices in alpha) and restarted in each frame's runs
 /// ([`SortRun::restart_in_runs`]), each time run to the end. `progress` hears (frames done,
 /// frames) and returns false to cancel, which fails with [`Interrupted`] and leaves no file.
 pub fn record_sweep(
@@ -186,17 +312,60 @@ pub fn record_sweep(
     start: impl FnOnce(&RgbaImage) -> Box<dyn SortRun>,
     frame_runs: impl ExactSizeIterator<Item = crate::intervals::RunMap>,
     settings: &RecordSettings,
-    mut target: OutputFile,
-    mut progress: impl FnMut(u32, u32) -> bool,
+    target: RecordTarget,
+    progress: impl FnMut(u32, u32) -> bool,
 ) -> Result<SweepReport, RecordError> {
-    let frames = frame_runs.len() as u32;
     let (width, height) = picture.dimensions();
-    let quantized = palette::quantize(picture, settings.background, settings.dither);
-    let mut run = start(&palette::indexed_picture(picture, &quantized.indices));
-    let writer = open_writer(&mut target, width, height, &quantized.palette, settings)?;
+    let format = target.format();
     let path = target.path().to_path_buf();
-    let encode_error = |source| RecordError::Encode { path: path.clone(), source };
-    let mut sequence: Option<FrameSequence<'_, FileWriter>> = None;
+    let (frames, steps_run, palette, path) = match target {
+        RecordTarget::Gif(mut file) => {
+            let quantized = palette::quantize(picture, settings.background, settings.dither);
+            let run = start(&palette::indexed_picture(picture, &quantized.indices));
+            let writer = open_gif(&mut file, width, height, &quantized.palette, settings)?;
+            let (writer, frames, steps) =
+                sweep_frames(gpu, run, frame_runs, settings, writer, &path, progress)?;
+            flush(writer.finish().map_err(|e| encode_error(&path, e.into()))?, &path)?;
+            gpu.check()?;
+            let palette =
+                PaletteUse { colours: quantized.palette.colours.len(), exact: quantized.palette.exact };
+            (frames, steps, Some(palette), file.commit()?)
+        }
+        RecordTarget::Apng(mut file) => {
+            let writer = open_apng(&mut file, width, height, is_opaque(picture), settings)?;
+            let (writer, frames, steps) =
+                sweep_frames(gpu, start(picture), frame_runs, settings, writer, &path, progress)?;
+            writer.finish().map_err(|e| encode_error(&path, e))?;
+            gpu.check()?;
+            (frames, steps, None, file.commit()?)
+        }
+        RecordTarget::Frames(mut dir) => {
+            let writer = open_frames(&mut dir, width, height, is_opaque(picture), settings)?;
+            let (writer, frames, steps) =
+                sweep_frames(gpu, start(picture), frame_runs, settings, writer, &path, progress)?;
+            writer.finish().map_err(|e| encode_error(&path, e))?;
+            gpu.check()?;
+            (frames, steps, None, dir.commit()?)
+        }
+    };
+    Ok(SweepReport { bytes: bytes_at(&path), path, format, frames, steps_run, palette })
+}
+
+/// The sweep's frames into `writer`: `run` restarted in each frame's runs and sorted to the
+/// end. Returns the writer, the frames written and the steps run.
+fn sweep_frames<S: FrameSink>(
+    gpu: &Gpu,
+    mut run: Box<dyn SortRun>,
+    frame_runs: impl ExactSizeIterator<Item = crate::intervals::RunMap>,
+    settings: &RecordSettings,
+    writer: S,
+    path: &Path,
+    mut progress: impl FnMut(u32, u32) -> bool,
+) -> Result<(S, u32, u64), RecordError> {
+    let frames = frame_runs.len() as u32;
+    // The state is the picture, sorted along its lines.
+    let wgpu::Extent3d { width, height, .. } = run.state().size();
+    let mut sequence: Option<FrameSequence<'_, S>> = None;
     let mut writer = Some(writer);
     let mut steps_run = 0;
     for (k, runs) in (0..).zip(frame_runs) {
@@ -205,49 +374,36 @@ pub fn record_sweep(
         gpu.queue.submit([encoder.finish()]);
         crate::algorithms::run_until(gpu, run.as_mut(), u32::MAX, |_| true)?;
         steps_run += u64::from(run.steps_done());
-        let indices: Vec<u8> =
-            crate::gpu::readback::read_texture(gpu, run.state())?.pixels().map(|p| p[3]).collect();
+        let state = crate::gpu::readback::read_texture(gpu, run.state())?;
+        let mut pixels = Vec::with_capacity(width as usize * height as usize);
+        S::Pixel::extend_from_rgba(state.as_raw(), &mut pixels);
         match &mut sequence {
             None => {
-                sequence = Some(FrameSequence::starting_with(
-                    writer.take().expect("the writer until the first frame"),
-                    indices,
-                    width,
-                    height,
-                    settings,
-                ))
+                let writer = writer.take().expect("the writer until the first frame");
+                sequence = Some(FrameSequence::starting_with(writer, pixels, width, height, settings));
             }
-            Some(sequence) => sequence.push(indices, 0).map_err(encode_error)?,
+            Some(sequence) => sequence.push(pixels, 0).map_err(|e| encode_error(path, e))?,
         }
         if !progress(k + 1, frames) {
             return Err(Interrupted::now().into());
         }
     }
-    let written = finish_file(sequence.expect("at least one frame")).map_err(encode_error)?;
-    gpu.check()?;
-    let path = target.commit()?;
-    let bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
-    Ok(SweepReport {
-        path,
-        frames: written,
-        bytes,
-        steps_run,
-        colours: quantized.palette.colours.len(),
-        exact: quantized.palette.exact,
-    })
+    let sequence = sequence.expect("at least one frame");
+    let (writer, written) = sequence.finish().map_err(|e| encode_error(path, e))?;
+    Ok((writer, written, steps_run))
 }
 
 /// Errors while taking a frame: the GPU's, or the writer's.
 enum TakeError {
     Gpu(GpuError),
-    Encode(gif::EncodingError),
+    Encode(EncodeError),
 }
 
 impl TakeError {
-    fn into_record(self, path: &std::path::Path) -> RecordError {
+    fn into_record(self, path: &Path) -> RecordError {
         match self {
             TakeError::Gpu(e) => RecordError::Gpu(e),
-            TakeError::Encode(source) => RecordError::Encode { path: path.into(), source },
+            TakeError::Encode(source) => encode_error(path, source),
         }
     }
 }
@@ -255,25 +411,17 @@ impl TakeError {
 /// Takes the oldest capture: feeds its swap counts to the run and writes it as a frame, unless
 /// the picture is known to have been sorted already at the last frame written (then this frame
 /// would repeat it). Returns whether the picture is now known sorted.
-fn take_frame(
+fn take_frame<S: FrameSink>(
     gpu: &Gpu,
     ring: &mut CaptureRing,
     run: &mut dyn SortRun,
-    frames: &mut FrameSequence<'_, FileWriter>,
+    frames: &mut FrameSequence<'_, S>,
 ) -> Result<bool, TakeError> {
-    let capture = ring.take_oldest(gpu).map_err(TakeError::Gpu)?;
+    let capture = ring.take_oldest::<S::Pixel>(gpu).map_err(TakeError::Gpu)?;
     run.accept_swaps(&capture.swap_counts);
     let sorted_after = run.stats().sorted_after;
     if sorted_after.is_none_or(|s| frames.last_steps < s) {
-        frames.push(capture.indices, capture.steps).map_err(TakeError::Encode)?;
+        frames.push(capture.pixels, capture.steps).map_err(TakeError::Encode)?;
     }
     Ok(sorted_after.is_some())
-}
-
-/// Writes the last frame, ends the GIF and flushes the file; returns the frames written.
-fn finish_file(frames: FrameSequence<'_, FileWriter>) -> Result<u32, gif::EncodingError> {
-    let (writer, written) = frames.finish()?;
-    let mut out = writer.finish()?;
-    std::io::Write::flush(&mut out)?;
-    Ok(written)
 }

@@ -46,7 +46,7 @@ impl From<image::RgbaImage> for WebPicture {
 fn page_action(command: Command) -> Option<&'static str> {
     Some(match command {
         Command::Open => "open",
-        Command::RecordGif => "record",
+        Command::Record => "record",
         Command::SavePng => "save",
         Command::Help => "help",
         Command::FitToWindow => "fit",

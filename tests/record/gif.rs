@@ -1,6 +1,8 @@
-//! `--record`: the written GIF, decoded by the `image` crate, holds one frame per kept pass,
-//! each equal to the CPU model at that pass mapped through the palette, with the delays asked for.
+//! GIF recordings: the written GIF, decoded by the `image` crate, holds one frame per kept
+//! pass, each equal to the CPU model at that pass mapped through the palette, with the delays
+//! asked for.
 
+use super::{fails, ok, ok_on, save};
 use image::codecs::gif::GifDecoder;
 use image::{AnimationDecoder, RgbaImage};
 use shadersort::keys::options::SortOptions;
@@ -8,43 +10,7 @@ use shadersort::picture::patterns::random_image;
 use shadersort::record::palette::{composite, indexed_picture, quantize};
 use shadersort::reference::{is_sorted, odd_even_passes, stable_sort};
 use std::path::Path;
-use std::process::{Command, Output};
-
-fn shadersort_on(args: &[&str], dir: &Path, backend: Option<&str>) -> Output {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_shadersort"));
-    command.args(args).current_dir(dir).env_remove("RUST_LOG");
-    if let Some(backend) = backend {
-        command.env("WGPU_BACKEND", backend);
-    }
-    command.output().unwrap()
-}
-
-fn shadersort(args: &[&str], dir: &Path) -> Output {
-    shadersort_on(args, dir, None)
-}
-
-fn ok(args: &[&str], dir: &Path) -> String {
-    ok_on(args, dir, None)
-}
-
-fn ok_on(args: &[&str], dir: &Path, backend: Option<&str>) -> String {
-    let out = shadersort_on(args, dir, backend);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{args:?} failed: {stderr}");
-    String::from_utf8(out.stdout).unwrap()
-}
-
-/// The error line of a failed run (stderr may hold driver noise too).
-fn fails(args: &[&str], dir: &Path, expected: &str) -> String {
-    let out = shadersort(args, dir);
-    assert_eq!(out.status.code(), Some(1), "{args:?} should fail");
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    stderr
-        .lines()
-        .find(|l| l.contains(expected))
-        .unwrap_or_else(|| panic!("no '{expected}' in: {stderr}"))
-        .to_string()
-}
+use std::process::Command;
 
 /// Frames as RGBA canvases and their delays in hundredths of a second.
 fn decode(path: &Path) -> Vec<(RgbaImage, u32)> {
@@ -57,11 +23,6 @@ fn decode(path: &Path) -> Vec<(RgbaImage, u32)> {
             (f.into_buffer(), num / den / 10)
         })
         .collect()
-}
-
-fn save(img: &RgbaImage, dir: &Path, name: &str) -> String {
-    img.save(dir.join(name)).unwrap();
-    name.to_string()
 }
 
 /// The picture the GIF should show for a state of the indexed picture: each pixel's palette
@@ -241,7 +202,7 @@ fn bad_recordings_are_refused_and_leave_existing_files_alone() {
     let name = save(&wide, dir.path(), "wide.png");
     let line = fails(&[&name, "--record", "keep.gif"], dir.path(), "1002 frames");
     assert!(line.contains("--max-frames") && line.contains("--every"), "{line}");
-    fails(&["--record", "x.png"], dir.path(), "must be a .gif file");
+    fails(&["--record", "x.mp4"], dir.path(), "the format follows the path");
     fails(&["--record", "nowhere/x.gif"], dir.path(), "does not exist");
     std::fs::create_dir(dir.path().join("folder.gif")).unwrap();
     fails(&["--record", "folder.gif"], dir.path(), "is a directory");

@@ -1,0 +1,140 @@
+//! Where a recording goes, chosen by its path: a `.gif` file, an animated PNG (`.png` or
+//! `.apng`), or a folder of PNG frames (a path ending in `/`, or an existing folder). Each is
+//! checked before any work is done and written atomically.
+
+use crate::algorithms::{Algorithm, RunSettings};
+use crate::picture::output::{OutputError, OutputFile, OutputFormat};
+use crate::picture::output_dir::{FolderError, OutputDir};
+use std::path::{Path, PathBuf};
+
+/// The three kinds of recording.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RecordFormat {
+    /// GIF: 256 colours, dithered when the picture has more.
+    Gif,
+    /// Animated PNG: every frame exact.
+    Apng,
+    /// A folder of PNG files, one per frame, exact.
+    Frames,
+}
+
+impl RecordFormat {
+    /// How reports name it.
+    pub fn describe(self) -> &'static str {
+        match self {
+            RecordFormat::Gif => "GIF",
+            RecordFormat::Apng => "animated PNG",
+            RecordFormat::Frames => "PNG frames",
+        }
+    }
+
+    /// The settings a recording of `algorithm` in this format runs with: a GIF's radix view
+    /// marks waiting pixels by their palette index ([`RunSettings::for_recording`]); the exact
+    /// formats record the dimmed pixels themselves.
+    pub fn run_settings(self, run: RunSettings, algorithm: Algorithm) -> RunSettings {
+        match self {
+            RecordFormat::Gif => run.for_recording(algorithm),
+            RecordFormat::Apng | RecordFormat::Frames => run,
+        }
+    }
+
+    /// The format a path asks for, or `None` when it names none: a trailing `/` asks for
+    /// frames; then the extension decides (an existing folder named `x.gif` is an error later,
+    /// not a folder of frames); an existing folder without one takes frames too.
+    pub fn of_path(path: &Path) -> Option<RecordFormat> {
+        if path.as_os_str().to_string_lossy().ends_with('/') {
+            return Some(RecordFormat::Frames);
+        }
+        let ext = path.extension().map(|e| e.to_string_lossy().to_ascii_lowercase());
+        match ext.as_deref() {
+            Some("gif") => Some(RecordFormat::Gif),
+            Some("png" | "apng") => Some(RecordFormat::Apng),
+            _ if path.is_dir() => Some(RecordFormat::Frames),
+            _ => None,
+        }
+    }
+}
+
+/// Why a recording's path cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum TargetError {
+    /// The path names no recording format.
+    #[error(
+        "cannot record to '{path}': the format follows the path: .gif for a GIF, .png or .apng for an animated PNG, a folder ending in / for PNG frames; give one of those"
+    )]
+    UnknownFormat {
+        /// The path given.
+        path: PathBuf,
+    },
+    /// A file target.
+    #[error(transparent)]
+    File(#[from] OutputError),
+    /// A folder target.
+    #[error(transparent)]
+    Folder(#[from] FolderError),
+}
+
+/// A recording's destination, checked and not yet written.
+pub enum RecordTarget {
+    /// A GIF file.
+    Gif(OutputFile),
+    /// An animated PNG file.
+    Apng(OutputFile),
+    /// A folder of PNG frames.
+    Frames(OutputDir),
+}
+
+impl RecordTarget {
+    /// Checks `path` for the format it names (see [`RecordFormat::of_path`]); nothing is written.
+    pub fn prepare(path: &Path) -> Result<Self, TargetError> {
+        match RecordFormat::of_path(path) {
+            Some(RecordFormat::Gif) => Ok(RecordTarget::Gif(OutputFile::prepare(path, OutputFormat::Gif)?)),
+            Some(RecordFormat::Apng) => {
+                Ok(RecordTarget::Apng(OutputFile::prepare(path, OutputFormat::Apng)?))
+            }
+            Some(RecordFormat::Frames) => Ok(RecordTarget::Frames(OutputDir::prepare(path)?)),
+            None => Err(TargetError::UnknownFormat { path: path.into() }),
+        }
+    }
+
+    /// The format.
+    pub fn format(&self) -> RecordFormat {
+        match self {
+            RecordTarget::Gif(_) => RecordFormat::Gif,
+            RecordTarget::Apng(_) => RecordFormat::Apng,
+            RecordTarget::Frames(_) => RecordFormat::Frames,
+        }
+    }
+
+    /// The final path.
+    pub fn path(&self) -> &Path {
+        match self {
+            RecordTarget::Gif(file) | RecordTarget::Apng(file) => file.path(),
+            RecordTarget::Frames(dir) => dir.path(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_format_follows_the_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let at = |name: &str| dir.path().join(name);
+        assert_eq!(RecordTarget::prepare(&at("a.GIF")).unwrap().format(), RecordFormat::Gif);
+        assert_eq!(RecordTarget::prepare(&at("a.png")).unwrap().format(), RecordFormat::Apng);
+        assert_eq!(RecordTarget::prepare(&at("a.apng")).unwrap().format(), RecordFormat::Apng);
+        let frames = RecordTarget::prepare(Path::new(&format!("{}/", at("frames").display()))).unwrap();
+        assert_eq!((frames.format(), frames.path()), (RecordFormat::Frames, at("frames").as_path()));
+        assert_eq!(RecordTarget::prepare(dir.path()).unwrap().format(), RecordFormat::Frames);
+        std::fs::create_dir(at("folder.gif")).unwrap();
+        let e = RecordTarget::prepare(&at("folder.gif")).err().unwrap();
+        assert!(e.to_string().contains("it is a directory"), "{e}");
+        for bad in ["a.mp4", "a", "a.jpg"] {
+            let e = RecordTarget::prepare(&at(bad)).err().unwrap();
+            assert!(e.to_string().contains(".gif for a GIF, .png or .apng"), "{e}");
+        }
+    }
+}

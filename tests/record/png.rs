@@ -1,0 +1,163 @@
+//! Exact recordings: an animated PNG (`--record x.png` / `.apng`), decoded by the `image`
+//! crate's APNG decoder (which composites the sub-frames as a viewer does), and a folder of PNG
+//! frames (`--record DIR/`) hold every frame exactly as the CPU model says, alpha included.
+
+use super::{fails, ok, save};
+use image::codecs::png::PngDecoder;
+use image::{AnimationDecoder, RgbaImage};
+use shadersort::keys::options::SortOptions;
+use shadersort::picture::patterns::random_image;
+use shadersort::reference::{odd_even_passes, stable_sort};
+use std::path::Path;
+
+/// Frames and their delays as (numerator, denominator) in milliseconds.
+fn decode_apng(path: &Path) -> Vec<(RgbaImage, (u32, u32))> {
+    let file = std::io::BufReader::new(std::fs::File::open(path).unwrap());
+    let decoder = PngDecoder::new(file).unwrap();
+    assert!(decoder.is_apng().unwrap(), "{} is not an animated PNG", path.display());
+    let frames = decoder.apng().unwrap().into_frames().collect_frames().unwrap();
+    frames.into_iter().map(|f| (f.delay().numer_denom_ms(), f.into_buffer())).map(|(d, b)| (b, d)).collect()
+}
+
+/// The frames of a folder, in order.
+fn read_frames(dir: &Path) -> Vec<RgbaImage> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    for (k, name) in names.iter().enumerate() {
+        assert_eq!(*name, format!("frame-{k:05}.png"), "frame files are numbered from 0 without gaps");
+    }
+    names.iter().map(|n| image::open(dir.join(n)).unwrap().to_rgba8()).collect()
+}
+
+fn opaque(mut picture: RgbaImage) -> RgbaImage {
+    picture.pixels_mut().for_each(|p| p[3] = 255);
+    picture
+}
+
+fn scaled(picture: &RgbaImage, scale: u32) -> RgbaImage {
+    RgbaImage::from_fn(picture.width() * scale, picture.height() * scale, |x, y| {
+        *picture.get_pixel(x / scale, y / scale)
+    })
+}
+
+/// Every pass of odd-even, opaque and translucent, both extensions: each frame is the model
+/// exactly, every delay is 1/fps and the last is the hold.
+#[test]
+fn every_animated_png_frame_is_the_model_exactly_with_its_delay() {
+    let dir = tempfile::tempdir().unwrap();
+    let noise = random_image(23, 5, 71);
+    for (input, file) in [(opaque(noise.clone()), "opaque.png"), (noise, "translucent.apng")] {
+        let name = save(&input, dir.path(), &format!("{file}-input.png"));
+        let stdout = ok(&[&name, "--record", file, "--fps", "25", "--hold", "1.5"], dir.path());
+        assert!(stdout.contains("exact RGBA), animated PNG"), "{stdout}");
+        let frames = decode_apng(&dir.path().join(file));
+        assert!(stdout.contains(&format!("recorded {} frames", frames.len())), "{stdout}");
+        assert!(frames.len() > 10, "{file}: {} frames", frames.len());
+        let options = SortOptions::default();
+        for (k, (frame, delay)) in frames.iter().enumerate() {
+            assert!(
+                *frame == odd_even_passes(&input, &options, k as u32),
+                "{file}: frame {k} differs from the model"
+            );
+            let last = k + 1 == frames.len();
+            assert_eq!(*delay, if last { (1500, 1) } else { (40, 1) }, "{file}: delay of frame {k}");
+        }
+        assert!(
+            frames.last().unwrap().0 == stable_sort(&input, &options),
+            "{file}: the last frame is sorted"
+        );
+    }
+}
+
+/// The radix view's staged scatters show waiting pixels dimmed: in an animated PNG they are the
+/// model's dimmed pixels themselves, not a palette's twins.
+#[test]
+fn radix_scatter_stages_are_recorded_exactly() {
+    use shadersort::keys::options::{Axis, Scope};
+    use shadersort::keys::radix_key::RadixKey;
+    use shadersort::reference::radix::{RadixPlan, Sequences, radix_steps};
+    let dir = tempfile::tempdir().unwrap();
+    let input = random_image(29, 4, 45);
+    let name = save(&input, dir.path(), "noise.png");
+    let args = [&name, "--algorithm", "radix", "--key", "red", "--digit-bits", "2", "--sub-steps"];
+    ok(&[&args[..], &["--record", "r.png"]].concat(), dir.path());
+    let options = SortOptions { key: shadersort::keys::SortKey::Red, ..Default::default() };
+    let plan = RadixPlan {
+        key: RadixKey::new(options, None).unwrap(),
+        digit_bits: 2,
+        stages: 4,
+        twin_indices: false,
+    };
+    let seqs = Sequences { width: 29, height: 4, axis: Axis::Rows, scope: Scope::Rows };
+    let frames = decode_apng(&dir.path().join("r.png"));
+    assert_eq!(frames.len() as u32, plan.steps() + 1);
+    for (k, (frame, _)) in frames.iter().enumerate() {
+        let (state, _) = radix_steps(&input, seqs, &plan, k as u32);
+        assert!(*frame == state, "frame {k} differs from the model");
+    }
+}
+
+/// `--record DIR/`: one whole PNG per frame, scaled, the model at each pass; the output names
+/// the ffmpeg line; a second recording replaces the first's frames; folders in use and bad
+/// paths are refused with nothing written.
+#[test]
+fn a_folder_holds_every_frame_and_is_replaced_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = random_image(9, 3, 8);
+    let name = save(&input, dir.path(), "small.png");
+    let stdout = ok(&[&name, "--record", "out/", "--scale", "2", "--fps", "12"], dir.path());
+    assert!(stdout.contains("PNG frames"), "{stdout}");
+    assert!(stdout.contains("to make a video: ffmpeg -framerate 12 -i 'out/frame-%05d.png'"), "{stdout}");
+    let frames = read_frames(&dir.path().join("out"));
+    assert!(stdout.contains(&format!("recorded {} frames", frames.len())), "{stdout}");
+    let options = SortOptions::default();
+    for (k, frame) in frames.iter().enumerate() {
+        assert!(*frame == scaled(&odd_even_passes(&input, &options, k as u32), 2), "frame {k}");
+    }
+    ok(&[&name, "--record", "out", "--max-frames", "3"], dir.path());
+    assert_eq!(read_frames(&dir.path().join("out")).len(), 3, "the earlier frames are replaced");
+
+    std::fs::create_dir(dir.path().join("mine")).unwrap();
+    std::fs::write(dir.path().join("mine/notes.txt"), b"keep").unwrap();
+    fails(&[&name, "--record", "mine/"], dir.path(), "holds other files ('notes.txt')");
+    fails(&[&name, "--record", "small.png/"], dir.path(), "it is a file");
+    fails(&[&name, "--record", "no/such/"], dir.path(), "does not exist");
+    fails(&[&name, "--record", "clip.mp4"], dir.path(), ".png or .apng for an animated PNG");
+    let mut left: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["mine", "out", "small.png"], "nothing else is written");
+    assert_eq!(std::fs::read(dir.path().join("mine/notes.txt")).unwrap(), b"keep");
+}
+
+/// A threshold sweep as an animated PNG: frame k is the picture sorted within threshold k's
+/// runs, exactly.
+#[test]
+fn a_threshold_sweep_records_exact_frames() {
+    use shadersort::intervals::threshold::ThresholdSweep;
+    use shadersort::intervals::{IntervalMode, IntervalSettings, RunMap};
+    use shadersort::reference::stable_sort_in_runs;
+    let dir = tempfile::tempdir().unwrap();
+    let input = opaque(random_image(17, 6, 3));
+    let name = save(&input, dir.path(), "noise.png");
+    let stdout = ok(&[&name, "--sweep", "1..0.2", "--frames", "4", "--record", "sweep.png"], dir.path());
+    assert!(stdout.contains("recorded 4 frames of the threshold sweep"), "{stdout}");
+    let sweep = ThresholdSweep::new(1.0, 0.2, 4);
+    let options = SortOptions::default();
+    let frames = decode_apng(&dir.path().join("sweep.png"));
+    assert_eq!(frames.len(), 4);
+    for (k, (frame, _)) in frames.iter().enumerate() {
+        let settings = IntervalSettings {
+            mode: IntervalMode::Threshold,
+            threshold: sweep.threshold(k as u32),
+            ..Default::default()
+        };
+        let runs = RunMap::compute(&input, options.axis, &settings, None).unwrap();
+        assert!(*frame == stable_sort_in_runs(&input, &options, &runs), "frame {k}");
+    }
+}
