@@ -43,7 +43,8 @@ pub struct Settings {
     pub no_downscale: bool,
     /// Write the sorted picture (or the state after `passes`) to this PNG, headless.
     pub out: Option<PathBuf>,
-    /// Record a GIF headless: to this path, or (`Some(None)`) to the default path.
+    /// Record headless (GIF, animated PNG or PNG frames, as the path says): to this path, or
+    /// (`Some(None)`) to the default GIF path.
     pub record_to: Option<Option<PathBuf>>,
     /// Window: start playing at once.
     pub play: bool,

@@ -13,12 +13,7 @@ impl Running {
             return;
         }
         let format = self.ui.record_format;
-        let stem = self.file_stem();
-        let path = PathBuf::from("gifs").join(match format {
-            RecordFormat::Gif => format!("{stem}.gif"),
-            RecordFormat::Apng => format!("{stem}.png"),
-            RecordFormat::Frames => format!("{stem}-frames/"),
-        });
+        let path = recording_path(&self.file_stem(), format);
         if let Err(e) = std::fs::create_dir_all("gifs") {
             self.ui.error(format!("cannot create the folder gifs: {e}"));
             return;
@@ -66,6 +61,30 @@ impl Running {
                 report.path.display()
             )),
             Err(e) => self.ui.error(e),
+        }
+    }
+}
+
+/// Where G records in `format`: `gifs/<stem>.gif`, `gifs/<stem>.png` (animated PNG) or the
+/// folder `gifs/<stem>-frames/`.
+fn recording_path(stem: &str, format: RecordFormat) -> PathBuf {
+    PathBuf::from("gifs").join(match format {
+        RecordFormat::Gif => format!("{stem}.gif"),
+        RecordFormat::Apng => format!("{stem}.png"),
+        RecordFormat::Frames => format!("{stem}-frames/"),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_format_records_to_a_path_that_names_it() {
+        for format in [RecordFormat::Gif, RecordFormat::Apng, RecordFormat::Frames] {
+            let path = recording_path("coffee-odd-even-luma", format);
+            assert!(path.starts_with("gifs"), "{}", path.display());
+            assert_eq!(RecordFormat::of_path(&path), Some(format), "{}", path.display());
         }
     }
 }

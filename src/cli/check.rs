@@ -48,7 +48,7 @@ impl Cli {
         }
         if self.sweep.is_some() {
             if self.record.is_none() {
-                return Err("--sweep records the threshold sweep as a GIF: add --record [PATH]".into());
+                return Err("--sweep records the threshold sweep: add --record [PATH]".into());
             }
             let refused = [
                 ("--out", self.out.is_some()),

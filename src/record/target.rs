@@ -113,6 +113,14 @@ impl RecordTarget {
             RecordTarget::Frames(dir) => dir.path(),
         }
     }
+
+    /// Puts what was written in place (see [`OutputFile::commit`], [`OutputDir::commit`]).
+    pub fn commit(self) -> Result<PathBuf, OutputError> {
+        match self {
+            RecordTarget::Gif(file) | RecordTarget::Apng(file) => file.commit(),
+            RecordTarget::Frames(dir) => dir.commit(),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -16,7 +16,6 @@ use crate::algorithms::swap_reader::SwapReader;
 use crate::gpu::{Gpu, GpuError};
 use crate::interrupt::Interrupted;
 use crate::picture::output::OutputFile;
-use crate::picture::output_dir::OutputDir;
 use image::RgbaImage;
 use std::path::{Path, PathBuf};
 
@@ -35,6 +34,12 @@ pub struct PaletteUse {
     pub colours: usize,
     /// Whether the palette holds every source colour exactly.
     pub exact: bool,
+}
+
+impl PaletteUse {
+    fn of(palette: &palette::GifPalette) -> Self {
+        PaletteUse { colours: palette.colours.len(), exact: palette.exact }
+    }
 }
 
 /// What a recording produced.
@@ -58,12 +63,6 @@ pub struct RecordReport {
     pub palette: Option<PaletteUse>,
 }
 
-/// How a recording's frames end up where they go.
-struct Written {
-    frames: u32,
-    palette: Option<PaletteUse>,
-}
-
 /// Records a sort of `picture` into `target`, in the target's format.
 ///
 /// `start` starts the chosen algorithm on the picture it is given (for a GIF, the source with
@@ -74,58 +73,43 @@ pub fn record(
     picture: &RgbaImage,
     start: impl FnOnce(&RgbaImage) -> Box<dyn SortRun>,
     settings: &RecordSettings,
-    target: RecordTarget,
+    mut target: RecordTarget,
     progress: impl FnMut(u32, u32) -> bool,
 ) -> Result<RecordReport, RecordError> {
     let (width, height) = picture.dimensions();
-    let format = target.format();
     let path = target.path().to_path_buf();
-    let (written, run, every, path) = match target {
-        RecordTarget::Gif(mut file) => {
+    let (frames, palette, run, every) = match &mut target {
+        RecordTarget::Gif(file) => {
             let quantized = super::quantize_for(picture, settings);
             let mut run = start(&palette::indexed_picture(picture, &quantized.indices));
             let plan = plan_frames(gpu, run.as_ref(), settings, width, height)?;
-            let writer = open_gif(&mut file, width, height, &quantized.palette, settings)?;
-            let frames =
-                FrameSequence::starting_with(writer, quantized.indices.clone(), width, height, settings);
-            let (writer, count) = take_frames(gpu, run.as_mut(), &plan, frames, &path, progress)?;
-            let out = writer.finish().map_err(|e| encode_error(&path, e.into()))?;
-            flush(out, &path)?;
-            gpu.check()?;
-            let palette =
-                PaletteUse { colours: quantized.palette.colours.len(), exact: quantized.palette.exact };
-            (Written { frames: count, palette: Some(palette) }, run, plan.every, file.commit()?)
+            let writer = open_gif(file, width, height, &quantized.palette, settings)?;
+            let first = quantized.indices.clone();
+            let sequence = FrameSequence::starting_with(writer, first, width, height, settings);
+            let frames = record_frames(gpu, run.as_mut(), &plan, sequence, &path, progress)?;
+            (frames, Some(PaletteUse::of(&quantized.palette)), run, plan.every)
         }
-        RecordTarget::Apng(mut file) => {
+        exact => {
             let mut run = start(picture);
             let plan = plan_frames(gpu, run.as_ref(), settings, width, height)?;
-            let writer = open_apng(&mut file, width, height, is_opaque(picture), settings)?;
-            let frames = FrameSequence::starting_with(writer, rgba_pixels(picture), width, height, settings);
-            let (writer, count) = take_frames(gpu, run.as_mut(), &plan, frames, &path, progress)?;
-            writer.finish().map_err(|e| encode_error(&path, e))?;
-            gpu.check()?;
-            (Written { frames: count, palette: None }, run, plan.every, file.commit()?)
-        }
-        RecordTarget::Frames(mut dir) => {
-            let mut run = start(picture);
-            let plan = plan_frames(gpu, run.as_ref(), settings, width, height)?;
-            let writer = open_frames(&mut dir, width, height, is_opaque(picture), settings)?;
-            let frames = FrameSequence::starting_with(writer, rgba_pixels(picture), width, height, settings);
-            let (writer, count) = take_frames(gpu, run.as_mut(), &plan, frames, &path, progress)?;
-            writer.finish().map_err(|e| encode_error(&path, e))?;
-            gpu.check()?;
-            (Written { frames: count, palette: None }, run, plan.every, dir.commit()?)
+            let writer = open_exact(exact, width, height, is_opaque(picture), settings)?;
+            let sequence =
+                FrameSequence::starting_with(writer, rgba_pixels(picture), width, height, settings);
+            let frames = record_frames(gpu, run.as_mut(), &plan, sequence, &path, progress)?;
+            (frames, None, run, plan.every)
         }
     };
+    let format = target.format();
+    let path = target.commit()?;
     Ok(RecordReport {
         bytes: bytes_at(&path),
         path,
         format,
-        frames: written.frames,
+        frames,
         passes_run: run.steps_done(),
         every,
         sorted_after: run.stats().sorted_after,
-        palette: written.palette,
+        palette,
     })
 }
 
@@ -148,15 +132,15 @@ fn plan_frames(
 }
 
 /// Runs the sort, taking a frame every `plan.every` passes into `frames` (the first frame, the
-/// input, is already there); returns the writer and the frames written.
-fn take_frames<S: FrameSink>(
+/// input, is already there), then ends the writer; returns the frames written.
+fn record_frames<S: EndWriting>(
     gpu: &Gpu,
     run: &mut dyn SortRun,
     plan: &FramePlan,
     mut frames: FrameSequence<'_, S>,
     path: &Path,
     mut progress: impl FnMut(u32, u32) -> bool,
-) -> Result<(S, u32), RecordError> {
+) -> Result<u32, RecordError> {
     let (width, height) = frames.size();
     let max_counts_bytes = run.swap_readback_size(plan.every.min(run.max_uncollected_steps()));
     let mut ring = CaptureRing::new(gpu, width, height, max_counts_bytes, CAPTURE_DEPTH);
@@ -205,7 +189,10 @@ fn take_frames<S: FrameSink>(
             break;
         }
     }
-    frames.finish().map_err(|e| encode_error(path, e))
+    let (writer, written) = frames.finish().map_err(|e| encode_error(path, e))?;
+    writer.end().map_err(|e| encode_error(path, e))?;
+    gpu.check()?;
+    Ok(written)
 }
 
 /// The GIF writer into `target`'s temporary file for frames of `width` x `height` scaled by
@@ -223,28 +210,73 @@ fn open_gif(
         .map_err(|e| encode_error(target.path(), e.into()))
 }
 
-/// The APNG writer into `target`'s temporary file.
-fn open_apng(
-    target: &mut OutputFile,
+/// The writer of an exact format (an animated PNG or PNG frames) into `target`'s temporary
+/// file or folder.
+fn open_exact(
+    target: &mut RecordTarget,
     width: u32,
     height: u32,
     opaque: bool,
     settings: &RecordSettings,
-) -> Result<ApngFileWriter, RecordError> {
+) -> Result<ExactWriter, RecordError> {
     let (w, h) = super::png_size(width, height, settings)?;
-    Ok(ApngWriter::new(buffered(target)?, w, h, opaque, workers()))
+    Ok(match target {
+        RecordTarget::Apng(file) => {
+            ExactWriter::Apng(ApngWriter::new(buffered(file)?, w, h, opaque, workers()))
+        }
+        RecordTarget::Frames(dir) => {
+            ExactWriter::Frames(PngFramesWriter::new(dir.folder()?, w, h, opaque, workers()))
+        }
+        RecordTarget::Gif(_) => unreachable!("a GIF is not an exact format"),
+    })
 }
 
-/// The frame writer into `target`'s temporary folder.
-fn open_frames(
-    target: &mut OutputDir,
-    width: u32,
-    height: u32,
-    opaque: bool,
-    settings: &RecordSettings,
-) -> Result<PngFramesWriter, RecordError> {
-    let (w, h) = super::png_size(width, height, settings)?;
-    Ok(PngFramesWriter::new(target.folder()?, w, h, opaque, workers()))
+/// A writer that can be ended once the last frame is in: everything written and flushed.
+trait EndWriting: FrameSink {
+    fn end(self) -> Result<(), EncodeError>;
+}
+
+impl EndWriting for GifFileWriter {
+    fn end(self) -> Result<(), EncodeError> {
+        Ok(std::io::Write::flush(&mut self.finish()?)?)
+    }
+}
+
+/// The writer of an animated PNG or of PNG frames: both take exact RGBA.
+enum ExactWriter {
+    Apng(ApngFileWriter),
+    Frames(PngFramesWriter),
+}
+
+impl FrameSink for ExactWriter {
+    type Pixel = Rgba;
+
+    fn transparent(&self) -> Option<Rgba> {
+        match self {
+            ExactWriter::Apng(w) => w.transparent(),
+            ExactWriter::Frames(w) => w.transparent(),
+        }
+    }
+
+    fn push(
+        &mut self,
+        region: super::delta::Region<Rgba>,
+        delay: super::sequence::Delay,
+    ) -> Result<(), EncodeError> {
+        match self {
+            ExactWriter::Apng(w) => w.push(region, delay),
+            ExactWriter::Frames(w) => w.push(region, delay),
+        }
+    }
+}
+
+impl EndWriting for ExactWriter {
+    fn end(self) -> Result<(), EncodeError> {
+        match self {
+            ExactWriter::Apng(w) => w.finish().map(drop),
+            ExactWriter::Frames(w) => w.finish().map(drop),
+        }
+    }
 }
 
 /// A large buffered writer on its own handle of `target`'s temporary file (writing begins here).
@@ -257,10 +289,6 @@ fn buffered(target: &mut OutputFile) -> Result<std::io::BufWriter<std::fs::File>
 /// Compressing threads: one per CPU thread.
 fn workers() -> usize {
     std::thread::available_parallelism().map_or(2, |n| n.get())
-}
-
-fn flush(mut out: impl std::io::Write, path: &Path) -> Result<(), RecordError> {
-    out.flush().map_err(|e| encode_error(path, e.into()))
 }
 
 fn encode_error(path: &Path, source: EncodeError) -> RecordError {
@@ -312,48 +340,34 @@ pub fn record_sweep(
     start: impl FnOnce(&RgbaImage) -> Box<dyn SortRun>,
     frame_runs: impl ExactSizeIterator<Item = crate::intervals::RunMap>,
     settings: &RecordSettings,
-    target: RecordTarget,
+    mut target: RecordTarget,
     progress: impl FnMut(u32, u32) -> bool,
 ) -> Result<SweepReport, RecordError> {
     let (width, height) = picture.dimensions();
-    let format = target.format();
     let path = target.path().to_path_buf();
-    let (frames, steps_run, palette, path) = match target {
-        RecordTarget::Gif(mut file) => {
+    let (frames, steps_run, palette) = match &mut target {
+        RecordTarget::Gif(file) => {
             let quantized = palette::quantize(picture, settings.background, settings.dither);
             let run = start(&palette::indexed_picture(picture, &quantized.indices));
-            let writer = open_gif(&mut file, width, height, &quantized.palette, settings)?;
-            let (writer, frames, steps) =
-                sweep_frames(gpu, run, frame_runs, settings, writer, &path, progress)?;
-            flush(writer.finish().map_err(|e| encode_error(&path, e.into()))?, &path)?;
-            gpu.check()?;
-            let palette =
-                PaletteUse { colours: quantized.palette.colours.len(), exact: quantized.palette.exact };
-            (frames, steps, Some(palette), file.commit()?)
+            let writer = open_gif(file, width, height, &quantized.palette, settings)?;
+            let (frames, steps) = sweep_frames(gpu, run, frame_runs, settings, writer, &path, progress)?;
+            (frames, steps, Some(PaletteUse::of(&quantized.palette)))
         }
-        RecordTarget::Apng(mut file) => {
-            let writer = open_apng(&mut file, width, height, is_opaque(picture), settings)?;
-            let (writer, frames, steps) =
+        exact => {
+            let writer = open_exact(exact, width, height, is_opaque(picture), settings)?;
+            let (frames, steps) =
                 sweep_frames(gpu, start(picture), frame_runs, settings, writer, &path, progress)?;
-            writer.finish().map_err(|e| encode_error(&path, e))?;
-            gpu.check()?;
-            (frames, steps, None, file.commit()?)
-        }
-        RecordTarget::Frames(mut dir) => {
-            let writer = open_frames(&mut dir, width, height, is_opaque(picture), settings)?;
-            let (writer, frames, steps) =
-                sweep_frames(gpu, start(picture), frame_runs, settings, writer, &path, progress)?;
-            writer.finish().map_err(|e| encode_error(&path, e))?;
-            gpu.check()?;
-            (frames, steps, None, dir.commit()?)
+            (frames, steps, None)
         }
     };
+    let format = target.format();
+    let path = target.commit()?;
     Ok(SweepReport { bytes: bytes_at(&path), path, format, frames, steps_run, palette })
 }
 
 /// The sweep's frames into `writer`: `run` restarted in each frame's runs and sorted to the
-/// end. Returns the writer, the frames written and the steps run.
-fn sweep_frames<S: FrameSink>(
+/// end; then the writer is ended. Returns the frames written and the steps run.
+fn sweep_frames<S: EndWriting>(
     gpu: &Gpu,
     mut run: Box<dyn SortRun>,
     frame_runs: impl ExactSizeIterator<Item = crate::intervals::RunMap>,
@@ -361,7 +375,7 @@ fn sweep_frames<S: FrameSink>(
     writer: S,
     path: &Path,
     mut progress: impl FnMut(u32, u32) -> bool,
-) -> Result<(S, u32, u64), RecordError> {
+) -> Result<(u32, u64), RecordError> {
     let frames = frame_runs.len() as u32;
     // The state is the picture, sorted along its lines.
     let wgpu::Extent3d { width, height, .. } = run.state().size();
@@ -390,7 +404,9 @@ fn sweep_frames<S: FrameSink>(
     }
     let sequence = sequence.expect("at least one frame");
     let (writer, written) = sequence.finish().map_err(|e| encode_error(path, e))?;
-    Ok((writer, written, steps_run))
+    writer.end().map_err(|e| encode_error(path, e))?;
+    gpu.check()?;
+    Ok((written, steps_run))
 }
 
 /// Errors while taking a frame: the GPU's, or the writer's.
