@@ -1,6 +1,6 @@
 //! The headless front end: sort a picture on the GPU and write the state as PNG (`--out`),
-//! record the sort (`--record`: GIF, animated PNG or PNG frames), or both; within interval runs when asked, and a
-//! threshold sweep (`--record --sweep`).
+//! record the sort (`--record`: GIF, animated PNG or PNG frames), or both; within interval runs
+//! when asked, and a threshold sweep (`--record --sweep`).
 
 use crate::algorithms::{Pipelines, SortRun, run_until};
 use crate::angle::Lines;

@@ -1,5 +1,5 @@
-//! The window's recording (GIF, APNG or PNG frames): the same recorder as `--record`, on a thread of its own so the
-//! window stays responsive, with progress and cancel.
+//! The window's recording (GIF, APNG or PNG frames): the same recorder as `--record`, on a
+//! thread of its own so the window stays responsive, with progress and cancel.
 
 use crate::algorithms::{Algorithm, Pipelines, RunSettings};
 use crate::angle::Lines;
