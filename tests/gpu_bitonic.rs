@@ -7,7 +7,7 @@ mod common;
 
 use common::on_every_gpu;
 use image::RgbaImage;
-use shadersort::algorithms::bitonic::Bitonic;
+use shadersort::algorithms::bitonic::{Bitonic, BitonicTuning};
 use shadersort::algorithms::swap_reader::SwapReader;
 use shadersort::algorithms::{SortRun, run_until};
 use shadersort::gpu::Gpu;
@@ -95,9 +95,12 @@ const AWKWARD_SIZES: [(u32, u32); 12] = [
 #[test]
 fn every_stage_matches_the_model_on_awkward_sizes_within_and_across_blocks() {
     on_every_gpu(|gpu| {
-        // The device's own blocks, and blocks of 16, 64 and 512 so that lines span several.
+        // The device's own blocks (whole lines by `sort_lines`, ranks held in registers, and by
+        // `sort_blocks`), and blocks of 16, 64 and 512 so that lines span several.
         let variants = [16, 64, 512].map(|block| Bitonic::with_max_block(gpu, block));
-        for bitonic in std::iter::once(Bitonic::new(gpu)).chain(variants) {
+        let blocks_only = BitonicTuning { held_ranks: false, ..BitonicTuning::default() };
+        let whole_lines = [Bitonic::new(gpu), Bitonic::with_tuning(gpu, blocks_only)];
+        for bitonic in whole_lines.into_iter().chain(variants) {
             for (i, &(w, h)) in AWKWARD_SIZES.iter().enumerate() {
                 let input = random_image(w, h, 500 + i as u64);
                 for (j, axis) in [Axis::Rows, Axis::Columns].into_iter().enumerate() {

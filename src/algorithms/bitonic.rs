@@ -104,13 +104,19 @@ pub struct BitonicTuning {
     /// block / (2 x this) invocations, within the device's limits. By default 4 for blocks of
     /// up to 4096 positions and 1 above: the fastest on an H100 (BENCHMARKS.md).
     pub pairs_per_invocation: Option<u32>,
+    /// Whether whole lines whose ranks fit one word are sorted by `sort_lines` (ranks held in
+    /// registers) rather than `sort_blocks`.
+    pub held_ranks: bool,
 }
 
 impl Default for BitonicTuning {
     fn default() -> Self {
-        BitonicTuning { max_block: u32::MAX, pairs_per_invocation: None }
+        BitonicTuning { max_block: u32::MAX, pairs_per_invocation: None, held_ranks: true }
     }
 }
+
+/// Positions one invocation of `sort_lines` holds (`HELD` in `shaders/bitonic_lines.wgsl`).
+const HELD: u32 = 8;
 
 /// The bitonic pipelines of one device: `global_stage`, and `sort_blocks` built for each
 /// rank layout and block size a run asks for (kept, so pictures of one size build them once).
@@ -122,6 +128,8 @@ pub struct Bitonic {
     tuning: BitonicTuning,
     global: wgpu::ComputePipeline,
     built: std::sync::Mutex<Vec<((usize, u32), BlockPipeline)>>,
+    /// `sort_lines` by workgroup size.
+    lines: std::sync::Mutex<Vec<(u32, wgpu::ComputePipeline)>>,
 }
 
 impl Bitonic {
@@ -178,6 +186,7 @@ impl Bitonic {
             tuning,
             global,
             built: Default::default(),
+            lines: Default::default(),
         }
     }
 
@@ -221,6 +230,39 @@ impl Bitonic {
         let made = BlockPipeline { pipeline, block };
         built.push(((layout.index(), block), made.clone()));
         made
+    }
+
+    /// `sort_lines` for lines of `line_len` positions, built on first use; `None` where the
+    /// tuning leaves it out or the device cannot hold such a line that way.
+    fn lines_pipeline(&self, line_len: u32) -> Option<wgpu::ComputePipeline> {
+        let limits = self.device.limits();
+        let workgroup = (line_len.next_power_of_two() / HELD).max(32);
+        let capacity = HELD * workgroup;
+        let fits = workgroup
+            <= limits.max_compute_invocations_per_workgroup.min(limits.max_compute_workgroup_size_x)
+            && capacity * 4 <= limits.max_compute_workgroup_storage_size;
+        if !self.tuning.held_ranks || !fits {
+            return None;
+        }
+        let mut built = self.lines.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some((_, pipeline)) = built.iter().find(|(w, _)| *w == workgroup) {
+            return Some(pipeline.clone());
+        }
+        let constants = [("WORKGROUP", f64::from(workgroup)), ("LINE_CAPACITY", f64::from(capacity))];
+        let pipeline = self.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some(&format!("bitonic::sort_lines[{workgroup}]")),
+            layout: Some(&self.pipeline_layout),
+            module: &self.module,
+            entry_point: Some("sort_lines"),
+            compilation_options: wgpu::PipelineCompilationOptions {
+                constants: &constants,
+                // Every workgroup variable is written before it is read.
+                zero_initialize_workgroup_memory: false,
+            },
+            cache: None,
+        });
+        built.push((workgroup, pipeline.clone()));
+        Some(pipeline)
     }
 
     /// Starts sorting `picture` within the runs of `runs` (every line whole with `None`).
@@ -300,6 +342,9 @@ pub struct BitonicRun {
     layout: wgpu::BindGroupLayout,
     /// `sort_blocks` without and with runs, for this run's rank layout.
     blocks: [BlockPipeline; 2],
+    /// `sort_lines` for this run's lines, where they take it (one-word ranks, and the device
+    /// holds a line that way).
+    lines: Option<wgpu::ComputePipeline>,
     global: wgpu::ComputePipeline,
     pictures: PingPong,
     params: ParamsRing,
@@ -349,6 +394,7 @@ impl BitonicRun {
             bitonic.block_pipeline(whole, line_block),
             bitonic.block_pipeline(within_runs, bitonic.device_block(within_runs)),
         ];
+        let lines = if wide { None } else { bitonic.lines_pipeline(line_len) };
         let device = &gpu.device;
         let origins = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("bitonic::origins"),
@@ -375,6 +421,7 @@ impl BitonicRun {
             device: device.clone(),
             layout: bitonic.layout.clone(),
             blocks,
+            lines,
             global: bitonic.global.clone(),
             pictures,
             params,
@@ -477,7 +524,12 @@ impl BitonicRun {
         let counter = self.counters.dynamic_offset(first + stages - 1);
         pass.set_bind_group(0, &self.bind_groups[(self.dispatches % 2) as usize], &[offset, counter]);
         if local {
-            pass.set_pipeline(&self.block().pipeline);
+            // Whole lines without runs are one unit each: `sort_lines` takes them if it can.
+            let whole_lines = !self.runs.enabled() && self.block().block >= self.line_len;
+            match &self.lines {
+                Some(lines) if whole_lines => pass.set_pipeline(lines),
+                _ => pass.set_pipeline(&self.block().pipeline),
+            }
             pass.dispatch_workgroups(groups_x, self.unit_count.div_ceil(groups_x), 1);
         } else {
             pass.set_pipeline(&self.global);

@@ -34,6 +34,9 @@ pub struct SortBenchArgs {
     /// and stage (the workgroup size it is built with), comma separated.
     #[arg(long, value_delimiter = ',', hide = true)]
     pub bitonic_pairs: Vec<u32>,
+    /// Also time the bitonic network without `sort_lines` (every line through `sort_blocks`).
+    #[arg(long, hide = true)]
+    pub bitonic_without_held_ranks: bool,
     /// Time only the first N steps of each sort (what a part of the sort costs; the result is
     /// then not checked).
     #[arg(long, hide = true)]
@@ -153,9 +156,16 @@ pub fn run(args: &SortBenchArgs) -> anyhow::Result<()> {
         let chosen =
             CONTENDERS.iter().filter(|c| args.only.is_empty() || args.only.iter().any(|n| n == c.name));
         let bitonic = *CONTENDERS.iter().find(|c| c.algorithm == Algorithm::Bitonic).expect("a bitonic row");
-        let tunings = args.bitonic_pairs.iter().map(|&pairs| {
+        let paired = args.bitonic_pairs.iter().map(|&pairs| {
             let tuning = BitonicTuning { pairs_per_invocation: Some(pairs), ..BitonicTuning::default() };
-            let label: &'static str = format!("bitonic network, {pairs} pairs per invocation").leak();
+            (format!("bitonic network, {pairs} pairs per invocation"), tuning)
+        });
+        let blocks_only = args.bitonic_without_held_ranks.then(|| {
+            let tuning = BitonicTuning { held_ranks: false, ..BitonicTuning::default() };
+            ("bitonic network, sort_blocks only".to_string(), tuning)
+        });
+        let tunings = paired.chain(blocks_only).map(|(label, tuning)| {
+            let label: &'static str = label.leak();
             (label, Pipelines::Bitonic(Bitonic::with_tuning(&gpu, tuning)), bitonic)
         });
         let jobs: Vec<(&'static str, Option<Pipelines>, Contender)> =

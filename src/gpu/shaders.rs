@@ -19,6 +19,8 @@ pub const KEYS: &str = include_str!("../../shaders/keys.wgsl");
 pub const BUBBLE: &str = include_str!("../../shaders/bubble.wgsl");
 /// Bitonic rows: the sorting network in workgroup memory, and its stages in global memory.
 pub const BITONIC: &str = include_str!("../../shaders/bitonic.wgsl");
+/// `shaders/bitonic_lines.wgsl`: whole lines sorted with their ranks in registers.
+pub const BITONIC_LINES: &str = include_str!("../../shaders/bitonic_lines.wgsl");
 /// `shaders/radix.wgsl`: the radix view's count, scan, scatter and dim kernels.
 pub const RADIX: &str = include_str!("../../shaders/radix.wgsl");
 /// `shaders/radix_image.wgsl`: the radix view's whole-picture steps on the device-wide sort.
@@ -198,8 +200,11 @@ pub const BUBBLE_PROGRAM: Program = Program {
 };
 
 /// The bitonic rows.
-pub const BITONIC_PROGRAM: Program =
-    Program { name: "bitonic", files: &["key.wgsl", "bitonic.wgsl"], sources: &[KEY, BITONIC] };
+pub const BITONIC_PROGRAM: Program = Program {
+    name: "bitonic",
+    files: &["key.wgsl", "bitonic.wgsl", "bitonic_lines.wgsl"],
+    sources: &[KEY, BITONIC, BITONIC_LINES],
+};
 
 /// The window's drawing of a lane's picture.
 pub const DISPLAY_PROGRAM: Program =
