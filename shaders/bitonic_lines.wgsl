@@ -15,7 +15,7 @@
 //! (BENCHMARKS.md).
 
 /// Positions an invocation holds.
-const HELD: u32 = 8u;
+const HELD: u32 = 16u;
 /// Words of `line_ranks`: HELD x WORKGROUP, or 1 when `sort_lines` is not built.
 override LINE_CAPACITY: u32 = 1u;
 
@@ -37,6 +37,14 @@ var<private> r4: u32;
 var<private> r5: u32;
 var<private> r6: u32;
 var<private> r7: u32;
+var<private> r8: u32;
+var<private> r9: u32;
+var<private> r10: u32;
+var<private> r11: u32;
+var<private> r12: u32;
+var<private> r13: u32;
+var<private> r14: u32;
+var<private> r15: u32;
 /// Exchanges this invocation made.
 var<private> made: u32;
 
@@ -49,8 +57,8 @@ fn held_exchange(a: ptr<private, u32>, b: ptr<private, u32>) {
     made += select(0u, 1u, x > y);
 }
 
-/// A stage whose partners lie within the invocation (mask 1, 2 or 4 for a half-cleaner; 1, 3
-/// or 7 for a flip).
+/// A stage whose partners lie within the invocation (mask 1, 2, 4 or 8 for a half-cleaner; 1, 3,
+/// 7 or 15 for a flip).
 fn held_stage(mask: u32) {
     switch mask {
         case 1u: {
@@ -58,31 +66,71 @@ fn held_stage(mask: u32) {
             held_exchange(&r2, &r3);
             held_exchange(&r4, &r5);
             held_exchange(&r6, &r7);
+            held_exchange(&r8, &r9);
+            held_exchange(&r10, &r11);
+            held_exchange(&r12, &r13);
+            held_exchange(&r14, &r15);
         }
         case 2u: {
             held_exchange(&r0, &r2);
             held_exchange(&r1, &r3);
             held_exchange(&r4, &r6);
             held_exchange(&r5, &r7);
+            held_exchange(&r8, &r10);
+            held_exchange(&r9, &r11);
+            held_exchange(&r12, &r14);
+            held_exchange(&r13, &r15);
         }
         case 3u: {
             held_exchange(&r0, &r3);
             held_exchange(&r1, &r2);
             held_exchange(&r4, &r7);
             held_exchange(&r5, &r6);
+            held_exchange(&r8, &r11);
+            held_exchange(&r9, &r10);
+            held_exchange(&r12, &r15);
+            held_exchange(&r13, &r14);
         }
         case 4u: {
             held_exchange(&r0, &r4);
             held_exchange(&r1, &r5);
             held_exchange(&r2, &r6);
             held_exchange(&r3, &r7);
+            held_exchange(&r8, &r12);
+            held_exchange(&r9, &r13);
+            held_exchange(&r10, &r14);
+            held_exchange(&r11, &r15);
         }
-        default: {
-            // 7: the flip of a merge of 8.
+        case 7u: {
             held_exchange(&r0, &r7);
             held_exchange(&r1, &r6);
             held_exchange(&r2, &r5);
             held_exchange(&r3, &r4);
+            held_exchange(&r8, &r15);
+            held_exchange(&r9, &r14);
+            held_exchange(&r10, &r13);
+            held_exchange(&r11, &r12);
+        }
+        case 8u: {
+            held_exchange(&r0, &r8);
+            held_exchange(&r1, &r9);
+            held_exchange(&r2, &r10);
+            held_exchange(&r3, &r11);
+            held_exchange(&r4, &r12);
+            held_exchange(&r5, &r13);
+            held_exchange(&r6, &r14);
+            held_exchange(&r7, &r15);
+        }
+        default: {
+            // 15: the flip of a merge of 16.
+            held_exchange(&r0, &r15);
+            held_exchange(&r1, &r14);
+            held_exchange(&r2, &r13);
+            held_exchange(&r3, &r12);
+            held_exchange(&r4, &r11);
+            held_exchange(&r5, &r10);
+            held_exchange(&r6, &r9);
+            held_exchange(&r7, &r8);
         }
     }
 }
@@ -148,6 +196,14 @@ fn sort_lines(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_i
     r5 = line_ranks[line_slot(first + 5u)];
     r6 = line_ranks[line_slot(first + 6u)];
     r7 = line_ranks[line_slot(first + 7u)];
+    r8 = line_ranks[line_slot(first + 8u)];
+    r9 = line_ranks[line_slot(first + 9u)];
+    r10 = line_ranks[line_slot(first + 10u)];
+    r11 = line_ranks[line_slot(first + 11u)];
+    r12 = line_ranks[line_slot(first + 12u)];
+    r13 = line_ranks[line_slot(first + 13u)];
+    r14 = line_ranks[line_slot(first + 14u)];
+    r15 = line_ranks[line_slot(first + 15u)];
     made = 0u;
     if (lid == 0u) {
         atomicStore(&exchanges, 0u);
@@ -172,6 +228,14 @@ fn sort_lines(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_i
             line_ranks[line_slot(first + 5u)] = r5;
             line_ranks[line_slot(first + 6u)] = r6;
             line_ranks[line_slot(first + 7u)] = r7;
+            line_ranks[line_slot(first + 8u)] = r8;
+            line_ranks[line_slot(first + 9u)] = r9;
+            line_ranks[line_slot(first + 10u)] = r10;
+            line_ranks[line_slot(first + 11u)] = r11;
+            line_ranks[line_slot(first + 12u)] = r12;
+            line_ranks[line_slot(first + 13u)] = r13;
+            line_ranks[line_slot(first + 14u)] = r14;
+            line_ranks[line_slot(first + 15u)] = r15;
             workgroupBarrier();
             r0 = shared_exchange(first, mask, r0);
             r1 = shared_exchange(first + 1u, mask, r1);
@@ -181,6 +245,14 @@ fn sort_lines(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_i
             r5 = shared_exchange(first + 5u, mask, r5);
             r6 = shared_exchange(first + 6u, mask, r6);
             r7 = shared_exchange(first + 7u, mask, r7);
+            r8 = shared_exchange(first + 8u, mask, r8);
+            r9 = shared_exchange(first + 9u, mask, r9);
+            r10 = shared_exchange(first + 10u, mask, r10);
+            r11 = shared_exchange(first + 11u, mask, r11);
+            r12 = shared_exchange(first + 12u, mask, r12);
+            r13 = shared_exchange(first + 13u, mask, r13);
+            r14 = shared_exchange(first + 14u, mask, r14);
+            r15 = shared_exchange(first + 15u, mask, r15);
         }
         if (distance == 0u) {
             merge += 1u;
@@ -201,6 +273,14 @@ fn sort_lines(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_i
     line_ranks[line_slot(first + 5u)] = r5;
     line_ranks[line_slot(first + 6u)] = r6;
     line_ranks[line_slot(first + 7u)] = r7;
+    line_ranks[line_slot(first + 8u)] = r8;
+    line_ranks[line_slot(first + 9u)] = r9;
+    line_ranks[line_slot(first + 10u)] = r10;
+    line_ranks[line_slot(first + 11u)] = r11;
+    line_ranks[line_slot(first + 12u)] = r12;
+    line_ranks[line_slot(first + 13u)] = r13;
+    line_ranks[line_slot(first + 14u)] = r14;
+    line_ranks[line_slot(first + 15u)] = r15;
     workgroupBarrier();
     for (var k = 0u; k < HELD; k += 1u) {
         let pos = k * WORKGROUP + lid;

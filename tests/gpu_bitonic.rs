@@ -95,11 +95,12 @@ const AWKWARD_SIZES: [(u32, u32); 12] = [
 #[test]
 fn every_stage_matches_the_model_on_awkward_sizes_within_and_across_blocks() {
     on_every_gpu(|gpu| {
-        // The device's own blocks (whole lines by `sort_lines`, ranks held in registers, and by
-        // `sort_blocks`), and blocks of 16, 64 and 512 so that lines span several.
+        // The device's own blocks (whole lines by `sort_lines`, ranks held in registers, however
+        // short, and by `sort_blocks`), and blocks of 16, 64 and 512 so that lines span several.
         let variants = [16, 64, 512].map(|block| Bitonic::with_max_block(gpu, block));
+        let all_held = BitonicTuning { shortest_held_line: 1, ..BitonicTuning::default() };
         let blocks_only = BitonicTuning { held_ranks: false, ..BitonicTuning::default() };
-        let whole_lines = [Bitonic::new(gpu), Bitonic::with_tuning(gpu, blocks_only)];
+        let whole_lines = [Bitonic::with_tuning(gpu, all_held), Bitonic::with_tuning(gpu, blocks_only)];
         for bitonic in whole_lines.into_iter().chain(variants) {
             for (i, &(w, h)) in AWKWARD_SIZES.iter().enumerate() {
                 let input = random_image(w, h, 500 + i as u64);

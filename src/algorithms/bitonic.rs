@@ -107,16 +107,27 @@ pub struct BitonicTuning {
     /// Whether whole lines whose ranks fit one word are sorted by `sort_lines` (ranks held in
     /// registers) rather than `sort_blocks`.
     pub held_ranks: bool,
+    /// The shortest line `sort_lines` takes (shorter ones go to `sort_blocks`).
+    pub shortest_held_line: u32,
 }
 
 impl Default for BitonicTuning {
     fn default() -> Self {
-        BitonicTuning { max_block: u32::MAX, pairs_per_invocation: None, held_ranks: true }
+        BitonicTuning {
+            max_block: u32::MAX,
+            pairs_per_invocation: None,
+            held_ranks: true,
+            shortest_held_line: MIN_HELD_LINE,
+        }
     }
 }
 
 /// Positions one invocation of `sort_lines` holds (`HELD` in `shaders/bitonic_lines.wgsl`).
-const HELD: u32 = 8;
+const HELD: u32 = 16;
+
+/// The shortest line `sort_lines` takes by default: its smallest workgroup (32) holds 512
+/// positions, and short lines sort faster in `sort_blocks` (BENCHMARKS.md).
+const MIN_HELD_LINE: u32 = 129;
 
 /// The bitonic pipelines of one device: `global_stage`, and `sort_blocks` built for each
 /// rank layout and block size a run asks for (kept, so pictures of one size build them once).
@@ -241,7 +252,7 @@ impl Bitonic {
         let fits = workgroup
             <= limits.max_compute_invocations_per_workgroup.min(limits.max_compute_workgroup_size_x)
             && capacity * 4 <= limits.max_compute_workgroup_storage_size;
-        if !self.tuning.held_ranks || !fits {
+        if !self.tuning.held_ranks || !fits || line_len < self.tuning.shortest_held_line {
             return None;
         }
         let mut built = self.lines.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
