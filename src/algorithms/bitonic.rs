@@ -251,7 +251,7 @@ impl Bitonic {
         let capacity = HELD * workgroup;
         let fits = workgroup
             <= limits.max_compute_invocations_per_workgroup.min(limits.max_compute_workgroup_size_x)
-            && capacity * 4 <= limits.max_compute_workgroup_storage_size;
+            && capacity * 4 + WORKGROUP_OVERHEAD_BYTES <= limits.max_compute_workgroup_storage_size;
         if !self.tuning.held_ranks || !fits || line_len < self.tuning.shortest_held_line {
             return None;
         }
