@@ -218,6 +218,12 @@ fn sort_blocks(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_
             origins[row + pos] = origin;
         }
     }
+    add_exchanges_to_step(lid);
+}
+
+/// Once every invocation has added its exchanges to the workgroup's, adds those to this step's
+/// counter (called by every invocation, in uniform control flow).
+fn add_exchanges_to_step(lid: u32) {
     workgroupBarrier();
     if (lid == 0u) {
         let total = atomicLoad(&exchanges);

@@ -286,11 +286,5 @@ fn sort_lines(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_i
         let pos = k * WORKGROUP + lid;
         store_rank(line, row, pos, len, line_ranks[line_slot(pos)]);
     }
-    workgroupBarrier();
-    if (lid == 0u) {
-        let total = atomicLoad(&exchanges);
-        if (total != 0u) {
-            atomicAdd(&counters[0], total);
-        }
-    }
+    add_exchanges_to_step(lid);
 }

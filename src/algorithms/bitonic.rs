@@ -226,21 +226,27 @@ impl Bitonic {
             ("WIDE_CAPACITY", per_position(layout.wide)),
             ("RUNS_CAPACITY", per_position(layout.runs)),
         ];
-        let pipeline = self.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some(&format!("bitonic::sort_blocks[{block}]")),
+        let pipeline = self.unit_pipeline("sort_blocks", block, &constants);
+        let made = BlockPipeline { pipeline, block };
+        built.push(((layout.index(), block), made.clone()));
+        made
+    }
+
+    /// The pipeline of entry point `entry` (`sort_blocks` or `sort_lines`) with `constants`;
+    /// `size` names it.
+    fn unit_pipeline(&self, entry: &str, size: u32, constants: &[(&str, f64)]) -> wgpu::ComputePipeline {
+        self.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some(&format!("bitonic::{entry}[{size}]")),
             layout: Some(&self.pipeline_layout),
             module: &self.module,
-            entry_point: Some("sort_blocks"),
+            entry_point: Some(entry),
             compilation_options: wgpu::PipelineCompilationOptions {
-                constants: &constants,
+                constants,
                 // Every workgroup variable is written before it is read.
                 zero_initialize_workgroup_memory: false,
             },
             cache: None,
-        });
-        let made = BlockPipeline { pipeline, block };
-        built.push(((layout.index(), block), made.clone()));
-        made
+        })
     }
 
     /// `sort_lines` for lines of `line_len` positions, built on first use; `None` where the
@@ -260,18 +266,7 @@ impl Bitonic {
             return Some(pipeline.clone());
         }
         let constants = [("WORKGROUP", f64::from(workgroup)), ("LINE_CAPACITY", f64::from(capacity))];
-        let pipeline = self.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some(&format!("bitonic::sort_lines[{workgroup}]")),
-            layout: Some(&self.pipeline_layout),
-            module: &self.module,
-            entry_point: Some("sort_lines"),
-            compilation_options: wgpu::PipelineCompilationOptions {
-                constants: &constants,
-                // Every workgroup variable is written before it is read.
-                zero_initialize_workgroup_memory: false,
-            },
-            cache: None,
-        });
+        let pipeline = self.unit_pipeline("sort_lines", workgroup, &constants);
         built.push((workgroup, pipeline.clone()));
         Some(pipeline)
     }
