@@ -104,13 +104,7 @@ pub fn run(settings: &Settings) -> anyhow::Result<()> {
     let mask = mask.map(|m| if m.dimensions() == (width, height) { m } else { m.resized(width, height) });
     let lines =
         Lines::new(settings.direction, (width, height), gpu.device.limits().max_texture_dimension_2d)?;
-    let sorter = Sorter {
-        gpu: &gpu,
-        settings,
-        pipelines: Pipelines::new(&gpu, settings.algorithm),
-        scatter: LineScatter::new(&gpu),
-        lines,
-    };
+    let sorter = Sorter::new(&gpu, settings, lines);
     if let Some(sweep) = settings.sweep {
         let target = record_target.expect("--sweep comes with --record");
         let report = record_threshold_sweep(&sorter, &picture.pixels, mask.as_ref(), sweep, target)?;
@@ -136,18 +130,30 @@ pub fn run(settings: &Settings) -> anyhow::Result<()> {
 }
 
 /// What every headless output sorts with: the device, the settings, the algorithm's pipelines,
-/// the scatter and the lines through the picture.
-struct Sorter<'a> {
-    gpu: &'a Gpu,
-    settings: &'a Settings,
+/// the scatter and the lines through the picture (or through every frame of a clip).
+pub(crate) struct Sorter<'a> {
+    pub(crate) gpu: &'a Gpu,
+    pub(crate) settings: &'a Settings,
     pipelines: Pipelines,
     scatter: LineScatter,
-    lines: Lines,
+    pub(crate) lines: Lines,
+}
+
+impl<'a> Sorter<'a> {
+    /// The settings' algorithm's pipelines on `gpu`, along `lines`.
+    pub(crate) fn new(gpu: &'a Gpu, settings: &'a Settings, lines: Lines) -> Self {
+        let pipelines = Pipelines::new(gpu, settings.algorithm);
+        Sorter { gpu, settings, pipelines, scatter: LineScatter::new(gpu), lines }
+    }
 }
 
 /// The runs the settings ask for, computed from the picture to be sorted along its lines, or
 /// `None` for whole lines; an error when the algorithm cannot sort within them.
-fn run_map(sorter: &Sorter<'_>, picture: &RgbaImage, mask: Option<&Mask>) -> anyhow::Result<Option<RunMap>> {
+pub(crate) fn run_map(
+    sorter: &Sorter<'_>,
+    picture: &RgbaImage,
+    mask: Option<&Mask>,
+) -> anyhow::Result<Option<RunMap>> {
     let s = sorter.settings;
     let runs = if s.uses_intervals() { sorter.lines.runs(picture, &s.intervals, mask)? } else { None };
     sorter.lines.check(s.algorithm, s.options, &s.run, runs.as_ref())?;
@@ -162,15 +168,28 @@ fn start_run(
     settings: crate::algorithms::RunSettings,
     runs: Option<&RunMap>,
 ) -> Box<dyn SortRun> {
+    let (run, notice) = start_run_quietly(sorter, picture, settings, runs);
+    if let Some(notice) = notice {
+        eprintln!("note: {notice}");
+    }
+    run
+}
+
+/// [`start_run`] with its notice returned instead of printed (a clip gives it once, not once a
+/// frame).
+pub(crate) fn start_run_quietly(
+    sorter: &Sorter<'_>,
+    picture: &RgbaImage,
+    settings: crate::algorithms::RunSettings,
+    runs: Option<&RunMap>,
+) -> (Box<dyn SortRun>, Option<String>) {
     let options = sorter.settings.options;
     let run = sorter
         .lines
         .start(sorter.gpu, &sorter.pipelines, &sorter.scatter, picture, options, settings, runs)
         .expect("run_map checked that the algorithm can sort along the lines within the runs");
-    if let Some(notice) = run.notice() {
-        eprintln!("note: {notice}");
-    }
-    run
+    let notice = run.notice().map(str::to_string);
+    (run, notice)
 }
 
 fn record_threshold_sweep(

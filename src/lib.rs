@@ -20,6 +20,7 @@
 //! 6. [`keys`] (sort keys and options) and [`picture`] (files in and out);
 //! 7. [`gpu`]: context, textures, read-back, shader assembly, timestamps.
 //!
+//! [`video`] (clips through ffmpeg, every frame sorted) is a front end beside [`headless`].
 //! [`interrupt`] (Ctrl-C) stands beside them all.
 //!
 //! For `wasm32-unknown-unknown` (the browser, on WebGPU: `web/`) the library builds without the
@@ -53,3 +54,5 @@ pub mod reference;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod settings;
 pub mod sort;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod video;

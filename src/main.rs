@@ -24,6 +24,8 @@ fn main() -> ExitCode {
             Bench::Radix(args) => shadersort::bench::radix::run(args),
             Bench::Pass(args) => shadersort::bench::pass::run(args),
         }
+    } else if let Some(clip) = settings.clip() {
+        shadersort::video::run(&settings, clip)
     } else if settings.headless() {
         shadersort::headless::run(&settings)
     } else {

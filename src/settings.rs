@@ -54,12 +54,21 @@ pub struct Settings {
     pub speed: Option<f64>,
     /// Window: close after this long and print frame statistics.
     pub quit_after: Option<Duration>,
+    /// Whether `image` is a clip (a video, an animated GIF, frames): every frame is sorted.
+    pub clip: bool,
+    /// How clips are read and written.
+    pub video: VideoSettings,
 }
 
 impl Settings {
     /// Whether a headless output was asked for (`--out` or `--record`) instead of the window.
     pub fn headless(&self) -> bool {
         self.out.is_some() || self.record_to.is_some()
+    }
+
+    /// The clip to sort frame by frame, if the input is one.
+    pub fn clip(&self) -> Option<&std::path::Path> {
+        self.image.as_deref().filter(|_| self.clip)
     }
 
     /// Whether the sort runs within runs: an interval mode other than none, or a mask.
@@ -75,5 +84,109 @@ impl Settings {
             run.phases_per_step = u32::MAX;
         }
         run
+    }
+}
+
+/// How clips are read and written (`--ffmpeg`, `--lossless`, `--codec`, `--crf`, `--frame-rate`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct VideoSettings {
+    /// The ffmpeg to use (`--ffmpeg`).
+    pub ffmpeg: Option<PathBuf>,
+    /// Lossless, codec and quality.
+    pub encode: EncodeChoice,
+    /// The frame rate of a clip given as picture files.
+    pub frame_rate: Rate,
+}
+
+impl Default for VideoSettings {
+    fn default() -> Self {
+        VideoSettings { ffmpeg: None, encode: EncodeChoice::default(), frame_rate: Rate { num: 30, den: 1 } }
+    }
+}
+
+/// The user's encoding choices for a clip (`--lossless`, `--codec`, `--crf`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EncodeChoice {
+    /// Every frame exactly (FFV1, PNG or APNG).
+    pub lossless: bool,
+    /// An ffmpeg encoder name instead of the container's usual one.
+    pub codec: Option<String>,
+    /// The encoder's constant rate factor instead of ours.
+    pub crf: Option<u32>,
+}
+
+/// Frames per second as a fraction (`30000/1001` for NTSC's 29.97).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rate {
+    /// Frames.
+    pub num: u32,
+    /// Per this many seconds.
+    pub den: u32,
+}
+
+impl Rate {
+    /// Frames per second.
+    pub fn fps(self) -> f64 {
+        f64::from(self.num) / f64::from(self.den)
+    }
+
+    /// Frames per second as a fraction of at most two decimals; the NTSC rates (29.97 and the
+    /// like) become their exact `n*1000/1001`.
+    pub fn from_fps(value: f64) -> Option<Rate> {
+        if !(value.is_finite() && value > 0.0 && value < 1e6) {
+            return None;
+        }
+        let ntsc = (value * 1.001).round();
+        if value.fract() != 0.0 && (ntsc / 1.001 - value).abs() < 0.006 {
+            return Some(Rate { num: ntsc as u32 * 1000, den: 1001 });
+        }
+        let hundredths = (value * 100.0).round() as u32;
+        let divisor = gcd(hundredths, 100);
+        Some(Rate { num: hundredths / divisor, den: 100 / divisor })
+    }
+}
+
+impl std::fmt::Display for Rate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.den == 1 { write!(f, "{}", self.num) } else { write!(f, "{}/{}", self.num, self.den) }
+    }
+}
+
+impl std::str::FromStr for Rate {
+    type Err = String;
+
+    /// `30`, `29.97` or `30000/1001`.
+    fn from_str(s: &str) -> Result<Rate, String> {
+        let bad = || format!("'{s}' is not a frame rate like 30, 29.97 or 30000/1001");
+        match s.split_once('/') {
+            Some((n, d)) => match (n.trim().parse::<u32>(), d.trim().parse::<u32>()) {
+                (Ok(num), Ok(den)) if num > 0 && den > 0 => {
+                    let divisor = gcd(num, den);
+                    Ok(Rate { num: num / divisor, den: den / divisor })
+                }
+                _ => Err(bad()),
+            },
+            None => s.trim().parse::<f64>().ok().and_then(Rate::from_fps).ok_or_else(bad),
+        }
+    }
+}
+
+fn gcd(a: u32, b: u32) -> u32 {
+    if b == 0 { a.max(1) } else { gcd(b, a % b) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rates_parse_as_fractions() {
+        assert_eq!("29.97".parse::<Rate>(), Ok(Rate { num: 30000, den: 1001 }));
+        assert_eq!("12.5".parse::<Rate>(), Ok(Rate { num: 25, den: 2 }));
+        assert_eq!("30000/1001".parse::<Rate>().unwrap().to_string(), "30000/1001");
+        assert_eq!("60/2".parse::<Rate>().unwrap().to_string(), "30");
+        for bad in ["0/1", "fast", "0", "-5"] {
+            assert!(bad.parse::<Rate>().is_err(), "{bad}");
+        }
     }
 }

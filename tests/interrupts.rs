@@ -1,6 +1,6 @@
 //! Every way a headless run ends leaves its folder as it was: SIGTERM, SIGHUP and SIGINT, sent
 //! at a random moment of `--out`, `--record` (GIF, animated PNG, a folder of PNG frames) and a
-//! radix `--record --sub-steps`, each end the
+//! radix `--record --sub-steps`, and a clip sorted through ffmpeg (where ffmpeg runs), each end the
 //! run with a one-line message and exit status 128 + the signal, and the folder holds exactly
 //! the files it held before, byte for byte (an older output untouched, no temporary left). And a
 //! long run without a terminal says how it is doing every few seconds.
@@ -66,7 +66,19 @@ fn term_hup_and_int_leave_the_folder_as_it_was() {
     std::fs::write(dir.path().join("out.gif"), b"an older recording").unwrap();
     std::fs::create_dir(dir.path().join("frames")).unwrap();
     std::fs::write(dir.path().join("frames/frame-00000.png"), b"an older frame").unwrap();
-    let runs: [(&str, Vec<&str>); 5] = [
+    // A clip long enough to be under way: 300 frames, odd-even, into an older video.
+    let ffmpeg = Command::new("ffmpeg")
+        .args(["-v", "error", "-nostdin", "-f", "lavfi", "-i", "testsrc2=size=96x64:rate=30"])
+        .args(["-frames:v", "300", "-c:v", "ffv1", "clip.mkv"])
+        .current_dir(dir.path())
+        .output();
+    let have_clip = ffmpeg.is_ok_and(|o| o.status.success());
+    assert!(
+        have_clip || std::env::var_os("SHADERSORT_REQUIRE_FFMPEG").is_none(),
+        "SHADERSORT_REQUIRE_FFMPEG is set but ffmpeg cannot make a clip"
+    );
+    std::fs::write(dir.path().join("out.mkv"), b"an older video").unwrap();
+    let mut runs: Vec<(&str, Vec<&str>)> = vec![
         ("--out", vec![&long, "--out", "out.png"]),
         ("--record", vec![&wide, "--record", "out.gif"]),
         ("--record (animated PNG)", vec![&wide, "--record", "out.png"]),
@@ -76,6 +88,9 @@ fn term_hup_and_int_leave_the_folder_as_it_was() {
             vec![&wide, "--algorithm", "radix", "--sub-steps", "--digit-bits", "1", "--record", "out.gif"],
         ),
     ];
+    if have_clip {
+        runs.push(("a clip's --out", vec!["clip.mkv", "--out", "out.mkv"]));
+    }
     for (signal, number) in [("TERM", 15), ("HUP", 1), ("INT", 2)] {
         for (what, args) in &runs {
             let before = snapshot(dir.path());

@@ -34,6 +34,51 @@ impl Cli {
         Ok(flags.first().map_or(IntervalMode::None, |&(_, m)| m))
     }
 
+    /// Clip flags on a picture, and picture-only flags on a clip.
+    fn check_clip(&self) -> Result<(), String> {
+        let clip = self.image.as_deref().is_some_and(crate::video::is_clip);
+        if !clip {
+            let clip_flags = [
+                ("--lossless", self.lossless),
+                ("--codec", self.codec.is_some()),
+                ("--crf", self.crf.is_some()),
+                ("--frame-rate", self.frame_rate.is_some()),
+                ("--ffmpeg", self.ffmpeg.is_some()),
+            ];
+            if let Some((flag, _)) = clip_flags.iter().find(|(_, given)| *given) {
+                return Err(format!(
+                    "{flag} applies to a clip (a video, an animated GIF or a folder of frames) sorted with --out; give one as the input, or drop {flag}"
+                ));
+            }
+            return Ok(());
+        }
+        let image = self.image.as_deref().expect("a clip is an input").display();
+        let refused = [
+            ("--record", self.record.is_some()),
+            ("--frames", self.frames.is_some()),
+            ("--every", self.every.is_some()),
+            ("--max-frames", self.max_frames.is_some()),
+        ];
+        if let Some((flag, _)) = refused.iter().find(|(_, given)| *given) {
+            return Err(format!(
+                "{flag} does not go with a clip: each frame of '{image}' is sorted to the end (or to --passes) into --out, and --sweep moves the threshold over the clip; drop {flag}"
+            ));
+        }
+        if self.out.is_none() {
+            return Err(format!(
+                "'{image}' is a clip: the window opens pictures; sort the clip with --out PATH (a video such as sorted.mp4, or a folder ending in / for PNG frames)"
+            ));
+        }
+        if self.frame_rate.is_some()
+            && !crate::video::frame_files::is_frame_files(self.image.as_deref().expect("an input"))
+        {
+            return Err(format!(
+                "--frame-rate sets the rate of a clip given as picture files; '{image}' keeps its own rate; drop --frame-rate"
+            ));
+        }
+        Ok(())
+    }
+
     /// Interval and sweep flags that do not go together.
     fn check_intervals(&self) -> Result<(), String> {
         let mode = self.interval_mode()?;
@@ -46,7 +91,12 @@ impl Cli {
         if self.frames.is_some() && self.sweep.is_none() {
             return Err("--frames sets the frames of a --sweep: add --sweep FROM..TO".into());
         }
-        if self.sweep.is_some() {
+        let clip = self.image.as_deref().is_some_and(crate::video::is_clip);
+        if self.sweep.is_some() && clip {
+            if self.threshold.is_some() {
+                return Err("--threshold does not go with --sweep: the sweep sets the threshold 0..T of each frame, T moving from FROM to TO over the clip; drop --threshold".into());
+            }
+        } else if self.sweep.is_some() {
             if self.record.is_none() {
                 return Err("--sweep records the threshold sweep: add --record [PATH]".into());
             }
@@ -76,6 +126,7 @@ impl Cli {
     /// Flags that parse on their own but not together: radix flags on another algorithm's
     /// headless run, more key bits than the key has, two directions.
     pub fn check(&self) -> Result<(), String> {
+        self.check_clip()?;
         self.check_intervals()?;
         self.check_direction()?;
         if let Some(bits) = self.key_bits {

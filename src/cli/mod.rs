@@ -35,12 +35,38 @@ pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
 
-    /// Picture to sort: PNG, JPEG, GIF, BMP, WebP or TIFF; any colour type is read as RGBA8.
+    /// Picture to sort: PNG, JPEG, GIF, BMP, WebP or TIFF; any colour type is read as RGBA8. Or
+    /// a clip (with --out): a video ffmpeg reads, an animated GIF, a folder of frames or a
+    /// pattern like shot-%05d.png.
     pub image: Option<PathBuf>,
 
     /// Sort without a window and write the result (or the state after --passes) to this PNG.
+    /// For a clip: a video (the extension says the container: .mp4, .mkv, .webm, .mov, .gif,
+    /// .png for an animated PNG) or DIR/ for PNG frames; every frame sorted.
     #[arg(long, value_name = "PATH")]
     pub out: Option<PathBuf>,
+
+    /// Clips: write every frame exactly (FFV1 in .mkv, .avi or .nut; PNG in .mov; .png).
+    #[arg(long)]
+    pub lossless: bool,
+
+    /// Clips: the ffmpeg video encoder to write with (libx265, libsvtav1, prores_ks, ...)
+    /// [default: libx264 for .mp4, .mov, .mkv and .avi, libvpx-vp9 for .webm].
+    #[arg(long, value_name = "ENCODER")]
+    pub codec: Option<String>,
+
+    /// Clips: the encoder's constant rate factor, lower is better [default: 18 for H.264, 31
+    /// for VP9].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=63))]
+    pub crf: Option<u32>,
+
+    /// Clips given as picture files: their frames per second (30, 29.97 or 30000/1001) [default: 30].
+    #[arg(long, value_name = "FPS")]
+    pub frame_rate: Option<crate::settings::Rate>,
+
+    /// Clips: the ffmpeg program [default: $SHADERSORT_FFMPEG, else ffmpeg on PATH].
+    #[arg(long, value_name = "PATH")]
+    pub ffmpeg: Option<PathBuf>,
 
     /// Record the sort, one frame per pass, without a window; the path says the format: .gif,
     /// .png or .apng (animated PNG, exact colours), or DIR/ (a folder of PNG frames) [default:

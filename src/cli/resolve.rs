@@ -9,7 +9,7 @@ use crate::intervals::threshold::ThresholdSweep;
 use crate::intervals::{IntervalMode, IntervalSettings};
 use crate::keys::options::SortOptions;
 use crate::record::RecordSettings;
-use crate::settings::Settings;
+use crate::settings::{EncodeChoice, Settings, VideoSettings};
 
 impl Cli {
     /// The settings the front ends take (after [`Cli::check`]).
@@ -34,6 +34,18 @@ impl Cli {
             speed: self.speed,
             lens: self.lens,
             quit_after: self.quit_after.map(std::time::Duration::from_secs_f64),
+            clip: self.image.as_deref().is_some_and(crate::video::is_clip),
+            video: self.video_settings(),
+        }
+    }
+
+    /// How clips are read and written.
+    pub fn video_settings(&self) -> VideoSettings {
+        let defaults = VideoSettings::default();
+        VideoSettings {
+            ffmpeg: self.ffmpeg.clone(),
+            encode: EncodeChoice { lossless: self.lossless, codec: self.codec.clone(), crf: self.crf },
+            frame_rate: self.frame_rate.unwrap_or(defaults.frame_rate),
         }
     }
 

@@ -101,7 +101,9 @@ pub(crate) fn existing_parent(path: &Path) -> Result<PathBuf, OutputError> {
 pub struct OutputFile {
     path: PathBuf,
     dir: PathBuf,
-    ext: &'static str,
+    /// The temporary's name ends in this: `.png.part`, or `.part.mkv` for a video, whose
+    /// extension tells ffmpeg the container.
+    suffix: String,
     temp: Option<tempfile::NamedTempFile>,
 }
 
@@ -118,8 +120,21 @@ impl OutputFile {
             return Err(OutputError::WrongExtension { path: path.into(), what: format.what(), ext });
         }
         let dir = existing_parent(path)?;
-        let file = OutputFile { path: path.into(), dir, ext, temp: None };
+        let file = OutputFile { path: path.into(), dir, suffix: format!(".{ext}.part"), temp: None };
         // A probe, removed at once: the folder must take the temporary when writing begins.
+        file.new_temporary()?;
+        Ok(file)
+    }
+
+    /// [`OutputFile::prepare`] for a video that ffmpeg writes: any extension (the caller
+    /// checked it), kept last in the temporary's name so that ffmpeg picks the container by it.
+    pub fn prepare_video(path: &Path) -> Result<Self, OutputError> {
+        let ext = path.extension().map(|e| e.to_string_lossy().into_owned()).unwrap_or_default();
+        if path.is_dir() {
+            return Err(OutputError::IsDirectory { path: path.into(), ext: "mp4" });
+        }
+        let dir = existing_parent(path)?;
+        let file = OutputFile { path: path.into(), dir, suffix: format!(".part.{ext}"), temp: None };
         file.new_temporary()?;
         Ok(file)
     }
@@ -127,8 +142,7 @@ impl OutputFile {
     /// A new temporary file in the target's folder.
     fn new_temporary(&self) -> Result<tempfile::NamedTempFile, OutputError> {
         let mut builder = tempfile::Builder::new();
-        let suffix = format!(".{}.part", self.ext);
-        builder.prefix(".shadersort-").suffix(&suffix);
+        builder.prefix(".shadersort-").suffix(&self.suffix);
         // Temporary files are private (0600) by default; the finished picture should get the
         // usual permissions of a new file (0666 less the umask), as any image editor's would.
         #[cfg(unix)]
@@ -149,6 +163,11 @@ impl OutputFile {
     /// The final path.
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// The temporary file's path, for a writer in another process (ffmpeg); writing begins here.
+    pub fn temporary_path(&mut self) -> Result<PathBuf, OutputError> {
+        Ok(self.temporary()?.path().to_path_buf())
     }
 
     /// The temporary file, for writers that need a handle of their own; writing begins here.

@@ -814,3 +814,5 @@ fn angle_errors_are_one_line_and_leave_no_files() {
     assert!(String::from_utf8_lossy(&output.stderr).contains("like 30 or -45"));
     assert!(!out.exists());
 }
+
+mod clip;

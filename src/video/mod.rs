@@ -1,0 +1,370 @@
+//! Clips in and out: a video (read through ffmpeg), an animated GIF or a folder of frames is
+//! decoded frame by frame, every frame is sorted on the GPU with the settings a picture takes,
+//! and the sorted frames are encoded into a video (through ffmpeg) or written as PNG frames.
+//! Decoding, sorting and encoding run on three threads with two frames queued between each,
+//! so memory does not grow with the clip.
+
+pub mod encoding;
+pub mod error;
+pub mod ffmpeg;
+pub mod frame_files;
+pub mod probe;
+pub mod sink;
+pub mod source;
+
+use crate::gpu::readback::read_texture;
+use crate::headless::{Sorter, run_map, start_run_quietly};
+use crate::interrupt;
+use crate::intervals::threshold::ThresholdSweep;
+use crate::intervals::{IntervalSettings, Mask};
+use crate::picture::input::{InputError, SizeLimit, scaled_size};
+use crate::progress::Progress;
+use crate::settings::Rate;
+use crate::settings::Settings;
+use anyhow::Context;
+pub use error::ClipError;
+use ffmpeg::Ffmpeg;
+use frame_files::FrameFiles;
+use image::RgbaImage;
+use probe::ClipInfo;
+use sink::{ClipSink, ClipTarget, EncodeSpec};
+use source::{Decoder, FrameSource};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// Extensions taken as videos (anything ffmpeg reads can also be named with one of these).
+pub const VIDEO_EXTENSIONS: [&str; 16] = [
+    "mp4", "m4v", "mov", "mkv", "webm", "avi", "nut", "mpg", "mpeg", "ts", "m2ts", "mts", "flv", "wmv",
+    "ogv", "y4m",
+];
+
+/// Whether `path` is a clip rather than a picture: a folder or pattern of frames, a file with a
+/// video extension, or an animated GIF (more than one frame).
+pub fn is_clip(path: &Path) -> bool {
+    if frame_files::is_frame_files(path) {
+        return true;
+    }
+    match encoding::extension(path).as_str() {
+        "gif" => is_animated_gif(path),
+        ext => VIDEO_EXTENSIONS.contains(&ext),
+    }
+}
+
+fn is_animated_gif(path: &Path) -> bool {
+    use image::AnimationDecoder;
+    let Ok(file) = std::fs::File::open(path) else { return false };
+    let Ok(decoder) = image::codecs::gif::GifDecoder::new(std::io::BufReader::new(file)) else {
+        return false;
+    };
+    decoder.into_frames().take(2).filter(Result::is_ok).count() == 2
+}
+
+/// What a clip's sort did, for the closing line.
+#[derive(Debug)]
+pub struct ClipReport {
+    /// Where the frames went.
+    pub path: PathBuf,
+    /// Frames sorted.
+    pub frames: u64,
+    /// Frame size.
+    pub size: (u32, u32),
+    /// Frames per second of the clip.
+    pub rate: Rate,
+    /// Wall time of the whole run.
+    pub elapsed: Duration,
+    /// The adapter used.
+    pub adapter: String,
+    /// What happened to the sound.
+    pub audio: &'static str,
+}
+
+impl std::fmt::Display for ClipReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (w, h) = self.size;
+        let seconds = self.elapsed.as_secs_f64();
+        write!(
+            f,
+            "sorted {} frames of {w}x{h} at {:.3} fps ({:.2} s of video) in {seconds:.2} s, {:.1} frames/s on {}; {}; wrote {}",
+            self.frames,
+            self.rate.fps(),
+            self.frames as f64 / self.rate.fps(),
+            self.frames as f64 / seconds.max(1e-9),
+            self.adapter,
+            self.audio,
+            self.path.display()
+        )
+    }
+}
+
+/// Sorts every frame of the clip at `input` into `--out`.
+pub fn run(settings: &Settings, input: &Path) -> anyhow::Result<()> {
+    let report = sort_clip(settings, input)?;
+    println!("{report}");
+    Ok(())
+}
+
+/// A clip opened: where its frames come from and what they are.
+struct OpenClip {
+    info: ClipInfo,
+    files: Option<FrameFiles>,
+}
+
+fn open_clip(settings: &Settings, input: &Path, ffmpeg: Option<&Ffmpeg>) -> Result<OpenClip, ClipError> {
+    if frame_files::is_frame_files(input) {
+        let files = FrameFiles::open(input)?;
+        let (width, height) = files.size();
+        let info = ClipInfo {
+            width,
+            height,
+            rate: settings.video.frame_rate,
+            frames: files.len(),
+            pixel_format: if files.has_alpha() { "rgba" } else { "rgb24" }.into(),
+            audio: None,
+        };
+        return Ok(OpenClip { info, files: Some(files) });
+    }
+    if !input.exists() {
+        return Err(InputError::Missing(input.into()).into());
+    }
+    let ffmpeg = ffmpeg.expect("a video input finds ffmpeg first");
+    Ok(OpenClip { info: probe::probe(ffmpeg, input)?, files: None })
+}
+
+fn sort_clip(settings: &Settings, input: &Path) -> anyhow::Result<ClipReport> {
+    let started = Instant::now();
+    let out = settings.out.as_deref().expect("the command line gives a clip an --out");
+    let target = ClipTarget::prepare(out)?;
+    let needs_ffmpeg = !frame_files::is_frame_files(input) || matches!(target, ClipTarget::Video(_));
+    let ffmpeg = if needs_ffmpeg {
+        let need = || {
+            if frame_files::is_frame_files(input) {
+                format!("cannot write '{}': it is a video", out.display())
+            } else {
+                format!("cannot read '{}': it is a video", input.display())
+            }
+        };
+        Some(Ffmpeg::find(settings.video.ffmpeg.as_deref(), need)?)
+    } else {
+        None
+    };
+    let clip = open_clip(settings, input, ffmpeg.as_ref())?;
+    let info = clip.info.clone();
+    let label = format!("'{}'", input.display());
+    let mask = settings.mask.as_deref().map(Mask::load).transpose()?;
+    if let Some(mask) = &mask {
+        mask.check_size(&label, (info.width, info.height))?;
+    }
+    // The encoding is checked before any work: a bad choice fails at once.
+    let video_args = match &target {
+        ClipTarget::Video(file) => Some(encoding::video_args(
+            file.path(),
+            &settings.video.encode,
+            (info.width, info.height),
+            info.has_alpha(),
+        )?),
+        ClipTarget::Frames(_) => None,
+    };
+    let gpu = crate::gpu::Gpu::headless()?;
+    let device_side = gpu.device.limits().max_texture_dimension_2d;
+    let limit = SizeLimit::new(device_side, settings.max_size, !settings.no_downscale);
+    let size = fit(&info, &label, &limit)?;
+    let video_args = match video_args {
+        // An odd side may have become even (or the reverse) by scaling.
+        Some(_) if size != (info.width, info.height) => {
+            Some(encoding::video_args(out, &settings.video.encode, size, info.has_alpha())?)
+        }
+        other => other,
+    };
+    let mask = mask.map(|m| if m.dimensions() == size { m } else { m.resized(size.0, size.1) });
+    let lines = crate::angle::Lines::new(settings.direction, size, device_side)?;
+    let sorter = Sorter::new(&gpu, settings, lines);
+    let (audio, audio_words) = match (&target, &info.audio) {
+        (ClipTarget::Video(_), Some(codec)) => {
+            let (args, note) = encoding::audio_args(out, codec);
+            if let Some(note) = &note {
+                eprintln!("{note}");
+            }
+            let words = if args.is_empty() {
+                "audio dropped"
+            } else if note.is_some() {
+                "audio re-encoded"
+            } else {
+                "audio copied"
+            };
+            ((!args.is_empty()).then_some((input, args)), words)
+        }
+        (ClipTarget::Frames(_), Some(_)) => (None, "audio not kept (a folder of frames has none)"),
+        (_, None) => (None, "no audio"),
+    };
+    if let Some((_, Some(note))) = &video_args {
+        eprintln!("{note}");
+    }
+    let spec = EncodeSpec {
+        size,
+        rate: info.rate,
+        video_args: video_args.map(|(args, _)| args).unwrap_or_default(),
+        audio,
+        has_alpha: info.has_alpha(),
+    };
+    let source = match clip.files {
+        Some(files) => FrameSource::Files(files, Some(size)),
+        None => FrameSource::Decoder(Decoder::start(
+            ffmpeg.as_ref().expect("found above"),
+            input,
+            size,
+            (info.width, info.height),
+            info.frames,
+        )?),
+    };
+    let sink = ClipSink::start(target, ffmpeg.as_ref(), spec)?;
+    let path = pipeline(&sorter, settings, &info, mask.as_ref(), source, sink)?;
+    Ok(ClipReport {
+        path,
+        frames: info.frames,
+        size,
+        rate: info.rate,
+        elapsed: started.elapsed(),
+        adapter: gpu.describe(),
+        audio: audio_words,
+    })
+}
+
+/// The size frames are sorted at: the clip's own, or downscaled to the limit (with a note), or
+/// an error with `--no-downscale`.
+fn fit(info: &ClipInfo, label: &str, limit: &SizeLimit) -> Result<(u32, u32), InputError> {
+    let (width, height) = (info.width, info.height);
+    if width.max(height) <= limit.max_side {
+        return Ok((width, height));
+    }
+    if !limit.downscale {
+        return Err(InputError::TooLarge {
+            label: label.into(),
+            width,
+            height,
+            limit: limit.max_side,
+            why: limit.why.clone(),
+            hint: String::new(),
+        });
+    }
+    let (w, h) = scaled_size(width, height, limit.max_side);
+    eprintln!(
+        "note: {label} is {width}x{height}; its frames are downscaled to {w}x{h} to fit {} (pass --no-downscale to refuse instead)",
+        limit.why
+    );
+    Ok((w, h))
+}
+
+/// What the sorting thread hands the encoding thread.
+enum ToSink {
+    Frame(RgbaImage),
+    /// Every frame was sent: finish the file.
+    End,
+}
+
+/// Decodes, sorts and encodes every frame, two frames queued between the stages.
+fn pipeline(
+    sorter: &Sorter<'_>,
+    settings: &Settings,
+    info: &ClipInfo,
+    mask: Option<&Mask>,
+    mut source: FrameSource,
+    mut sink: ClipSink,
+) -> anyhow::Result<PathBuf> {
+    let (frames_in, decoded) = mpsc::sync_channel::<Result<RgbaImage, ClipError>>(2);
+    let (sorted, frames_out) = mpsc::sync_channel::<ToSink>(2);
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("clip-decoder".into())
+            .spawn_scoped(scope, move || {
+                while let Some(frame) = source.next_frame() {
+                    let failed = frame.is_err();
+                    if frames_in.send(frame).is_err() || failed {
+                        break;
+                    }
+                }
+            })
+            .map_err(ClipError::Thread)?;
+        let encoder = std::thread::Builder::new()
+            .name("clip-encoder".into())
+            .spawn_scoped(scope, move || -> Result<Option<PathBuf>, ClipError> {
+                for message in frames_out {
+                    match message {
+                        ToSink::Frame(frame) => sink.push(&frame)?,
+                        // A signal during the last frames still leaves nothing.
+                        ToSink::End if interrupt::check().is_err() => return Ok(None),
+                        ToSink::End => return sink.finish().map(Some),
+                    }
+                }
+                // The sorting thread stopped early: the sink is dropped, leaving nothing.
+                Ok(None)
+            })
+            .map_err(ClipError::Thread)?;
+        let sorting = sort_frames(sorter, settings, info, mask, decoded, &sorted);
+        if sorting.is_ok() {
+            let _ = sorted.send(ToSink::End);
+        }
+        drop(sorted);
+        let encoded = encoder.join().expect("the encoder thread does not panic");
+        // The encoder's own failure explains a refused frame better than the refusal does.
+        match (sorting, encoded) {
+            (_, Err(e)) => Err(e.into()),
+            (Err(e), Ok(_)) => Err(e),
+            (Ok(()), Ok(Some(path))) => Ok(path),
+            (Ok(()), Ok(None)) => Err(interrupt::Interrupted::now().into()),
+        }
+    })
+}
+
+/// Sorts each decoded frame and hands it on, with progress; stops at the first error or signal.
+fn sort_frames(
+    sorter: &Sorter<'_>,
+    settings: &Settings,
+    info: &ClipInfo,
+    mask: Option<&Mask>,
+    decoded: mpsc::Receiver<Result<RgbaImage, ClipError>>,
+    sorted: &mpsc::SyncSender<ToSink>,
+) -> anyhow::Result<()> {
+    let run_settings = if settings.passes.is_none() { settings.unwatched_run() } else { settings.run };
+    let sweep = settings
+        .sweep
+        .map(|s| ThresholdSweep::new(s.from, s.to, info.frames.clamp(2, u64::from(u32::MAX)) as u32));
+    let mut bar = Progress::new("sorting", "frames");
+    bar.set_total(info.frames);
+    let mut notice_given = false;
+    for (index, frame) in decoded.into_iter().enumerate() {
+        interrupt::check()?;
+        let frame = frame?;
+        let runs = match sweep {
+            Some(sweep) => {
+                let threshold = sweep.threshold(index as u32);
+                let intervals = IntervalSettings {
+                    mode: crate::intervals::IntervalMode::Threshold,
+                    threshold,
+                    ..settings.intervals
+                };
+                sorter.lines.runs(&frame, &intervals, mask)?
+            }
+            None => run_map(sorter, &frame, mask)?,
+        };
+        let (mut run, notice) = start_run_quietly(sorter, &frame, run_settings, runs.as_ref());
+        if let Some(notice) = notice.filter(|_| !notice_given) {
+            bar.note(&format!("note: {notice}"));
+            notice_given = true;
+        }
+        let steps = settings.passes.unwrap_or(run.total_steps()).min(run.total_steps());
+        crate::algorithms::run_until(sorter.gpu, run.as_mut(), steps, |_| interrupt::check().is_ok())
+            .context("sorting on the GPU failed")?;
+        interrupt::check()?;
+        let state = read_texture(sorter.gpu, run.state())
+            .context("reading the sorted frame back from the GPU failed")?;
+        if sorted.send(ToSink::Frame(state)).is_err() {
+            // The encoder stopped; its error is the one to report.
+            return Ok(());
+        }
+        bar.set_done(index as u64 + 1);
+    }
+    bar.finish();
+    interrupt::check()?;
+    Ok(())
+}

@@ -1,0 +1,162 @@
+//! Frames in, one RGBA picture at a time: ffmpeg decoding a clip to raw RGBA over a pipe
+//! (scaled on the way when the clip is over the size limit), or a folder of picture files
+//! read in name order.
+
+use super::error::ClipError;
+use super::ffmpeg::Ffmpeg;
+use super::frame_files::FrameFiles;
+use super::probe::last_error_line;
+use image::RgbaImage;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdout, Stdio};
+
+/// Where frames come from.
+pub enum FrameSource {
+    /// An ffmpeg child decoding a clip.
+    Decoder(Decoder),
+    /// Picture files.
+    Files(FrameFiles, Option<(u32, u32)>),
+}
+
+impl FrameSource {
+    /// The next frame; `None` after the last, once the source has checked that it ended well.
+    pub fn next_frame(&mut self) -> Option<Result<RgbaImage, ClipError>> {
+        match self {
+            FrameSource::Decoder(decoder) => decoder.next_frame(),
+            FrameSource::Files(files, size) => files.next_frame().map(|frame| {
+                let frame = frame?;
+                Ok(match *size {
+                    Some((w, h)) if frame.dimensions() != (w, h) => {
+                        image::imageops::resize(&frame, w, h, image::imageops::FilterType::Triangle)
+                    }
+                    _ => frame,
+                })
+            }),
+        }
+    }
+}
+
+/// ffmpeg decoding the first video stream of a clip to RGBA frames of a known size.
+pub struct Decoder {
+    path: PathBuf,
+    child: Child,
+    stdout: std::io::BufReader<ChildStdout>,
+    stderr: Option<std::thread::JoinHandle<String>>,
+    frame_bytes: usize,
+    size: (u32, u32),
+    frames_read: u64,
+    frames_expected: u64,
+    done: bool,
+}
+
+impl Decoder {
+    /// Starts decoding `path`, whose video ffmpeg counted `frames` frames of, at `size`
+    /// (scaled with an area filter when that differs from the clip's own size, `scale_from`).
+    pub fn start(
+        ffmpeg: &Ffmpeg,
+        path: &Path,
+        size: (u32, u32),
+        scale_from: (u32, u32),
+        frames: u64,
+    ) -> Result<Decoder, ClipError> {
+        // -xerror: a damaged packet ends the run with an error instead of a frame of garbage.
+        let mut args: Vec<std::ffi::OsString> =
+            ["-v", "error", "-xerror", "-i"].iter().map(Into::into).collect();
+        args.push(path.as_os_str().to_owned());
+        args.extend(["-map", "0:v:0", "-fps_mode", "passthrough"].iter().map(Into::into));
+        if size != scale_from {
+            args.extend(["-vf".into(), format!("scale={}:{}:flags=area", size.0, size.1).into()]);
+        }
+        args.extend(["-f", "rawvideo", "-pix_fmt", "rgba", "pipe:1"].iter().map(Into::into));
+        let mut command = ffmpeg.command(args);
+        command.stdout(Stdio::piped());
+        let mut child = ffmpeg.spawn(&mut command)?;
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let mut stderr = child.stderr.take().expect("stderr is piped");
+        let stderr = std::thread::Builder::new()
+            .name("ffmpeg-decoder-log".into())
+            .spawn(move || {
+                let mut log = String::new();
+                let _ = stderr.read_to_string(&mut log);
+                log
+            })
+            .map_err(ClipError::Thread)?;
+        Ok(Decoder {
+            path: path.into(),
+            child,
+            stdout: std::io::BufReader::with_capacity(1 << 20, stdout),
+            stderr: Some(stderr),
+            frame_bytes: size.0 as usize * size.1 as usize * 4,
+            size,
+            frames_read: 0,
+            frames_expected: frames,
+            done: false,
+        })
+    }
+
+    fn next_frame(&mut self) -> Option<Result<RgbaImage, ClipError>> {
+        if self.done {
+            return None;
+        }
+        let mut bytes = vec![0u8; self.frame_bytes];
+        let mut filled = 0;
+        while filled < bytes.len() {
+            match self.stdout.read(&mut bytes[filled..]) {
+                Ok(0) => break,
+                Ok(n) => filled += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Some(Err(self.broken(format!("reading ffmpeg's output failed: {e}")))),
+            }
+        }
+        if filled == 0 {
+            self.done = true;
+            return self.end().err().map(Err);
+        }
+        if filled < bytes.len() {
+            self.done = true;
+            let why = format!("ffmpeg stopped in the middle of frame {}", self.frames_read + 1);
+            return Some(Err(self.broken(why)));
+        }
+        self.frames_read += 1;
+        Some(Ok(RgbaImage::from_raw(self.size.0, self.size.1, bytes).expect("a whole frame was read")))
+    }
+
+    /// After the last frame: ffmpeg must have ended well and given every frame it counted.
+    fn end(&mut self) -> Result<(), ClipError> {
+        let status = self.child.wait().map_err(|e| self.broken(format!("waiting for ffmpeg failed: {e}")))?;
+        if !status.success() {
+            let log = self.log();
+            return Err(self.broken(last_error_line(&log)));
+        }
+        if self.frames_read < self.frames_expected {
+            return Err(self.broken(format!(
+                "ffmpeg decoded {} of the {} frames the stream holds",
+                self.frames_read, self.frames_expected
+            )));
+        }
+        Ok(())
+    }
+
+    fn log(&mut self) -> String {
+        self.stderr.take().and_then(|t| t.join().ok()).unwrap_or_default()
+    }
+
+    fn broken(&mut self, detail: String) -> ClipError {
+        let _ = self.child.kill();
+        ClipError::Broken {
+            path: self.path.clone(),
+            done: self.frames_read,
+            total: Some(self.frames_expected),
+            detail,
+        }
+    }
+}
+
+impl Drop for Decoder {
+    fn drop(&mut self) {
+        // An unfinished decoder (an error or an interrupt elsewhere) is ended, not left running.
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

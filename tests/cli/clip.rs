@@ -1,0 +1,313 @@
+//! Clips through ffmpeg: every frame of a lossless clip, a frame folder and an animated GIF
+//! sorted exactly as the CPU model says, with every algorithm; lossy outputs keep the frame
+//! count, size, rate and sound; bad clips fail with one line and leave nothing. The clips are
+//! made here by ffmpeg's test sources. Without ffmpeg these tests say so and pass, unless
+//! SHADERSORT_REQUIRE_FFMPEG is set (CI sets it).
+
+use super::{arg, assert_fails, assert_succeeds, snapshot};
+use image::RgbaImage;
+use shadersort::intervals::{IntervalMode, IntervalSettings, RunMap, Threshold};
+use shadersort::keys::SortKey;
+use shadersort::keys::options::{Axis, SortOptions};
+use shadersort::reference::{stable_sort, stable_sort_in_runs};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Whether ffmpeg runs here; panics when it must (SHADERSORT_REQUIRE_FFMPEG).
+fn have_ffmpeg() -> bool {
+    let runs = Command::new("ffmpeg").arg("-version").output().is_ok_and(|o| o.status.success());
+    if !runs {
+        assert!(
+            std::env::var_os("SHADERSORT_REQUIRE_FFMPEG").is_none(),
+            "SHADERSORT_REQUIRE_FFMPEG is set but ffmpeg does not run (apt install ffmpeg)"
+        );
+        eprintln!("skipped: ffmpeg is not on PATH");
+    }
+    runs
+}
+
+/// Runs ffmpeg quietly with `args`, which must succeed.
+fn ffmpeg(args: &[&str]) {
+    let out = Command::new("ffmpeg").args(["-v", "error", "-nostdin", "-y"]).args(args).output().unwrap();
+    assert!(out.status.success(), "ffmpeg {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// A lossless test clip (FFV1 of RGB in Matroska) of `frames` frames at 30 fps, with a sine
+/// tone as long as the video when `sound`.
+fn lossless_clip(dir: &Path, name: &str, (w, h): (u32, u32), frames: u32, sound: bool) -> PathBuf {
+    let path = dir.join(name);
+    let source = format!("testsrc=size={w}x{h}:rate=30");
+    let mut args = vec!["-f", "lavfi", "-i", &source];
+    let tone = format!("sine=frequency=440:sample_rate=8000:duration={}", f64::from(frames) / 30.0);
+    if sound {
+        args.extend(["-f", "lavfi", "-i", &tone, "-c:a", "pcm_s16le"]);
+    }
+    let count = frames.to_string();
+    args.extend(["-frames:v", &count, "-c:v", "ffv1", "-pix_fmt", "bgr0", arg(&path)]);
+    ffmpeg(&args);
+    path
+}
+
+/// Every frame of a video, decoded to RGBA by ffmpeg.
+fn frames_of(path: &Path, (w, h): (u32, u32)) -> Vec<RgbaImage> {
+    let out = Command::new("ffmpeg")
+        .args(["-v", "error", "-nostdin", "-i", arg(path), "-map", "0:v:0", "-f", "rawvideo"])
+        .args(["-pix_fmt", "rgba", "-"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "decoding {}: {}", path.display(), String::from_utf8_lossy(&out.stderr));
+    let frame = (w * h * 4) as usize;
+    assert_eq!(out.stdout.len() % frame, 0, "{}: whole frames of {w}x{h}", path.display());
+    out.stdout.chunks(frame).map(|c| RgbaImage::from_raw(w, h, c.to_vec()).unwrap()).collect()
+}
+
+/// ffmpeg's description of a file's streams.
+fn streams(path: &Path) -> String {
+    let out = Command::new("ffmpeg").args(["-hide_banner", "-nostdin", "-i", arg(path)]).output().unwrap();
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// The PNG frames of a folder, in order.
+fn folder_frames(dir: &Path) -> Vec<RgbaImage> {
+    let mut names: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+    names.sort();
+    names.iter().map(|p| image::open(p).unwrap().to_rgba8()).collect()
+}
+
+fn assert_frames_equal(got: &[RgbaImage], expected: &[RgbaImage], what: &str) {
+    assert_eq!(got.len(), expected.len(), "{what}: frame count");
+    for (k, (g, e)) in got.iter().zip(expected).enumerate() {
+        assert!(g == e, "{what}: frame {k} differs from the CPU model");
+    }
+}
+
+/// Each algorithm sorts every frame of a clip with sound, and of a one-frame clip, to a
+/// lossless video whose frames equal the CPU model's exactly; the sound is copied and the
+/// frame count and rate kept. Runs within a threshold along columns, descending, to a folder of
+/// PNG frames, also match, on Vulkan and on GL.
+#[test]
+fn every_frame_of_a_clip_sorts_exactly_with_every_algorithm() {
+    if !have_ffmpeg() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let size = (37, 23);
+    let clip = lossless_clip(dir.path(), "clip.mkv", size, 31, true);
+    let input = frames_of(&clip, size);
+    assert_eq!(input.len(), 31);
+    let rows = SortOptions::default();
+    let sorted: Vec<RgbaImage> = input.iter().map(|f| stable_sort(f, &rows)).collect();
+    assert!(sorted.iter().zip(&input).all(|(s, i)| s != i), "sorting must change every frame");
+    for algorithm in ["radix", "bitonic"] {
+        let out = dir.path().join(format!("{algorithm}.mkv"));
+        let (stdout, _) =
+            assert_succeeds(&[arg(&clip), "--algorithm", algorithm, "--lossless", "--out", arg(&out)], &[]);
+        assert!(
+            stdout.contains("sorted 31 frames of 37x23 at 30.000 fps") && stdout.contains("audio copied"),
+            "{stdout}"
+        );
+        assert_frames_equal(&frames_of(&out, size), &sorted, algorithm);
+        let described = streams(&out);
+        assert!(described.contains("Audio: pcm_s16le") && described.contains("30 fps"), "{described}");
+    }
+    let still = lossless_clip(dir.path(), "still.mkv", (9, 5), 1, false);
+    let one = frames_of(&still, (9, 5));
+    for algorithm in ["odd-even", "bubble"] {
+        let out = dir.path().join(format!("{algorithm}.mkv"));
+        assert_succeeds(&[arg(&still), "--algorithm", algorithm, "--lossless", "--out", arg(&out)], &[]);
+        assert_frames_equal(&frames_of(&out, (9, 5)), &[stable_sort(&one[0], &rows)], algorithm);
+    }
+    let columns = SortOptions { key: SortKey::Hue, descending: true, axis: Axis::Columns };
+    let threshold = IntervalSettings {
+        mode: IntervalMode::Threshold,
+        threshold: Threshold::new(0.2, 0.7).unwrap(),
+        ..Default::default()
+    };
+    let expected: Vec<RgbaImage> = input
+        .iter()
+        .map(|f| {
+            stable_sort_in_runs(f, &columns, &RunMap::compute(f, Axis::Columns, &threshold, None).unwrap())
+        })
+        .collect();
+    for backend in ["vulkan", "gl"] {
+        let out = dir.path().join(format!("runs-{backend}/"));
+        let flags = ["--algorithm", "bitonic", "--key", "hue", "--reverse", "--axis", "columns"];
+        let mut args = vec![arg(&clip)];
+        args.extend(flags);
+        args.extend(["--threshold", "0.2..0.7", "--out", arg(&out)]);
+        let (stdout, _) = assert_succeeds(&args, &[("WGPU_BACKEND", backend)]);
+        assert!(stdout.contains("audio not kept"), "{stdout}");
+        assert_frames_equal(&folder_frames(&out), &expected, &format!("threshold runs on {backend}"));
+    }
+}
+
+/// A folder of frames and a numbered pattern go in (at --frame-rate), an animated GIF gives an
+/// animated GIF, and a lossy .mp4 keeps the frame count, size, rate and the AAC sound unchanged.
+#[test]
+fn frame_folders_gifs_and_lossy_videos_keep_what_the_clip_has() {
+    if !have_ffmpeg() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let size = (37, 23);
+    let clip = lossless_clip(dir.path(), "clip.mkv", size, 12, false);
+    let input = frames_of(&clip, size);
+    let shots = dir.path().join("shots");
+    std::fs::create_dir(&shots).unwrap();
+    for (k, frame) in input.iter().enumerate() {
+        frame.save(shots.join(format!("shot-{:03}.png", k + 1))).unwrap();
+    }
+    let rows = SortOptions::default();
+    let sorted: Vec<RgbaImage> = input.iter().map(|f| stable_sort(f, &rows)).collect();
+    let from_folder = dir.path().join("from-folder.mkv");
+    let (stdout, _) = assert_succeeds(
+        &[
+            arg(&shots),
+            "--algorithm",
+            "radix",
+            "--lossless",
+            "--frame-rate",
+            "25",
+            "--out",
+            arg(&from_folder),
+        ],
+        &[],
+    );
+    assert!(stdout.contains("at 25.000 fps"), "{stdout}");
+    assert!(streams(&from_folder).contains("25 fps"), "{}", streams(&from_folder));
+    assert_frames_equal(&frames_of(&from_folder, size), &sorted, "a folder of frames");
+    let pattern = shots.join("shot-%03d.png");
+    let to_folder = dir.path().join("sorted-shots/");
+    assert_succeeds(&[arg(&pattern), "--algorithm", "bitonic", "--out", arg(&to_folder)], &[]);
+    assert_frames_equal(&folder_frames(&to_folder), &sorted, "a pattern to a folder");
+
+    // An animated GIF in, an animated GIF out, frame for frame.
+    let gif = dir.path().join("clip.gif");
+    ffmpeg(&["-i", arg(&clip), arg(&gif)]);
+    let sorted_gif = dir.path().join("sorted.gif");
+    assert_succeeds(&[arg(&gif), "--algorithm", "radix", "--out", arg(&sorted_gif)], &[]);
+    let decoder = image::codecs::gif::GifDecoder::new(std::io::BufReader::new(
+        std::fs::File::open(&sorted_gif).unwrap(),
+    ))
+    .unwrap();
+    let frames = image::AnimationDecoder::into_frames(decoder).collect_frames().unwrap();
+    assert_eq!(frames.len(), 12, "the GIF keeps its frames");
+
+    // Lossy: H.264 in .mp4 with AAC sound.
+    let lossy_in = dir.path().join("lossy.mp4");
+    ffmpeg(&[
+        "-f",
+        "lavfi",
+        "-i",
+        "testsrc2=size=64x48:rate=30",
+        "-f",
+        "lavfi",
+        "-i",
+        "sine=frequency=300:duration=1",
+        "-frames:v",
+        "31",
+        "-c:v",
+        "libx264",
+        "-pix_fmt",
+        "yuv420p",
+        "-c:a",
+        "aac",
+        arg(&lossy_in),
+    ]);
+    let lossy_out = dir.path().join("sorted.mp4");
+    let (stdout, _) =
+        assert_succeeds(&[arg(&lossy_in), "--algorithm", "radix", "--out", arg(&lossy_out)], &[]);
+    assert!(stdout.contains("audio copied"), "{stdout}");
+    let described = streams(&lossy_out);
+    for part in ["h264", "64x48", "30 fps", "Audio: aac"] {
+        assert!(described.contains(part), "{part}: {described}");
+    }
+    assert_eq!(frames_of(&lossy_out, (64, 48)).len(), 31, "the frame count is kept");
+}
+
+/// A run that must fail: its arguments, its environment and the fragments of its error line.
+type BadCase<'a> = (Vec<&'a str>, Vec<(&'a str, &'a str)>, Vec<&'a str>);
+
+/// Bad clips and bad outputs: one line naming the problem and the fix, exit 1, nothing written.
+#[test]
+fn bad_clips_fail_with_one_line_and_leave_nothing() {
+    if !have_ffmpeg() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let clip = lossless_clip(d, "clip.mkv", (40, 30), 20, false);
+    let text = d.join("notes.mp4");
+    std::fs::write(&text, "not a video").unwrap();
+    let sound = d.join("sound.mkv");
+    ffmpeg(&["-f", "lavfi", "-i", "sine=duration=0.5", arg(&sound)]);
+    let empty = d.join("empty.avi");
+    ffmpeg(&["-f", "lavfi", "-i", "testsrc2=size=16x16", "-frames:v", "0", "-c:v", "ffv1", arg(&empty)]);
+    let cut = d.join("cut.mkv");
+    let bytes = std::fs::read(&clip).unwrap();
+    std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
+    let mixed = d.join("mixed");
+    std::fs::create_dir(&mixed).unwrap();
+    RgbaImage::new(4, 3).save(mixed.join("a1.png")).unwrap();
+    RgbaImage::new(5, 3).save(mixed.join("a2.png")).unwrap();
+    let out = d.join("out.mkv");
+    std::fs::write(&out, "an older video").unwrap();
+    let o = arg(&out);
+    let radix = ["--algorithm", "radix"];
+    let cases: Vec<BadCase> = vec![
+        (
+            vec![arg(&text), "--out", o],
+            vec![],
+            vec!["cannot read", "notes.mp4", "ffmpeg cannot read it as a video"],
+        ),
+        (vec![arg(&sound), "--out", o], vec![], vec!["holds no video stream", "only audio"]),
+        (vec![arg(&empty), "--out", o], vec![], vec!["has no frames"]),
+        (vec![arg(&cut), "--out", o], vec![], vec!["breaks off after", "nothing was written"]),
+        (vec![arg(&mixed), "--out", o], vec![], vec!["is 5x3, but the first frame is 4x3"]),
+        (
+            vec![arg(&clip), "--lossless", "--out", "x.mp4"],
+            vec![],
+            vec!["holds no lossless RGB codec", ".mkv (FFV1)"],
+        ),
+        (vec![arg(&clip), "--out", "no/such/dir/x.mkv"], vec![], vec!["does not exist"]),
+        (
+            vec![arg(&clip), radix[0], radix[1], "--codec", "no-such-encoder", "--out", o],
+            vec![],
+            vec!["ffmpeg failed", "no-such-encoder"],
+        ),
+        (
+            vec![arg(&clip), "--ffmpeg", "/no/such/ffmpeg", "--out", o],
+            vec![],
+            vec!["(from --ffmpeg): no such file"],
+        ),
+        (vec![arg(&clip), "--out", o], vec![("PATH", "/nowhere")], vec!["not on PATH", "apt install ffmpeg"]),
+        (
+            vec![arg(&clip), "--max-size", "16", "--no-downscale", "--out", o],
+            vec![],
+            vec!["more than 16 on a side"],
+        ),
+        (vec![arg(&clip)], vec![], vec!["is a clip", "--out"]),
+        (vec![arg(&clip), "--record", "x.gif"], vec![], vec!["--record does not go with a clip"]),
+        (
+            vec!["src/picture/assets/coffee.png", "--lossless", "--out", "x.png"],
+            vec![],
+            vec!["--lossless applies to a clip"],
+        ),
+    ];
+    for (args, envs, expected) in &cases {
+        assert_fails(args, envs, d, expected);
+    }
+    // Too large without --no-downscale: shrunk, with a note.
+    let small = d.join("small/");
+    let (_, stderr) =
+        assert_succeeds(&[arg(&clip), radix[0], radix[1], "--max-size", "16", "--out", arg(&small)], &[]);
+    assert!(stderr.contains("downscaled to 16x12"), "{stderr}");
+    assert_eq!(folder_frames(&small)[0].dimensions(), (16, 12));
+    // A still picture needs no ffmpeg.
+    let still = d.join("still.png");
+    assert_succeeds(
+        &["src/picture/assets/coffee.png", "--algorithm", "radix", "--out", arg(&still)],
+        &[("PATH", "/nowhere")],
+    );
+    assert!(snapshot(d).is_some());
+}
