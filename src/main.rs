@@ -23,6 +23,9 @@ fn main() -> ExitCode {
             Bench::Sorts(args) => shadersort::bench::sorts::run(args),
             Bench::Radix(args) => shadersort::bench::radix::run(args),
             Bench::Pass(args) => shadersort::bench::pass::run(args),
+            Bench::Video(args) => shadersort::cli::bench_video_settings(args)
+                .map_err(anyhow::Error::msg)
+                .and_then(|settings| shadersort::bench::video::run(args, &settings)),
         }
     } else if let Some(clip) = settings.clip() {
         shadersort::video::run(&settings, clip)

@@ -4,6 +4,7 @@ pub mod gif;
 pub mod pass;
 pub mod radix;
 pub mod sorts;
+pub mod video;
 
 use anyhow::Context;
 use std::time::Duration;

@@ -137,10 +137,10 @@ impl Cli {
             || self.sub_steps
             || self.scope != Scope::Rows
             || self.digit_bits != DEFAULT_DIGIT_BITS;
-        if headless && radix_flags && self.algorithm != Algorithm::Radix {
+        if headless && radix_flags && self.algorithm() != Algorithm::Radix {
             return Err(format!(
                 "--digit-bits, --key-bits, --scope and --sub-steps apply to the radix view: add --algorithm radix (not {})",
-                self.algorithm.name()
+                self.algorithm().name()
             ));
         }
         Ok(())

@@ -13,6 +13,7 @@ use crate::bench::gif::GifBenchArgs;
 use crate::bench::pass::PassBenchArgs;
 use crate::bench::radix::RadixBenchArgs;
 use crate::bench::sorts::SortBenchArgs;
+use crate::bench::video::VideoBenchArgs;
 use crate::intervals::{IntervalMode, RunLength, Threshold};
 use crate::keys::SortKey;
 use crate::keys::options::{Axis, Scope};
@@ -124,9 +125,9 @@ pub struct Cli {
     #[arg(long, value_name = "N")]
     pub passes: Option<u32>,
 
-    /// Sorting algorithm.
-    #[arg(long, value_enum, default_value_t)]
-    pub algorithm: Algorithm,
+    /// Sorting algorithm [default: odd-even; bitonic, the fastest, for a clip].
+    #[arg(long, value_enum)]
+    pub algorithm: Option<Algorithm>,
 
     /// How a pass runs on the GPU: a compute kernel, or a fragment shader rendering into the other texture.
     #[arg(long = "pass", value_enum, default_value_t)]
@@ -249,6 +250,22 @@ pub enum Bench {
     Radix(RadixBenchArgs),
     /// One odd-even pass as effective bytes/s beside a texture copy of the same size (timestamps).
     Pass(PassBenchArgs),
+    /// A clip sorted frame by frame beside ffmpeg decoding and transcoding it alone.
+    Video(VideoBenchArgs),
+}
+
+/// The settings `bench video` sorts its clip with: its `--sort` flags resolved as the command
+/// line resolves them (its `--out` is replaced by the benchmark's own).
+pub fn bench_video_settings(args: &VideoBenchArgs) -> Result<crate::settings::Settings, String> {
+    let clip = args.clip.display().to_string();
+    let mut argv = vec!["shadersort".to_string(), clip, "--out".into(), "bench.mp4".into()];
+    argv.extend(args.sort.split_whitespace().map(str::to_string));
+    if let Some(ffmpeg) = &args.ffmpeg {
+        argv.extend(["--ffmpeg".to_string(), ffmpeg.display().to_string()]);
+    }
+    let cli = Cli::try_parse_from(&argv).map_err(|e| format!("--sort: {}", e.to_string().trim()))?;
+    cli.check().map_err(|e| format!("--sort: {e}"))?;
+    Ok(cli.settings())
 }
 
 /// The error and its causes on one line, each cause named once: a message that already quotes

@@ -2,8 +2,8 @@
 //! flags stand for (direction, sort options, run, interval and recording settings).
 
 use super::Cli;
-use crate::algorithms::RunSettings;
 use crate::algorithms::radix::RadixSettings;
+use crate::algorithms::{Algorithm, RunSettings};
 use crate::angle::Angle;
 use crate::intervals::threshold::ThresholdSweep;
 use crate::intervals::{IntervalMode, IntervalSettings};
@@ -17,7 +17,7 @@ impl Cli {
         Settings {
             image: self.image.clone(),
             mask: self.mask.clone(),
-            algorithm: self.algorithm,
+            algorithm: self.algorithm(),
             options: self.sort_options(),
             direction: self.direction(),
             run: self.run_settings(),
@@ -47,6 +47,13 @@ impl Cli {
             encode: EncodeChoice { lossless: self.lossless, codec: self.codec.clone(), crf: self.crf },
             frame_rate: self.frame_rate.unwrap_or(defaults.frame_rate),
         }
+    }
+
+    /// The algorithm: `--algorithm`, else odd-even for a picture (the one to watch) and
+    /// bitonic for a clip (the fastest: a clip is sorted to the end, frame after frame).
+    pub fn algorithm(&self) -> Algorithm {
+        let clip = self.image.as_deref().is_some_and(crate::video::is_clip);
+        self.algorithm.unwrap_or(if clip { Algorithm::Bitonic } else { Algorithm::default() })
     }
 
     /// The direction to sort in: `--angle`, or the one of `--axis` (rows by default).
@@ -112,7 +119,7 @@ impl Cli {
             hold_seconds: self.hold,
             background: self.background,
             dither: !self.no_dither,
-            dimmed_twins: self.run_settings().for_recording(self.algorithm).radix.twin_indices,
+            dimmed_twins: self.run_settings().for_recording(self.algorithm()).radix.twin_indices,
         }
     }
 }

@@ -16,7 +16,7 @@ fn defaults_are_luma_rows_ascending_compute() {
     let cli = Cli::parse_from(["shadersort"]);
     assert_eq!(cli.sort_options(), SortOptions::default());
     assert_eq!(cli.pass_kind, PassKind::Compute);
-    assert_eq!(cli.algorithm, Algorithm::OddEven);
+    assert_eq!(cli.algorithm(), Algorithm::OddEven);
 }
 
 #[test]

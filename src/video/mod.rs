@@ -1,8 +1,9 @@
 //! Clips in and out: a video (read through ffmpeg), an animated GIF or a folder of frames is
 //! decoded frame by frame, every frame is sorted on the GPU with the settings a picture takes,
 //! and the sorted frames are encoded into a video (through ffmpeg) or written as PNG frames.
-//! Decoding, sorting and encoding run on three threads with two frames queued between each,
-//! so memory does not grow with the clip.
+//! Decoding, finding each frame's runs (on several threads: on the CPU it takes longer than the
+//! GPU's sort), sorting and encoding overlap, with a few frames queued between the stages, so
+//! memory does not grow with the clip.
 
 pub mod encoding;
 pub mod error;
@@ -16,7 +17,7 @@ use crate::gpu::readback::read_texture;
 use crate::headless::{Sorter, run_map, start_run_quietly};
 use crate::interrupt;
 use crate::intervals::threshold::ThresholdSweep;
-use crate::intervals::{IntervalSettings, Mask};
+use crate::intervals::{IntervalSettings, Mask, RunMap};
 use crate::picture::input::{InputError, SizeLimit, scaled_size};
 use crate::progress::Progress;
 use crate::settings::Rate;
@@ -67,6 +68,8 @@ pub struct ClipReport {
     pub path: PathBuf,
     /// Frames sorted.
     pub frames: u64,
+    /// The algorithm they were sorted with.
+    pub algorithm: &'static str,
     /// Frame size.
     pub size: (u32, u32),
     /// Frames per second of the clip.
@@ -85,10 +88,11 @@ impl std::fmt::Display for ClipReport {
         let seconds = self.elapsed.as_secs_f64();
         write!(
             f,
-            "sorted {} frames of {w}x{h} at {:.3} fps ({:.2} s of video) in {seconds:.2} s, {:.1} frames/s on {}; {}; wrote {}",
+            "sorted {} frames of {w}x{h} at {:.3} fps ({:.2} s of video) with {} in {seconds:.2} s, {:.1} frames/s on {}; {}; wrote {}",
             self.frames,
             self.rate.fps(),
             self.frames as f64 / self.rate.fps(),
+            self.algorithm,
             self.frames as f64 / seconds.max(1e-9),
             self.adapter,
             self.audio,
@@ -99,7 +103,7 @@ impl std::fmt::Display for ClipReport {
 
 /// Sorts every frame of the clip at `input` into `--out`.
 pub fn run(settings: &Settings, input: &Path) -> anyhow::Result<()> {
-    let report = sort_clip(settings, input)?;
+    let report = sort_clip(settings, input, false)?;
     println!("{report}");
     Ok(())
 }
@@ -131,10 +135,12 @@ fn open_clip(settings: &Settings, input: &Path, ffmpeg: Option<&Ffmpeg>) -> Resu
     Ok(OpenClip { info: probe::probe(ffmpeg, input)?, files: None })
 }
 
-fn sort_clip(settings: &Settings, input: &Path) -> anyhow::Result<ClipReport> {
+/// Sorts every frame of the clip at `input` into `--out`, or with `discard` into nowhere (for
+/// `bench video`).
+pub fn sort_clip(settings: &Settings, input: &Path, discard: bool) -> anyhow::Result<ClipReport> {
     let started = Instant::now();
-    let out = settings.out.as_deref().expect("the command line gives a clip an --out");
-    let target = ClipTarget::prepare(out)?;
+    let out = settings.out.as_deref().unwrap_or(Path::new("(discarded)"));
+    let target = if discard { ClipTarget::Discard } else { ClipTarget::prepare(out)? };
     let needs_ffmpeg = !frame_files::is_frame_files(input) || matches!(target, ClipTarget::Video(_));
     let ffmpeg = if needs_ffmpeg {
         let need = || {
@@ -163,7 +169,7 @@ fn sort_clip(settings: &Settings, input: &Path) -> anyhow::Result<ClipReport> {
             (info.width, info.height),
             info.has_alpha(),
         )?),
-        ClipTarget::Frames(_) => None,
+        ClipTarget::Frames(_) | ClipTarget::Discard => None,
     };
     let gpu = crate::gpu::Gpu::headless()?;
     let device_side = gpu.device.limits().max_texture_dimension_2d;
@@ -195,6 +201,7 @@ fn sort_clip(settings: &Settings, input: &Path) -> anyhow::Result<ClipReport> {
             ((!args.is_empty()).then_some((input, args)), words)
         }
         (ClipTarget::Frames(_), Some(_)) => (None, "audio not kept (a folder of frames has none)"),
+        (ClipTarget::Discard, Some(_)) => (None, "audio dropped"),
         (_, None) => (None, "no audio"),
     };
     if let Some((_, Some(note))) = &video_args {
@@ -222,6 +229,7 @@ fn sort_clip(settings: &Settings, input: &Path) -> anyhow::Result<ClipReport> {
     Ok(ClipReport {
         path,
         frames: info.frames,
+        algorithm: settings.algorithm.name(),
         size,
         rate: info.rate,
         elapsed: started.elapsed(),
@@ -262,7 +270,10 @@ enum ToSink {
     End,
 }
 
-/// Decodes, sorts and encodes every frame, two frames queued between the stages.
+/// A decoded frame with the runs it is sorted within (or an error that ends the clip).
+type Prepared = anyhow::Result<(RgbaImage, Option<RunMap>)>;
+
+/// Decodes, finds runs, sorts and encodes every frame, a few frames queued between the stages.
 fn pipeline(
     sorter: &Sorter<'_>,
     settings: &Settings,
@@ -273,6 +284,18 @@ fn pipeline(
 ) -> anyhow::Result<PathBuf> {
     let (frames_in, decoded) = mpsc::sync_channel::<Result<RgbaImage, ClipError>>(2);
     let (sorted, frames_out) = mpsc::sync_channel::<ToSink>(2);
+    // Whole lines need no runs; runs are found on as many threads as keep up with the GPU.
+    let workers = if settings.uses_intervals() || settings.sweep.is_some() {
+        std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 8)
+    } else {
+        1
+    };
+    let (prepared_in, prepared) = mpsc::sync_channel::<(usize, Prepared)>(2 * workers);
+    // Shared by the workers; dropped with the last of them, which ends the decoder too.
+    let decoded = std::sync::Arc::new(std::sync::Mutex::new(decoded.into_iter().enumerate()));
+    let sweep = settings
+        .sweep
+        .map(|s| ThresholdSweep::new(s.from, s.to, info.frames.clamp(2, u64::from(u32::MAX)) as u32));
     std::thread::scope(|scope| {
         std::thread::Builder::new()
             .name("clip-decoder".into())
@@ -285,6 +308,27 @@ fn pipeline(
                 }
             })
             .map_err(ClipError::Thread)?;
+        for worker in 0..workers {
+            let (decoded, prepared_in) = (decoded.clone(), prepared_in.clone());
+            std::thread::Builder::new()
+                .name(format!("clip-runs-{worker}"))
+                .spawn_scoped(scope, move || {
+                    loop {
+                        let next = decoded.lock().unwrap_or_else(|p| p.into_inner()).next();
+                        let Some((index, frame)) = next else { break };
+                        let ready = frame.map_err(anyhow::Error::from).and_then(|frame| {
+                            let runs = frame_runs(sorter, settings, sweep, mask, index, &frame)?;
+                            Ok((frame, runs))
+                        });
+                        let failed = ready.is_err();
+                        if prepared_in.send((index, ready)).is_err() || failed {
+                            break;
+                        }
+                    }
+                })
+                .map_err(ClipError::Thread)?;
+        }
+        drop((decoded, prepared_in));
         let encoder = std::thread::Builder::new()
             .name("clip-encoder".into())
             .spawn_scoped(scope, move || -> Result<Option<PathBuf>, ClipError> {
@@ -300,7 +344,7 @@ fn pipeline(
                 Ok(None)
             })
             .map_err(ClipError::Thread)?;
-        let sorting = sort_frames(sorter, settings, info, mask, decoded, &sorted);
+        let sorting = sort_frames(sorter, settings, info, in_order(prepared), &sorted);
         if sorting.is_ok() {
             let _ = sorted.send(ToSink::End);
         }
@@ -316,37 +360,61 @@ fn pipeline(
     })
 }
 
-/// Sorts each decoded frame and hands it on, with progress; stops at the first error or signal.
+/// The frames as the workers prepared them, put back in clip order.
+fn in_order(prepared: mpsc::Receiver<(usize, Prepared)>) -> impl Iterator<Item = Prepared> {
+    let mut waiting = std::collections::BTreeMap::new();
+    let mut next = 0;
+    let mut arrivals = prepared.into_iter();
+    std::iter::from_fn(move || {
+        loop {
+            if let Some(ready) = waiting.remove(&next) {
+                next += 1;
+                return Some(ready);
+            }
+            let (index, ready) = arrivals.next()?;
+            waiting.insert(index, ready);
+        }
+    })
+}
+
+/// The runs frame `index` is sorted within: the sweep's threshold for it, or the settings'.
+fn frame_runs(
+    sorter: &Sorter<'_>,
+    settings: &Settings,
+    sweep: Option<ThresholdSweep>,
+    mask: Option<&Mask>,
+    index: usize,
+    frame: &RgbaImage,
+) -> anyhow::Result<Option<RunMap>> {
+    Ok(match sweep {
+        Some(sweep) => {
+            let threshold = sweep.threshold(index as u32);
+            let intervals = IntervalSettings {
+                mode: crate::intervals::IntervalMode::Threshold,
+                threshold,
+                ..settings.intervals
+            };
+            sorter.lines.runs(frame, &intervals, mask)?
+        }
+        None => run_map(sorter, frame, mask)?,
+    })
+}
+
+/// Sorts each prepared frame and hands it on, with progress; stops at the first error or signal.
 fn sort_frames(
     sorter: &Sorter<'_>,
     settings: &Settings,
     info: &ClipInfo,
-    mask: Option<&Mask>,
-    decoded: mpsc::Receiver<Result<RgbaImage, ClipError>>,
+    prepared: impl Iterator<Item = Prepared>,
     sorted: &mpsc::SyncSender<ToSink>,
 ) -> anyhow::Result<()> {
     let run_settings = if settings.passes.is_none() { settings.unwatched_run() } else { settings.run };
-    let sweep = settings
-        .sweep
-        .map(|s| ThresholdSweep::new(s.from, s.to, info.frames.clamp(2, u64::from(u32::MAX)) as u32));
     let mut bar = Progress::new("sorting", "frames");
     bar.set_total(info.frames);
     let mut notice_given = false;
-    for (index, frame) in decoded.into_iter().enumerate() {
+    for (index, ready) in prepared.enumerate() {
         interrupt::check()?;
-        let frame = frame?;
-        let runs = match sweep {
-            Some(sweep) => {
-                let threshold = sweep.threshold(index as u32);
-                let intervals = IntervalSettings {
-                    mode: crate::intervals::IntervalMode::Threshold,
-                    threshold,
-                    ..settings.intervals
-                };
-                sorter.lines.runs(&frame, &intervals, mask)?
-            }
-            None => run_map(sorter, &frame, mask)?,
-        };
+        let (frame, runs) = ready?;
         let (mut run, notice) = start_run_quietly(sorter, &frame, run_settings, runs.as_ref());
         if let Some(notice) = notice.filter(|_| !notice_given) {
             bar.note(&format!("note: {notice}"));

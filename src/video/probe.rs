@@ -1,6 +1,7 @@
 //! What a clip holds, read from ffmpeg's own report of it: the first video stream's size,
 //! frame rate and pixel format, whether there is audio, and the exact frame count (ffmpeg
-//! copies the video stream to nowhere, which demuxes it without decoding).
+//! copies the video stream into its `framecrc` muxer, one line a packet, which demuxes it
+//! without decoding; ffmpeg 7 no longer prints a frame count for a stream copy).
 
 use super::error::ClipError;
 use super::ffmpeg::Ffmpeg;
@@ -38,10 +39,12 @@ impl ClipInfo {
 /// Asks ffmpeg what `path` holds.
 pub fn probe(ffmpeg: &Ffmpeg, path: &Path) -> Result<ClipInfo, ClipError> {
     let mut command = ffmpeg.command(["-v".into(), "info".into(), "-i".into(), path.as_os_str().to_owned()]);
-    command.args(["-map", "0:v:0?", "-c", "copy", "-f", "null", "-"]);
+    command.args(["-map", "0:v:0?", "-c", "copy", "-f", "framecrc", "pipe:1"]);
+    command.stdout(std::process::Stdio::piped());
     let output = ffmpeg.output(&mut command)?;
     let report = String::from_utf8_lossy(&output.stderr);
-    parse(&report).map_err(|problem| match problem {
+    let packets = packet_lines(&output.stdout);
+    parse(&report, packets).map_err(|problem| match problem {
         Problem::NotRead => ClipError::NotAVideo { path: path.into(), detail: last_error_line(&report) },
         Problem::NoVideo(other) => ClipError::NoVideoStream { path: path.into(), other },
         Problem::NoFrames => ClipError::NoFrames { path: path.into() },
@@ -78,8 +81,13 @@ enum Problem {
 const DAMAGE_WARNINGS: [&str; 5] =
     ["ended prematurely", "partial file", "corrupt", "Truncating packet", "invalid as first byte"];
 
-/// The input part of ffmpeg's report and its final frame count.
-fn parse(report: &str) -> Result<ClipInfo, Problem> {
+/// The packets a `framecrc` listing holds (its lines but the `#` comments).
+fn packet_lines(listing: &[u8]) -> u64 {
+    listing.split(|&b| b == b'\n').filter(|l| !l.is_empty() && l[0] != b'#').count() as u64
+}
+
+/// The input part of ffmpeg's report, with the count of the video stream's packets (its frames).
+fn parse(report: &str, frames: u64) -> Result<ClipInfo, Problem> {
     // The input's streams come before "Output #0" and "Stream mapping".
     let input = report.split("\nOutput #0").next().unwrap_or(report);
     let input = input.split("\nStream mapping").next().unwrap_or(input);
@@ -106,13 +114,6 @@ fn parse(report: &str) -> Result<ClipInfo, Problem> {
         |unit: &str| pieces.iter().find_map(|p| p.strip_suffix(unit).and_then(|n| printed_rate(n.trim())));
     let rate = rate_of(" fps").or_else(|| rate_of(" tbr")).ok_or(Problem::Unreadable("frame rate"))?;
     let pixel_format = pieces.get(1).map(|p| first_word(p).to_string()).unwrap_or_default();
-    let frames = report
-        .rsplit("frame=")
-        .next()
-        .filter(|_| report.contains("frame="))
-        .and_then(|rest| rest.split_whitespace().next())
-        .and_then(|n| n.parse::<u64>().ok())
-        .unwrap_or(0);
     if frames == 0 {
         return Err(Problem::NoFrames);
     }
@@ -215,7 +216,7 @@ video:12kB audio:0kB subtitle:0kB other streams:0kB global headers:0kB muxing ov
 
     #[test]
     fn a_report_gives_size_rate_frames_format_and_audio() {
-        let info = parse(MKV).unwrap();
+        let info = parse(MKV, 33).unwrap();
         assert_eq!((info.width, info.height, info.frames), (37, 23, 33));
         assert_eq!(info.rate, Rate { num: 30, den: 1 });
         assert_eq!(info.pixel_format, "bgr0");
@@ -226,10 +227,17 @@ video:12kB audio:0kB subtitle:0kB other streams:0kB global headers:0kB muxing ov
     #[test]
     fn an_ntsc_rate_and_a_hex_tag_before_the_size() {
         let line = "Input #0, mov,mp4, from 'c.mp4':\n  Stream #0:0[0x1](und): Video: h264 (High) (avc1 / 0x31637661), yuv420p(progressive), 64x48 [SAR 1:1 DAR 4:3], 14 kb/s, 29.97 fps, 29.97 tbr, 30k tbn (default)\nframe=   60 fps=0.0";
-        let info = parse(line).unwrap();
+        let info = parse(line, 60).unwrap();
         assert_eq!((info.width, info.height, info.frames), (64, 48, 60));
         assert_eq!(info.rate, Rate { num: 30000, den: 1001 });
         assert_eq!(info.audio, None);
+    }
+
+    #[test]
+    fn a_framecrc_listing_counts_its_packets() {
+        let listing = b"#tb 0: 1/30\n#media_type 0: video\n0,          0,          0,        1,     4134, 0x9a0e3d1b\n0,          1,          1,        1,     4189, 0x2c8f5e21\n";
+        assert_eq!(packet_lines(listing), 2);
+        assert_eq!(packet_lines(b""), 0);
     }
 
     #[test]
@@ -243,20 +251,20 @@ video:12kB audio:0kB subtitle:0kB other streams:0kB global headers:0kB muxing ov
 
     #[test]
     fn reports_without_video_or_frames_say_so() {
-        assert_eq!(parse("x.txt: Invalid data found when processing input\n"), Err(Problem::NotRead));
+        assert_eq!(parse("x.txt: Invalid data found when processing input\n", 0), Err(Problem::NotRead));
         let audio = "Input #0, wav, from 'a.wav':\n  Stream #0:0: Audio: pcm_s16le ([1][0][0][0] / 0x0001), 8000 Hz, mono\n";
-        assert_eq!(parse(audio), Err(Problem::NoVideo("audio".into())));
+        assert_eq!(parse(audio, 0), Err(Problem::NoVideo("audio".into())));
         let cut = "Input #0, matroska,webm, from 'half.mkv':\n  Duration: 00:00:02.00, start: 0.000000\n  Stream #0:0: Video: ffv1, yuv420p, 64x48, 30 fps, 30 tbr\n[matroska,webm @ 0x5] File ended prematurely\nframe=   29 fps=0.0\n";
         assert_eq!(
-            parse(cut),
+            parse(cut, 29),
             Err(Problem::Truncated { frames: 29, detail: "File ended prematurely".into() })
         );
         let short = cut.replace("[matroska,webm @ 0x5] File ended prematurely\n", "");
-        assert!(matches!(parse(&short), Err(Problem::Truncated { frames: 29, .. })));
+        assert!(matches!(parse(&short, 29), Err(Problem::Truncated { frames: 29, .. })));
         let whole = short.replace("02.00", "00.97");
-        assert_eq!(parse(&whole).map(|i| i.frames), Ok(29));
+        assert_eq!(parse(&whole, 29).map(|i| i.frames), Ok(29));
         let empty = "Input #0, matroska, from 'e.mkv':\n  Stream #0:0: Video: ffv1, bgr0, 8x8, 30 fps, 30 tbr\nframe=    0 fps=0.0\n";
-        assert_eq!(parse(empty), Err(Problem::NoFrames));
+        assert_eq!(parse(empty, 0), Err(Problem::NoFrames));
         assert_eq!(
             last_error_line("a\nb: Invalid data found when processing input.\n"),
             "b: Invalid data found when processing input"

@@ -25,6 +25,8 @@ pub enum ClipTarget {
     Video(OutputFile),
     /// A folder of PNG frames.
     Frames(OutputDir),
+    /// Nowhere: the frames are dropped (`bench video` measures the rest).
+    Discard,
 }
 
 impl ClipTarget {
@@ -45,6 +47,7 @@ impl ClipTarget {
         match self {
             ClipTarget::Video(file) => file.path(),
             ClipTarget::Frames(dir) => dir.path(),
+            ClipTarget::Discard => Path::new("(discarded)"),
         }
     }
 }
@@ -76,6 +79,8 @@ pub enum ClipSink {
         /// The frame size.
         size: (u32, u32),
     },
+    /// Frames dropped.
+    Discard,
 }
 
 impl ClipSink {
@@ -97,6 +102,7 @@ impl ClipSink {
                 let writer = PngFramesWriter::new(&folder, w, h, !spec.has_alpha, workers);
                 Ok(ClipSink::Frames { dir, writer, size: spec.size })
             }
+            ClipTarget::Discard => Ok(ClipSink::Discard),
         }
     }
 
@@ -110,6 +116,7 @@ impl ClipSink {
                     .push(Region::full(pixels, size.0, size.1), FRAME_DELAY)
                     .map_err(|e| ClipError::WriteFrames { path: dir.path().into(), detail: e.to_string() })
             }
+            ClipSink::Discard => Ok(()),
         }
     }
 
@@ -123,6 +130,7 @@ impl ClipSink {
                     .map_err(|e| ClipError::WriteFrames { path: dir.path().into(), detail: e.to_string() })?;
                 Ok(dir.commit()?)
             }
+            ClipSink::Discard => Ok(PathBuf::from("(discarded)")),
         }
     }
 }
