@@ -104,6 +104,20 @@ impl Ffmpeg {
     }
 }
 
+/// A thread that reads a child's stderr to its end (so ffmpeg never blocks on a full pipe) and
+/// returns it, for the reason given when ffmpeg fails.
+pub fn collect_log(
+    child: &mut std::process::Child,
+    name: &str,
+) -> std::io::Result<std::thread::JoinHandle<String>> {
+    let mut stderr = child.stderr.take().expect("stderr is piped");
+    std::thread::Builder::new().name(name.into()).spawn(move || {
+        let mut log = String::new();
+        let _ = std::io::Read::read_to_string(&mut stderr, &mut log);
+        log
+    })
+}
+
 /// The first file called `name` in a folder of PATH.
 fn on_path(name: &std::ffi::OsStr) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;

@@ -3,7 +3,7 @@
 //! a folder of PNG frames, written into a temporary folder and renamed in the same way.
 
 use super::error::ClipError;
-use super::ffmpeg::Ffmpeg;
+use super::ffmpeg::{Ffmpeg, collect_log};
 use super::probe::last_error_line;
 use crate::picture::output::OutputFile;
 use crate::picture::output_dir::OutputDir;
@@ -12,7 +12,7 @@ use crate::record::png_frames::PngFramesWriter;
 use crate::record::sequence::{Delay, FrameSink};
 use crate::settings::Rate;
 use image::RgbaImage;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Stdio};
 
@@ -166,15 +166,7 @@ impl Encoder {
         command.stdin(Stdio::piped());
         let mut child = ffmpeg.spawn(&mut command)?;
         let stdin = child.stdin.take().expect("stdin is piped");
-        let mut stderr = child.stderr.take().expect("stderr is piped");
-        let stderr = std::thread::Builder::new()
-            .name("ffmpeg-encoder-log".into())
-            .spawn(move || {
-                let mut log = String::new();
-                let _ = stderr.read_to_string(&mut log);
-                log
-            })
-            .map_err(ClipError::Thread)?;
+        let stderr = collect_log(&mut child, "ffmpeg-encoder-log").map_err(ClipError::Thread)?;
         Ok(Encoder {
             child,
             stdin: Some(std::io::BufWriter::with_capacity(1 << 20, stdin)),

@@ -3,7 +3,7 @@
 //! read in name order.
 
 use super::error::ClipError;
-use super::ffmpeg::Ffmpeg;
+use super::ffmpeg::{Ffmpeg, collect_log};
 use super::frame_files::FrameFiles;
 use super::probe::last_error_line;
 use image::RgbaImage;
@@ -73,15 +73,7 @@ impl Decoder {
         command.stdout(Stdio::piped());
         let mut child = ffmpeg.spawn(&mut command)?;
         let stdout = child.stdout.take().expect("stdout is piped");
-        let mut stderr = child.stderr.take().expect("stderr is piped");
-        let stderr = std::thread::Builder::new()
-            .name("ffmpeg-decoder-log".into())
-            .spawn(move || {
-                let mut log = String::new();
-                let _ = stderr.read_to_string(&mut log);
-                log
-            })
-            .map_err(ClipError::Thread)?;
+        let stderr = collect_log(&mut child, "ffmpeg-decoder-log").map_err(ClipError::Thread)?;
         Ok(Decoder {
             path: path.into(),
             child,
