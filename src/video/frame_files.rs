@@ -12,9 +12,10 @@ use std::path::{Path, PathBuf};
 const FRAME_EXTENSIONS: [&str; 7] = ["png", "jpg", "jpeg", "bmp", "tif", "tiff", "webp"];
 
 /// Whether `path` names a clip of picture files: an existing folder, or a pattern with `%d`
-/// (or `%0Nd`) in its file name.
+/// (or `%0Nd`) in its file name that is not itself a file (`100%done.png` may be a picture).
 pub fn is_frame_files(path: &Path) -> bool {
-    path.is_dir() || path.file_name().is_some_and(|n| pattern_parts(&n.to_string_lossy()).is_some())
+    path.is_dir()
+        || !path.is_file() && path.file_name().is_some_and(|n| pattern_parts(&n.to_string_lossy()).is_some())
 }
 
 /// The frames of a folder or a pattern, read one at a time.
@@ -198,6 +199,9 @@ mod tests {
         let mut frames = FrameFiles::open(dir.path()).unwrap();
         let errors: Vec<_> = std::iter::from_fn(|| frames.next_frame()).filter_map(Result::err).collect();
         assert!(errors[0].to_string().contains("is 4x2, but the first frame is 3x2"), "{}", errors[0]);
+        RgbaImage::new(2, 2).save(dir.path().join("100%done.png")).unwrap();
+        assert!(!is_frame_files(&dir.path().join("100%done.png")), "a file is a picture, not a pattern");
+        assert!(is_frame_files(&dir.path().join("a-%d.png")));
         let none = FrameFiles::open(&dir.path().join("b-%03d.png")).err().unwrap();
         assert!(none.to_string().contains("no frames"), "{none}");
     }
