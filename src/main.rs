@@ -27,7 +27,7 @@ fn main() -> ExitCode {
                 .map_err(anyhow::Error::msg)
                 .and_then(|settings| shadersort::bench::video::run(args, &settings)),
         }
-    } else if let Some(clip) = settings.clip() {
+    } else if let Some(clip) = settings.clip().filter(|_| settings.headless()) {
         shadersort::video::run(&settings, clip)
     } else if settings.headless() {
         shadersort::headless::run(&settings)
@@ -50,22 +50,41 @@ fn main() -> ExitCode {
     }
 }
 
-/// The live window on the settings' picture.
+/// The live window on the settings' picture, or playing its clip.
 fn open_window(settings: Settings) -> anyhow::Result<()> {
-    let picture = shadersort::picture::input::Picture::load_or_built_in(settings.image.as_deref())?;
-    if let Some(note) = &picture.note {
-        eprintln!("{note}");
-    }
+    use shadersort::app::WindowSource;
+    let source = match settings.clip() {
+        Some(clip) => WindowSource::Clip(shadersort::video::playback::ClipReader::open(
+            clip,
+            settings.video.ffmpeg.as_deref(),
+            settings.video.frame_rate,
+        )?),
+        None => WindowSource::Picture(shadersort::picture::input::Picture::load_or_built_in(
+            settings.image.as_deref(),
+        )?),
+    };
+    let (label, size) = match &source {
+        WindowSource::Picture(picture) => {
+            if let Some(note) = &picture.note {
+                eprintln!("{note}");
+            }
+            (picture.label.clone(), picture.pixels.dimensions())
+        }
+        WindowSource::Clip(reader) => {
+            (format!("'{}'", reader.path().display()), (reader.info().width, reader.info().height))
+        }
+    };
     let mask = match &settings.mask {
         Some(path) => {
             let mask = shadersort::intervals::Mask::load(path)?;
-            mask.check_size(&picture.label, picture.pixels.dimensions())?;
+            mask.check_size(&label, size)?;
             Some((path.clone(), mask))
         }
         None => None,
     };
     shadersort::app::run(shadersort::app::WindowOptions {
-        picture,
+        source,
+        video: settings.video,
         options: settings.options,
         angle: settings.direction,
         algorithm: settings.algorithm,

@@ -1,13 +1,16 @@
 //! The live window end to end, on the software GPU under its own Xvfb: keys sent with xdotool
 //! (XTEST) move the pass counter as the key table says, stepping changes the picture on screen,
 //! S saves a PNG, G records a GIF, Q quits; the interval flags start it within runs, M changes
-//! the runs live, I draws them over the picture and ] turns the lines to an angle. Needs `xvfb`,
+//! the runs live, I draws them over the picture and ] turns the lines to an angle; a clip plays
+//! sorted, pauses on a frame, steps through its passes and frames, and records. Needs `xvfb`,
 //! `xdotool`, `x11-utils` (xdpyinfo) and `imagemagick` (`.ci/run` installs them); set
 //! SHADERSORT_SKIP_WINDOW_TEST=1 to skip it on a machine without them. A failing test prints the
 //! app's log and the X server's.
 
 use image::RgbaImage;
 use std::path::PathBuf;
+
+mod clips;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -259,6 +262,18 @@ fn assert_status_whole(shot: &RgbaImage, window: (u32, u32, u32, u32)) {
 /// Starts the window on a 64x48 random picture with `args` after it, waiting for the log line
 /// `first`.
 fn start(backend: &str, picture: &RgbaImage, args: &[&str], first: &str) -> Option<Session> {
+    launch(backend, "noise.png", args, first, |dir| picture.save(dir.join("noise.png")).unwrap())
+}
+
+/// Starts the window on `input` (which `prepare` makes in the test's folder) with `args` after
+/// it, waiting for the log line `first`.
+fn launch(
+    backend: &str,
+    input: &str,
+    args: &[&str],
+    first: &str,
+    prepare: impl FnOnce(&std::path::Path),
+) -> Option<Session> {
     if std::env::var_os("SHADERSORT_SKIP_WINDOW_TEST").is_some() {
         eprintln!("skipped: SHADERSORT_SKIP_WINDOW_TEST is set");
         return None;
@@ -274,11 +289,11 @@ fn start(backend: &str, picture: &RgbaImage, args: &[&str], first: &str) -> Opti
     std::fs::create_dir(&runtime).unwrap();
     let (xvfb, display, xvfb_log) = start_xvfb(dir.path());
 
-    picture.save(dir.path().join("noise.png")).unwrap();
+    prepare(dir.path());
     let log = dir.path().join("app.log");
     let app = Reaper(
         Command::new(env!("CARGO_BIN_EXE_shadersort"))
-            .args(["noise.png", "--quit-after", "120"])
+            .args([input, "--quit-after", "120"])
             .args(args)
             .current_dir(dir.path())
             .env("DISPLAY", &display)
@@ -700,4 +715,74 @@ fn a_recording_cut_short_by_closing_or_sigterm_leaves_nothing() {
     assert_eq!(status.code(), Some(143), "SIGTERM ends the window with 128 + 15: {}", s.log_text());
     assert!(s.log_text().contains("terminated (SIGTERM)"), "{}", s.log_text());
     assert_eq!(gif_folder(&s), Vec::<String>::new(), "SIGTERM mid-recording left files: {}", s.log_text());
+}
+
+/// A clip plays with every frame sorted; Space pauses it on a frame whose passes the step keys
+/// walk through; S saves the frame as it stands (pass 0 is the clip's frame, the last pass the
+/// CPU model's sort of it); . and , step frames; G sorts the whole clip as the window shows it
+/// (`--lossless`: exactly). On Vulkan only: GL draws the same frames through the same code.
+#[test]
+fn a_clip_plays_sorted_pauses_on_a_frame_steps_and_records() {
+    if !clips::have_ffmpeg() {
+        return;
+    }
+    let size = (65, 47);
+    let make = |dir: &std::path::Path| {
+        clips::lossless_clip(dir, "clip.mkv", size, 12, false);
+    };
+    let Some(mut s) = launch("vulkan", "clip.mkv", &["--lossless"], "frame 3/12", make) else { return };
+    let frames = clips::frames_of(&s.dir.path().join("clip.mkv"), size);
+    let sorted: Vec<RgbaImage> =
+        frames.iter().map(|f| shadersort::reference::stable_sort(f, &Default::default())).collect();
+
+    s.keys(&["space"]);
+    let paused = || {
+        let text = s.log_text();
+        let tail = text.get(s.keys_from.get()..).unwrap_or_default().to_string();
+        let at = tail.find("paused at frame ")? + "paused at frame ".len();
+        tail[at..].split('/').next()?.parse::<usize>().ok()
+    };
+    wait_for("the pause", Duration::from_secs(30), || paused().is_some());
+    let k = paused().unwrap();
+    let saved = |pass: u32| s.dir.path().join(format!("clip-bitonic-luma-frame{k}-pass{pass}.png"));
+    s.keys(&["Home"]);
+    s.expect_step("step 0/28");
+    s.keys(&["s"]);
+    s.expect_log(&format!("saved clip-bitonic-luma-frame{k}-pass0.png"));
+    assert!(
+        image::open(saved(0)).unwrap().to_rgba8() == frames[k - 1],
+        "pass 0 of frame {k} is not the clip's frame"
+    );
+    s.keys(&["Right", "Right"]);
+    s.expect_step("step 2/28");
+    s.keys(&["End", "s"]);
+    s.expect_step("step 28/28");
+    s.expect_log(&format!("saved clip-bitonic-luma-frame{k}-pass28.png"));
+    assert!(
+        image::open(saved(28)).unwrap().to_rgba8() == sorted[k - 1],
+        "frame {k} sorted differs from the CPU model"
+    );
+
+    // The frame keys: on and back (back and on from the last frame).
+    let (first, second) = if k < 12 { ("period", k + 1) } else { ("comma", k - 1) };
+    s.keys(&[first]);
+    s.expect_log(&format!("frame {second}/12"));
+    s.keys(&[if first == "period" { "comma" } else { "period" }]);
+    s.expect_log(&format!("frame {k}/12"));
+
+    s.keys(&["g"]);
+    wait_for("the clip's recording", Duration::from_secs(120), || {
+        s.log_text().contains("recorded: sorted 12 frames")
+    });
+    let recorded = s.dir.path().join("gifs/clip-bitonic-luma.mkv");
+    let got = clips::frames_of(&recorded, size);
+    assert_eq!(got.len(), 12, "frames recorded");
+    for (i, (g, e)) in got.iter().zip(&sorted).enumerate() {
+        assert!(g == e, "recorded frame {} differs from the CPU model", i + 1);
+    }
+
+    s.keys(&["q"]);
+    wait_for("the window to close", Duration::from_secs(20), || s.app.0.try_wait().unwrap().is_some());
+    let status = s.app.0.wait().unwrap();
+    assert!(status.success(), "the app failed: {}", s.log_text());
 }

@@ -43,6 +43,7 @@ impl Running {
             }
             Action::ClearMask => self.clear_mask(),
             Action::Inspect(x, y) => self.inspect((x, y)),
+            Action::SeekClip(frame) => self.seek_clip(frame),
         }
     }
 
@@ -73,6 +74,15 @@ impl Running {
     }
 
     pub(super) fn command(&mut self, command: Command) {
+        if self.clip.is_some() {
+            match command {
+                // Space plays or pauses the clip; the other transport keys pause it on its frame.
+                Command::PlayPause => return self.toggle_clip(),
+                Command::Faster | Command::Slower => {}
+                other if other.moves_player() => self.pause_clip(),
+                _ => {}
+            }
+        }
         let session = &mut self.session;
         match command {
             Command::PlayPause
@@ -127,13 +137,22 @@ impl Running {
             }
             Command::Open => {
                 let dialog = rfd::FileDialog::new()
-                    .set_title("Open a picture")
-                    .add_filter("Pictures", &["png", "jpg", "jpeg", "gif", "bmp", "webp", "tif", "tiff"]);
+                    .set_title("Open a picture or a clip")
+                    .add_filter("Pictures", &["png", "jpg", "jpeg", "gif", "bmp", "webp", "tif", "tiff"])
+                    .add_filter("Clips", &crate::video::VIDEO_EXTENSIONS)
+                    .add_filter(
+                        "Clips and animated GIFs",
+                        &[&crate::video::VIDEO_EXTENSIONS[..], &["gif"]].concat(),
+                    );
                 match dialog.pick_file() {
                     Some(path) => self.open(path),
-                    None => self.ui.say("no picture chosen (you can also drop one on the window)"),
+                    None => {
+                        self.ui.say("nothing chosen (you can also drop a picture or a clip on the window)")
+                    }
                 }
             }
+            Command::PreviousFrame => self.step_clip(-1),
+            Command::NextFrame => self.step_clip(1),
             Command::Record => self.start_recording(),
             Command::SavePng => self.save_png(),
             Command::Help => self.ui.help_open = !self.ui.help_open,

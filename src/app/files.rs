@@ -1,5 +1,5 @@
-//! Files in and out of the window: opening (or dropping) a picture, and saving the current
-//! state as a PNG named after the picture and settings.
+//! Files in and out of the window: opening (or dropping) a picture or a clip, and saving the
+//! current state as a PNG named after the picture (and frame) and settings.
 
 use super::Running;
 use crate::gpu::readback::read_texture;
@@ -8,9 +8,16 @@ use crate::picture::output::{OutputFile, OutputFormat};
 use std::path::PathBuf;
 
 impl Running {
-    /// Loads another picture; on failure the current one stays and the error is shown. A
-    /// mask that does not fit the new picture is dropped, with the error.
+    /// Loads another picture, or opens a clip to play; on failure the current one stays and
+    /// the error is shown. A mask that does not fit the new picture is dropped, with the error.
     pub(super) fn open(&mut self, path: PathBuf) {
+        if crate::video::is_clip(&path) {
+            self.open_clip(path);
+            self.ui.zoom = None;
+            self.ui.pan = egui::Vec2::ZERO;
+            self.window.set_title(&format!("shadersort — {}", self.session.picture.name));
+            return;
+        }
         let loaded = Picture::load(&path).and_then(|p| {
             let source = p.pixels.dimensions();
             Ok((source, p.fit(&self.limit)?))
@@ -18,24 +25,34 @@ impl Running {
         match loaded {
             Ok((source, (picture, notice))) => {
                 self.window.set_title(&format!("shadersort — {}", picture.name));
+                let label = picture.label.clone();
+                self.clip = None;
+                self.show_picture(picture, source);
                 match notice {
                     Some(notice) => self.ui.say(notice),
-                    None => self.ui.say(format!("opened {}", picture.label)),
+                    None => self.ui.say(format!("opened {label}")),
                 }
-                if let Some(mask) = self.session.mask.take() {
-                    match mask.refit(&picture.label, source, picture.pixels.dimensions()) {
-                        Ok(mask) => self.session.mask = Some(mask),
-                        Err(e) => self.ui.error(format!("mask dropped: {e}")),
-                    }
-                }
-                self.session.source_size = source;
-                self.session.picture = picture;
                 self.ui.zoom = None;
                 self.ui.pan = egui::Vec2::ZERO;
-                self.restart_lanes();
             }
             Err(e) => self.ui.error(e.to_string()),
         }
+    }
+
+    /// Sorts `picture` (of `source` size before fitting) from now on: the mask is fitted to it
+    /// when its size differs, and the lanes start again.
+    pub(super) fn show_picture(&mut self, picture: Picture, source: (u32, u32)) {
+        let same_size = picture.pixels.dimensions() == self.session.picture.pixels.dimensions()
+            && source == self.session.source_size;
+        if !same_size && let Some(mask) = self.session.mask.take() {
+            match mask.refit(&picture.label, source, picture.pixels.dimensions()) {
+                Ok(mask) => self.session.mask = Some(mask),
+                Err(e) => self.ui.error(format!("mask dropped: {e}")),
+            }
+        }
+        self.session.source_size = source;
+        self.session.picture = picture;
+        self.restart_lanes();
     }
 
     /// `<picture>-<algorithm>-<key>`, then `-angle<degrees>` for any direction but rows and
@@ -47,9 +64,18 @@ impl Running {
         format!("{}-{}-{}{angle}{runs}", s.picture.name, s.algorithm.name(), s.options.key.name())
     }
 
+    /// What S names its file after: the stem, and the clip's frame (counted from 1) when a
+    /// clip is open.
+    fn frame_stem(&self) -> String {
+        match &self.clip {
+            Some(clip) => format!("{}-frame{}", self.file_stem(), clip.shown() + 1),
+            None => self.file_stem(),
+        }
+    }
+
     pub(super) fn save_png(&mut self) {
         let Some(lane) = self.session.lanes.lanes.first() else { return };
-        let path = PathBuf::from(format!("{}-pass{}.png", self.file_stem(), lane.run.steps_done()));
+        let path = PathBuf::from(format!("{}-pass{}.png", self.frame_stem(), lane.run.steps_done()));
         let saved =
             read_texture(&self.gpu, lane.run.state()).map_err(anyhow::Error::from).and_then(|state| {
                 Ok(OutputFile::prepare(&path, OutputFormat::Png)?
@@ -62,7 +88,7 @@ impl Running {
                 if self.lens.is_some() {
                     self.view_to_save = Some(path.with_file_name(format!(
                         "{}-pass{}-window.png",
-                        self.file_stem(),
+                        self.frame_stem(),
                         lane.run.steps_done()
                     )));
                 }

@@ -12,7 +12,8 @@
 //!   (the row lens: the line inspected, and its strip of bars);
 //! - the sort: `session` (what is sorted and how), `explain` (the panel's sentences on it), `lanes` (the GPU runs shown), `window_runs`
 //!   and `live_runs` (interval runs, live), `window_mask`, `window_angle` (the direction);
-//! - files: `files` (open, save PNG), `window_recording` and `recording` (G, in the background).
+//! - files: `files` (open, save PNG), `window_recording` and `recording` (G, in the background),
+//!   `window_clip` (a clip played sorted, paused, stepped, recorded).
 
 mod actions;
 pub mod display;
@@ -30,6 +31,7 @@ mod running;
 mod session;
 pub mod ui;
 mod window_angle;
+pub mod window_clip;
 pub mod window_mask;
 mod window_recording;
 mod window_runs;
@@ -48,6 +50,8 @@ use crate::intervals::{IntervalSettings, Mask, RunMap};
 use crate::keys::options::SortOptions;
 use crate::picture::input::{Picture, SizeLimit};
 use crate::record::RecordSettings;
+use crate::settings::VideoSettings;
+use crate::video::playback::ClipReader;
 use display::DisplayPipeline;
 use lanes::{LaneSync, Lanes};
 use live_runs::{RefreshThrottle, RunInputs};
@@ -61,10 +65,32 @@ use winit::event::WindowEvent;
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::window::{Window, WindowId};
 
+/// What the window opens on.
+pub enum WindowSource {
+    /// A picture.
+    Picture(Picture),
+    /// A clip, opened (ffmpeg found, its frames counted) but not yet decoded: it plays sorted.
+    Clip(ClipReader),
+}
+
+impl WindowSource {
+    /// The name in the window's title.
+    fn title(&self) -> String {
+        match self {
+            WindowSource::Picture(picture) => picture.name.clone(),
+            WindowSource::Clip(reader) => {
+                reader.path().file_name().map_or_else(String::new, |n| n.to_string_lossy().into())
+            }
+        }
+    }
+}
+
 /// How the window starts.
 pub struct WindowOptions {
-    /// The picture.
-    pub picture: Picture,
+    /// The picture or clip.
+    pub source: WindowSource,
+    /// How clips are read and how G writes them.
+    pub video: VideoSettings,
     /// Key and order (the axis follows `angle`).
     pub options: SortOptions,
     /// The direction to sort in.
@@ -258,4 +284,10 @@ struct Running {
     lens_probe: crate::lens::LensProbe,
     /// Where to save the next frame as shown (S with the lens open).
     view_to_save: Option<PathBuf>,
+    /// The clip playing, when a clip is open (`session.picture` is its frame shown).
+    clip: Option<window_clip::WindowClip>,
+    /// How clips are read and written, for clips opened later.
+    video: VideoSettings,
+    /// `--max-size`, for G's clip recordings.
+    options_max_size: Option<u32>,
 }

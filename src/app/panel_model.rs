@@ -49,6 +49,8 @@ pub enum Action {
     BrowseMask,
     /// Sort without the mask.
     ClearMask,
+    /// Show this frame of the clip (counted from 0), paused.
+    SeekClip(u64),
 }
 
 /// One lane as the UI shows it.
@@ -122,7 +124,7 @@ pub struct UiModel<'a> {
     /// A few sentences on what the algorithm does, with the current numbers.
     pub explanation: String,
     /// A recording under way: frames, expected, path.
-    pub recording: Option<(u32, u32, String)>,
+    pub recording: Option<(u64, u64, String)>,
     /// How the lines are cut into runs.
     pub intervals: IntervalSettings,
     /// The loaded mask's file, if any.
@@ -135,6 +137,8 @@ pub struct UiModel<'a> {
     pub runs_overlay: Option<egui::TextureId>,
     /// The row lens, while it is open: per lane, the line read back, or why it could not be.
     pub lens: Option<&'a [Result<crate::lens::LensReading, String>]>,
+    /// The clip playing, when a clip is open.
+    pub clip: Option<super::window_clip::ClipView>,
 }
 
 /// What the UI keeps between frames.

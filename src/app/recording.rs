@@ -1,5 +1,6 @@
-//! The window's recording (GIF, APNG or PNG frames): the same recorder as `--record`, on a
-//! thread of its own so the window stays responsive, with progress and cancel.
+//! The window's recordings, on a thread of their own so the window stays responsive, with
+//! progress and cancel: a picture's run (GIF, APNG or PNG frames) by the same recorder as
+//! `--record`, or a whole clip sorted as `CLIP --out PATH` sorts it.
 
 use crate::algorithms::{Algorithm, Pipelines, RunSettings};
 use crate::angle::Lines;
@@ -8,10 +9,12 @@ use crate::gpu::Gpu;
 use crate::intervals::RunMap;
 use crate::keys::options::SortOptions;
 use crate::record::{RecordReport, RecordSettings, RecordTarget, record};
+use crate::settings::Settings;
+use crate::video::ClipWatch;
 use image::RgbaImage;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
 /// What is being recorded and how.
@@ -38,49 +41,70 @@ pub struct RecordingJob {
 pub struct BackgroundRecording {
     /// Where the recording goes.
     pub path: PathBuf,
-    done: Arc<AtomicU32>,
-    expected: Arc<AtomicU32>,
+    done: Arc<AtomicU64>,
+    expected: Arc<AtomicU64>,
     cancel: Arc<AtomicBool>,
-    result: Receiver<Result<RecordReport, String>>,
+    /// The line to show when it ends well, or the error.
+    result: Receiver<Result<String, String>>,
 }
 
 impl BackgroundRecording {
-    /// Starts recording on a new thread.
+    /// Starts recording a picture's run on a new thread.
     pub fn start(gpu: Arc<Gpu>, job: RecordingJob) -> Self {
         let (done, expected, cancel) =
-            (Arc::new(AtomicU32::new(0)), Arc::new(AtomicU32::new(1)), Arc::new(AtomicBool::new(false)));
-        let (tx, result) = channel();
-        let path = job.path.clone();
+            (Arc::new(AtomicU64::new(0)), Arc::new(AtomicU64::new(1)), Arc::new(AtomicBool::new(false)));
         let (d, e, c) = (done.clone(), expected.clone(), cancel.clone());
+        let path = job.path.clone();
+        let work = move || -> anyhow::Result<String> {
+            let target = RecordTarget::prepare(&job.path)?;
+            let pipelines = Pipelines::new(&gpu, job.algorithm);
+            let scatter = LineScatter::new(&gpu);
+            let start = |first: &RgbaImage| {
+                job.lines
+                    .start(
+                        &gpu,
+                        &pipelines,
+                        &scatter,
+                        first,
+                        job.options,
+                        job.run_settings,
+                        job.runs.as_ref(),
+                    )
+                    .unwrap_or_else(|_| {
+                        let rows = Lines::Axis(crate::keys::options::Axis::Rows).sort_options(job.options);
+                        pipelines.start(&gpu, first, rows, job.run_settings)
+                    })
+            };
+            let report = record(&gpu, &job.picture, start, &job.settings, target, |frames, most| {
+                d.store(frames.into(), Ordering::Relaxed);
+                e.store(most.into(), Ordering::Relaxed);
+                !c.load(Ordering::Relaxed) && crate::interrupt::check().is_ok()
+            })?;
+            Ok(describe(&report))
+        };
+        BackgroundRecording::spawn(path, (done, expected, cancel), work)
+    }
+
+    /// Starts sorting every frame of the clip `input` into `settings.out` on a new thread.
+    pub fn start_clip(settings: Settings, input: PathBuf) -> Self {
+        let watch = ClipWatch { quiet: true, ..ClipWatch::default() };
+        let path = settings.out.clone().unwrap_or_default();
+        let shared = (watch.done.clone(), watch.total.clone(), watch.cancel.clone());
+        let work = move || -> anyhow::Result<String> {
+            let report = crate::video::sort_clip_watched(&settings, &input, false, &watch)?;
+            Ok(format!("recorded: {report}"))
+        };
+        BackgroundRecording::spawn(path, shared, work)
+    }
+
+    fn spawn(
+        path: PathBuf,
+        (done, expected, cancel): (Arc<AtomicU64>, Arc<AtomicU64>, Arc<AtomicBool>),
+        work: impl FnOnce() -> anyhow::Result<String> + Send + 'static,
+    ) -> Self {
+        let (tx, result) = channel();
         let spawned = std::thread::Builder::new().name("window-recording".into()).spawn(move || {
-            let outcome = (|| -> anyhow::Result<RecordReport> {
-                let target = RecordTarget::prepare(&job.path)?;
-                let pipelines = Pipelines::new(&gpu, job.algorithm);
-                let scatter = LineScatter::new(&gpu);
-                let start = |first: &RgbaImage| {
-                    job.lines
-                        .start(
-                            &gpu,
-                            &pipelines,
-                            &scatter,
-                            first,
-                            job.options,
-                            job.run_settings,
-                            job.runs.as_ref(),
-                        )
-                        .unwrap_or_else(|_| {
-                            let rows =
-                                Lines::Axis(crate::keys::options::Axis::Rows).sort_options(job.options);
-                            pipelines.start(&gpu, first, rows, job.run_settings)
-                        })
-                };
-                Ok(record(&gpu, &job.picture, start, &job.settings, target, |frames, most| {
-                    d.store(frames, Ordering::Relaxed);
-                    e.store(most, Ordering::Relaxed);
-                    !c.load(Ordering::Relaxed) && crate::interrupt::check().is_ok()
-                })?)
-            })();
-            let _ = tx.send(outcome.map_err(|e| format!("{e:#}")));
+            let _ = tx.send(work().map_err(|e| format!("{e:#}")));
         });
         if let Err(e) = spawned {
             let (tx, rx) = channel();
@@ -91,7 +115,7 @@ impl BackgroundRecording {
     }
 
     /// Frames taken so far and the most expected.
-    pub fn progress(&self) -> (u32, u32) {
+    pub fn progress(&self) -> (u64, u64) {
         (self.done.load(Ordering::Relaxed), self.expected.load(Ordering::Relaxed).max(1))
     }
 
@@ -108,11 +132,22 @@ impl BackgroundRecording {
     }
 
     /// The outcome, once the recording has ended.
-    pub fn try_finish(&self) -> Option<Result<RecordReport, String>> {
+    pub fn try_finish(&self) -> Option<Result<String, String>> {
         match self.result.try_recv() {
             Ok(outcome) => Some(outcome),
             Err(TryRecvError::Empty) => None,
             Err(TryRecvError::Disconnected) => Some(Err("the recording thread stopped unexpectedly".into())),
         }
     }
+}
+
+/// The line a finished recording of a picture's run leaves in the status.
+fn describe(report: &RecordReport) -> String {
+    format!(
+        "recorded {} frames ({}), {} bytes: {}",
+        report.frames,
+        report.format.describe(),
+        report.bytes,
+        report.path.display()
+    )
 }

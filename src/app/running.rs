@@ -5,8 +5,8 @@ use super::display::DisplayPipeline;
 use super::lanes::{LaneSync, Lanes};
 use super::live_runs::{RefreshThrottle, RunInputs};
 use super::panel_model::{Action, LaneView, UiModel, UiState};
-use super::{FrameClock, Running, Session, WindowOptions};
-use super::{ui, window_mask, window_runs, window_size};
+use super::{FrameClock, Running, Session, WindowOptions, WindowSource};
+use super::{ui, window_clip, window_mask, window_runs, window_size};
 use crate::algorithms::{Algorithm, Pipelines, RunSettings};
 use crate::angle::Lines;
 use crate::angle::scatter::LineScatter;
@@ -34,7 +34,7 @@ impl Running {
         let (width, height) =
             window_size::initial_size(screen.map(|s| (s.width, s.height)), window_size::remembered());
         let attributes = Window::default_attributes()
-            .with_title(format!("shadersort — {}", options.picture.name))
+            .with_title(format!("shadersort — {}", options.source.title()))
             .with_inner_size(winit::dpi::LogicalSize::new(width, height))
             .with_min_inner_size(winit::dpi::LogicalSize::new(480.0, 320.0));
         let window = Arc::new(event_loop.create_window(attributes)?);
@@ -77,11 +77,28 @@ impl Running {
             !options.no_downscale,
         );
         let mut ui = UiState::default();
-        let source_size = options.picture.pixels.dimensions();
-        let (picture, notice) = options.picture.fit(&limit)?;
-        if let Some(notice) = notice {
-            ui.say(notice);
-        }
+        let (picture, source_size, clip) = match options.source {
+            WindowSource::Picture(picture) => {
+                let source_size = picture.pixels.dimensions();
+                let (picture, notice) = picture.fit(&limit)?;
+                if let Some(notice) = notice {
+                    ui.say(notice);
+                }
+                (picture, source_size, None)
+            }
+            WindowSource::Clip(reader) => {
+                let info = reader.info().clone();
+                let (clip, picture, notice) = window_clip::open_clip(reader, &limit, options.video.clone())?;
+                let line = format!(
+                    "playing {} — {} frames at {:.3} fps; Space pauses, , and . step frames",
+                    picture.label,
+                    info.frames,
+                    info.rate.fps()
+                );
+                ui.say(notice.map_or_else(|| line.clone(), |n| format!("{n}; {line}")));
+                (picture, (info.width, info.height), Some(clip))
+            }
+        };
         let mask = match options.mask {
             Some((path, mask)) => Some(window_mask::WindowMask::new(
                 mask,
@@ -191,9 +208,16 @@ impl Running {
             lens_point: None,
             view_to_save: None,
             lens_probe: crate::lens::LensProbe::new(&gpu_for_lens),
+            clip,
+            video: options.video,
+            options_max_size: options.max_size,
         };
         if running.ui.status.is_empty() {
             running.report_runs();
+        }
+        if running.clip.is_some() {
+            running.sort_clip_frame_to_end();
+            running.report_frame();
         }
         if let Some(notice) = running.session.lanes.lanes.iter().find_map(|l| l.notice.clone()) {
             running.ui.say(notice);
@@ -210,6 +234,7 @@ impl Running {
 
     pub(super) fn wants_frames(&self) -> bool {
         self.session.player.busy()
+            || self.clip.as_ref().is_some_and(window_clip::WindowClip::busy)
             || self.recording.is_some()
             || self.quit_after.is_some()
             || self.runs_pending()
@@ -229,6 +254,7 @@ impl Running {
         for action in actions.drain(..) {
             self.act(action);
         }
+        self.advance_clip(now);
         self.refresh_runs(now);
         self.apply_pending_angle(now);
         self.step(seconds);
@@ -267,6 +293,7 @@ impl Running {
             runs_summary: self.session.runs.as_ref().map(|r| self.session.lines.summary(r).to_string()),
             runs_overlay: self.runs_overlay.as_ref().map(egui::TextureHandle::id),
             lens: self.lens.as_ref().map(|l| l.readings.as_slice()),
+            clip: self.clip_view(),
         };
         let ui_state = &mut self.ui;
         let mut clicked = Vec::new();

@@ -11,8 +11,8 @@ use crate::controls::player::Stepper;
 use crate::keys::options::Axis;
 
 impl Running {
-    /// Starts new lanes for the current picture and settings, at pass 0, within runs computed
-    /// anew.
+    /// Starts new lanes for the current picture and settings, at pass 0 (a clip's frame: sorted
+    /// to the end), within runs computed anew.
     pub(super) fn restart_lanes(&mut self) {
         self.fit_lines_to_picture();
         self.recompute_runs();
@@ -30,6 +30,7 @@ impl Running {
         );
         self.session.lanes.sync = self.session.sync;
         self.session.player.stop();
+        self.sort_clip_frame_to_end();
     }
 }
 

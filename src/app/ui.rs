@@ -3,6 +3,7 @@
 
 use super::lanes::LaneSync;
 use super::panel_model::{Action, LaneView, UiModel, UiState};
+use super::window_clip::ClipView;
 use super::zoom::Zoom;
 use crate::algorithms::Algorithm;
 use crate::algorithms::odd_even::PassKind;
@@ -73,6 +74,9 @@ fn side_panel(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, actio
         command_button(ui, model, Command::SavePng, "Save PNG", actions);
         command_button(ui, model, Command::Help, "Keys", actions);
     });
+    if let Some(clip) = &model.clip {
+        clip_controls(ui, model, clip, actions);
+    }
     ui.separator();
 
     egui::Grid::new("settings").num_columns(2).show(ui, |ui| {
@@ -160,7 +164,8 @@ fn side_panel(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, actio
     ui.horizontal_wrapped(|ui| {
         command_button(ui, model, Command::First, "First", actions);
         command_button(ui, model, Command::StepBack, "Back", actions);
-        command_button(ui, model, Command::PlayPause, if model.playing { "Pause" } else { "Play" }, actions);
+        let playing = model.clip.as_ref().map_or(model.playing, |c| c.playing);
+        command_button(ui, model, Command::PlayPause, if playing { "Pause" } else { "Play" }, actions);
         command_button(ui, model, Command::StepForward, "Step", actions);
         command_button(ui, model, Command::Last, "Last", actions);
         command_button(ui, model, Command::Reset, "Reset", actions);
@@ -196,6 +201,11 @@ fn side_panel(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, actio
                 actions.push(Action::CancelRecording);
             }
         }
+        None if model.clip.is_some() => {
+            let path = model.clip.as_ref().map(|c| c.record_path.as_str()).unwrap_or_default();
+            command_button(ui, model, Command::Record, "Record the clip", actions);
+            ui.small(format!("every frame sorted with these settings into {path}"));
+        }
         None => {
             ui.horizontal(|ui| {
                 for format in [RecordFormat::Gif, RecordFormat::Apng, RecordFormat::Frames] {
@@ -210,6 +220,31 @@ fn side_panel(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, actio
             let label = format!("Record {}", state.record_format.describe());
             command_button(ui, model, Command::Record, &label, actions);
         }
+    }
+}
+
+/// A clip's frame, its transport and a slider to seek with (the frame is shown when the
+/// slider is let go).
+fn clip_controls(ui: &mut egui::Ui, model: &UiModel<'_>, clip: &ClipView, actions: &mut Vec<Action>) {
+    ui.separator();
+    let seconds = |frame: u64| frame as f64 / clip.fps.max(1e-3);
+    ui.label(format!(
+        "Clip: frame {} / {} · {:.2} s of {:.2} s · {:.3} fps",
+        clip.frame,
+        clip.frames,
+        seconds(clip.frame - 1),
+        seconds(clip.frames),
+        clip.fps
+    ));
+    ui.horizontal(|ui| {
+        command_button(ui, model, Command::PreviousFrame, "◀ Frame", actions);
+        command_button(ui, model, Command::PlayPause, if clip.playing { "Pause" } else { "Play" }, actions);
+        command_button(ui, model, Command::NextFrame, "Frame ▶", actions);
+    });
+    let mut frame = clip.frame;
+    let response = ui.add(egui::Slider::new(&mut frame, 1..=clip.frames.max(1)).text("frame"));
+    if response.drag_stopped() || response.changed() && !response.dragged() {
+        actions.push(Action::SeekClip(frame - 1));
     }
 }
 

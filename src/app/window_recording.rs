@@ -12,6 +12,10 @@ impl Running {
             self.ui.say("a recording is already under way");
             return;
         }
+        if self.clip.is_some() {
+            self.start_clip_recording();
+            return;
+        }
         let format = self.ui.record_format;
         let path = recording_path(&self.file_stem(), format);
         if let Err(e) = std::fs::create_dir_all("gifs") {
@@ -53,13 +57,7 @@ impl Running {
         let Some(outcome) = self.recording.as_ref().and_then(BackgroundRecording::try_finish) else { return };
         self.recording = None;
         match outcome {
-            Ok(report) => self.ui.say(format!(
-                "recorded {} frames ({}), {} bytes: {}",
-                report.frames,
-                report.format.describe(),
-                report.bytes,
-                report.path.display()
-            )),
+            Ok(line) => self.ui.say(line),
             Err(e) => self.ui.error(e),
         }
     }

@@ -64,10 +64,14 @@ impl Cli {
                 "{flag} does not go with a clip: each frame of '{image}' is sorted to the end (or to --passes) into --out, and --sweep moves the threshold over the clip; drop {flag}"
             ));
         }
+        // Without --out the window plays the clip, every frame sorted to the end.
         if self.out.is_none() {
-            return Err(format!(
-                "'{image}' is a clip: the window opens pictures; sort the clip with --out PATH (a video such as sorted.mp4, or a folder ending in / for PNG frames)"
-            ));
+            let refused = [("--sweep", self.sweep.is_some()), ("--passes", self.passes.is_some())];
+            if let Some((flag, _)) = refused.iter().find(|(_, given)| *given) {
+                return Err(format!(
+                    "{flag} applies to a clip sorted with --out: the window plays '{image}' with every frame sorted to the end (pause with Space to step through a frame's passes); add --out PATH or drop {flag}"
+                ));
+            }
         }
         if self.frame_rate.is_some()
             && !crate::video::frame_files::is_frame_files(self.image.as_deref().expect("an input"))

@@ -58,8 +58,12 @@ pub enum Command {
     FitToWindow,
     /// One picture pixel per screen pixel.
     ActualSize,
-    /// Open a picture.
+    /// Open a picture or a clip.
     Open,
+    /// A clip: the frame before, paused.
+    PreviousFrame,
+    /// A clip: the frame after, paused.
+    NextFrame,
     /// Record the run (GIF, animated PNG or PNG frames).
     Record,
     /// Save the current state as PNG.
@@ -124,6 +128,8 @@ impl Shortcut {
             egui::Key::Equals => "=",
             egui::Key::OpenBracket => "[",
             egui::Key::CloseBracket => "]",
+            egui::Key::Comma => ",",
+            egui::Key::Period => ".",
             other => other.name(),
         };
         if self.shift { format!("Shift+{name}") } else { name.to_string() }
@@ -262,7 +268,14 @@ pub fn command_table() -> Vec<CommandSpec> {
         ),
         spec(Command::FitToWindow, &[p(F)], "Fit", "Zoom so the whole picture fits"),
         spec(Command::ActualSize, &[p(Num0)], "1:1", "One picture pixel per screen pixel"),
-        spec(Command::Open, &[p(O)], "Open...", "Open a picture (or drop one on the window)"),
+        spec(
+            Command::Open,
+            &[p(O)],
+            "Open...",
+            "Open a picture or a clip (a video, an animated GIF, a folder of frames), or drop one on the window",
+        ),
+        spec(Command::PreviousFrame, &[p(Comma)], "Frame back", "A clip: the frame before, paused"),
+        spec(Command::NextFrame, &[p(Period)], "Frame on", "A clip: the frame after, paused"),
         spec(
             Command::Record,
             &[p(G)],
@@ -366,6 +379,8 @@ mod tests {
             (OpenBracket, false, Command::TurnCounterclockwise),
             (CloseBracket, false, Command::TurnClockwise),
             (S, false, Command::SavePng),
+            (Comma, false, Command::PreviousFrame),
+            (Period, false, Command::NextFrame),
             (H, false, Command::Help),
             (F1, false, Command::Help),
             (Escape, false, Command::Quit),

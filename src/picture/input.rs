@@ -150,25 +150,9 @@ impl Picture {
     /// user), or an error when downscaling is not allowed.
     pub fn fit(self, limit: &SizeLimit) -> Result<(Self, Option<String>), InputError> {
         let (width, height) = self.pixels.dimensions();
-        if width.max(height) <= limit.max_side {
+        let Some((new_width, new_height)) = limit.fit(&self.label, (width, height))? else {
             return Ok((self, None));
-        }
-        if !limit.downscale {
-            let hint = if limit.max_side < limit.device_max_side {
-                format!(" or raise --max-size (this GPU allows up to {})", limit.device_max_side)
-            } else {
-                String::new()
-            };
-            return Err(InputError::TooLarge {
-                label: self.label,
-                width,
-                height,
-                limit: limit.max_side,
-                why: limit.why.clone(),
-                hint,
-            });
-        }
-        let (new_width, new_height) = scaled_size(width, height, limit.max_side);
+        };
         let pixels = image::imageops::resize(
             &self.pixels,
             new_width,
@@ -210,6 +194,33 @@ impl SizeLimit {
                 downscale,
             },
         }
+    }
+}
+
+impl SizeLimit {
+    /// The size `label`, of `size`, is sorted at: `None` when it is within the limit, the
+    /// downscaled size when it is over it, or an error when downscaling is refused.
+    pub fn fit(&self, label: &str, size: (u32, u32)) -> Result<Option<(u32, u32)>, InputError> {
+        let (width, height) = size;
+        if width.max(height) <= self.max_side {
+            return Ok(None);
+        }
+        if !self.downscale {
+            let hint = if self.max_side < self.device_max_side {
+                format!(" or raise --max-size (this GPU allows up to {})", self.device_max_side)
+            } else {
+                String::new()
+            };
+            return Err(InputError::TooLarge {
+                label: label.into(),
+                width,
+                height,
+                limit: self.max_side,
+                why: self.why.clone(),
+                hint,
+            });
+        }
+        Ok(Some(scaled_size(width, height, self.max_side)))
     }
 }
 

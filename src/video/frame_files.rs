@@ -19,6 +19,7 @@ pub fn is_frame_files(path: &Path) -> bool {
 }
 
 /// The frames of a folder or a pattern, read one at a time.
+#[derive(Clone, Debug)]
 pub struct FrameFiles {
     files: Vec<PathBuf>,
     next: usize,
@@ -54,6 +55,11 @@ impl FrameFiles {
     /// Whether the first frame has an alpha channel.
     pub fn has_alpha(&self) -> bool {
         self.has_alpha
+    }
+
+    /// Reads on from frame `index` (counted from 0).
+    pub fn skip_to(&mut self, index: u64) {
+        self.next = usize::try_from(index).unwrap_or(usize::MAX).min(self.files.len());
     }
 
     /// The next frame, decoded; an error for a file that cannot be read or has another size.

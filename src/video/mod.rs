@@ -9,6 +9,7 @@ pub mod encoding;
 pub mod error;
 pub mod ffmpeg;
 pub mod frame_files;
+pub mod playback;
 pub mod probe;
 pub mod sink;
 pub mod source;
@@ -18,7 +19,7 @@ use crate::headless::{Sorter, run_map, start_run_quietly};
 use crate::interrupt;
 use crate::intervals::threshold::ThresholdSweep;
 use crate::intervals::{IntervalSettings, Mask, RunMap};
-use crate::picture::input::{InputError, SizeLimit, scaled_size};
+use crate::picture::input::{InputError, SizeLimit};
 use crate::progress::Progress;
 use crate::settings::Rate;
 use crate::settings::Settings;
@@ -31,7 +32,8 @@ use probe::ClipInfo;
 use sink::{ClipSink, ClipTarget, EncodeSpec};
 use source::{Decoder, FrameSource};
 use std::path::{Path, PathBuf};
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
 /// Extensions taken as videos (anything ffmpeg reads can also be named with one of these).
@@ -114,14 +116,15 @@ struct OpenClip {
     files: Option<FrameFiles>,
 }
 
-fn open_clip(settings: &Settings, input: &Path, ffmpeg: Option<&Ffmpeg>) -> Result<OpenClip, ClipError> {
+/// Opens the clip at `input`: picture files play at `frame_rate`, a video at its own.
+fn open_clip(input: &Path, frame_rate: Rate, ffmpeg: Option<&Ffmpeg>) -> Result<OpenClip, ClipError> {
     if frame_files::is_frame_files(input) {
         let files = FrameFiles::open(input)?;
         let (width, height) = files.size();
         let info = ClipInfo {
             width,
             height,
-            rate: settings.video.frame_rate,
+            rate: frame_rate,
             frames: files.len(),
             pixel_format: if files.has_alpha() { "rgba" } else { "rgb24" }.into(),
             audio: None,
@@ -135,9 +138,44 @@ fn open_clip(settings: &Settings, input: &Path, ffmpeg: Option<&Ffmpeg>) -> Resu
     Ok(OpenClip { info: probe::probe(ffmpeg, input)?, files: None })
 }
 
+/// Who follows a clip's sort besides the terminal: the window's progress bar and its cancel
+/// button. A signal (Ctrl-C, SIGTERM, SIGHUP) ends the sort either way.
+#[derive(Clone, Debug, Default)]
+pub struct ClipWatch {
+    /// Set to stop the sort; it then leaves nothing, as a signal does.
+    pub cancel: Arc<AtomicBool>,
+    /// Frames sorted so far.
+    pub done: Arc<AtomicU64>,
+    /// Frames in the clip, once known.
+    pub total: Arc<AtomicU64>,
+    /// No progress bar or lines on stderr.
+    pub quiet: bool,
+}
+
+impl ClipWatch {
+    /// Fails once a signal has come or the sort was cancelled.
+    fn check(&self) -> Result<(), interrupt::Interrupted> {
+        interrupt::check()?;
+        match self.cancel.load(Ordering::Relaxed) {
+            true => Err(interrupt::Interrupted { signal: 0 }),
+            false => Ok(()),
+        }
+    }
+}
+
 /// Sorts every frame of the clip at `input` into `--out`, or with `discard` into nowhere (for
 /// `bench video`).
 pub fn sort_clip(settings: &Settings, input: &Path, discard: bool) -> anyhow::Result<ClipReport> {
+    sort_clip_watched(settings, input, discard, &ClipWatch::default())
+}
+
+/// [`sort_clip`], followed by `watch`.
+pub fn sort_clip_watched(
+    settings: &Settings,
+    input: &Path,
+    discard: bool,
+    watch: &ClipWatch,
+) -> anyhow::Result<ClipReport> {
     let started = Instant::now();
     let out = settings.out.as_deref().unwrap_or(Path::new("(discarded)"));
     let target = if discard { ClipTarget::Discard } else { ClipTarget::prepare(out)? };
@@ -154,7 +192,7 @@ pub fn sort_clip(settings: &Settings, input: &Path, discard: bool) -> anyhow::Re
     } else {
         None
     };
-    let clip = open_clip(settings, input, ffmpeg.as_ref())?;
+    let clip = open_clip(input, settings.video.frame_rate, ffmpeg.as_ref())?;
     let info = clip.info.clone();
     let label = format!("'{}'", input.display());
     let mask = settings.mask.as_deref().map(Mask::load).transpose()?;
@@ -174,7 +212,10 @@ pub fn sort_clip(settings: &Settings, input: &Path, discard: bool) -> anyhow::Re
     let gpu = crate::gpu::Gpu::headless()?;
     let device_side = gpu.device.limits().max_texture_dimension_2d;
     let limit = SizeLimit::new(device_side, settings.max_size, !settings.no_downscale);
-    let size = fit(&info, &label, &limit)?;
+    let (size, note) = fit((info.width, info.height), &label, &limit)?;
+    if let Some(note) = note {
+        eprintln!("{note}");
+    }
     let video_args = match video_args {
         // An odd side may have become even (or the reverse) by scaling.
         Some(_) if size != (info.width, info.height) => {
@@ -225,7 +266,8 @@ pub fn sort_clip(settings: &Settings, input: &Path, discard: bool) -> anyhow::Re
         )?),
     };
     let sink = ClipSink::start(target, ffmpeg.as_ref(), spec)?;
-    let path = pipeline(&sorter, settings, &info, mask.as_ref(), source, sink)?;
+    watch.total.store(info.frames, Ordering::Relaxed);
+    let path = pipeline(&sorter, settings, &info, mask.as_ref(), source, sink, watch)?;
     Ok(ClipReport {
         path,
         frames: info.frames,
@@ -240,27 +282,18 @@ pub fn sort_clip(settings: &Settings, input: &Path, discard: bool) -> anyhow::Re
 
 /// The size frames are sorted at: the clip's own, or downscaled to the limit (with a note), or
 /// an error with `--no-downscale`.
-fn fit(info: &ClipInfo, label: &str, limit: &SizeLimit) -> Result<(u32, u32), InputError> {
-    let (width, height) = (info.width, info.height);
-    if width.max(height) <= limit.max_side {
-        return Ok((width, height));
-    }
-    if !limit.downscale {
-        return Err(InputError::TooLarge {
-            label: label.into(),
-            width,
-            height,
-            limit: limit.max_side,
-            why: limit.why.clone(),
-            hint: String::new(),
-        });
-    }
-    let (w, h) = scaled_size(width, height, limit.max_side);
-    eprintln!(
+pub fn fit(
+    size: (u32, u32),
+    label: &str,
+    limit: &SizeLimit,
+) -> Result<((u32, u32), Option<String>), InputError> {
+    let Some((w, h)) = limit.fit(label, size)? else { return Ok((size, None)) };
+    let (width, height) = size;
+    let note = format!(
         "note: {label} is {width}x{height}; its frames are downscaled to {w}x{h} to fit {} (pass --no-downscale to refuse instead)",
         limit.why
     );
-    Ok((w, h))
+    Ok(((w, h), Some(note)))
 }
 
 /// What the sorting thread hands the encoding thread.
@@ -281,6 +314,7 @@ fn pipeline(
     mask: Option<&Mask>,
     mut source: FrameSource,
     mut sink: ClipSink,
+    watch: &ClipWatch,
 ) -> anyhow::Result<PathBuf> {
     let (frames_in, decoded) = mpsc::sync_channel::<Result<RgbaImage, ClipError>>(2);
     let (sorted, frames_out) = mpsc::sync_channel::<ToSink>(2);
@@ -336,7 +370,7 @@ fn pipeline(
                     match message {
                         ToSink::Frame(frame) => sink.push(&frame)?,
                         // A signal during the last frames still leaves nothing.
-                        ToSink::End if interrupt::check().is_err() => return Ok(None),
+                        ToSink::End if watch.check().is_err() => return Ok(None),
                         ToSink::End => return sink.finish().map(Some),
                     }
                 }
@@ -344,7 +378,7 @@ fn pipeline(
                 Ok(None)
             })
             .map_err(ClipError::Thread)?;
-        let sorting = sort_frames(sorter, settings, info, in_order(prepared), &sorted);
+        let sorting = sort_frames(sorter, settings, info, in_order(prepared), &sorted, watch);
         if sorting.is_ok() {
             let _ = sorted.send(ToSink::End);
         }
@@ -355,7 +389,7 @@ fn pipeline(
             (_, Err(e)) => Err(e.into()),
             (Err(e), Ok(_)) => Err(e),
             (Ok(()), Ok(Some(path))) => Ok(path),
-            (Ok(()), Ok(None)) => Err(interrupt::Interrupted::now().into()),
+            (Ok(()), Ok(None)) => Err(watch.check().err().unwrap_or_else(interrupt::Interrupted::now).into()),
         }
     })
 }
@@ -407,32 +441,43 @@ fn sort_frames(
     info: &ClipInfo,
     prepared: impl Iterator<Item = Prepared>,
     sorted: &mpsc::SyncSender<ToSink>,
+    watch: &ClipWatch,
 ) -> anyhow::Result<()> {
     let run_settings = if settings.passes.is_none() { settings.unwatched_run() } else { settings.run };
-    let mut bar = Progress::new("sorting", "frames");
-    bar.set_total(info.frames);
+    let mut bar = (!watch.quiet).then(|| Progress::new("sorting", "frames"));
+    if let Some(bar) = &mut bar {
+        bar.set_total(info.frames);
+    }
     let mut notice_given = false;
     for (index, ready) in prepared.enumerate() {
-        interrupt::check()?;
+        watch.check()?;
         let (frame, runs) = ready?;
         let (mut run, notice) = start_run_quietly(sorter, &frame, run_settings, runs.as_ref());
         if let Some(notice) = notice.filter(|_| !notice_given) {
-            bar.note(&format!("note: {notice}"));
+            match &bar {
+                Some(bar) => bar.note(&format!("note: {notice}")),
+                None => log::info!("note: {notice}"),
+            }
             notice_given = true;
         }
         let steps = settings.passes.unwrap_or(run.total_steps()).min(run.total_steps());
-        crate::algorithms::run_until(sorter.gpu, run.as_mut(), steps, |_| interrupt::check().is_ok())
+        crate::algorithms::run_until(sorter.gpu, run.as_mut(), steps, |_| watch.check().is_ok())
             .context("sorting on the GPU failed")?;
-        interrupt::check()?;
+        watch.check()?;
         let state = read_texture(sorter.gpu, run.state())
             .context("reading the sorted frame back from the GPU failed")?;
         if sorted.send(ToSink::Frame(state)).is_err() {
             // The encoder stopped; its error is the one to report.
             return Ok(());
         }
-        bar.set_done(index as u64 + 1);
+        watch.done.store(index as u64 + 1, Ordering::Relaxed);
+        if let Some(bar) = &mut bar {
+            bar.set_done(index as u64 + 1);
+        }
     }
-    bar.finish();
-    interrupt::check()?;
+    if let Some(bar) = &bar {
+        bar.finish();
+    }
+    watch.check()?;
     Ok(())
 }

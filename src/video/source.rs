@@ -60,9 +60,41 @@ impl Decoder {
         scale_from: (u32, u32),
         frames: u64,
     ) -> Result<Decoder, ClipError> {
+        Decoder::spawn(ffmpeg, path, size, scale_from, None, frames)
+    }
+
+    /// Starts decoding `path` at frame `first` (counted from 0) of a clip of `rate` frames a
+    /// second, for playing from there: ffmpeg seeks to the key frame before it and drops the
+    /// frames up to it. The frames to come are not counted beforehand, so a clip that ends
+    /// early is not reported (its errors still are).
+    pub fn start_at(
+        ffmpeg: &Ffmpeg,
+        path: &Path,
+        size: (u32, u32),
+        scale_from: (u32, u32),
+        first: u64,
+        rate: crate::settings::Rate,
+    ) -> Result<Decoder, ClipError> {
+        // Half a frame early: frame `first` starts at first / rate, and rounding must not drop it.
+        let seconds = (first as f64 - 0.5).max(0.0) / rate.fps();
+        let seek = (first > 0).then_some(seconds);
+        Decoder::spawn(ffmpeg, path, size, scale_from, seek, 0)
+    }
+
+    fn spawn(
+        ffmpeg: &Ffmpeg,
+        path: &Path,
+        size: (u32, u32),
+        scale_from: (u32, u32),
+        seek: Option<f64>,
+        frames: u64,
+    ) -> Result<Decoder, ClipError> {
         // -xerror: a damaged packet ends the run with an error instead of a frame of garbage.
-        let mut args: Vec<std::ffi::OsString> =
-            ["-v", "error", "-xerror", "-i"].iter().map(Into::into).collect();
+        let mut args: Vec<std::ffi::OsString> = ["-v", "error", "-xerror"].iter().map(Into::into).collect();
+        if let Some(seconds) = seek {
+            args.extend(["-ss".into(), format!("{seconds:.6}").into()]);
+        }
+        args.push("-i".into());
         args.push(path.as_os_str().to_owned());
         args.extend(["-map", "0:v:0", "-fps_mode", "passthrough"].iter().map(Into::into));
         if size != scale_from {

@@ -5,6 +5,7 @@
 //! SHADERSORT_REQUIRE_FFMPEG is set (CI sets it).
 
 use super::{arg, assert_fails, assert_succeeds, snapshot};
+use crate::clips::{ffmpeg, frames_of, have_ffmpeg, lossless_clip};
 use image::RgbaImage;
 use shadersort::intervals::{IntervalMode, IntervalSettings, RunMap, Threshold};
 use shadersort::keys::SortKey;
@@ -12,54 +13,6 @@ use shadersort::keys::options::{Axis, SortOptions};
 use shadersort::reference::{stable_sort, stable_sort_in_runs};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-/// Whether ffmpeg runs here; panics when it must (SHADERSORT_REQUIRE_FFMPEG).
-fn have_ffmpeg() -> bool {
-    let runs = Command::new("ffmpeg").arg("-version").output().is_ok_and(|o| o.status.success());
-    if !runs {
-        assert!(
-            std::env::var_os("SHADERSORT_REQUIRE_FFMPEG").is_none(),
-            "SHADERSORT_REQUIRE_FFMPEG is set but ffmpeg does not run (apt install ffmpeg)"
-        );
-        eprintln!("skipped: ffmpeg is not on PATH");
-    }
-    runs
-}
-
-/// Runs ffmpeg quietly with `args`, which must succeed.
-fn ffmpeg(args: &[&str]) {
-    let out = Command::new("ffmpeg").args(["-v", "error", "-nostdin", "-y"]).args(args).output().unwrap();
-    assert!(out.status.success(), "ffmpeg {args:?}: {}", String::from_utf8_lossy(&out.stderr));
-}
-
-/// A lossless test clip (FFV1 of RGB in Matroska) of `frames` frames at 30 fps, with a sine
-/// tone as long as the video when `sound`.
-fn lossless_clip(dir: &Path, name: &str, (w, h): (u32, u32), frames: u32, sound: bool) -> PathBuf {
-    let path = dir.join(name);
-    let source = format!("testsrc=size={w}x{h}:rate=30");
-    let mut args = vec!["-f", "lavfi", "-i", &source];
-    let tone = format!("sine=frequency=440:sample_rate=8000:duration={}", f64::from(frames) / 30.0);
-    if sound {
-        args.extend(["-f", "lavfi", "-i", &tone, "-c:a", "pcm_s16le"]);
-    }
-    let count = frames.to_string();
-    args.extend(["-frames:v", &count, "-c:v", "ffv1", "-pix_fmt", "bgr0", arg(&path)]);
-    ffmpeg(&args);
-    path
-}
-
-/// Every frame of a video, decoded to RGBA by ffmpeg.
-fn frames_of(path: &Path, (w, h): (u32, u32)) -> Vec<RgbaImage> {
-    let out = Command::new("ffmpeg")
-        .args(["-v", "error", "-nostdin", "-i", arg(path), "-map", "0:v:0", "-f", "rawvideo"])
-        .args(["-pix_fmt", "rgba", "-"])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "decoding {}: {}", path.display(), String::from_utf8_lossy(&out.stderr));
-    let frame = (w * h * 4) as usize;
-    assert_eq!(out.stdout.len() % frame, 0, "{}: whole frames of {w}x{h}", path.display());
-    out.stdout.chunks(frame).map(|c| RgbaImage::from_raw(w, h, c.to_vec()).unwrap()).collect()
-}
 
 /// ffmpeg's description of a file's streams.
 fn streams(path: &Path) -> String {
@@ -287,7 +240,8 @@ fn bad_clips_fail_with_one_line_and_leave_nothing() {
             vec![],
             vec!["more than 16 on a side"],
         ),
-        (vec![arg(&clip)], vec![], vec!["is a clip", "--out"]),
+        (vec![arg(&clip), "--sweep", "0..1"], vec![], vec!["--sweep applies to a clip sorted with --out"]),
+        (vec![arg(&clip), "--passes", "3"], vec![], vec!["--passes applies to a clip sorted with --out"]),
         (vec![arg(&clip), "--record", "x.gif"], vec![], vec!["--record does not go with a clip"]),
         (
             vec!["src/picture/assets/coffee.png", "--lossless", "--out", "x.png"],
@@ -311,4 +265,71 @@ fn bad_clips_fail_with_one_line_and_leave_nothing() {
         &[("PATH", "/nowhere")],
     );
     assert!(snapshot(d).is_some());
+}
+
+/// The window's reader lands on the frame asked for, wherever it starts: in a lossless clip, in
+/// an H.264 clip with B-frames and a key frame every 12 (the seek decodes from the key frame
+/// before and drops frames up to the one asked for), and in a folder of frames; and it reads on
+/// in order to the end.
+#[test]
+fn a_seek_lands_on_the_frame_a_whole_decode_gives() {
+    use shadersort::settings::Rate;
+    use shadersort::video::playback::{ClipReader, Next};
+    if !have_ffmpeg() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let size = (33, 19);
+    let lossless = lossless_clip(dir.path(), "clip.mkv", size, 31, false);
+    let h264 = dir.path().join("clip.mp4");
+    ffmpeg(&[
+        "-i",
+        arg(&lossless),
+        "-c:v",
+        "libx264",
+        "-g",
+        "12",
+        "-bf",
+        "2",
+        "-pix_fmt",
+        "yuv444p",
+        arg(&h264),
+    ]);
+    let folder = dir.path().join("frames");
+    std::fs::create_dir(&folder).unwrap();
+    for (k, frame) in frames_of(&lossless, size).iter().enumerate() {
+        frame.save(folder.join(format!("f{k}.png"))).unwrap();
+    }
+    for clip in [&lossless, &h264, &folder] {
+        let whole = frames_of(if clip == &folder { &lossless } else { clip }, size);
+        assert_eq!(whole.len(), 31);
+        let mut reader = ClipReader::open(clip, None, Rate { num: 30, den: 1 }).unwrap();
+        assert_eq!(reader.info().frames, 31, "{}", clip.display());
+        for start in [0u64, 1, 7, 12, 13, 25, 30] {
+            reader.seek(start).unwrap();
+            for k in start..(start + 3).min(31) {
+                match reader.next_frame_within(std::time::Duration::from_secs(30)) {
+                    Next::Frame(index, frame) => {
+                        assert_eq!(index, k, "{}: seek to {start}", clip.display());
+                        assert!(
+                            frame == whole[k as usize],
+                            "{}: frame {k} after a seek to {start}",
+                            clip.display()
+                        );
+                    }
+                    other => panic!("{}: frame {k} after a seek to {start}: {other:?}", clip.display()),
+                }
+            }
+        }
+        reader.seek(29).unwrap();
+        let mut rest = Vec::new();
+        loop {
+            match reader.next_frame_within(std::time::Duration::from_secs(30)) {
+                Next::Frame(index, _) => rest.push(index),
+                Next::Ended => break,
+                other => panic!("{}: reading to the end: {other:?}", clip.display()),
+            }
+        }
+        assert_eq!(rest, [29, 30], "{}", clip.display());
+    }
 }

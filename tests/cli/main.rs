@@ -817,3 +817,5 @@ fn angle_errors_are_one_line_and_leave_no_files() {
 }
 
 mod clip;
+#[path = "../clips/mod.rs"]
+mod clips;

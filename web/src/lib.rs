@@ -55,8 +55,8 @@ fn page_action(command: Command) -> Option<&'static str> {
     })
 }
 
-/// Whether the page offers `command`: the window's runs overlay, lane sync by time, row lens
-/// and quit have no place in it (see README, *The browser build*).
+/// Whether the page offers `command`: the window's runs overlay, lane sync by time, row lens,
+/// quit and a clip's frame keys have no place in it (see README, *The browser build*).
 fn offered(command: Command) -> bool {
     !matches!(
         command,
@@ -64,6 +64,8 @@ fn offered(command: Command) -> bool {
             | Command::ToggleSync
             | Command::ToggleLens
             | Command::MoveLens(_)
+            | Command::PreviousFrame
+            | Command::NextFrame
             | Command::Quit
     )
 }
