@@ -221,6 +221,19 @@ pub struct RunStats {
     pub sorted_after: Option<u32>,
 }
 
+/// `Send` natively, so a run can be started on one thread and sorted on another (a clip's
+/// frames are prepared on several); nothing in the browser, where GPU objects stay on the
+/// page's thread.
+#[cfg(not(target_arch = "wasm32"))]
+pub trait MaybeSend: Send {}
+#[cfg(not(target_arch = "wasm32"))]
+impl<T: Send> MaybeSend for T {}
+/// See the native [`MaybeSend`].
+#[cfg(target_arch = "wasm32")]
+pub trait MaybeSend {}
+#[cfg(target_arch = "wasm32")]
+impl<T> MaybeSend for T {}
+
 /// One picture being sorted by one algorithm: its GPU state and how far it has got.
 ///
 /// A step is the unit a viewer watches (one odd-even pass). Steps are recorded into a caller's
@@ -228,7 +241,7 @@ pub struct RunStats {
 /// through a [`swap_reader::SwapReader`], or without a stall, by recording [`SortRun::record_swap_readback`]
 /// with the steps and handing the mapped bytes to [`SortRun::accept_swaps`] later. At most
 /// [`SortRun::max_uncollected_steps`] steps may be recorded before their counts are taken.
-pub trait SortRun {
+pub trait SortRun: MaybeSend {
     /// Steps after which the picture is sorted whatever its content.
     fn total_steps(&self) -> u32;
     /// Steps recorded so far.
@@ -289,6 +302,40 @@ pub trait SortRun {
     }
     /// The GPU state the row lens reads (`src/lens/`): the run's own textures and buffers.
     fn lens_view(&self) -> lens_view::LensView<'_>;
+}
+
+/// Records and submits `run`'s steps up to `target` without waiting for the GPU, for sorts
+/// nobody watches (a clip's frames): the swap counts are read, and waited for, only when the
+/// counters are full, and never after the last step, so the caller can go on while the GPU
+/// sorts. Every step runs (a picture found sorted early stays as it is through the rest).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn submit_steps(gpu: &Gpu, run: &mut dyn SortRun, target: u32) -> Result<(), GpuError> {
+    let target = target.min(run.total_steps());
+    let mut reader: Option<swap_reader::SwapReader> = None;
+    while run.steps_done() < target {
+        let uncollected = run.steps_done() - run.steps_collected();
+        let room = run.max_uncollected_steps().saturating_sub(uncollected);
+        let recorded = if room == 0 {
+            0
+        } else {
+            let mut encoder = gpu
+                .device
+                .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("submit_steps") });
+            let recorded = run.record_steps(&mut encoder, room.min(target - run.steps_done()));
+            gpu.queue.submit([encoder.finish()]);
+            recorded
+        };
+        if recorded == 0 {
+            if run.steps_done() == run.steps_collected() {
+                return Err(GpuError::Device("the sort recorded no step and has no counts due".into()));
+            }
+            if reader.is_none() {
+                reader = Some(swap_reader::SwapReader::new(gpu, run));
+            }
+            reader.as_ref().expect("made above").collect(gpu, run)?;
+        }
+    }
+    gpu.check()
 }
 
 /// Runs `run` forward until `target` steps are done or the picture is known sorted, in batches

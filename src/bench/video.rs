@@ -61,16 +61,27 @@ pub fn run(args: &VideoBenchArgs, settings: &Settings) -> anyhow::Result<()> {
         };
     let decode = median(Box::new(|| decode_alone(&ffmpeg, clip, (info.width, info.height))))?;
     let mut adapter = String::new();
+    let mut setups = Vec::new();
     let sort = median(Box::new(|| {
         let report = crate::video::sort_clip(settings, clip, true)?;
         adapter = report.adapter;
+        setups.push(report.setup);
         Ok(report.elapsed)
     }))?;
     let transcoded = dir.path().join("transcoded.mp4");
     let transcode = median(Box::new(|| transcode_alone(&ffmpeg, clip, &transcoded)))?;
-    let whole = median(Box::new(|| Ok(crate::video::sort_clip(settings, clip, false)?.elapsed)))?;
+    let whole = median(Box::new(|| {
+        let report = crate::video::sort_clip(settings, clip, false)?;
+        setups.push(report.setup);
+        Ok(report.elapsed)
+    }))?;
     let fps = |d: Duration| frames / d.as_secs_f64();
+    let setup = super::median(setups);
     println!("on {adapter}");
+    println!(
+        "shadersort's runs include {:.3} s of setup each (median): ffmpeg counting the frames, the GPU opened, its pipelines built",
+        setup.as_secs_f64()
+    );
     println!("| run | seconds | frames/s | ratio |");
     println!("| --- | ---: | ---: | ---: |");
     println!("| ffmpeg decode to RGBA | {:.3} | {:.1} | |", decode.as_secs_f64(), fps(decode));

@@ -50,6 +50,76 @@ pub async fn read_texture_async(gpu: &Gpu, texture: &wgpu::Texture) -> Result<Rg
     Ok(RgbaImage::from_raw(width, height, out).expect("rows of width * 4 bytes"))
 }
 
+/// A texture's copy on its way to the CPU ([`start_read`]): submitted, with its mapping asked
+/// for. [`PendingRead::finish`], on any thread, waits for that submission alone, so the GPU and
+/// the caller may go on with the next frame meanwhile.
+#[cfg(not(target_arch = "wasm32"))]
+pub struct PendingRead {
+    staging: wgpu::Buffer,
+    size: (u32, u32),
+    bytes: u64,
+    submission: wgpu::SubmissionIndex,
+    mapped: std::sync::mpsc::Receiver<Result<(), wgpu::BufferAsyncError>>,
+}
+
+/// Starts reading a 4-byte-per-texel texture back into `staging` (made, or made larger, when
+/// it is missing or too small); `None` when the texture is too large for one buffer (then
+/// [`read_texture`] reads it in bands).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn start_read(gpu: &Gpu, texture: &wgpu::Texture, staging: Option<wgpu::Buffer>) -> Option<PendingRead> {
+    let (width, height) = (texture.width(), texture.height());
+    let bytes = u64::from(padded_row_bytes(width)) * u64::from(height);
+    if bytes > gpu.device.limits().max_buffer_size {
+        return None;
+    }
+    let staging = staging.filter(|b| b.size() >= bytes).unwrap_or_else(|| {
+        gpu.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("readback::pending_staging"),
+            size: bytes,
+            usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+            mapped_at_creation: false,
+        })
+    });
+    let mut encoder = gpu
+        .device
+        .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("readback::pending") });
+    record_rows_copy(&mut encoder, texture, 0..height, &staging, 0);
+    let submission = gpu.queue.submit([encoder.finish()]);
+    let (tx, mapped) = std::sync::mpsc::channel();
+    staging.map_async(wgpu::MapMode::Read, ..bytes, move |r| {
+        // Nobody may be waiting any more (an error ended the clip): the result is not needed.
+        let _ = tx.send(r);
+    });
+    Some(PendingRead { staging, size: (width, height), bytes, submission, mapped })
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl PendingRead {
+    /// Waits for the copy and returns the picture, with the staging buffer for the next read.
+    pub fn finish(self, gpu: &Gpu) -> Result<(RgbaImage, wgpu::Buffer), GpuError> {
+        let wait = wgpu::PollType::Wait { submission_index: Some(self.submission), timeout: None };
+        gpu.device.poll(wait).map_err(|e| GpuError::Device(e.to_string()))?;
+        self.mapped
+            .recv()
+            .map_err(|_| GpuError::Device("buffer mapping was dropped".into()))?
+            .map_err(|e| GpuError::Device(format!("buffer mapping failed: {e}")))?;
+        gpu.check()?;
+        let (width, height) = self.size;
+        let row = (width * TEXEL_BYTES) as usize;
+        let mut out = Vec::with_capacity(row * height as usize);
+        {
+            let view =
+                self.staging.get_mapped_range(..self.bytes).map_err(|e| GpuError::Device(e.to_string()))?;
+            for padded in view.chunks_exact(padded_row_bytes(width) as usize) {
+                out.extend_from_slice(&padded[..row]);
+            }
+        }
+        self.staging.unmap();
+        let picture = RgbaImage::from_raw(width, height, out).expect("rows of width * 4 bytes");
+        Ok((picture, self.staging))
+    }
+}
+
 /// Records a copy of rows `rows` of a 4-byte-per-texel texture into `buffer` at `offset`, each
 /// row [`padded_row_bytes`] apart.
 pub fn record_rows_copy(

@@ -14,7 +14,8 @@ pub mod probe;
 pub mod sink;
 pub mod source;
 
-use crate::gpu::readback::read_texture;
+use crate::algorithms::SortRun;
+use crate::gpu::readback::{PendingRead, read_texture, start_read};
 use crate::headless::{Sorter, run_map, start_run_quietly};
 use crate::interrupt;
 use crate::intervals::threshold::ThresholdSweep;
@@ -78,6 +79,9 @@ pub struct ClipReport {
     pub rate: Rate,
     /// Wall time of the whole run.
     pub elapsed: Duration,
+    /// Of that, the time before the first frame was decoded: finding ffmpeg, counting the
+    /// clip's frames, opening the GPU and building its pipelines.
+    pub setup: Duration,
     /// The adapter used.
     pub adapter: String,
     /// What happened to the sound.
@@ -255,19 +259,26 @@ pub fn sort_clip_watched(
         audio,
         has_alpha: info.has_alpha(),
     };
+    // The workers hand each frame's bytes back once it is on the GPU, for the decoder to read
+    // the next frames into.
+    let (spares_in, spares) = mpsc::channel();
     let source = match clip.files {
         Some(files) => FrameSource::Files(files, Some(size)),
-        None => FrameSource::Decoder(Decoder::start(
-            ffmpeg.as_ref().expect("found above"),
-            input,
-            size,
-            (info.width, info.height),
-            info.frames,
-        )?),
+        None => FrameSource::Decoder(
+            Decoder::start(
+                ffmpeg.as_ref().expect("found above"),
+                input,
+                size,
+                (info.width, info.height),
+                info.frames,
+            )?
+            .with_spares(spares),
+        ),
     };
     let sink = ClipSink::start(target, ffmpeg.as_ref(), spec)?;
+    let setup = started.elapsed();
     watch.total.store(info.frames, Ordering::Relaxed);
-    let path = pipeline(&sorter, settings, &info, mask.as_ref(), source, sink, watch)?;
+    let path = pipeline(&sorter, settings, &info, mask.as_ref(), (source, spares_in), sink, watch)?;
     Ok(ClipReport {
         path,
         frames: info.frames,
@@ -275,6 +286,7 @@ pub fn sort_clip_watched(
         size,
         rate: info.rate,
         elapsed: started.elapsed(),
+        setup,
         adapter: gpu.describe(),
         audio: audio_words,
     })
@@ -303,8 +315,9 @@ enum ToSink {
     End,
 }
 
-/// A decoded frame with the runs it is sorted within (or an error that ends the clip).
-type Prepared = anyhow::Result<(RgbaImage, Option<RunMap>)>;
+/// A decoded frame on the GPU within its runs, ready to sort, and the run's notice (or an error
+/// that ends the clip).
+type Prepared = anyhow::Result<(Box<dyn SortRun>, Option<String>)>;
 
 /// Decodes, finds runs, sorts and encodes every frame, a few frames queued between the stages.
 fn pipeline(
@@ -312,19 +325,21 @@ fn pipeline(
     settings: &Settings,
     info: &ClipInfo,
     mask: Option<&Mask>,
-    mut source: FrameSource,
+    (mut source, spares): (FrameSource, mpsc::Sender<Vec<u8>>),
     mut sink: ClipSink,
     watch: &ClipWatch,
 ) -> anyhow::Result<PathBuf> {
     let (frames_in, decoded) = mpsc::sync_channel::<Result<RgbaImage, ClipError>>(2);
     let (sorted, frames_out) = mpsc::sync_channel::<ToSink>(2);
     // Whole lines need no runs; runs are found on as many threads as keep up with the GPU.
-    let workers = if settings.uses_intervals() || settings.sweep.is_some() {
-        std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 8)
-    } else {
-        1
-    };
-    let (prepared_in, prepared) = mpsc::sync_channel::<(usize, Prepared)>(2 * workers);
+    // Workers find each frame's runs (on the CPU that takes longer than the GPU's sort) and
+    // start its run: the upload and what the algorithm prepares on the CPU, off the thread that
+    // sorts. Whole lines need no runs, so fewer workers keep up.
+    let most = if settings.uses_intervals() || settings.sweep.is_some() { 8 } else { 3 };
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, most);
+    // Each prepared frame holds its textures on the GPU: a few wait, not the whole clip.
+    let (prepared_in, prepared) = mpsc::sync_channel::<(usize, Prepared)>(workers);
+    let run_settings = if settings.passes.is_none() { settings.unwatched_run() } else { settings.run };
     // Shared by the workers; dropped with the last of them, which ends the decoder too.
     let decoded = std::sync::Arc::new(std::sync::Mutex::new(decoded.into_iter().enumerate()));
     let sweep = settings
@@ -343,7 +358,7 @@ fn pipeline(
             })
             .map_err(ClipError::Thread)?;
         for worker in 0..workers {
-            let (decoded, prepared_in) = (decoded.clone(), prepared_in.clone());
+            let (decoded, prepared_in, spares) = (decoded.clone(), prepared_in.clone(), spares.clone());
             std::thread::Builder::new()
                 .name(format!("clip-runs-{worker}"))
                 .spawn_scoped(scope, move || {
@@ -352,7 +367,10 @@ fn pipeline(
                         let Some((index, frame)) = next else { break };
                         let ready = frame.map_err(anyhow::Error::from).and_then(|frame| {
                             let runs = frame_runs(sorter, settings, sweep, mask, index, &frame)?;
-                            Ok((frame, runs))
+                            let started = start_run_quietly(sorter, &frame, run_settings, runs.as_ref());
+                            // The decoder may have finished: then the bytes are not needed.
+                            let _ = spares.send(frame.into_raw());
+                            Ok(started)
                         });
                         let failed = ready.is_err();
                         if prepared_in.send((index, ready)).is_err() || failed {
@@ -362,7 +380,7 @@ fn pipeline(
                 })
                 .map_err(ClipError::Thread)?;
         }
-        drop((decoded, prepared_in));
+        drop((decoded, prepared_in, spares));
         let encoder = std::thread::Builder::new()
             .name("clip-encoder".into())
             .spawn_scoped(scope, move || -> Result<Option<PathBuf>, ClipError> {
@@ -434,7 +452,17 @@ fn frame_runs(
     })
 }
 
+/// A sorted frame on its way back from the GPU.
+enum Readback {
+    /// Copied into a staging buffer, the copy not yet waited for.
+    Pending(PendingRead),
+    /// Read already (a frame too large for one staging buffer is read in bands at once).
+    Ready(RgbaImage),
+}
+
 /// Sorts each prepared frame and hands it on, with progress; stops at the first error or signal.
+/// Each frame's readback is waited for on a thread of its own, so the GPU sorts the next frame
+/// while the last one is copied out: two frames in flight, their staging buffers used again.
 fn sort_frames(
     sorter: &Sorter<'_>,
     settings: &Settings,
@@ -443,41 +471,92 @@ fn sort_frames(
     sorted: &mpsc::SyncSender<ToSink>,
     watch: &ClipWatch,
 ) -> anyhow::Result<()> {
-    let run_settings = if settings.passes.is_none() { settings.unwatched_run() } else { settings.run };
-    let mut bar = (!watch.quiet).then(|| Progress::new("sorting", "frames"));
-    if let Some(bar) = &mut bar {
-        bar.set_total(info.frames);
-    }
-    let mut notice_given = false;
-    for (index, ready) in prepared.enumerate() {
+    let gpu = sorter.gpu;
+    let (reads_in, reads) = mpsc::sync_channel::<Readback>(1);
+    let (spare_in, spare) = mpsc::channel::<wgpu::Buffer>();
+    std::thread::scope(|scope| {
+        let reader = std::thread::Builder::new()
+            .name("clip-readback".into())
+            .spawn_scoped(scope, move || -> anyhow::Result<()> {
+                for (index, read) in reads.into_iter().enumerate() {
+                    let frame = match read {
+                        Readback::Ready(frame) => frame,
+                        Readback::Pending(pending) => {
+                            let (frame, staging) = pending
+                                .finish(gpu)
+                                .context("reading the sorted frame back from the GPU failed")?;
+                            // The sorting thread may have ended: then the buffer is not needed.
+                            let _ = spare_in.send(staging);
+                            frame
+                        }
+                    };
+                    if sorted.send(ToSink::Frame(frame)).is_err() {
+                        // The encoder stopped; its error is the one to report.
+                        return Ok(());
+                    }
+                    watch.done.store(index as u64 + 1, Ordering::Relaxed);
+                }
+                Ok(())
+            })
+            .map_err(ClipError::Thread)?;
+        let mut bar = (!watch.quiet).then(|| Progress::new("sorting", "frames"));
+        if let Some(bar) = &mut bar {
+            bar.set_total(info.frames);
+        }
+        let submitted = submit_frames(sorter, settings, prepared, &reads_in, &spare, watch, &mut bar);
+        drop(reads_in);
+        let read = reader.join().expect("the readback thread does not panic");
+        submitted.and(read)?;
         watch.check()?;
-        let (frame, runs) = ready?;
-        let (mut run, notice) = start_run_quietly(sorter, &frame, run_settings, runs.as_ref());
+        if let Some(bar) = &mut bar {
+            bar.set_done(watch.done.load(Ordering::Relaxed));
+            bar.finish();
+        }
+        Ok(())
+    })
+}
+
+/// Starts each prepared frame's sort and readback on the GPU, in order, without waiting for
+/// them; the frames go to the readback thread through `reads`.
+fn submit_frames(
+    sorter: &Sorter<'_>,
+    settings: &Settings,
+    prepared: impl Iterator<Item = Prepared>,
+    reads: &mpsc::SyncSender<Readback>,
+    spare: &mpsc::Receiver<wgpu::Buffer>,
+    watch: &ClipWatch,
+    bar: &mut Option<Progress>,
+) -> anyhow::Result<()> {
+    let gpu = sorter.gpu;
+    let mut notice_given = false;
+    for ready in prepared {
+        watch.check()?;
+        let (mut run, notice) = ready?;
         if let Some(notice) = notice.filter(|_| !notice_given) {
-            match &bar {
+            match bar {
                 Some(bar) => bar.note(&format!("note: {notice}")),
                 None => log::info!("note: {notice}"),
             }
             notice_given = true;
         }
         let steps = settings.passes.unwrap_or(run.total_steps()).min(run.total_steps());
-        crate::algorithms::run_until(sorter.gpu, run.as_mut(), steps, |_| watch.check().is_ok())
-            .context("sorting on the GPU failed")?;
+        crate::algorithms::submit_steps(gpu, run.as_mut(), steps).context("sorting on the GPU failed")?;
         watch.check()?;
-        let state = read_texture(sorter.gpu, run.state())
-            .context("reading the sorted frame back from the GPU failed")?;
-        if sorted.send(ToSink::Frame(state)).is_err() {
-            // The encoder stopped; its error is the one to report.
+        // The run's textures stay alive on the GPU until the copy has been made.
+        let read = match start_read(gpu, run.state(), spare.try_recv().ok()) {
+            Some(pending) => Readback::Pending(pending),
+            None => Readback::Ready(
+                read_texture(gpu, run.state())
+                    .context("reading the sorted frame back from the GPU failed")?,
+            ),
+        };
+        if reads.send(read).is_err() {
+            // The readback thread stopped; its error is the one to report.
             return Ok(());
         }
-        watch.done.store(index as u64 + 1, Ordering::Relaxed);
-        if let Some(bar) = &mut bar {
-            bar.set_done(index as u64 + 1);
+        if let Some(bar) = bar {
+            bar.set_done(watch.done.load(Ordering::Relaxed));
         }
     }
-    if let Some(bar) = &bar {
-        bar.finish();
-    }
-    watch.check()?;
     Ok(())
 }

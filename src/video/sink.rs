@@ -166,6 +166,7 @@ impl Encoder {
         command.stdin(Stdio::piped());
         let mut child = ffmpeg.spawn(&mut command)?;
         let stdin = child.stdin.take().expect("stdin is piped");
+        super::source::widen_pipe(&stdin);
         let stderr = collect_log(&mut child, "ffmpeg-encoder-log").map_err(ClipError::Thread)?;
         Ok(Encoder {
             child,

@@ -48,6 +48,8 @@ pub struct Decoder {
     frames_read: u64,
     frames_expected: u64,
     done: bool,
+    /// Frames' bytes handed back once used, read into again instead of fresh memory.
+    spares: Option<std::sync::mpsc::Receiver<Vec<u8>>>,
 }
 
 impl Decoder {
@@ -105,6 +107,7 @@ impl Decoder {
         command.stdout(Stdio::piped());
         let mut child = ffmpeg.spawn(&mut command)?;
         let stdout = child.stdout.take().expect("stdout is piped");
+        widen_pipe(&stdout);
         let stderr = collect_log(&mut child, "ffmpeg-decoder-log").map_err(ClipError::Thread)?;
         Ok(Decoder {
             path: path.into(),
@@ -116,14 +119,28 @@ impl Decoder {
             frames_read: 0,
             frames_expected: frames,
             done: false,
+            spares: None,
         })
+    }
+
+    /// Reads frames into the buffers that come back through `spares` when there are any.
+    pub fn with_spares(mut self, spares: std::sync::mpsc::Receiver<Vec<u8>>) -> Decoder {
+        self.spares = Some(spares);
+        self
     }
 
     fn next_frame(&mut self) -> Option<Result<RgbaImage, ClipError>> {
         if self.done {
             return None;
         }
-        let mut bytes = vec![0u8; self.frame_bytes];
+        let spare = self.spares.as_ref().and_then(|s| s.try_recv().ok());
+        let mut bytes = match spare {
+            Some(mut bytes) if bytes.capacity() >= self.frame_bytes => {
+                bytes.resize(self.frame_bytes, 0);
+                bytes
+            }
+            _ => vec![0u8; self.frame_bytes],
+        };
         let mut filled = 0;
         while filled < bytes.len() {
             match self.stdout.read(&mut bytes[filled..]) {
@@ -184,3 +201,20 @@ impl Drop for Decoder {
         let _ = self.child.wait();
     }
 }
+
+/// The most a pipe of raw frames is widened to: Linux's default 64 KiB makes ffmpeg and the reader
+/// take turns every 64 KiB of a frame of megabytes.
+#[cfg(target_os = "linux")]
+const PIPE_BYTES: usize = 1 << 20;
+
+/// Widens a pipe to or from ffmpeg (on Linux; up to the system's pipe-max-size, 1 MiB by
+/// default). A pipe that cannot be widened works as it is, only with more switches between the
+/// two processes.
+#[cfg(target_os = "linux")]
+pub fn widen_pipe(pipe: &impl std::os::fd::AsFd) {
+    let _ = rustix::pipe::fcntl_setpipe_size(pipe, PIPE_BYTES);
+}
+
+/// Pipes keep their size elsewhere.
+#[cfg(not(target_os = "linux"))]
+pub fn widen_pipe<T>(_pipe: &T) {}
