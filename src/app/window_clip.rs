@@ -99,7 +99,7 @@ impl Running {
     /// Opens the clip at `path` in place of the picture (the open dialog or a drop); on failure
     /// the current picture or clip stays and the error is shown.
     pub(super) fn open_clip(&mut self, path: PathBuf) {
-        let video = self.clip.as_ref().map(|c| c.video.clone()).unwrap_or_else(|| self.video.clone());
+        let video = self.video.clone();
         let opened = ClipReader::open(&path, video.ffmpeg.as_deref(), video.frame_rate)
             .and_then(|reader| open_clip(reader, &self.limit, video));
         match opened {
@@ -142,14 +142,17 @@ impl Running {
                 self.show_picture(picture, size);
                 self.report_frame();
             }
-            Next::Ended if clip.playing => {
+            Next::Ended if clip.playing && clip.reader.info().frames > 1 => {
                 // Played to the end: round again, as a loop to tune settings against.
                 if let Err(e) = clip.reader.seek(0) {
                     clip.playing = false;
                     self.ui.error(format!("{e:#}"));
                 }
             }
-            Next::Ended => clip.awaited = None,
+            Next::Ended => {
+                clip.playing = false;
+                clip.awaited = None;
+            }
             Next::Failed(e) => {
                 clip.playing = false;
                 clip.awaited = None;
@@ -194,7 +197,7 @@ impl Running {
         let Some(clip) = self.clip.as_mut() else { return };
         let last = clip.reader.info().frames.saturating_sub(1);
         let index = index.min(last);
-        if index == clip.shown + 1 && clip.awaited.is_none() {
+        if index == clip.shown + 1 && clip.awaited.is_none() && clip.reader.is_reading() {
             // The reader is already on its way to the next frame.
             clip.awaited = Some(index);
             return;

@@ -37,8 +37,8 @@ pub struct Cli {
     pub command: Option<Command>,
 
     /// Picture to sort: PNG, JPEG, GIF, BMP, WebP or TIFF; any colour type is read as RGBA8. Or
-    /// a clip (with --out): a video ffmpeg reads, an animated GIF, a folder of frames or a
-    /// pattern like shot-%05d.png.
+    /// a clip: a video ffmpeg reads, an animated GIF, a folder of frames or a pattern like
+    /// shot-%05d.png (sorted into --out, or played sorted in the window).
     pub image: Option<PathBuf>,
 
     /// Sort without a window and write the result (or the state after --passes) to this PNG.

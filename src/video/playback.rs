@@ -77,6 +77,11 @@ impl ClipReader {
         self.size
     }
 
+    /// Whether frames are being read (not past the end or a failure).
+    pub fn is_reading(&self) -> bool {
+        self.frames.is_some()
+    }
+
     /// Starts reading at frame `index` (counted from 0); frames read ahead from before are
     /// dropped.
     pub fn seek(&mut self, index: u64) -> Result<(), ClipError> {
