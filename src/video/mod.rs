@@ -331,7 +331,6 @@ fn pipeline(
 ) -> anyhow::Result<PathBuf> {
     let (frames_in, decoded) = mpsc::sync_channel::<Result<RgbaImage, ClipError>>(2);
     let (sorted, frames_out) = mpsc::sync_channel::<ToSink>(2);
-    // Whole lines need no runs; runs are found on as many threads as keep up with the GPU.
     // Workers find each frame's runs (on the CPU that takes longer than the GPU's sort) and
     // start its run: the upload and what the algorithm prepares on the CPU, off the thread that
     // sorts. Whole lines need no runs, so fewer workers keep up.
