@@ -297,7 +297,7 @@ impl Running {
     fn clip_recording_path(&self) -> PathBuf {
         let Some(clip) = &self.clip else { return PathBuf::new() };
         let stem = self.file_stem();
-        if crate::video::frame_files::is_frame_files(clip.reader.path()) {
+        if clip.reader.is_frame_files() {
             return PathBuf::from("gifs").join(format!("{stem}-frames/"));
         }
         let own = crate::video::encoding::extension(clip.reader.path());

@@ -11,6 +11,24 @@ pub fn padded_row_bytes(width: u32) -> u32 {
     (width * TEXEL_BYTES).next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT)
 }
 
+/// A buffer the GPU copies into and the CPU maps to read.
+fn staging_buffer(gpu: &Gpu, size: u64, label: &str) -> wgpu::Buffer {
+    gpu.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(label),
+        size,
+        usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+        mapped_at_creation: false,
+    })
+}
+
+/// Appends the rows of a texture copy (each [`padded_row_bytes`] long) to `out` without their
+/// padding.
+fn unpad_rows(data: &[u8], width: u32, out: &mut Vec<u8>) {
+    for row in data.chunks_exact(padded_row_bytes(width) as usize) {
+        out.extend_from_slice(&row[..(width * TEXEL_BYTES) as usize]);
+    }
+}
+
 /// Reads a 4-byte-per-texel 2-D texture into a picture. Large textures are copied in bands of
 /// rows so that no staging buffer exceeds the device's `max_buffer_size`.
 pub fn read_texture(gpu: &Gpu, texture: &wgpu::Texture) -> Result<RgbaImage, GpuError> {
@@ -23,12 +41,7 @@ pub async fn read_texture_async(gpu: &Gpu, texture: &wgpu::Texture) -> Result<Rg
     let pitch = padded_row_bytes(width);
     let max_rows = (gpu.device.limits().max_buffer_size / u64::from(pitch)).max(1);
     let band_rows = u32::try_from(max_rows).unwrap_or(u32::MAX).min(height);
-    let staging = gpu.device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("readback::texture_staging"),
-        size: u64::from(pitch) * u64::from(band_rows),
-        usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
-        mapped_at_creation: false,
-    });
+    let staging = staging_buffer(gpu, u64::from(pitch) * u64::from(band_rows), "readback::texture_staging");
     let mut out = Vec::with_capacity((width * TEXEL_BYTES) as usize * height as usize);
     let mut y = 0;
     while y < height {
@@ -39,12 +52,7 @@ pub async fn read_texture_async(gpu: &Gpu, texture: &wgpu::Texture) -> Result<Rg
         record_rows_copy(&mut encoder, texture, y..y + rows, &staging, 0);
         gpu.queue.submit([encoder.finish()]);
         let bytes = u64::from(pitch) * u64::from(rows);
-        map_and_read_async(gpu, &staging, bytes, |data| {
-            for row in data.chunks_exact(pitch as usize) {
-                out.extend_from_slice(&row[..(width * TEXEL_BYTES) as usize]);
-            }
-        })
-        .await?;
+        map_and_read_async(gpu, &staging, bytes, |data| unpad_rows(data, width, &mut out)).await?;
         y += rows;
     }
     Ok(RgbaImage::from_raw(width, height, out).expect("rows of width * 4 bytes"))
@@ -72,14 +80,9 @@ pub fn start_read(gpu: &Gpu, texture: &wgpu::Texture, staging: Option<wgpu::Buff
     if bytes > gpu.device.limits().max_buffer_size {
         return None;
     }
-    let staging = staging.filter(|b| b.size() >= bytes).unwrap_or_else(|| {
-        gpu.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("readback::pending_staging"),
-            size: bytes,
-            usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
-            mapped_at_creation: false,
-        })
-    });
+    let staging = staging
+        .filter(|b| b.size() >= bytes)
+        .unwrap_or_else(|| staging_buffer(gpu, bytes, "readback::pending_staging"));
     let mut encoder = gpu
         .device
         .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("readback::pending") });
@@ -110,9 +113,7 @@ impl PendingRead {
         {
             let view =
                 self.staging.get_mapped_range(..self.bytes).map_err(|e| GpuError::Device(e.to_string()))?;
-            for padded in view.chunks_exact(padded_row_bytes(width) as usize) {
-                out.extend_from_slice(&padded[..row]);
-            }
+            unpad_rows(&view, width, &mut out);
         }
         self.staging.unmap();
         let picture = RgbaImage::from_raw(width, height, out).expect("rows of width * 4 bytes");
@@ -155,12 +156,7 @@ pub fn read_u32s(gpu: &Gpu, buffer: &wgpu::Buffer, offset: u64, count: usize) ->
     if bytes == 0 {
         return Ok(Vec::new());
     }
-    let staging = gpu.device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("readback::buffer_staging"),
-        size: bytes,
-        usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
-        mapped_at_creation: false,
-    });
+    let staging = staging_buffer(gpu, bytes, "readback::buffer_staging");
     let mut encoder = gpu
         .device
         .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("readback::buffer") });

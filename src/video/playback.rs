@@ -77,6 +77,11 @@ impl ClipReader {
         self.size
     }
 
+    /// Whether the clip is picture files rather than a video.
+    pub fn is_frame_files(&self) -> bool {
+        self.files.is_some()
+    }
+
     /// Whether frames are being read (not past the end or a failure).
     pub fn is_reading(&self) -> bool {
         self.frames.is_some()
