@@ -209,24 +209,63 @@ impl RunMap {
         mut cell: impl FnMut(usize, usize, usize) -> Cell,
     ) -> Self {
         let layout = LineLayout::new(width, height, axis);
-        let mut ids = vec![0; width as usize * height as usize];
-        let (mut max_run_len, mut max_id) = (0, 0);
+        let mut cells = vec![Cell::Join; width as usize * height as usize];
         for line in 0..layout.count {
-            // `open`: the previous pixel is sortable, so a joining pixel continues its run.
-            let (mut id, mut open, mut run_len) = (0u32, false, 0u32);
             for pos in 0..layout.len {
                 let index = layout.index(line, pos);
-                let c = cell(line, pos, index);
-                if pos > 0 && !(c == Cell::Join && open) {
-                    id += 1;
-                    run_len = 0;
-                }
-                run_len += 1;
-                max_run_len = max_run_len.max(run_len);
-                ids[index] = id;
-                open = c != Cell::Fixed;
+                cells[index] = cell(line, pos, index);
             }
-            max_id = max_id.max(id);
+        }
+        Self::from_cells(width, height, axis, &cells)
+    }
+
+    /// The map of `cells`, one per pixel, row-major. One pass in memory order for either axis
+    /// (columns keep one run state per column) with no branch on the cells, so a frame of a
+    /// clip is cut into runs in a few milliseconds whatever its content.
+    pub fn from_cells(width: u32, height: u32, axis: Axis, cells: &[Cell]) -> Self {
+        let (w, h) = (width as usize, height as usize);
+        assert_eq!(cells.len(), w * h, "one cell per pixel");
+        let mut ids = vec![0; w * h];
+        let (mut max_run_len, mut max_id) = (0, 0);
+        // Whether pixel `c` begins a run rather than continue the one before it on its line
+        // (`open`: that pixel is sortable), and the length of the run it is in then.
+        let begins = |c: Cell, open: bool| !(c == Cell::Join && open);
+        let length = |begins: bool, before: u32| (before & u32::from(begins).wrapping_sub(1)) + 1;
+        match axis {
+            Axis::Rows => {
+                for (row, out) in cells.chunks_exact(w).zip(ids.chunks_exact_mut(w)) {
+                    let (mut id, mut open, mut run_len) = (0u32, row[0] != Cell::Fixed, 1u32);
+                    max_run_len = max_run_len.max(1);
+                    for (&c, out) in row[1..].iter().zip(&mut out[1..]) {
+                        let new = begins(c, open);
+                        id += u32::from(new);
+                        run_len = length(new, run_len);
+                        max_run_len = max_run_len.max(run_len);
+                        *out = id;
+                        open = c != Cell::Fixed;
+                    }
+                    max_id = max_id.max(id);
+                }
+            }
+            Axis::Columns => {
+                let mut open: Vec<bool> = cells[..w].iter().map(|&c| c != Cell::Fixed).collect();
+                let mut run_len = vec![1u32; w];
+                max_run_len = 1;
+                for (y, row) in cells.chunks_exact(w).enumerate().skip(1) {
+                    let (above, below) = ids.split_at_mut(y * w);
+                    let lines = row.iter().zip(&above[(y - 1) * w..]).zip(&mut below[..w]);
+                    for (((&c, &id_above), id), (open, run_len)) in
+                        lines.zip(open.iter_mut().zip(&mut run_len))
+                    {
+                        let new = begins(c, *open);
+                        *id = id_above + u32::from(new);
+                        *run_len = length(new, *run_len);
+                        max_run_len = max_run_len.max(*run_len);
+                        *open = c != Cell::Fixed;
+                    }
+                }
+                max_id = ids[(h - 1) * w..].iter().copied().max().unwrap_or(0);
+            }
         }
         RunMap { width, height, axis, ids, max_run_len, max_id }
     }
@@ -243,8 +282,38 @@ impl RunMap {
         settings: &IntervalSettings,
         mask: Option<&Mask>,
     ) -> Result<Self, IntervalError> {
+        if let Some(mask) = mask {
+            mask.check_size("the picture", picture.dimensions())?;
+        }
         let (width, height) = picture.dimensions();
-        Self::compute_on((width, height, axis), picture, settings, mask, |_, _, index| Some(index))
+        let (w, h) = (width as usize, height as usize);
+        let mut cells = match settings.mode {
+            IntervalMode::Threshold => threshold::cells(picture, settings.key, settings.threshold),
+            IntervalMode::Edges => edges::edge_pixels(picture, settings.key, settings.edge_level)
+                .into_iter()
+                .map(|edge| if edge { Cell::Fixed } else { Cell::Join })
+                .collect(),
+            IntervalMode::None | IntervalMode::Random => vec![Cell::Join; w * h],
+        };
+        if settings.mode == IntervalMode::Random {
+            let layout = LineLayout::new(width, height, axis);
+            let starts = random::run_starts(layout.count, layout.len, settings.seed, settings.run_length);
+            for line in 0..layout.count {
+                for pos in 0..layout.len {
+                    if starts[line * layout.len + pos] {
+                        cells[layout.index(line, pos)] = Cell::Start;
+                    }
+                }
+            }
+        }
+        if let Some(mask) = mask {
+            for (index, cell) in cells.iter_mut().enumerate() {
+                if !mask.is_sortable(index) {
+                    *cell = Cell::Fixed;
+                }
+            }
+        }
+        Ok(Self::from_cells(width, height, axis, &cells))
     }
 
     /// The runs of `picture` under `settings` (the mask's black pixels fixed) in a map of
@@ -401,6 +470,81 @@ mod tests {
         // A line starting fixed, and a start right after a fixed pixel, add no empty runs.
         assert_eq!(row(&[F, S, J]).ids(), [0, 1, 1]);
         assert_eq!(row(&[S]).ids(), [0]);
+    }
+
+    /// The map as a line-by-line walk of the cells, the rule in its plainest form.
+    fn walked(width: u32, height: u32, axis: Axis, cells: &[Cell]) -> Vec<u32> {
+        let layout = LineLayout::new(width, height, axis);
+        let mut ids = vec![0; cells.len()];
+        for line in 0..layout.count {
+            let (mut id, mut open) = (0, false);
+            for pos in 0..layout.len {
+                let c = cells[layout.index(line, pos)];
+                if pos > 0 && !(c == Cell::Join && open) {
+                    id += 1;
+                }
+                ids[layout.index(line, pos)] = id;
+                open = c != Cell::Fixed;
+            }
+        }
+        ids
+    }
+
+    #[test]
+    fn maps_equal_a_line_by_line_walk_in_every_mode_axis_and_size() {
+        let mask = |w, h| Mask::from_fn(w, h, |x, y| (x * 7 + y * 3) % 5 != 0);
+        for (w, h) in [(1, 1), (1, 9), (9, 1), (23, 9), (64, 3), (5, 65)] {
+            let img = random_image(w, h, u64::from(w * 31 + h));
+            for mode in IntervalMode::ALL {
+                for axis in [Axis::Rows, Axis::Columns] {
+                    for masked in [false, true] {
+                        let settings = IntervalSettings {
+                            mode,
+                            run_length: RunLength::new(1, 4).unwrap(),
+                            ..Default::default()
+                        };
+                        let m = masked.then(|| mask(w, h));
+                        let map = RunMap::compute(&img, axis, &settings, m.as_ref()).unwrap();
+                        // The cells again, pixel by pixel, from the public rules.
+                        let layout = map.layout();
+                        let starts = random::run_starts(layout.count, layout.len, 0, settings.run_length);
+                        let mut cells = vec![Cell::Join; (w * h) as usize];
+                        for line in 0..layout.count {
+                            for pos in 0..layout.len {
+                                let i = layout.index(line, pos);
+                                let p = img.as_raw()[i * 4..i * 4 + 4].try_into().unwrap();
+                                let fixed = match mode {
+                                    IntervalMode::Threshold => {
+                                        !settings.threshold.contains(settings.key, settings.key.of(p))
+                                    }
+                                    IntervalMode::Edges => {
+                                        edges::edge_pixels(&img, settings.key, settings.edge_level)[i]
+                                    }
+                                    _ => false,
+                                } || m.as_ref().is_some_and(|m| !m.is_sortable(i));
+                                let start = mode == IntervalMode::Random && starts[line * layout.len + pos];
+                                cells[i] = if fixed {
+                                    Cell::Fixed
+                                } else if start {
+                                    Cell::Start
+                                } else {
+                                    Cell::Join
+                                };
+                            }
+                        }
+                        let ids = walked(w, h, axis, &cells);
+                        let what = format!("{w}x{h} {mode:?} {axis:?} masked {masked}");
+                        assert_eq!(map.ids(), ids, "{what}");
+                        assert_eq!(map.max_id(), ids.iter().copied().max().unwrap(), "{what}");
+                        let longest = (0..layout.count)
+                            .flat_map(|line| map.runs(line).into_iter().map(|r| r.len() as u32))
+                            .max()
+                            .unwrap();
+                        assert_eq!(map.max_run_len(), longest, "{what}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]
