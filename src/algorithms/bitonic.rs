@@ -310,14 +310,32 @@ impl Plan {
             }
             return Plan { units, bounds: Vec::new() };
         };
-        let mut bounds = vec![0; line_len as usize * line_count as usize];
-        for line in 0..line_count {
+        let len = line_len as usize;
+        let mut bounds = vec![0; len * line_count as usize];
+        let mut starts = vec![0u32; len];
+        for (line, bounds) in bounds.chunks_exact_mut(len).enumerate() {
+            // Each position's run, without a branch on the ids: where it starts (forwards),
+            // then where it ends (backwards).
+            let layout = map.layout();
+            let ids = &map.ids()[layout.index(line, 0)..];
+            let id = |pos: usize| ids[pos * layout.stride];
+            let mut start = 0;
+            for (pos, starts) in starts.iter_mut().enumerate().skip(1) {
+                start = if id(pos) == id(pos - 1) { start } else { pos as u32 };
+                *starts = start;
+            }
+            let mut end = len as u32 - 1;
+            for pos in (0..len).rev() {
+                end = if pos + 1 < len && id(pos + 1) != id(pos) { pos as u32 } else { end };
+                bounds[pos] = starts[pos] << 16 | (end - starts[pos]);
+            }
+            // The runs in order, one step each, packed into chunks.
+            let line = line as u32;
             let mut chunk: Option<(u32, u32)> = None;
-            for run in map.runs(line as usize) {
-                let (start, len) = (run.start as u32, run.len() as u32);
-                for pos in run {
-                    bounds[line as usize * line_len as usize + pos] = start << 16 | (len - 1);
-                }
+            let mut pos = 0;
+            while pos < len {
+                let (start, len) = (pos as u32, (bounds[pos] & 0xffff) + 1);
+                pos += len as usize;
                 match chunk {
                     _ if len > block => {
                         if let Some((s, l)) = chunk.take() {

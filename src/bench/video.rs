@@ -62,17 +62,21 @@ pub fn run(args: &VideoBenchArgs, settings: &Settings) -> anyhow::Result<()> {
     let decode = median(Box::new(|| decode_alone(&ffmpeg, clip, (info.width, info.height))))?;
     let mut adapter = String::new();
     let mut setups = Vec::new();
+    let mut stages = Vec::new();
     let sort = median(Box::new(|| {
         let report = crate::video::sort_clip(settings, clip, true)?;
         adapter = report.adapter;
         setups.push(report.setup);
+        stages.push((report.elapsed, report.stages));
         Ok(report.elapsed)
     }))?;
     let transcoded = dir.path().join("transcoded.mp4");
     let transcode = median(Box::new(|| transcode_alone(&ffmpeg, clip, &transcoded)))?;
+    let mut whole_stages = Vec::new();
     let whole = median(Box::new(|| {
         let report = crate::video::sort_clip(settings, clip, false)?;
         setups.push(report.setup);
+        whole_stages.push((report.elapsed, report.stages));
         Ok(report.elapsed)
     }))?;
     let fps = |d: Duration| frames / d.as_secs_f64();
@@ -82,6 +86,13 @@ pub fn run(args: &VideoBenchArgs, settings: &Settings) -> anyhow::Result<()> {
         "shadersort's runs include {:.3} s of setup each (median): ffmpeg counting the frames, the GPU opened, its pipelines built",
         setup.as_secs_f64()
     );
+    // The stage times of the median run of each kind: which stage sets the pace.
+    for (what, mut runs) in [("decode + sort run", stages), ("whole run", whole_stages)] {
+        runs.sort_by_key(|(elapsed, _)| *elapsed);
+        if let Some((_, times)) = runs.get(runs.len() / 2) {
+            println!("busy in the median {what} (s, summed over each stage's threads): {times}");
+        }
+    }
     println!("| run | seconds | frames/s | ratio |");
     println!("| --- | ---: | ---: | ---: |");
     println!("| ffmpeg decode to RGBA | {:.3} | {:.1} | |", decode.as_secs_f64(), fps(decode));

@@ -406,16 +406,22 @@ impl RunMap {
 
     /// The runs of line `line`, as ranges of positions along it, in order.
     pub fn runs(&self, line: usize) -> Vec<Range<usize>> {
+        self.line_runs(line).collect()
+    }
+
+    /// [`RunMap::runs`] without collecting them: one walk along the line.
+    pub fn line_runs(&self, line: usize) -> impl Iterator<Item = Range<usize>> + '_ {
         let layout = self.layout();
-        let mut runs: Vec<Range<usize>> = Vec::new();
-        for pos in 0..layout.len {
-            let id = self.ids[layout.index(line, pos)];
-            match runs.last_mut() {
-                Some(run) if self.ids[layout.index(line, run.start)] == id => run.end = pos + 1,
-                _ => runs.push(pos..pos + 1),
+        let along = self.ids[layout.index(line, 0)..].iter().step_by(layout.stride).take(layout.len);
+        let mut along = along.copied().enumerate().peekable();
+        std::iter::from_fn(move || {
+            let (start, id) = along.next()?;
+            let mut end = start + 1;
+            while along.next_if(|&(_, next)| next == id).is_some() {
+                end += 1;
             }
-        }
-        runs
+            Some(start..end)
+        })
     }
 
     /// How many runs can move pixels, how long the longest is, and how many pixels are fixed.

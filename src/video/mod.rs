@@ -13,6 +13,7 @@ pub mod playback;
 pub mod probe;
 pub mod sink;
 pub mod source;
+pub mod stages;
 
 use crate::algorithms::SortRun;
 use crate::gpu::readback::{PendingRead, read_texture, start_read};
@@ -32,6 +33,7 @@ use image::RgbaImage;
 use probe::ClipInfo;
 use sink::{ClipSink, ClipTarget, EncodeSpec};
 use source::{Decoder, FrameSource};
+use stages::{Stage, StageClock, StageTimes};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, mpsc};
@@ -84,6 +86,8 @@ pub struct ClipReport {
     pub setup: Duration,
     /// The adapter used.
     pub adapter: String,
+    /// How long each stage of the pipeline was busy (summed over its threads).
+    pub stages: StageTimes,
     /// What happened to the sound.
     pub audio: &'static str,
 }
@@ -154,6 +158,8 @@ pub struct ClipWatch {
     pub total: Arc<AtomicU64>,
     /// No progress bar or lines on stderr.
     pub quiet: bool,
+    /// How long each stage of the pipeline was busy.
+    pub stages: Arc<StageClock>,
 }
 
 impl ClipWatch {
@@ -196,6 +202,13 @@ pub fn sort_clip_watched(
     } else {
         None
     };
+    // The GPU opens while ffmpeg reads the clip (each takes about a tenth of a second). It is
+    // waited for where it was opened before, so a bad clip, mask or encoding is still reported
+    // first (an early return leaves the thread to finish and drop its GPU).
+    let opening = std::thread::Builder::new()
+        .name("gpu-open".into())
+        .spawn(crate::gpu::Gpu::headless)
+        .map_err(ClipError::Thread)?;
     let clip = open_clip(input, settings.video.frame_rate, ffmpeg.as_ref())?;
     let info = clip.info.clone();
     let label = format!("'{}'", input.display());
@@ -213,7 +226,7 @@ pub fn sort_clip_watched(
         )?),
         ClipTarget::Frames(_) | ClipTarget::Discard => None,
     };
-    let gpu = crate::gpu::Gpu::headless()?;
+    let gpu = opening.join().map_err(|_| anyhow::anyhow!("opening the GPU panicked"))??;
     let device_side = gpu.device.limits().max_texture_dimension_2d;
     let limit = SizeLimit::new(device_side, settings.max_size, !settings.no_downscale);
     let (size, note) = fit((info.width, info.height), &label, &limit)?;
@@ -288,6 +301,7 @@ pub fn sort_clip_watched(
         elapsed: started.elapsed(),
         setup,
         adapter: gpu.describe(),
+        stages: watch.stages.times(),
         audio: audio_words,
     })
 }
@@ -348,7 +362,7 @@ fn pipeline(
         std::thread::Builder::new()
             .name("clip-decoder".into())
             .spawn_scoped(scope, move || {
-                while let Some(frame) = source.next_frame() {
+                while let Some(frame) = watch.stages.time(Stage::Decode, || source.next_frame()) {
                     let failed = frame.is_err();
                     if frames_in.send(frame).is_err() || failed {
                         break;
@@ -365,8 +379,12 @@ fn pipeline(
                         let next = decoded.lock().unwrap_or_else(|p| p.into_inner()).next();
                         let Some((index, frame)) = next else { break };
                         let ready = frame.map_err(anyhow::Error::from).and_then(|frame| {
-                            let runs = frame_runs(sorter, settings, sweep, mask, index, &frame)?;
-                            let started = start_run_quietly(sorter, &frame, run_settings, runs.as_ref());
+                            let runs = watch.stages.time(Stage::Runs, || {
+                                frame_runs(sorter, settings, sweep, mask, index, &frame)
+                            })?;
+                            let started = watch.stages.time(Stage::Start, || {
+                                start_run_quietly(sorter, &frame, run_settings, runs.as_ref())
+                            });
                             // The decoder may have finished: then the bytes are not needed.
                             let _ = spares.send(frame.into_raw());
                             Ok(started)
@@ -385,7 +403,7 @@ fn pipeline(
             .spawn_scoped(scope, move || -> Result<Option<PathBuf>, ClipError> {
                 for message in frames_out {
                     match message {
-                        ToSink::Frame(frame) => sink.push(&frame)?,
+                        ToSink::Frame(frame) => watch.stages.time(Stage::Sink, || sink.push(&frame))?,
                         // A signal during the last frames still leaves nothing.
                         ToSink::End if watch.check().is_err() => return Ok(None),
                         ToSink::End => return sink.finish().map(Some),
@@ -481,8 +499,9 @@ fn sort_frames(
                     let frame = match read {
                         Readback::Ready(frame) => frame,
                         Readback::Pending(pending) => {
-                            let (frame, staging) = pending
-                                .finish(gpu)
+                            let (frame, staging) = watch
+                                .stages
+                                .time(Stage::ReadBack, || pending.finish(gpu))
                                 .context("reading the sorted frame back from the GPU failed")?;
                             // The sorting thread may have ended: then the buffer is not needed.
                             let _ = spare_in.send(staging);
@@ -520,7 +539,7 @@ fn sort_frames(
 fn submit_frames(
     sorter: &Sorter<'_>,
     settings: &Settings,
-    prepared: impl Iterator<Item = Prepared>,
+    mut prepared: impl Iterator<Item = Prepared>,
     reads: &mpsc::SyncSender<Readback>,
     spare: &mpsc::Receiver<wgpu::Buffer>,
     watch: &ClipWatch,
@@ -528,7 +547,7 @@ fn submit_frames(
 ) -> anyhow::Result<()> {
     let gpu = sorter.gpu;
     let mut notice_given = false;
-    for ready in prepared {
+    while let Some(ready) = watch.stages.time(Stage::SorterIdle, || prepared.next()) {
         watch.check()?;
         let (mut run, notice) = ready?;
         if let Some(notice) = notice.filter(|_| !notice_given) {
@@ -539,16 +558,18 @@ fn submit_frames(
             notice_given = true;
         }
         let steps = settings.passes.unwrap_or(run.total_steps()).min(run.total_steps());
-        crate::algorithms::submit_steps(gpu, run.as_mut(), steps).context("sorting on the GPU failed")?;
-        watch.check()?;
-        // The run's textures stay alive on the GPU until the copy has been made.
-        let read = match start_read(gpu, run.state(), spare.try_recv().ok()) {
-            Some(pending) => Readback::Pending(pending),
-            None => Readback::Ready(
-                read_texture(gpu, run.state())
-                    .context("reading the sorted frame back from the GPU failed")?,
-            ),
-        };
+        let read = watch.stages.time(Stage::Submit, || -> anyhow::Result<Readback> {
+            crate::algorithms::submit_steps(gpu, run.as_mut(), steps).context("sorting on the GPU failed")?;
+            watch.check()?;
+            // The run's textures stay alive on the GPU until the copy has been made.
+            Ok(match start_read(gpu, run.state(), spare.try_recv().ok()) {
+                Some(pending) => Readback::Pending(pending),
+                None => Readback::Ready(
+                    read_texture(gpu, run.state())
+                        .context("reading the sorted frame back from the GPU failed")?,
+                ),
+            })
+        })?;
         if reads.send(read).is_err() {
             // The readback thread stopped; its error is the one to report.
             return Ok(());
