@@ -53,6 +53,5 @@ pub mod record;
 pub mod reference;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod settings;
-pub mod sort;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod video;

@@ -5,14 +5,14 @@
 mod common;
 
 use common::on_every_gpu;
+use shadersort::bench::radix::distribution::Distribution;
 use shadersort::gpu::Gpu;
 use shadersort::gpu::readback::read_u32s;
-use shadersort::sort::distribution::Distribution;
-use shadersort::sort::{
+use wgpu::util::DeviceExt;
+use wgpu_radix_sort::{
     KeyKind, PASS_MODES_WORD, RadixSorter, SortError, SortJob, SortPath, SortStrategy, TileMemory, TileOrder,
     sort_order_key,
 };
-use wgpu::util::DeviceExt;
 
 /// Where `sorters` switches from reduce-then-scan to OneSweep.
 const SWITCH_AT: u32 = 1000;

@@ -8,12 +8,10 @@ use shadersort::algorithms::radix_image::ImageStepParams;
 use shadersort::app::display::PictureParams;
 use shadersort::gpu::shaders::{
     BITONIC_PROGRAM, BUBBLE_PROGRAM, DISPLAY_PROGRAM, KEY_PROGRAM, KEYS_PROGRAM, LINE_SCATTER_PROGRAM,
-    ODD_EVEN_PROGRAM, PROGRAMS, Program, RADIX_IMAGE_PROGRAM, RADIX_PROGRAM, RADIX_SORT_PROGRAM,
-    RADIX_SORT_SUBGROUPS_PROGRAM,
+    ODD_EVEN_PROGRAM, PROGRAMS, Program, RADIX_IMAGE_PROGRAM, RADIX_PROGRAM,
 };
 use shadersort::keys::extract::KeyParams;
 use shadersort::keys::{HUE_SECTOR, SATURATION_MAX, SortKey};
-use shadersort::sort::{PASS_MODES_WORD, TILE, TileMemory};
 
 fn parse(program: &Program) -> (naga::Module, naga::valid::ModuleInfo) {
     let module = naga::front::wgsl::parse_str(&program.source())
@@ -175,67 +173,6 @@ fn radix_entry_points_and_params_match_the_rust_side() {
 }
 
 /// A kernel body around the early exit, with the exit condition as given.
-/// Bytes of the workgroup variables entry point `index` uses, override-sized arrays taking
-/// `override_value`'s sizes.
-fn workgroup_bytes(
-    module: &naga::Module,
-    info: &naga::valid::ModuleInfo,
-    index: usize,
-    override_value: impl Fn(&str) -> u32,
-) -> u32 {
-    let uses = info.get_entry_point(index);
-    module
-        .global_variables
-        .iter()
-        .filter(|(handle, var)| var.space == naga::AddressSpace::WorkGroup && !uses[*handle].is_empty())
-        .map(|(_, var)| match module.types[var.ty].inner {
-            naga::TypeInner::Array { stride, size, .. } => {
-                stride
-                    * match size {
-                        naga::ArraySize::Constant(n) => n.get(),
-                        naga::ArraySize::Pending(o) => {
-                            override_value(module.overrides[o].name.as_deref().expect("named override"))
-                        }
-                        naga::ArraySize::Dynamic => panic!("a runtime-sized workgroup array"),
-                    }
-            }
-            ref inner => inner.size(module.to_ctx()),
-        })
-        .sum()
-}
-
-#[test]
-fn radix_sort_tile_and_workgroup_memory_match_the_rust_side() {
-    let rankings = [
-        (&RADIX_SORT_PROGRAM, None),
-        (&RADIX_SORT_SUBGROUPS_PROGRAM, Some(32)),
-        (&RADIX_SORT_SUBGROUPS_PROGRAM, Some(8)),
-    ];
-    for (program, subgroup_size) in rankings {
-        let (module, info) = parse(program);
-        assert_eq!(constant(&module, "TILE"), TILE, "{}", program.name);
-        assert_eq!(constant(&module, "MODES"), PASS_MODES_WORD, "{}", program.name);
-        for reorder in [false, true] {
-            let memory = TileMemory::new(subgroup_size, reorder);
-            assert_eq!(memory.reorder_words, if reorder { TILE / 2 } else { 1 });
-            let value = |name: &str| match (name, subgroup_size) {
-                ("REORDER_WORDS", _) => memory.reorder_words,
-                ("WARP_WORDS", Some(size)) => 256 / size * 128,
-                _ => panic!("{}: no value for {name}", program.name),
-            };
-            for name in ["scatter", "onesweep"] {
-                let index = module.entry_points.iter().position(|e| e.name == name).expect("entry point");
-                assert_eq!(
-                    workgroup_bytes(&module, &info, index, value),
-                    memory.bytes,
-                    "{name} of {} with subgroups of {subgroup_size:?}, reorder {reorder}",
-                    program.name
-                );
-            }
-        }
-    }
-}
-
 fn early_exit_kernel(exit_condition: &str) -> String {
     format!(
         "var<workgroup> swapped: u32;\n\

@@ -9,7 +9,7 @@
 //!
 //! The whole-picture scope sorts one sequence of W x H pixels. Without sub-steps each of its
 //! steps is a device-wide sort of the input by the key bits sorted so far
-//! ([`super::radix_image`]): the same states, pass by pass, at the speed of `src/sort/`.
+//! ([`super::radix_image`]): the same states, pass by pass, at the speed of `crates/wgpu-radix-sort`.
 //! Shown in stages (or too large for one device sort), it runs the three kernels above with a
 //! single workgroup scanning every tile's counts: correct for every size, not fast.
 

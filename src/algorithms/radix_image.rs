@@ -1,4 +1,4 @@
-//! The radix view's whole-picture scope on the device-wide radix sort of `src/sort/`.
+//! The radix view's whole-picture scope on the device-wide radix sort of `crates/wgpu-radix-sort`.
 //!
 //! After k passes of b-bit digits, LSD radix sort has put a sequence in stable order of the
 //! low k x b bits of its key. So step k of the view is the input sorted, stably, by those
@@ -18,8 +18,8 @@ use crate::gpu::bindings::{compute_buffer, storage_target, uint_texture};
 use crate::gpu::shaders::RADIX_IMAGE_PROGRAM;
 use crate::gpu::texture::PICTURE_FORMAT;
 use crate::keys::radix_key::RadixKey;
-use crate::sort::{RadixSorter, SortJob, SortScratch};
 use std::sync::Arc;
+use wgpu_radix_sort::{RadixSorter, SortJob, SortScratch};
 
 /// Pixels per workgroup (`GROUP` in `shaders/radix_image.wgsl`).
 const GROUP: u32 = 256;

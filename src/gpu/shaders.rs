@@ -25,12 +25,6 @@ pub const BITONIC_LINES: &str = include_str!("../../shaders/bitonic_lines.wgsl")
 pub const RADIX: &str = include_str!("../../shaders/radix.wgsl");
 /// `shaders/radix_image.wgsl`: the radix view's whole-picture steps on the device-wide sort.
 pub const RADIX_IMAGE: &str = include_str!("../../shaders/radix_image.wgsl");
-/// `shaders/radix_sort.wgsl`: the device-wide radix sort of `src/sort/`.
-pub const RADIX_SORT: &str = include_str!("../../shaders/radix_sort.wgsl");
-/// `shaders/radix_sort_portable.wgsl`: its ranking by comparing digits in workgroup memory.
-pub const RADIX_SORT_PORTABLE: &str = include_str!("../../shaders/radix_sort_portable.wgsl");
-/// `shaders/radix_sort_subgroups.wgsl`: its ranking with subgroup ballots (the fast path).
-pub const RADIX_SORT_SUBGROUPS: &str = include_str!("../../shaders/radix_sort_subgroups.wgsl");
 
 /// The scatter of a sort at an angle: line space back into the picture.
 pub const LINE_SCATTER: &str = include_str!("../../shaders/line_scatter.wgsl");
@@ -178,20 +172,6 @@ pub const RADIX_PROGRAM: Program =
 pub const RADIX_IMAGE_PROGRAM: Program =
     Program { name: "radix_image", files: &["key.wgsl", "radix_image.wgsl"], sources: &[KEY, RADIX_IMAGE] };
 
-/// The device-wide radix sort (stands alone: no key prelude).
-pub const RADIX_SORT_PROGRAM: Program = Program {
-    name: "radix_sort",
-    files: &["radix_sort.wgsl", "radix_sort_portable.wgsl"],
-    sources: &[RADIX_SORT, RADIX_SORT_PORTABLE],
-};
-
-/// The device-wide radix sort with the subgroup scatter (needs `Features::SUBGROUP`).
-pub const RADIX_SORT_SUBGROUPS_PROGRAM: Program = Program {
-    name: "radix_sort_subgroups",
-    files: &["radix_sort.wgsl", "radix_sort_subgroups.wgsl"],
-    sources: &[RADIX_SORT, RADIX_SORT_SUBGROUPS],
-};
-
 /// The single-workgroup bubble sort.
 pub const BUBBLE_PROGRAM: Program = Program {
     name: "bubble",
@@ -228,8 +208,6 @@ pub const PROGRAMS: &[Program] = &[
     BITONIC_PROGRAM,
     RADIX_PROGRAM,
     RADIX_IMAGE_PROGRAM,
-    RADIX_SORT_PROGRAM,
-    RADIX_SORT_SUBGROUPS_PROGRAM,
     DISPLAY_PROGRAM,
     LINE_SCATTER_PROGRAM,
     LENS_PROGRAM,

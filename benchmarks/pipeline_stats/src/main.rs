@@ -6,7 +6,7 @@
 //! ```sh
 //! cargo run --release --manifest-path benchmarks/pipeline_stats/Cargo.toml -- onesweep \
 //!     SPINS=256 REORDER=1 REORDER_WORDS=4096 WARPS=8 WARP_WORDS=1024 \
-//!     shaders/radix_sort.wgsl shaders/radix_sort_subgroups.wgsl
+//!     crates/wgpu-radix-sort/shaders/radix_sort.wgsl crates/wgpu-radix-sort/shaders/radix_sort_subgroups.wgsl
 //! ```
 //!
 //! Arguments: the entry point, then `NAME=VALUE` pipeline constants and WGSL files (joined in

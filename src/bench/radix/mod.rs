@@ -1,8 +1,9 @@
-//! `shadersort bench radix`: the device-wide radix sort (`src/sort`), keys only and key-value
+//! `shadersort bench radix`: the device-wide radix sort (`crates/wgpu-radix-sort`), keys only and key-value
 //! pairs, over lengths and key distributions, from GPU timestamps; prints a table and can
 //! write JSON. With `--peers` (a build with the `peers` feature) other libraries' sorts are
 //! measured the same way beside it (`peers`).
 
+pub mod distribution;
 #[cfg(feature = "peers")]
 mod peers;
 mod profile;
@@ -10,10 +11,21 @@ mod report;
 mod rows;
 
 use super::{WARM_UP_RUNS, WARM_UP_SECONDS, median, warm_up};
+use crate::bench::radix::distribution::Distribution;
 use crate::gpu::Gpu;
 use crate::gpu::timing::GpuTimer;
-use crate::sort::distribution::Distribution;
-use crate::sort::{RadixSorter, SortPath, SortStrategy};
+use wgpu_radix_sort::{RadixSorter, SortPath, SortStrategy};
+
+/// `--paths`: a path by its name.
+fn path_named(name: &str) -> Result<SortPath, String> {
+    SortPath::named(name).ok_or_else(|| format!("'{name}' is not a sort path; give portable or subgroups"))
+}
+
+/// `--strategies`: a strategy by its name.
+fn strategy_named(name: &str) -> Result<SortStrategy, String> {
+    SortStrategy::named(name)
+        .ok_or_else(|| format!("'{name}' is not a strategy; give reduce-then-scan or onesweep"))
+}
 use anyhow::{Context, bail, ensure};
 use rows::{Bench, Row, progress, verify};
 use std::path::PathBuf;
@@ -27,11 +39,11 @@ pub struct RadixBenchArgs {
     /// Key distributions, comma separated [default: all].
     #[arg(long, value_delimiter = ',', value_enum)]
     pub distributions: Vec<Distribution>,
-    /// Sort paths, comma separated [default: every path this GPU runs].
-    #[arg(long, value_delimiter = ',', value_enum)]
+    /// Sort paths (portable, subgroups), comma separated [default: every path this GPU runs].
+    #[arg(long, value_delimiter = ',', value_parser = path_named)]
     pub paths: Vec<SortPath>,
-    /// Strategies, comma separated [default: both].
-    #[arg(long, value_delimiter = ',', value_enum)]
+    /// Strategies (reduce-then-scan, onesweep), comma separated [default: both].
+    #[arg(long, value_delimiter = ',', value_parser = strategy_named)]
     pub strategies: Vec<SortStrategy>,
     /// Timed runs per measurement (the median is reported), after a warm-up (see [`super::warm_up`]).
     #[arg(long, default_value_t = 20)]

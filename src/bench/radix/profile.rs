@@ -3,14 +3,14 @@
 
 use super::rows::Bench;
 use super::{RadixBenchArgs, sort_name};
+use crate::bench::radix::distribution::Distribution;
 use crate::bench::{median, warm_up};
 use crate::gpu::Gpu;
 use crate::gpu::readback::read_u32s;
 use crate::gpu::timing::GpuTimer;
-use crate::sort::distribution::Distribution;
-use crate::sort::{RadixSorter, SortJob};
 use anyhow::ensure;
 use std::time::Duration;
+use wgpu_radix_sort::{RadixSorter, SortJob};
 
 /// Prints each kernel's share of a keys-only sort of uniform keys.
 pub(super) fn profile(
@@ -19,7 +19,7 @@ pub(super) fn profile(
     timer: &GpuTimer,
     args: &RadixBenchArgs,
 ) -> anyhow::Result<()> {
-    let count = 2 * crate::sort::DISPATCHES;
+    let count = 2 * wgpu_radix_sort::DISPATCHES;
     let queries = gpu.device.create_query_set(&wgpu::QuerySetDescriptor {
         label: Some("bench::profile"),
         ty: wgpu::QueryType::Timestamp,

@@ -27,7 +27,7 @@
 //! Keys are transformed as the first pass reads them (f32 to an order-preserving u32, and the
 //! complement for descending order) and transformed back as the last pass writes them.
 
-/// Mirrors `SortParams` in `src/sort/mod.rs`.
+/// Mirrors `SortParams` in `src/job.rs`.
 struct SortParams {
     len: u32,
     tiles: u32,
@@ -92,7 +92,7 @@ const LOOK_BACK_WORDS: u32 = 6u;
 /// OneSweep, per pass (cleared before it): status[tile * RADIX + digit].
 @group(0) @binding(7) var<storage, read_write> status: array<atomic<u32>>;
 
-/// The key in sorting order. Mirrors `sort_order_key` in `src/sort/mod.rs`.
+/// The key in sorting order. Mirrors `sort_order_key` in `src/job.rs`.
 fn to_order(k: u32) -> u32 {
     var t = k;
     if (params.float_keys != 0u) {
@@ -313,7 +313,7 @@ fn copy_tile(tile: u32, lid: u32) {
 var<workgroup> shared_ticket: u32;
 
 /// OneSweep numbers tiles in the order workgroups are numbered instead of taking tickets,
-/// where the GPU is known to start them in that order (NVIDIA; set by `src/sort/mod.rs`). A
+/// where the GPU is known to start them in that order (NVIDIA; set by `src/choices.rs`). A
 /// GPU that started them out of order would still sort correctly, through the look-back's
 /// fallback, only slower.
 override WORKGROUP_ORDER: bool = false;
@@ -368,7 +368,7 @@ fn item_digit(i: u32) -> u32 {
 var<workgroup> tile_start: array<u32, RADIX>;
 
 /// Set where the device's workgroup memory holds the tile's order (`TileMemory` in
-/// `src/sort/mod.rs`): the tile is put in digit order in workgroup memory first, so
+/// `src/choices.rs`): the tile is put in digit order in workgroup memory first, so
 /// neighbouring invocations write neighbouring slots, keys and values alike. Otherwise each key
 /// is written straight to its slot.
 override REORDER: bool = false;

@@ -7,8 +7,7 @@ use super::job::{SortError, SortJob, SortParams, SortScratch};
 use super::{
     HISTOGRAM_WORDS, LOOK_BACK_SPINS, ONESWEEP_FROM, ONESWEEP_MAX_LEN, PASSES, RADIX, TILE, WORKGROUP,
 };
-use crate::gpu::bindings::compute_buffer;
-use crate::gpu::shaders::{RADIX_SORT_PROGRAM, RADIX_SORT_SUBGROUPS_PROGRAM};
+use crate::shaders::compute_buffer;
 /// The radix sort's pipelines for one device.
 pub struct RadixSorter {
     pub(super) layout: wgpu::BindGroupLayout,
@@ -99,9 +98,8 @@ impl RadixSorter {
             SortPath::Portable => None,
             SortPath::Subgroups => Some(SortPath::subgroup_size(device).ok_or(SortError::NoSubgroups)?),
         };
-        let program = if subgroup_size.is_some() { RADIX_SORT_SUBGROUPS_PROGRAM } else { RADIX_SORT_PROGRAM };
-        // Every loop of the sort ends (see the method).
-        let module = program.module_without_loop_bounding(device);
+        // Every loop of the sort ends (see the function).
+        let module = crate::shaders::module(device, subgroup_size.is_some());
         let read = wgpu::BufferBindingType::Storage { read_only: true };
         let write = wgpu::BufferBindingType::Storage { read_only: false };
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {

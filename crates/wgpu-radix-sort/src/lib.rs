@@ -2,8 +2,8 @@
 //! with u32 values, ascending or descending, stably, recorded into the caller's encoder.
 //!
 //! ```no_run
-//! # fn demo(device: &wgpu::Device, queue: &wgpu::Queue, keys: &wgpu::Buffer, len: u32) -> Result<(), shadersort::sort::SortError> {
-//! use shadersort::sort::{RadixSorter, SortJob};
+//! # fn demo(device: &wgpu::Device, queue: &wgpu::Queue, keys: &wgpu::Buffer, len: u32) -> Result<(), wgpu_radix_sort::SortError> {
+//! use wgpu_radix_sort::{RadixSorter, SortJob};
 //! let sorter = RadixSorter::new(device);
 //! let scratch = sorter.scratch(device, len, false)?;
 //! let mut encoder = device.create_command_encoder(&Default::default());
@@ -23,11 +23,10 @@
 //! 16-bit indices) before the tile is written, so neighbouring invocations write neighbouring
 //! slots; otherwise each key goes straight to its slot.
 
-pub mod distribution;
-
 mod choices;
 mod dispatch;
 mod job;
+pub mod shaders;
 mod sorter;
 
 pub use choices::{SortPath, SortStrategy, TileMemory, TileOrder};

@@ -48,7 +48,7 @@ pub(super) fn warp_words(subgroup_size: u32) -> u32 {
 }
 
 /// How the scatter ranks the keys of a tile; both give the same, stable result.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SortPath {
     /// Groups of 32 invocations compare digits in workgroup memory: needs nothing special.
     Portable,
@@ -58,6 +58,14 @@ pub enum SortPath {
 }
 
 impl SortPath {
+    /// Both paths.
+    pub const ALL: [SortPath; 2] = [SortPath::Portable, SortPath::Subgroups];
+
+    /// The path [`SortPath::name`] names.
+    pub fn named(name: &str) -> Option<SortPath> {
+        Self::ALL.into_iter().find(|p| p.name() == name)
+    }
+
     /// The name used on the command line and in tables.
     pub fn name(self) -> &'static str {
         match self {
@@ -85,7 +93,7 @@ impl SortPath {
 }
 
 /// How each pass finds where a tile's keys go; both give the same, stable result everywhere.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SortStrategy {
     /// Count every tile's digits, scan the counts, then scatter: three dispatches per pass,
     /// and no workgroup ever waits for another.
@@ -94,11 +102,18 @@ pub enum SortStrategy {
     /// predecessors' (decoupled look-back). A workgroup that waits too long for a predecessor
     /// counts that tile's keys itself, so it finishes even where workgroups need not make
     /// progress side by side; it is only fast where they do.
-    #[value(name = "onesweep")]
     OneSweep,
 }
 
 impl SortStrategy {
+    /// Both strategies.
+    pub const ALL: [SortStrategy; 2] = [SortStrategy::ReduceThenScan, SortStrategy::OneSweep];
+
+    /// The strategy [`SortStrategy::name`] names.
+    pub fn named(name: &str) -> Option<SortStrategy> {
+        Self::ALL.into_iter().find(|s| s.name() == name)
+    }
+
     /// The name used on the command line and in tables.
     pub fn name(self) -> &'static str {
         match self {
@@ -143,5 +158,23 @@ impl TileOrder {
     pub fn best_for(device: &wgpu::Device) -> Self {
         const NVIDIA: u32 = 0x10de;
         if device.adapter_info().vendor == NVIDIA { TileOrder::WorkgroupOrder } else { TileOrder::Tickets }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_and_strategies_are_found_by_their_names_and_only_by_them() {
+        for path in SortPath::ALL {
+            assert_eq!(SortPath::named(path.name()), Some(path));
+        }
+        for strategy in SortStrategy::ALL {
+            assert_eq!(SortStrategy::named(strategy.name()), Some(strategy));
+        }
+        assert_eq!(SortStrategy::named("onesweep"), Some(SortStrategy::OneSweep));
+        assert_eq!(SortPath::named("fast"), None);
+        assert_eq!(SortStrategy::named("OneSweep"), None);
     }
 }

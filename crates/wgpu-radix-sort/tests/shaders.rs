@@ -1,0 +1,107 @@
+//! The sort's WGSL parses and validates with naga (both rankings), and its tile, pass modes
+//! and workgroup memory match the Rust side.
+
+use wgpu_radix_sort::shaders::{RADIX_SORT, RADIX_SORT_PORTABLE, RADIX_SORT_SUBGROUPS, program};
+use wgpu_radix_sort::{PASS_MODES_WORD, TILE, TileMemory};
+
+/// The program with the subgroup ranking or the portable one, parsed and validated.
+fn parse(subgroups: bool) -> (naga::Module, naga::valid::ModuleInfo) {
+    let source = program(subgroups);
+    let module =
+        naga::front::wgsl::parse_str(&source).unwrap_or_else(|e| panic!("{}", e.emit_to_string(&source)));
+    let info = naga::valid::Validator::new(
+        naga::valid::ValidationFlags::all(),
+        naga::valid::Capabilities::default() | naga::valid::Capabilities::SUBGROUP,
+    )
+    .validate(&module)
+    .unwrap_or_else(|e| panic!("{}", e.emit_to_string(&source)));
+    (module, info)
+}
+
+/// The value of the `u32` constant `name`.
+fn constant(module: &naga::Module, name: &str) -> u32 {
+    let (_, c) = module
+        .constants
+        .iter()
+        .find(|(_, c)| c.name.as_deref() == Some(name))
+        .unwrap_or_else(|| panic!("constant {name} not found"));
+    match module.global_expressions[c.init] {
+        naga::Expression::Literal(naga::Literal::U32(v)) => v,
+        ref other => panic!("{name} is not a u32 literal: {other:?}"),
+    }
+}
+
+#[test]
+fn both_programs_validate_and_are_the_files_they_name() {
+    for subgroups in [false, true] {
+        parse(subgroups);
+    }
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("shaders");
+    for (file, source) in [
+        ("radix_sort.wgsl", RADIX_SORT),
+        ("radix_sort_portable.wgsl", RADIX_SORT_PORTABLE),
+        ("radix_sort_subgroups.wgsl", RADIX_SORT_SUBGROUPS),
+    ] {
+        assert_eq!(std::fs::read_to_string(dir.join(file)).unwrap(), source, "{file}");
+    }
+    let mut files: Vec<String> =
+        std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into()).collect();
+    files.sort();
+    assert_eq!(files, ["radix_sort.wgsl", "radix_sort_portable.wgsl", "radix_sort_subgroups.wgsl"]);
+}
+
+/// Bytes of the workgroup variables entry point `index` uses, override-sized arrays taking
+/// `override_value`'s sizes.
+fn workgroup_bytes(
+    module: &naga::Module,
+    info: &naga::valid::ModuleInfo,
+    index: usize,
+    override_value: impl Fn(&str) -> u32,
+) -> u32 {
+    let uses = info.get_entry_point(index);
+    module
+        .global_variables
+        .iter()
+        .filter(|(handle, var)| var.space == naga::AddressSpace::WorkGroup && !uses[*handle].is_empty())
+        .map(|(_, var)| match module.types[var.ty].inner {
+            naga::TypeInner::Array { stride, size, .. } => {
+                stride
+                    * match size {
+                        naga::ArraySize::Constant(n) => n.get(),
+                        naga::ArraySize::Pending(o) => {
+                            override_value(module.overrides[o].name.as_deref().expect("named override"))
+                        }
+                        naga::ArraySize::Dynamic => panic!("a runtime-sized workgroup array"),
+                    }
+            }
+            ref inner => inner.size(module.to_ctx()),
+        })
+        .sum()
+}
+
+#[test]
+fn radix_sort_tile_and_workgroup_memory_match_the_rust_side() {
+    for subgroup_size in [None, Some(32), Some(8)] {
+        let (module, info) = parse(subgroup_size.is_some());
+        let name = if subgroup_size.is_some() { "subgroups" } else { "portable" };
+        assert_eq!(constant(&module, "TILE"), TILE, "{name}");
+        assert_eq!(constant(&module, "MODES"), PASS_MODES_WORD, "{name}");
+        for reorder in [false, true] {
+            let memory = TileMemory::new(subgroup_size, reorder);
+            assert_eq!(memory.reorder_words, if reorder { TILE / 2 } else { 1 });
+            let value = |name: &str| match (name, subgroup_size) {
+                ("REORDER_WORDS", _) => memory.reorder_words,
+                ("WARP_WORDS", Some(size)) => 256 / size * 128,
+                (other, _) => panic!("{name}: no value for {other}"),
+            };
+            for entry in ["scatter", "onesweep"] {
+                let index = module.entry_points.iter().position(|e| e.name == entry).expect("entry point");
+                assert_eq!(
+                    workgroup_bytes(&module, &info, index, value),
+                    memory.bytes,
+                    "{entry} of {name} with subgroups of {subgroup_size:?}, reorder {reorder}"
+                );
+            }
+        }
+    }
+}
