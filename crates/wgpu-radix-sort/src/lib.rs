@@ -25,6 +25,7 @@
 
 mod choices;
 mod dispatch;
+pub mod distribution;
 mod job;
 pub mod shaders;
 mod sorter;

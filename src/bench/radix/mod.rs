@@ -3,7 +3,6 @@
 //! write JSON. With `--peers` (a build with the `peers` feature) other libraries' sorts are
 //! measured the same way beside it (`peers`).
 
-pub mod distribution;
 #[cfg(feature = "peers")]
 mod peers;
 mod profile;
@@ -11,14 +10,22 @@ mod report;
 mod rows;
 
 use super::{WARM_UP_RUNS, WARM_UP_SECONDS, median, warm_up};
-use crate::bench::radix::distribution::Distribution;
 use crate::gpu::Gpu;
 use crate::gpu::timing::GpuTimer;
+use wgpu_radix_sort::distribution::Distribution;
 use wgpu_radix_sort::{RadixSorter, SortPath, SortStrategy};
 
 /// `--paths`: a path by its name.
 fn path_named(name: &str) -> Result<SortPath, String> {
     SortPath::named(name).ok_or_else(|| format!("'{name}' is not a sort path; give portable or subgroups"))
+}
+
+/// `--distributions`: a key distribution by its name.
+fn distribution_named(name: &str) -> Result<Distribution, String> {
+    Distribution::named(name).ok_or_else(|| {
+        let names: Vec<&str> = Distribution::ALL.iter().map(|d| d.name()).collect();
+        format!("'{name}' is not a key distribution; give one of {}", names.join(", "))
+    })
 }
 
 /// `--strategies`: a strategy by its name.
@@ -36,8 +43,9 @@ pub struct RadixBenchArgs {
     /// Lengths as powers of two, comma separated.
     #[arg(long, value_delimiter = ',', default_value = "16,18,20,22,24,26")]
     pub log2_sizes: Vec<u32>,
-    /// Key distributions, comma separated [default: all].
-    #[arg(long, value_delimiter = ',', value_enum)]
+    /// Key distributions (uniform, sorted, reversed, few-distinct, narrow), comma separated
+    /// [default: all].
+    #[arg(long, value_delimiter = ',', value_parser = distribution_named)]
     pub distributions: Vec<Distribution>,
     /// Sort paths (portable, subgroups), comma separated [default: every path this GPU runs].
     #[arg(long, value_delimiter = ',', value_parser = path_named)]

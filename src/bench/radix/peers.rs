@@ -3,13 +3,13 @@
 //! ours; a wrong result or an error becomes a row that says so, never the end of the benchmark.
 
 use super::rows::{Bench, Peers, Row, mismatch, progress};
-use crate::bench::radix::distribution::Distribution;
 use crate::bench::{median, warm_up};
 use crate::gpu::Gpu;
 use crate::gpu::readback::read_u32s;
 use crate::gpu::timing::GpuTimer;
 use anyhow::ensure;
 use std::time::Duration;
+use wgpu_radix_sort::distribution::Distribution;
 
 /// lampshade's two sorters on our device, built once.
 struct Lampshade {

@@ -3,13 +3,13 @@
 
 use super::rows::Bench;
 use super::{RadixBenchArgs, sort_name};
-use crate::bench::radix::distribution::Distribution;
 use crate::bench::{median, warm_up};
 use crate::gpu::Gpu;
 use crate::gpu::readback::read_u32s;
 use crate::gpu::timing::GpuTimer;
 use anyhow::ensure;
 use std::time::Duration;
+use wgpu_radix_sort::distribution::Distribution;
 use wgpu_radix_sort::{RadixSorter, SortJob};
 
 /// Prints each kernel's share of a keys-only sort of uniform keys.

@@ -1,13 +1,13 @@
 //! What the radix benchmark and its peers share: a measured row, the input buffers of one
 //! measurement, the peer library's rows, and the check that a result is the stable sort.
 
-use crate::bench::radix::distribution::Distribution;
 use crate::gpu::Gpu;
 use crate::gpu::readback::read_u32s;
 use crate::gpu::timing::GpuTimer;
 use anyhow::bail;
 use std::time::Duration;
 use wgpu::util::DeviceExt;
+use wgpu_radix_sort::distribution::Distribution;
 use wgpu_radix_sort::{RadixSorter, SortJob, SortScratch};
 
 /// One measured row.

@@ -1,9 +1,8 @@
-//! Seeded key distributions for the sort's tests and benchmarks.
-
-use crate::picture::patterns::SplitMix64;
+//! Seeded key distributions for the sort's tests and benchmarks: the same keys for the same
+//! seed on every machine.
 
 /// How keys are drawn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Distribution {
     /// Uniform random 32-bit keys.
     Uniform,
@@ -26,6 +25,11 @@ impl Distribution {
         Distribution::FewDistinct,
         Distribution::Narrow,
     ];
+
+    /// The distribution [`Distribution::name`] names.
+    pub fn named(name: &str) -> Option<Distribution> {
+        Self::ALL.into_iter().find(|d| d.name() == name)
+    }
 
     /// The name used on the command line and in tables.
     pub fn name(self) -> &'static str {
@@ -58,6 +62,23 @@ impl Distribution {
     }
 }
 
+/// SplitMix64 (Steele, Lea and Flood 2014): small, fast, and the same everywhere.
+struct SplitMix64(u64);
+
+impl SplitMix64 {
+    fn new(seed: u64) -> Self {
+        SplitMix64(seed)
+    }
+
+    fn next_u32(&mut self) -> u32 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        ((z ^ (z >> 31)) >> 32) as u32
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -72,5 +93,11 @@ mod tests {
         few.dedup();
         assert!(few.len() <= 16);
         assert!(Distribution::Narrow.keys(1000, 3).iter().all(|&k| k < 1 << 16));
+        for d in Distribution::ALL {
+            assert_eq!(Distribution::named(d.name()), Some(d));
+        }
+        assert_eq!(Distribution::named("random"), None);
+        // The generator is SplitMix64: its first output for seed 0, as published.
+        assert_eq!(SplitMix64::new(0).next_u32(), (0xe220_a839_7b1d_cdaf_u64 >> 32) as u32);
     }
 }
