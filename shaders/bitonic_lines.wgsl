@@ -18,6 +18,16 @@
 const HELD: u32 = 16u;
 /// Words of `line_ranks`: HELD x WORKGROUP, or 1 when `sort_lines` is not built.
 override LINE_CAPACITY: u32 = 1u;
+/// The subgroup size where stages within a subgroup run on shuffles (`bitonic_shuffle.wgsl`),
+/// else 1.
+override SUBGROUP_SIZE: u32 = 1u;
+/// Masks below this run on shuffles: HELD x SUBGROUP_SIZE, or 0 without them.
+override SHUFFLE_REACH: u32 = 0u;
+/// Invocations of this workgroup whose subgroup's lanes do not follow
+/// `local_invocation_index`: any, and the workgroup takes no stage on shuffles.
+var<workgroup> shuffle_misfits: atomic<u32>;
+/// 1 when the workgroup takes stages on shuffles (read by all through `workgroupUniformLoad`).
+var<workgroup> shuffles_ok: u32;
 
 var<workgroup> line_ranks: array<u32, LINE_CAPACITY>;
 
@@ -207,8 +217,18 @@ fn sort_lines(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_i
     made = 0u;
     if (lid == 0u) {
         atomicStore(&exchanges, 0u);
+        atomicStore(&shuffle_misfits, 0u);
     }
     workgroupBarrier();
+    if (SHUFFLE_REACH > 0u && !shuffles_work(lid)) {
+        atomicAdd(&shuffle_misfits, 1u);
+    }
+    workgroupBarrier();
+    if (lid == 0u) {
+        shuffles_ok = select(0u, 1u, atomicLoad(&shuffle_misfits) == 0u);
+    }
+    // The same for every invocation, so the stages below stay in uniform control flow.
+    let shuffles = SHUFFLE_REACH > 0u && workgroupUniformLoad(&shuffles_ok) == 1u;
 
     var merge = params.merge;
     var distance = params.distance;
@@ -217,6 +237,8 @@ fn sort_lines(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_i
         let mask = partner_mask(merge, distance);
         if (mask < HELD) {
             held_stage(mask);
+        } else if (shuffles && mask < SHUFFLE_REACH) {
+            shuffle_stage(mask, lid);
         } else {
             // Every invocation has read the buffer it now writes.
             workgroupBarrier();

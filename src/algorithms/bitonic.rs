@@ -15,7 +15,7 @@ use super::swap_counters::SwapCounters;
 use super::{RunStats, SortRun};
 use crate::gpu::Gpu;
 use crate::gpu::bindings::{compute_buffer, storage_target, uint_texture};
-use crate::gpu::shaders::BITONIC_PROGRAM;
+use crate::gpu::shaders::{BITONIC_PROGRAM, BITONIC_SUBGROUPS_PROGRAM};
 use crate::gpu::texture::PICTURE_FORMAT;
 use crate::intervals::RunMap;
 use crate::keys::options::SortOptions;
@@ -109,6 +109,9 @@ pub struct BitonicTuning {
     pub held_ranks: bool,
     /// The shortest line `sort_lines` takes (shorter ones go to `sort_blocks`).
     pub shortest_held_line: u32,
+    /// Whether `sort_lines` runs the stages within a subgroup on shuffles, where the adapter
+    /// has subgroups of one fixed size (`shaders/bitonic_shuffle.wgsl`).
+    pub shuffles: bool,
 }
 
 impl Default for BitonicTuning {
@@ -118,6 +121,7 @@ impl Default for BitonicTuning {
             pairs_per_invocation: None,
             held_ranks: true,
             shortest_held_line: MIN_HELD_LINE,
+            shuffles: true,
         }
     }
 }
@@ -141,6 +145,20 @@ pub struct Bitonic {
     built: std::sync::Mutex<Vec<((usize, u32), BlockPipeline)>>,
     /// `sort_lines` by workgroup size.
     lines: std::sync::Mutex<Vec<(u32, wgpu::ComputePipeline)>>,
+    /// The subgroup size `sort_lines` shuffles within, where it does.
+    shuffle_width: Option<u32>,
+}
+
+/// The subgroup size of `device` where it has subgroups of one fixed size, a power of two from
+/// 4 to 64, that shuffles can use.
+fn fixed_subgroup_size(device: &wgpu::Device) -> Option<u32> {
+    let info = device.adapter_info();
+    let size = info.subgroup_min_size;
+    (device.features().contains(wgpu::Features::SUBGROUP)
+        && size == info.subgroup_max_size
+        && size.is_power_of_two()
+        && (4..=64).contains(&size))
+    .then_some(size)
 }
 
 impl Bitonic {
@@ -161,7 +179,9 @@ impl Bitonic {
         let device = &gpu.device;
         // Every loop counts up to a bound fixed before it starts; without wgpu's loop counter
         // the compiler may unroll them.
-        let module = BITONIC_PROGRAM.module_without_loop_bounding(device);
+        let shuffle_width = fixed_subgroup_size(device).filter(|_| tuning.shuffles);
+        let program = if shuffle_width.is_some() { BITONIC_SUBGROUPS_PROGRAM } else { BITONIC_PROGRAM };
+        let module = program.module_without_loop_bounding(device);
         let read_only = wgpu::BufferBindingType::Storage { read_only: true };
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("bitonic::layout"),
@@ -198,6 +218,7 @@ impl Bitonic {
             global,
             built: Default::default(),
             lines: Default::default(),
+            shuffle_width,
         }
     }
 
@@ -265,7 +286,14 @@ impl Bitonic {
         if let Some((_, pipeline)) = built.iter().find(|(w, _)| *w == workgroup) {
             return Some(pipeline.clone());
         }
-        let constants = [("WORKGROUP", f64::from(workgroup)), ("LINE_CAPACITY", f64::from(capacity))];
+        // Shuffles reach within a subgroup; one no wider than the workgroup is whole.
+        let width = self.shuffle_width.filter(|&w| w <= workgroup);
+        let constants = [
+            ("WORKGROUP", f64::from(workgroup)),
+            ("LINE_CAPACITY", f64::from(capacity)),
+            ("SUBGROUP_SIZE", f64::from(width.unwrap_or(1))),
+            ("SHUFFLE_REACH", f64::from(width.map_or(0, |w| HELD * w))),
+        ];
         let pipeline = self.unit_pipeline("sort_lines", workgroup, &constants);
         built.push((workgroup, pipeline.clone()));
         Some(pipeline)

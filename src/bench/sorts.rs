@@ -37,6 +37,10 @@ pub struct SortBenchArgs {
     /// Also time the bitonic network without `sort_lines` (every line through `sort_blocks`).
     #[arg(long, hide = true)]
     pub bitonic_without_held_ranks: bool,
+    /// Also time the bitonic network with `sort_lines` taking every stage past an invocation's
+    /// own positions through workgroup memory (no subgroup shuffles).
+    #[arg(long, hide = true)]
+    pub bitonic_without_shuffles: bool,
     /// Time only the first N steps of each sort (what a part of the sort costs; the result is
     /// then not checked).
     #[arg(long, hide = true)]
@@ -164,7 +168,11 @@ pub fn run(args: &SortBenchArgs) -> anyhow::Result<()> {
             let tuning = BitonicTuning { held_ranks: false, ..BitonicTuning::default() };
             ("bitonic network, sort_blocks only".to_string(), tuning)
         });
-        let tunings = paired.chain(blocks_only).map(|(label, tuning)| {
+        let no_shuffles = args.bitonic_without_shuffles.then(|| {
+            let tuning = BitonicTuning { shuffles: false, ..BitonicTuning::default() };
+            ("bitonic network, no shuffles".to_string(), tuning)
+        });
+        let tunings = paired.chain(blocks_only).chain(no_shuffles).map(|(label, tuning)| {
             let label: &'static str = label.leak();
             (label, Pipelines::Bitonic(Bitonic::with_tuning(&gpu, tuning)), bitonic)
         });

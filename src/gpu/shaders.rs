@@ -21,6 +21,10 @@ pub const BUBBLE: &str = include_str!("../../shaders/bubble.wgsl");
 pub const BITONIC: &str = include_str!("../../shaders/bitonic.wgsl");
 /// `shaders/bitonic_lines.wgsl`: whole lines sorted with their ranks in registers.
 pub const BITONIC_LINES: &str = include_str!("../../shaders/bitonic_lines.wgsl");
+/// `shaders/bitonic_shuffle.wgsl`: `sort_lines`' stages within a subgroup on shuffles.
+pub const BITONIC_SHUFFLE: &str = include_str!("../../shaders/bitonic_shuffle.wgsl");
+/// `shaders/bitonic_no_shuffle.wgsl`: its stand-in without subgroups.
+pub const BITONIC_NO_SHUFFLE: &str = include_str!("../../shaders/bitonic_no_shuffle.wgsl");
 /// `shaders/radix.wgsl`: the radix view's count, scan, scatter and dim kernels.
 pub const RADIX: &str = include_str!("../../shaders/radix.wgsl");
 /// `shaders/radix_image.wgsl`: the radix view's whole-picture steps on the device-wide sort.
@@ -182,8 +186,16 @@ pub const BUBBLE_PROGRAM: Program = Program {
 /// The bitonic rows.
 pub const BITONIC_PROGRAM: Program = Program {
     name: "bitonic",
-    files: &["key.wgsl", "bitonic.wgsl", "bitonic_lines.wgsl"],
-    sources: &[KEY, BITONIC, BITONIC_LINES],
+    files: &["key.wgsl", "bitonic.wgsl", "bitonic_lines.wgsl", "bitonic_no_shuffle.wgsl"],
+    sources: &[KEY, BITONIC, BITONIC_LINES, BITONIC_NO_SHUFFLE],
+};
+
+/// The bitonic rows with `sort_lines`' stages within a subgroup on shuffles (needs
+/// `Features::SUBGROUP`).
+pub const BITONIC_SUBGROUPS_PROGRAM: Program = Program {
+    name: "bitonic_subgroups",
+    files: &["key.wgsl", "bitonic.wgsl", "bitonic_lines.wgsl", "bitonic_shuffle.wgsl"],
+    sources: &[KEY, BITONIC, BITONIC_LINES, BITONIC_SHUFFLE],
 };
 
 /// The window's drawing of a lane's picture.
@@ -206,6 +218,7 @@ pub const PROGRAMS: &[Program] = &[
     KEYS_PROGRAM,
     BUBBLE_PROGRAM,
     BITONIC_PROGRAM,
+    BITONIC_SUBGROUPS_PROGRAM,
     RADIX_PROGRAM,
     RADIX_IMAGE_PROGRAM,
     DISPLAY_PROGRAM,

@@ -4,7 +4,7 @@
 //! adapter has subgroups of one fixed size from 8 to 32 (NVIDIA: 32, lavapipe: 8).
 //!
 //! naga takes subgroup operations without `enable subgroups;` (and rejects the directive);
-//! Tint wants it, so the Tint check in tests/shaders.rs adds it.
+//! Tint wants it, so the Tint check in shadersort's tests/shaders.rs (the repository's top) adds it.
 
 /// Subgroups per workgroup: 256 / the subgroup size, set by the pipeline.
 override WARPS: u32 = 8u;
