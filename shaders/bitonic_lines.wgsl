@@ -57,6 +57,9 @@ var<private> r14: u32;
 var<private> r15: u32;
 /// Exchanges this invocation made.
 var<private> made: u32;
+/// Whether exchanges are counted (the step's swap count): off only to measure what counting
+/// costs (`bench sorts --bitonic-without-counts`).
+override COUNT_EXCHANGES: bool = true;
 
 /// The comparator of held ranks `a` (the lower position) and `b`.
 fn held_exchange(a: ptr<private, u32>, b: ptr<private, u32>) {
@@ -64,7 +67,9 @@ fn held_exchange(a: ptr<private, u32>, b: ptr<private, u32>) {
     let y = *b;
     *a = min(x, y);
     *b = max(x, y);
-    made += select(0u, 1u, x > y);
+    if (COUNT_EXCHANGES) {
+        made += select(0u, 1u, x > y);
+    }
 }
 
 /// A stage whose partners lie within the invocation (mask 1, 2, 4 or 8 for a half-cleaner; 1, 3,
@@ -175,7 +180,9 @@ fn shared_exchange(p: u32, mask: u32, mine: u32) -> u32 {
     let q = p ^ mask;
     let other = line_ranks[line_slot(q)];
     let lower = p < q;
-    made += select(0u, 1u, lower && mine > other);
+    if (COUNT_EXCHANGES) {
+        made += select(0u, 1u, lower && mine > other);
+    }
     return select(max(mine, other), min(mine, other), lower);
 }
 

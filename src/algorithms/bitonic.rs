@@ -32,6 +32,9 @@ const RING: u32 = 1024;
 /// Workgroup memory besides the unit's arrays: the exchange counter and the two stand-in
 /// arrays of one word, each counted as 16 bytes (as WebGPU counts every workgroup variable).
 const WORKGROUP_OVERHEAD_BYTES: u32 = 3 * 16;
+/// `sort_lines`' workgroup memory besides its array: the words above and the shuffle check's
+/// two, each counted as 16 bytes.
+const LINES_OVERHEAD_BYTES: u32 = WORKGROUP_OVERHEAD_BYTES + 2 * 16;
 
 /// Mirrors `BitonicParams` in `shaders/bitonic.wgsl`.
 #[repr(C)]
@@ -112,6 +115,9 @@ pub struct BitonicTuning {
     /// Whether `sort_lines` runs the stages within a subgroup on shuffles, where the adapter
     /// has subgroups of one fixed size (`shaders/bitonic_shuffle.wgsl`).
     pub shuffles: bool,
+    /// Whether `sort_lines` counts its exchanges (the steps' swap counts). Off only to measure
+    /// what counting costs: the counts then read 0.
+    pub count_exchanges: bool,
 }
 
 impl Default for BitonicTuning {
@@ -122,6 +128,7 @@ impl Default for BitonicTuning {
             held_ranks: true,
             shortest_held_line: MIN_HELD_LINE,
             shuffles: true,
+            count_exchanges: true,
         }
     }
 }
@@ -278,7 +285,7 @@ impl Bitonic {
         let capacity = HELD * workgroup;
         let fits = workgroup
             <= limits.max_compute_invocations_per_workgroup.min(limits.max_compute_workgroup_size_x)
-            && capacity * 4 + WORKGROUP_OVERHEAD_BYTES <= limits.max_compute_workgroup_storage_size;
+            && capacity * 4 + LINES_OVERHEAD_BYTES <= limits.max_compute_workgroup_storage_size;
         if !self.tuning.held_ranks || !fits || line_len < self.tuning.shortest_held_line {
             return None;
         }
@@ -293,6 +300,7 @@ impl Bitonic {
             ("LINE_CAPACITY", f64::from(capacity)),
             ("SUBGROUP_SIZE", f64::from(width.unwrap_or(1))),
             ("SHUFFLE_REACH", f64::from(width.map_or(0, |w| HELD * w))),
+            ("COUNT_EXCHANGES", f64::from(u8::from(self.tuning.count_exchanges))),
         ];
         let pipeline = self.unit_pipeline("sort_lines", workgroup, &constants);
         built.push((workgroup, pipeline.clone()));

@@ -41,6 +41,11 @@ pub struct SortBenchArgs {
     /// own positions through workgroup memory (no subgroup shuffles).
     #[arg(long, hide = true)]
     pub bitonic_without_shuffles: bool,
+    /// Also time the bitonic network with `sort_lines` not counting its exchanges (what
+    /// counting costs; the swap counts then read 0).
+    #[arg(long, hide = true)]
+    pub bitonic_without_counts: bool,
+
     /// Time only the first N steps of each sort (what a part of the sort costs; the result is
     /// then not checked).
     #[arg(long, hide = true)]
@@ -172,7 +177,12 @@ pub fn run(args: &SortBenchArgs) -> anyhow::Result<()> {
             let tuning = BitonicTuning { shuffles: false, ..BitonicTuning::default() };
             ("bitonic network, no shuffles".to_string(), tuning)
         });
-        let tunings = paired.chain(blocks_only).chain(no_shuffles).map(|(label, tuning)| {
+        let no_counts = args.bitonic_without_counts.then(|| {
+            let tuning = BitonicTuning { count_exchanges: false, ..BitonicTuning::default() };
+            ("bitonic network, exchanges not counted".to_string(), tuning)
+        });
+        let variants = paired.chain(blocks_only).chain(no_shuffles).chain(no_counts);
+        let tunings = variants.map(|(label, tuning)| {
             let label: &'static str = label.leak();
             (label, Pipelines::Bitonic(Bitonic::with_tuning(&gpu, tuning)), bitonic)
         });
