@@ -157,11 +157,13 @@ pub struct Bitonic {
 }
 
 /// The subgroup size of `device` where it has subgroups of one fixed size, a power of two from
-/// 4 to 64, that shuffles can use.
+/// 4 to 64, that shuffles can use. Not in the browser: its WGSL compiler wants
+/// `enable subgroups;`, which naga (reading the same source natively) refuses.
 fn fixed_subgroup_size(device: &wgpu::Device) -> Option<u32> {
     let info = device.adapter_info();
     let size = info.subgroup_min_size;
-    (device.features().contains(wgpu::Features::SUBGROUP)
+    (info.backend != wgpu::Backend::BrowserWebGpu
+        && device.features().contains(wgpu::Features::SUBGROUP)
         && size == info.subgroup_max_size
         && size.is_power_of_two()
         && (4..=64).contains(&size))

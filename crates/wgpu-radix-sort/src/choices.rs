@@ -75,11 +75,13 @@ impl SortPath {
     }
 
     /// The subgroup size the fast path would run with on `device`, if it can run there (it
-    /// also needs the workgroup memory for its counters).
+    /// also needs the workgroup memory for its counters). Never in the browser: its WGSL
+    /// compiler wants `enable subgroups;`, which naga (reading the same source natively) refuses.
     pub fn subgroup_size(device: &wgpu::Device) -> Option<u32> {
         let info = device.adapter_info();
         let size = info.subgroup_min_size;
-        (device.features().contains(wgpu::Features::SUBGROUP)
+        (info.backend != wgpu::Backend::BrowserWebGpu
+            && device.features().contains(wgpu::Features::SUBGROUP)
             && size == info.subgroup_max_size
             && [8, 16, 32].contains(&size)
             && TileMemory::for_device(device, Some(size)).is_some())
