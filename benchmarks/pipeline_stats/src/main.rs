@@ -10,8 +10,8 @@
 //! ```
 //!
 //! Arguments: the entry point, then `NAME=VALUE` pipeline constants and WGSL files (joined in
-//! order) in any order. The layout is the radix sort's: binding 0 a dynamic uniform buffer,
-//! bindings 1 to 7 storage buffers, all in group 0.
+//! order) in any order. The pipeline layout is read from the module: one descriptor per binding
+//! of group 0 (uniform and storage buffers, sampled and storage textures).
 
 use ash::vk;
 use std::collections::HashMap;
@@ -43,8 +43,35 @@ fn run() -> Result<()> {
         }
     }
     let words = to_spirv(&source, entry, &constants)?;
+    let bindings = descriptor_types(&source)?;
     // SAFETY: plain Vulkan calls on objects created here, in order, with valid create infos.
-    unsafe { print_statistics(&words, entry) }
+    unsafe { print_statistics(&words, entry, &bindings) }
+}
+
+/// The descriptor type of each binding of group 0, by binding number.
+fn descriptor_types(source: &str) -> Result<Vec<(u32, vk::DescriptorType)>> {
+    let module = naga::front::wgsl::parse_str(source).map_err(|e| e.emit_to_string(source))?;
+    let mut bindings = Vec::new();
+    for (_, global) in module.global_variables.iter() {
+        let Some(binding) = &global.binding else { continue };
+        if binding.group != 0 {
+            return Err(format!("binding in group {}: only group 0 is laid out", binding.group));
+        }
+        let kind = match (global.space, &module.types[global.ty].inner) {
+            (naga::AddressSpace::Uniform, _) => vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC,
+            (naga::AddressSpace::Storage { .. }, _) => vk::DescriptorType::STORAGE_BUFFER,
+            (_, naga::TypeInner::Image { class: naga::ImageClass::Storage { .. }, .. }) => {
+                vk::DescriptorType::STORAGE_IMAGE
+            }
+            (_, naga::TypeInner::Image { .. }) => vk::DescriptorType::SAMPLED_IMAGE,
+            (_, naga::TypeInner::Sampler { .. }) => vk::DescriptorType::SAMPLER,
+            (space, inner) => {
+                return Err(format!("binding {}: {space:?} {inner:?} not laid out", binding.binding));
+            }
+        };
+        bindings.push((binding.binding, kind));
+    }
+    Ok(bindings)
 }
 
 /// The entry point's SPIR-V, with the options wgpu uses for the sort's module.
@@ -59,7 +86,12 @@ fn to_spirv(source: &str, entry: &str, constants: &HashMap<String, f64>) -> Resu
     let (module, info) =
         naga::back::pipeline_constants::process_overrides(&module, &info, Some((stage, entry)), &constants)
             .map_err(|e| format!("{e:?}"))?;
-    let restrict = naga::proc::BoundsCheckPolicy::Restrict;
+    // UNCHECKED=1 in the environment: no bounds checks, to see what they cost.
+    let restrict = if std::env::var_os("UNCHECKED").is_some() {
+        naga::proc::BoundsCheckPolicy::Unchecked
+    } else {
+        naga::proc::BoundsCheckPolicy::Restrict
+    };
     let mut options = naga::back::spv::Options {
         lang_version: (1, 3),
         force_loop_bounding: false,
@@ -79,7 +111,7 @@ fn to_spirv(source: &str, entry: &str, constants: &HashMap<String, f64>) -> Resu
 
 /// Builds the compute pipeline on the first device that offers pipeline statistics and prints
 /// them, one line per executable.
-unsafe fn print_statistics(words: &[u32], entry: &str) -> Result<()> {
+unsafe fn print_statistics(words: &[u32], entry: &str, types: &[(u32, vk::DescriptorType)]) -> Result<()> {
     let vk_err = |what: &'static str| move |e: vk::Result| format!("{what}: {e}");
     unsafe {
         let loader = ash::Entry::load().map_err(|e| format!("no Vulkan loader: {e}"))?;
@@ -123,8 +155,7 @@ unsafe fn print_statistics(words: &[u32], entry: &str) -> Result<()> {
                 .descriptor_count(1)
                 .stage_flags(vk::ShaderStageFlags::COMPUTE)
         };
-        let mut bindings = vec![binding(0, vk::DescriptorType::UNIFORM_BUFFER_DYNAMIC)];
-        bindings.extend((1..8).map(|i| binding(i, vk::DescriptorType::STORAGE_BUFFER)));
+        let bindings: Vec<_> = types.iter().map(|&(index, ty)| binding(index, ty)).collect();
         let set_layout = device
             .create_descriptor_set_layout(
                 &vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings),
