@@ -57,7 +57,8 @@ override RUNS_CAPACITY: u32 = 1u;
 /// This step's slot: exchanges made.
 @group(0) @binding(2) var<storage, read_write> counters: array<atomic<u32>, 1>;
 @group(0) @binding(3) var dst: texture_storage_2d<rgba8uint, write>;
-/// The picture before the first stage: a unit's pixels are fetched from it by origin.
+/// The picture before the first stage: a unit's pixels are fetched from it by origin (from `src`
+/// where nothing has moved yet: `original_pixel`).
 @group(0) @binding(4) var input: texture_2d<u32>;
 /// Per position (line-major), the origin of the pixel standing there.
 @group(0) @binding(5) var<storage, read_write> origins: array<u32>;
@@ -76,6 +77,17 @@ var<workgroup> exchanges: atomic<u32>;
 
 fn coord(line: u32, pos: u32) -> vec2<u32> {
     return select(vec2<u32>(pos, line), vec2<u32>(line, pos), params.axis == 1u);
+}
+
+/// The pixel that stood at position `origin` of `line` before the first stage. Before a
+/// dispatch's first stage moves anything (`load_origins` 0), `src` holds the picture as it was,
+/// so the pixel is read there: from the line just loaded, which the caches still hold, not from
+/// a second texture.
+fn original_pixel(line: u32, origin: u32) -> vec4<u32> {
+    if (params.load_origins == 0u) {
+        return textureLoad(src, coord(line, origin), 0);
+    }
+    return textureLoad(input, coord(line, origin), 0);
 }
 
 /// The key in rank order: ascending, or `key_max - key` (the same order as `order_key`'s
@@ -213,20 +225,21 @@ fn sort_blocks(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_
     for (var x = lid; x < len; x += WORKGROUP) {
         let pos = start + x;
         let origin = origin_at(x);
-        textureStore(dst, coord(line, pos), textureLoad(input, coord(line, origin), 0));
+        textureStore(dst, coord(line, pos), original_pixel(line, origin));
         if (params.store_origins != 0u) {
             origins[row + pos] = origin;
         }
     }
-    add_exchanges_to_step(lid);
+    add_exchanges_to_step(lid, 1u);
 }
 
-/// Once every invocation has added its exchanges to the workgroup's, adds those to this step's
-/// counter (called by every invocation, in uniform control flow).
-fn add_exchanges_to_step(lid: u32) {
+/// Once every invocation has added its exchanges to the workgroup's, each counted `times`
+/// times, adds those to this step's counter (called by every invocation, in uniform control
+/// flow).
+fn add_exchanges_to_step(lid: u32, times: u32) {
     workgroupBarrier();
     if (lid == 0u) {
-        let total = atomicLoad(&exchanges);
+        let total = atomicLoad(&exchanges) / times;
         if (total != 0u) {
             atomicAdd(&counters[0], total);
         }

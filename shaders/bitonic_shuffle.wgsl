@@ -26,12 +26,19 @@ fn shuffles_work(lid: u32) -> bool {
     return subgroupAll(ok);
 }
 
-/// The new rank of one register: `mine` against the partner's `other`.
-fn shuffled_exchange(lower: bool, mine: u32, other: u32) -> u32 {
-    if (COUNT_EXCHANGES) {
-        made += select(0u, 1u, lower && mine > other);
-    }
-    return select(max(mine, other), min(mine, other), lower);
+/// Register `a` against the partner's same register (a half-cleaner).
+fn shuffle_same(lower: bool, across: u32, a: ptr<private, u32>) {
+    let other = subgroupShuffleXor(*a, across);
+    *a = exchanged(lower, *a, other);
+}
+
+/// Registers `a` and `b` (mirrored: HELD - 1 - i of each other) against the partner's `b` and
+/// `a` (a flip): each invocation sends what its partner asks for.
+fn shuffle_mirrored(lower: bool, across: u32, a: ptr<private, u32>, b: ptr<private, u32>) {
+    let other_a = subgroupShuffleXor(*b, across);
+    let other_b = subgroupShuffleXor(*a, across);
+    *a = exchanged(lower, *a, other_a);
+    *b = exchanged(lower, *b, other_b);
 }
 
 /// One stage whose `mask` is at least HELD and below HELD x SUBGROUP_SIZE.
@@ -39,39 +46,32 @@ fn shuffle_stage(mask: u32, lid: u32) {
     let across = mask / HELD;
     // The positions of the invocation with this bit clear are the lower ones.
     let lower = (lid & (1u << firstLeadingBit(across))) == 0u;
-    // Each register meets the partner's same register in a half-cleaner, its mirrored one
-    // (HELD - 1 - i) in a flip; every invocation sends what its partner asks for.
-    let flip = mask % HELD != 0u;
-    let o0 = subgroupShuffleXor(select(r0, r15, flip), across);
-    let o1 = subgroupShuffleXor(select(r1, r14, flip), across);
-    let o2 = subgroupShuffleXor(select(r2, r13, flip), across);
-    let o3 = subgroupShuffleXor(select(r3, r12, flip), across);
-    let o4 = subgroupShuffleXor(select(r4, r11, flip), across);
-    let o5 = subgroupShuffleXor(select(r5, r10, flip), across);
-    let o6 = subgroupShuffleXor(select(r6, r9, flip), across);
-    let o7 = subgroupShuffleXor(select(r7, r8, flip), across);
-    let o8 = subgroupShuffleXor(select(r8, r7, flip), across);
-    let o9 = subgroupShuffleXor(select(r9, r6, flip), across);
-    let o10 = subgroupShuffleXor(select(r10, r5, flip), across);
-    let o11 = subgroupShuffleXor(select(r11, r4, flip), across);
-    let o12 = subgroupShuffleXor(select(r12, r3, flip), across);
-    let o13 = subgroupShuffleXor(select(r13, r2, flip), across);
-    let o14 = subgroupShuffleXor(select(r14, r1, flip), across);
-    let o15 = subgroupShuffleXor(select(r15, r0, flip), across);
-    r0 = shuffled_exchange(lower, r0, o0);
-    r1 = shuffled_exchange(lower, r1, o1);
-    r2 = shuffled_exchange(lower, r2, o2);
-    r3 = shuffled_exchange(lower, r3, o3);
-    r4 = shuffled_exchange(lower, r4, o4);
-    r5 = shuffled_exchange(lower, r5, o5);
-    r6 = shuffled_exchange(lower, r6, o6);
-    r7 = shuffled_exchange(lower, r7, o7);
-    r8 = shuffled_exchange(lower, r8, o8);
-    r9 = shuffled_exchange(lower, r9, o9);
-    r10 = shuffled_exchange(lower, r10, o10);
-    r11 = shuffled_exchange(lower, r11, o11);
-    r12 = shuffled_exchange(lower, r12, o12);
-    r13 = shuffled_exchange(lower, r13, o13);
-    r14 = shuffled_exchange(lower, r14, o14);
-    r15 = shuffled_exchange(lower, r15, o15);
+    // `mask` is uniform: every invocation of the workgroup takes the same branch.
+    if (mask % HELD != 0u) {
+        shuffle_mirrored(lower, across, &r0, &r15);
+        shuffle_mirrored(lower, across, &r1, &r14);
+        shuffle_mirrored(lower, across, &r2, &r13);
+        shuffle_mirrored(lower, across, &r3, &r12);
+        shuffle_mirrored(lower, across, &r4, &r11);
+        shuffle_mirrored(lower, across, &r5, &r10);
+        shuffle_mirrored(lower, across, &r6, &r9);
+        shuffle_mirrored(lower, across, &r7, &r8);
+    } else {
+        shuffle_same(lower, across, &r0);
+        shuffle_same(lower, across, &r1);
+        shuffle_same(lower, across, &r2);
+        shuffle_same(lower, across, &r3);
+        shuffle_same(lower, across, &r4);
+        shuffle_same(lower, across, &r5);
+        shuffle_same(lower, across, &r6);
+        shuffle_same(lower, across, &r7);
+        shuffle_same(lower, across, &r8);
+        shuffle_same(lower, across, &r9);
+        shuffle_same(lower, across, &r10);
+        shuffle_same(lower, across, &r11);
+        shuffle_same(lower, across, &r12);
+        shuffle_same(lower, across, &r13);
+        shuffle_same(lower, across, &r14);
+        shuffle_same(lower, across, &r15);
+    }
 }

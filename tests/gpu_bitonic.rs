@@ -134,6 +134,8 @@ fn runs_sort_as_segments_stage_by_stage() {
 
 #[test]
 fn every_key_order_and_axis_ends_in_the_stable_sort_at_once() {
+    // Rows of 301: lines of 512 positions in `sort_lines`, whose whole network then runs as one
+    // dispatch (`whole_network`); columns of 37 in `sort_blocks`.
     let input = random_image(301, 37, 9);
     on_every_gpu(|gpu| {
         let bitonic = Bitonic::new(gpu);
@@ -141,12 +143,39 @@ fn every_key_order_and_axis_ends_in_the_stable_sort_at_once() {
             for descending in [false, true] {
                 for axis in [Axis::Rows, Axis::Columns] {
                     let options = SortOptions { key, descending, axis };
-                    let mut run = bitonic.start_in_runs(gpu, &input, options, None);
-                    run_until(gpu, &mut run, u32::MAX, |_| true).unwrap();
-                    let state = read_texture(gpu, run.state()).unwrap();
-                    assert!(state == stable_sort(&input, &options), "{options:?}");
+                    check_batches(gpu, &bitonic, &input, options, None, u32::MAX);
                 }
             }
+        }
+    });
+}
+
+#[test]
+fn a_restarted_run_counts_only_its_own_exchanges() {
+    // The counters are zeroed at a restart, not before each batch: what steps recorded before
+    // it added, read or not, must not reach the counts after it.
+    let input = random_image(301, 6, 12);
+    let options = SortOptions::default();
+    let mut model = BitonicModel::new(&input, options, None);
+    let exchanges: u64 = (0..model.stages()).map(|_| model.step()).sum();
+    on_every_gpu(|gpu| {
+        let bitonic = Bitonic::new(gpu);
+        let mut run = bitonic.start_in_runs(gpu, &input, options, None);
+        let reader = SwapReader::new(gpu, &run);
+        for (read_before_restart, batch) in [(true, 1), (false, 5), (true, u32::MAX), (false, u32::MAX)] {
+            let mut encoder = gpu.device.create_command_encoder(&Default::default());
+            run.record_steps(&mut encoder, batch);
+            gpu.queue.submit([encoder.finish()]);
+            if read_before_restart {
+                reader.collect(gpu, &mut run).unwrap();
+            }
+            let mut encoder = gpu.device.create_command_encoder(&Default::default());
+            run.restart(&mut encoder);
+            gpu.queue.submit([encoder.finish()]);
+            run_until(gpu, &mut run, u32::MAX, |_| true).unwrap();
+            let what = format!("steps of {batch} before the restart, read: {read_before_restart}");
+            assert_eq!(run.stats().total_swaps, exchanges, "{what}");
+            assert!(read_texture(gpu, run.state()).unwrap() == *model.state(), "{what}");
         }
     });
 }

@@ -11,7 +11,7 @@ use super::lens_view::{LensStep, LensView};
 use super::params_ring::ParamsRing;
 use super::ping_pong::PingPong;
 use super::runs::{self, RunTexture, RunsError};
-use super::swap_counters::SwapCounters;
+use super::swap_counters::{AddedSince, SwapCounters};
 use super::{RunStats, SortRun};
 use crate::gpu::Gpu;
 use crate::gpu::bindings::{compute_buffer, storage_target, uint_texture};
@@ -284,10 +284,11 @@ impl Bitonic {
     fn lines_pipeline(&self, line_len: u32) -> Option<wgpu::ComputePipeline> {
         let limits = self.device.limits();
         let workgroup = (line_len.next_power_of_two() / HELD).max(32);
-        let capacity = HELD * workgroup;
+        // A row of HELD + 1 words per invocation (`line_ranks`).
+        let words = (HELD + 1) * workgroup;
         let fits = workgroup
             <= limits.max_compute_invocations_per_workgroup.min(limits.max_compute_workgroup_size_x)
-            && capacity * 4 + LINES_OVERHEAD_BYTES <= limits.max_compute_workgroup_storage_size;
+            && words * 4 + LINES_OVERHEAD_BYTES <= limits.max_compute_workgroup_storage_size;
         if !self.tuning.held_ranks || !fits || line_len < self.tuning.shortest_held_line {
             return None;
         }
@@ -299,7 +300,8 @@ impl Bitonic {
         let width = self.shuffle_width.filter(|&w| w <= workgroup);
         let constants = [
             ("WORKGROUP", f64::from(workgroup)),
-            ("LINE_CAPACITY", f64::from(capacity)),
+            ("LINE_ROWS", f64::from(workgroup)),
+            ("MERGES", f64::from((HELD * workgroup).trailing_zeros())),
             ("SUBGROUP_SIZE", f64::from(width.unwrap_or(1))),
             ("SHUFFLE_REACH", f64::from(width.map_or(0, |w| HELD * w))),
             ("COUNT_EXCHANGES", f64::from(u8::from(self.tuning.count_exchanges))),
@@ -411,6 +413,8 @@ pub struct BitonicRun {
     pictures: PingPong,
     params: ParamsRing,
     counters: SwapCounters,
+    /// The counters are zeroed at a restart only: what each step added.
+    added: AddedSince,
     origins: wgpu::Buffer,
     bounds: wgpu::Buffer,
     units: wgpu::Buffer,
@@ -488,6 +492,7 @@ impl BitonicRun {
             pictures,
             params,
             counters,
+            added: AddedSince::new(RING),
             origins,
             bounds,
             units,
@@ -621,7 +626,6 @@ impl SortRun for BitonicRun {
             return 0;
         }
         let first = self.steps_done;
-        self.counters.record_clear(encoder, first, n);
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some("bitonic::steps"),
             timestamp_writes: None,
@@ -643,8 +647,9 @@ impl SortRun for BitonicRun {
     }
 
     fn accept_swaps(&mut self, bytes: &[u8]) {
-        for swaps in self.counters.decode(bytes) {
+        for value in self.counters.decode(bytes) {
             assert!(self.collected < self.steps_done, "counts of unrecorded steps");
+            let swaps = self.added.take(self.collected % RING, value);
             self.collected += 1;
             self.stats.total_swaps += u64::from(swaps);
             self.stats.last_step_swaps = Some(swaps);
@@ -681,6 +686,8 @@ impl SortRun for BitonicRun {
 
     fn restart(&mut self, encoder: &mut wgpu::CommandEncoder) {
         self.pictures.record_restart(encoder);
+        self.counters.record_clear_all(encoder);
+        self.added.reset();
         self.steps_done = 0;
         self.dispatches = 0;
         self.last_dispatch_stages = 0;

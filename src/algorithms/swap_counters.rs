@@ -62,6 +62,11 @@ impl SwapCounters {
         }
     }
 
+    /// Records zeroing every slot (see [`AddedSince`]).
+    pub fn record_clear_all(&self, encoder: &mut wgpu::CommandEncoder) {
+        encoder.clear_buffer(&self.buffer, 0, None);
+    }
+
     /// Bytes a copy of `n` steps' counters takes (see [`Self::record_copy`]).
     pub fn copy_size(&self, n: u32) -> u64 {
         u64::from(n) * u64::from(self.stride)
@@ -102,5 +107,49 @@ impl SwapCounters {
             .chunks_exact(self.stride as usize)
             .map(|slot| bytemuck::cast_slice::<u8, u32>(&slot[..self.words as usize * 4]).to_vec())
             .collect()
+    }
+}
+
+/// Counts of a ring whose slots are zeroed only when a run restarts, not before every batch of
+/// steps (each such clear is a fill and a barrier in front of the batch's first dispatch): what
+/// the kernels added to a slot since its last reading, modulo 2^32. Only for kernels that add.
+pub struct AddedSince {
+    /// Each slot's value at its last reading.
+    last: Vec<u32>,
+}
+
+impl AddedSince {
+    /// For a ring of `capacity` slots, all zero.
+    pub fn new(capacity: u32) -> Self {
+        AddedSince { last: vec![0; capacity as usize] }
+    }
+
+    /// After [`SwapCounters::record_clear_all`]: every slot zero again.
+    pub fn reset(&mut self) {
+        self.last.fill(0);
+    }
+
+    /// What was added to `slot` since its last reading, now that it reads `value`.
+    pub fn take(&mut self, slot: u32, value: u32) -> u32 {
+        let last = std::mem::replace(&mut self.last[slot as usize], value);
+        value.wrapping_sub(last)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::AddedSince;
+
+    #[test]
+    fn added_since_counts_what_each_slot_gained_across_laps_and_wraps() {
+        let mut added = AddedSince::new(2);
+        assert_eq!(added.take(0, 5), 5);
+        assert_eq!(added.take(1, 0), 0);
+        assert_eq!(added.take(0, 12), 7);
+        assert_eq!(added.take(0, 12), 0);
+        assert_eq!(added.take(1, 3), 3);
+        assert_eq!(added.take(0, 4), u32::MAX - 12 + 5);
+        added.reset();
+        assert_eq!(added.take(0, 9), 9);
     }
 }
