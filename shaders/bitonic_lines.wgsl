@@ -59,9 +59,11 @@ var<private> r12: u32;
 var<private> r13: u32;
 var<private> r14: u32;
 var<private> r15: u32;
-/// Exchanges this invocation saw, each counted twice: once by each side of a comparator across
-/// invocations, twice by the one invocation of a comparator within its registers.
+/// Exchanges of comparators across invocations that this invocation took part in (each is
+/// counted by both sides).
 var<private> made: u32;
+/// Exchanges of comparators within this invocation's registers.
+var<private> made_within: u32;
 /// Whether exchanges are counted (the step's swap count): off only to measure what counting
 /// costs (`bench sorts --bitonic-without-counts`).
 override COUNT_EXCHANGES: bool = true;
@@ -73,7 +75,9 @@ fn held_exchange(a: ptr<private, u32>, b: ptr<private, u32>) {
     *a = min(x, y);
     *b = max(x, y);
     if (COUNT_EXCHANGES) {
-        made += select(0u, 2u, x > y);
+        // Ranks are below 2^31, so the sign of y - x is set exactly when x > y: one subtraction
+        // and one shift-and-add, instead of a comparison, a select and an add.
+        made_within += (y - x) >> 31u;
     }
 }
 
@@ -190,14 +194,15 @@ fn held_tail(distance: u32) {
     held_half_1();
 }
 
-/// The rank of the pixel at `pos` of `line`. Past the line's end (`len`) the ranks are the
-/// largest of all, unique and ascending, so that no comparator moves them and no two ranks are
-/// equal: a pixel's rank is below 2^32 - HELD x WORKGROUP + len (its origin is below `len`; key
-/// and origin take at most 32 bits, and where they take all 32 the origin has at least 13, as
-/// no key is wider than 19 bits, so HELD x WORKGROUP, the next power of two from `len` or 512,
-/// is at most 2^origin_bits). Positions past the end load the line's last pixel and drop it, so
-/// that no load waits on a branch and the compiler can issue all of an invocation's loads at
-/// once.
+/// The rank of the pixel at `pos` of `line`: below 2^31, as `sort_lines` takes only keys and
+/// origins of at most 31 bits. Past the line's end (`len`) the ranks are above every pixel's,
+/// unique and ascending (2^31 - HELD x WORKGROUP + pos), so that no comparator moves them and no
+/// two ranks are equal. A pixel's rank is below 2^31 - HELD x WORKGROUP + len: its origin is
+/// below `len`; where key and origin take all 31 bits the origin takes at least 12 (no key is
+/// wider than 19), so HELD x WORKGROUP, the next power of two from `len` or 512, is at most
+/// 2^origin_bits; with fewer bits the rank is below 2^30. Positions past the end load the
+/// line's last pixel and drop it, so that no load waits on a branch and the compiler can issue
+/// all of an invocation's loads at once.
 fn load_rank(line: u32, row: u32, pos: u32, len: u32) -> u32 {
     let at = min(pos, len - 1u);
     var origin = at;
@@ -205,7 +210,7 @@ fn load_rank(line: u32, row: u32, pos: u32, len: u32) -> u32 {
         origin = origins[row + at];
     }
     let rank = (rank_key(textureLoad(src, coord(line, at), 0)) << params.origin_bits) | origin;
-    return select(0xffffffffu - (HELD * WORKGROUP - 1u - pos), rank, pos < len);
+    return select(0x80000000u - (HELD * WORKGROUP - pos), rank, pos < len);
 }
 
 /// Writes the pixel whose rank is `rank` at `pos` (nothing past the line's end; the gather
@@ -374,6 +379,7 @@ fn sort_lines(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_i
     workgroupBarrier();
     take_held(lid);
     made = 0u;
+    made_within = 0u;
     if (lid == 0u) {
         atomicStore(&exchanges, 0u);
         atomicStore(&shuffle_misfits, 0u);
@@ -416,8 +422,9 @@ fn sort_lines(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_i
             }
         }
     }
-    if (made != 0u) {
-        atomicAdd(&exchanges, made);
+    let counted = made + 2u * made_within;
+    if (counted != 0u) {
+        atomicAdd(&exchanges, counted);
     }
     workgroupBarrier();
     share_held(lid);

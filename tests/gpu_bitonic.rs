@@ -151,6 +151,24 @@ fn every_key_order_and_axis_ends_in_the_stable_sort_at_once() {
 }
 
 #[test]
+fn ranks_of_31_and_32_bits_sort_and_count_exactly() {
+    // Hue keys take 19 bits: with lines of 4000 the rank takes 31 (`sort_lines`, whose padding
+    // ranks then sit just above the largest pixel's), with lines of 5000 it takes 32, too many
+    // for `sort_lines`, which tells ranks apart by the sign of their difference (a line of 5000
+    // would fit its workgroup memory on an NVIDIA GPU, not on the software GPUs).
+    on_every_gpu(|gpu| {
+        let bitonic = Bitonic::new(gpu);
+        for (width, seed) in [(4000, 13), (5000, 14)] {
+            let input = random_image(width, 2, seed);
+            for descending in [false, true] {
+                let options = SortOptions { key: SortKey::Hue, descending, axis: Axis::Rows };
+                check_batches(gpu, &bitonic, &input, options, None, u32::MAX);
+            }
+        }
+    });
+}
+
+#[test]
 fn a_restarted_run_counts_only_its_own_exchanges() {
     // The counters are zeroed at a restart, not before each batch: what steps recorded before
     // it added, read or not, must not reach the counts after it.

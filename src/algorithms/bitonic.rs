@@ -36,6 +36,10 @@ const WORKGROUP_OVERHEAD_BYTES: u32 = 3 * 16;
 /// two, each counted as 16 bytes.
 const LINES_OVERHEAD_BYTES: u32 = WORKGROUP_OVERHEAD_BYTES + 2 * 16;
 
+/// Bits a rank (key and origin) may take in `sort_lines`, which tells the larger of two ranks by
+/// the sign of their difference.
+const LINE_RANK_BITS: u32 = 31;
+
 /// Mirrors `BitonicParams` in `shaders/bitonic.wgsl`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, bytemuck::Pod, bytemuck::Zeroable)]
@@ -460,7 +464,8 @@ impl BitonicRun {
             bitonic.block_pipeline(whole, line_block),
             bitonic.block_pipeline(within_runs, bitonic.device_block(within_runs)),
         ];
-        let lines = if wide { None } else { bitonic.lines_pipeline(line_len) };
+        let rank_bits = bits_of(options.key.max_value()) + bits_of(line_len.saturating_sub(1));
+        let lines = if rank_bits > LINE_RANK_BITS { None } else { bitonic.lines_pipeline(line_len) };
         let device = &gpu.device;
         let origins = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("bitonic::origins"),
