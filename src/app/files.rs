@@ -8,16 +8,15 @@ use crate::picture::output::{OutputFile, OutputFormat};
 use std::path::PathBuf;
 
 impl Running {
-    /// Loads another picture, or opens a clip to play; on failure the current one stays and
-    /// the error is shown. A mask that does not fit the new picture is dropped, with the error.
+    /// Loads another picture, or starts opening a clip to play; on failure the current one stays
+    /// and the error is shown. A mask that does not fit the new picture is dropped, with the error.
     pub(super) fn open(&mut self, path: PathBuf) {
         if crate::video::is_clip(&path) {
             self.open_clip(path);
-            self.ui.zoom = None;
-            self.ui.pan = egui::Vec2::ZERO;
-            self.window.set_title(&format!("shadersort — {}", self.session.picture.name));
             return;
         }
+        // A picture opened while a clip is still being opened replaces both.
+        self.opening = None;
         let loaded = Picture::load(&path).and_then(|p| {
             let source = p.pixels.dimensions();
             Ok((source, p.fit(&self.limit)?))

@@ -197,6 +197,11 @@ impl ApplicationHandler for App {
             event_loop.exit();
             return;
         }
+        // A clip opened from the dialog or a drop plays once it is open (noticed at the latest
+        // at the next wake-up).
+        if running.check_opening() {
+            running.window.request_redraw();
+        }
         if running.wants_frames() {
             running.window.request_redraw();
             event_loop.set_control_flow(ControlFlow::Poll);
@@ -286,6 +291,8 @@ struct Running {
     view_to_save: Option<PathBuf>,
     /// The clip playing, when a clip is open (`session.picture` is its frame shown).
     clip: Option<window_clip::WindowClip>,
+    /// A clip being opened (the dialog or a drop), played once its first frame is read.
+    opening: Option<crate::video::playback::OpeningClip>,
     /// How clips are read and written, for clips opened later.
     video: VideoSettings,
     /// `--max-size`, for G's clip recordings.

@@ -189,6 +189,7 @@ impl Running {
             session,
             ui,
             recording: None,
+            opening: None,
             limit,
             record_settings: options.record,
             clock: FrameClock {

@@ -7,7 +7,7 @@ use super::Running;
 use crate::controls::player::Stepper;
 use crate::picture::input::Picture;
 use crate::settings::{Settings, VideoSettings};
-use crate::video::playback::{ClipReader, Next};
+use crate::video::playback::{ClipReader, Next, OpenedClip, OpeningClip};
 use image::RgbaImage;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -47,25 +47,19 @@ pub struct ClipView {
 /// Opens the clip at `path` and reads its first frame at the size `limit` allows, as the
 /// picture the window starts on; the note says when frames are downscaled.
 pub(super) fn open_clip(
-    mut reader: ClipReader,
+    reader: ClipReader,
     limit: &crate::picture::input::SizeLimit,
     video: VideoSettings,
 ) -> anyhow::Result<(WindowClip, Picture, Option<String>)> {
-    let note = reader.fit(limit)?;
-    reader.seek(0)?;
-    let frame = match reader.next_frame_within(FIRST_FRAME_WAIT) {
-        Next::Frame(_, frame) => frame,
-        Next::Failed(e) => return Err(e.into()),
-        Next::Ended => anyhow::bail!("'{}' gave no frame to show", reader.path().display()),
-        Next::Waiting => anyhow::bail!(
-            "'{}' gave no frame in {} s; check that ffmpeg can decode it",
-            reader.path().display(),
-            FIRST_FRAME_WAIT.as_secs()
-        ),
-    };
-    let picture = clip_picture(reader.path(), reader.info().has_alpha(), frame);
+    Ok(window_clip(reader.play(limit, FIRST_FRAME_WAIT)?, video))
+}
+
+/// The clip as the window plays it, from its first frame (the picture shown).
+fn window_clip(opened: OpenedClip, video: VideoSettings) -> (WindowClip, Picture, Option<String>) {
+    let OpenedClip { reader, first, note } = opened;
+    let picture = clip_picture(reader.path(), reader.info().has_alpha(), first);
     let clip = WindowClip { reader, shown: 0, playing: true, due: Instant::now(), awaited: None, video };
-    Ok((clip, picture, note))
+    (clip, picture, note)
 }
 
 /// A frame of the clip at `path` as the picture the window sorts.
@@ -96,17 +90,40 @@ impl WindowClip {
 }
 
 impl Running {
-    /// Opens the clip at `path` in place of the picture (the open dialog or a drop); on failure
-    /// the current picture or clip stays and the error is shown.
+    /// Starts opening the clip at `path` (the open dialog or a drop) on a thread of its own: the
+    /// window goes on with the current picture or clip until the new one's first frame is read.
     pub(super) fn open_clip(&mut self, path: PathBuf) {
-        let video = self.video.clone();
-        let opened = ClipReader::open(&path, video.ffmpeg.as_deref(), video.frame_rate)
-            .and_then(|reader| open_clip(reader, &self.limit, video));
-        match opened {
-            Ok((clip, picture, note)) => {
+        let video = &self.video;
+        let opening = OpeningClip::start(
+            path,
+            video.ffmpeg.clone(),
+            video.frame_rate,
+            self.limit.clone(),
+            FIRST_FRAME_WAIT,
+        );
+        match opening {
+            Ok(opening) => {
+                self.ui.say(format!("opening '{}' …", opening.path().display()));
+                self.opening = Some(opening);
+            }
+            Err(e) => self.ui.error(format!("{e:#}")),
+        }
+    }
+
+    /// Plays the clip being opened once it is open, in place of the picture; on failure the
+    /// current picture or clip stays and the error is shown. Returns whether anything changed.
+    pub(super) fn check_opening(&mut self) -> bool {
+        let Some(answer) = self.opening.as_mut().and_then(OpeningClip::poll) else { return false };
+        self.opening = None;
+        match answer {
+            Ok(opened) => {
+                let (clip, picture, note) = window_clip(opened, self.video.clone());
                 let info = clip.reader.info().clone();
                 self.clip = Some(clip);
                 self.show_picture(picture, (info.width, info.height));
+                self.ui.zoom = None;
+                self.ui.pan = egui::Vec2::ZERO;
+                self.window.set_title(&format!("shadersort — {}", self.session.picture.name));
                 let line = format!(
                     "opened {} — {} frames at {:.3} fps; Space pauses, , and . step frames",
                     self.session.picture.label,
@@ -121,6 +138,7 @@ impl Running {
             }
             Err(e) => self.ui.error(format!("{e:#}")),
         }
+        true
     }
 
     /// Shows the next frame when one is due: while playing, at the clip's rate (never faster;

@@ -1,5 +1,6 @@
 //! A clip read for the window: its frames in order from any frame on, decoded a few ahead on a
-//! thread of their own, and a seek that starts reading again elsewhere.
+//! thread of their own, and a seek that starts reading again elsewhere; and a clip opened on a
+//! thread of its own, so that the window goes on while ffmpeg reads a long video through.
 
 use super::error::ClipError;
 use super::ffmpeg::Ffmpeg;
@@ -10,7 +11,8 @@ use crate::picture::input::SizeLimit;
 use crate::settings::Rate;
 use image::RgbaImage;
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, TryRecvError, sync_channel};
+use std::time::Duration;
 
 /// Frames decoded ahead of the one shown.
 const AHEAD: usize = 3;
@@ -39,6 +41,69 @@ pub struct ClipReader {
     frames: Option<Receiver<Result<(u64, RgbaImage), ClipError>>>,
 }
 
+/// A clip opened and playing from its first frame, which has been read.
+pub struct OpenedClip {
+    /// The clip, reading its frames from the second on.
+    pub reader: ClipReader,
+    /// Its first frame.
+    pub first: RgbaImage,
+    /// Says when frames are downscaled to the size limit.
+    pub note: Option<String>,
+}
+
+/// A clip being opened on a thread of its own: ffmpeg reads a video through to count its frames
+/// (seconds for hours of video), then its first frame is decoded.
+pub struct OpeningClip {
+    path: PathBuf,
+    result: Option<Receiver<anyhow::Result<OpenedClip>>>,
+}
+
+impl OpeningClip {
+    /// Starts opening the clip at `path` as [`ClipReader::open`] and [`ClipReader::play`] do,
+    /// waiting up to `wait` for its first frame.
+    pub fn start(
+        path: PathBuf,
+        ffmpeg: Option<PathBuf>,
+        frame_rate: Rate,
+        limit: SizeLimit,
+        wait: Duration,
+    ) -> Result<OpeningClip, ClipError> {
+        let (send, result) = sync_channel(1);
+        let opened_path = path.clone();
+        // The thread ends once the clip is open or has failed; if nobody waits for it any more,
+        // the clip it opened is dropped, which ends its decoder.
+        std::thread::Builder::new()
+            .name("clip-open".into())
+            .spawn(move || {
+                let opened = ClipReader::open(&opened_path, ffmpeg.as_deref(), frame_rate)
+                    .and_then(|reader| reader.play(&limit, wait));
+                // Nobody waiting (another file was opened since) is no error.
+                let _ = send.send(opened);
+            })
+            .map_err(ClipError::Thread)?;
+        Ok(OpeningClip { path, result: Some(result) })
+    }
+
+    /// The clip's file, folder or pattern.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The opened clip, or why it could not be opened, once there is an answer (and `None`
+    /// before it and after it was taken).
+    pub fn poll(&mut self) -> Option<anyhow::Result<OpenedClip>> {
+        let answer = match self.result.as_ref()?.try_recv() {
+            Ok(answer) => answer,
+            Err(TryRecvError::Empty) => return None,
+            Err(TryRecvError::Disconnected) => {
+                Err(anyhow::anyhow!("opening '{}' stopped without an answer", self.path.display()))
+            }
+        };
+        self.result = None;
+        Some(answer)
+    }
+}
+
 impl ClipReader {
     /// Opens the clip at `path` and finds out what it holds (ffmpeg counts a video's frames);
     /// picture files play at `frame_rate`. Nothing is decoded until [`ClipReader::seek`].
@@ -51,6 +116,24 @@ impl ClipReader {
         let clip = super::open_clip(path, frame_rate, ffmpeg.as_ref())?;
         let size = (clip.info.width, clip.info.height);
         Ok(ClipReader { path: path.into(), info: clip.info, ffmpeg, files: clip.files, size, frames: None })
+    }
+
+    /// Plays the clip from its first frame at the size `limit` allows, waiting up to `wait` for
+    /// that frame.
+    pub fn play(mut self, limit: &SizeLimit, wait: Duration) -> anyhow::Result<OpenedClip> {
+        let note = self.fit(limit)?;
+        self.seek(0)?;
+        let first = match self.next_frame_within(wait) {
+            Next::Frame(_, frame) => frame,
+            Next::Failed(e) => return Err(e.into()),
+            Next::Ended => anyhow::bail!("'{}' gave no frame to show", self.path.display()),
+            Next::Waiting => anyhow::bail!(
+                "'{}' gave no frame in {} s; check that ffmpeg can decode it",
+                self.path.display(),
+                wait.as_secs()
+            ),
+        };
+        Ok(OpenedClip { reader: self, first, note })
     }
 
     /// Reads frames at the size `limit` allows from now on; the note says when they are
@@ -129,11 +212,11 @@ impl ClipReader {
 
     /// The next frame if it has been decoded, without waiting.
     pub fn next_frame(&mut self) -> Next {
-        self.next_frame_within(std::time::Duration::ZERO)
+        self.next_frame_within(Duration::ZERO)
     }
 
     /// The next frame, waiting for it up to `limit`.
-    pub fn next_frame_within(&mut self, limit: std::time::Duration) -> Next {
+    pub fn next_frame_within(&mut self, limit: Duration) -> Next {
         let Some(frames) = &self.frames else { return Next::Ended };
         match frames.recv_timeout(limit) {
             Ok(Ok((index, frame))) => Next::Frame(index, frame),

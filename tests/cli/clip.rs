@@ -333,3 +333,55 @@ fn a_seek_lands_on_the_frame_a_whole_decode_gives() {
         assert_eq!(rest, [29, 30], "{}", clip.display());
     }
 }
+
+/// The window opens a clip from its dialog or a drop on a thread of its own (ffmpeg reads a
+/// video through to count its frames): the answer is the clip with its first frame read, at the
+/// size limit's size with a note when downscaled, and reading on from the second frame; or,
+/// for a file that is not a video, the reason, naming the file.
+#[test]
+fn a_clip_opened_on_its_own_thread_gives_its_first_frame_or_the_reason() {
+    use shadersort::picture::input::SizeLimit;
+    use shadersort::settings::Rate;
+    use shadersort::video::playback::{Next, OpenedClip, OpeningClip};
+    use std::time::{Duration, Instant};
+    if !have_ffmpeg() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let size = (33, 19);
+    let clip = lossless_clip(dir.path(), "clip.mkv", size, 5, false);
+    let frames = frames_of(&clip, size);
+    let not_a_video = dir.path().join("notes.mkv");
+    std::fs::write(&not_a_video, "not a video").unwrap();
+    let rate = Rate { num: 30, den: 1 };
+    let wait = Duration::from_secs(30);
+    let answer = |path: &Path, limit: SizeLimit| -> anyhow::Result<OpenedClip> {
+        let mut opening = OpeningClip::start(path.to_path_buf(), None, rate, limit, wait).unwrap();
+        assert_eq!(opening.path(), path);
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            if let Some(answer) = opening.poll() {
+                assert!(opening.poll().is_none(), "{}: a second answer", path.display());
+                return answer;
+            }
+            assert!(Instant::now() < deadline, "{}: no answer in 60 s", path.display());
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    };
+
+    let mut opened = answer(&clip, SizeLimit::new(16384, None, true)).unwrap();
+    assert_eq!(opened.reader.info().frames, 5);
+    assert!(opened.note.is_none());
+    assert!(opened.first == frames[0], "the first frame");
+    match opened.reader.next_frame_within(wait) {
+        Next::Frame(1, frame) => assert!(frame == frames[1], "the second frame"),
+        other => panic!("after the first frame: {other:?}"),
+    }
+
+    let small = answer(&clip, SizeLimit::new(16384, Some(16), true)).unwrap();
+    assert!(small.note.is_some_and(|n| n.contains("16")), "no downscale note");
+    assert!(small.first.width().max(small.first.height()) <= 16, "not downscaled");
+
+    let why = format!("{:#}", answer(&not_a_video, SizeLimit::new(16384, None, true)).err().unwrap());
+    assert!(why.contains("notes.mkv") && !why.contains('\n'), "{why}");
+}
