@@ -372,3 +372,50 @@ fn radix_scatter_stages_and_quantised_keys_match_the_model_within_runs() {
         }
     });
 }
+
+/// Threshold runs found on the GPU (a clip's frames take them so) equal the CPU's map id for
+/// id: every key, both axes, thresholds that take some, all, one value or no value of the key,
+/// on lines shorter and longer than the kernel's 256 invocations and not multiples of them.
+#[test]
+fn threshold_runs_found_on_the_gpu_equal_the_cpu_map() {
+    use shadersort::algorithms::runs::run_id_texture;
+    use shadersort::algorithms::threshold_runs::{ThresholdRuns, ThresholdRunsKernel};
+    use shadersort::gpu::texture::picture_texture;
+    let sizes =
+        [(1, 1), (1, 40), (40, 1), (63, 2), (64, 3), (65, 2), (257, 3), (600, 4), (3, 700), (1000, 2)];
+    on_every_gpu(|gpu| {
+        let kernel = ThresholdRunsKernel::new(gpu);
+        for (i, &(w, h)) in sizes.iter().enumerate() {
+            let picture = random_image(w, h, 900 + i as u64);
+            let texture = picture_texture(gpu, &picture, "test::picture");
+            let ids = run_id_texture(gpu, w, h, "test::run_ids");
+            let thresholds = [
+                (SortKey::ALL[i % SortKey::ALL.len()], Threshold::DEFAULT),
+                (SortKey::Luma, Threshold::ALL),
+                (SortKey::Hue, Threshold::new(0.1, 0.6).unwrap()),
+                // Luma 0.5 is one value; red 0.3 none (76.5 is no red value).
+                (SortKey::Luma, Threshold::new(0.5, 0.5).unwrap()),
+                (SortKey::Red, Threshold::new(0.3, 0.3).unwrap()),
+            ];
+            for axis in [Axis::Rows, Axis::Columns] {
+                for (key, threshold) in thresholds {
+                    let runs = ThresholdRuns { key, threshold, axis };
+                    let mut encoder = gpu.device.create_command_encoder(&Default::default());
+                    kernel.record(gpu, &mut encoder, &texture, &ids, runs);
+                    gpu.queue.submit([encoder.finish()]);
+                    let got: Vec<u32> =
+                        read_texture(gpu, &ids).unwrap().pixels().map(|p| u32::from_le_bytes(p.0)).collect();
+                    let settings = IntervalSettings {
+                        mode: IntervalMode::Threshold,
+                        key,
+                        threshold,
+                        ..Default::default()
+                    };
+                    let expected = RunMap::compute(&picture, axis, &settings, None).unwrap();
+                    assert!(got == expected.ids(), "{w}x{h} {axis:?} {key:?} {threshold:?}");
+                    assert!(expected.run_bits() <= runs.run_bits(w, h), "{w}x{h} {axis:?}: run bits");
+                }
+            }
+        }
+    });
+}

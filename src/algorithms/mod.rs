@@ -11,6 +11,7 @@ pub mod radix_image;
 pub mod runs;
 pub mod swap_counters;
 pub mod swap_reader;
+pub mod threshold_runs;
 
 use crate::gpu::{Gpu, GpuError};
 use crate::intervals::RunMap;

@@ -36,6 +36,9 @@ pub const LINE_SCATTER: &str = include_str!("../../shaders/line_scatter.wgsl");
 /// The row lens: one line of a run's state read back for the window.
 pub const LENS: &str = include_str!("../../shaders/lens.wgsl");
 
+/// Threshold runs found on the GPU: a frame's run ids without the CPU.
+pub const THRESHOLD_RUNS: &str = include_str!("../../shaders/threshold_runs.wgsl");
+
 /// Picture texture to displayable texture.
 pub const DISPLAY: &str = include_str!("../../shaders/display.wgsl");
 
@@ -210,6 +213,13 @@ pub const LINE_SCATTER_PROGRAM: Program =
 pub const LENS_PROGRAM: Program =
     Program { name: "lens", files: &["key.wgsl", "lens.wgsl"], sources: &[KEY, LENS] };
 
+/// The threshold runs kernel, with the key prelude.
+pub const THRESHOLD_RUNS_PROGRAM: Program = Program {
+    name: "threshold_runs",
+    files: &["key.wgsl", "threshold_runs.wgsl"],
+    sources: &[KEY, THRESHOLD_RUNS],
+};
+
 /// Every program the application builds.
 pub const PROGRAMS: &[Program] = &[
     KEY_PROGRAM,
@@ -224,4 +234,5 @@ pub const PROGRAMS: &[Program] = &[
     DISPLAY_PROGRAM,
     LINE_SCATTER_PROGRAM,
     LENS_PROGRAM,
+    THRESHOLD_RUNS_PROGRAM,
 ];
