@@ -2,6 +2,7 @@
 //! record the sort (`--record`: GIF, animated PNG or PNG frames), or both; within interval runs
 //! when asked, and a threshold sweep (`--record --sweep`).
 
+use crate::algorithms::threshold_runs::{ThresholdRuns, ThresholdRunsKernel};
 use crate::algorithms::{Pipelines, SortRun, run_until};
 use crate::angle::Lines;
 use crate::angle::scatter::LineScatter;
@@ -137,13 +138,58 @@ pub(crate) struct Sorter<'a> {
     pipelines: Pipelines,
     scatter: LineScatter,
     pub(crate) lines: Lines,
+    /// The threshold runs kernel, built when a clip first needs it.
+    threshold_runs: std::sync::OnceLock<ThresholdRunsKernel>,
 }
 
 impl<'a> Sorter<'a> {
     /// The settings' algorithm's pipelines on `gpu`, along `lines`.
     pub(crate) fn new(gpu: &'a Gpu, settings: &'a Settings, lines: Lines) -> Self {
         let pipelines = Pipelines::new(gpu, settings.algorithm);
-        Sorter { gpu, settings, pipelines, scatter: LineScatter::new(gpu), lines }
+        let threshold_runs = std::sync::OnceLock::new();
+        Sorter { gpu, settings, pipelines, scatter: LineScatter::new(gpu), lines, threshold_runs }
+    }
+
+    /// Where the GPU can find the runs of a picture itself: the radix view sorting to the end
+    /// along the picture's rows or columns within `intervals` in threshold mode without a mask,
+    /// with the key and a line's run ids fitting 32 bits. The threshold runs, or `None` (the
+    /// CPU's map then).
+    pub(crate) fn gpu_threshold(
+        &self,
+        intervals: &IntervalSettings,
+        mask: Option<&Mask>,
+        (width, height): (u32, u32),
+    ) -> Option<ThresholdRuns> {
+        let s = self.settings;
+        let Lines::Axis(axis) = self.lines else { return None };
+        let Pipelines::Radix(_) = self.pipelines else { return None };
+        let radix = s.run.radix;
+        let eligible = intervals.mode == crate::intervals::IntervalMode::Threshold
+            && mask.is_none()
+            && s.passes.is_none()
+            && radix.scope == crate::keys::options::Scope::Rows;
+        let runs = ThresholdRuns { key: intervals.key, threshold: intervals.threshold, axis };
+        let options = self.lines.sort_options(s.options);
+        let fits = radix.key(options).0.with_run_bits(runs.run_bits(width, height)).is_ok();
+        (eligible && fits).then_some(runs)
+    }
+
+    /// Starts the radix view on `picture` within the threshold runs the GPU finds from it
+    /// ([`Sorter::gpu_threshold`] said where), with its notice.
+    pub(crate) fn start_in_gpu_threshold(
+        &self,
+        picture: &RgbaImage,
+        settings: crate::algorithms::RunSettings,
+        runs: ThresholdRuns,
+    ) -> (Box<dyn SortRun>, Option<String>) {
+        let Pipelines::Radix(radix) = &self.pipelines else { panic!("gpu_threshold chose the radix view") };
+        let kernel = self.threshold_runs.get_or_init(|| ThresholdRunsKernel::new(self.gpu));
+        let options = self.lines.sort_options(self.settings.options);
+        let run = radix
+            .start_in_threshold_runs(self.gpu, picture, options, settings.radix, kernel, runs)
+            .expect("gpu_threshold checked that the key and the run ids fit");
+        let notice = run.notice().map(str::to_string);
+        (Box::new(run), notice)
     }
 }
 

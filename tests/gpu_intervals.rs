@@ -419,3 +419,40 @@ fn threshold_runs_found_on_the_gpu_equal_the_cpu_map() {
         }
     });
 }
+
+/// The radix view within threshold runs found on the GPU ends in the same picture as within
+/// the CPU's map of them (its run ids then take as many bits as a line's could), for keys, orders
+/// and both axes; and a key too wide for those bits is refused as with a map.
+#[test]
+fn radix_within_threshold_runs_found_on_the_gpu_sorts_as_within_the_cpu_map() {
+    use shadersort::algorithms::radix::Radix;
+    use shadersort::algorithms::threshold_runs::{ThresholdRuns, ThresholdRunsKernel};
+    on_every_gpu(|gpu| {
+        let radix = Radix::new(gpu);
+        let kernel = ThresholdRunsKernel::new(gpu);
+        let threshold = Threshold::new(0.2, 0.7).unwrap();
+        for (i, &(w, h)) in [(65, 3), (300, 4), (3, 70), (1, 1)].iter().enumerate() {
+            let picture = random_image(w, h, 950 + i as u64);
+            for axis in [Axis::Rows, Axis::Columns] {
+                let options = SortOptions { key: SortKey::ALL[i], descending: i % 2 == 1, axis };
+                let runs = ThresholdRuns { key: SortKey::Luma, threshold, axis };
+                let settings = RadixSettings::default();
+                let mut run =
+                    radix.start_in_threshold_runs(gpu, &picture, options, settings, &kernel, runs).unwrap();
+                run_until(gpu, &mut run, u32::MAX, |_| true).unwrap();
+                let intervals =
+                    IntervalSettings { mode: IntervalMode::Threshold, threshold, ..Default::default() };
+                let map = RunMap::compute(&picture, axis, &intervals, None).unwrap();
+                let state = read_texture(gpu, run.state()).unwrap();
+                assert!(state == stable_sort_in_runs(&picture, &options, &map), "{w}x{h} {options:?}");
+            }
+        }
+        // Hue takes 19 bits, ids of a line of 16384 take 14.
+        let wide = RgbaImage::new(16384, 1);
+        let options = SortOptions { key: SortKey::Hue, ..Default::default() };
+        let runs = ThresholdRuns { key: SortKey::Luma, threshold, axis: Axis::Rows };
+        let refused =
+            radix.start_in_threshold_runs(gpu, &wide, options, RadixSettings::default(), &kernel, runs);
+        assert!(matches!(refused, Err(RunsError::KeyTooWide(_))));
+    });
+}

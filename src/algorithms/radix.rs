@@ -19,13 +19,14 @@ use super::ping_pong::PingPong;
 use super::radix_image::{ImagePipelines, ImageSteps};
 use super::runs::{self, RunTexture, RunsError, run_id_texture};
 use super::swap_counters::SwapCounters;
+use super::threshold_runs::{ThresholdRuns, ThresholdRunsKernel};
 use super::{RunStats, SortRun};
 use crate::gpu::Gpu;
 use crate::gpu::bindings::{compute_buffer, storage_target, uint_texture};
 use crate::gpu::shaders::RADIX_PROGRAM;
 use crate::gpu::texture::PICTURE_FORMAT;
 use crate::intervals::RunMap;
-use crate::keys::options::{Scope, SortOptions};
+use crate::keys::options::{Axis, Scope, SortOptions};
 use crate::keys::radix_key::{DEFAULT_DIGIT_BITS, RadixKey, exact_bits};
 use crate::reference::radix::{RadixPlan, Sequences, stage_limit};
 use image::RgbaImage;
@@ -97,12 +98,21 @@ impl RadixSettings {
         options: SortOptions,
         runs: Option<&RunMap>,
     ) -> Result<(RadixKey, Option<String>), RunsError> {
+        self.key_with_run_bits(options, runs.map(RunMap::run_bits))
+    }
+
+    /// [`RadixSettings::key`] with run ids of `run_bits` above it (none without runs).
+    fn key_with_run_bits(
+        &self,
+        options: SortOptions,
+        run_bits: Option<u32>,
+    ) -> Result<(RadixKey, Option<String>), RunsError> {
         let (key, notice) = self.key(options);
-        let Some(runs) = runs else { return Ok((key, notice)) };
+        let Some(run_bits) = run_bits else { return Ok((key, notice)) };
         if self.scope == Scope::Image {
             return Err(RunsError::WholePicture);
         }
-        let key = key.with_run_bits(runs.run_bits()).map_err(RunsError::KeyTooWide)?;
+        let key = key.with_run_bits(run_bits).map_err(RunsError::KeyTooWide)?;
         Ok((key, notice))
     }
 }
@@ -248,7 +258,8 @@ impl Radix {
         options: SortOptions,
         settings: RadixSettings,
     ) -> RadixRun {
-        RadixRun::new(self, gpu, picture, options, settings, 1, None).expect("whole lines always fit")
+        RadixRun::new(self, gpu, picture, options, settings, 1, MapSource::Cpu(None))
+            .expect("whole lines always fit")
     }
 
     /// Starts sorting `picture` within the runs of `runs` (every line whole with `None`): by
@@ -265,7 +276,24 @@ impl Radix {
         settings: RadixSettings,
         runs: Option<&RunMap>,
     ) -> Result<RadixRun, RunsError> {
-        RadixRun::new(self, gpu, picture, options, settings, 1, runs)
+        RadixRun::new(self, gpu, picture, options, settings, 1, MapSource::Cpu(runs))
+    }
+
+    /// Starts sorting `picture` within threshold runs that `kernel` finds on the GPU from the
+    /// picture itself, as [`Radix::start_in_runs`] does with the CPU's map of them; the run ids
+    /// are given as many bits as any id of a line could take, so the steps may be more than
+    /// with the CPU's map, and the sorted picture is the same. Errors as `start_in_runs` does.
+    pub fn start_in_threshold_runs(
+        &self,
+        gpu: &Gpu,
+        picture: &RgbaImage,
+        options: SortOptions,
+        settings: RadixSettings,
+        kernel: &ThresholdRunsKernel,
+        runs: ThresholdRuns,
+    ) -> Result<RadixRun, RunsError> {
+        assert_eq!(runs.axis, options.axis, "threshold runs along the sort's axis");
+        RadixRun::new(self, gpu, picture, options, settings, 1, MapSource::Gpu(kernel, runs))
     }
 
     /// Starts sorting `picture` with tiles of at least `min_chunks` chunks: longer tiles than
@@ -278,7 +306,7 @@ impl Radix {
         settings: RadixSettings,
         min_chunks: u32,
     ) -> RadixRun {
-        RadixRun::new(self, gpu, picture, options, settings, min_chunks, None)
+        RadixRun::new(self, gpu, picture, options, settings, min_chunks, MapSource::Cpu(None))
             .expect("whole lines always fit")
     }
 }
@@ -320,7 +348,7 @@ impl RadixRun {
         options: SortOptions,
         settings: RadixSettings,
         min_chunks: u32,
-        runs: Option<&RunMap>,
+        source: MapSource<'_>,
     ) -> Result<Self, RunsError> {
         assert!(
             crate::keys::radix_key::DIGIT_BITS.contains(&settings.digit_bits),
@@ -328,10 +356,18 @@ impl RadixRun {
             settings.digit_bits
         );
         let (width, height) = picture.dimensions();
+        let runs = match source {
+            MapSource::Cpu(runs) => runs,
+            MapSource::Gpu(..) => None,
+        };
         if let Some(map) = runs {
             runs::check_map(map, width, height, options.axis).expect("a run map for this picture");
         }
-        let (key, notice) = settings.key_in_runs(options, runs)?;
+        let run_bits = match source {
+            MapSource::Cpu(runs) => runs.map(RunMap::run_bits),
+            MapSource::Gpu(_, found) => Some(found.run_bits(width, height)),
+        };
+        let (key, notice) = settings.key_with_run_bits(options, run_bits)?;
         let plan = RadixPlan {
             key,
             digit_bits: settings.digit_bits,
@@ -345,7 +381,7 @@ impl RadixRun {
         let device = &gpu.device;
         let params = ParamsRing::new(gpu, std::mem::size_of::<RadixParams>(), RING, "radix::params");
         let counters = SwapCounters::new(gpu, RING, 1, "radix::moved");
-        let image = (settings.scope == Scope::Image && plan.stages == 1 && runs.is_none())
+        let image = (settings.scope == Scope::Image && plan.stages == 1 && run_bits.is_none())
             .then(|| ImageSteps::new(radix.image_pipelines(gpu), gpu, &pictures, &counters, RING))
             .flatten();
         // The view's own kernels keep their counts here (a placeholder when they do not run).
@@ -356,7 +392,13 @@ impl RadixRun {
             usage: wgpu::BufferUsages::STORAGE,
             mapped_at_creation: false,
         });
-        let carried = CarriedRuns::new(gpu, runs);
+        let carried = match source {
+            MapSource::Cpu(runs) => CarriedRuns::new(gpu, runs),
+            MapSource::Gpu(_, found) => {
+                let len = if found.axis == Axis::Rows { width } else { height };
+                CarriedRuns::written_on_gpu(gpu, width, height, len)
+            }
+        };
         let bind_groups = bind_groups(gpu, &radix.layout, &pictures, &params, &counts, &counters, &carried);
         let mut run = RadixRun {
             queue: gpu.queue.clone(),
@@ -383,6 +425,9 @@ impl RadixRun {
         };
         let mut encoder =
             device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("radix::start") });
+        if let MapSource::Gpu(kernel, found) = source {
+            kernel.record(gpu, &mut encoder, run.pictures.input(), run.runs.map.texture(), found);
+        }
         run.runs.record_restart(&mut encoder);
         gpu.queue.submit([encoder.finish()]);
         run.reset_stats();
@@ -641,6 +686,15 @@ fn bind_groups(
     })
 }
 
+/// Where a run's map comes from.
+#[derive(Clone, Copy)]
+enum MapSource<'a> {
+    /// Made on the CPU and uploaded (`None`: every line one run).
+    Cpu(Option<&'a RunMap>),
+    /// Threshold runs found on the GPU from the picture by the kernel.
+    Gpu(&'a ThresholdRunsKernel, ThresholdRuns),
+}
+
 /// The run ids the pixels carry through the passes: the map, and two textures ping-ponged
 /// with the pictures (`ids[k % 2]` holds them after `k` digit passes). Without a map all three
 /// are 1x1 stand-ins that the kernels never read or write.
@@ -657,6 +711,14 @@ impl CarriedRuns {
         let map = RunTexture::new(gpu, runs, "radix::runs");
         let (ids, views) = Self::textures(gpu, map.texture());
         CarriedRuns { map, ids, views, max_run_len: runs.map(RunMap::max_run_len) }
+    }
+
+    /// A map of `width` x `height` that a kernel writes before the first step, whose runs are
+    /// at most `longest` long.
+    fn written_on_gpu(gpu: &Gpu, width: u32, height: u32, longest: u32) -> Self {
+        let map = RunTexture::written_on_gpu(gpu, width, height, "radix::runs");
+        let (ids, views) = Self::textures(gpu, map.texture());
+        CarriedRuns { map, ids, views, max_run_len: Some(longest) }
     }
 
     fn textures(gpu: &Gpu, map: &wgpu::Texture) -> ([wgpu::Texture; 2], [wgpu::TextureView; 2]) {

@@ -93,6 +93,14 @@ impl RunTexture {
         run_texture
     }
 
+    /// A map of `width` x `height` whose ids a kernel writes (`threshold_runs`) before any step
+    /// reads them.
+    pub fn written_on_gpu(gpu: &Gpu, width: u32, height: u32, label: &str) -> Self {
+        let texture = run_id_texture(gpu, width, height, label);
+        let view = texture.create_view(&Default::default());
+        RunTexture { texture, view, enabled: true, label: label.into() }
+    }
+
     /// Makes `runs` the map (`None`: none, every line one run), uploading it into the texture,
     /// which is made anew only when its size differs; returns whether it was (then bind groups
     /// holding the old view must be made again). The upload reaches every step submitted after.

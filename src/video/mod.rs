@@ -379,12 +379,28 @@ fn pipeline(
                         let next = decoded.lock().unwrap_or_else(|p| p.into_inner()).next();
                         let Some((index, frame)) = next else { break };
                         let ready = frame.map_err(anyhow::Error::from).and_then(|frame| {
-                            let runs = watch.stages.time(Stage::Runs, || {
-                                frame_runs(sorter, settings, sweep, mask, index, &frame)
-                            })?;
-                            let started = watch.stages.time(Stage::Start, || {
-                                start_run_quietly(sorter, &frame, run_settings, runs.as_ref())
-                            });
+                            let intervals = frame_intervals(settings, sweep, index);
+                            let started = match sorter.gpu_threshold(&intervals, mask, frame.dimensions()) {
+                                // The GPU finds the runs from the frame it sorts.
+                                Some(runs) => watch.stages.time(Stage::Start, || {
+                                    sorter.start_in_gpu_threshold(&frame, run_settings, runs)
+                                }),
+                                None => {
+                                    let runs = watch.stages.time(Stage::Runs, || {
+                                        frame_runs(
+                                            sorter,
+                                            settings,
+                                            sweep.is_some(),
+                                            &intervals,
+                                            mask,
+                                            &frame,
+                                        )
+                                    })?;
+                                    watch.stages.time(Stage::Start, || {
+                                        start_run_quietly(sorter, &frame, run_settings, runs.as_ref())
+                                    })
+                                }
+                            };
                             // The decoder may have finished: then the bytes are not needed.
                             let _ = spares.send(frame.into_raw());
                             Ok(started)
@@ -446,26 +462,34 @@ fn in_order(prepared: mpsc::Receiver<(usize, Prepared)>) -> impl Iterator<Item =
     })
 }
 
-/// The runs frame `index` is sorted within: the sweep's threshold for it, or the settings'.
+/// The interval settings of frame `index`: the sweep's threshold for it, or the settings'.
+fn frame_intervals(settings: &Settings, sweep: Option<ThresholdSweep>, index: usize) -> IntervalSettings {
+    match sweep {
+        Some(sweep) => IntervalSettings {
+            mode: crate::intervals::IntervalMode::Threshold,
+            threshold: sweep.threshold(index as u32),
+            ..settings.intervals
+        },
+        None => settings.intervals,
+    }
+}
+
+/// The runs a frame is sorted within, found on the CPU: under `intervals`, the frame's own
+/// (`swept`: the sweep's threshold for it), or the settings'.
 fn frame_runs(
     sorter: &Sorter<'_>,
     settings: &Settings,
-    sweep: Option<ThresholdSweep>,
+    swept: bool,
+    intervals: &IntervalSettings,
     mask: Option<&Mask>,
-    index: usize,
     frame: &RgbaImage,
 ) -> anyhow::Result<Option<RunMap>> {
-    Ok(match sweep {
-        Some(sweep) => {
-            let threshold = sweep.threshold(index as u32);
-            let intervals = IntervalSettings {
-                mode: crate::intervals::IntervalMode::Threshold,
-                threshold,
-                ..settings.intervals
-            };
-            sorter.lines.runs(frame, &intervals, mask)?
+    Ok(match swept {
+        true => sorter.lines.runs(frame, intervals, mask)?,
+        false => {
+            debug_assert_eq!(intervals, &settings.intervals);
+            run_map(sorter, frame, mask)?
         }
-        None => run_map(sorter, frame, mask)?,
     })
 }
 

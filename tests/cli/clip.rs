@@ -82,16 +82,22 @@ fn every_frame_of_a_clip_sorts_exactly_with_every_algorithm() {
             stable_sort_in_runs(f, &columns, &RunMap::compute(f, Axis::Columns, &threshold, None).unwrap())
         })
         .collect();
-    for backend in ["vulkan", "gl"] {
-        let out = dir.path().join(format!("runs-{backend}/"));
-        // No --algorithm: a clip is sorted with bitonic, the fastest.
+    // No --algorithm: a clip is sorted with bitonic, the fastest. Radix finds threshold runs on
+    // the GPU.
+    for (backend, algorithm) in
+        [("vulkan", None), ("gl", None), ("vulkan", Some("radix")), ("gl", Some("radix"))]
+    {
+        let out = dir.path().join(format!("runs-{backend}-{}/", algorithm.unwrap_or("default")));
         let flags = ["--key", "hue", "--reverse", "--axis", "columns"];
         let mut args = vec![arg(&clip)];
         args.extend(flags);
+        args.extend(algorithm.map(|a| ["--algorithm", a]).into_iter().flatten());
         args.extend(["--threshold", "0.2..0.7", "--out", arg(&out)]);
         let (stdout, _) = assert_succeeds(&args, &[("WGPU_BACKEND", backend)]);
-        assert!(stdout.contains("audio not kept") && stdout.contains("with bitonic"), "{stdout}");
-        assert_frames_equal(&folder_frames(&out), &expected, &format!("threshold runs on {backend}"));
+        let with = format!("with {}", algorithm.unwrap_or("bitonic"));
+        assert!(stdout.contains("audio not kept") && stdout.contains(&with), "{stdout}");
+        let what = format!("threshold runs on {backend} with {with}");
+        assert_frames_equal(&folder_frames(&out), &expected, &what);
     }
 }
 
