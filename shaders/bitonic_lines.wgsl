@@ -1,5 +1,5 @@
-//! `sort_lines`: `sort_blocks` for whole lines without runs whose ranks fit one word, with the
-//! ranks held in registers. Composed after `bitonic.wgsl`, whose stages it runs and whose states
+//! `sort_lines`: `sort_blocks` for whole lines without runs whose ranks take at most 31 bits,
+//! with the ranks held in registers. Composed after `bitonic.wgsl`, whose stages it runs and whose states
 //! it makes, exactly.
 //!
 //! Invocation t holds positions HELD x t ... HELD x t + HELD - 1 of the line (positions past its
@@ -13,7 +13,8 @@
 //! What made it fast on an H200 (BENCHMARKS.md has each step): a dispatch of the whole network
 //! runs loops with constant bounds, so the compiler settles every stage's kind; workgroup memory
 //! is reached by row and constant word (no bounds check per word, 42 registers instead of 83);
-//! a comparator across invocations is one comparison, one select and one add on each side.
+//! a comparator across invocations is one comparison, one select and one add on each side, and
+//! one within registers counts its exchange from the sign of a difference.
 
 /// Positions an invocation holds.
 const HELD: u32 = 16u;
