@@ -39,6 +39,9 @@ pub const LENS: &str = include_str!("../../shaders/lens.wgsl");
 /// Threshold runs found on the GPU: a frame's run ids without the CPU.
 pub const THRESHOLD_RUNS: &str = include_str!("../../shaders/threshold_runs.wgsl");
 
+/// A sorted frame to 4:2:0 for an encoder.
+pub const RGBA_TO_YUV420: &str = include_str!("../../shaders/rgba_to_yuv420.wgsl");
+
 /// Picture texture to displayable texture.
 pub const DISPLAY: &str = include_str!("../../shaders/display.wgsl");
 
@@ -220,6 +223,10 @@ pub const THRESHOLD_RUNS_PROGRAM: Program = Program {
     sources: &[KEY, THRESHOLD_RUNS],
 };
 
+/// A sorted frame to 4:2:0 (stands alone).
+pub const RGBA_TO_YUV420_PROGRAM: Program =
+    Program { name: "rgba_to_yuv420", files: &["rgba_to_yuv420.wgsl"], sources: &[RGBA_TO_YUV420] };
+
 /// Every program the application builds.
 pub const PROGRAMS: &[Program] = &[
     KEY_PROGRAM,
@@ -235,4 +242,5 @@ pub const PROGRAMS: &[Program] = &[
     LINE_SCATTER_PROGRAM,
     LENS_PROGRAM,
     THRESHOLD_RUNS_PROGRAM,
+    RGBA_TO_YUV420_PROGRAM,
 ];

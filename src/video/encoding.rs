@@ -85,6 +85,15 @@ pub fn video_args(
     }
 }
 
+/// Whether an encoder given `video_args` for frames of `width` x `height` writes 8-bit 4:2:0
+/// that it can be handed as such: the arguments ask for `yuv420p` without a filter, and the
+/// sides are even (the GPU's conversion takes 2x2 blocks).
+pub fn takes_yuv420(video_args: &[String], (width, height): (u32, u32)) -> bool {
+    let asks = video_args.windows(2).any(|w| w[0] == "-pix_fmt" && w[1] == "yuv420p");
+    let filtered = video_args.iter().any(|a| a.starts_with("-filter") || a == "-vf");
+    asks && !filtered && width % 2 == 0 && height % 2 == 0
+}
+
 /// The output arguments for the clip's first audio stream (`codec`), copied unchanged where the
 /// container holds it, else re-encoded to the container's usual codec (with a note), and
 /// `None` for outputs without sound.
@@ -145,6 +154,22 @@ mod tests {
         let mine = EncodeChoice { codec: Some("libx265".into()), crf: Some(24), lossless: false };
         let (args, _) = video_args(Path::new("a.mp4"), &mine, (8, 8), false).unwrap();
         assert_eq!(args, ["-c:v", "libx265", "-crf", "24"]);
+    }
+
+    #[test]
+    fn only_a_plain_420_encoder_of_even_frames_takes_420() {
+        let args =
+            |path: &str, size| video_args(Path::new(path), &EncodeChoice::default(), size, false).unwrap().0;
+        assert!(takes_yuv420(&args("a.mp4", (64, 48)), (64, 48)));
+        assert!(takes_yuv420(&args("a.webm", (64, 48)), (64, 48)));
+        assert!(!takes_yuv420(&args("a.mp4", (37, 23)), (37, 23)), "4:4:4 for odd sides");
+        assert!(!takes_yuv420(&args("a.webm", (37, 24)), (37, 24)), "odd sides convert in ffmpeg");
+        assert!(!takes_yuv420(&args("a.gif", (64, 48)), (64, 48)));
+        let lossless = EncodeChoice { lossless: true, ..Default::default() };
+        let exact = video_args(Path::new("a.mkv"), &lossless, (64, 48), false).unwrap().0;
+        assert!(!takes_yuv420(&exact, (64, 48)));
+        let mine = EncodeChoice { codec: Some("libx265".into()), ..Default::default() };
+        assert!(!takes_yuv420(&video_args(Path::new("a.mp4"), &mine, (64, 48), false).unwrap().0, (64, 48)));
     }
 
     #[test]

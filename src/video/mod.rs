@@ -14,6 +14,8 @@ pub mod probe;
 pub mod sink;
 pub mod source;
 pub mod stages;
+pub mod yuv;
+pub mod yuv_gpu;
 
 use crate::algorithms::SortRun;
 use crate::gpu::readback::{PendingRead, read_texture, start_read};
@@ -31,13 +33,15 @@ use ffmpeg::Ffmpeg;
 use frame_files::FrameFiles;
 use image::RgbaImage;
 use probe::ClipInfo;
-use sink::{ClipSink, ClipTarget, EncodeSpec};
-use source::{Decoder, FrameSource};
+use sink::{ClipSink, ClipTarget, EncodeSpec, SortedFrame};
+use source::{DecodedFrame, Decoder, FrameSource, PipeFormat};
 use stages::{Stage, StageClock, StageTimes};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, mpsc};
+use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
+use yuv::Yuv420Colour;
+use yuv_gpu::{PendingPlanes, Yuv420Writer};
 
 /// Extensions taken as videos (anything ffmpeg reads can also be named with one of these).
 pub const VIDEO_EXTENSIONS: [&str; 16] = [
@@ -136,6 +140,7 @@ fn open_clip(input: &Path, frame_rate: Rate, ffmpeg: Option<&Ffmpeg>) -> Result<
             frames: files.len(),
             pixel_format: if files.has_alpha() { "rgba" } else { "rgb24" }.into(),
             audio: None,
+            yuv420: None,
         };
         return Ok(OpenClip { info, files: Some(files) });
     }
@@ -265,12 +270,27 @@ pub fn sort_clip_watched(
     if let Some((_, Some(note))) = &video_args {
         eprintln!("{note}");
     }
+    // A 4:2:0 encoder is handed 4:2:0 made on the GPU, coloured as the clip was. Without an
+    // output (`bench video`), frames are read back as the output named would take them.
+    let encoder_args = match (&target, &video_args) {
+        (ClipTarget::Video(_), Some((args, _))) => Some(args.clone()),
+        (ClipTarget::Discard, _) => settings
+            .out
+            .as_deref()
+            .and_then(|out| encoding::video_args(out, &settings.video.encode, size, info.has_alpha()).ok())
+            .map(|(args, _)| args),
+        _ => None,
+    };
+    let yuv420 = encoder_args
+        .filter(|args| encoding::takes_yuv420(args, size))
+        .map(|_| info.yuv420.clone().unwrap_or_else(Yuv420Colour::untagged));
     let spec = EncodeSpec {
         size,
         rate: info.rate,
         video_args: video_args.map(|(args, _)| args).unwrap_or_default(),
         audio,
         has_alpha: info.has_alpha(),
+        yuv420: yuv420.clone(),
     };
     // The workers hand each frame's bytes back once it is on the GPU, for the decoder to read
     // the next frames into.
@@ -281,9 +301,9 @@ pub fn sort_clip_watched(
             Decoder::start(
                 ffmpeg.as_ref().expect("found above"),
                 input,
-                size,
-                (info.width, info.height),
+                (size, (info.width, info.height)),
                 info.frames,
+                PipeFormat::of(&info),
             )?
             .with_spares(spares),
         ),
@@ -291,6 +311,7 @@ pub fn sort_clip_watched(
     let sink = ClipSink::start(target, ffmpeg.as_ref(), spec)?;
     let setup = started.elapsed();
     watch.total.store(info.frames, Ordering::Relaxed);
+    let sink = (sink, yuv420.map(|c| c.matrix));
     let path = pipeline(&sorter, settings, &info, mask.as_ref(), (source, spares_in), sink, watch)?;
     Ok(ClipReport {
         path,
@@ -324,7 +345,7 @@ pub fn fit(
 
 /// What the sorting thread hands the encoding thread.
 enum ToSink {
-    Frame(RgbaImage),
+    Frame(SortedFrame),
     /// Every frame was sent: finish the file.
     End,
 }
@@ -333,17 +354,18 @@ enum ToSink {
 /// that ends the clip).
 type Prepared = anyhow::Result<(Box<dyn SortRun>, Option<String>)>;
 
-/// Decodes, finds runs, sorts and encodes every frame, a few frames queued between the stages.
+/// Decodes, finds runs, sorts and encodes every frame, a few frames queued between the stages;
+/// frames go to `sink` as RGBA, or as 4:2:0 of the matrix given with it.
 fn pipeline(
     sorter: &Sorter<'_>,
     settings: &Settings,
     info: &ClipInfo,
     mask: Option<&Mask>,
     (mut source, spares): (FrameSource, mpsc::Sender<Vec<u8>>),
-    mut sink: ClipSink,
+    (mut sink, yuv420): (ClipSink, Option<yuv::Matrix>),
     watch: &ClipWatch,
 ) -> anyhow::Result<PathBuf> {
-    let (frames_in, decoded) = mpsc::sync_channel::<Result<RgbaImage, ClipError>>(2);
+    let (frames_in, decoded) = mpsc::sync_channel::<Result<DecodedFrame, ClipError>>(2);
     let (sorted, frames_out) = mpsc::sync_channel::<ToSink>(2);
     // Workers find each frame's runs (on the CPU that takes longer than the GPU's sort) and
     // start its run: the upload and what the algorithm prepares on the CPU, off the thread that
@@ -358,6 +380,9 @@ fn pipeline(
     let sweep = settings
         .sweep
         .map(|s| ThresholdSweep::new(s.from, s.to, info.frames.clamp(2, u64::from(u32::MAX)) as u32));
+    // The memory of frames converted from 4:2:0, used again once each is on the GPU.
+    let converted = Mutex::new(Vec::<Vec<u8>>::new());
+    let converted = &converted;
     std::thread::scope(|scope| {
         std::thread::Builder::new()
             .name("clip-decoder".into())
@@ -372,6 +397,7 @@ fn pipeline(
             .map_err(ClipError::Thread)?;
         for worker in 0..workers {
             let (decoded, prepared_in, spares) = (decoded.clone(), prepared_in.clone(), spares.clone());
+            let reuse = move || converted.lock().unwrap_or_else(|p| p.into_inner()).pop().unwrap_or_default();
             std::thread::Builder::new()
                 .name(format!("clip-runs-{worker}"))
                 .spawn_scoped(scope, move || {
@@ -379,6 +405,8 @@ fn pipeline(
                         let next = decoded.lock().unwrap_or_else(|p| p.into_inner()).next();
                         let Some((index, frame)) = next else { break };
                         let ready = frame.map_err(anyhow::Error::from).and_then(|frame| {
+                            let (frame, planes) =
+                                watch.stages.time(Stage::ToRgba, || frame.into_rgba(reuse()));
                             let intervals = frame_intervals(settings, sweep, index);
                             let started = match sorter.gpu_threshold(&intervals, mask, frame.dimensions()) {
                                 // The GPU finds the runs from the frame it sorts.
@@ -402,7 +430,18 @@ fn pipeline(
                                 }
                             };
                             // The decoder may have finished: then the bytes are not needed.
-                            let _ = spares.send(frame.into_raw());
+                            match planes {
+                                Some(planes) => {
+                                    let _ = spares.send(planes);
+                                    converted
+                                        .lock()
+                                        .unwrap_or_else(|p| p.into_inner())
+                                        .push(frame.into_raw());
+                                }
+                                None => {
+                                    let _ = spares.send(frame.into_raw());
+                                }
+                            }
                             Ok(started)
                         });
                         let failed = ready.is_err();
@@ -429,7 +468,7 @@ fn pipeline(
                 Ok(None)
             })
             .map_err(ClipError::Thread)?;
-        let sorting = sort_frames(sorter, settings, info, in_order(prepared), &sorted, watch);
+        let sorting = sort_frames(sorter, settings, info, (in_order(prepared), yuv420), &sorted, watch);
         if sorting.is_ok() {
             let _ = sorted.send(ToSink::End);
         }
@@ -497,18 +536,21 @@ fn frame_runs(
 enum Readback {
     /// Copied into a staging buffer, the copy not yet waited for.
     Pending(PendingRead),
+    /// Converted to 4:2:0 and copied into a staging buffer, the copy not yet waited for.
+    Planes(PendingPlanes),
     /// Read already (a frame too large for one staging buffer is read in bands at once).
     Ready(RgbaImage),
 }
 
-/// Sorts each prepared frame and hands it on, with progress; stops at the first error or signal.
-/// Each frame's readback is waited for on a thread of its own, so the GPU sorts the next frame
-/// while the last one is copied out: two frames in flight, their staging buffers used again.
+/// Sorts each prepared frame and hands it on (as 4:2:0 of the matrix given with the frames, or
+/// RGBA), with progress; stops at the first error or signal. Each frame's readback is waited for
+/// on a thread of its own, so the GPU sorts the next frame while the last one is copied out: two
+/// frames in flight, their staging buffers used again.
 fn sort_frames(
     sorter: &Sorter<'_>,
     settings: &Settings,
     info: &ClipInfo,
-    prepared: impl Iterator<Item = Prepared>,
+    (prepared, yuv420): (impl Iterator<Item = Prepared>, Option<yuv::Matrix>),
     sorted: &mpsc::SyncSender<ToSink>,
     watch: &ClipWatch,
 ) -> anyhow::Result<()> {
@@ -520,17 +562,31 @@ fn sort_frames(
             .name("clip-readback".into())
             .spawn_scoped(scope, move || -> anyhow::Result<()> {
                 for (index, read) in reads.into_iter().enumerate() {
+                    let failed = "reading the sorted frame back from the GPU failed";
+                    // The sorting thread may have ended: then the buffers are not needed.
                     let frame = match read {
                         Readback::Ready(frame) => frame,
                         Readback::Pending(pending) => {
-                            let (frame, staging) = watch
-                                .stages
-                                .time(Stage::ReadBack, || pending.finish(gpu))
-                                .context("reading the sorted frame back from the GPU failed")?;
-                            // The sorting thread may have ended: then the buffer is not needed.
+                            let (frame, staging) =
+                                watch.stages.time(Stage::ReadBack, || pending.finish(gpu)).context(failed)?;
                             let _ = spare_in.send(staging);
                             frame
                         }
+                        Readback::Planes(pending) => {
+                            let (planes, staging) =
+                                watch.stages.time(Stage::ReadBack, || pending.finish(gpu)).context(failed)?;
+                            let _ = spare_in.send(staging);
+                            if sorted.send(ToSink::Frame(SortedFrame::Yuv420(planes))).is_err() {
+                                return Ok(());
+                            }
+                            watch.done.store(index as u64 + 1, Ordering::Relaxed);
+                            continue;
+                        }
+                    };
+                    // A frame too large for the GPU's conversion is converted here.
+                    let frame = match yuv420 {
+                        Some(matrix) => SortedFrame::Yuv420(yuv::to_yuv420(&frame, matrix)),
+                        None => SortedFrame::Rgba(frame),
                     };
                     if sorted.send(ToSink::Frame(frame)).is_err() {
                         // The encoder stopped; its error is the one to report.
@@ -545,7 +601,9 @@ fn sort_frames(
         if let Some(bar) = &mut bar {
             bar.set_total(info.frames);
         }
-        let submitted = submit_frames(sorter, settings, prepared, &reads_in, &spare, watch, &mut bar);
+        let mut yuv420 = yuv420.map(|matrix| (Yuv420Writer::new(gpu), matrix));
+        let submitted =
+            submit_frames(sorter, settings, (prepared, yuv420.as_mut()), &reads_in, &spare, watch, &mut bar);
         drop(reads_in);
         let read = reader.join().expect("the readback thread does not panic");
         submitted.and(read)?;
@@ -558,12 +616,13 @@ fn sort_frames(
     })
 }
 
-/// Starts each prepared frame's sort and readback on the GPU, in order, without waiting for
-/// them; the frames go to the readback thread through `reads`.
+/// Starts each prepared frame's sort and readback on the GPU (converted to 4:2:0 first when a
+/// writer is given and the frame fits it), in order, without waiting for them; the frames go to
+/// the readback thread through `reads`.
 fn submit_frames(
     sorter: &Sorter<'_>,
     settings: &Settings,
-    mut prepared: impl Iterator<Item = Prepared>,
+    (mut prepared, mut yuv420): (impl Iterator<Item = Prepared>, Option<&mut (Yuv420Writer, yuv::Matrix)>),
     reads: &mpsc::SyncSender<Readback>,
     spare: &mpsc::Receiver<wgpu::Buffer>,
     watch: &ClipWatch,
@@ -586,7 +645,13 @@ fn submit_frames(
             crate::algorithms::submit_steps(gpu, run.as_mut(), steps).context("sorting on the GPU failed")?;
             watch.check()?;
             // The run's textures stay alive on the GPU until the copy has been made.
-            Ok(match start_read(gpu, run.state(), spare.try_recv().ok()) {
+            let state = run.state();
+            if let Some((writer, matrix)) = yuv420.as_deref_mut()
+                && Yuv420Writer::fits(gpu, (state.width(), state.height()))
+            {
+                return Ok(Readback::Planes(writer.start_read(gpu, state, *matrix, spare.try_recv().ok())));
+            }
+            Ok(match start_read(gpu, state, spare.try_recv().ok()) {
                 Some(pending) => Readback::Pending(pending),
                 None => Readback::Ready(
                     read_texture(gpu, run.state())

@@ -6,7 +6,7 @@ use super::error::ClipError;
 use super::ffmpeg::Ffmpeg;
 use super::frame_files::{FrameFiles, is_frame_files};
 use super::probe::ClipInfo;
-use super::source::{Decoder, FrameSource};
+use super::source::{Decoder, FrameSource, PipeFormat};
 use crate::picture::input::SizeLimit;
 use crate::settings::Rate;
 use image::RgbaImage;
@@ -183,10 +183,9 @@ impl ClipReader {
             None => FrameSource::Decoder(Decoder::start_at(
                 self.ffmpeg.as_ref().expect("a video has found ffmpeg"),
                 &self.path,
-                self.size,
-                (self.info.width, self.info.height),
-                index,
-                self.info.rate,
+                (self.size, (self.info.width, self.info.height)),
+                (index, self.info.rate),
+                PipeFormat::of(&self.info),
             )?),
         };
         let (send, frames) = sync_channel(AHEAD);
@@ -199,7 +198,7 @@ impl ClipReader {
                 let mut next = index;
                 while let Some(frame) = source.next_frame() {
                     let failed = frame.is_err();
-                    if send.send(frame.map(|f| (next, f))).is_err() || failed {
+                    if send.send(frame.map(|f| (next, f.to_rgba()))).is_err() || failed {
                         break;
                     }
                     next += 1;

@@ -5,6 +5,7 @@
 
 use super::error::ClipError;
 use super::ffmpeg::Ffmpeg;
+use super::yuv::{Matrix, Yuv420Colour};
 use crate::settings::Rate;
 use std::path::Path;
 
@@ -23,6 +24,9 @@ pub struct ClipInfo {
     pub pixel_format: String,
     /// The codec of the first audio stream, if there is one.
     pub audio: Option<String>,
+    /// How the frames are coloured when they are 8-bit 4:2:0 in limited range with a matrix
+    /// shadersort converts itself (BT.601 or BT.709): then they come through the pipe as 4:2:0.
+    pub yuv420: Option<Yuv420Colour>,
 }
 
 impl ClipInfo {
@@ -114,6 +118,7 @@ fn parse(report: &str, frames: u64) -> Result<ClipInfo, Problem> {
         |unit: &str| pieces.iter().find_map(|p| p.strip_suffix(unit).and_then(|n| printed_rate(n.trim())));
     let rate = rate_of(" fps").or_else(|| rate_of(" tbr")).ok_or(Problem::Unreadable("frame rate"))?;
     let pixel_format = pieces.get(1).map(|p| first_word(p).to_string()).unwrap_or_default();
+    let yuv420 = pieces.get(1).and_then(|p| yuv420_colour(p));
     if frames == 0 {
         return Err(Problem::NoFrames);
     }
@@ -131,7 +136,52 @@ fn parse(report: &str, frames: u64) -> Result<ClipInfo, Problem> {
         let detail = format!("the file says {duration:.2} s, its frames last {video_seconds:.2} s");
         return Err(Problem::Truncated { frames, detail });
     }
-    Ok(ClipInfo { width, height, rate, frames, pixel_format, audio })
+    Ok(ClipInfo { width, height, rate, frames, pixel_format, audio, yuv420 })
+}
+
+/// ffmpeg's names of colour spaces (`av_color_space_name`).
+const COLOUR_SPACES: [&str; 18] = [
+    "gbr",
+    "bt709",
+    "unknown",
+    "reserved",
+    "fcc",
+    "bt470bg",
+    "smpte170m",
+    "smpte240m",
+    "ycgco",
+    "bt2020nc",
+    "bt2020c",
+    "smpte2085",
+    "chroma-derived-nc",
+    "chroma-derived-c",
+    "ictcp",
+    "ipt-c2",
+    "ycgco-re",
+    "ycgco-ro",
+];
+
+/// The colour of a stream whose pixel format reads `yuv420p(tv, bt709, progressive)` (range,
+/// colour space or `space/primaries/transfer`, field order; each may be missing): `None` unless
+/// it is 8-bit 4:2:0 in limited range (or unmarked) with a matrix [`Matrix`] knows.
+fn yuv420_colour(piece: &str) -> Option<Yuv420Colour> {
+    let (format, details) = piece.split_once('(').unwrap_or((piece, ""));
+    if format.trim() != "yuv420p" {
+        return None;
+    }
+    let mut space = None;
+    for item in details.split(',').map(|i| i.trim().trim_end_matches(')')) {
+        if item == "pc" {
+            return None;
+        }
+        let name = item.split('/').next().unwrap_or(item);
+        if space.is_none() && COLOUR_SPACES.contains(&name) {
+            space = Some(name);
+        }
+    }
+    let matrix = Matrix::from_ffmpeg_name(space.unwrap_or(""))?;
+    let tag = space.filter(|&s| s != "unknown").map(str::to_string);
+    Some(Yuv420Colour { matrix, tag })
 }
 
 /// A rate as ffmpeg prints it: two decimals at most, `1k` for a thousand.
@@ -231,6 +281,24 @@ video:12kB audio:0kB subtitle:0kB other streams:0kB global headers:0kB muxing ov
         assert_eq!((info.width, info.height, info.frames), (64, 48, 60));
         assert_eq!(info.rate, Rate { num: 30000, den: 1001 });
         assert_eq!(info.audio, None);
+        assert_eq!(info.yuv420, Some(Yuv420Colour::untagged()));
+        assert_eq!(parse(MKV, 33).unwrap().yuv420, None, "RGB is decoded to RGBA by ffmpeg");
+    }
+
+    #[test]
+    fn colour_details_pick_the_matrix_or_leave_the_conversion_to_ffmpeg() {
+        let colour = |piece: &str| yuv420_colour(piece);
+        let bt709 = Yuv420Colour { matrix: Matrix::Bt709, tag: Some("bt709".into()) };
+        assert_eq!(colour("yuv420p(tv, bt709, progressive)"), Some(bt709.clone()));
+        assert_eq!(colour("yuv420p(tv, bt709)"), Some(bt709));
+        let ntsc = colour("yuv420p(tv, smpte170m/smpte170m/bt709, top first)").unwrap();
+        assert_eq!((ntsc.matrix, ntsc.tag.as_deref()), (Matrix::Bt601, Some("smpte170m")));
+        assert_eq!(colour("yuv420p(tv, unknown/bt709/bt709)"), Some(Yuv420Colour::untagged()));
+        assert_eq!(colour("yuv420p"), Some(Yuv420Colour::untagged()));
+        assert_eq!(colour("yuv420p(pc, bt709)"), None, "full range");
+        assert_eq!(colour("yuv420p(tv, bt2020nc/bt2020/smpte2084)"), None);
+        assert_eq!(colour("yuv420p10le(tv, bt709)"), None);
+        assert_eq!(colour("yuvj420p(pc, bt470bg/unknown/unknown)"), None);
     }
 
     #[test]

@@ -1,10 +1,12 @@
-//! Frames out: ffmpeg encoding raw RGBA from a pipe into a temporary file beside the target
-//! (the audio copied from the clip), renamed into place only when ffmpeg has finished well; or
-//! a folder of PNG frames, written into a temporary folder and renamed in the same way.
+//! Frames out: ffmpeg encoding raw frames (RGBA, or 4:2:0 for a 4:2:0 encoder) from a pipe into
+//! a temporary file beside the target (the audio copied from the clip), renamed into place only
+//! when ffmpeg has finished well; or a folder of PNG frames, written into a temporary folder and
+//! renamed in the same way.
 
 use super::error::ClipError;
 use super::ffmpeg::{Ffmpeg, collect_log};
 use super::probe::last_error_line;
+use super::yuv::Yuv420Colour;
 use crate::picture::output::OutputFile;
 use crate::picture::output_dir::OutputDir;
 use crate::record::delta::Region;
@@ -64,6 +66,17 @@ pub struct EncodeSpec<'a> {
     pub audio: Option<(&'a Path, Vec<String>)>,
     /// Whether the frames may be translucent (PNG frames keep alpha only then).
     pub has_alpha: bool,
+    /// How frames reach an encoder: RGBA (`None`), or 4:2:0 coloured so.
+    pub yuv420: Option<Yuv420Colour>,
+}
+
+/// A sorted frame on its way out.
+#[derive(Debug)]
+pub enum SortedFrame {
+    /// RGBA.
+    Rgba(RgbaImage),
+    /// 4:2:0 planes in ffmpeg's `rawvideo` layout, for an encoder started to take them.
+    Yuv420(Vec<u8>),
 }
 
 /// A sink being written.
@@ -107,16 +120,21 @@ impl ClipSink {
     }
 
     /// Writes the next frame.
-    pub fn push(&mut self, frame: &RgbaImage) -> Result<(), ClipError> {
-        match self {
-            ClipSink::Encoder(encoder) => encoder.push(frame),
-            ClipSink::Frames { writer, size, dir } => {
+    ///
+    /// # Panics
+    /// For 4:2:0 into PNG frames (only an encoder is given them).
+    pub fn push(&mut self, frame: &SortedFrame) -> Result<(), ClipError> {
+        match (self, frame) {
+            (ClipSink::Encoder(encoder), SortedFrame::Rgba(frame)) => encoder.push(frame.as_raw()),
+            (ClipSink::Encoder(encoder), SortedFrame::Yuv420(planes)) => encoder.push(planes),
+            (ClipSink::Frames { writer, size, dir }, SortedFrame::Rgba(frame)) => {
                 let pixels: &[[u8; 4]] = bytemuck::cast_slice(frame.as_raw());
                 writer
                     .push(Region::full(pixels, size.0, size.1), FRAME_DELAY)
                     .map_err(|e| ClipError::WriteFrames { path: dir.path().into(), detail: e.to_string() })
             }
-            ClipSink::Discard => Ok(()),
+            (ClipSink::Frames { .. }, SortedFrame::Yuv420(_)) => panic!("PNG frames are written from RGBA"),
+            (ClipSink::Discard, _) => Ok(()),
         }
     }
 
@@ -135,7 +153,7 @@ impl ClipSink {
     }
 }
 
-/// ffmpeg encoding raw RGBA frames from its stdin into the target's temporary file.
+/// ffmpeg encoding raw frames from its stdin into the target's temporary file.
 pub struct Encoder {
     child: Child,
     stdin: Option<std::io::BufWriter<ChildStdin>>,
@@ -149,7 +167,18 @@ impl Encoder {
         let (w, h) = spec.size;
         let mut args: Vec<std::ffi::OsString> = Vec::new();
         let mut push = |items: &[&str]| args.extend(items.iter().map(Into::into));
-        push(&["-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgba"]);
+        push(&["-v", "error", "-y", "-f", "rawvideo"]);
+        match &spec.yuv420 {
+            None => push(&["-pix_fmt", "rgba"]),
+            // The clip's colour tags go on with its 4:2:0 frames; untagged frames stay untagged,
+            // as ffmpeg leaves the 4:2:0 it makes from RGBA.
+            Some(colour) => {
+                push(&["-pix_fmt", "yuv420p"]);
+                if let Some(tag) = &colour.tag {
+                    push(&["-colorspace", tag, "-color_range", "tv"]);
+                }
+            }
+        }
         push(&["-s", &format!("{w}x{h}"), "-framerate", &spec.rate.to_string(), "-i", "pipe:0"]);
         if let Some((clip, _)) = &spec.audio {
             args.push("-i".into());
@@ -176,9 +205,9 @@ impl Encoder {
         })
     }
 
-    fn push(&mut self, frame: &RgbaImage) -> Result<(), ClipError> {
+    fn push(&mut self, frame: &[u8]) -> Result<(), ClipError> {
         let stdin = self.stdin.as_mut().expect("open until finish");
-        if let Err(e) = stdin.write_all(frame.as_raw()) {
+        if let Err(e) = stdin.write_all(frame) {
             return Err(self.failed(format!("writing to ffmpeg failed: {e}")));
         }
         Ok(())

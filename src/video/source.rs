@@ -1,11 +1,12 @@
-//! Frames in, one RGBA picture at a time: ffmpeg decoding a clip to raw RGBA over a pipe
-//! (scaled on the way when the clip is over the size limit), or a folder of picture files
-//! read in name order.
+//! Frames in, one picture at a time: ffmpeg decoding a clip over a pipe (scaled on the way when
+//! the clip is over the size limit), as 4:2:0 for a 4:2:0 clip that shadersort converts itself
+//! and as RGBA otherwise, or a folder of picture files read in name order.
 
 use super::error::ClipError;
 use super::ffmpeg::{Ffmpeg, collect_log};
 use super::frame_files::FrameFiles;
-use super::probe::last_error_line;
+use super::probe::{ClipInfo, last_error_line};
+use super::yuv::{Matrix, Yuv420Size};
 use image::RgbaImage;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -21,19 +22,87 @@ pub enum FrameSource {
 
 impl FrameSource {
     /// The next frame; `None` after the last, once the source has checked that it ended well.
-    pub fn next_frame(&mut self) -> Option<Result<RgbaImage, ClipError>> {
+    pub fn next_frame(&mut self) -> Option<Result<DecodedFrame, ClipError>> {
         match self {
             FrameSource::Decoder(decoder) => decoder.next_frame(),
             FrameSource::Files(files, size) => files.next_frame().map(|frame| {
                 let frame = frame?;
-                Ok(match *size {
+                Ok(DecodedFrame::Rgba(match *size {
                     Some((w, h)) if frame.dimensions() != (w, h) => {
                         image::imageops::resize(&frame, w, h, image::imageops::FilterType::Triangle)
                     }
                     _ => frame,
-                })
+                }))
             }),
         }
+    }
+}
+
+/// What ffmpeg writes into the pipe.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PipeFormat {
+    /// RGBA, converted by ffmpeg.
+    Rgba,
+    /// 8-bit 4:2:0 as the clip holds it, converted to RGBA here with this matrix.
+    Yuv420(Matrix),
+}
+
+impl PipeFormat {
+    /// 4:2:0 for a clip whose colour [`yuv::to_rgba`](super::yuv::to_rgba) converts, else RGBA.
+    pub fn of(info: &ClipInfo) -> PipeFormat {
+        info.yuv420.as_ref().map_or(PipeFormat::Rgba, |c| PipeFormat::Yuv420(c.matrix))
+    }
+
+    fn ffmpeg_name(self) -> &'static str {
+        match self {
+            PipeFormat::Rgba => "rgba",
+            PipeFormat::Yuv420(_) => "yuv420p",
+        }
+    }
+
+    fn frame_bytes(self, (width, height): (u32, u32)) -> usize {
+        match self {
+            PipeFormat::Rgba => width as usize * height as usize * 4,
+            PipeFormat::Yuv420(_) => Yuv420Size { width, height }.bytes(),
+        }
+    }
+}
+
+/// A frame as it came through the pipe.
+#[derive(Debug)]
+pub enum DecodedFrame {
+    /// RGBA.
+    Rgba(RgbaImage),
+    /// 8-bit 4:2:0 planes ([`Yuv420Size::bytes`] layout), still to be converted.
+    Yuv420 {
+        /// The planes.
+        planes: Vec<u8>,
+        /// Their size.
+        size: Yuv420Size,
+        /// The matrix they convert with.
+        matrix: Matrix,
+    },
+}
+
+impl DecodedFrame {
+    /// The frame as RGBA, converted into `buffer`'s memory for 4:2:0; with the bytes the frame
+    /// came in, for the decoder to read a later frame into (`None` for RGBA: they are the
+    /// picture's).
+    pub fn into_rgba(self, buffer: Vec<u8>) -> (RgbaImage, Option<Vec<u8>>) {
+        match self {
+            DecodedFrame::Rgba(frame) => (frame, None),
+            DecodedFrame::Yuv420 { planes, size, matrix } => {
+                let mut rgba = buffer;
+                super::yuv::to_rgba(&planes, size, matrix, &mut rgba);
+                let frame = RgbaImage::from_raw(size.width, size.height, rgba).expect("a whole frame");
+                (frame, Some(planes))
+            }
+        }
+    }
+
+    /// The frame as RGBA.
+    pub fn to_rgba(self) -> RgbaImage {
+        self.into_rgba(Vec::new()).0
     }
 }
 
@@ -43,7 +112,7 @@ pub struct Decoder {
     child: Child,
     stdout: std::io::BufReader<ChildStdout>,
     stderr: Option<std::thread::JoinHandle<String>>,
-    frame_bytes: usize,
+    format: PipeFormat,
     size: (u32, u32),
     frames_read: u64,
     frames_expected: u64,
@@ -54,15 +123,16 @@ pub struct Decoder {
 
 impl Decoder {
     /// Starts decoding `path`, whose video ffmpeg counted `frames` frames of, at `size`
-    /// (scaled with an area filter when that differs from the clip's own size, `scale_from`).
+    /// (scaled with an area filter when that differs from the clip's own size, `scale_from`),
+    /// into `format`.
     pub fn start(
         ffmpeg: &Ffmpeg,
         path: &Path,
-        size: (u32, u32),
-        scale_from: (u32, u32),
+        (size, scale_from): ((u32, u32), (u32, u32)),
         frames: u64,
+        format: PipeFormat,
     ) -> Result<Decoder, ClipError> {
-        Decoder::spawn(ffmpeg, path, size, scale_from, None, frames)
+        Decoder::spawn(ffmpeg, path, (size, scale_from), None, frames, format)
     }
 
     /// Starts decoding `path` at frame `first` (counted from 0) of a clip of `rate` frames a
@@ -72,24 +142,23 @@ impl Decoder {
     pub fn start_at(
         ffmpeg: &Ffmpeg,
         path: &Path,
-        size: (u32, u32),
-        scale_from: (u32, u32),
-        first: u64,
-        rate: crate::settings::Rate,
+        (size, scale_from): ((u32, u32), (u32, u32)),
+        (first, rate): (u64, crate::settings::Rate),
+        format: PipeFormat,
     ) -> Result<Decoder, ClipError> {
         // Half a frame early: frame `first` starts at first / rate, and rounding must not drop it.
         let seconds = (first as f64 - 0.5).max(0.0) / rate.fps();
         let seek = (first > 0).then_some(seconds);
-        Decoder::spawn(ffmpeg, path, size, scale_from, seek, 0)
+        Decoder::spawn(ffmpeg, path, (size, scale_from), seek, 0, format)
     }
 
     fn spawn(
         ffmpeg: &Ffmpeg,
         path: &Path,
-        size: (u32, u32),
-        scale_from: (u32, u32),
+        (size, scale_from): ((u32, u32), (u32, u32)),
         seek: Option<f64>,
         frames: u64,
+        format: PipeFormat,
     ) -> Result<Decoder, ClipError> {
         // -xerror: a damaged packet ends the run with an error instead of a frame of garbage.
         let mut args: Vec<std::ffi::OsString> = ["-v", "error", "-xerror"].iter().map(Into::into).collect();
@@ -102,7 +171,7 @@ impl Decoder {
         if size != scale_from {
             args.extend(["-vf".into(), format!("scale={}:{}:flags=area", size.0, size.1).into()]);
         }
-        args.extend(["-f", "rawvideo", "-pix_fmt", "rgba", "pipe:1"].iter().map(Into::into));
+        args.extend(["-f", "rawvideo", "-pix_fmt", format.ffmpeg_name(), "pipe:1"].iter().map(Into::into));
         let mut command = ffmpeg.command(args);
         command.stdout(Stdio::piped());
         let mut child = ffmpeg.spawn(&mut command)?;
@@ -114,7 +183,7 @@ impl Decoder {
             child,
             stdout: std::io::BufReader::with_capacity(1 << 20, stdout),
             stderr: Some(stderr),
-            frame_bytes: size.0 as usize * size.1 as usize * 4,
+            format,
             size,
             frames_read: 0,
             frames_expected: frames,
@@ -129,17 +198,18 @@ impl Decoder {
         self
     }
 
-    fn next_frame(&mut self) -> Option<Result<RgbaImage, ClipError>> {
+    fn next_frame(&mut self) -> Option<Result<DecodedFrame, ClipError>> {
         if self.done {
             return None;
         }
+        let frame_bytes = self.format.frame_bytes(self.size);
         let spare = self.spares.as_ref().and_then(|s| s.try_recv().ok());
         let mut bytes = match spare {
-            Some(mut bytes) if bytes.capacity() >= self.frame_bytes => {
-                bytes.resize(self.frame_bytes, 0);
+            Some(mut bytes) if bytes.capacity() >= frame_bytes => {
+                bytes.resize(frame_bytes, 0);
                 bytes
             }
-            _ => vec![0u8; self.frame_bytes],
+            _ => vec![0u8; frame_bytes],
         };
         let mut filled = 0;
         while filled < bytes.len() {
@@ -160,7 +230,15 @@ impl Decoder {
             return Some(Err(self.broken(why)));
         }
         self.frames_read += 1;
-        Some(Ok(RgbaImage::from_raw(self.size.0, self.size.1, bytes).expect("a whole frame was read")))
+        let (width, height) = self.size;
+        Some(Ok(match self.format {
+            PipeFormat::Rgba => {
+                DecodedFrame::Rgba(RgbaImage::from_raw(width, height, bytes).expect("a whole frame was read"))
+            }
+            PipeFormat::Yuv420(matrix) => {
+                DecodedFrame::Yuv420 { planes: bytes, size: Yuv420Size { width, height }, matrix }
+            }
+        }))
     }
 
     /// After the last frame: ffmpeg must have ended well and given every frame it counted.

@@ -9,6 +9,8 @@ use std::time::{Duration, Instant};
 pub enum Stage {
     /// Waiting for the next decoded frame from ffmpeg (or reading a picture file).
     Decode,
+    /// Converting a 4:2:0 frame to RGBA on the CPU.
+    ToRgba,
     /// Finding the frame's runs on the CPU.
     Runs,
     /// Starting the frame's run: textures made, the frame uploaded, the algorithm's CPU plan.
@@ -25,8 +27,9 @@ pub enum Stage {
 
 impl Stage {
     /// Every stage, in order.
-    pub const ALL: [Stage; 7] = [
+    pub const ALL: [Stage; 8] = [
         Stage::Decode,
+        Stage::ToRgba,
         Stage::Runs,
         Stage::Start,
         Stage::SorterIdle,
@@ -39,6 +42,7 @@ impl Stage {
     pub fn name(self) -> &'static str {
         match self {
             Stage::Decode => "decode",
+            Stage::ToRgba => "4:2:0 to RGBA",
             Stage::Runs => "runs",
             Stage::Start => "upload + plan",
             Stage::SorterIdle => "sorter idle",
@@ -109,6 +113,6 @@ mod tests {
         assert!(times.of(Stage::Runs) >= Duration::from_millis(60), "{times}");
         assert!(times.of(Stage::Sink) < Duration::from_millis(20), "{times}");
         assert_eq!(times.of(Stage::Decode), Duration::ZERO);
-        assert!(times.to_string().starts_with("decode 0.00 s, runs 0.0"), "{times}");
+        assert!(times.to_string().starts_with("decode 0.00 s, 4:2:0 to RGBA 0.00 s, runs 0.0"), "{times}");
     }
 }

@@ -1,0 +1,258 @@
+//! Sorted frames turned into 4:2:0 on the GPU (`shaders/rgba_to_yuv420.wgsl`) and read back as
+//! such: 1.5 bytes a pixel through the readback and the encoder's pipe instead of 4, and no
+//! conversion left for ffmpeg. Equal to [`to_yuv420`](super::yuv::to_yuv420) byte for byte.
+
+use super::yuv::{Matrix, Yuv420Size, to_yuv_coefficients};
+use crate::gpu::bindings::{compute_buffer, uint_texture};
+use crate::gpu::shaders::RGBA_TO_YUV420_PROGRAM;
+use crate::gpu::{Gpu, GpuError};
+use wgpu::util::DeviceExt;
+
+/// Mirrors `Yuv420Params` in `shaders/rgba_to_yuv420.wgsl`.
+#[repr(C)]
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+struct Yuv420Params {
+    width: u32,
+    height: u32,
+    luma_row_words: u32,
+    chroma_row_words: u32,
+    cb_start: u32,
+    cr_start: u32,
+    blocks_x: u32,
+    blocks_y: u32,
+    luma: [i32; 4],
+    cb: [i32; 4],
+    cr: [i32; 4],
+}
+
+/// Pixels a kernel invocation converts along a row.
+const BLOCK_WIDTH: u32 = 8;
+/// Invocations per workgroup (`@workgroup_size` in the shader).
+const WORKGROUP: u32 = 64;
+
+/// Where the planes lie in the GPU's buffer: rows padded to whole blocks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct PaddedPlanes {
+    size: Yuv420Size,
+    luma_row_bytes: u32,
+}
+
+impl PaddedPlanes {
+    fn of(size: Yuv420Size) -> PaddedPlanes {
+        PaddedPlanes { size, luma_row_bytes: size.width.next_multiple_of(BLOCK_WIDTH) }
+    }
+
+    fn chroma_row_bytes(self) -> u32 {
+        self.luma_row_bytes / 2
+    }
+
+    fn luma_bytes(self) -> u64 {
+        u64::from(self.luma_row_bytes) * u64::from(self.size.height)
+    }
+
+    fn chroma_bytes(self) -> u64 {
+        u64::from(self.chroma_row_bytes()) * u64::from(self.size.height / 2)
+    }
+
+    fn bytes(self) -> u64 {
+        self.luma_bytes() + 2 * self.chroma_bytes()
+    }
+
+    /// The planes without their padding, in ffmpeg's `rawvideo` layout.
+    fn unpad(self, data: &[u8], out: &mut Vec<u8>) {
+        let (w, cw) = (self.size.width as usize, self.size.width as usize / 2);
+        let luma = self.luma_bytes() as usize;
+        let chroma = self.chroma_bytes() as usize;
+        let rows = |from: &[u8], pitch: u32, keep: usize, out: &mut Vec<u8>| {
+            from.chunks_exact(pitch as usize).for_each(|row| out.extend_from_slice(&row[..keep]));
+        };
+        out.clear();
+        out.reserve(self.size.bytes());
+        rows(&data[..luma], self.luma_row_bytes, w, out);
+        rows(&data[luma..luma + chroma], self.chroma_row_bytes(), cw, out);
+        rows(&data[luma + chroma..luma + 2 * chroma], self.chroma_row_bytes(), cw, out);
+    }
+}
+
+/// The conversion kernel, and the buffer it writes a frame's planes into (used again for every
+/// frame: each frame's copy out is ordered before the next frame's conversion).
+pub struct Yuv420Writer {
+    layout: wgpu::BindGroupLayout,
+    pipeline: wgpu::ComputePipeline,
+    planes: Option<wgpu::Buffer>,
+}
+
+impl Yuv420Writer {
+    /// Builds the kernel on `gpu`.
+    pub fn new(gpu: &Gpu) -> Self {
+        let device = &gpu.device;
+        let module = RGBA_TO_YUV420_PROGRAM.module(device);
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("yuv420::layout"),
+            entries: &[
+                uint_texture(0, wgpu::ShaderStages::COMPUTE),
+                compute_buffer(1, wgpu::BufferBindingType::Uniform, false),
+                compute_buffer(2, wgpu::BufferBindingType::Storage { read_only: false }, false),
+            ],
+        });
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("yuv420::pipeline_layout"),
+            bind_group_layouts: &[Some(&layout)],
+            immediate_size: 0,
+        });
+        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some("yuv420::rgba_to_yuv420"),
+            layout: Some(&pipeline_layout),
+            module: &module,
+            entry_point: Some("rgba_to_yuv420"),
+            compilation_options: Default::default(),
+            cache: None,
+        });
+        Yuv420Writer { layout, pipeline, planes: None }
+    }
+
+    /// Whether a `width` x `height` frame can be converted here: even sides, and planes that fit
+    /// one storage buffer (others are converted on the CPU).
+    pub fn fits(gpu: &Gpu, (width, height): (u32, u32)) -> bool {
+        let limits = gpu.device.limits();
+        let bytes = PaddedPlanes::of(Yuv420Size { width, height }).bytes();
+        width % 2 == 0
+            && height % 2 == 0
+            && bytes <= limits.max_storage_buffer_binding_size
+            && bytes <= limits.max_buffer_size
+            && height / 2 <= limits.max_compute_workgroups_per_dimension
+    }
+
+    /// Starts converting `picture` (an `Rgba8Uint` texture that [`Yuv420Writer::fits`]) and
+    /// reading the planes back into `staging` (made, or made larger, when missing or too small).
+    pub fn start_read(
+        &mut self,
+        gpu: &Gpu,
+        picture: &wgpu::Texture,
+        matrix: Matrix,
+        staging: Option<wgpu::Buffer>,
+    ) -> PendingPlanes {
+        let size = Yuv420Size { width: picture.width(), height: picture.height() };
+        assert!(Self::fits(gpu, (size.width, size.height)), "{size:?} fits the GPU's 4:2:0 conversion");
+        let layout = PaddedPlanes::of(size);
+        let bytes = layout.bytes();
+        let planes = match self.planes.take().filter(|b| b.size() >= bytes) {
+            Some(planes) => planes,
+            None => gpu.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("yuv420::planes"),
+                size: bytes,
+                usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+                mapped_at_creation: false,
+            }),
+        };
+        let k = to_yuv_coefficients(matrix);
+        let word = |bytes: u64| u32::try_from(bytes / 4).expect("planes fit a storage buffer");
+        let params = Yuv420Params {
+            width: size.width,
+            height: size.height,
+            luma_row_words: layout.luma_row_bytes / 4,
+            chroma_row_words: layout.chroma_row_bytes() / 4,
+            cb_start: word(layout.luma_bytes()),
+            cr_start: word(layout.luma_bytes() + layout.chroma_bytes()),
+            blocks_x: layout.luma_row_bytes / BLOCK_WIDTH,
+            blocks_y: size.height / 2,
+            luma: [k[0], k[1], k[2], 0],
+            cb: [k[3], k[4], k[5], 0],
+            cr: [k[6], k[7], k[8], 0],
+        };
+        let params = gpu.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("yuv420::params"),
+            contents: bytemuck::bytes_of(&params),
+            usage: wgpu::BufferUsages::UNIFORM,
+        });
+        let view = picture.create_view(&Default::default());
+        let bind_group = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("yuv420::bind_group"),
+            layout: &self.layout,
+            entries: &[
+                wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::TextureView(&view) },
+                wgpu::BindGroupEntry { binding: 1, resource: params.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 2, resource: planes.as_entire_binding() },
+            ],
+        });
+        let staging = staging.filter(|b| b.size() >= bytes).unwrap_or_else(|| {
+            gpu.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("yuv420::staging"),
+                size: bytes,
+                usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+                mapped_at_creation: false,
+            })
+        });
+        let mut encoder =
+            gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("yuv420") });
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("rgba_to_yuv420"),
+                timestamp_writes: None,
+            });
+            pass.set_pipeline(&self.pipeline);
+            pass.set_bind_group(0, &bind_group, &[]);
+            pass.dispatch_workgroups(workgroups_for(layout.luma_row_bytes / BLOCK_WIDTH), size.height / 2, 1);
+        }
+        encoder.copy_buffer_to_buffer(&planes, 0, &staging, 0, bytes);
+        let submission = gpu.queue.submit([encoder.finish()]);
+        let (tx, mapped) = std::sync::mpsc::channel();
+        staging.map_async(wgpu::MapMode::Read, ..bytes, move |r| {
+            // Nobody may be waiting any more (an error ended the clip): the result is not needed.
+            let _ = tx.send(r);
+        });
+        self.planes = Some(planes);
+        PendingPlanes { staging, layout, submission, mapped }
+    }
+}
+
+/// Workgroups along x for `blocks` blocks a row.
+fn workgroups_for(blocks: u32) -> u32 {
+    blocks.div_ceil(WORKGROUP)
+}
+
+/// A frame's 4:2:0 planes on their way to the CPU ([`Yuv420Writer::start_read`]).
+pub struct PendingPlanes {
+    staging: wgpu::Buffer,
+    layout: PaddedPlanes,
+    submission: wgpu::SubmissionIndex,
+    mapped: std::sync::mpsc::Receiver<Result<(), wgpu::BufferAsyncError>>,
+}
+
+impl PendingPlanes {
+    /// Waits for the copy and returns the planes (ffmpeg's `rawvideo` layout), with the staging
+    /// buffer for the next read.
+    pub fn finish(self, gpu: &Gpu) -> Result<(Vec<u8>, wgpu::Buffer), GpuError> {
+        let wait = wgpu::PollType::Wait { submission_index: Some(self.submission), timeout: None };
+        gpu.device.poll(wait).map_err(|e| GpuError::Device(e.to_string()))?;
+        self.mapped
+            .recv()
+            .map_err(|_| GpuError::Device("buffer mapping was dropped".into()))?
+            .map_err(|e| GpuError::Device(format!("buffer mapping failed: {e}")))?;
+        gpu.check()?;
+        let mut out = Vec::new();
+        {
+            let bytes = self.layout.bytes();
+            let view = self.staging.get_mapped_range(..bytes).map_err(|e| GpuError::Device(e.to_string()))?;
+            self.layout.unpad(&view, &mut out);
+        }
+        self.staging.unmap();
+        Ok((out, self.staging))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_are_padded_to_whole_blocks_and_unpadded_to_ffmpegs_layout() {
+        let layout = PaddedPlanes::of(Yuv420Size { width: 6, height: 2 });
+        assert_eq!((layout.luma_row_bytes, layout.chroma_row_bytes()), (8, 4));
+        assert_eq!(layout.bytes(), 16 + 4 + 4);
+        let data: Vec<u8> = (0..24).collect();
+        let mut out = Vec::new();
+        layout.unpad(&data, &mut out);
+        assert_eq!(out, [0, 1, 2, 3, 4, 5, 8, 9, 10, 11, 12, 13, 16, 17, 18, 20, 21, 22]);
+    }
+}
