@@ -1,7 +1,7 @@
 //! `shadersort bench video`: frames per second of a clip sorted frame by frame, each beside what
-//! ffmpeg alone does with the same clip in the same run: decoding to raw RGBA against decoding,
-//! sorting and reading back (the encoder replaced by a null sink), and a plain ffmpeg transcode
-//! against the whole run to the same encoder settings.
+//! ffmpeg alone does with the same clip in the same run: decoding to raw RGBA (and, for scale, to
+//! 4:2:0) against decoding, sorting and reading back (the encoder replaced by a null sink), and a
+//! plain ffmpeg transcode against the whole run to the same encoder settings.
 
 use crate::settings::Settings;
 use crate::video::encoding::H264_CRF;
@@ -59,7 +59,9 @@ pub fn run(args: &VideoBenchArgs, settings: &Settings) -> anyhow::Result<()> {
             let samples = (0..args.runs).map(|_| measure()).collect::<anyhow::Result<Vec<_>>>()?;
             Ok(super::median(samples))
         };
-    let decode = median(Box::new(|| decode_alone(&ffmpeg, clip, (info.width, info.height))))?;
+    let size = (info.width, info.height);
+    let decode = median(Box::new(|| decode_alone(&ffmpeg, clip, size, "rgba")))?;
+    let decode_420 = median(Box::new(|| decode_alone(&ffmpeg, clip, size, "yuv420p")))?;
     let mut adapter = String::new();
     let mut setups = Vec::new();
     let mut stages = Vec::new();
@@ -96,6 +98,7 @@ pub fn run(args: &VideoBenchArgs, settings: &Settings) -> anyhow::Result<()> {
     println!("| run | seconds | frames/s | ratio |");
     println!("| --- | ---: | ---: | ---: |");
     println!("| ffmpeg decode to RGBA | {:.3} | {:.1} | |", decode.as_secs_f64(), fps(decode));
+    println!("| ffmpeg decode to 4:2:0 | {:.3} | {:.1} | |", decode_420.as_secs_f64(), fps(decode_420));
     println!(
         "| decode + sort + read back (null sink) | {:.3} | {:.1} | {:.2}x decode (goal >= 0.8) |",
         sort.as_secs_f64(),
@@ -116,8 +119,14 @@ pub fn run(args: &VideoBenchArgs, settings: &Settings) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// ffmpeg decoding the clip's video to raw RGBA into a pipe read here and dropped.
-fn decode_alone(ffmpeg: &Ffmpeg, clip: &Path, (w, h): (u32, u32)) -> anyhow::Result<Duration> {
+/// ffmpeg decoding the clip's video to raw frames of `pixel_format` into a pipe read here and
+/// dropped.
+fn decode_alone(
+    ffmpeg: &Ffmpeg,
+    clip: &Path,
+    (w, h): (u32, u32),
+    pixel_format: &str,
+) -> anyhow::Result<Duration> {
     let started = Instant::now();
     let mut command = ffmpeg.command(["-v".into(), "error".into(), "-i".into(), clip.as_os_str().to_owned()]);
     command.args([
@@ -128,7 +137,7 @@ fn decode_alone(ffmpeg: &Ffmpeg, clip: &Path, (w, h): (u32, u32)) -> anyhow::Res
         "-f",
         "rawvideo",
         "-pix_fmt",
-        "rgba",
+        pixel_format,
         "pipe:1",
     ]);
     command.stdout(Stdio::piped());

@@ -134,8 +134,15 @@ pub fn to_yuv_coefficients(matrix: Matrix) -> [i32; 9] {
     ]
 }
 
+/// A fixed-point channel value as a byte: rounded (the half is in the luma term), clamped.
+fn channel(value: i32) -> u8 {
+    (value >> SHIFT).clamp(0, 255) as u8
+}
+
 /// Converts a 4:2:0 frame (`planes` in [`Yuv420Size::bytes`] layout) to RGBA into `rgba`
-/// (resized to fit), alpha opaque.
+/// (resized to fit), alpha opaque. For each pixel, with `Y' = Y − 16`, `U' = Cb − 128` and
+/// `V' = Cr − 128` of its block: `R = (cy·Y' + crv·V' + 2^15) >> 16`,
+/// `G = (cy·Y' − cgu·U' − cgv·V' + 2^15) >> 16`, `B = (cy·Y' + cbu·U' + 2^15) >> 16`, clamped.
 pub fn to_rgba(planes: &[u8], size: Yuv420Size, matrix: Matrix, rgba: &mut Vec<u8>) {
     let (w, h) = (size.width as usize, size.height as usize);
     let (cw, ch) = size.chroma();
@@ -145,17 +152,54 @@ pub fn to_rgba(planes: &[u8], size: Yuv420Size, matrix: Matrix, rgba: &mut Vec<u
     let (cb, cr) = chroma.split_at(cw * ch);
     rgba.resize(w * h * 4, 0);
     let c = ToRgb::of(matrix);
-    let clamp = |v: i32| (v >> SHIFT).clamp(0, 255) as u8;
+    // Each chroma row's terms, spread over the pixels of the two luma rows that share them.
+    let mut terms = ChromaTerms { red: vec![0; w], green: vec![0; w], blue: vec![0; w] };
     for (y, row) in rgba.chunks_exact_mut(w * 4).enumerate() {
-        let luma = &luma[y * w..][..w];
-        let (cb, cr) = (&cb[y / 2 * cw..][..cw], &cr[y / 2 * cw..][..cw]);
-        for (x, (pixel, &l)) in row.chunks_exact_mut(4).zip(luma).enumerate() {
-            let (u, v) = (i32::from(cb[x / 2]) - 128, i32::from(cr[x / 2]) - 128);
-            let l = c.cy * (i32::from(l) - 16) + HALF;
-            pixel[0] = clamp(l + c.crv * v);
-            pixel[1] = clamp(l - c.cgu * u - c.cgv * v);
-            pixel[2] = clamp(l + c.cbu * u);
-            pixel[3] = 255;
+        if y % 2 == 0 {
+            terms.spread(&c, &cb[y / 2 * cw..][..cw], &cr[y / 2 * cw..][..cw]);
+        }
+        convert_row(&c, &luma[y * w..][..w], &terms, row);
+    }
+}
+
+/// The chroma terms of every pixel of a row: `crv·V'`, `−cgu·U' − cgv·V'` and `cbu·U'`.
+struct ChromaTerms {
+    red: Vec<i32>,
+    green: Vec<i32>,
+    blue: Vec<i32>,
+}
+
+impl ChromaTerms {
+    /// Fills the terms from a chroma row, each sample for its two pixels (an odd width's last
+    /// sample for one).
+    fn spread(&mut self, c: &ToRgb, cb: &[u8], cr: &[u8]) {
+        let pixels = self.red.chunks_mut(2).zip(self.green.chunks_mut(2)).zip(self.blue.chunks_mut(2));
+        for (((red, green), blue), (&u, &v)) in pixels.zip(cb.iter().zip(cr)) {
+            let (u, v) = (i32::from(u) - 128, i32::from(v) - 128);
+            red.fill(c.crv * v);
+            green.fill(-c.cgu * u - c.cgv * v);
+            blue.fill(c.cbu * u);
+        }
+    }
+}
+
+/// One row of pixels from its luma and its chroma terms.
+fn convert_row(c: &ToRgb, luma: &[u8], terms: &ChromaTerms, row: &mut [u8]) {
+    let sources = luma.iter().zip(&terms.red).zip(&terms.green).zip(&terms.blue);
+    let pixels = sources.map(|(((&l, &red), &green), &blue)| {
+        let l = c.cy * (i32::from(l) - 16) + HALF;
+        let word = u32::from(channel(l + red))
+            | (u32::from(channel(l + green)) << 8)
+            | (u32::from(channel(l + blue)) << 16)
+            | 0xff00_0000;
+        word.to_le()
+    });
+    // Whole words where the row is aligned for them (as allocators align frames), which the
+    // compiler turns into vector code; bytes otherwise.
+    match bytemuck::try_cast_slice_mut::<u8, u32>(row) {
+        Ok(words) => words.iter_mut().zip(pixels).for_each(|(word, pixel)| *word = pixel),
+        Err(_) => {
+            row.chunks_exact_mut(4).zip(pixels).for_each(|(p, pixel)| p.copy_from_slice(&pixel.to_ne_bytes()))
         }
     }
 }
@@ -217,6 +261,50 @@ mod tests {
         planes.extend(std::iter::repeat_n(u, chroma));
         planes.extend(std::iter::repeat_n(v, chroma));
         planes
+    }
+
+    /// The conversion to RGBA pixel by pixel, as its documentation states it.
+    fn to_rgba_by_the_formula(planes: &[u8], size: Yuv420Size, matrix: Matrix) -> Vec<u8> {
+        let (w, h) = (size.width as usize, size.height as usize);
+        let cw = size.chroma().0 as usize;
+        let c = ToRgb::of(matrix);
+        let mut out = Vec::new();
+        for y in 0..h {
+            for x in 0..w {
+                let chroma = |plane: usize| {
+                    i32::from(planes[w * h + plane * cw * size.chroma().1 as usize + y / 2 * cw + x / 2])
+                        - 128
+                };
+                let (u, v) = (chroma(0), chroma(1));
+                let l = c.cy * (i32::from(planes[y * w + x]) - 16) + HALF;
+                out.extend([
+                    channel(l + c.crv * v),
+                    channel(l - c.cgu * u - c.cgv * v),
+                    channel(l + c.cbu * u),
+                    255,
+                ]);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_tables_give_what_the_formula_gives() {
+        let mut seed = 7u32;
+        for (w, h) in [(1, 1), (1, 5), (6, 1), (5, 3), (64, 2), (37, 23)] {
+            let size = Yuv420Size { width: w, height: h };
+            let planes: Vec<u8> = (0..size.bytes())
+                .map(|_| {
+                    seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+                    (seed >> 24) as u8
+                })
+                .collect();
+            for matrix in [Matrix::Bt601, Matrix::Bt709] {
+                let mut rgba = Vec::new();
+                to_rgba(&planes, size, matrix, &mut rgba);
+                assert_eq!(rgba, to_rgba_by_the_formula(&planes, size, matrix), "{w}x{h} {matrix:?}");
+            }
+        }
     }
 
     #[test]
