@@ -178,7 +178,7 @@ impl<'a> Sorter<'a> {
     /// ([`Sorter::gpu_threshold`] said where), with its notice.
     pub(crate) fn start_in_gpu_threshold(
         &self,
-        picture: &RgbaImage,
+        picture: crate::algorithms::ping_pong::StartPicture<'_>,
         settings: crate::algorithms::RunSettings,
         runs: ThresholdRuns,
     ) -> (Box<dyn SortRun>, Option<String>) {

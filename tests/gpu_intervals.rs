@@ -9,6 +9,7 @@ mod common;
 use common::on_every_gpu;
 use image::RgbaImage;
 use shadersort::algorithms::odd_even::PassKind;
+use shadersort::algorithms::ping_pong::StartPicture;
 use shadersort::algorithms::radix::RadixSettings;
 use shadersort::algorithms::runs::RunsError;
 use shadersort::algorithms::swap_reader::SwapReader;
@@ -437,8 +438,16 @@ fn radix_within_threshold_runs_found_on_the_gpu_sorts_as_within_the_cpu_map() {
                 let options = SortOptions { key: SortKey::ALL[i], descending: i % 2 == 1, axis };
                 let runs = ThresholdRuns { key: SortKey::Luma, threshold, axis };
                 let settings = RadixSettings::default();
-                let mut run =
-                    radix.start_in_threshold_runs(gpu, &picture, options, settings, &kernel, runs).unwrap();
+                let mut run = radix
+                    .start_in_threshold_runs(
+                        gpu,
+                        StartPicture::Image(&picture),
+                        options,
+                        settings,
+                        &kernel,
+                        runs,
+                    )
+                    .unwrap();
                 run_until(gpu, &mut run, u32::MAX, |_| true).unwrap();
                 let intervals =
                     IntervalSettings { mode: IntervalMode::Threshold, threshold, ..Default::default() };
@@ -451,8 +460,14 @@ fn radix_within_threshold_runs_found_on_the_gpu_sorts_as_within_the_cpu_map() {
         let wide = RgbaImage::new(16384, 1);
         let options = SortOptions { key: SortKey::Hue, ..Default::default() };
         let runs = ThresholdRuns { key: SortKey::Luma, threshold, axis: Axis::Rows };
-        let refused =
-            radix.start_in_threshold_runs(gpu, &wide, options, RadixSettings::default(), &kernel, runs);
+        let refused = radix.start_in_threshold_runs(
+            gpu,
+            StartPicture::Image(&wide),
+            options,
+            RadixSettings::default(),
+            &kernel,
+            runs,
+        );
         assert!(matches!(refused, Err(RunsError::KeyTooWide(_))));
     });
 }

@@ -1,16 +1,48 @@
-//! Sorted frames turned into 4:2:0 on the GPU for an encoder: the planes equal the CPU model
-//! (`shadersort::video::yuv::to_yuv420`) byte for byte, for both matrices, on sizes that are and
-//! are not whole 8x2 blocks or workgroups, on colours at the ends of the range, and with one
-//! writer reused across frames of different sizes; on every backend under test.
+//! 4:2:0 on the GPU, both ways. Decoded frames turned into pictures equal the CPU model
+//! (`shadersort::video::yuv::to_rgba`) texel for texel on awkward sizes (1x1, 1xN, Nx1, odd,
+//! 63/64/65). Sorted frames turned into 4:2:0 for an encoder equal the model (`to_yuv420`) byte
+//! for byte on sizes that are and are not whole 8x2 blocks or workgroups, on colours at the
+//! ends of the range, with one writer reused across frames of different sizes. Both matrices, on
+//! every backend under test.
 
 mod common;
 
 use common::on_every_gpu;
 use image::RgbaImage;
+use shadersort::gpu::readback::read_texture;
 use shadersort::gpu::texture::picture_texture;
+use shadersort::picture::patterns::SplitMix64;
 use shadersort::picture::patterns::random_image;
-use shadersort::video::yuv::{Matrix, to_yuv420};
-use shadersort::video::yuv_gpu::Yuv420Writer;
+use shadersort::video::yuv::{Matrix, Yuv420Size, to_rgba, to_yuv420};
+use shadersort::video::yuv_gpu::{Yuv420Reader, Yuv420Writer};
+
+#[test]
+fn decoded_420_frames_become_the_pictures_the_cpu_model_makes() {
+    let sizes = [(1, 1), (1, 9), (9, 1), (2, 2), (37, 23), (63, 65), (64, 64), (65, 63), (257, 3)];
+    on_every_gpu(|gpu| {
+        let reader = Yuv420Reader::new(gpu);
+        let mut rng = SplitMix64::new(7);
+        for (width, height) in sizes {
+            let size = Yuv420Size { width, height };
+            assert!(Yuv420Reader::fits(gpu, size));
+            // Random bytes, extremes included: every clamp is reached.
+            let planes: Vec<u8> = (0..size.bytes()).map(|_| rng.next_u32() as u8).collect();
+            for matrix in [Matrix::Bt601, Matrix::Bt709] {
+                let picture = read_texture(gpu, &reader.picture(gpu, &planes, size, matrix)).unwrap();
+                let mut expected = Vec::new();
+                to_rgba(&planes, size, matrix, &mut expected);
+                if let Some(at) = picture.as_raw().iter().zip(&expected).position(|(a, b)| a != b) {
+                    let (x, y) = ((at / 4) as u32 % width, (at / 4) as u32 / width);
+                    panic!(
+                        "{width}x{height} {matrix:?}: pixel ({x}, {y}) is {:?}, the model says {:?}",
+                        picture.get_pixel(x, y).0,
+                        &expected[at / 4 * 4..][..4]
+                    );
+                }
+            }
+        }
+    });
+}
 
 /// Black, white and the primaries and secondaries, pixel by pixel: the clamps and the extremes.
 fn extremes(width: u32, height: u32) -> RgbaImage {

@@ -5,6 +5,25 @@ use crate::gpu::Gpu;
 use crate::gpu::texture::{copy_picture, create_picture_texture, picture_texture};
 use image::RgbaImage;
 
+/// The picture a run starts from.
+pub enum StartPicture<'a> {
+    /// A picture on the CPU, uploaded.
+    Image(&'a RgbaImage),
+    /// A picture texture already on the GPU (see [`create_picture_texture`]), taken as the run's
+    /// input.
+    Texture(wgpu::Texture),
+}
+
+impl StartPicture<'_> {
+    /// Width and height.
+    pub fn dimensions(&self) -> (u32, u32) {
+        match self {
+            StartPicture::Image(picture) => picture.dimensions(),
+            StartPicture::Texture(texture) => (texture.width(), texture.height()),
+        }
+    }
+}
+
 /// Input and ping-pong textures of one run.
 pub struct PingPong {
     input: wgpu::Texture,
@@ -15,8 +34,17 @@ pub struct PingPong {
 impl PingPong {
     /// Uploads `picture` and copies it into texture 0; `label` names the textures.
     pub fn new(gpu: &Gpu, picture: &RgbaImage, label: &str) -> Self {
+        PingPong::start(gpu, StartPicture::Image(picture), label)
+    }
+
+    /// Takes `picture` as the input (uploaded first if on the CPU) and copies it into texture 0;
+    /// `label` names the textures.
+    pub fn start(gpu: &Gpu, picture: StartPicture<'_>, label: &str) -> Self {
         let (width, height) = picture.dimensions();
-        let input = picture_texture(gpu, picture, &format!("{label}::input"));
+        let input = match picture {
+            StartPicture::Image(picture) => picture_texture(gpu, picture, &format!("{label}::input")),
+            StartPicture::Texture(texture) => texture,
+        };
         let textures =
             [0, 1].map(|i| create_picture_texture(gpu, width, height, &format!("{label}::state[{i}]")));
         let views = textures.each_ref().map(|t| t.create_view(&Default::default()));

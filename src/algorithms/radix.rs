@@ -15,7 +15,7 @@
 
 use super::lens_view::{LensStep, LensView, RadixPass};
 use super::params_ring::ParamsRing;
-use super::ping_pong::PingPong;
+use super::ping_pong::{PingPong, StartPicture};
 use super::radix_image::{ImagePipelines, ImageSteps};
 use super::runs::{self, RunTexture, RunsError, run_id_texture};
 use super::swap_counters::SwapCounters;
@@ -258,7 +258,7 @@ impl Radix {
         options: SortOptions,
         settings: RadixSettings,
     ) -> RadixRun {
-        RadixRun::new(self, gpu, picture, options, settings, 1, MapSource::Cpu(None))
+        RadixRun::new(self, gpu, StartPicture::Image(picture), options, settings, 1, MapSource::Cpu(None))
             .expect("whole lines always fit")
     }
 
@@ -276,17 +276,17 @@ impl Radix {
         settings: RadixSettings,
         runs: Option<&RunMap>,
     ) -> Result<RadixRun, RunsError> {
-        RadixRun::new(self, gpu, picture, options, settings, 1, MapSource::Cpu(runs))
+        RadixRun::new(self, gpu, StartPicture::Image(picture), options, settings, 1, MapSource::Cpu(runs))
     }
 
-    /// Starts sorting `picture` within threshold runs that `kernel` finds on the GPU from the
-    /// picture itself, as [`Radix::start_in_runs`] does with the CPU's map of them; the run ids
+    /// Starts sorting `picture` (on the CPU, or a texture already on the GPU) within threshold
+    /// runs that `kernel` finds on the GPU from the picture itself, as [`Radix::start_in_runs`] does with the CPU's map of them; the run ids
     /// are given as many bits as any id of a line could take, so the steps may be more than
     /// with the CPU's map, and the sorted picture is the same. Errors as `start_in_runs` does.
     pub fn start_in_threshold_runs(
         &self,
         gpu: &Gpu,
-        picture: &RgbaImage,
+        picture: StartPicture<'_>,
         options: SortOptions,
         settings: RadixSettings,
         kernel: &ThresholdRunsKernel,
@@ -306,8 +306,16 @@ impl Radix {
         settings: RadixSettings,
         min_chunks: u32,
     ) -> RadixRun {
-        RadixRun::new(self, gpu, picture, options, settings, min_chunks, MapSource::Cpu(None))
-            .expect("whole lines always fit")
+        RadixRun::new(
+            self,
+            gpu,
+            StartPicture::Image(picture),
+            options,
+            settings,
+            min_chunks,
+            MapSource::Cpu(None),
+        )
+        .expect("whole lines always fit")
     }
 }
 
@@ -344,7 +352,7 @@ impl RadixRun {
     fn new(
         radix: &Radix,
         gpu: &Gpu,
-        picture: &RgbaImage,
+        picture: StartPicture<'_>,
         options: SortOptions,
         settings: RadixSettings,
         min_chunks: u32,
@@ -377,7 +385,7 @@ impl RadixRun {
         let sequences = Sequences { width, height, axis: options.axis, scope: settings.scope };
         let tiling =
             Tiling::new(sequences.count() as u32, sequences.len() as u32, settings.digit_bits, min_chunks);
-        let pictures = PingPong::new(gpu, picture, "radix");
+        let pictures = PingPong::start(gpu, picture, "radix");
         let device = &gpu.device;
         let params = ParamsRing::new(gpu, std::mem::size_of::<RadixParams>(), RING, "radix::params");
         let counters = SwapCounters::new(gpu, RING, 1, "radix::moved");

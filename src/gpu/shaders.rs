@@ -42,6 +42,9 @@ pub const THRESHOLD_RUNS: &str = include_str!("../../shaders/threshold_runs.wgsl
 /// A sorted frame to 4:2:0 for an encoder.
 pub const RGBA_TO_YUV420: &str = include_str!("../../shaders/rgba_to_yuv420.wgsl");
 
+/// A decoded 4:2:0 frame to the picture a sort starts from.
+pub const YUV420_TO_RGBA: &str = include_str!("../../shaders/yuv420_to_rgba.wgsl");
+
 /// Picture texture to displayable texture.
 pub const DISPLAY: &str = include_str!("../../shaders/display.wgsl");
 
@@ -227,6 +230,10 @@ pub const THRESHOLD_RUNS_PROGRAM: Program = Program {
 pub const RGBA_TO_YUV420_PROGRAM: Program =
     Program { name: "rgba_to_yuv420", files: &["rgba_to_yuv420.wgsl"], sources: &[RGBA_TO_YUV420] };
 
+/// A decoded 4:2:0 frame to RGBA (stands alone).
+pub const YUV420_TO_RGBA_PROGRAM: Program =
+    Program { name: "yuv420_to_rgba", files: &["yuv420_to_rgba.wgsl"], sources: &[YUV420_TO_RGBA] };
+
 /// Every program the application builds.
 pub const PROGRAMS: &[Program] = &[
     KEY_PROGRAM,
@@ -243,4 +250,5 @@ pub const PROGRAMS: &[Program] = &[
     LENS_PROGRAM,
     THRESHOLD_RUNS_PROGRAM,
     RGBA_TO_YUV420_PROGRAM,
+    YUV420_TO_RGBA_PROGRAM,
 ];

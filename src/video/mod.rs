@@ -18,6 +18,7 @@ pub mod yuv;
 pub mod yuv_gpu;
 
 use crate::algorithms::SortRun;
+use crate::algorithms::ping_pong::StartPicture;
 use crate::gpu::readback::{PendingRead, read_texture, start_read};
 use crate::headless::{Sorter, run_map, start_run_quietly};
 use crate::interrupt;
@@ -41,7 +42,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 use yuv::Yuv420Colour;
-use yuv_gpu::{PendingPlanes, Yuv420Writer};
+use yuv_gpu::{PendingPlanes, Yuv420Reader, Yuv420Writer};
 
 /// Extensions taken as videos (anything ffmpeg reads can also be named with one of these).
 pub const VIDEO_EXTENSIONS: [&str; 16] = [
@@ -383,6 +384,9 @@ fn pipeline(
     // The memory of frames converted from 4:2:0, used again once each is on the GPU.
     let converted = Mutex::new(Vec::<Vec<u8>>::new());
     let converted = &converted;
+    // Where the GPU finds the runs itself, a 4:2:0 frame is converted there too.
+    let reader = info.yuv420.as_ref().map(|_| Yuv420Reader::new(sorter.gpu));
+    let reader = reader.as_ref();
     std::thread::scope(|scope| {
         std::thread::Builder::new()
             .name("clip-decoder".into())
@@ -405,13 +409,33 @@ fn pipeline(
                         let next = decoded.lock().unwrap_or_else(|p| p.into_inner()).next();
                         let Some((index, frame)) = next else { break };
                         let ready = frame.map_err(anyhow::Error::from).and_then(|frame| {
+                            let intervals = frame_intervals(settings, sweep, index);
+                            let gpu_runs = sorter.gpu_threshold(&intervals, mask, frame.dimensions());
+                            if let (Some(runs), Some(reader)) = (gpu_runs, reader)
+                                && let DecodedFrame::Yuv420 { planes, size, matrix } = &frame
+                                && Yuv420Reader::fits(sorter.gpu, *size)
+                            {
+                                let started = watch.stages.time(Stage::Start, || {
+                                    let picture = reader.picture(sorter.gpu, planes, *size, *matrix);
+                                    sorter.start_in_gpu_threshold(
+                                        StartPicture::Texture(picture),
+                                        run_settings,
+                                        runs,
+                                    )
+                                });
+                                let _ = spares.send(frame.into_bytes());
+                                return Ok(started);
+                            }
                             let (frame, planes) =
                                 watch.stages.time(Stage::ToRgba, || frame.into_rgba(reuse()));
-                            let intervals = frame_intervals(settings, sweep, index);
-                            let started = match sorter.gpu_threshold(&intervals, mask, frame.dimensions()) {
+                            let started = match gpu_runs {
                                 // The GPU finds the runs from the frame it sorts.
                                 Some(runs) => watch.stages.time(Stage::Start, || {
-                                    sorter.start_in_gpu_threshold(&frame, run_settings, runs)
+                                    sorter.start_in_gpu_threshold(
+                                        StartPicture::Image(&frame),
+                                        run_settings,
+                                        runs,
+                                    )
                                 }),
                                 None => {
                                     let runs = watch.stages.time(Stage::Runs, || {

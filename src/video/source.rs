@@ -100,6 +100,22 @@ impl DecodedFrame {
         }
     }
 
+    /// Width and height.
+    pub fn dimensions(&self) -> (u32, u32) {
+        match self {
+            DecodedFrame::Rgba(frame) => frame.dimensions(),
+            DecodedFrame::Yuv420 { size, .. } => (size.width, size.height),
+        }
+    }
+
+    /// The bytes the frame came in, for the decoder to read a later frame into.
+    pub fn into_bytes(self) -> Vec<u8> {
+        match self {
+            DecodedFrame::Rgba(frame) => frame.into_raw(),
+            DecodedFrame::Yuv420 { planes, .. } => planes,
+        }
+    }
+
     /// The frame as RGBA.
     pub fn to_rgba(self) -> RgbaImage {
         self.into_rgba(Vec::new()).0

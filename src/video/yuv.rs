@@ -88,16 +88,22 @@ const HALF: i32 = 1 << (SHIFT - 1);
 /// The coefficients from 4:2:0 to RGB, times 2^16: `R = cy·Y' + crv·V'`,
 /// `G = cy·Y' − cgu·U' − cgv·V'`, `B = cy·Y' + cbu·U'` with `Y' = Y − 16` and `U', V'` less 128.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct ToRgb {
-    cy: i32,
-    crv: i32,
-    cgu: i32,
-    cgv: i32,
-    cbu: i32,
+pub struct ToRgb {
+    /// Of luma.
+    pub cy: i32,
+    /// Of Cr in red.
+    pub crv: i32,
+    /// Of Cb in green (subtracted).
+    pub cgu: i32,
+    /// Of Cr in green (subtracted).
+    pub cgv: i32,
+    /// Of Cb in blue.
+    pub cbu: i32,
 }
 
 impl ToRgb {
-    fn of(matrix: Matrix) -> ToRgb {
+    /// The coefficients of `matrix`.
+    pub fn of(matrix: Matrix) -> ToRgb {
         let (kr, kb) = matrix.kr_kb();
         let kg = 1.0 - kr - kb;
         let chroma = 255.0 / 224.0;

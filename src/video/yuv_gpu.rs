@@ -1,10 +1,14 @@
-//! Sorted frames turned into 4:2:0 on the GPU (`shaders/rgba_to_yuv420.wgsl`) and read back as
-//! such: 1.5 bytes a pixel through the readback and the encoder's pipe instead of 4, and no
-//! conversion left for ffmpeg. Equal to [`to_yuv420`](super::yuv::to_yuv420) byte for byte.
+//! 4:2:0 on the GPU, both ways. Decoded frames are uploaded as 4:2:0 and turned into the
+//! picture a sort starts from (`shaders/yuv420_to_rgba.wgsl`, equal to
+//! [`to_rgba`](super::yuv::to_rgba)); sorted frames are turned into 4:2:0
+//! (`shaders/rgba_to_yuv420.wgsl`, equal to [`to_yuv420`](super::yuv::to_yuv420)) and read back
+//! as such. 1.5 bytes a pixel cross the bus and the pipes instead of 4, and neither the CPU nor
+//! ffmpeg converts.
 
-use super::yuv::{Matrix, Yuv420Size, to_yuv_coefficients};
-use crate::gpu::bindings::{compute_buffer, uint_texture};
-use crate::gpu::shaders::RGBA_TO_YUV420_PROGRAM;
+use super::yuv::{Matrix, ToRgb, Yuv420Size, to_yuv_coefficients};
+use crate::gpu::bindings::{compute_buffer, storage_target, uint_texture};
+use crate::gpu::shaders::{RGBA_TO_YUV420_PROGRAM, YUV420_TO_RGBA_PROGRAM};
+use crate::gpu::texture::{PICTURE_FORMAT, create_picture_texture};
 use crate::gpu::{Gpu, GpuError};
 use wgpu::util::DeviceExt;
 
@@ -23,6 +27,131 @@ struct Yuv420Params {
     luma: [i32; 4],
     cb: [i32; 4],
     cr: [i32; 4],
+}
+
+/// Mirrors `RgbaParams` in `shaders/yuv420_to_rgba.wgsl`.
+#[repr(C)]
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+struct RgbaParams {
+    width: u32,
+    height: u32,
+    chroma_width: u32,
+    cb_start: u32,
+    cr_start: u32,
+    cy: i32,
+    crv: i32,
+    cgu: i32,
+    cgv: i32,
+    cbu: i32,
+    pad: [u32; 2],
+}
+
+/// The side of `yuv420_to_rgba`'s square workgroups.
+const RGBA_WORKGROUP_SIDE: u32 = 16;
+
+/// The kernel that turns uploaded 4:2:0 frames into pictures to sort.
+pub struct Yuv420Reader {
+    layout: wgpu::BindGroupLayout,
+    pipeline: wgpu::ComputePipeline,
+}
+
+impl Yuv420Reader {
+    /// Builds the kernel on `gpu`.
+    pub fn new(gpu: &Gpu) -> Self {
+        let device = &gpu.device;
+        let module = YUV420_TO_RGBA_PROGRAM.module(device);
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("yuv420_to_rgba::layout"),
+            entries: &[
+                compute_buffer(0, wgpu::BufferBindingType::Storage { read_only: true }, false),
+                compute_buffer(1, wgpu::BufferBindingType::Uniform, false),
+                storage_target(2, PICTURE_FORMAT),
+            ],
+        });
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("yuv420_to_rgba::pipeline_layout"),
+            bind_group_layouts: &[Some(&layout)],
+            immediate_size: 0,
+        });
+        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some("yuv420_to_rgba"),
+            layout: Some(&pipeline_layout),
+            module: &module,
+            entry_point: Some("yuv420_to_rgba"),
+            compilation_options: Default::default(),
+            cache: None,
+        });
+        Yuv420Reader { layout, pipeline }
+    }
+
+    /// Whether a frame of `size` can be converted here: its planes fit one storage buffer
+    /// (others are converted on the CPU).
+    pub fn fits(gpu: &Gpu, size: Yuv420Size) -> bool {
+        let limits = gpu.device.limits();
+        let bytes = (size.bytes() as u64).next_multiple_of(4);
+        bytes <= limits.max_storage_buffer_binding_size && bytes <= limits.max_buffer_size
+    }
+
+    /// A picture texture holding the 4:2:0 frame `planes` ([`Yuv420Size::bytes`] layout) of
+    /// `size` (one that [`Yuv420Reader::fits`]) converted with `matrix`; the conversion is
+    /// submitted before this returns.
+    pub fn picture(&self, gpu: &Gpu, planes: &[u8], size: Yuv420Size, matrix: Matrix) -> wgpu::Texture {
+        assert_eq!(planes.len(), size.bytes(), "a whole 4:2:0 frame");
+        assert!(Self::fits(gpu, size), "{size:?} fits the GPU's conversion from 4:2:0");
+        let device = &gpu.device;
+        // Padded to whole words by `create_buffer_init`.
+        let planes_buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("yuv420_to_rgba::planes"),
+            contents: planes,
+            usage: wgpu::BufferUsages::STORAGE,
+        });
+        let c = ToRgb::of(matrix);
+        let (cw, ch) = size.chroma();
+        let luma = size.width * size.height;
+        let params = RgbaParams {
+            width: size.width,
+            height: size.height,
+            chroma_width: cw,
+            cb_start: luma,
+            cr_start: luma + cw * ch,
+            cy: c.cy,
+            crv: c.crv,
+            cgu: c.cgu,
+            cgv: c.cgv,
+            cbu: c.cbu,
+            pad: [0; 2],
+        };
+        let params = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("yuv420_to_rgba::params"),
+            contents: bytemuck::bytes_of(&params),
+            usage: wgpu::BufferUsages::UNIFORM,
+        });
+        let picture = create_picture_texture(gpu, size.width, size.height, "yuv420_to_rgba::picture");
+        let view = picture.create_view(&Default::default());
+        let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("yuv420_to_rgba::bind_group"),
+            layout: &self.layout,
+            entries: &[
+                wgpu::BindGroupEntry { binding: 0, resource: planes_buffer.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 1, resource: params.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 2, resource: wgpu::BindingResource::TextureView(&view) },
+            ],
+        });
+        let mut encoder =
+            device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("yuv420_to_rgba") });
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("yuv420_to_rgba"),
+                timestamp_writes: None,
+            });
+            pass.set_pipeline(&self.pipeline);
+            pass.set_bind_group(0, &bind_group, &[]);
+            let groups = |side: u32| side.div_ceil(RGBA_WORKGROUP_SIDE);
+            pass.dispatch_workgroups(groups(size.width), groups(size.height), 1);
+        }
+        gpu.queue.submit([encoder.finish()]);
+        picture
+    }
 }
 
 /// Pixels a kernel invocation converts along a row.

@@ -115,7 +115,8 @@ fn planes_of(path: &Path, size: Yuv420Size) -> Vec<Vec<u8>> {
 }
 
 /// A 4:2:0 clip comes through the pipe as 4:2:0 and is converted by shadersort's model (BT.601
-/// untagged, BT.709 as tagged; odd sides too); a 4:2:0 encoder is given 4:2:0 made on the GPU,
+/// untagged, BT.709 as tagged; odd sides too), on the CPU or, where the GPU finds the runs, on
+/// the GPU; a 4:2:0 encoder is given 4:2:0 made on the GPU,
 /// tagged as the clip was: with `--crf 0` (lossless H.264) every plane of every frame equals the
 /// model's conversion of the CPU model's sort.
 #[test]
@@ -150,6 +151,26 @@ fn a_420_clip_goes_through_as_420_and_sorts_exactly() {
         let folder = dir.path().join(format!("frames-{w}x{h}/"));
         assert_succeeds(&[arg(&clip), "--algorithm", "radix", "--out", arg(&folder)], &[]);
         assert_frames_equal(&folder_frames(&folder), &sorted, &format!("{w}x{h} {matrix:?} to PNG frames"));
+        // Radix within a threshold: the GPU finds the runs, and converts the frame itself.
+        let threshold = IntervalSettings {
+            mode: IntervalMode::Threshold,
+            threshold: Threshold::new(0.25, 0.75).unwrap(),
+            ..Default::default()
+        };
+        let within: Vec<RgbaImage> = input
+            .iter()
+            .map(|f| {
+                stable_sort_in_runs(f, &rows, &RunMap::compute(f, Axis::Rows, &threshold, None).unwrap())
+            })
+            .collect();
+        for backend in ["vulkan", "gl"] {
+            let folder = dir.path().join(format!("within-{w}x{h}-{backend}/"));
+            let args =
+                [arg(&clip), "--algorithm", "radix", "--threshold", "0.25..0.75", "--out", arg(&folder)];
+            assert_succeeds(&args, &[("WGPU_BACKEND", backend)]);
+            let what = format!("{w}x{h} {matrix:?} within a threshold on {backend}");
+            assert_frames_equal(&folder_frames(&folder), &within, &what);
+        }
         if w % 2 == 1 {
             continue;
         }
