@@ -193,6 +193,39 @@ impl<'a> Sorter<'a> {
     }
 }
 
+impl Sorter<'_> {
+    /// Whether a picture sorted along whole lines can start from a texture already on the GPU:
+    /// the lines are rows or columns, the algorithm radix or bitonic, and no runs are asked for.
+    pub(crate) fn whole_lines_from_texture(&self) -> bool {
+        let s = self.settings;
+        matches!(self.lines, Lines::Axis(_))
+            && matches!(self.pipelines, Pipelines::Radix(_) | Pipelines::Bitonic(_))
+            && !s.uses_intervals()
+            && self.lines.check(s.algorithm, s.options, &s.run, None).is_ok()
+    }
+
+    /// Starts sorting `picture` along whole lines ([`Sorter::whole_lines_from_texture`] said
+    /// it can), with its notice.
+    pub(crate) fn start_whole_lines(
+        &self,
+        picture: crate::algorithms::ping_pong::StartPicture<'_>,
+        settings: crate::algorithms::RunSettings,
+    ) -> (Box<dyn SortRun>, Option<String>) {
+        let options = self.lines.sort_options(self.settings.options);
+        let run: Box<dyn SortRun> = match &self.pipelines {
+            Pipelines::Radix(radix) => Box::new(
+                radix
+                    .start_from(self.gpu, picture, options, settings.radix, None)
+                    .expect("whole lines always fit"),
+            ),
+            Pipelines::Bitonic(bitonic) => Box::new(bitonic.start_from(self.gpu, picture, options, None)),
+            _ => panic!("whole_lines_from_texture chose radix or bitonic"),
+        };
+        let notice = run.notice().map(str::to_string);
+        (run, notice)
+    }
+}
+
 /// The runs the settings ask for, computed from the picture to be sorted along its lines, or
 /// `None` for whole lines; an error when the algorithm cannot sort within them.
 pub(crate) fn run_map(

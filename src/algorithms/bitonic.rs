@@ -9,7 +9,7 @@
 
 use super::lens_view::{LensStep, LensView};
 use super::params_ring::ParamsRing;
-use super::ping_pong::PingPong;
+use super::ping_pong::{PingPong, StartPicture};
 use super::runs::{self, RunTexture, RunsError};
 use super::swap_counters::{AddedSince, SwapCounters};
 use super::{RunStats, SortRun};
@@ -326,6 +326,17 @@ impl Bitonic {
         options: SortOptions,
         runs: Option<&RunMap>,
     ) -> BitonicRun {
+        BitonicRun::new(self, gpu, StartPicture::Image(picture), options, runs)
+    }
+
+    /// [`Bitonic::start_in_runs`] from a picture on the CPU or a texture already on the GPU.
+    pub fn start_from(
+        &self,
+        gpu: &Gpu,
+        picture: StartPicture<'_>,
+        options: SortOptions,
+        runs: Option<&RunMap>,
+    ) -> BitonicRun {
         BitonicRun::new(self, gpu, picture, options, runs)
     }
 }
@@ -444,7 +455,7 @@ impl BitonicRun {
     fn new(
         bitonic: &Bitonic,
         gpu: &Gpu,
-        picture: &RgbaImage,
+        picture: StartPicture<'_>,
         options: SortOptions,
         runs: Option<&RunMap>,
     ) -> Self {
@@ -473,7 +484,7 @@ impl BitonicRun {
             usage: wgpu::BufferUsages::STORAGE,
             mapped_at_creation: false,
         });
-        let pictures = PingPong::new(gpu, picture, "bitonic");
+        let pictures = PingPong::start(gpu, picture, "bitonic");
         let params = ParamsRing::new(gpu, std::mem::size_of::<BitonicParams>(), RING, "bitonic::params");
         let counters = SwapCounters::new(gpu, RING, 1, "bitonic::counters");
         let placeholder = |label| {

@@ -279,6 +279,18 @@ impl Radix {
         RadixRun::new(self, gpu, StartPicture::Image(picture), options, settings, 1, MapSource::Cpu(runs))
     }
 
+    /// [`Radix::start_in_runs`] from a picture on the CPU or a texture already on the GPU.
+    pub fn start_from(
+        &self,
+        gpu: &Gpu,
+        picture: StartPicture<'_>,
+        options: SortOptions,
+        settings: RadixSettings,
+        runs: Option<&RunMap>,
+    ) -> Result<RadixRun, RunsError> {
+        RadixRun::new(self, gpu, picture, options, settings, 1, MapSource::Cpu(runs))
+    }
+
     /// Starts sorting `picture` (on the CPU, or a texture already on the GPU) within threshold
     /// runs that `kernel` finds on the GPU from the picture itself, as [`Radix::start_in_runs`] does with the CPU's map of them; the run ids
     /// are given as many bits as any id of a line could take, so the steps may be more than

@@ -384,7 +384,7 @@ fn pipeline(
     // The memory of frames converted from 4:2:0, used again once each is on the GPU.
     let converted = Mutex::new(Vec::<Vec<u8>>::new());
     let converted = &converted;
-    // Where the GPU finds the runs itself, a 4:2:0 frame is converted there too.
+    // A 4:2:0 frame whose runs the GPU finds itself, or that has none, is converted there too.
     let reader = info.yuv420.as_ref().map(|_| Yuv420Reader::new(sorter.gpu));
     let reader = reader.as_ref();
     std::thread::scope(|scope| {
@@ -411,17 +411,22 @@ fn pipeline(
                         let ready = frame.map_err(anyhow::Error::from).and_then(|frame| {
                             let intervals = frame_intervals(settings, sweep, index);
                             let gpu_runs = sorter.gpu_threshold(&intervals, mask, frame.dimensions());
-                            if let (Some(runs), Some(reader)) = (gpu_runs, reader)
+                            // A 4:2:0 frame that needs no runs from the CPU is converted on the GPU.
+                            let whole_lines = sweep.is_none() && sorter.whole_lines_from_texture();
+                            if let Some(reader) = reader
+                                && (gpu_runs.is_some() || whole_lines)
                                 && let DecodedFrame::Yuv420 { planes, size, matrix } = &frame
                                 && Yuv420Reader::fits(sorter.gpu, *size)
                             {
                                 let started = watch.stages.time(Stage::Start, || {
                                     let picture = reader.picture(sorter.gpu, planes, *size, *matrix);
-                                    sorter.start_in_gpu_threshold(
-                                        StartPicture::Texture(picture),
-                                        run_settings,
-                                        runs,
-                                    )
+                                    let picture = StartPicture::Texture(picture);
+                                    match gpu_runs {
+                                        Some(runs) => {
+                                            sorter.start_in_gpu_threshold(picture, run_settings, runs)
+                                        }
+                                        None => sorter.start_whole_lines(picture, run_settings),
+                                    }
                                 });
                                 let _ = spares.send(frame.into_bytes());
                                 return Ok(started);
