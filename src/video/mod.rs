@@ -10,6 +10,7 @@ pub mod error;
 pub mod ffmpeg;
 pub mod frame_files;
 pub mod playback;
+mod prepare;
 pub mod probe;
 pub mod sink;
 pub mod source;
@@ -17,13 +18,11 @@ pub mod stages;
 pub mod yuv;
 pub mod yuv_gpu;
 
-use crate::algorithms::SortRun;
-use crate::algorithms::ping_pong::StartPicture;
 use crate::gpu::readback::{PendingRead, read_texture, start_read};
-use crate::headless::{Sorter, run_map, start_run_quietly};
+use crate::headless::Sorter;
 use crate::interrupt;
+use crate::intervals::Mask;
 use crate::intervals::threshold::ThresholdSweep;
-use crate::intervals::{IntervalSettings, Mask, RunMap};
 use crate::picture::input::{InputError, SizeLimit};
 use crate::progress::Progress;
 use crate::settings::Rate;
@@ -33,6 +32,7 @@ pub use error::ClipError;
 use ffmpeg::Ffmpeg;
 use frame_files::FrameFiles;
 use image::RgbaImage;
+use prepare::FramePreparer;
 use probe::ClipInfo;
 use sink::{ClipSink, ClipTarget, EncodeSpec, SortedFrame};
 use source::{DecodedFrame, Decoder, FrameSource, PipeFormat};
@@ -353,7 +353,7 @@ enum ToSink {
 
 /// A decoded frame on the GPU within its runs, ready to sort, and the run's notice (or an error
 /// that ends the clip).
-type Prepared = anyhow::Result<(Box<dyn SortRun>, Option<String>)>;
+type Prepared = anyhow::Result<prepare::Started>;
 
 /// Decodes, finds runs, sorts and encodes every frame, a few frames queued between the stages;
 /// frames go to `sink` as RGBA, or as 4:2:0 of the matrix given with it.
@@ -381,12 +381,19 @@ fn pipeline(
     let sweep = settings
         .sweep
         .map(|s| ThresholdSweep::new(s.from, s.to, info.frames.clamp(2, u64::from(u32::MAX)) as u32));
-    // The memory of frames converted from 4:2:0, used again once each is on the GPU.
-    let converted = Mutex::new(Vec::<Vec<u8>>::new());
-    let converted = &converted;
-    // A 4:2:0 frame whose runs the GPU finds itself, or that has none, is converted there too.
+    // A 4:2:0 frame whose runs the GPU finds itself, or that has none, is converted there.
     let reader = info.yuv420.as_ref().map(|_| Yuv420Reader::new(sorter.gpu));
-    let reader = reader.as_ref();
+    let preparer = FramePreparer {
+        sorter,
+        settings,
+        run_settings,
+        sweep,
+        mask,
+        reader: reader.as_ref(),
+        stages: &watch.stages,
+        converted: Mutex::new(Vec::new()),
+    };
+    let preparer = &preparer;
     std::thread::scope(|scope| {
         std::thread::Builder::new()
             .name("clip-decoder".into())
@@ -401,78 +408,15 @@ fn pipeline(
             .map_err(ClipError::Thread)?;
         for worker in 0..workers {
             let (decoded, prepared_in, spares) = (decoded.clone(), prepared_in.clone(), spares.clone());
-            let reuse = move || converted.lock().unwrap_or_else(|p| p.into_inner()).pop().unwrap_or_default();
             std::thread::Builder::new()
                 .name(format!("clip-runs-{worker}"))
                 .spawn_scoped(scope, move || {
                     loop {
                         let next = decoded.lock().unwrap_or_else(|p| p.into_inner()).next();
                         let Some((index, frame)) = next else { break };
-                        let ready = frame.map_err(anyhow::Error::from).and_then(|frame| {
-                            let intervals = frame_intervals(settings, sweep, index);
-                            let gpu_runs = sorter.gpu_threshold(&intervals, mask, frame.dimensions());
-                            // A 4:2:0 frame that needs no runs from the CPU is converted on the GPU.
-                            let whole_lines = sweep.is_none() && sorter.whole_lines_from_texture();
-                            if let Some(reader) = reader
-                                && (gpu_runs.is_some() || whole_lines)
-                                && let DecodedFrame::Yuv420 { planes, size, matrix } = &frame
-                                && Yuv420Reader::fits(sorter.gpu, *size)
-                            {
-                                let started = watch.stages.time(Stage::Start, || {
-                                    let picture = reader.picture(sorter.gpu, planes, *size, *matrix);
-                                    let picture = StartPicture::Texture(picture);
-                                    match gpu_runs {
-                                        Some(runs) => {
-                                            sorter.start_in_gpu_threshold(picture, run_settings, runs)
-                                        }
-                                        None => sorter.start_whole_lines(picture, run_settings),
-                                    }
-                                });
-                                let _ = spares.send(frame.into_bytes());
-                                return Ok(started);
-                            }
-                            let (frame, planes) =
-                                watch.stages.time(Stage::ToRgba, || frame.into_rgba(reuse()));
-                            let started = match gpu_runs {
-                                // The GPU finds the runs from the frame it sorts.
-                                Some(runs) => watch.stages.time(Stage::Start, || {
-                                    sorter.start_in_gpu_threshold(
-                                        StartPicture::Image(&frame),
-                                        run_settings,
-                                        runs,
-                                    )
-                                }),
-                                None => {
-                                    let runs = watch.stages.time(Stage::Runs, || {
-                                        frame_runs(
-                                            sorter,
-                                            settings,
-                                            sweep.is_some(),
-                                            &intervals,
-                                            mask,
-                                            &frame,
-                                        )
-                                    })?;
-                                    watch.stages.time(Stage::Start, || {
-                                        start_run_quietly(sorter, &frame, run_settings, runs.as_ref())
-                                    })
-                                }
-                            };
-                            // The decoder may have finished: then the bytes are not needed.
-                            match planes {
-                                Some(planes) => {
-                                    let _ = spares.send(planes);
-                                    converted
-                                        .lock()
-                                        .unwrap_or_else(|p| p.into_inner())
-                                        .push(frame.into_raw());
-                                }
-                                None => {
-                                    let _ = spares.send(frame.into_raw());
-                                }
-                            }
-                            Ok(started)
-                        });
+                        let ready = frame
+                            .map_err(anyhow::Error::from)
+                            .and_then(|frame| preparer.prepare(index, frame, &spares));
                         let failed = ready.is_err();
                         if prepared_in.send((index, ready)).is_err() || failed {
                             break;
@@ -526,37 +470,6 @@ fn in_order(prepared: mpsc::Receiver<(usize, Prepared)>) -> impl Iterator<Item =
             }
             let (index, ready) = arrivals.next()?;
             waiting.insert(index, ready);
-        }
-    })
-}
-
-/// The interval settings of frame `index`: the sweep's threshold for it, or the settings'.
-fn frame_intervals(settings: &Settings, sweep: Option<ThresholdSweep>, index: usize) -> IntervalSettings {
-    match sweep {
-        Some(sweep) => IntervalSettings {
-            mode: crate::intervals::IntervalMode::Threshold,
-            threshold: sweep.threshold(index as u32),
-            ..settings.intervals
-        },
-        None => settings.intervals,
-    }
-}
-
-/// The runs a frame is sorted within, found on the CPU: under `intervals`, the frame's own
-/// (`swept`: the sweep's threshold for it), or the settings'.
-fn frame_runs(
-    sorter: &Sorter<'_>,
-    settings: &Settings,
-    swept: bool,
-    intervals: &IntervalSettings,
-    mask: Option<&Mask>,
-    frame: &RgbaImage,
-) -> anyhow::Result<Option<RunMap>> {
-    Ok(match swept {
-        true => sorter.lines.runs(frame, intervals, mask)?,
-        false => {
-            debug_assert_eq!(intervals, &settings.intervals);
-            run_map(sorter, frame, mask)?
         }
     })
 }
