@@ -1,8 +1,9 @@
 //! 8-bit 4:2:0 frames (ffmpeg's `yuv420p`) and the exact model of both conversions: a 4:2:0
 //! clip comes through the decoder's pipe as 4:2:0 (less than half the bytes of RGBA, and no
-//! conversion in ffmpeg) and is turned into RGBA here; a sorted frame bound for a 4:2:0 encoder
-//! is turned back into 4:2:0 on the GPU (`shaders/rgba_to_yuv420.wgsl`, equal to
-//! [`to_yuv420`]) and read back as such.
+//! conversion in ffmpeg) and is turned into RGBA here ([`to_rgba`]) or on the GPU
+//! (`shaders/yuv420_to_rgba.wgsl`, equal to it); a sorted frame bound for a 4:2:0 encoder is
+//! turned back into 4:2:0 on the GPU (`shaders/rgba_to_yuv420.wgsl`, equal to [`to_yuv420`])
+//! and read back as such.
 //!
 //! Both are limited range ("tv": luma 16..=235, chroma 16..=240) with the BT.601 or BT.709
 //! matrix, in 16-bit fixed point rounded to nearest. Each chroma sample covers a 2x2 block of
