@@ -58,16 +58,61 @@ pub async fn read_texture_async(gpu: &Gpu, texture: &wgpu::Texture) -> Result<Rg
     Ok(RgbaImage::from_raw(width, height, out).expect("rows of width * 4 bytes"))
 }
 
-/// A texture's copy on its way to the CPU ([`start_read`]): submitted, with its mapping asked
-/// for. [`PendingRead::finish`], on any thread, waits for that submission alone, so the GPU and
-/// the caller may go on with the next frame meanwhile.
+/// A copy into a staging buffer on its way to the CPU: submitted, with its mapping asked for.
+/// [`PendingMap::finish`], on any thread, waits for that submission alone, so the GPU and the
+/// caller may go on with the next frame meanwhile.
 #[cfg(not(target_arch = "wasm32"))]
-pub struct PendingRead {
+pub struct PendingMap {
     staging: wgpu::Buffer,
-    size: (u32, u32),
     bytes: u64,
     submission: wgpu::SubmissionIndex,
     mapped: std::sync::mpsc::Receiver<Result<(), wgpu::BufferAsyncError>>,
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl PendingMap {
+    /// Submits `encoder` (which copies into `staging`) and asks for the first `bytes` of
+    /// `staging` to be mapped once the copy is done.
+    pub fn submit(gpu: &Gpu, encoder: wgpu::CommandEncoder, staging: wgpu::Buffer, bytes: u64) -> PendingMap {
+        let submission = gpu.queue.submit([encoder.finish()]);
+        let (tx, mapped) = std::sync::mpsc::channel();
+        staging.map_async(wgpu::MapMode::Read, ..bytes, move |r| {
+            // Nobody may be waiting any more (an error ended the clip): the result is not needed.
+            let _ = tx.send(r);
+        });
+        PendingMap { staging, bytes, submission, mapped }
+    }
+
+    /// Waits for the copy, hands the mapped bytes to `read`, and returns the staging buffer for
+    /// the next read.
+    pub fn finish(self, gpu: &Gpu, read: impl FnOnce(&[u8])) -> Result<wgpu::Buffer, GpuError> {
+        let wait = wgpu::PollType::Wait { submission_index: Some(self.submission), timeout: None };
+        gpu.device.poll(wait).map_err(|e| GpuError::Device(e.to_string()))?;
+        self.mapped
+            .recv()
+            .map_err(|_| GpuError::Device("buffer mapping was dropped".into()))?
+            .map_err(|e| GpuError::Device(format!("buffer mapping failed: {e}")))?;
+        gpu.check()?;
+        {
+            let view =
+                self.staging.get_mapped_range(..self.bytes).map_err(|e| GpuError::Device(e.to_string()))?;
+            read(&view);
+        }
+        self.staging.unmap();
+        Ok(self.staging)
+    }
+}
+
+/// The staging buffer given, or a new one where it is missing or smaller than `bytes`.
+pub fn staging_at_least(gpu: &Gpu, staging: Option<wgpu::Buffer>, bytes: u64, label: &str) -> wgpu::Buffer {
+    staging.filter(|b| b.size() >= bytes).unwrap_or_else(|| staging_buffer(gpu, bytes, label))
+}
+
+/// A texture's copy on its way to the CPU ([`start_read`]).
+#[cfg(not(target_arch = "wasm32"))]
+pub struct PendingRead {
+    map: PendingMap,
+    size: (u32, u32),
 }
 
 /// Starts reading a 4-byte-per-texel texture back into `staging` (made, or made larger, when
@@ -80,44 +125,23 @@ pub fn start_read(gpu: &Gpu, texture: &wgpu::Texture, staging: Option<wgpu::Buff
     if bytes > gpu.device.limits().max_buffer_size {
         return None;
     }
-    let staging = staging
-        .filter(|b| b.size() >= bytes)
-        .unwrap_or_else(|| staging_buffer(gpu, bytes, "readback::pending_staging"));
+    let staging = staging_at_least(gpu, staging, bytes, "readback::pending_staging");
     let mut encoder = gpu
         .device
         .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("readback::pending") });
     record_rows_copy(&mut encoder, texture, 0..height, &staging, 0);
-    let submission = gpu.queue.submit([encoder.finish()]);
-    let (tx, mapped) = std::sync::mpsc::channel();
-    staging.map_async(wgpu::MapMode::Read, ..bytes, move |r| {
-        // Nobody may be waiting any more (an error ended the clip): the result is not needed.
-        let _ = tx.send(r);
-    });
-    Some(PendingRead { staging, size: (width, height), bytes, submission, mapped })
+    Some(PendingRead { map: PendingMap::submit(gpu, encoder, staging, bytes), size: (width, height) })
 }
 
 #[cfg(not(target_arch = "wasm32"))]
 impl PendingRead {
     /// Waits for the copy and returns the picture, with the staging buffer for the next read.
     pub fn finish(self, gpu: &Gpu) -> Result<(RgbaImage, wgpu::Buffer), GpuError> {
-        let wait = wgpu::PollType::Wait { submission_index: Some(self.submission), timeout: None };
-        gpu.device.poll(wait).map_err(|e| GpuError::Device(e.to_string()))?;
-        self.mapped
-            .recv()
-            .map_err(|_| GpuError::Device("buffer mapping was dropped".into()))?
-            .map_err(|e| GpuError::Device(format!("buffer mapping failed: {e}")))?;
-        gpu.check()?;
         let (width, height) = self.size;
-        let row = (width * TEXEL_BYTES) as usize;
-        let mut out = Vec::with_capacity(row * height as usize);
-        {
-            let view =
-                self.staging.get_mapped_range(..self.bytes).map_err(|e| GpuError::Device(e.to_string()))?;
-            unpad_rows(&view, width, &mut out);
-        }
-        self.staging.unmap();
+        let mut out = Vec::with_capacity((width * TEXEL_BYTES) as usize * height as usize);
+        let staging = self.map.finish(gpu, |data| unpad_rows(data, width, &mut out))?;
         let picture = RgbaImage::from_raw(width, height, out).expect("rows of width * 4 bytes");
-        Ok((picture, self.staging))
+        Ok((picture, staging))
     }
 }
 

@@ -7,6 +7,7 @@
 
 use super::yuv::{Matrix, ToRgb, Yuv420Size, to_yuv_coefficients};
 use crate::gpu::bindings::{compute_buffer, storage_target, uint_texture};
+use crate::gpu::readback::{PendingMap, staging_at_least};
 use crate::gpu::shaders::{RGBA_TO_YUV420_PROGRAM, YUV420_TO_RGBA_PROGRAM};
 use crate::gpu::texture::{PICTURE_FORMAT, create_picture_texture};
 use crate::gpu::{Gpu, GpuError};
@@ -304,14 +305,7 @@ impl Yuv420Writer {
                 wgpu::BindGroupEntry { binding: 2, resource: planes.as_entire_binding() },
             ],
         });
-        let staging = staging.filter(|b| b.size() >= bytes).unwrap_or_else(|| {
-            gpu.device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("yuv420::staging"),
-                size: bytes,
-                usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
-                mapped_at_creation: false,
-            })
-        });
+        let staging = staging_at_least(gpu, staging, bytes, "yuv420::staging");
         let mut encoder =
             gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("yuv420") });
         {
@@ -324,14 +318,8 @@ impl Yuv420Writer {
             pass.dispatch_workgroups(workgroups_for(layout.luma_row_bytes / BLOCK_WIDTH), size.height / 2, 1);
         }
         encoder.copy_buffer_to_buffer(&planes, 0, &staging, 0, bytes);
-        let submission = gpu.queue.submit([encoder.finish()]);
-        let (tx, mapped) = std::sync::mpsc::channel();
-        staging.map_async(wgpu::MapMode::Read, ..bytes, move |r| {
-            // Nobody may be waiting any more (an error ended the clip): the result is not needed.
-            let _ = tx.send(r);
-        });
         self.planes = Some(planes);
-        PendingPlanes { staging, layout, submission, mapped }
+        PendingPlanes { map: PendingMap::submit(gpu, encoder, staging, bytes), layout }
     }
 }
 
@@ -342,31 +330,18 @@ fn workgroups_for(blocks: u32) -> u32 {
 
 /// A frame's 4:2:0 planes on their way to the CPU ([`Yuv420Writer::start_read`]).
 pub struct PendingPlanes {
-    staging: wgpu::Buffer,
+    map: PendingMap,
     layout: PaddedPlanes,
-    submission: wgpu::SubmissionIndex,
-    mapped: std::sync::mpsc::Receiver<Result<(), wgpu::BufferAsyncError>>,
 }
 
 impl PendingPlanes {
     /// Waits for the copy and returns the planes (ffmpeg's `rawvideo` layout), with the staging
     /// buffer for the next read.
     pub fn finish(self, gpu: &Gpu) -> Result<(Vec<u8>, wgpu::Buffer), GpuError> {
-        let wait = wgpu::PollType::Wait { submission_index: Some(self.submission), timeout: None };
-        gpu.device.poll(wait).map_err(|e| GpuError::Device(e.to_string()))?;
-        self.mapped
-            .recv()
-            .map_err(|_| GpuError::Device("buffer mapping was dropped".into()))?
-            .map_err(|e| GpuError::Device(format!("buffer mapping failed: {e}")))?;
-        gpu.check()?;
         let mut out = Vec::new();
-        {
-            let bytes = self.layout.bytes();
-            let view = self.staging.get_mapped_range(..bytes).map_err(|e| GpuError::Device(e.to_string()))?;
-            self.layout.unpad(&view, &mut out);
-        }
-        self.staging.unmap();
-        Ok((out, self.staging))
+        let layout = self.layout;
+        let staging = self.map.finish(gpu, |data| layout.unpad(data, &mut out))?;
+        Ok((out, staging))
     }
 }
 
