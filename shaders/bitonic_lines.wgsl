@@ -1,6 +1,6 @@
-//! `sort_lines`: `sort_blocks` for whole lines without runs whose ranks take at most 31 bits,
-//! with the ranks held in registers. Composed after `bitonic.wgsl`, whose stages it runs and whose states
-//! it makes, exactly.
+//! `sort_lines`: `sort_blocks` for whole lines without runs whose ranks take at most 31 bits, with
+//! the ranks held in registers. Composed after `bitonic.wgsl`, whose stages it runs and whose
+//! states it makes, exactly.
 //!
 //! Invocation t holds positions HELD x t ... HELD x t + HELD - 1 of the line (positions past its
 //! end hold ranks above every pixel's, which no comparator moves: the same as leaving those
@@ -10,16 +10,22 @@
 //! partner's. Loads and stores are coalesced (neighbouring invocations, neighbouring positions)
 //! and go through workgroup memory to and from the invocations that hold the positions.
 //!
-//! What made it fast on an H200 (BENCHMARKS.md has each step): a dispatch of the whole network
-//! runs loops with constant bounds, so the compiler settles every stage's kind; workgroup memory
-//! is reached by row and constant word (no bounds check per word, 42 registers instead of 83);
-//! a comparator across invocations is one comparison, one select and one add on each side, and
-//! one within registers counts its exchange from the sign of a difference.
+//! What made it fast (BENCHMARKS.md has each step): the loads' texture reads issued together,
+//! before any rank is made, and the gathers' before any pixel is written (NVIDIA's compiler
+//! had them wait one by one: 1080p 0.0445 ms instead of 0.0505 on an H100); merges 1 to 4 written
+//! out and one loop over the rest whose stages choose only between shuffles and workgroup memory
+//! (0.0505 instead of 0.0557); workgroup memory reached by row and constant word (no bounds
+//! check per word); a comparator across invocations is one comparison, one select and one add
+//! on each side, and one within registers counts its exchange from the sign of a difference.
+//! NVIDIA's machine code for a kernel can be read with `benchmarks/pipeline_stats` (CACHE=).
 
 /// Positions an invocation holds.
 const HELD: u32 = 16u;
+// `store_eight` runs twice a line.
+const_assert HELD == 16u;
 /// Merges in the network of a line of HELD x WORKGROUP positions (its log2): a dispatch that
-/// runs all of them takes `whole_network`, whose loops have constant bounds. 0: none does.
+/// runs all of them takes `whole_network`. 9 or more where `sort_lines` is built (at least
+/// HELD x 32 positions), 0 where it is not.
 override MERGES: u32 = 0u;
 /// Rows of `line_ranks`: WORKGROUP, or 1 where `sort_lines` is not built.
 override LINE_ROWS: u32 = 1u;
@@ -195,30 +201,52 @@ fn held_tail(distance: u32) {
     held_half_1();
 }
 
-/// The rank of the pixel at `pos` of `line`: below 2^31, as `sort_lines` takes only keys and
-/// origins of at most 31 bits. Past the line's end (`len`) the ranks are above every pixel's,
-/// unique and ascending (2^31 - HELD x WORKGROUP + pos), so that no comparator moves them and no
-/// two ranks are equal. A pixel's rank is below 2^31 - HELD x WORKGROUP + len: its origin is
-/// below `len`; where key and origin take all 31 bits the origin takes at least 12 (no key is
-/// wider than 19), so HELD x WORKGROUP, the next power of two from `len` or 512, is at most
-/// 2^origin_bits; with fewer bits the rank is below 2^30. Positions past the end load the
-/// line's last pixel and drop it, so that no load waits on a branch and the compiler can issue
-/// all of an invocation's loads at once.
-fn load_rank(line: u32, row: u32, pos: u32, len: u32) -> u32 {
+/// The rank of `texel`, the pixel at `pos` of the line whose origins start at `row`: below 2^31, as
+/// `sort_lines` takes only keys and origins of at most 31 bits. Past the line's end (`len`) the
+/// ranks are above every pixel's, unique and ascending (2^31 - HELD x WORKGROUP + pos), so that no
+/// comparator moves them and no two ranks are equal. A pixel's rank is below 2^31 - HELD x
+/// WORKGROUP + len: its origin is below `len`; where key and origin take all 31 bits the origin
+/// takes at least 12 (no key is wider than 19), so HELD x WORKGROUP, the next power of two from
+/// `len` or 512, is at most 2^origin_bits; with fewer bits the rank is below 2^30. Positions past
+/// the end load the line's last pixel and drop it, so that no load waits on a branch.
+fn texel_rank(texel: vec4<u32>, row: u32, pos: u32, len: u32) -> u32 {
     let at = min(pos, len - 1u);
     var origin = at;
     if (params.load_origins != 0u) {
         origin = origins[row + at];
     }
-    let rank = (rank_key(textureLoad(src, coord(line, at), 0)) << params.origin_bits) | origin;
+    let rank = (rank_key(texel) << params.origin_bits) | origin;
     return select(0x80000000u - (HELD * WORKGROUP - pos), rank, pos < len);
 }
 
-/// Writes the pixel whose rank is `rank` at `pos` (nothing past the line's end; the gather
-/// happens either way, from within the line, so that it need not wait on a branch).
-fn store_rank(line: u32, row: u32, pos: u32, len: u32, rank: u32) {
-    let origin = min(rank & ((1u << params.origin_bits) - 1u), len - 1u);
-    let pixel = original_pixel(line, origin);
+/// The texel at `pos` of `line`, or the line's last past its end (see `texel_rank`).
+fn line_texel(line: u32, pos: u32, len: u32) -> vec4<u32> {
+    return textureLoad(src, coord(line, min(pos, len - 1u)), 0);
+}
+
+/// The colour channels of a texel in one word (red lowest).
+fn pack_rgb(texel: vec4<u32>) -> u32 {
+    return texel.r | (texel.g << 8u) | (texel.b << 16u);
+}
+
+/// `texel_rank` of a texel packed by `pack_rgb`.
+fn packed_rank(packed: u32, row: u32, pos: u32, len: u32) -> u32 {
+    let texel = vec4<u32>(packed & 0xffu, (packed >> 8u) & 0xffu, packed >> 16u, 0u);
+    return texel_rank(texel, row, pos, len);
+}
+
+/// The origin a rank names, within the line.
+fn rank_origin(rank: u32, len: u32) -> u32 {
+    return min(rank & ((1u << params.origin_bits) - 1u), len - 1u);
+}
+
+/// The origin whose pixel goes to position `pos` (read from `line_ranks`).
+fn held_origin(pos: u32, len: u32) -> u32 {
+    return rank_origin(line_ranks[pos / HELD][pos % HELD], len);
+}
+
+/// Writes `pixel`, from `origin`, at `pos` (nothing past the line's end).
+fn write_pixel(line: u32, row: u32, pos: u32, len: u32, origin: u32, pixel: vec4<u32>) {
     if (pos >= len) {
         return;
     }
@@ -226,6 +254,46 @@ fn store_rank(line: u32, row: u32, pos: u32, len: u32, rank: u32) {
     if (params.store_origins != 0u) {
         origins[row + pos] = origin;
     }
+}
+
+/// Writes positions `first` x WORKGROUP + lid and the seven after it at steps of WORKGROUP,
+/// gathering each pixel from its origin (within the line, so the gathers need not wait on a
+/// branch). All eight gathers are issued before any pixel is written: written one by one in a
+/// loop, each gather waited for the write before it (a storage texture might be the sampled
+/// one, for all the compiler knows), sixteen round trips to the cache in a row.
+fn store_eight(first: u32, line: u32, row: u32, len: u32, lid: u32) {
+    let p0 = first * WORKGROUP + lid;
+    let p1 = p0 + WORKGROUP;
+    let p2 = p1 + WORKGROUP;
+    let p3 = p2 + WORKGROUP;
+    let p4 = p3 + WORKGROUP;
+    let p5 = p4 + WORKGROUP;
+    let p6 = p5 + WORKGROUP;
+    let p7 = p6 + WORKGROUP;
+    let o0 = held_origin(p0, len);
+    let o1 = held_origin(p1, len);
+    let o2 = held_origin(p2, len);
+    let o3 = held_origin(p3, len);
+    let o4 = held_origin(p4, len);
+    let o5 = held_origin(p5, len);
+    let o6 = held_origin(p6, len);
+    let o7 = held_origin(p7, len);
+    let x0 = original_pixel(line, o0);
+    let x1 = original_pixel(line, o1);
+    let x2 = original_pixel(line, o2);
+    let x3 = original_pixel(line, o3);
+    let x4 = original_pixel(line, o4);
+    let x5 = original_pixel(line, o5);
+    let x6 = original_pixel(line, o6);
+    let x7 = original_pixel(line, o7);
+    write_pixel(line, row, p0, len, o0, x0);
+    write_pixel(line, row, p1, len, o1, x1);
+    write_pixel(line, row, p2, len, o2, x2);
+    write_pixel(line, row, p3, len, o3, x3);
+    write_pixel(line, row, p4, len, o4, x4);
+    write_pixel(line, row, p5, len, o5, x5);
+    write_pixel(line, row, p6, len, o6, x6);
+    write_pixel(line, row, p7, len, o7, x7);
 }
 
 /// The new rank of one side of a comparator: `mine` against the partner's `other`, where
@@ -344,19 +412,36 @@ fn line_stage(mask: u32, lid: u32, shuffles: bool) {
     }
 }
 
-/// Every stage of the network, merge by merge: the flip, the half-cleaners beyond an
-/// invocation's positions, then the rest in registers. The loops' bounds are constants, so the
-/// compiler can unroll them and settle each stage's kind while compiling.
+/// A stage across invocations (`mask` HELD or more): on shuffles where they reach, else
+/// through workgroup memory.
+fn across_stage(mask: u32, lid: u32, shuffles: bool) {
+    if (shuffles && mask < SHUFFLE_REACH) {
+        shuffle_stage(mask, lid);
+    } else {
+        shared_stage(mask, lid);
+    }
+}
+
+/// Every stage of the network, merge by merge. Merges 1 to 4 lie within an invocation's
+/// registers and are written out; each further merge is its flip, its half-cleaners beyond an
+/// invocation's positions (both across invocations), then the four half-cleaners within its
+/// registers. Written as one loop over those merges, so that NVIDIA's compiler keeps the ranks
+/// in the same registers from stage to stage (the network written out whole took 95 registers
+/// instead of 45 there, and ran slower).
 fn whole_network(lid: u32, shuffles: bool) {
-    for (var merge = 1u; merge <= MERGES; merge += 1u) {
-        line_stage((1u << merge) - 1u, lid, shuffles);
-        // Distances merge - 2 down to 4 (masks HELD and more).
-        for (var above = merge; above > 5u; above -= 1u) {
-            line_stage(1u << (above - 2u), lid, shuffles);
+    held_half_1();
+    held_flip_4();
+    held_half_1();
+    held_flip_8();
+    held_tail(1u);
+    held_flip_16();
+    held_tail(2u);
+    for (var merge = 5u; merge <= MERGES; merge += 1u) {
+        across_stage((1u << merge) - 1u, lid, shuffles);
+        for (var mask = 1u << (merge - 2u); mask >= HELD; mask >>= 1u) {
+            across_stage(mask, lid, shuffles);
         }
-        if (merge >= 2u) {
-            held_tail(min(merge - 2u, 3u));
-        }
+        held_tail(3u);
     }
 }
 
@@ -373,9 +458,18 @@ fn sort_lines(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_i
     let row = line * params.line_len;
     // Loads and stores are coalesced (neighbouring invocations, neighbouring positions) and go
     // through workgroup memory to and from the invocations that hold them.
+    // The texels first, packed into `line_ranks` by a loop of loads alone, whose sixteen reads
+    // the compiler issues together; then each slot's rank in place. (Loaded and ranked in one
+    // loop, each load waited for the rank's branches before the next was issued: sixteen
+    // memory round trips in a row.)
     for (var k = 0u; k < HELD; k += 1u) {
         let pos = k * WORKGROUP + lid;
-        line_ranks[pos / HELD][pos % HELD] = load_rank(line, row, pos, len);
+        line_ranks[pos / HELD][pos % HELD] = pack_rgb(line_texel(line, pos, len));
+    }
+    for (var k = 0u; k < HELD; k += 1u) {
+        let pos = k * WORKGROUP + lid;
+        let slot = &line_ranks[pos / HELD][pos % HELD];
+        *slot = packed_rank(*slot, row, pos, len);
     }
     workgroupBarrier();
     take_held(lid);
@@ -430,10 +524,8 @@ fn sort_lines(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_i
     workgroupBarrier();
     share_held(lid);
     workgroupBarrier();
-    for (var k = 0u; k < HELD; k += 1u) {
-        let pos = k * WORKGROUP + lid;
-        store_rank(line, row, pos, len, line_ranks[pos / HELD][pos % HELD]);
-    }
+    store_eight(0u, line, row, len, lid);
+    store_eight(8u, line, row, len, lid);
     // Each exchange was counted twice.
     add_exchanges_to_step(lid, 2u);
 }

@@ -12,6 +12,15 @@
 //! Arguments: the entry point, then `NAME=VALUE` pipeline constants and WGSL files (joined in
 //! order) in any order. The pipeline layout is read from the module: one descriptor per binding
 //! of group 0 (uniform and storage buffers, sampled and storage textures).
+//!
+//! With `CACHE=FILE` the pipeline is built through a pipeline cache whose data is written to
+//! FILE. NVIDIA's holds the machine code (zstd-compressed); `sass.py` disassembles it with
+//! `nvdisasm` (PyPI package `nvidia-cuda-nvdisasm`), which runs on any x86-64 Linux machine:
+//!
+//! ```sh
+//! CACHE=sort_lines.bin pipeline_stats sort_lines WORKGROUP=128 ...   # on the GPU's machine
+//! python3 benchmarks/pipeline_stats/sass.py sort_lines.bin 50048 > sort_lines.sass   # Binary Size
+//! ```
 
 use ash::vk;
 use std::collections::HashMap;
@@ -175,8 +184,13 @@ unsafe fn print_statistics(words: &[u32], entry: &str, types: &[(u32, vk::Descri
             .stage(stage)
             .layout(layout)
             .flags(vk::PipelineCreateFlags::CAPTURE_STATISTICS_KHR)];
+        // With CACHE set, the pipeline goes through a pipeline cache whose data (the driver's
+        // compiled code among it) is written to that file.
+        let cache = device
+            .create_pipeline_cache(&vk::PipelineCacheCreateInfo::default(), None)
+            .map_err(vk_err("vkCreatePipelineCache"))?;
         let pipeline = device
-            .create_compute_pipelines(vk::PipelineCache::null(), &create, None)
+            .create_compute_pipelines(cache, &create, None)
             .map_err(|(_, e)| format!("vkCreateComputePipelines: {e}"))?[0];
         let executables = ash::khr::pipeline_executable_properties::Device::new(&instance, &device);
         let list = executables
@@ -200,6 +214,11 @@ unsafe fn print_statistics(words: &[u32], entry: &str, types: &[(u32, vk::Descri
             }
             println!("{line}");
         }
+        if let Ok(path) = std::env::var("CACHE") {
+            let data = device.get_pipeline_cache_data(cache).map_err(vk_err("vkGetPipelineCacheData"))?;
+            std::fs::write(&path, data).map_err(|e| format!("{path}: {e}"))?;
+        }
+        device.destroy_pipeline_cache(cache, None);
         device.destroy_pipeline(pipeline, None);
         device.destroy_pipeline_layout(layout, None);
         device.destroy_descriptor_set_layout(set_layout, None);
