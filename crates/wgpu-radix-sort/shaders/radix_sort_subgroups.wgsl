@@ -10,6 +10,8 @@
 override WARPS: u32 = 8u;
 /// WARPS * 128: two 16-bit counters per word for each subgroup's 256 digit values.
 override WARP_WORDS: u32 = 1024u;
+// `rank_run` ranks 16 keys per invocation.
+const_assert ITEMS == 16u;
 
 /// Per subgroup and digit (16 bits each): keys ranked so far, then the subgroup's offset among
 /// the tile's keys with that digit.
@@ -27,30 +29,51 @@ fn clear_counts(lid: u32) {
     }
 }
 
+/// Ranks the invocation's key `i` (a constant) among the earlier keys of its subgroup with its
+/// digit: `lanes` are the subgroup's lanes, `below` the lanes before this one.
+fn rank_item(i: u32, warp: u32, lane: u32, lanes: u32, below: u32) {
+    let d = item_digit(i);
+    // The lanes of this round whose keys have digit d: agree on all eight bits.
+    var peers = lanes;
+    for (var b = 0u; b < 8u; b += 1u) {
+        let bit = ((d >> b) & 1u) == 1u;
+        let ones = subgroupBallot(bit).x;
+        peers &= select(~ones, ones, bit);
+    }
+    // The lowest peer moves the subgroup's count for d on and tells the others where it was.
+    let leader = countTrailingZeros(peers);
+    var before_round = 0u;
+    if (leader == lane) {
+        let old = atomicAdd(&warp_counts[warp * 128u + d / 2u], countOneBits(peers) << (16u * (d & 1u)));
+        before_round = half_of(old, d);
+    }
+    let running = subgroupShuffle(before_round, leader);
+    tile_ranks[i] = running + countOneBits(peers & below);
+}
+
 /// Ranks each of the invocation's keys among the earlier keys of its subgroup with its digit.
+/// The rounds are written out: in a loop, which NVIDIA's compiler kept, every round chose its
+/// digit and its rank's register at run time (a comparison and a move for each of the 16).
 fn rank_run(lid: u32, warp: u32, lane: u32, width: u32) {
     let below = (1u << lane) - 1u;
     // Every lane of the subgroup (positions past the end have a digit too: `item_digit`).
     let lanes = select(0xffffffffu, (1u << width) - 1u, width < 32u);
-    for (var i = 0u; i < ITEMS; i += 1u) {
-        let d = item_digit(i);
-        // The lanes of this round whose keys have digit d: agree on all eight bits.
-        var peers = lanes;
-        for (var b = 0u; b < 8u; b += 1u) {
-            let bit = ((d >> b) & 1u) == 1u;
-            let ones = subgroupBallot(bit).x;
-            peers &= select(~ones, ones, bit);
-        }
-        // The lowest peer moves the subgroup's count for d on and tells the others where it was.
-        let leader = countTrailingZeros(peers);
-        var before_round = 0u;
-        if (leader == lane) {
-            let old = atomicAdd(&warp_counts[warp * 128u + d / 2u], countOneBits(peers) << (16u * (d & 1u)));
-            before_round = half_of(old, d);
-        }
-        let running = subgroupShuffle(before_round, leader);
-        tile_ranks[i] = running + countOneBits(peers & below);
-    }
+    rank_item(0u, warp, lane, lanes, below);
+    rank_item(1u, warp, lane, lanes, below);
+    rank_item(2u, warp, lane, lanes, below);
+    rank_item(3u, warp, lane, lanes, below);
+    rank_item(4u, warp, lane, lanes, below);
+    rank_item(5u, warp, lane, lanes, below);
+    rank_item(6u, warp, lane, lanes, below);
+    rank_item(7u, warp, lane, lanes, below);
+    rank_item(8u, warp, lane, lanes, below);
+    rank_item(9u, warp, lane, lanes, below);
+    rank_item(10u, warp, lane, lanes, below);
+    rank_item(11u, warp, lane, lanes, below);
+    rank_item(12u, warp, lane, lanes, below);
+    rank_item(13u, warp, lane, lanes, below);
+    rank_item(14u, warp, lane, lanes, below);
+    rank_item(15u, warp, lane, lanes, below);
     workgroupBarrier();
 }
 
