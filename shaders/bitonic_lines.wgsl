@@ -11,12 +11,13 @@
 //! and go through workgroup memory to and from the invocations that hold the positions.
 //!
 //! What made it fast (BENCHMARKS.md has each step): the loads' texture reads issued together,
-//! before any rank is made, and the gathers' before any pixel is written (NVIDIA's compiler
-//! had them wait one by one: 1080p 0.0445 ms instead of 0.0505 on an H100); merges 1 to 4 written
-//! out and one loop over the rest whose stages choose only between shuffles and workgroup memory
-//! (0.0505 instead of 0.0557); workgroup memory reached by row and constant word (no bounds
-//! check per word); a comparator across invocations is one comparison, one select and one add
-//! on each side, and one within registers counts its exchange from the sign of a difference.
+//! before any rank is made, and the gathers' eight at a time before those pixels are written
+//! (NVIDIA's compiler had them wait one by one: 1080p 0.0445 ms instead of 0.0505 on an H100);
+//! merges 1 to 4 written out and one loop over the rest whose stages choose only between shuffles
+//! and workgroup memory (0.0505 instead of 0.0557); workgroup memory reached by row and constant
+//! word (no bounds check per word); a comparator across invocations is one comparison, one select
+//! and one add on each side, and one within registers counts its exchange from the sign of a
+//! difference.
 //! NVIDIA's machine code for a kernel can be read with `benchmarks/pipeline_stats` (CACHE=).
 
 /// Positions an invocation holds.
