@@ -349,12 +349,26 @@ fn tile_to_sort(wid: vec3<u32>, groups: vec3<u32>, lid: u32, look_back: bool) ->
     return workgroupUniformLoad(&shared_ticket);
 }
 
-/// The digits of the invocation's keys of the tile, four to a word, their ranks, and how many
-/// of its keys there are. Keys and values are read again as they are written, so the tile
-/// keeps only what ranking needs in registers.
+/// The digits of the invocation's keys of the tile, four to a word, their ranks, two to a word
+/// (a rank is below TILE), and how many of its keys there are. Keys and values are read again
+/// as they are written, so the tile keeps only what ranking needs in registers.
 var<private> tile_digits: array<u32, ITEMS / 4u>;
-var<private> tile_ranks: array<u32, ITEMS>;
+var<private> tile_ranks: array<u32, ITEMS / 2u>;
 var<private> tile_items: u32;
+
+/// The rank of the invocation's key `i` among the earlier keys of its group with its digit.
+fn item_rank(i: u32) -> u32 {
+    return (tile_ranks[i / 2u] >> (16u * (i % 2u))) & 0xffffu;
+}
+
+/// Sets `item_rank(i)`; ranks are set in order of `i`.
+fn set_item_rank(i: u32, rank: u32) {
+    if (i % 2u == 0u) {
+        tile_ranks[i / 2u] = rank;
+    } else {
+        tile_ranks[i / 2u] |= rank << 16u;
+    }
+}
 
 /// The digit of the invocation's key `i`. Positions past the end count as digit RADIX - 1:
 /// they come after every key of the tile, so they rank after its last digit's keys and take
@@ -439,7 +453,7 @@ fn reorder_tile(lid: u32, group: u32, lane: u32, width: u32) -> u32 {
     for (var i = 0u; i < ITEMS; i += 1u) {
         if (i < tile_items) {
             let d = item_digit(i);
-            let position = tile_ranks[i] + local_start(d) + group_offset(group, d);
+            let position = item_rank(i) + local_start(d) + group_offset(group, d);
             let index = group * width * ITEMS + i * width + lane;
             atomicOr(&tile_order[position / 2u], index << (16u * (position & 1u)));
         }
@@ -510,7 +524,7 @@ fn write_directly(lid: u32, group: u32, first: u32, width: u32, start: u32) {
             break;
         }
         let d = item_digit(i);
-        let slot = tile_start[d] + group_offset(group, d) + tile_ranks[i];
+        let slot = tile_start[d] + group_offset(group, d) + item_rank(i);
         keys_out[slot] = output_key(read_key(first + i * width));
         if (params.has_values != 0u) {
             values_out[slot] = values_in[first + i * width];

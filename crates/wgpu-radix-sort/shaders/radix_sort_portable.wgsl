@@ -40,7 +40,7 @@ fn rank_run(lid: u32, group: u32, lane: u32, width: u32) {
         if (before == 0u) {
             group_counts[group * RADIX + d] = running + same;
         }
-        tile_ranks[i] = running + before;
+        set_item_rank(i, running + before);
     }
     workgroupBarrier();
 }

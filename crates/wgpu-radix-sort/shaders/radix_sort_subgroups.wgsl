@@ -1,7 +1,9 @@
 //! The subgroup ranking for `radix_sort.wgsl` (composed after it): each subgroup finds the
-//! keys of its round that share a digit with eight ballots (one per digit bit) instead of
-//! comparing digits in workgroup memory, and needs no barrier per round. Used where the
-//! adapter has subgroups of one fixed size from 8 to 32 (NVIDIA: 32, lavapipe: 8).
+//! keys of its round that share a digit from eight ballots (one per digit bit) instead of
+//! comparing digits in workgroup memory, and needs no barrier per round. The ballots of all 16
+//! rounds come at once from a bit transpose of the lanes' digits across the subgroup
+//! (`store_ballots`). Used where the adapter has subgroups of one fixed size from 8 to 32
+//! (NVIDIA: 32, lavapipe: 8).
 //!
 //! naga takes subgroup operations without `enable subgroups;` (and rejects the directive);
 //! Tint wants it, so the Tint check in shadersort's tests/shaders.rs (the repository's top) adds it.
@@ -10,6 +12,8 @@
 override WARPS: u32 = 8u;
 /// WARPS * 128: two 16-bit counters per word for each subgroup's 256 digit values.
 override WARP_WORDS: u32 = 1024u;
+/// Lanes per subgroup (the pipeline sets `WARPS`, so this is a constant to the driver).
+override WIDTH: u32 = 256u / WARPS;
 // `rank_run` ranks 16 keys per invocation.
 const_assert ITEMS == 16u;
 
@@ -21,7 +25,6 @@ fn half_of(word: u32, d: u32) -> u32 {
     return (word >> (16u * (d & 1u))) & 0xffffu;
 }
 
-
 /// Clears the counts `rank_run` adds to (`tile_to_sort` does, before its first barrier).
 fn clear_counts(lid: u32) {
     for (var w = lid; w < WARP_WORDS; w += WORKGROUP) {
@@ -29,17 +32,86 @@ fn clear_counts(lid: u32) {
     }
 }
 
+/// Each subgroup's ballots of its 16 rounds (which of its lanes' keys have each digit bit set),
+/// as `store_ballots` leaves them: 4 * WIDTH words a subgroup, one word per lane for each four
+/// rounds. Ranking reads a round's eight ballots from workgroup memory instead of asking the
+/// subgroup eight times (on an H100 each `subgroupBallot` compiled to about seven instructions,
+/// the active mask computed again for each). Where the tile is reordered in workgroup memory,
+/// they take the first 1024 words of `tile_order`, unused until the reorder (`count_groups`
+/// clears them again): 4 KiB more of workgroup memory made the sort 14% slower on an H100.
+/// Elsewhere they have their own words.
+override OWN_BALLOT_WORDS: u32 = select(1024u, 1u, REORDER);
+var<workgroup> own_ballots: array<atomic<u32>, OWN_BALLOT_WORDS>;
+
+fn store_ballot(w: u32, x: u32) {
+    if (REORDER) {
+        atomicStore(&tile_order[w], x);
+    } else {
+        atomicStore(&own_ballots[w], x);
+    }
+}
+
+fn ballot(w: u32) -> u32 {
+    if (REORDER) {
+        return atomicLoad(&tile_order[w]);
+    }
+    return atomicLoad(&own_ballots[w]);
+}
+
+/// One step of the transpose: lanes `s` apart swap the bits whose index differs from their own
+/// lane in bit `s` (`low` has the bits whose index has bit `s` clear).
+fn swap_blocks(x: u32, lane: u32, s: u32, low: u32) -> u32 {
+    let other = subgroupShuffleXor(x, s);
+    if ((lane & s) == 0u) {
+        return (x & low) | ((other & low) << s);
+    }
+    return ((other >> s) & low) | (x & ~low);
+}
+
+/// Stores the ballots of rounds 4q to 4q + 3. The lanes' digits of those rounds, four to a
+/// word, form a WIDTH x 32 bit matrix; transposed in WIDTH x WIDTH blocks across the subgroup,
+/// lane j's block c holds the ballot of round 4q + c * WIDTH / 8 + j / 8 and digit bit j % 8.
+fn store_ballots(q: u32, warp: u32, lane: u32) {
+    var x = item_digit(4u * q) | (item_digit(4u * q + 1u) << 8u) | (item_digit(4u * q + 2u) << 16u)
+        | (item_digit(4u * q + 3u) << 24u);
+    if (WIDTH > 16u) {
+        x = swap_blocks(x, lane, 16u, 0x0000ffffu);
+    }
+    if (WIDTH > 8u) {
+        x = swap_blocks(x, lane, 8u, 0x00ff00ffu);
+    }
+    x = swap_blocks(x, lane, 4u, 0x0f0f0f0fu);
+    x = swap_blocks(x, lane, 2u, 0x33333333u);
+    x = swap_blocks(x, lane, 1u, 0x55555555u);
+    store_ballot(4u * warp * WIDTH + q * WIDTH + lane, x);
+}
+
+/// Ballot `word` of a round, kept to its block: the round's `c`th block of the subgroup's words.
+fn block(word: u32, c: u32) -> u32 {
+    if (WIDTH == 32u) {
+        return word;
+    }
+    return (word >> (c * WIDTH)) & (0xffffffffu >> (32u - WIDTH));
+}
+
+/// The lanes whose bit `b` of their digit agrees with `d`'s, given the ballot `ones` of that bit.
+fn agree(ones: u32, d: u32, b: u32) -> u32 {
+    return select(~ones, ones, ((d >> b) & 1u) != 0u);
+}
+
 /// Ranks the invocation's key `i` (a constant) among the earlier keys of its subgroup with its
 /// digit: `lanes` are the subgroup's lanes, `below` the lanes before this one.
 fn rank_item(i: u32, warp: u32, lane: u32, lanes: u32, below: u32) {
     let d = item_digit(i);
+    // Where `store_ballots` left round i's eight ballots: lanes 8k to 8k + 7 of block c.
+    let per_block = WIDTH / 8u;
+    let c = (i % 4u) / per_block;
+    let first = 4u * warp * WIDTH + (i / 4u) * WIDTH + 8u * ((i % 4u) % per_block);
     // The lanes of this round whose keys have digit d: agree on all eight bits.
-    var peers = lanes;
-    for (var b = 0u; b < 8u; b += 1u) {
-        let bit = ((d >> b) & 1u) == 1u;
-        let ones = subgroupBallot(bit).x;
-        peers &= select(~ones, ones, bit);
-    }
+    let peers = agree(block(ballot(first), c), d, 0u) & agree(block(ballot(first + 1u), c), d, 1u)
+        & agree(block(ballot(first + 2u), c), d, 2u) & agree(block(ballot(first + 3u), c), d, 3u)
+        & agree(block(ballot(first + 4u), c), d, 4u) & agree(block(ballot(first + 5u), c), d, 5u)
+        & agree(block(ballot(first + 6u), c), d, 6u) & agree(block(ballot(first + 7u), c), d, 7u) & lanes;
     // The lowest peer moves the subgroup's count for d on and tells the others where it was.
     let leader = countTrailingZeros(peers);
     var before_round = 0u;
@@ -48,7 +120,7 @@ fn rank_item(i: u32, warp: u32, lane: u32, lanes: u32, below: u32) {
         before_round = half_of(old, d);
     }
     let running = subgroupShuffle(before_round, leader);
-    tile_ranks[i] = running + countOneBits(peers & below);
+    set_item_rank(i, running + countOneBits(peers & below));
 }
 
 /// Ranks each of the invocation's keys among the earlier keys of its subgroup with its digit.
@@ -58,6 +130,11 @@ fn rank_run(lid: u32, warp: u32, lane: u32, width: u32) {
     let below = (1u << lane) - 1u;
     // Every lane of the subgroup (positions past the end have a digit too: `item_digit`).
     let lanes = select(0xffffffffu, (1u << width) - 1u, width < 32u);
+    store_ballots(0u, warp, lane);
+    store_ballots(1u, warp, lane);
+    store_ballots(2u, warp, lane);
+    store_ballots(3u, warp, lane);
+    workgroupBarrier();
     rank_item(0u, warp, lane, lanes, below);
     rank_item(1u, warp, lane, lanes, below);
     rank_item(2u, warp, lane, lanes, below);
@@ -80,6 +157,12 @@ fn rank_run(lid: u32, warp: u32, lane: u32, width: u32) {
 /// Turns the subgroups' counts into offsets (subgroups own consecutive runs), two digits per
 /// invocation, and leaves the tile's count of each digit in `tile_start`.
 fn count_groups(lid: u32) {
+    // The ballots' words of `tile_order` are cleared for the reorder's atomicOr.
+    if (REORDER) {
+        for (var w = lid; w < 1024u; w += WORKGROUP) {
+            atomicStore(&tile_order[w], 0u);
+        }
+    }
     if (lid < RADIX / 2u) {
         var low = 0u;
         var high = 0u;

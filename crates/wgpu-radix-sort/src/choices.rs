@@ -25,8 +25,8 @@ impl TileMemory {
         // tile_histogram and tile_start, then shared_mode, shared_ticket, stuck_tile, stuck_plain.
         let common = 2 * RADIX + 4;
         let ranking = match subgroup_size {
-            // warp_counts, warp_totals.
-            Some(size) => warp_words(size) + 32,
+            // warp_counts, warp_totals, own_ballots (the ballots share tile_order if it is there).
+            Some(size) => warp_words(size) + 32 + if reorder { 1 } else { BALLOT_WORDS },
             // group_counts, round_digits, scan_space.
             None => (WORKGROUP / PORTABLE_GROUP) * RADIX + 2 * WORKGROUP,
         };
@@ -46,6 +46,11 @@ impl TileMemory {
 pub(super) fn warp_words(subgroup_size: u32) -> u32 {
     (WORKGROUP / subgroup_size) * RADIX / 2
 }
+
+/// Words of the subgroup ranking's ballots (`own_ballots` in the shader where the tile is not
+/// reordered in workgroup memory): each subgroup's 16 rounds of eight, as many words for any
+/// subgroup size.
+const BALLOT_WORDS: u32 = 1024;
 
 /// How the scatter ranks the keys of a tile; both give the same, stable result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

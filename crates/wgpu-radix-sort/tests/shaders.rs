@@ -92,6 +92,13 @@ fn radix_sort_tile_and_workgroup_memory_match_the_rust_side() {
             let value = |name: &str| match (name, subgroup_size) {
                 ("REORDER_WORDS", _) => memory.reorder_words,
                 ("WARP_WORDS", Some(size)) => 256 / size * 128,
+                ("OWN_BALLOT_WORDS", Some(_)) => {
+                    if reorder {
+                        1
+                    } else {
+                        1024
+                    }
+                }
                 (other, _) => panic!("{name}: no value for {other}"),
             };
             for entry in ["scatter", "onesweep"] {
