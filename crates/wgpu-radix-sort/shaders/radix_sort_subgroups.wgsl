@@ -38,8 +38,9 @@ fn clear_counts(lid: u32) {
 /// subgroup eight times (on an H100 each `subgroupBallot` compiled to about seven instructions,
 /// the active mask computed again for each). Where the tile is reordered in workgroup memory,
 /// they take the first 1024 words of `tile_order`, unused until the reorder (`count_groups`
-/// clears them again): 4 KiB more of workgroup memory made the sort 14% slower on an H100.
-/// Elsewhere they have their own words.
+/// clears them again): in 4 KiB of their own the sort ran 14% slower on an H100, which slows
+/// down once a workgroup takes more than about 15.5 KiB (BENCHMARKS.md). Elsewhere they have
+/// their own words.
 override OWN_BALLOT_WORDS: u32 = select(1024u, 1u, REORDER);
 var<workgroup> own_ballots: array<atomic<u32>, OWN_BALLOT_WORDS>;
 
