@@ -326,10 +326,8 @@ fn tile_to_sort(wid: vec3<u32>, groups: vec3<u32>, lid: u32, look_back: bool) ->
     // Cleared before the first barrier (pass_mode's), which the ranking would otherwise need
     // for itself (2% faster for pairs on an H100).
     clear_counts(lid);
-    if (REORDER) {
-        for (var w = lid; w < REORDER_WORDS; w += WORKGROUP) {
-            atomicStore(&tile_order[w], 0u);
-        }
+    if (REORDER && !COUNTS_IN_ORDER) {
+        clear_tile_order(lid);
     }
     let tile = tile_index(wid, groups);
     let mode = pass_mode(lid);
@@ -386,13 +384,15 @@ var<workgroup> tile_start: array<u32, RADIX>;
 /// neighbouring invocations write neighbouring slots, keys and values alike. Otherwise each key
 /// is written straight to its slot.
 override REORDER: bool = false;
-/// TILE / 2 when `REORDER`, else 1 (so a tile written directly reserves nothing).
+/// TILE / 2 when `REORDER`, else 1 (so a tile written directly needs no tile order).
 override REORDER_WORDS: u32 = 1u;
-/// The tile in digit order, as 16-bit indices into the tile, two to a word (filled with
-/// atomicOr, so it is cleared first). Indices rather than keys halve the memory, so an H100
-/// keeps more workgroups resident (5% faster for keys: BENCHMARKS.md); keys and values are
-/// read again from the input, where the tile was just read, as they are written.
-var<workgroup> tile_order: array<atomic<u32>, REORDER_WORDS>;
+/// The tile in digit order (its first `REORDER_WORDS`), as 16-bit indices into the tile, two to
+/// a word (filled with atomicOr, so it is cleared first). Indices rather than keys halve the
+/// memory: on an H100 a workgroup of more than about 15.5 KiB runs the sort 16% slower
+/// (BENCHMARKS.md); keys and values are read again from the input, where the tile was just
+/// read, as they are written. The ranking file sizes it (`TILE_MEMORY_WORDS`) and may keep its
+/// own counts there until the tile is reordered.
+var<workgroup> tile_memory: array<atomic<u32>, TILE_MEMORY_WORDS>;
 
 /// Each digit's first position in the tile in digit order, set by the ranking file's
 /// `scan_digits`. It shares `tile_histogram`, which only the look-back's fallback uses, and
@@ -446,19 +446,45 @@ fn sort_tile(tile: u32, lid: u32, group: u32, lane: u32, width: u32, look_back: 
     }
 }
 
-/// Puts the tile in digit order in `tile_order`: each key's index in the tile goes to its
-/// position in digit order. Returns where digit `lid` starts.
+/// Puts the tile in digit order in `tile_memory`: each key's index in the tile goes to its
+/// position in digit order. Returns where digit `lid` starts. Where the ranking's counts share
+/// the tile order's words (`COUNTS_IN_ORDER`), all positions are found first (in place of the
+/// ranks), then the order is cleared; elsewhere it was cleared as the tile began.
 fn reorder_tile(lid: u32, group: u32, lane: u32, width: u32) -> u32 {
     scan_digits(lid, group, lane, width);
+    if (COUNTS_IN_ORDER) {
+        for (var j = 0u; j < ITEMS / 2u; j += 1u) {
+            tile_ranks[j] = item_position(2u * j, group) | (item_position(2u * j + 1u, group) << 16u);
+        }
+        workgroupBarrier();
+        clear_tile_order(lid);
+        workgroupBarrier();
+    }
     for (var i = 0u; i < ITEMS; i += 1u) {
         if (i < tile_items) {
-            let d = item_digit(i);
-            let position = item_rank(i) + local_start(d) + group_offset(group, d);
+            var position = item_rank(i);
+            if (!COUNTS_IN_ORDER) {
+                position = item_position(i, group);
+            }
             let index = group * width * ITEMS + i * width + lane;
-            atomicOr(&tile_order[position / 2u], index << (16u * (position & 1u)));
+            atomicOr(&tile_memory[position / 2u], index << (16u * (position & 1u)));
         }
     }
     return local_start(lid);
+}
+
+/// Zeroes the tile order for the reorder's atomicOr.
+fn clear_tile_order(lid: u32) {
+    for (var w = lid; w < REORDER_WORDS; w += WORKGROUP) {
+        atomicStore(&tile_memory[w], 0u);
+    }
+}
+
+/// Where the invocation's key `i` goes in the tile in digit order (below 3 * TILE for a position
+/// past the end, so it fits in 16 bits too).
+fn item_position(i: u32, group: u32) -> u32 {
+    let d = item_digit(i);
+    return item_rank(i) + local_start(d) + group_offset(group, d);
 }
 
 /// Writes the reordered tile: position p, of digit d, goes to slot `shift[d] + p`, where
@@ -485,7 +511,7 @@ fn write_reordered(tile: u32, lid: u32, shift: u32) {
 
 /// The index in the tile of the key at position `p` in digit order.
 fn ordered_index(p: u32) -> u32 {
-    return (atomicLoad(&tile_order[p / 2u]) >> (16u * (p & 1u))) & 0xffffu;
+    return (atomicLoad(&tile_memory[p / 2u]) >> (16u * (p & 1u))) & 0xffffu;
 }
 
 /// `write_reordered` for a whole tile: all of an invocation's reads are issued before any

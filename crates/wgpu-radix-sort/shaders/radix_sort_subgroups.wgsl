@@ -17,9 +17,34 @@ override WIDTH: u32 = 256u / WARPS;
 // `rank_run` ranks 16 keys per invocation.
 const_assert ITEMS == 16u;
 
-/// Per subgroup and digit (16 bits each): keys ranked so far, then the subgroup's offset among
-/// the tile's keys with that digit.
-var<workgroup> warp_counts: array<atomic<u32>, WARP_WORDS>;
+/// Until the tile is reordered, `tile_memory` also holds each subgroup's count per digit (16 bits
+/// each, WARP_WORDS words at COUNTS_AT: keys ranked so far, then the subgroup's offset among the
+/// tile's keys with that digit) and each subgroup's ballots of its 16 rounds (BALLOT_WORDS at
+/// BALLOTS_AT: which of its lanes' keys have each digit bit set), as `store_ballots` leaves them:
+/// 4 * WIDTH words a subgroup, one per lane for each four rounds.
+///
+/// Ranking reads a round's eight ballots from workgroup memory instead of asking the subgroup
+/// eight times: on an H100 each `subgroupBallot` compiled to about seven instructions, the
+/// active mask computed again for each.
+///
+/// On an H100 a workgroup of more than about 15.5 KiB ran the sort 16% slower, and one of at most
+/// 11.5 KiB sorted keys 4% faster but pairs slower (BENCHMARKS.md). So where the tile is
+/// reordered, the ballots take the tile order's words until then (`count_groups` clears them
+/// again), and for keys-only sorts (`SHARED_COUNTS`) the counts do too: 10 KiB a workgroup with
+/// subgroups of 32, against 14 KiB for pairs.
+override SHARED_COUNTS: bool = false;
+/// The counts share the tile order's words, so `reorder_tile` finds every position before it
+/// clears the order.
+override COUNTS_IN_ORDER: bool = SHARED_COUNTS && REORDER;
+const BALLOT_WORDS = 1024u;
+override COUNTS_AT: u32 = select(REORDER_WORDS, 0u, SHARED_COUNTS);
+override BALLOTS_AT: u32 = select(select(REORDER_WORDS + WARP_WORDS, 0u, REORDER), WARP_WORDS, SHARED_COUNTS);
+override TILE_MEMORY_WORDS: u32 = select(
+    select(REORDER_WORDS + WARP_WORDS + BALLOT_WORDS, REORDER_WORDS + WARP_WORDS, REORDER),
+    max(WARP_WORDS + BALLOT_WORDS, REORDER_WORDS),
+    SHARED_COUNTS,
+);
+const_assert BALLOT_WORDS <= TILE / 2u;
 
 fn half_of(word: u32, d: u32) -> u32 {
     return (word >> (16u * (d & 1u))) & 0xffffu;
@@ -28,35 +53,16 @@ fn half_of(word: u32, d: u32) -> u32 {
 /// Clears the counts `rank_run` adds to (`tile_to_sort` does, before its first barrier).
 fn clear_counts(lid: u32) {
     for (var w = lid; w < WARP_WORDS; w += WORKGROUP) {
-        atomicStore(&warp_counts[w], 0u);
+        atomicStore(&tile_memory[COUNTS_AT + w], 0u);
     }
 }
 
-/// Each subgroup's ballots of its 16 rounds (which of its lanes' keys have each digit bit set),
-/// as `store_ballots` leaves them: 4 * WIDTH words a subgroup, one word per lane for each four
-/// rounds. Ranking reads a round's eight ballots from workgroup memory instead of asking the
-/// subgroup eight times (on an H100 each `subgroupBallot` compiled to about seven instructions,
-/// the active mask computed again for each). Where the tile is reordered in workgroup memory,
-/// they take the first 1024 words of `tile_order`, unused until the reorder (`count_groups`
-/// clears them again): in 4 KiB of their own the sort ran 14% slower on an H100, which slows
-/// down once a workgroup takes more than about 15.5 KiB (BENCHMARKS.md). Elsewhere they have
-/// their own words.
-override OWN_BALLOT_WORDS: u32 = select(1024u, 1u, REORDER);
-var<workgroup> own_ballots: array<atomic<u32>, OWN_BALLOT_WORDS>;
-
 fn store_ballot(w: u32, x: u32) {
-    if (REORDER) {
-        atomicStore(&tile_order[w], x);
-    } else {
-        atomicStore(&own_ballots[w], x);
-    }
+    atomicStore(&tile_memory[BALLOTS_AT + w], x);
 }
 
 fn ballot(w: u32) -> u32 {
-    if (REORDER) {
-        return atomicLoad(&tile_order[w]);
-    }
-    return atomicLoad(&own_ballots[w]);
+    return atomicLoad(&tile_memory[BALLOTS_AT + w]);
 }
 
 /// One step of the transpose: lanes `s` apart swap the bits whose index differs from their own
@@ -117,7 +123,7 @@ fn rank_item(i: u32, warp: u32, lane: u32, lanes: u32, below: u32) {
     let leader = countTrailingZeros(peers);
     var before_round = 0u;
     if (leader == lane) {
-        let old = atomicAdd(&warp_counts[warp * 128u + d / 2u], countOneBits(peers) << (16u * (d & 1u)));
+        let old = atomicAdd(&tile_memory[COUNTS_AT + warp * 128u + d / 2u], countOneBits(peers) << (16u * (d & 1u)));
         before_round = half_of(old, d);
     }
     let running = subgroupShuffle(before_round, leader);
@@ -158,18 +164,19 @@ fn rank_run(lid: u32, warp: u32, lane: u32, width: u32) {
 /// Turns the subgroups' counts into offsets (subgroups own consecutive runs), two digits per
 /// invocation, and leaves the tile's count of each digit in `tile_start`.
 fn count_groups(lid: u32) {
-    // The ballots' words of `tile_order` are cleared for the reorder's atomicOr.
-    if (REORDER) {
-        for (var w = lid; w < 1024u; w += WORKGROUP) {
-            atomicStore(&tile_order[w], 0u);
+    // The ballots' words of the tile order, cleared for the reorder's atomicOr (with shared
+    // counts, `reorder_tile` clears the order itself).
+    if (REORDER && !SHARED_COUNTS) {
+        for (var w = lid; w < BALLOT_WORDS; w += WORKGROUP) {
+            atomicStore(&tile_memory[BALLOTS_AT + w], 0u);
         }
     }
     if (lid < RADIX / 2u) {
         var low = 0u;
         var high = 0u;
         for (var w = 0u; w < WARPS; w += 1u) {
-            let word = atomicLoad(&warp_counts[w * 128u + lid]);
-            atomicStore(&warp_counts[w * 128u + lid], low | (high << 16u));
+            let word = atomicLoad(&tile_memory[COUNTS_AT + w * 128u + lid]);
+            atomicStore(&tile_memory[COUNTS_AT + w * 128u + lid], low | (high << 16u));
             low += word & 0xffffu;
             high += word >> 16u;
         }
@@ -202,7 +209,7 @@ fn scan_digits(lid: u32, warp: u32, lane: u32, width: u32) {
 
 /// Where subgroup `warp`'s keys with digit `d` start among the tile's.
 fn group_offset(warp: u32, d: u32) -> u32 {
-    return half_of(atomicLoad(&warp_counts[warp * 128u + d / 2u]), d);
+    return half_of(atomicLoad(&tile_memory[COUNTS_AT + warp * 128u + d / 2u]), d);
 }
 
 @compute @workgroup_size(WORKGROUP)

@@ -24,13 +24,21 @@ impl TileMemory {
         let reorder_words = if reorder { TILE / 2 } else { 1 };
         // tile_histogram and tile_start, then shared_mode, shared_ticket, stuck_tile, stuck_plain.
         let common = 2 * RADIX + 4;
-        let ranking = match subgroup_size {
-            // warp_counts, warp_totals, own_ballots (the ballots share tile_order if it is there).
-            Some(size) => warp_words(size) + 32 + if reorder { 1 } else { BALLOT_WORDS },
-            // group_counts, round_digits, scan_space.
-            None => (WORKGROUP / PORTABLE_GROUP) * RADIX + 2 * WORKGROUP,
+        let words = match subgroup_size {
+            // warp_totals; tile_memory as pairs lay it out (keys-only sorts take no more): the
+            // tile order, whose words take the ballots until the reorder, then the subgroups'
+            // counts; or, with no tile order, the counts and then the ballots.
+            Some(size) => {
+                32 + if reorder {
+                    reorder_words + warp_words(size)
+                } else {
+                    reorder_words + warp_words(size) + BALLOT_WORDS
+                }
+            }
+            // group_counts, round_digits, scan_space; tile_memory holds the tile order.
+            None => (WORKGROUP / PORTABLE_GROUP) * RADIX + 2 * WORKGROUP + reorder_words,
         };
-        Self { reorder, reorder_words, bytes: 4 * (common + reorder_words + ranking) }
+        Self { reorder, reorder_words, bytes: 4 * (common + words) }
     }
 
     /// The reordering layout where the device's workgroup memory holds it, else the other;
@@ -47,10 +55,9 @@ pub(super) fn warp_words(subgroup_size: u32) -> u32 {
     (WORKGROUP / subgroup_size) * RADIX / 2
 }
 
-/// Words of the subgroup ranking's ballots (`own_ballots` in the shader where the tile is not
-/// reordered in workgroup memory): each subgroup's 16 rounds of eight, as many words for any
-/// subgroup size.
-const BALLOT_WORDS: u32 = 1024;
+/// Words of the subgroup ranking's ballots (`BALLOT_WORDS` in the shader): each subgroup's 16
+/// rounds of eight, as many words for any subgroup size.
+pub(super) const BALLOT_WORDS: u32 = 1024;
 
 /// How the scatter ranks the keys of a tile; both give the same, stable result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

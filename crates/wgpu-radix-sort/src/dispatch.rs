@@ -124,6 +124,7 @@ impl RadixSorter {
         let dispatch = |kernel, pipeline, direction, offset, groups| {
             Step::Dispatch(Dispatch { kernel, pipeline, direction, offset, groups })
         };
+        let has_values = job.values.is_some();
         let mut steps = vec![
             dispatch("histogram_all", &self.histogram_all, 0, 0, (tiles.min(HISTOGRAM_GROUPS), 1)),
             dispatch("scan_histograms", &self.scan_histograms, 0, 0, (1, 1)),
@@ -134,11 +135,11 @@ impl RadixSorter {
                 (SortStrategy::ReduceThenScan, Some(rts), _) => steps.extend([
                     dispatch("count_tiles", &rts.count_tiles, direction, offset, tile_groups),
                     dispatch("scan_tiles", &rts.scan_tiles, direction, offset, (RADIX, 1)),
-                    dispatch("scatter", &rts.scatter, direction, offset, tile_groups),
+                    dispatch("scatter", rts.scatter.for_values(has_values), direction, offset, tile_groups),
                 ]),
                 (SortStrategy::OneSweep, _, Some(onesweep)) => steps.extend([
                     Step::ClearStatus(0..u64::from(tiles) * u64::from(RADIX) * 4),
-                    dispatch("onesweep", onesweep, direction, offset, tile_groups),
+                    dispatch("onesweep", onesweep.for_values(has_values), direction, offset, tile_groups),
                 ]),
                 _ => unreachable!("strategy_for picks a strategy whose pipelines were built"),
             }

@@ -154,12 +154,29 @@ impl RadixSorter {
         let limits = device.limits();
         let binding_keys = limits.max_storage_buffer_binding_size.min(limits.max_buffer_size) / 4;
         let mut max_len = u32::try_from(binding_keys).unwrap_or(u32::MAX);
+        // The kernels that sort tiles, for keys only and for pairs: the subgroup path lays out
+        // its workgroup memory for each (`SHARED_COUNTS` in the shader).
+        let tile_kernel = |entry_point: &str| {
+            let for_kind = |shared_counts: bool| {
+                let mut constants = constants.clone();
+                if subgroup_size.is_some() {
+                    constants.push(("SHARED_COUNTS", f64::from(u8::from(shared_counts))));
+                }
+                pipeline_with(entry_point, &constants)
+            };
+            if subgroup_size.is_some() {
+                TileKernel { keys: for_kind(true), pairs: for_kind(false) }
+            } else {
+                let both = for_kind(false);
+                TileKernel { keys: both.clone(), pairs: both }
+            }
+        };
         let reduce_then_scan = (onesweep_from != Some(0)).then(|| ReduceThenScan {
             count_tiles: pipeline("count_tiles"),
             scan_tiles: pipeline("scan_tiles"),
-            scatter: pipeline_with("scatter", &constants),
+            scatter: tile_kernel("scatter"),
         });
-        let onesweep = onesweep_from.map(|_| pipeline_with("onesweep", &constants));
+        let onesweep = onesweep_from.map(|_| tile_kernel("onesweep"));
         if onesweep.is_some() {
             max_len = max_len.min(ONESWEEP_MAX_LEN);
         }
@@ -299,7 +316,7 @@ impl RadixSorter {
 /// The pipelines of a digit pass for each strategy the sorter runs, and which runs when.
 pub(super) struct PassPipelines {
     pub(super) reduce_then_scan: Option<ReduceThenScan>,
-    pub(super) onesweep: Option<wgpu::ComputePipeline>,
+    pub(super) onesweep: Option<TileKernel>,
     /// The first length sorted with OneSweep (none: never).
     pub(super) onesweep_from: Option<u32>,
 }
@@ -308,5 +325,18 @@ pub(super) struct PassPipelines {
 pub(super) struct ReduceThenScan {
     pub(super) count_tiles: wgpu::ComputePipeline,
     pub(super) scan_tiles: wgpu::ComputePipeline,
-    pub(super) scatter: wgpu::ComputePipeline,
+    pub(super) scatter: TileKernel,
+}
+
+/// A kernel that sorts tiles, built for keys-only sorts and for pairs.
+pub(super) struct TileKernel {
+    pub(super) keys: wgpu::ComputePipeline,
+    pub(super) pairs: wgpu::ComputePipeline,
+}
+
+impl TileKernel {
+    /// The pipeline for a sort with values or without.
+    pub(super) fn for_values(&self, has_values: bool) -> &wgpu::ComputePipeline {
+        if has_values { &self.pairs } else { &self.keys }
+    }
 }

@@ -50,35 +50,39 @@ fn both_programs_validate_and_are_the_files_they_name() {
     assert_eq!(files, ["radix_sort.wgsl", "radix_sort_portable.wgsl", "radix_sort_subgroups.wgsl"]);
 }
 
-/// Bytes of the workgroup variables entry point `index` uses, override-sized arrays taking
-/// `override_value`'s sizes.
+/// Bytes of the workgroup variables entry point `entry` uses, its overrides set to `constants`.
 fn workgroup_bytes(
     module: &naga::Module,
     info: &naga::valid::ModuleInfo,
-    index: usize,
-    override_value: impl Fn(&str) -> u32,
+    entry: &str,
+    constants: &[(&str, f64)],
 ) -> u32 {
+    let constants: naga::back::PipelineConstants =
+        constants.iter().map(|&(name, value)| (name.to_string(), value)).collect();
+    let (module, info) =
+        naga::back::pipeline_constants::process_overrides(module, info, None, &constants).expect("overrides");
+    let index = module.entry_points.iter().position(|e| e.name == entry).expect("entry point");
     let uses = info.get_entry_point(index);
     module
         .global_variables
         .iter()
         .filter(|(handle, var)| var.space == naga::AddressSpace::WorkGroup && !uses[*handle].is_empty())
         .map(|(_, var)| match module.types[var.ty].inner {
-            naga::TypeInner::Array { stride, size, .. } => {
-                stride
-                    * match size {
-                        naga::ArraySize::Constant(n) => n.get(),
-                        naga::ArraySize::Pending(o) => {
-                            override_value(module.overrides[o].name.as_deref().expect("named override"))
-                        }
-                        naga::ArraySize::Dynamic => panic!("a runtime-sized workgroup array"),
-                    }
+            naga::TypeInner::Array { stride, size: naga::ArraySize::Constant(n), .. } => stride * n.get(),
+            naga::TypeInner::Array { stride, size: naga::ArraySize::Pending(o), .. } => {
+                let init = module.overrides[o].init.expect("an override with a value");
+                match module.global_expressions[init] {
+                    naga::Expression::Literal(naga::Literal::U32(n)) => stride * n,
+                    ref other => panic!("{entry}: an array sized by {other:?}"),
+                }
             }
+            naga::TypeInner::Array { .. } => panic!("{entry}: a runtime-sized workgroup array"),
             ref inner => inner.size(module.to_ctx()),
         })
         .sum()
 }
 
+/// Pairs take `TileMemory`'s bytes; keys-only sorts (the subgroup path's shared counts) less.
 #[test]
 fn radix_sort_tile_and_workgroup_memory_match_the_rust_side() {
     for subgroup_size in [None, Some(32), Some(8)] {
@@ -89,25 +93,28 @@ fn radix_sort_tile_and_workgroup_memory_match_the_rust_side() {
         for reorder in [false, true] {
             let memory = TileMemory::new(subgroup_size, reorder);
             assert_eq!(memory.reorder_words, if reorder { TILE / 2 } else { 1 });
-            let value = |name: &str| match (name, subgroup_size) {
-                ("REORDER_WORDS", _) => memory.reorder_words,
-                ("WARP_WORDS", Some(size)) => 256 / size * 128,
-                ("OWN_BALLOT_WORDS", Some(_)) => {
-                    if reorder {
-                        1
-                    } else {
-                        1024
-                    }
-                }
-                (other, _) => panic!("{name}: no value for {other}"),
-            };
+            let mut constants = vec![
+                ("REORDER", f64::from(u8::from(reorder))),
+                ("REORDER_WORDS", f64::from(memory.reorder_words)),
+            ];
+            if let Some(size) = subgroup_size {
+                constants
+                    .extend([("WARPS", f64::from(256 / size)), ("WARP_WORDS", f64::from(256 / size * 128))]);
+            }
             for entry in ["scatter", "onesweep"] {
-                let index = module.entry_points.iter().position(|e| e.name == entry).expect("entry point");
-                assert_eq!(
-                    workgroup_bytes(&module, &info, index, value),
-                    memory.bytes,
-                    "{entry} of {name} with subgroups of {subgroup_size:?}, reorder {reorder}"
-                );
+                let what =
+                    format!("{entry} of {name} with subgroups of {subgroup_size:?}, reorder {reorder}");
+                let mut pairs = constants.clone();
+                if subgroup_size.is_some() {
+                    pairs.push(("SHARED_COUNTS", 0.0));
+                    let mut keys = constants.clone();
+                    keys.push(("SHARED_COUNTS", 1.0));
+                    let keys_bytes = workgroup_bytes(&module, &info, entry, &keys);
+                    // Where the tile is reordered, the counts share its order's words: 4 KiB
+                    // less; else only the one-word order is left out.
+                    assert_eq!(memory.bytes - keys_bytes, if reorder { 4096 } else { 4 }, "{what}");
+                }
+                assert_eq!(workgroup_bytes(&module, &info, entry, &pairs), memory.bytes, "{what}");
             }
         }
     }
