@@ -36,7 +36,9 @@ pub fn program(subgroups: bool) -> String {
 ///   256 * tiles, the sizes the scratch was checked to have for this length.
 /// - Workgroup arrays are indexed by a digit (below 256), an invocation (below 256), a subgroup
 ///   (below `WARPS`, set from the adapter's one subgroup size) and its lanes, or a position in
-///   the tile (below TILE); private arrays by a key of the invocation (below ITEMS).
+///   the tile (below TILE); private arrays by a key of the invocation (below ITEMS). The
+///   subgroup ranking keeps its counts and ballots in `tile_memory` at their offsets, within
+///   `TILE_MEMORY_WORDS` (`tests/shaders.rs` checks that size against `TileMemory`).
 ///
 /// `tests/gpu_sort.rs` checks the sort against the CPU's on every key distribution and on
 /// lengths around every tile boundary, on software GPUs of both kinds.
