@@ -4,17 +4,19 @@
 
 use super::{PORTABLE_GROUP, RADIX, TILE, WORKGROUP};
 /// The workgroup memory of the kernels that sort tiles (`scatter` and `onesweep`), which
-/// decides how many workgroups a GPU core holds at once.
+/// decides how many workgroups a GPU core holds at once and, on an H100, how much L1 cache is
+/// left beside them (BENCHMARKS.md).
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TileMemory {
     /// Whether each tile is put in digit order in workgroup memory before it is written
     /// (`REORDER` in the shader).
     pub reorder: bool,
-    /// Words of the shader's `tile_order` (`REORDER_WORDS`): a tile's 16-bit indices, two to a
-    /// word, or 1.
+    /// Words of the tile order at the start of the shader's `tile_memory` (`REORDER_WORDS`): a
+    /// tile's 16-bit indices, two to a word, or 1.
     pub reorder_words: u32,
-    /// Bytes of all the workgroup variables the kernels use.
+    /// Bytes of all the workgroup variables the kernels for pairs use (those for keys only use
+    /// no more).
     pub bytes: u32,
 }
 
