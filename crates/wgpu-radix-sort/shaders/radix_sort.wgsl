@@ -90,7 +90,10 @@ const LOOK_BACK_WORDS: u32 = 6u;
 @group(0) @binding(5) var<storage, read_write> histograms: array<atomic<u32>>;
 /// Reduce-then-scan, per pass: tile_counts[digit * tiles + tile], then first output slots.
 @group(0) @binding(6) var<storage, read_write> tile_counts: array<u32>;
-/// OneSweep, per pass (cleared before it): status[tile * RADIX + digit].
+/// OneSweep: two halves of `tiles * RADIX` words, status[half * tiles * RADIX + tile * RADIX +
+/// digit]; even passes use the first half, odd passes the second (`status_word`). The sort
+/// clears the first before it starts, and each pass clears the half the next pass uses, which
+/// nothing reads while it runs: no clear between passes, so the whole sort is one compute pass.
 @group(0) @binding(7) var<storage, read_write> status: array<atomic<u32>>;
 
 /// The key in sorting order. Mirrors `sort_order_key` in `src/job.rs`.
@@ -320,10 +323,13 @@ var<workgroup> shared_ticket: u32;
 override WORKGROUP_ORDER: bool = false;
 
 /// The tile this workgroup sorts, or `params.tiles` or more for none. Handles SKIP and COPY
-/// passes itself. OneSweep numbers tiles in the order workgroups get here (unless
-/// `WORKGROUP_ORDER`), so every tile a workgroup looks back on belongs to a workgroup that has
-/// started.
+/// passes itself, and clears OneSweep's status words for the next pass. OneSweep numbers tiles
+/// in the order workgroups get here (unless `WORKGROUP_ORDER`), so every tile a workgroup looks
+/// back on belongs to a workgroup that has started.
 fn tile_to_sort(wid: vec3<u32>, groups: vec3<u32>, lid: u32, look_back: bool) -> u32 {
+    if (look_back) {
+        clear_next_status(wid, groups, lid);
+    }
     // Cleared before the first barrier (pass_mode's), which the ranking would otherwise need
     // for itself (2% faster for pairs on an H100).
     clear_counts(lid);
@@ -559,10 +565,24 @@ fn write_directly(lid: u32, group: u32, first: u32, width: u32, start: u32) {
     }
 }
 
+/// The index of tile `tile`'s status word for digit `d` in this pass's half of `status`.
+fn status_word(tile: u32, d: u32) -> u32 {
+    return (params.pass_index % 2u) * params.tiles * RADIX + tile * RADIX + d;
+}
+
+/// Zeroes the status words of tile `tile_index(wid, groups)` in the half the next pass uses
+/// (the last pass has none). Every pass's workgroups cover every tile, whatever its mode.
+fn clear_next_status(wid: vec3<u32>, groups: vec3<u32>, lid: u32) {
+    let tile = tile_index(wid, groups);
+    if (params.pass_index + 1u < 4u && tile < params.tiles) {
+        atomicStore(&status[((params.pass_index + 1u) % 2u) * params.tiles * RADIX + tile * RADIX + lid], 0u);
+    }
+}
+
 /// Publishes this tile's count of digit `d` for the tiles after it: an aggregate, or tile 0's
 /// inclusive count (nothing comes before it).
 fn publish_aggregate(tile: u32, d: u32, total: u32) {
-    atomicStore(&status[tile * RADIX + d], select(AGGREGATE, INCLUSIVE, tile == 0u) | total);
+    atomicStore(&status[status_word(tile, d)], select(AGGREGATE, INCLUSIVE, tile == 0u) | total);
 }
 
 /// 1 + the latest tile some invocation is stuck on this round; 0 for none.
@@ -572,7 +592,7 @@ var<workgroup> stuck_plain: u32;
 /// OneSweep's look-back for digit `d`, after `publish_aggregate`: sums the counts of all earlier
 /// tiles, publishes the running total, and returns the sum.
 fn look_back_prefix(tile: u32, d: u32, total: u32) -> u32 {
-    let own = tile * RADIX + d;
+    let own = status_word(tile, d);
     if (tile == 0u) {
         return 0u;
     }
@@ -593,12 +613,12 @@ fn look_back_prefix(tile: u32, d: u32, total: u32) -> u32 {
                 // is inclusive, so the walk stops at its first copy). Written out: filled in a
                 // loop, the array took 4 more registers and the sort 24% longer on an H100.
                 let words = array<u32, LOOK_BACK_WORDS>(
-                    atomicLoad(&status[next * RADIX + d]),
-                    atomicLoad(&status[(next - min(next, 1u)) * RADIX + d]),
-                    atomicLoad(&status[(next - min(next, 2u)) * RADIX + d]),
-                    atomicLoad(&status[(next - min(next, 3u)) * RADIX + d]),
-                    atomicLoad(&status[(next - min(next, 4u)) * RADIX + d]),
-                    atomicLoad(&status[(next - min(next, 5u)) * RADIX + d]),
+                    atomicLoad(&status[status_word(next, d)]),
+                    atomicLoad(&status[status_word(next - min(next, 1u), d)]),
+                    atomicLoad(&status[status_word(next - min(next, 2u), d)]),
+                    atomicLoad(&status[status_word(next - min(next, 3u), d)]),
+                    atomicLoad(&status[status_word(next - min(next, 4u), d)]),
+                    atomicLoad(&status[status_word(next - min(next, 5u), d)]),
                 );
                 var progressed = false;
                 for (var k = 0u; k < LOOK_BACK_WORDS; k += 1u) {

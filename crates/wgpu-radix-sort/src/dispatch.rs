@@ -5,7 +5,6 @@ use super::choices::SortStrategy;
 use super::job::{KeyKind, SortError, SortJob, SortParams, SortScratch};
 use super::sorter::RadixSorter;
 use super::{HISTOGRAM_GROUPS, PASSES, RADIX, TILE};
-use std::ops::Range;
 use wgpu::util::DeviceExt;
 impl RadixSorter {
     pub(super) fn record_dispatches(
@@ -85,6 +84,14 @@ impl RadixSorter {
         });
         encoder.copy_buffer_to_buffer(&staging, 0, &scratch.params, 0, params.len() as u64);
         encoder.clear_buffer(&scratch.histograms, 0, None);
+        if strategy == SortStrategy::OneSweep {
+            // The first pass's half of the status words; each pass clears the next one's.
+            encoder.clear_buffer(
+                &scratch.status,
+                0,
+                Some(u64::from(len.div_ceil(TILE)) * u64::from(RADIX) * 4),
+            );
+        }
 
         // Direction `d` reads buffer d and writes buffer 1 - d (0: the caller's, 1: scratch);
         // a sort without values binds two placeholders instead.
@@ -121,8 +128,12 @@ impl RadixSorter {
         let x = tiles.min(self.max_groups);
         let tile_groups = (x, tiles.div_ceil(x));
         let offset = |p: u32| (u64::from(p) * scratch.params_stride) as u32;
-        let dispatch = |kernel, pipeline, direction, offset, groups| {
-            Step::Dispatch(Dispatch { kernel, pipeline, direction, offset, groups })
+        let dispatch = |kernel, pipeline, direction, offset, groups| Dispatch {
+            kernel,
+            pipeline,
+            direction,
+            offset,
+            groups,
         };
         let has_values = job.values.is_some();
         let mut steps = vec![
@@ -137,42 +148,38 @@ impl RadixSorter {
                     dispatch("scan_tiles", &rts.scan_tiles, direction, offset, (RADIX, 1)),
                     dispatch("scatter", rts.scatter.for_values(has_values), direction, offset, tile_groups),
                 ]),
-                (SortStrategy::OneSweep, _, Some(onesweep)) => steps.extend([
-                    Step::ClearStatus(0..u64::from(tiles) * u64::from(RADIX) * 4),
-                    dispatch("onesweep", onesweep.for_values(has_values), direction, offset, tile_groups),
-                ]),
+                (SortStrategy::OneSweep, _, Some(onesweep)) => steps.push(dispatch(
+                    "onesweep",
+                    onesweep.for_values(has_values),
+                    direction,
+                    offset,
+                    tile_groups,
+                )),
                 _ => unreachable!("strategy_for picks a strategy whose pipelines were built"),
             }
         }
         let mut kernels = Vec::new();
         let mut pass: Option<wgpu::ComputePass<'_>> = None;
-        for step in &steps {
-            match step {
-                Step::ClearStatus(range) => {
-                    drop(pass.take());
-                    encoder.clear_buffer(&scratch.status, range.start, Some(range.end - range.start));
-                }
-                Step::Dispatch(d) => {
-                    let k = kernels.len() as u32;
-                    kernels.push(d.kernel);
-                    if profile.is_some() {
-                        drop(pass.take());
-                    }
-                    let compute = pass.get_or_insert_with(|| {
-                        encoder
-                            .begin_compute_pass(&wgpu::ComputePassDescriptor {
-                                label: Some(if profile.is_some() { d.kernel } else { "sort" }),
-                                timestamp_writes: profile.map(|queries| wgpu::ComputePassTimestampWrites {
-                                    query_set: queries,
-                                    beginning_of_pass_write_index: Some(2 * k),
-                                    end_of_pass_write_index: Some(2 * k + 1),
-                                }),
-                            })
-                            .forget_lifetime()
-                    });
-                    d.record(compute, &bind_groups);
-                }
+        // One compute pass for the whole sort (one per dispatch when profiled).
+        for d in &steps {
+            let k = kernels.len() as u32;
+            kernels.push(d.kernel);
+            if profile.is_some() {
+                drop(pass.take());
             }
+            let compute = pass.get_or_insert_with(|| {
+                encoder
+                    .begin_compute_pass(&wgpu::ComputePassDescriptor {
+                        label: Some(if profile.is_some() { d.kernel } else { "sort" }),
+                        timestamp_writes: profile.map(|queries| wgpu::ComputePassTimestampWrites {
+                            query_set: queries,
+                            beginning_of_pass_write_index: Some(2 * k),
+                            end_of_pass_write_index: Some(2 * k + 1),
+                        }),
+                    })
+                    .forget_lifetime()
+            });
+            d.record(compute, &bind_groups);
         }
         Ok(kernels)
     }
@@ -181,13 +188,6 @@ impl RadixSorter {
 /// Dispatches a sort records at most: 2, then 3 per digit pass (reduce-then-scan; OneSweep
 /// records 1 per pass).
 pub const DISPATCHES: u32 = 2 + 3 * PASSES;
-
-/// One thing a sort records.
-pub(super) enum Step<'a> {
-    Dispatch(Dispatch<'a>),
-    /// Zero these bytes of OneSweep's status words (between compute passes).
-    ClearStatus(Range<u64>),
-}
 
 /// One dispatch of a sort.
 pub(super) struct Dispatch<'a> {

@@ -155,7 +155,7 @@ pub struct SortScratch {
     pub(super) histograms: wgpu::Buffer,
     /// Reduce-then-scan's per-tile counts (a placeholder for OneSweep).
     pub(super) tile_counts: wgpu::Buffer,
-    /// OneSweep's per-tile status words (a placeholder for reduce-then-scan).
+    /// OneSweep's per-tile status words, two passes' worth (a placeholder for reduce-then-scan).
     pub(super) status: wgpu::Buffer,
     pub(super) params: wgpu::Buffer,
     pub(super) params_stride: u64,
@@ -172,6 +172,12 @@ impl SortScratch {
     #[doc(hidden)]
     pub fn histograms(&self) -> &wgpu::Buffer {
         &self.histograms
+    }
+
+    /// OneSweep's status words, so that tests can check that each pass clears the next one's.
+    #[doc(hidden)]
+    pub fn status(&self) -> &wgpu::Buffer {
+        &self.status
     }
 }
 

@@ -33,7 +33,7 @@ pub fn program(subgroups: bool) -> String {
 /// - Keys and values are written to their slots in the sorted order, which are below the length
 ///   for any keys: a slot is the count of the keys before it.
 /// - Histogram words are below 4 * 256 + 9; tile counts below 256 * tiles and status words below
-///   256 * tiles, the sizes the scratch was checked to have for this length.
+///   2 * 256 * tiles, the sizes the scratch was checked to have for this length.
 /// - Workgroup arrays are indexed by a digit (below 256), an invocation (below 256), a subgroup
 ///   (below `WARPS`, set from the adapter's one subgroup size) and its lanes, or a position in
 ///   the tile (below TILE); private arrays by a key of the invocation (below ITEMS). The

@@ -269,10 +269,11 @@ impl RadixSorter {
                 storage | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
             ),
             tile_counts: buffer("sort::tile_counts", per_tile_bytes(reduce_then_scan_tiles), storage),
+            // Two halves: even passes use the first, odd passes the second.
             status: buffer(
                 "sort::status",
-                per_tile_bytes(onesweep_tiles),
-                storage | wgpu::BufferUsages::COPY_DST,
+                2 * per_tile_bytes(onesweep_tiles),
+                storage | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
             ),
             params: buffer(
                 "sort::params",

@@ -224,6 +224,35 @@ fn sorted_input_and_constant_digits_take_the_short_ways_correctly() {
     });
 }
 
+/// OneSweep's passes take turns with two halves of the status words, and each clears the half
+/// the next pass uses. Here the last two passes only copy (the keys are below 2^16), so neither
+/// writes a status word: after the sort, both halves must be zero again, though they began as
+/// garbage (the sort itself clears only the first half, before the first pass).
+#[test]
+fn each_onesweep_pass_clears_the_status_words_of_the_next() {
+    let len = 5 * 4096 - 7;
+    let mut keys: Vec<u32> = (0..len).map(|i| i * 3).collect();
+    keys.swap(100, 9000);
+    on_every_gpu(|gpu| {
+        for sorter in sorters(gpu).iter().filter(|s| s.onesweep_from().is_some_and(|from| from <= len)) {
+            let buffer = upload(gpu, &keys);
+            let scratch = sorter.scratch(&gpu.device, len, false).unwrap();
+            let words = (scratch.status().size() / 4) as usize;
+            assert_eq!(words, 2 * 5 * 256, "two halves of 256 words per tile");
+            gpu.queue.write_buffer(scratch.status(), 0, bytemuck::cast_slice(&vec![0xdead_beefu32; words]));
+            let mut encoder = gpu.device.create_command_encoder(&Default::default());
+            sorter.record(&gpu.device, &mut encoder, &SortJob::keys(&buffer, len), &scratch).unwrap();
+            gpu.queue.submit([encoder.finish()]);
+            let mut sorted = keys.clone();
+            sorted.sort_unstable();
+            assert_eq!(read_u32s(gpu, &buffer, 0, len as usize), sorted, "{:?}", sorter.path());
+            let status = read_u32s(gpu, scratch.status(), 0, words);
+            let left = status.iter().filter(|&&w| w != 0).count();
+            assert_eq!(left, 0, "status words left set, {:?} on {}", sorter.path(), gpu.describe());
+        }
+    });
+}
+
 #[test]
 fn float_keys_sort_as_floats_in_both_orders_with_stable_values() {
     let mut floats = vec![0.0f32, -0.0, 1.5, -1.5, f32::INFINITY, f32::NEG_INFINITY, 1e-38, -1e-38, 7.0, 7.0];
