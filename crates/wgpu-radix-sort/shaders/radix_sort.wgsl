@@ -8,7 +8,7 @@
 //! 1. `histogram_all` reads the keys once: all four digits' histograms, and whether any key is
 //!    smaller than the one before it.
 //! 2. `scan_histograms` turns each histogram into exclusive offsets (where each digit value
-//!    starts) and picks each pass's mode: SKIP all passes when the input is already sorted,
+//!    starts), zeroing the counts for the next sort, and picks each pass's mode: SKIP all passes when the input is already sorted,
 //!    COPY a pass whose digit is the same for every key (the stable pass moves nothing, but
 //!    the keys must reach the other buffer), else SORT.
 //! For each pass, one of two strategies finds where each tile's keys of each digit go:
@@ -46,7 +46,8 @@ struct SortParams {
     descending: u32,
     /// 1: values travel with the keys.
     has_values: u32,
-    _pad0: u32,
+    /// Words in each half of `status`: 256 for each tile the scratch holds.
+    status_half: u32,
     _pad1: u32,
     _pad2: u32,
 }
@@ -60,9 +61,12 @@ const_assert ITEMS % 4u == 0u;
 /// Keys per tile.
 const TILE: u32 = WORKGROUP * ITEMS;
 
-/// Words of `histograms`: four histograms (then digit starts), one OneSweep tile ticket per
-/// pass, one mode per pass, and the unsorted flag. Mirrors `HISTOGRAM_WORDS` in Rust.
-const TICKETS: u32 = 4u * RADIX;
+/// Words of `histograms`: four histograms of counts, which are zero between sorts
+/// (`scan_histograms` zeroes them as it reads them, so no sort needs to clear them first); each
+/// digit's first slot for each pass (`STARTS`); one OneSweep tile ticket per pass, one mode per
+/// pass, and the unsorted flag (zero between sorts too). Mirrors `HISTOGRAM_WORDS` in Rust.
+const STARTS: u32 = 4u * RADIX;
+const TICKETS: u32 = STARTS + 4u * RADIX;
 const MODES: u32 = TICKETS + 4u;
 const UNSORTED: u32 = MODES + 4u;
 /// Pass modes.
@@ -86,14 +90,15 @@ const LOOK_BACK_WORDS: u32 = 6u;
 @group(0) @binding(2) var<storage, read_write> keys_out: array<u32>;
 @group(0) @binding(3) var<storage, read> values_in: array<u32>;
 @group(0) @binding(4) var<storage, read_write> values_out: array<u32>;
-/// See the `TICKETS`, `MODES` and `UNSORTED` offsets.
+/// See the `STARTS`, `TICKETS`, `MODES` and `UNSORTED` offsets.
 @group(0) @binding(5) var<storage, read_write> histograms: array<atomic<u32>>;
 /// Reduce-then-scan, per pass: tile_counts[digit * tiles + tile], then first output slots.
 @group(0) @binding(6) var<storage, read_write> tile_counts: array<u32>;
-/// OneSweep: two halves of `tiles * RADIX` words, status[half * tiles * RADIX + tile * RADIX +
-/// digit]; even passes use the first half, odd passes the second (`status_word`). The sort
-/// clears the first before it starts, and each pass clears the half the next pass uses, which
-/// nothing reads while it runs: no clear between passes, so the whole sort is one compute pass.
+/// OneSweep: two halves of `params.status_half` words, status[half * status_half + tile * RADIX +
+/// digit]; even passes use the first half, odd passes the second (`status_word`). Each pass
+/// clears its tiles' words in the half the next pass uses, which nothing reads while it runs,
+/// and the last pass clears the first half for the next sort: the first half is zero between
+/// sorts, so a sort needs no clear of its own and runs as one compute pass.
 @group(0) @binding(7) var<storage, read_write> status: array<atomic<u32>>;
 
 /// The key in sorting order. Mirrors `sort_order_key` in `src/job.rs`.
@@ -207,25 +212,31 @@ fn workgroup_exclusive_scan(value: u32, lid: u32) -> u32 {
 }
 
 var<workgroup> constant_digit: array<atomic<u32>, 4>;
+var<workgroup> input_unsorted: u32;
 
+/// Turns the counts into each digit's first slot (`STARTS`) and picks each pass's mode, leaving
+/// the counts and the unsorted flag zero for the next sort.
 @compute @workgroup_size(WORKGROUP)
 fn scan_histograms(@builtin(local_invocation_index) lid: u32) {
     if (lid < 4u) {
         atomicStore(&constant_digit[lid], 0u);
     }
+    if (lid == 0u) {
+        input_unsorted = atomicExchange(&histograms[UNSORTED], 0u);
+    }
     workgroupBarrier();
     for (var p = 0u; p < 4u; p += 1u) {
-        let count = atomicLoad(&histograms[p * RADIX + lid]);
+        let count = atomicExchange(&histograms[p * RADIX + lid], 0u);
         if (count == params.len) {
             atomicStore(&constant_digit[p], 1u);
         }
         let start = workgroup_exclusive_scan(count, lid);
-        atomicStore(&histograms[p * RADIX + lid], start);
+        atomicStore(&histograms[STARTS + p * RADIX + lid], start);
     }
     workgroupBarrier();
     if (lid < 4u) {
         var mode = select(SORT, COPY, atomicLoad(&constant_digit[lid]) != 0u);
-        if (atomicLoad(&histograms[UNSORTED]) == 0u) {
+        if (input_unsorted == 0u) {
             mode = SKIP;
         }
         atomicStore(&histograms[MODES + lid], mode);
@@ -292,7 +303,7 @@ fn scan_tiles(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_i
     for (var t = begin; t < end; t += 1u) {
         sum += tile_counts[base + t];
     }
-    var running = atomicLoad(&histograms[params.pass_index * RADIX + d])
+    var running = atomicLoad(&histograms[STARTS + params.pass_index * RADIX + d])
         + workgroup_exclusive_scan(sum, lid);
     for (var t = begin; t < end; t += 1u) {
         let count = tile_counts[base + t];
@@ -440,7 +451,7 @@ fn sort_tile(tile: u32, lid: u32, group: u32, lane: u32, width: u32, look_back: 
     if (REORDER) {
         own_local_start = reorder_tile(lid, group, lane, width);
     }
-    var start = atomicLoad(&histograms[params.pass_index * RADIX + lid]);
+    var start = atomicLoad(&histograms[STARTS + params.pass_index * RADIX + lid]);
     if (look_back) {
         start += look_back_prefix(tile, lid, total);
     } else {
@@ -567,15 +578,16 @@ fn write_directly(lid: u32, group: u32, first: u32, width: u32, start: u32) {
 
 /// The index of tile `tile`'s status word for digit `d` in this pass's half of `status`.
 fn status_word(tile: u32, d: u32) -> u32 {
-    return (params.pass_index % 2u) * params.tiles * RADIX + tile * RADIX + d;
+    return (params.pass_index % 2u) * params.status_half + tile * RADIX + d;
 }
 
-/// Zeroes the status words of tile `tile_index(wid, groups)` in the half the next pass uses
-/// (the last pass has none). Every pass's workgroups cover every tile, whatever its mode.
+/// Zeroes the status words of tile `tile_index(wid, groups)` in the half the next pass uses (the
+/// last pass: the next sort's first). Every pass's workgroups cover every tile, whatever its
+/// mode.
 fn clear_next_status(wid: vec3<u32>, groups: vec3<u32>, lid: u32) {
     let tile = tile_index(wid, groups);
-    if (params.pass_index + 1u < 4u && tile < params.tiles) {
-        atomicStore(&status[((params.pass_index + 1u) % 2u) * params.tiles * RADIX + tile * RADIX + lid], 0u);
+    if (tile < params.tiles) {
+        atomicStore(&status[((params.pass_index + 1u) % 2u) * params.status_half + tile * RADIX + lid], 0u);
     }
 }
 

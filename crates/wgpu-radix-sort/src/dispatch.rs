@@ -69,29 +69,21 @@ impl RadixSorter {
                     float_keys: u32::from(job.kind == KeyKind::F32),
                     descending: u32::from(job.descending),
                     has_values: u32::from(job.values.is_some()),
-                    pad: [0; 3],
+                    status_half: scratch.onesweep_tiles * RADIX,
+                    pad: [0; 2],
                 };
                 let mut slot = bytemuck::bytes_of(&p).to_vec();
                 slot.resize(scratch.params_stride as usize, 0);
                 slot
             })
             .collect();
-        // Copied within the encoder, so sorts recorded one after another each see their own.
-        let staging = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("sort::params_upload"),
+        // A buffer of its own for each sort, so sorts recorded one after another each see their
+        // own, and no copy comes before the sort's one compute pass.
+        let params = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("sort::params"),
             contents: &params,
-            usage: wgpu::BufferUsages::COPY_SRC,
+            usage: wgpu::BufferUsages::UNIFORM,
         });
-        encoder.copy_buffer_to_buffer(&staging, 0, &scratch.params, 0, params.len() as u64);
-        encoder.clear_buffer(&scratch.histograms, 0, None);
-        if strategy == SortStrategy::OneSweep {
-            // The first pass's half of the status words; each pass clears the next one's.
-            encoder.clear_buffer(
-                &scratch.status,
-                0,
-                Some(u64::from(len.div_ceil(TILE)) * u64::from(RADIX) * 4),
-            );
-        }
 
         // Direction `d` reads buffer d and writes buffer 1 - d (0: the caller's, 1: scratch);
         // a sort without values binds two placeholders instead.
@@ -109,7 +101,7 @@ impl RadixSorter {
                     wgpu::BindGroupEntry {
                         binding: 0,
                         resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                            buffer: &scratch.params,
+                            buffer: &params,
                             offset: 0,
                             size: wgpu::BufferSize::new(std::mem::size_of::<SortParams>() as u64),
                         }),

@@ -35,8 +35,10 @@ pub struct SortParams {
     pub descending: u32,
     /// 1: values travel with the keys.
     pub has_values: u32,
+    /// Words in each half of OneSweep's status words: 256 for each tile the scratch holds.
+    pub status_half: u32,
     /// Padding to 48 bytes.
-    pub pad: [u32; 3],
+    pub pad: [u32; 2],
 }
 
 /// The key as the sort orders it: f32 bits made order-preserving, complemented for descending
@@ -143,6 +145,11 @@ impl<'a> SortJob<'a> {
 }
 
 /// Buffers a sort works in, made once for up to `capacity` keys and reused.
+///
+/// What a sort needs zeroed is zero between sorts: a new scratch starts zeroed, and each sort
+/// leaves it so (the histogram counts and the unsorted flag are zeroed as they are scanned, the
+/// first half of OneSweep's status words by the last pass). So a sort records no clear, only
+/// its dispatches, all in one compute pass.
 pub struct SortScratch {
     pub(super) capacity: u32,
     /// Tiles of the longest sort with each strategy it has per-tile words for.
@@ -157,7 +164,7 @@ pub struct SortScratch {
     pub(super) tile_counts: wgpu::Buffer,
     /// OneSweep's per-tile status words, two passes' worth (a placeholder for reduce-then-scan).
     pub(super) status: wgpu::Buffer,
-    pub(super) params: wgpu::Buffer,
+    /// Bytes between the passes' parameters in a sort's uniform buffer.
     pub(super) params_stride: u64,
 }
 

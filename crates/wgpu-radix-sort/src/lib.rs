@@ -41,14 +41,15 @@ pub const TILE: u32 = 4096;
 const RADIX: u32 = 256;
 /// Digit passes over a 32-bit key.
 const PASSES: u32 = 4;
-/// Words of the histograms buffer: four histograms, a OneSweep tile ticket and a mode per
-/// pass, and the unsorted flag (`TICKETS`, `MODES`, `UNSORTED` in the shader).
-const HISTOGRAM_WORDS: u32 = RADIX * PASSES + 2 * PASSES + 1;
+/// Words of the histograms buffer: four histograms of counts, four of digit starts, a OneSweep
+/// tile ticket and a mode per pass, and the unsorted flag (`STARTS`, `TICKETS`, `MODES`,
+/// `UNSORTED` in the shader).
+const HISTOGRAM_WORDS: u32 = 2 * RADIX * PASSES + 2 * PASSES + 1;
 /// The word of the histograms buffer where the four passes' modes start (`MODES` in the
 /// shader): 0 sorts the pass, 1 only copies it (its digit is the same for every key), 2 skips
 /// it (the input was already sorted).
 #[doc(hidden)]
-pub const PASS_MODES_WORD: u32 = RADIX * PASSES + PASSES;
+pub const PASS_MODES_WORD: u32 = 2 * RADIX * PASSES + PASSES;
 /// Workgroups of the histogram kernel at most (each takes every this-many-th tile).
 const HISTOGRAM_GROUPS: u32 = 1024;
 /// Status reads a OneSweep workgroup waits for a predecessor before counting its keys itself
@@ -56,10 +57,11 @@ const HISTOGRAM_GROUPS: u32 = 1024;
 const LOOK_BACK_SPINS: u32 = 256;
 /// OneSweep's status words keep counts in 30 bits.
 const ONESWEEP_MAX_LEN: u32 = (1 << 30) - 1;
-/// The first length the default sorter sorts with OneSweep where the device runs it: on an
-/// H100, reduce-then-scan is faster up to 2^22 keys (0.346 against 0.379 ms) and OneSweep from
-/// 2^24 (1.076 against 1.100 ms; pairs 1.240 against 1.571) (BENCHMARKS.md).
-pub const ONESWEEP_FROM: u32 = 1 << 23;
+/// The first length the default sorter sorts with OneSweep where the device runs it: every
+/// length. Since a sort records one compute pass and no clears, OneSweep is the faster strategy
+/// on an H100 at every length measured, from 2^14 keys (0.058 against 0.085 ms) through 2^20
+/// (0.090 against 0.112) to 2^26 (2.31 against 2.94 ms) (BENCHMARKS.md).
+pub const ONESWEEP_FROM: u32 = 0;
 /// Invocations per workgroup (`WORKGROUP` in the shader).
 const WORKGROUP: u32 = 256;
 // The histogram kernels give each digit value an invocation.

@@ -4,9 +4,7 @@
 
 use super::choices::{SortPath, SortStrategy, TileMemory, TileOrder, warp_words};
 use super::job::{SortError, SortJob, SortParams, SortScratch};
-use super::{
-    HISTOGRAM_WORDS, LOOK_BACK_SPINS, ONESWEEP_FROM, ONESWEEP_MAX_LEN, PASSES, RADIX, TILE, WORKGROUP,
-};
+use super::{HISTOGRAM_WORDS, LOOK_BACK_SPINS, ONESWEEP_FROM, ONESWEEP_MAX_LEN, RADIX, TILE, WORKGROUP};
 use crate::shaders::compute_buffer;
 /// The radix sort's pipelines for one device.
 pub struct RadixSorter {
@@ -29,7 +27,8 @@ impl RadixSorter {
 
     /// Builds the pipelines of `path`, or says why the device cannot run the path. Where
     /// [`SortStrategy::best_for`] the device is OneSweep, the sorter runs reduce-then-scan
-    /// below [`ONESWEEP_FROM`] keys and OneSweep from there; elsewhere always reduce-then-scan.
+    /// below [`ONESWEEP_FROM`] keys (now none) and OneSweep from there; elsewhere always
+    /// reduce-then-scan.
     pub fn with_path(device: &wgpu::Device, path: SortPath) -> Result<Self, SortError> {
         let onesweep_from = match SortStrategy::best_for(device) {
             SortStrategy::OneSweep => Some(ONESWEEP_FROM),
@@ -266,7 +265,7 @@ impl RadixSorter {
             histograms: buffer(
                 "sort::histograms",
                 u64::from(HISTOGRAM_WORDS) * 4,
-                storage | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
+                storage | wgpu::BufferUsages::COPY_SRC,
             ),
             tile_counts: buffer("sort::tile_counts", per_tile_bytes(reduce_then_scan_tiles), storage),
             // Two halves: even passes use the first, odd passes the second.
@@ -275,19 +274,15 @@ impl RadixSorter {
                 2 * per_tile_bytes(onesweep_tiles),
                 storage | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
             ),
-            params: buffer(
-                "sort::params",
-                params_stride * u64::from(PASSES),
-                wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            ),
             params_stride,
         })
     }
 
     /// Records sorting `job` into `encoder`. The keys (and values) end sorted in the caller's
     /// buffers. Several sorts may be recorded into one encoder, each with its own scratch or
-    /// one after another with the same scratch. Each call makes a small parameter upload (a slot per pass)
-    /// and two bind groups (the caller's buffers may differ from call to call): CPU work only.
+    /// one after another with the same scratch. Each call makes a small uniform buffer of
+    /// parameters (a slot per pass) and two bind groups (the caller's buffers may differ from
+    /// call to call): CPU work only. It records one compute pass, and nothing else.
     pub fn record(
         &self,
         device: &wgpu::Device,

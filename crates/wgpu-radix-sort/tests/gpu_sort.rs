@@ -224,31 +224,58 @@ fn sorted_input_and_constant_digits_take_the_short_ways_correctly() {
     });
 }
 
-/// OneSweep's passes take turns with two halves of the status words, and each clears the half
-/// the next pass uses. Here the last two passes only copy (the keys are below 2^16), so neither
-/// writes a status word: after the sort, both halves must be zero again, though they began as
-/// garbage (the sort itself clears only the first half, before the first pass).
+/// OneSweep's passes take turns with two halves of the status words, and each clears its tiles'
+/// words in the half the next pass uses; the last pass clears the first half, which must be zero
+/// as a sort begins (no sort clears anything itself). Checked by reading the words back: a sort
+/// whose last two passes only copy (keys below 2^16, so neither writes a status word) leaves
+/// both halves zero, though the second began as garbage; a sort whose four passes all sort
+/// leaves the first half zero. Then sorts of other lengths reuse the scratch, and a sorted input
+/// after them skips every pass (the histograms' counts and unsorted flag were left zero).
 #[test]
 fn each_onesweep_pass_clears_the_status_words_of_the_next() {
     let len = 5 * 4096 - 7;
-    let mut keys: Vec<u32> = (0..len).map(|i| i * 3).collect();
-    keys.swap(100, 9000);
+    let mut narrow: Vec<u32> = (0..len).map(|i| i * 3).collect();
+    narrow.swap(100, 9000);
+    let wide = Distribution::Uniform.keys(len as usize, 3);
     on_every_gpu(|gpu| {
-        for sorter in sorters(gpu).iter().filter(|s| s.onesweep_from().is_some_and(|from| from <= len)) {
-            let buffer = upload(gpu, &keys);
+        for sorter in sorters(gpu).iter().filter(|s| s.onesweep_from().is_some_and(|from| from <= 4097)) {
             let scratch = sorter.scratch(&gpu.device, len, false).unwrap();
-            let words = (scratch.status().size() / 4) as usize;
-            assert_eq!(words, 2 * 5 * 256, "two halves of 256 words per tile");
-            gpu.queue.write_buffer(scratch.status(), 0, bytemuck::cast_slice(&vec![0xdead_beefu32; words]));
-            let mut encoder = gpu.device.create_command_encoder(&Default::default());
-            sorter.record(&gpu.device, &mut encoder, &SortJob::keys(&buffer, len), &scratch).unwrap();
-            gpu.queue.submit([encoder.finish()]);
-            let mut sorted = keys.clone();
-            sorted.sort_unstable();
-            assert_eq!(read_u32s(gpu, &buffer, 0, len as usize), sorted, "{:?}", sorter.path());
-            let status = read_u32s(gpu, scratch.status(), 0, words);
-            let left = status.iter().filter(|&&w| w != 0).count();
-            assert_eq!(left, 0, "status words left set, {:?} on {}", sorter.path(), gpu.describe());
+            let half = 5 * 256;
+            assert_eq!(scratch.status().size(), 2 * half * 4, "two halves of 256 words per tile");
+            let garbage = vec![0xdead_beefu32; half as usize];
+            gpu.queue.write_buffer(scratch.status(), half * 4, bytemuck::cast_slice(&garbage));
+            let sort = |keys: &[u32]| {
+                let buffer = upload(gpu, keys);
+                let mut encoder = gpu.device.create_command_encoder(&Default::default());
+                let job = SortJob::keys(&buffer, keys.len() as u32);
+                sorter.record(&gpu.device, &mut encoder, &job, &scratch).unwrap();
+                gpu.queue.submit([encoder.finish()]);
+                let mut sorted = keys.to_vec();
+                sorted.sort_unstable();
+                assert_eq!(
+                    read_u32s(gpu, &buffer, 0, keys.len()),
+                    sorted,
+                    "{:?} on {}",
+                    sorter.path(),
+                    gpu.describe()
+                );
+            };
+            let set_words = |from: u64| {
+                let words = read_u32s(gpu, scratch.status(), from * 4, half as usize);
+                words.iter().filter(|&&w| w != 0).count()
+            };
+            sort(&narrow);
+            assert_eq!((set_words(0), set_words(half)), (0, 0), "{:?} on {}", sorter.path(), gpu.describe());
+            sort(&wide);
+            assert_eq!(set_words(0), 0, "the first half after four sorting passes");
+            assert_ne!(set_words(half), 0, "the last pass's own words");
+            for n in [4097, 3 * 4096 + 1, len] {
+                sort(&wide[..n as usize]);
+            }
+            // The unsorted flag was left zero too: sorted keys skip every pass.
+            sort(&(0..len).collect::<Vec<u32>>());
+            let modes = read_u32s(gpu, scratch.histograms(), u64::from(PASS_MODES_WORD) * 4, 4);
+            assert_eq!(modes, [2; 4], "{:?} on {}", sorter.path(), gpu.describe());
         }
     });
 }
