@@ -129,7 +129,7 @@ impl RadixSorter {
         };
         let has_values = job.values.is_some();
         let mut steps = vec![
-            dispatch("histogram_all", &self.histogram_all, 0, 0, (tiles.min(HISTOGRAM_GROUPS), 1)),
+            dispatch("histogram_all", &self.histogram_all, 0, 0, (histogram_groups(tiles), 1)),
             dispatch("scan_histograms", &self.scan_histograms, 0, 0, (1, 1)),
         ];
         for p in 0..PASSES {
@@ -177,6 +177,11 @@ impl RadixSorter {
     }
 }
 
+/// Workgroups of the histogram kernel for `tiles` tiles (each takes every this-many-th tile).
+fn histogram_groups(tiles: u32) -> u32 {
+    (tiles / 4).clamp(*HISTOGRAM_GROUPS.start(), *HISTOGRAM_GROUPS.end()).min(tiles)
+}
+
 /// Dispatches a sort records at most: 2, then 3 per digit pass (reduce-then-scan; OneSweep
 /// records 1 per pass).
 pub const DISPATCHES: u32 = 2 + 3 * PASSES;
@@ -197,5 +202,16 @@ impl Dispatch<'_> {
         pass.set_bind_group(0, &bind_groups[self.direction], &[self.offset]);
         pass.set_pipeline(self.pipeline);
         pass.dispatch_workgroups(self.groups.0, self.groups.1, 1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::histogram_groups;
+
+    #[test]
+    fn the_histogram_takes_a_quarter_of_the_tiles_within_its_bounds() {
+        let groups: Vec<u32> = [1, 200, 256, 1024, 2048, 4096, 16384].map(histogram_groups).to_vec();
+        assert_eq!(groups, [1, 200, 256, 256, 512, 1024, 1024]);
     }
 }
