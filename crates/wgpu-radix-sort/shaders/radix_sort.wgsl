@@ -340,6 +340,9 @@ override WORKGROUP_ORDER: bool = false;
 fn tile_to_sort(wid: vec3<u32>, groups: vec3<u32>, lid: u32, look_back: bool) -> u32 {
     if (look_back) {
         clear_next_status(wid, groups, lid);
+        if (lid == 0u) {
+            atomicStore(&stuck_tile, 0u);
+        }
     }
     // Cleared before the first barrier (pass_mode's), which the ranking would otherwise need
     // for itself (2% faster for pairs on an H100).
@@ -597,9 +600,9 @@ fn publish_aggregate(tile: u32, d: u32, total: u32) {
     atomicStore(&status[status_word(tile, d)], select(AGGREGATE, INCLUSIVE, tile == 0u) | total);
 }
 
-/// 1 + the latest tile some invocation is stuck on this round; 0 for none.
+/// 1 + the latest tile some invocation is stuck on this round; 0 for none. Zero as the
+/// look-back begins (`tile_to_sort` clears it) and after each round.
 var<workgroup> stuck_tile: atomic<u32>;
-var<workgroup> stuck_plain: u32;
 
 /// OneSweep's look-back for digit `d`, after `publish_aggregate`: sums the counts of all earlier
 /// tiles, publishes the running total, and returns the sum.
@@ -608,10 +611,6 @@ fn look_back_prefix(tile: u32, d: u32, total: u32) -> u32 {
     if (tile == 0u) {
         return 0u;
     }
-    if (d == 0u) {
-        atomicStore(&stuck_tile, 0u);
-    }
-    workgroupBarrier();
     var prefix = 0u;
     // The tile whose status this invocation reads next. Tile 0 is inclusive from the start,
     // so the walk ends there at the latest.
@@ -660,11 +659,7 @@ fn look_back_prefix(tile: u32, d: u32, total: u32) -> u32 {
                 atomicMax(&stuck_tile, next + 1u);
             }
         }
-        workgroupBarrier();
-        if (d == 0u) {
-            stuck_plain = atomicLoad(&stuck_tile);
-        }
-        let stuck = workgroupUniformLoad(&stuck_plain);
+        let stuck = workgroupUniformLoad(&stuck_tile);
         if (stuck == 0u) {
             break;
         }

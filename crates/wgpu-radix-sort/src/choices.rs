@@ -24,8 +24,8 @@ impl TileMemory {
     /// The layout for a ranking (a subgroup size, or none for the portable one).
     pub fn new(subgroup_size: Option<u32>, reorder: bool) -> Self {
         let reorder_words = if reorder { TILE / 2 } else { 1 };
-        // tile_histogram and tile_start, then shared_mode, shared_ticket, stuck_tile, stuck_plain.
-        let common = 2 * RADIX + 4;
+        // tile_histogram and tile_start, then shared_mode, shared_ticket and stuck_tile.
+        let common = 2 * RADIX + 3;
         let words = match subgroup_size {
             // warp_totals; tile_memory as pairs lay it out (keys-only sorts take no more): the
             // tile order, whose words take the ballots until the reorder, then the subgroups'
