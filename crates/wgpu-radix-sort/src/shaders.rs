@@ -32,8 +32,10 @@ pub fn program(subgroups: bool) -> String {
 ///   against `len`, or (the reorder's) the index of one of the tile's own keys.
 /// - Keys and values are written to their slots in the sorted order, which are below the length
 ///   for any keys: a slot is the count of the keys before it.
-/// - Histogram words are below 4 * 256 + 9; tile counts below 256 * tiles and status words below
-///   2 * 256 * tiles, the sizes the scratch was checked to have for this length.
+/// - Histogram words are below `HISTOGRAM_WORDS`, the buffer's size (two sets of four
+///   histograms, a pass below 4 and a digit below 256, then nine words). Tile counts are below
+///   256 * tiles, and status words below 2 * `status_half`, where `status_half` is 256 words for
+///   each tile the scratch holds: the scratch was checked to hold this length's tiles.
 /// - Workgroup arrays are indexed by a digit (below 256), an invocation (below 256), a subgroup
 ///   (below `WARPS`, set from the adapter's one subgroup size) and its lanes, or a position in
 ///   the tile (below TILE); private arrays by a key of the invocation (below ITEMS). The
