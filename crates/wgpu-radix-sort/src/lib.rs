@@ -51,9 +51,10 @@ const HISTOGRAM_WORDS: u32 = 2 * RADIX * PASSES + 2 * PASSES + 1;
 #[doc(hidden)]
 pub const PASS_MODES_WORD: u32 = 2 * RADIX * PASSES + PASSES;
 /// Workgroups of the histogram kernel: a quarter of the tiles, within these bounds (and no more
-/// than the tiles). Each workgroup adds its counts to the same 1024 words once, so fewer
-/// workgroups mean fewer contended atomics; on an H100, 264 workgroups instead of 1024 sorted
-/// 2^22 keys 3% faster, and 1024 sorted 2^26 keys 1% faster than 264 (BENCHMARKS.md).
+/// than the tiles). Each workgroup adds its 1024 counts to the global words once, so fewer
+/// workgroups make fewer global atomics, but each reads more tiles in turn: on an H100, 264
+/// workgroups instead of 1024 sorted 2^22 keys 3% faster, and 1024 sorted 2^26 keys 1% faster
+/// than 264 (BENCHMARKS.md).
 const HISTOGRAM_GROUPS: std::ops::RangeInclusive<u32> = 256..=1024;
 /// Status reads a OneSweep workgroup waits for a predecessor before counting its keys itself
 /// (`SPINS` in the shader).
