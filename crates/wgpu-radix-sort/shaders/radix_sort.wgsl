@@ -8,9 +8,9 @@
 //! 1. `histogram_all` reads the keys once: all four digits' histograms, and whether any key is
 //!    smaller than the one before it.
 //! 2. `scan_histograms` turns each histogram into exclusive offsets (where each digit value
-//!    starts), zeroing the counts for the next sort, and picks each pass's mode: SKIP all passes when the input is already sorted,
-//!    COPY a pass whose digit is the same for every key (the stable pass moves nothing, but
-//!    the keys must reach the other buffer), else SORT.
+//!    starts), zeroing the counts for the next sort, and picks each pass's mode: SKIP all passes
+//!    when the input is already sorted, COPY a pass whose digit is the same for every key (the
+//!    stable pass moves nothing, but the keys must reach the other buffer), else SORT.
 //! For each pass, one of two strategies finds where each tile's keys of each digit go:
 //! - Reduce-then-scan: `count_tiles` counts each tile's digits (tile_counts[digit * tiles +
 //!   tile]), `scan_tiles` scans each digit's row into first output slots, `scatter` ranks and
