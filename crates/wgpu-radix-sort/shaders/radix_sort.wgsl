@@ -390,10 +390,12 @@ fn tile_to_sort(wid: vec3<u32>, groups: vec3<u32>, lid: u32, look_back: bool) ->
 
 /// The digits of the invocation's keys of the tile, four to a word, their ranks, two to a word
 /// (a rank is below TILE), and how many of its keys there are. Keys and values are read again
-/// as they are written, so the tile keeps only what ranking needs in registers.
+/// as they are written, so the tile keeps only what ranking needs in registers; with
+/// `KEYS_IN_ORDER` it keeps the keys instead of their digits.
 var<private> tile_digits: array<u32, ITEMS / 4u>;
 var<private> tile_ranks: array<u32, ITEMS / 2u>;
 var<private> tile_items: u32;
+var<private> tile_keys: array<u32, ITEMS>;
 
 /// The rank of the invocation's key `i` among the earlier keys of its group with its digit.
 fn item_rank(i: u32) -> u32 {
@@ -414,6 +416,9 @@ fn set_item_rank(i: u32, rank: u32) {
 /// the tile's last positions in digit order, which are never written. (Only the last tile has
 /// them, and no tile looks back on its counts.) Ranking then needs no ballot for them.
 fn item_digit(i: u32) -> u32 {
+    if (KEYS_IN_ORDER) {
+        return select(RADIX - 1u, digit(tile_keys[i]), i < tile_items);
+    }
     return select(RADIX - 1u, (tile_digits[i / 4u] >> (8u * (i % 4u))) & 0xffu, i < tile_items);
 }
 
@@ -458,9 +463,13 @@ fn sort_tile(tile: u32, lid: u32, group: u32, lane: u32, width: u32, look_back: 
     for (var i = 0u; i < ITEMS; i += 1u) {
         keys[i] = read_key(min(first + i * width, params.len - 1u));
     }
-    for (var q = 0u; q < ITEMS / 4u; q += 1u) {
-        tile_digits[q] = digit(keys[4u * q]) | (digit(keys[4u * q + 1u]) << 8u)
-            | (digit(keys[4u * q + 2u]) << 16u) | (digit(keys[4u * q + 3u]) << 24u);
+    if (KEYS_IN_ORDER) {
+        tile_keys = keys;
+    } else {
+        for (var q = 0u; q < ITEMS / 4u; q += 1u) {
+            tile_digits[q] = digit(keys[4u * q]) | (digit(keys[4u * q + 1u]) << 8u)
+                | (digit(keys[4u * q + 2u]) << 16u) | (digit(keys[4u * q + 3u]) << 24u);
+        }
     }
     rank_run(lid, group, lane, width);
     count_groups(lid);
@@ -487,10 +496,11 @@ fn sort_tile(tile: u32, lid: u32, group: u32, lane: u32, width: u32, look_back: 
     }
 }
 
-/// Puts the tile in digit order in `tile_memory`: each key's index in the tile goes to its
-/// position in digit order. Returns where digit `lid` starts. Where the ranking's counts share
-/// the tile order's words (`COUNTS_IN_ORDER`), all positions are found first (in place of the
-/// ranks), then the order is cleared; elsewhere it was cleared as the tile began.
+/// Puts the tile in digit order in `tile_memory`: each key's index in the tile (or, with
+/// `KEYS_IN_ORDER`, the key) goes to its position in digit order. Returns where digit `lid`
+/// starts. Where the ranking's counts share the tile order's words (`COUNTS_IN_ORDER`), all
+/// positions are found first (in place of the ranks), then the order is cleared (keys need no
+/// clear: each position takes a whole word); elsewhere it was cleared as the tile began.
 fn reorder_tile(lid: u32, group: u32, lane: u32, width: u32) -> u32 {
     scan_digits(lid, group, lane, width);
     if (COUNTS_IN_ORDER) {
@@ -498,6 +508,14 @@ fn reorder_tile(lid: u32, group: u32, lane: u32, width: u32) -> u32 {
             tile_ranks[j] = item_position(2u * j, group) | (item_position(2u * j + 1u, group) << 16u);
         }
         workgroupBarrier();
+        if (KEYS_IN_ORDER) {
+            for (var i = 0u; i < ITEMS; i += 1u) {
+                if (i < tile_items) {
+                    atomicStore(&tile_memory[item_rank(i)], tile_keys[i]);
+                }
+            }
+            return local_start(lid);
+        }
         clear_tile_order(lid);
         workgroupBarrier();
     }
@@ -540,6 +558,11 @@ fn write_reordered(tile: u32, lid: u32, shift: u32) {
         return;
     }
     for (var p = lid; p < tile_len; p += WORKGROUP) {
+        if (KEYS_IN_ORDER) {
+            let key = atomicLoad(&tile_memory[p]);
+            keys_out[tile_start[digit(key)] + p] = output_key(key);
+            continue;
+        }
         let pos = tile * TILE + ordered_index(p);
         let key = read_key(pos);
         let slot = tile_start[digit(key)] + p;
@@ -559,6 +582,13 @@ fn ordered_index(p: u32) -> u32 {
 /// write. (In one loop, each read of the input waited for the write before it, which might
 /// have been to the same memory for all the compiler knows: sixteen round trips in a row.)
 fn write_whole_tile(tile: u32, lid: u32) {
+    if (KEYS_IN_ORDER) {
+        for (var k = 0u; k < ITEMS; k += 1u) {
+            let key = atomicLoad(&tile_memory[k * WORKGROUP + lid]);
+            keys_out[tile_start[digit(key)] + k * WORKGROUP + lid] = output_key(key);
+        }
+        return;
+    }
     var origin: array<u32, ITEMS>;
     var keys: array<u32, ITEMS>;
     for (var k = 0u; k < ITEMS; k += 1u) {

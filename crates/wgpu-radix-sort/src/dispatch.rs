@@ -138,11 +138,17 @@ impl RadixSorter {
                 (SortStrategy::ReduceThenScan, Some(rts), _) => steps.extend([
                     dispatch("count_tiles", &rts.count_tiles, direction, offset, tile_groups),
                     dispatch("scan_tiles", &rts.scan_tiles, direction, offset, (RADIX, 1)),
-                    dispatch("scatter", rts.scatter.for_values(has_values), direction, offset, tile_groups),
+                    dispatch(
+                        "scatter",
+                        rts.scatter.for_sort(has_values, false),
+                        direction,
+                        offset,
+                        tile_groups,
+                    ),
                 ]),
                 (SortStrategy::OneSweep, _, Some(onesweep)) => steps.push(dispatch(
                     "onesweep",
-                    onesweep.for_values(has_values),
+                    onesweep.for_sort(has_values, len <= self.passes.keys_in_order_up_to),
                     direction,
                     offset,
                     tile_groups,

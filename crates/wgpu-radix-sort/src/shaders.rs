@@ -40,7 +40,8 @@ pub fn program(subgroups: bool) -> String {
 ///   (below `WARPS`, set from the adapter's one subgroup size) and its lanes, or a position in
 ///   the tile (below TILE); private arrays by a key of the invocation (below ITEMS). The
 ///   subgroup ranking keeps its counts and ballots in `tile_memory` at their offsets, within
-///   `TILE_MEMORY_WORDS` (`tests/shaders.rs` checks that size against `TileMemory`).
+///   `TILE_MEMORY_WORDS` (`tests/shaders.rs` checks that size against `TileMemory`), which is at
+///   least TILE words where the tile order holds keys (`KEYS_IN_ORDER`).
 ///
 /// `tests/gpu_sort.rs` checks the sort against the CPU's on every key distribution and on
 /// lengths around every tile boundary, on software GPUs of both kinds.

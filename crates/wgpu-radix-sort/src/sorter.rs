@@ -4,7 +4,10 @@
 
 use super::choices::{SortPath, SortStrategy, TileMemory, TileOrder, warp_words};
 use super::job::{SortError, SortJob, SortParams, SortScratch};
-use super::{HISTOGRAM_WORDS, LOOK_BACK_SPINS, ONESWEEP_FROM, ONESWEEP_MAX_LEN, RADIX, TILE, WORKGROUP};
+use super::{
+    HISTOGRAM_WORDS, KEYS_IN_ORDER_UP_TO, LOOK_BACK_SPINS, ONESWEEP_FROM, ONESWEEP_MAX_LEN, RADIX, TILE,
+    WORKGROUP,
+};
 use crate::shaders::compute_buffer;
 /// The radix sort's pipelines for one device.
 pub struct RadixSorter {
@@ -34,7 +37,14 @@ impl RadixSorter {
             SortStrategy::OneSweep => Some(ONESWEEP_FROM),
             SortStrategy::ReduceThenScan => None,
         };
-        Self::build(device, path, onesweep_from, LOOK_BACK_SPINS, TileOrder::best_for(device))
+        Self::build(
+            device,
+            path,
+            onesweep_from,
+            LOOK_BACK_SPINS,
+            TileOrder::best_for(device),
+            KEYS_IN_ORDER_UP_TO,
+        )
     }
 
     /// A sorter of `path` that runs reduce-then-scan below `onesweep_from` keys and OneSweep
@@ -45,7 +55,14 @@ impl RadixSorter {
         path: SortPath,
         onesweep_from: u32,
     ) -> Result<Self, SortError> {
-        Self::build(device, path, Some(onesweep_from), LOOK_BACK_SPINS, TileOrder::best_for(device))
+        Self::build(
+            device,
+            path,
+            Some(onesweep_from),
+            LOOK_BACK_SPINS,
+            TileOrder::best_for(device),
+            KEYS_IN_ORDER_UP_TO,
+        )
     }
 
     /// Builds the pipelines of `path` and `strategy`, used for every length, or says why the
@@ -59,7 +76,14 @@ impl RadixSorter {
             SortStrategy::OneSweep => Some(0),
             SortStrategy::ReduceThenScan => None,
         };
-        Self::build(device, path, onesweep_from, LOOK_BACK_SPINS, TileOrder::best_for(device))
+        Self::build(
+            device,
+            path,
+            onesweep_from,
+            LOOK_BACK_SPINS,
+            TileOrder::best_for(device),
+            KEYS_IN_ORDER_UP_TO,
+        )
     }
 
     /// A OneSweep sorter that waits only `spins` status reads (at least 1) for a predecessor
@@ -71,7 +95,7 @@ impl RadixSorter {
         path: SortPath,
         spins: u32,
     ) -> Result<Self, SortError> {
-        Self::build(device, path, Some(0), spins.max(1), TileOrder::best_for(device))
+        Self::build(device, path, Some(0), spins.max(1), TileOrder::best_for(device), KEYS_IN_ORDER_UP_TO)
     }
 
     /// A OneSweep sorter that numbers its tiles in `order`, whatever the device: how the tests
@@ -82,16 +106,31 @@ impl RadixSorter {
         path: SortPath,
         order: TileOrder,
     ) -> Result<Self, SortError> {
-        Self::build(device, path, Some(0), LOOK_BACK_SPINS, order)
+        Self::build(device, path, Some(0), LOOK_BACK_SPINS, order, KEYS_IN_ORDER_UP_TO)
     }
 
-    /// `onesweep_from`: the first length sorted with OneSweep (none: always reduce-then-scan).
+    /// A OneSweep sorter whose keys-only sorts of up to `len` keys keep each tile's keys in
+    /// workgroup memory (see [`KEYS_IN_ORDER_UP_TO`]; 0: none), where the path and device allow
+    /// it: how the tests check both kernels with small sorts.
+    #[doc(hidden)]
+    pub fn with_keys_in_order_up_to(
+        device: &wgpu::Device,
+        path: SortPath,
+        len: u32,
+    ) -> Result<Self, SortError> {
+        Self::build(device, path, Some(0), LOOK_BACK_SPINS, TileOrder::best_for(device), len)
+    }
+
+    /// `onesweep_from`: the first length sorted with OneSweep (none: always reduce-then-scan);
+    /// `keys_in_order_up_to`: the longest keys-only OneSweep sort to keep its tiles' keys in
+    /// workgroup memory.
     fn build(
         device: &wgpu::Device,
         path: SortPath,
         onesweep_from: Option<u32>,
         spins: u32,
         tile_order: TileOrder,
+        keys_in_order_up_to: u32,
     ) -> Result<Self, SortError> {
         let subgroup_size = match path {
             SortPath::Portable => None,
@@ -154,32 +193,45 @@ impl RadixSorter {
         let binding_keys = limits.max_storage_buffer_binding_size.min(limits.max_buffer_size) / 4;
         let mut max_len = u32::try_from(binding_keys).unwrap_or(u32::MAX);
         // The kernels that sort tiles, for keys only and for pairs: the subgroup path lays out
-        // its workgroup memory for each (`SHARED_COUNTS` in the shader).
-        let tile_kernel = |entry_point: &str| {
-            let for_kind = |shared_counts: bool| {
+        // its workgroup memory for each (`SHARED_COUNTS` in the shader), and OneSweep's may
+        // keep short sorts' keys in it (`KEYS_IN_ORDER`).
+        let keys_in_order = keys_in_order_up_to > 0
+            && memory.reorder
+            && subgroup_size.is_some_and(|size| {
+                TileMemory::keys_in_order_bytes(size) <= limits.max_compute_workgroup_storage_size
+            });
+        let tile_kernel = |entry_point: &str, keys_in_order: bool| {
+            let for_kind = |shared_counts: bool, keys_in_order: bool| {
                 let mut constants = constants.clone();
                 if subgroup_size.is_some() {
                     constants.push(("SHARED_COUNTS", f64::from(u8::from(shared_counts))));
+                    constants.push(("KEYS_IN_ORDER", f64::from(u8::from(keys_in_order))));
                 }
                 pipeline_with(entry_point, &constants)
             };
             if subgroup_size.is_some() {
-                TileKernel { keys: for_kind(true), pairs: for_kind(false) }
+                TileKernel {
+                    keys: for_kind(true, false),
+                    pairs: for_kind(false, false),
+                    keys_in_order: keys_in_order.then(|| for_kind(true, true)),
+                }
             } else {
-                let both = for_kind(false);
-                TileKernel { keys: both.clone(), pairs: both }
+                let both = for_kind(false, false);
+                TileKernel { keys: both.clone(), pairs: both, keys_in_order: None }
             }
         };
         let reduce_then_scan = (onesweep_from != Some(0)).then(|| ReduceThenScan {
             count_tiles: pipeline("count_tiles"),
             scan_tiles: pipeline("scan_tiles"),
-            scatter: tile_kernel("scatter"),
+            scatter: tile_kernel("scatter", false),
         });
-        let onesweep = onesweep_from.map(|_| tile_kernel("onesweep"));
+        let onesweep = onesweep_from.map(|_| tile_kernel("onesweep", keys_in_order));
         if onesweep.is_some() {
             max_len = max_len.min(ONESWEEP_MAX_LEN);
         }
-        let passes = PassPipelines { reduce_then_scan, onesweep, onesweep_from };
+        let keys_in_order_up_to =
+            if keys_in_order && onesweep_from.is_some() { keys_in_order_up_to } else { 0 };
+        let passes = PassPipelines { reduce_then_scan, onesweep, onesweep_from, keys_in_order_up_to };
         Ok(RadixSorter {
             histogram_all: pipeline("histogram_all"),
             scan_histograms: pipeline("scan_histograms"),
@@ -211,6 +263,13 @@ impl RadixSorter {
             Some(from) if len >= from => SortStrategy::OneSweep,
             _ => SortStrategy::ReduceThenScan,
         }
+    }
+
+    /// The longest keys-only sort this sorter sorts with each tile's keys kept in workgroup
+    /// memory (see [`KEYS_IN_ORDER_UP_TO`](super::KEYS_IN_ORDER_UP_TO)); 0 where it never does
+    /// (the portable path, reduce-then-scan, or too little workgroup memory).
+    pub fn keys_in_order_up_to(&self) -> u32 {
+        self.passes.keys_in_order_up_to
     }
 
     /// The first length this sorter sorts with OneSweep (none: it always runs
@@ -315,6 +374,9 @@ pub(super) struct PassPipelines {
     pub(super) onesweep: Option<TileKernel>,
     /// The first length sorted with OneSweep (none: never).
     pub(super) onesweep_from: Option<u32>,
+    /// The longest keys-only OneSweep sort that keeps its tiles' keys in workgroup memory (0:
+    /// none).
+    pub(super) keys_in_order_up_to: u32,
 }
 
 /// Reduce-then-scan's three kernels.
@@ -324,15 +386,22 @@ pub(super) struct ReduceThenScan {
     pub(super) scatter: TileKernel,
 }
 
-/// A kernel that sorts tiles, built for keys-only sorts and for pairs.
+/// A kernel that sorts tiles, built for keys-only sorts and for pairs, and (OneSweep's, on the
+/// subgroup path) for short keys-only sorts that keep the tile's keys in workgroup memory.
 pub(super) struct TileKernel {
     pub(super) keys: wgpu::ComputePipeline,
     pub(super) pairs: wgpu::ComputePipeline,
+    pub(super) keys_in_order: Option<wgpu::ComputePipeline>,
 }
 
 impl TileKernel {
-    /// The pipeline for a sort with values or without.
-    pub(super) fn for_values(&self, has_values: bool) -> &wgpu::ComputePipeline {
-        if has_values { &self.pairs } else { &self.keys }
+    /// The pipeline for a sort with values or without; `short`: a keys-only sort short enough
+    /// to keep its keys in workgroup memory, where the kernel was built.
+    pub(super) fn for_sort(&self, has_values: bool, short: bool) -> &wgpu::ComputePipeline {
+        match (has_values, &self.keys_in_order) {
+            (true, _) => &self.pairs,
+            (false, Some(keys_in_order)) if short => keys_in_order,
+            (false, _) => &self.keys,
+        }
     }
 }

@@ -82,7 +82,8 @@ fn workgroup_bytes(
         .sum()
 }
 
-/// Pairs take `TileMemory`'s bytes; keys-only sorts (the subgroup path's shared counts) less.
+/// Pairs take `TileMemory`'s bytes; keys-only sorts (the subgroup path's shared counts) less,
+/// and short keys-only sorts that keep the tile's keys `TileMemory::keys_in_order_bytes`.
 #[test]
 fn radix_sort_tile_and_workgroup_memory_match_the_rust_side() {
     for subgroup_size in [None, Some(32), Some(8)] {
@@ -105,7 +106,7 @@ fn radix_sort_tile_and_workgroup_memory_match_the_rust_side() {
                 let what =
                     format!("{entry} of {name} with subgroups of {subgroup_size:?}, reorder {reorder}");
                 let mut pairs = constants.clone();
-                if subgroup_size.is_some() {
+                if let Some(size) = subgroup_size {
                     pairs.push(("SHARED_COUNTS", 0.0));
                     let mut keys = constants.clone();
                     keys.push(("SHARED_COUNTS", 1.0));
@@ -113,6 +114,12 @@ fn radix_sort_tile_and_workgroup_memory_match_the_rust_side() {
                     // Where the tile is reordered, the counts share its order's words: 4 KiB
                     // less; else only the one-word order is left out.
                     assert_eq!(memory.bytes - keys_bytes, if reorder { 4096 } else { 4 }, "{what}");
+                    if reorder {
+                        // Short keys-only sorts keep the tile's keys in the order's words.
+                        keys.push(("KEYS_IN_ORDER", 1.0));
+                        let held = workgroup_bytes(&module, &info, entry, &keys);
+                        assert_eq!(held, TileMemory::keys_in_order_bytes(size), "{what}");
+                    }
                 }
                 assert_eq!(workgroup_bytes(&module, &info, entry, &pairs), memory.bytes, "{what}");
             }
