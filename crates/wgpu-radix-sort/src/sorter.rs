@@ -37,14 +37,7 @@ impl RadixSorter {
             SortStrategy::OneSweep => Some(ONESWEEP_FROM),
             SortStrategy::ReduceThenScan => None,
         };
-        Self::build(
-            device,
-            path,
-            onesweep_from,
-            LOOK_BACK_SPINS,
-            TileOrder::best_for(device),
-            KEYS_IN_ORDER_UP_TO,
-        )
+        Self::build(device, path, Build { onesweep_from, ..Build::defaults(device) })
     }
 
     /// A sorter of `path` that runs reduce-then-scan below `onesweep_from` keys and OneSweep
@@ -55,14 +48,7 @@ impl RadixSorter {
         path: SortPath,
         onesweep_from: u32,
     ) -> Result<Self, SortError> {
-        Self::build(
-            device,
-            path,
-            Some(onesweep_from),
-            LOOK_BACK_SPINS,
-            TileOrder::best_for(device),
-            KEYS_IN_ORDER_UP_TO,
-        )
+        Self::build(device, path, Build { onesweep_from: Some(onesweep_from), ..Build::defaults(device) })
     }
 
     /// Builds the pipelines of `path` and `strategy`, used for every length, or says why the
@@ -76,14 +62,7 @@ impl RadixSorter {
             SortStrategy::OneSweep => Some(0),
             SortStrategy::ReduceThenScan => None,
         };
-        Self::build(
-            device,
-            path,
-            onesweep_from,
-            LOOK_BACK_SPINS,
-            TileOrder::best_for(device),
-            KEYS_IN_ORDER_UP_TO,
-        )
+        Self::build(device, path, Build { onesweep_from, ..Build::defaults(device) })
     }
 
     /// A OneSweep sorter that waits only `spins` status reads (at least 1) for a predecessor
@@ -95,7 +74,7 @@ impl RadixSorter {
         path: SortPath,
         spins: u32,
     ) -> Result<Self, SortError> {
-        Self::build(device, path, Some(0), spins.max(1), TileOrder::best_for(device), KEYS_IN_ORDER_UP_TO)
+        Self::build(device, path, Build { spins: spins.max(1), ..Build::defaults(device) })
     }
 
     /// A OneSweep sorter that numbers its tiles in `order`, whatever the device: how the tests
@@ -106,7 +85,7 @@ impl RadixSorter {
         path: SortPath,
         order: TileOrder,
     ) -> Result<Self, SortError> {
-        Self::build(device, path, Some(0), LOOK_BACK_SPINS, order, KEYS_IN_ORDER_UP_TO)
+        Self::build(device, path, Build { tile_order: order, ..Build::defaults(device) })
     }
 
     /// A OneSweep sorter whose keys-only sorts of up to `len` keys keep each tile's keys in
@@ -118,20 +97,11 @@ impl RadixSorter {
         path: SortPath,
         len: u32,
     ) -> Result<Self, SortError> {
-        Self::build(device, path, Some(0), LOOK_BACK_SPINS, TileOrder::best_for(device), len)
+        Self::build(device, path, Build { keys_in_order_up_to: len, ..Build::defaults(device) })
     }
 
-    /// `onesweep_from`: the first length sorted with OneSweep (none: always reduce-then-scan);
-    /// `keys_in_order_up_to`: the longest keys-only OneSweep sort to keep its tiles' keys in
-    /// workgroup memory.
-    fn build(
-        device: &wgpu::Device,
-        path: SortPath,
-        onesweep_from: Option<u32>,
-        spins: u32,
-        tile_order: TileOrder,
-        keys_in_order_up_to: u32,
-    ) -> Result<Self, SortError> {
+    fn build(device: &wgpu::Device, path: SortPath, choices: Build) -> Result<Self, SortError> {
+        let Build { onesweep_from, spins, tile_order, keys_in_order_up_to } = choices;
         let subgroup_size = match path {
             SortPath::Portable => None,
             SortPath::Subgroups => Some(SortPath::subgroup_size(device).ok_or(SortError::NoSubgroups)?),
@@ -365,6 +335,29 @@ impl RadixSorter {
         queries: &wgpu::QuerySet,
     ) -> Result<Vec<&'static str>, SortError> {
         self.record_dispatches(device, encoder, job, scratch, Some(queries))
+    }
+}
+
+/// What a sorter is built with besides its path.
+struct Build {
+    /// The first length sorted with OneSweep (none: always reduce-then-scan).
+    onesweep_from: Option<u32>,
+    /// Status reads a OneSweep workgroup waits for a predecessor (`SPINS`).
+    spins: u32,
+    tile_order: TileOrder,
+    /// The longest keys-only OneSweep sort to keep its tiles' keys in workgroup memory.
+    keys_in_order_up_to: u32,
+}
+
+impl Build {
+    /// OneSweep at every length, and the rest as the device runs best.
+    fn defaults(device: &wgpu::Device) -> Self {
+        Build {
+            onesweep_from: Some(0),
+            spins: LOOK_BACK_SPINS,
+            tile_order: TileOrder::best_for(device),
+            keys_in_order_up_to: KEYS_IN_ORDER_UP_TO,
+        }
     }
 }
 
