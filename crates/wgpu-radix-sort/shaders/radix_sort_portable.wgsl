@@ -11,6 +11,7 @@ const GROUPS: u32 = WORKGROUP / GROUP;
 override TILE_MEMORY_WORDS: u32 = REORDER_WORDS;
 const COUNTS_IN_ORDER = false;
 const KEYS_IN_ORDER = false;
+const VALUES_IN_ORDER = false;
 
 /// Per group and digit: keys ranked so far, then the group's offset among the tile's keys.
 var<workgroup> group_counts: array<u32, GROUPS * RADIX>;

@@ -36,12 +36,16 @@ override SHARED_COUNTS: bool = false;
 /// The counts share the tile order's words, so `reorder_tile` finds every position before it
 /// clears the order.
 override COUNTS_IN_ORDER: bool = SHARED_COUNTS && REORDER;
-/// Set, with `SHARED_COUNTS` and `REORDER`, for short keys-only sorts (`KEYS_IN_ORDER_UP_TO` in
+/// Set, with `SHARED_COUNTS` and `REORDER`, for short sorts (`KEYS_IN_ORDER_UP_TO` in
 /// `src/lib.rs`): each invocation keeps its keys in registers through the ranking, and the tile
-/// order holds the keys themselves, a word each (TILE words), so the write reads nothing again
-/// from the input. It takes 18 KiB and more registers, so fewer workgroups fit an SM: faster
-/// while the whole sort's tiles run at once, slower beyond.
+/// order holds the keys themselves, a word each (TILE words), then the values: the write
+/// gathers nothing from the input. It takes 18 KiB and more registers, so fewer workgroups fit
+/// an SM: faster while the whole sort's tiles run at once, slower beyond.
 override KEYS_IN_ORDER: bool = false;
+/// Set with `KEYS_IN_ORDER` in the kernel for pairs: the values follow the keys through the tile
+/// order. (One kernel for both, testing the sort's parameter, ran keys-only sorts about 1 us
+/// slower on an H100.)
+override VALUES_IN_ORDER: bool = false;
 const BALLOT_WORDS = 1024u;
 override COUNTS_AT: u32 = select(REORDER_WORDS, 0u, SHARED_COUNTS);
 override BALLOTS_AT: u32 = select(select(REORDER_WORDS + WARP_WORDS, 0u, REORDER), WARP_WORDS, SHARED_COUNTS);

@@ -43,9 +43,9 @@ impl TileMemory {
         Self { reorder, reorder_words, bytes: 4 * (common + words) }
     }
 
-    /// Bytes of the workgroup variables of OneSweep's kernel for short keys-only sorts on the
-    /// subgroup path (`KEYS_IN_ORDER` in the shader): the tile order holds the keys, a word each,
-    /// and the counts and ballots share its words until the reorder.
+    /// Bytes of the workgroup variables of OneSweep's kernels for short sorts on the subgroup
+    /// path (`KEYS_IN_ORDER` in the shader): the tile order holds the keys, a word each (then
+    /// the values), and the counts and ballots share its words until the reorder.
     pub fn keys_in_order_bytes(subgroup_size: u32) -> u32 {
         let common = 2 * RADIX + 3;
         4 * (common + 32 + (warp_words(subgroup_size) + BALLOT_WORDS).max(TILE))

@@ -66,14 +66,15 @@ const ONESWEEP_MAX_LEN: u32 = (1 << 30) - 1;
 /// on an H100 at every length measured, from 2^14 keys (0.058 against 0.085 ms) through 2^20
 /// (0.090 against 0.112) to 2^26 (2.31 against 2.94 ms) (BENCHMARKS.md).
 pub const ONESWEEP_FROM: u32 = 0;
-/// The longest keys-only sort that OneSweep on the subgroup path sorts with each tile's keys
-/// kept in registers and put in digit order in workgroup memory (`KEYS_IN_ORDER` in the
-/// shader), where the device's workgroup memory holds them: the write then reads nothing again
-/// from the input, but the kernel needs 18 KiB and 121 registers an invocation on an H100 (the
-/// other keys kernel 64), so half as many workgroups run at once. It pays while a pass's tiles
-/// all run at once: on an H100, 2^12 keys sorted in 0.047 ms instead of 0.053, 2^16 in 0.056
-/// instead of 0.062 and 2^20 (256 tiles) in 0.079 instead of 0.086, but 2^21 in 0.131 instead
-/// of 0.126 (BENCHMARKS.md).
+/// The longest sort that OneSweep on the subgroup path sorts with each tile's keys kept in
+/// registers and put in digit order in workgroup memory (`KEYS_IN_ORDER` in the shader), then
+/// the values the same way, where the device's workgroup memory holds them: the write then
+/// gathers nothing from the input, but the kernels need 18 KiB and about 120 registers an
+/// invocation on an H100 (the other keys kernel 64), so half as many workgroups run at once. It
+/// pays while a pass's tiles all run at once: on an H100, 2^12 keys sorted in 0.047 ms instead
+/// of 0.053 and pairs in 0.052 instead of 0.057, 2^20 keys (256 tiles) in 0.079 instead of
+/// 0.086 and pairs in 0.096 instead of 0.102, but 2^21 keys in 0.131 instead of 0.126
+/// (BENCHMARKS.md).
 pub const KEYS_IN_ORDER_UP_TO: u32 = 1 << 20;
 /// Invocations per workgroup (`WORKGROUP` in the shader).
 const WORKGROUP: u32 = 256;

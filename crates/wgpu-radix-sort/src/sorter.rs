@@ -88,7 +88,7 @@ impl RadixSorter {
         Self::build(device, path, Build { tile_order: order, ..Build::defaults(device) })
     }
 
-    /// A OneSweep sorter whose keys-only sorts of up to `len` keys keep each tile's keys in
+    /// A OneSweep sorter whose sorts of up to `len` keys keep each tile's keys in
     /// workgroup memory (see [`KEYS_IN_ORDER_UP_TO`]; 0: none), where the path and device allow
     /// it: how the tests check both kernels with small sorts.
     #[doc(hidden)]
@@ -171,23 +171,26 @@ impl RadixSorter {
                 TileMemory::keys_in_order_bytes(size) <= limits.max_compute_workgroup_storage_size
             });
         let tile_kernel = |entry_point: &str, keys_in_order: bool| {
-            let for_kind = |shared_counts: bool, keys_in_order: bool| {
+            // The tile order holds nothing but indices, holds keys, or holds keys and then values.
+            let for_kind = |shared_counts: bool, in_order: Option<bool>| {
                 let mut constants = constants.clone();
                 if subgroup_size.is_some() {
                     constants.push(("SHARED_COUNTS", f64::from(u8::from(shared_counts))));
-                    constants.push(("KEYS_IN_ORDER", f64::from(u8::from(keys_in_order))));
+                    constants.push(("KEYS_IN_ORDER", f64::from(u8::from(in_order.is_some()))));
+                    constants.push(("VALUES_IN_ORDER", f64::from(u8::from(in_order == Some(true)))));
                 }
                 pipeline_with(entry_point, &constants)
             };
             if subgroup_size.is_some() {
                 TileKernel {
-                    keys: for_kind(true, false),
-                    pairs: for_kind(false, false),
-                    keys_in_order: keys_in_order.then(|| for_kind(true, true)),
+                    keys: for_kind(true, None),
+                    pairs: for_kind(false, None),
+                    in_order: keys_in_order
+                        .then(|| [for_kind(true, Some(false)), for_kind(true, Some(true))]),
                 }
             } else {
-                let both = for_kind(false, false);
-                TileKernel { keys: both.clone(), pairs: both, keys_in_order: None }
+                let both = for_kind(false, None);
+                TileKernel { keys: both.clone(), pairs: both, in_order: None }
             }
         };
         let reduce_then_scan = (onesweep_from != Some(0)).then(|| ReduceThenScan {
@@ -235,7 +238,7 @@ impl RadixSorter {
         }
     }
 
-    /// The longest keys-only sort this sorter sorts with each tile's keys kept in workgroup
+    /// The longest sort this sorter sorts with each tile's keys kept in workgroup
     /// memory (see [`KEYS_IN_ORDER_UP_TO`](super::KEYS_IN_ORDER_UP_TO)); 0 where it never does
     /// (the portable path, reduce-then-scan, or too little workgroup memory).
     pub fn keys_in_order_up_to(&self) -> u32 {
@@ -345,7 +348,7 @@ struct Build {
     /// Status reads a OneSweep workgroup waits for a predecessor (`SPINS`).
     spins: u32,
     tile_order: TileOrder,
-    /// The longest keys-only OneSweep sort to keep its tiles' keys in workgroup memory.
+    /// The longest OneSweep sort to keep its tiles' keys in workgroup memory.
     keys_in_order_up_to: u32,
 }
 
@@ -367,7 +370,7 @@ pub(super) struct PassPipelines {
     pub(super) onesweep: Option<TileKernel>,
     /// The first length sorted with OneSweep (none: never).
     pub(super) onesweep_from: Option<u32>,
-    /// The longest keys-only OneSweep sort that keeps its tiles' keys in workgroup memory (0:
+    /// The longest OneSweep sort that keeps its tiles' keys in workgroup memory (0:
     /// none).
     pub(super) keys_in_order_up_to: u32,
 }
@@ -380,21 +383,22 @@ pub(super) struct ReduceThenScan {
 }
 
 /// A kernel that sorts tiles, built for keys-only sorts and for pairs, and (OneSweep's, on the
-/// subgroup path) for short keys-only sorts that keep the tile's keys in workgroup memory.
+/// subgroup path) for short sorts of each kind that keep the tile's keys in workgroup memory.
 pub(super) struct TileKernel {
     pub(super) keys: wgpu::ComputePipeline,
     pub(super) pairs: wgpu::ComputePipeline,
-    pub(super) keys_in_order: Option<wgpu::ComputePipeline>,
+    /// For keys only and for pairs.
+    pub(super) in_order: Option<[wgpu::ComputePipeline; 2]>,
 }
 
 impl TileKernel {
-    /// The pipeline for a sort with values or without; `short`: a keys-only sort short enough
-    /// to keep its keys in workgroup memory, where the kernel was built.
+    /// The pipeline for a sort with values or without; `short`: a sort short enough to keep
+    /// its keys in workgroup memory, where the kernel was built (for keys and pairs alike).
     pub(super) fn for_sort(&self, has_values: bool, short: bool) -> &wgpu::ComputePipeline {
-        match (has_values, &self.keys_in_order) {
-            (true, _) => &self.pairs,
-            (false, Some(keys_in_order)) if short => keys_in_order,
-            (false, _) => &self.keys,
+        match (&self.in_order, has_values) {
+            (Some(in_order), _) if short => &in_order[usize::from(has_values)],
+            (_, true) => &self.pairs,
+            (_, false) => &self.keys,
         }
     }
 }

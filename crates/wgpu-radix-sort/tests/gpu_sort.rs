@@ -29,7 +29,7 @@ fn sorters(gpu: &Gpu) -> Vec<RadixSorter> {
         sorters.push(RadixSorter::with_onesweep_from(&gpu.device, path, SWITCH_AT)?);
         sorters.push(RadixSorter::with_tile_order(&gpu.device, path, TileOrder::WorkgroupOrder)?);
         if path == SortPath::Subgroups {
-            // The OneSweep sorters above keep short keys-only sorts' keys in workgroup memory
+            // The OneSweep sorters above keep short sorts' keys (and values) in workgroup memory
             // (every length here is short); this one never does.
             let last = sorters.last().expect("pushed above");
             assert!(last.keys_in_order_up_to() > 300_001, "{}", gpu.describe());

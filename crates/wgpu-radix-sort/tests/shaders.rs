@@ -83,7 +83,7 @@ fn workgroup_bytes(
 }
 
 /// Pairs take `TileMemory`'s bytes; keys-only sorts (the subgroup path's shared counts) less,
-/// and short keys-only sorts that keep the tile's keys `TileMemory::keys_in_order_bytes`.
+/// and short sorts that keep the tile's keys (and values) `TileMemory::keys_in_order_bytes`.
 #[test]
 fn radix_sort_tile_and_workgroup_memory_match_the_rust_side() {
     for subgroup_size in [None, Some(32), Some(8)] {
@@ -115,10 +115,13 @@ fn radix_sort_tile_and_workgroup_memory_match_the_rust_side() {
                     // less; else only the one-word order is left out.
                     assert_eq!(memory.bytes - keys_bytes, if reorder { 4096 } else { 4 }, "{what}");
                     if reorder {
-                        // Short keys-only sorts keep the tile's keys in the order's words.
+                        // Short sorts keep the tile's keys in the order's words.
                         keys.push(("KEYS_IN_ORDER", 1.0));
                         let held = workgroup_bytes(&module, &info, entry, &keys);
                         assert_eq!(held, TileMemory::keys_in_order_bytes(size), "{what}");
+                        // Pairs' values follow their keys through the same words.
+                        keys.push(("VALUES_IN_ORDER", 1.0));
+                        assert_eq!(workgroup_bytes(&module, &info, entry, &keys), held, "{what}");
                     }
                 }
                 assert_eq!(workgroup_bytes(&module, &info, entry, &pairs), memory.bytes, "{what}");
