@@ -3,7 +3,8 @@
 //! finding each tile's output slots, and loading and writing a tile. A ranking file composed
 //! after it (`radix_sort_portable.wgsl` or `radix_sort_subgroups.wgsl`) says how a tile's keys
 //! are ranked, sizes `tile_memory` (`TILE_MEMORY_WORDS`; `COUNTS_IN_ORDER` where its counts
-//! share the tile order's words) and defines the `scatter` and `onesweep` entry points.
+//! share the tile order's words; `KEYS_IN_ORDER` and `VALUES_IN_ORDER` where the order holds
+//! keys and values instead of indices) and defines the `scatter` and `onesweep` entry points.
 //!
 //! 1. `histogram_all` reads the keys once: all four digits' histograms, and whether any key is
 //!    smaller than the one before it.
