@@ -54,13 +54,22 @@ struct SortParams {
 }
 
 const RADIX: u32 = 256u;
-/// Invocations per workgroup: one per digit value in the histogram and look-back code.
-const WORKGROUP: u32 = 256u;
+/// Invocations per workgroup of the kernels that sort tiles: at least RADIX, the first RADIX of
+/// them also standing for a digit value each (its tile count, start, status word and
+/// look-back). The pipeline may set more for the subgroup path's kernels of long sorts (the
+/// `wide` widths in `src/choices.rs`: bigger tiles, so fewer status words and look-backs per
+/// key). The histogram kernels do not take this width (see `HISTOGRAM_GROUP`).
+override WORKGROUP: u32 = 256u;
 /// Keys per invocation in a tile (a multiple of 4: their digits are packed four to a word).
 const ITEMS: u32 = 16u;
 const_assert ITEMS % 4u == 0u;
 /// Keys per tile.
-const TILE: u32 = WORKGROUP * ITEMS;
+override TILE: u32 = WORKGROUP * ITEMS;
+/// Invocations per workgroup of `histogram_all` (the pipeline may set more where the device
+/// allows them: on an H100, 512 counted 2^22 keys in 19 us instead of 21).
+override HISTOGRAM_GROUP: u32 = 256u;
+/// Keys each histogram workgroup counts at a time.
+override HISTOGRAM_BLOCK: u32 = HISTOGRAM_GROUP * ITEMS;
 
 /// Words of `histograms`: four histograms of counts, which are zero between sorts
 /// (`scan_histograms` zeroes them as it reads them, so no sort needs to clear them first); each
@@ -141,15 +150,16 @@ fn tile_index(wid: vec3<u32>, groups: vec3<u32>) -> u32 {
 var<workgroup> all_counts: array<atomic<u32>, 1024>;
 var<workgroup> tile_unsorted: atomic<u32>;
 
-/// Each workgroup of `histogram_all` counts every `num_workgroups`-th tile into workgroup
-/// memory and adds to the global histograms once: fewer global atomics on the same 1024 words.
-@compute @workgroup_size(WORKGROUP)
+/// Each workgroup of `histogram_all` counts every `num_workgroups`-th block of
+/// `HISTOGRAM_BLOCK` keys into workgroup memory and adds to the global histograms once: fewer
+/// global atomics on the same 1024 words.
+@compute @workgroup_size(HISTOGRAM_GROUP)
 fn histogram_all(
     @builtin(workgroup_id) wid: vec3<u32>,
     @builtin(num_workgroups) groups: vec3<u32>,
     @builtin(local_invocation_index) lid: u32,
 ) {
-    for (var b = lid; b < 4u * RADIX; b += WORKGROUP) {
+    for (var b = lid; b < 4u * RADIX; b += HISTOGRAM_GROUP) {
         atomicStore(&all_counts[b], 0u);
     }
     if (lid == 0u) {
@@ -157,17 +167,18 @@ fn histogram_all(
     }
     workgroupBarrier();
     var descents = false;
-    for (var tile = wid.x; tile < params.tiles; tile += groups.x) {
+    let blocks = (params.len + HISTOGRAM_BLOCK - 1u) / HISTOGRAM_BLOCK;
+    for (var block = wid.x; block < blocks; block += groups.x) {
         // All loads first, so their latencies overlap.
         var keys: array<u32, ITEMS>;
         var next: array<u32, ITEMS>;
         for (var i = 0u; i < ITEMS; i += 1u) {
-            let pos = tile * TILE + i * WORKGROUP + lid;
+            let pos = block * HISTOGRAM_BLOCK + i * HISTOGRAM_GROUP + lid;
             keys[i] = read_key(min(pos, params.len - 1u));
             next[i] = read_key(min(pos + 1u, params.len - 1u));
         }
         for (var i = 0u; i < ITEMS; i += 1u) {
-            let pos = tile * TILE + i * WORKGROUP + lid;
+            let pos = block * HISTOGRAM_BLOCK + i * HISTOGRAM_GROUP + lid;
             if (pos < params.len) {
                 let key = keys[i];
                 for (var p = 0u; p < 4u; p += 1u) {
@@ -181,7 +192,7 @@ fn histogram_all(
         atomicStore(&tile_unsorted, 1u);
     }
     workgroupBarrier();
-    for (var b = lid; b < 4u * RADIX; b += WORKGROUP) {
+    for (var b = lid; b < 4u * RADIX; b += HISTOGRAM_GROUP) {
         let count = atomicLoad(&all_counts[b]);
         if (count != 0u) {
             atomicAdd(&histograms[b], count);
@@ -215,12 +226,12 @@ fn workgroup_exclusive_scan(value: u32, lid: u32) -> u32 {
 var<workgroup> constant_digit: array<atomic<u32>, 4>;
 var<workgroup> input_unsorted: u32;
 /// The four passes' counts of one digit value per invocation, scanned together.
-var<workgroup> pass_scan_space: array<vec4<u32>, WORKGROUP>;
+var<workgroup> pass_scan_space: array<vec4<u32>, RADIX>;
 
 /// Turns the counts into each digit's first slot (`STARTS`) and picks each pass's mode, leaving
 /// the counts and the unsorted flag zero for the next sort. The four histograms are scanned at
 /// once, a pass in each lane of a vector: 16 barriers instead of 64.
-@compute @workgroup_size(WORKGROUP)
+@compute @workgroup_size(RADIX)
 fn scan_histograms(@builtin(local_invocation_index) lid: u32) {
     if (lid < 4u) {
         atomicStore(&constant_digit[lid], 0u);
@@ -242,7 +253,7 @@ fn scan_histograms(@builtin(local_invocation_index) lid: u32) {
         }
     }
     // Hillis-Steele, inclusive.
-    for (var offset = 1u; offset < WORKGROUP; offset *= 2u) {
+    for (var offset = 1u; offset < RADIX; offset *= 2u) {
         var add = vec4<u32>();
         if (lid >= offset) {
             add = pass_scan_space[lid - offset];
@@ -279,7 +290,9 @@ var<workgroup> tile_histogram: array<atomic<u32>, RADIX>;
 
 /// Counts tile `tile`'s digits into `tile_histogram`.
 fn count_tile_digits(tile: u32, lid: u32) {
-    atomicStore(&tile_histogram[lid], 0u);
+    if (lid < RADIX) {
+        atomicStore(&tile_histogram[lid], 0u);
+    }
     workgroupBarrier();
     // All loads first, so their latencies overlap.
     var digits: array<u32, ITEMS>;
@@ -306,7 +319,9 @@ fn count_tiles(
         return;
     }
     count_tile_digits(tile, lid);
-    tile_counts[lid * params.tiles + tile] = atomicLoad(&tile_histogram[lid]);
+    if (lid < RADIX) {
+        tile_counts[lid * params.tiles + tile] = atomicLoad(&tile_histogram[lid]);
+    }
 }
 
 /// One workgroup per digit value: its row of tile counts becomes first output slots.
@@ -474,21 +489,25 @@ fn sort_tile(tile: u32, lid: u32, group: u32, lane: u32, width: u32, look_back: 
     }
     rank_run(lid, group, lane, width);
     count_groups(lid);
-    let total = tile_start[lid];
-    if (look_back) {
+    // Invocations past the digits (a workgroup wider than RADIX) carry digit RADIX - 1's
+    // values but publish, look up and store nothing for it.
+    let d = min(lid, RADIX - 1u);
+    let is_digit = lid < RADIX;
+    let total = tile_start[d];
+    if (look_back && is_digit) {
         // As soon as the tile's counts are known, so that later tiles looking back find
         // them sooner (5% faster on an H100 than publishing after the reorder).
-        publish_aggregate(tile, lid, total);
+        publish_aggregate(tile, d, total);
     }
     var own_local_start = 0u;
     if (REORDER) {
         own_local_start = reorder_tile(lid, group, lane, width);
     }
-    var start = atomicLoad(&histograms[STARTS + params.pass_index * RADIX + lid]);
+    var start = atomicLoad(&histograms[STARTS + params.pass_index * RADIX + d]);
     if (look_back) {
         start += look_back_prefix(tile, lid, total);
     } else {
-        start = tile_counts[lid * params.tiles + tile];
+        start = tile_counts[d * params.tiles + tile];
     }
     if (REORDER) {
         write_reordered(tile, lid, start - own_local_start, first, width);
@@ -515,7 +534,7 @@ fn reorder_tile(lid: u32, group: u32, lane: u32, width: u32) -> u32 {
                     atomicStore(&tile_memory[item_rank(i)], tile_keys[i]);
                 }
             }
-            return local_start(lid);
+            return local_start(min(lid, RADIX - 1u));
         }
         clear_tile_order(lid);
         workgroupBarrier();
@@ -530,7 +549,7 @@ fn reorder_tile(lid: u32, group: u32, lane: u32, width: u32) -> u32 {
             atomicOr(&tile_memory[position / 2u], index << (16u * (position & 1u)));
         }
     }
-    return local_start(lid);
+    return local_start(min(lid, RADIX - 1u));
 }
 
 /// Zeroes the tile order for the reorder's atomicOr.
@@ -552,7 +571,9 @@ fn item_position(i: u32, group: u32) -> u32 {
 /// position in the tile (wrapping). `first` and `width`: where the invocation's keys came from
 /// (`sort_tile`).
 fn write_reordered(tile: u32, lid: u32, shift: u32, first: u32, width: u32) {
-    tile_start[lid] = shift;
+    if (lid < RADIX) {
+        tile_start[lid] = shift;
+    }
     workgroupBarrier();
     let tile_len = min(TILE, params.len - tile * TILE);
     if (KEYS_IN_ORDER) {
@@ -659,7 +680,9 @@ fn write_held_key(p: u32) -> u32 {
 /// Writes each key (and value), read again from the input, straight to its slot: digit `lid`
 /// of the tile starts at `start`.
 fn write_directly(lid: u32, group: u32, first: u32, width: u32, start: u32) {
-    tile_start[lid] = start;
+    if (lid < RADIX) {
+        tile_start[lid] = start;
+    }
     workgroupBarrier();
     for (var i = 0u; i < ITEMS; i += 1u) {
         if (i >= tile_items) {
@@ -684,7 +707,7 @@ fn status_word(tile: u32, d: u32) -> u32 {
 /// mode.
 fn clear_next_status(wid: vec3<u32>, groups: vec3<u32>, lid: u32) {
     let tile = tile_index(wid, groups);
-    if (tile < params.tiles) {
+    if (tile < params.tiles && lid < RADIX) {
         atomicStore(&status[((params.pass_index + 1u) % 2u) * params.status_half + tile * RADIX + lid], 0u);
     }
 }
@@ -701,7 +724,9 @@ var<workgroup> stuck_tile: atomic<u32>;
 
 /// OneSweep's look-back for digit `d`, after `publish_aggregate`: sums the counts of all earlier
 /// tiles, publishes the running total, and returns the sum.
-fn look_back_prefix(tile: u32, d: u32, total: u32) -> u32 {
+fn look_back_prefix(tile: u32, lid: u32, total: u32) -> u32 {
+    let d = min(lid, RADIX - 1u);
+    let is_digit = lid < RADIX;
     let own = status_word(tile, d);
     if (tile == 0u) {
         return 0u;
@@ -710,7 +735,7 @@ fn look_back_prefix(tile: u32, d: u32, total: u32) -> u32 {
     // The tile whose status this invocation reads next. Tile 0 is inclusive from the start,
     // so the walk ends there at the latest.
     var next = tile - 1u;
-    var done = false;
+    var done = !is_digit;
     loop {
         if (!done) {
             var waited = 0u;
@@ -759,10 +784,10 @@ fn look_back_prefix(tile: u32, d: u32, total: u32) -> u32 {
             break;
         }
         // Count the stuck tile's digits from its keys: what its workgroup will publish.
-        if (d == 0u) {
+        if (d == 0u && is_digit) {
             atomicStore(&stuck_tile, 0u);
         }
-        count_tile_digits(stuck - 1u, d);
+        count_tile_digits(stuck - 1u, lid);
         if (!done && next == stuck - 1u) {
             prefix += atomicLoad(&tile_histogram[d]);
             if (next == 0u) {
@@ -772,6 +797,8 @@ fn look_back_prefix(tile: u32, d: u32, total: u32) -> u32 {
             }
         }
     }
-    atomicStore(&status[own], INCLUSIVE | (prefix + total));
+    if (is_digit) {
+        atomicStore(&status[own], INCLUSIVE | (prefix + total));
+    }
     return prefix;
 }

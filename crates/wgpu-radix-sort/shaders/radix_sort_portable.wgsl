@@ -4,8 +4,11 @@
 
 /// Invocations that rank their keys together.
 const GROUP: u32 = 32u;
-/// Groups per workgroup.
-const GROUPS: u32 = WORKGROUP / GROUP;
+/// Groups per workgroup. (This ranking runs workgroups of RADIX invocations only: each stands for
+/// a digit value as it clears, turns and scans the counts.)
+override GROUPS: u32 = WORKGROUP / GROUP;
+/// Words of `group_counts` (workgroup arrays take a named override as their size).
+override GROUP_COUNTS: u32 = GROUPS * RADIX;
 
 /// `tile_memory` holds only the tile order.
 override TILE_MEMORY_WORDS: u32 = REORDER_WORDS;
@@ -14,7 +17,7 @@ const KEYS_IN_ORDER = false;
 const VALUES_IN_ORDER = false;
 
 /// Per group and digit: keys ranked so far, then the group's offset among the tile's keys.
-var<workgroup> group_counts: array<u32, GROUPS * RADIX>;
+var<workgroup> group_counts: array<u32, GROUP_COUNTS>;
 /// The digits of the round being ranked.
 var<workgroup> round_digits: array<u32, WORKGROUP>;
 

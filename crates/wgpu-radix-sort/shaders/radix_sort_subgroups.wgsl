@@ -8,12 +8,12 @@
 //! naga takes subgroup operations without `enable subgroups;` (and rejects the directive);
 //! Tint wants it, so the Tint check in shadersort's tests/shaders.rs (the repository's top) adds it.
 
-/// Subgroups per workgroup: 256 / the subgroup size, set by the pipeline.
+/// Subgroups per workgroup: WORKGROUP / the subgroup size, set by the pipeline.
 override WARPS: u32 = 8u;
 /// WARPS * 128: two 16-bit counters per word for each subgroup's 256 digit values.
 override WARP_WORDS: u32 = 1024u;
 /// Lanes per subgroup (the pipeline sets `WARPS`, so this is a constant to the driver).
-override WIDTH: u32 = 256u / WARPS;
+override WIDTH: u32 = WORKGROUP / WARPS;
 // `rank_run` ranks 16 keys per invocation.
 const_assert ITEMS == 16u;
 
@@ -46,7 +46,8 @@ override KEYS_IN_ORDER: bool = false;
 /// order. (One kernel for both, testing the sort's parameter, ran keys-only sorts about 1 us
 /// slower on an H100.)
 override VALUES_IN_ORDER: bool = false;
-const BALLOT_WORDS = 1024u;
+/// Four words per invocation (at most TILE / 2: the tile order's words hold them).
+override BALLOT_WORDS: u32 = 4u * WORKGROUP;
 override COUNTS_AT: u32 = select(REORDER_WORDS, 0u, SHARED_COUNTS);
 override BALLOTS_AT: u32 = select(select(REORDER_WORDS + WARP_WORDS, 0u, REORDER), WARP_WORDS, SHARED_COUNTS);
 override TILE_MEMORY_WORDS: u32 = select(
@@ -54,7 +55,6 @@ override TILE_MEMORY_WORDS: u32 = select(
     max(WARP_WORDS + BALLOT_WORDS, select(REORDER_WORDS, TILE, KEYS_IN_ORDER)),
     SHARED_COUNTS,
 );
-const_assert BALLOT_WORDS <= TILE / 2u;
 
 fn half_of(word: u32, d: u32) -> u32 {
     return (word >> (16u * (d & 1u))) & 0xffffu;
@@ -196,14 +196,20 @@ fn count_groups(lid: u32) {
     workgroupBarrier();
 }
 
+/// Room for each subgroup's total: as many as subgroups of 8 make. (Workgroup arrays take a
+/// named override as their size: naga cannot size one by an expression of overrides.)
+override WARP_TOTALS: u32 = WORKGROUP / 8u;
 /// Each subgroup's total of the tile's counts, for `scan_digits`.
-var<workgroup> warp_totals: array<u32, 32>;
+var<workgroup> warp_totals: array<u32, WARP_TOTALS>;
 
 /// Each digit's first position in the tile in digit order (`set_local_start`): a subgroup scan
 /// over the digits, invocation `warp * width + lane` taking that digit.
 fn scan_digits(lid: u32, warp: u32, lane: u32, width: u32) {
     let d = warp * width + lane;
-    let count = tile_start[d];
+    var count = 0u;
+    if (d < RADIX) {
+        count = tile_start[d];
+    }
     let inclusive = subgroupInclusiveAdd(count);
     if (lane == width - 1u) {
         warp_totals[warp] = inclusive;
@@ -213,7 +219,9 @@ fn scan_digits(lid: u32, warp: u32, lane: u32, width: u32) {
     for (var w = 0u; w < warp; w += 1u) {
         before += warp_totals[w];
     }
-    set_local_start(d, before + inclusive - count);
+    if (d < RADIX) {
+        set_local_start(d, before + inclusive - count);
+    }
     workgroupBarrier();
 }
 

@@ -2,7 +2,10 @@
 //! found ([`SortStrategy`]), in which order OneSweep's tiles are numbered ([`TileOrder`]), and
 //! the workgroup memory those choices need ([`TileMemory`]).
 
-use super::{PORTABLE_GROUP, RADIX, TILE, WORKGROUP};
+use super::{
+    ITEMS, PORTABLE_GROUP, RADIX, TILE, WIDE_HISTOGRAM_WORKGROUP, WIDE_KEYS_WORKGROUP, WIDE_PAIRS_FROM,
+    WIDE_PAIRS_WORKGROUP, WORKGROUP,
+};
 /// The workgroup memory of the kernels that sort tiles (`scatter` and `onesweep`), which
 /// decides how many workgroups a GPU core holds at once and, on an H100, how much L1 cache is
 /// left beside them (BENCHMARKS.md).
@@ -21,9 +24,16 @@ pub struct TileMemory {
 }
 
 impl TileMemory {
-    /// The layout for a ranking (a subgroup size, or none for the portable one).
+    /// The layout for a ranking (a subgroup size, or none for the portable one) in workgroups
+    /// of [`WORKGROUP`] invocations.
     pub fn new(subgroup_size: Option<u32>, reorder: bool) -> Self {
-        let reorder_words = if reorder { TILE / 2 } else { 1 };
+        Self::for_width(subgroup_size, reorder, WORKGROUP)
+    }
+
+    /// The layout for a ranking in workgroups of `workgroup` invocations (at least RADIX; the
+    /// portable ranking runs only RADIX), whose tiles take `ITEMS` keys an invocation.
+    pub fn for_width(subgroup_size: Option<u32>, reorder: bool, workgroup: u32) -> Self {
+        let reorder_words = if reorder { workgroup * ITEMS / 2 } else { 1 };
         // tile_histogram and tile_start, then shared_mode, shared_ticket and stuck_tile.
         let common = 2 * RADIX + 3;
         let words = match subgroup_size {
@@ -31,14 +41,15 @@ impl TileMemory {
             // tile order, whose words take the ballots until the reorder, then the subgroups'
             // counts; or, with no tile order, the counts and then the ballots.
             Some(size) => {
-                32 + if reorder {
-                    reorder_words + warp_words(size)
-                } else {
-                    reorder_words + warp_words(size) + BALLOT_WORDS
-                }
+                workgroup / 8
+                    + if reorder {
+                        reorder_words + warp_words(size, workgroup)
+                    } else {
+                        reorder_words + warp_words(size, workgroup) + ballot_words(workgroup)
+                    }
             }
             // group_counts, round_digits, scan_space; tile_memory holds the tile order.
-            None => (WORKGROUP / PORTABLE_GROUP) * RADIX + 2 * WORKGROUP + reorder_words,
+            None => (workgroup / PORTABLE_GROUP) * RADIX + 2 * workgroup + reorder_words,
         };
         Self { reorder, reorder_words, bytes: 4 * (common + words) }
     }
@@ -48,7 +59,9 @@ impl TileMemory {
     /// the values), and the counts and ballots share its words until the reorder.
     pub fn keys_in_order_bytes(subgroup_size: u32) -> u32 {
         let common = 2 * RADIX + 3;
-        4 * (common + 32 + (warp_words(subgroup_size) + BALLOT_WORDS).max(TILE))
+        4 * (common
+            + WORKGROUP / 8
+            + (warp_words(subgroup_size, WORKGROUP) + ballot_words(WORKGROUP)).max(TILE))
     }
 
     /// The reordering layout where the device's workgroup memory holds it, else the other;
@@ -61,13 +74,51 @@ impl TileMemory {
 
 /// Words of the subgroup ranking's counters: two 16-bit counters per word for each subgroup's
 /// 256 digit values (`WARP_WORDS` in the shader).
-pub(super) fn warp_words(subgroup_size: u32) -> u32 {
-    (WORKGROUP / subgroup_size) * RADIX / 2
+pub(super) fn warp_words(subgroup_size: u32, workgroup: u32) -> u32 {
+    (workgroup / subgroup_size) * RADIX / 2
 }
 
 /// Words of the subgroup ranking's ballots (`BALLOT_WORDS` in the shader): each subgroup's 16
-/// rounds of eight, as many words for any subgroup size.
-pub(super) const BALLOT_WORDS: u32 = 1024;
+/// rounds of eight, four words an invocation for any subgroup size.
+fn ballot_words(workgroup: u32) -> u32 {
+    4 * workgroup
+}
+
+/// The workgroup widths of OneSweep's kernels for long sorts on the subgroup path: keys-only
+/// sorts longer than those that keep their keys in workgroup memory take `keys` invocations a
+/// workgroup, pairs sorts of at least `pairs_from` keys `pairs`; the rest [`WORKGROUP`]. The
+/// histogram kernel takes `histogram`.
+/// Wider tiles publish and look back on fewer status words per key, but a wider workgroup needs
+/// more registers and workgroup memory at once, so fewer may fit a GPU core.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TileWidths {
+    pub keys: u32,
+    pub pairs: u32,
+    pub pairs_from: u32,
+    pub histogram: u32,
+}
+
+impl TileWidths {
+    /// Every kernel [`WORKGROUP`] invocations wide.
+    pub const NARROW: Self = Self { keys: WORKGROUP, pairs: WORKGROUP, pairs_from: 0, histogram: WORKGROUP };
+
+    /// The widths measured fastest on an H100 for subgroups of 32 ([`WIDE_KEYS_WORKGROUP`],
+    /// [`WIDE_PAIRS_WORKGROUP`] from [`WIDE_PAIRS_FROM`] keys, [`WIDE_HISTOGRAM_WORKGROUP`]);
+    /// narrow for other subgroup sizes,
+    /// whose counters a wider workgroup multiplies, and for the portable ranking.
+    pub fn best_for(subgroup_size: Option<u32>) -> Self {
+        match subgroup_size {
+            Some(32) => Self {
+                keys: WIDE_KEYS_WORKGROUP,
+                pairs: WIDE_PAIRS_WORKGROUP,
+                pairs_from: WIDE_PAIRS_FROM,
+                histogram: WIDE_HISTOGRAM_WORKGROUP,
+            },
+            _ => Self::NARROW,
+        }
+    }
+}
 
 /// How the scatter ranks the keys of a tile; both give the same, stable result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

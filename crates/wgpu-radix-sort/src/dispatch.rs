@@ -55,7 +55,14 @@ impl RadixSorter {
             return Ok(Vec::new());
         }
 
-        let tiles = len.div_ceil(TILE);
+        let has_values = job.values.is_some();
+        // OneSweep's kernel for this sort (the keys per tile it takes: `tile_len`).
+        let onesweep = self
+            .passes
+            .onesweep
+            .as_ref()
+            .map(|kernel| kernel.for_sort(has_values, len, len <= self.passes.keys_in_order_up_to).0);
+        let tiles = len.div_ceil(self.tile_len(len, has_values));
         let transformed = job.kind != KeyKind::U32 || job.descending;
         let params: Vec<u8> = (0..PASSES)
             .flat_map(|pass| {
@@ -127,32 +134,28 @@ impl RadixSorter {
             offset,
             groups,
         };
-        let has_values = job.values.is_some();
+        let blocks = len.div_ceil(self.histogram_block);
         let mut steps = vec![
-            dispatch("histogram_all", &self.histogram_all, 0, 0, (histogram_groups(tiles), 1)),
+            dispatch("histogram_all", &self.histogram_all, 0, 0, (histogram_groups(blocks), 1)),
             dispatch("scan_histograms", &self.scan_histograms, 0, 0, (1, 1)),
         ];
         for p in 0..PASSES {
             let (direction, offset) = ((p % 2) as usize, offset(p));
-            match (strategy, &self.passes.reduce_then_scan, &self.passes.onesweep) {
+            match (strategy, &self.passes.reduce_then_scan, onesweep) {
                 (SortStrategy::ReduceThenScan, Some(rts), _) => steps.extend([
                     dispatch("count_tiles", &rts.count_tiles, direction, offset, tile_groups),
                     dispatch("scan_tiles", &rts.scan_tiles, direction, offset, (RADIX, 1)),
                     dispatch(
                         "scatter",
-                        rts.scatter.for_sort(has_values, false),
+                        rts.scatter.for_sort(has_values, len, false).0,
                         direction,
                         offset,
                         tile_groups,
                     ),
                 ]),
-                (SortStrategy::OneSweep, _, Some(onesweep)) => steps.push(dispatch(
-                    "onesweep",
-                    onesweep.for_sort(has_values, len <= self.passes.keys_in_order_up_to),
-                    direction,
-                    offset,
-                    tile_groups,
-                )),
+                (SortStrategy::OneSweep, _, Some(onesweep)) => {
+                    steps.push(dispatch("onesweep", onesweep, direction, offset, tile_groups))
+                }
                 _ => unreachable!("strategy_for picks a strategy whose pipelines were built"),
             }
         }
@@ -183,9 +186,10 @@ impl RadixSorter {
     }
 }
 
-/// Workgroups of the histogram kernel for `tiles` tiles (each takes every this-many-th tile).
-fn histogram_groups(tiles: u32) -> u32 {
-    (tiles / 4).clamp(*HISTOGRAM_GROUPS.start(), *HISTOGRAM_GROUPS.end()).min(tiles)
+/// Workgroups of the histogram kernel for `blocks` blocks of keys (each takes every
+/// this-many-th block).
+fn histogram_groups(blocks: u32) -> u32 {
+    (blocks / 4).clamp(*HISTOGRAM_GROUPS.start(), *HISTOGRAM_GROUPS.end()).min(blocks)
 }
 
 /// Dispatches a sort records at most: 2, then 3 per digit pass (reduce-then-scan; OneSweep

@@ -30,13 +30,17 @@ mod job;
 pub mod shaders;
 mod sorter;
 
-pub use choices::{SortPath, SortStrategy, TileMemory, TileOrder};
+pub use choices::{SortPath, SortStrategy, TileMemory, TileOrder, TileWidths};
 pub use dispatch::DISPATCHES;
 pub use job::{KeyKind, SortError, SortJob, SortParams, SortScratch, sort_order_key};
 pub use sorter::RadixSorter;
 
-/// Keys per tile (`TILE` in `shaders/radix_sort.wgsl`).
-pub const TILE: u32 = 4096;
+/// Keys per tile of a workgroup of 256 invocations (`TILE` in
+/// `shaders/radix_sort.wgsl`), and per block of the histogram kernel. OneSweep's kernels for
+/// long sorts on the subgroup path may take wider tiles ([`TileWidths`]).
+pub const TILE: u32 = WORKGROUP * ITEMS;
+/// Keys per invocation in a tile (`ITEMS` in the shader).
+const ITEMS: u32 = 16;
 /// Digit values per pass.
 const RADIX: u32 = 256;
 /// Digit passes over a 32-bit key.
@@ -76,8 +80,29 @@ pub const ONESWEEP_FROM: u32 = 0;
 /// 0.086 and pairs in 0.096 instead of 0.102, but 2^21 keys in 0.131 instead of 0.126
 /// (BENCHMARKS.md).
 pub const KEYS_IN_ORDER_UP_TO: u32 = 1 << 20;
-/// Invocations per workgroup (`WORKGROUP` in the shader).
+/// Invocations per workgroup of the kernels that sort tiles, unless widened (`WORKGROUP` in the
+/// shader).
 const WORKGROUP: u32 = 256;
+/// Invocations per workgroup of OneSweep's kernel for keys-only sorts longer than
+/// [`KEYS_IN_ORDER_UP_TO`] with subgroups of 32: tiles of 8192 keys. On an H100 it sorted 2^26
+/// keys in 2.20 ms instead of 2.29 (the same 64 registers an invocation, so two workgroups of
+/// 512 fit an SM where four of 256 did); 384 invocations took 2.37 ms (72 registers), 768 2.58
+/// and 1024 6.04 (BENCHMARKS.md).
+const WIDE_KEYS_WORKGROUP: u32 = 512;
+/// Invocations per workgroup of OneSweep's kernel for pairs sorts of at least
+/// [`WIDE_PAIRS_FROM`] keys with subgroups of 32: tiles of 6144 keys. On an H100 it sorted 2^26
+/// pairs in 2.98 ms instead of 3.22 (at 76 registers an invocation two workgroups of 384 fit an
+/// SM: as many invocations as three of 256 at 70, in bigger tiles); 512 invocations took 3.59
+/// ms (76 registers: one workgroup an SM), 768 3.23 (BENCHMARKS.md).
+const WIDE_PAIRS_WORKGROUP: u32 = 384;
+/// The first length of pairs sorted with [`WIDE_PAIRS_WORKGROUP`]: on an H100 the wider tiles
+/// were slower at 2^22 pairs (0.261 against 0.256 ms) and faster from 2^23 (0.440 against
+/// 0.450; 2^24: 0.806 against 0.838) (BENCHMARKS.md).
+const WIDE_PAIRS_FROM: u32 = 1 << 23;
+/// Invocations per workgroup of the histogram kernel beside the wide kernels: on an H100 it
+/// counted 2^22 keys in 19 us instead of 21 and 2^26 in 0.166 ms instead of 0.172, and 2^22
+/// keys sorted in 0.199 ms instead of 0.203 (BENCHMARKS.md).
+const WIDE_HISTOGRAM_WORKGROUP: u32 = 512;
 // The histogram kernels give each digit value an invocation.
 const _: () = assert!(WORKGROUP == RADIX);
 /// Invocations that rank their keys together in the portable ranking (`GROUP` there).

@@ -2,17 +2,19 @@
 //! built for the path and strategies the device runs best or those the caller forces; its
 //! scratch buffers; and the entry points that record a sort.
 
-use super::choices::{SortPath, SortStrategy, TileMemory, TileOrder, warp_words};
+use super::choices::{SortPath, SortStrategy, TileMemory, TileOrder, TileWidths, warp_words};
 use super::job::{SortError, SortJob, SortParams, SortScratch};
 use super::{
-    HISTOGRAM_WORDS, KEYS_IN_ORDER_UP_TO, LOOK_BACK_SPINS, ONESWEEP_FROM, ONESWEEP_MAX_LEN, RADIX, TILE,
-    WORKGROUP,
+    HISTOGRAM_WORDS, ITEMS, KEYS_IN_ORDER_UP_TO, LOOK_BACK_SPINS, ONESWEEP_FROM, ONESWEEP_MAX_LEN, RADIX,
+    TILE, WORKGROUP,
 };
 use crate::shaders::compute_buffer;
 /// The radix sort's pipelines for one device.
 pub struct RadixSorter {
     pub(super) layout: wgpu::BindGroupLayout,
     pub(super) histogram_all: wgpu::ComputePipeline,
+    /// Keys each workgroup of `histogram_all` counts at a time (`HISTOGRAM_BLOCK`).
+    pub(super) histogram_block: u32,
     pub(super) scan_histograms: wgpu::ComputePipeline,
     pub(super) passes: PassPipelines,
     pub(super) path: SortPath,
@@ -100,8 +102,25 @@ impl RadixSorter {
         Self::build(device, path, Build { keys_in_order_up_to: len, ..Build::defaults(device) })
     }
 
+    /// A OneSweep sorter whose kernels for long sorts are `widths` wide, where the path and
+    /// device allow it, and that keeps no sort's keys in workgroup memory (so the wide kernels
+    /// take keys-only sorts of every length): how the tests check wide tiles on adapters that
+    /// would not choose them.
+    #[doc(hidden)]
+    pub fn with_tile_widths(
+        device: &wgpu::Device,
+        path: SortPath,
+        widths: TileWidths,
+    ) -> Result<Self, SortError> {
+        Self::build(
+            device,
+            path,
+            Build { widths: Some(widths), keys_in_order_up_to: 0, ..Build::defaults(device) },
+        )
+    }
+
     fn build(device: &wgpu::Device, path: SortPath, choices: Build) -> Result<Self, SortError> {
-        let Build { onesweep_from, spins, tile_order, keys_in_order_up_to } = choices;
+        let Build { onesweep_from, spins, tile_order, keys_in_order_up_to, widths } = choices;
         let subgroup_size = match path {
             SortPath::Portable => None,
             SortPath::Subgroups => Some(SortPath::subgroup_size(device).ok_or(SortError::NoSubgroups)?),
@@ -141,7 +160,7 @@ impl RadixSorter {
         if let Some(size) = subgroup_size {
             constants.extend([
                 ("WARPS", f64::from(WORKGROUP / size)),
-                ("WARP_WORDS", f64::from(warp_words(size))),
+                ("WARP_WORDS", f64::from(warp_words(size, WORKGROUP))),
             ]);
         }
         let pipeline_with = |entry_point: &str, constants: &[(&str, f64)]| {
@@ -170,10 +189,48 @@ impl RadixSorter {
             && subgroup_size.is_some_and(|size| {
                 TileMemory::keys_in_order_bytes(size) <= limits.max_compute_workgroup_storage_size
             });
-        let tile_kernel = |entry_point: &str, keys_in_order: bool| {
+        // OneSweep's kernels for long sorts may be wider, where the subgroup path runs and the
+        // device holds a wide workgroup's invocations and its reordered tile.
+        let widths = match (subgroup_size, onesweep_from) {
+            (Some(size), Some(_)) => widths.unwrap_or(TileWidths::best_for(Some(size))),
+            _ => TileWidths::NARROW,
+        };
+        let holds_invocations = |width: u32| {
+            width <= limits.max_compute_invocations_per_workgroup
+                && width <= limits.max_compute_workgroup_size_x
+        };
+        let runs_wide = |width: u32| {
+            width > WORKGROUP
+                && holds_invocations(width)
+                && TileMemory::for_width(subgroup_size, true, width).bytes
+                    <= limits.max_compute_workgroup_storage_size
+        };
+        let histogram_group = if holds_invocations(widths.histogram) { widths.histogram } else { WORKGROUP };
+        // The overrides of a kernel `width` invocations wide: the narrow ones, or a reordered
+        // tile of the width's keys and the subgroups' counters for it.
+        let constants_for = |width: u32| {
+            let mut constants = constants.clone();
+            if let (Some(size), true) = (subgroup_size, width != WORKGROUP) {
+                let set = |constants: &mut Vec<(&str, f64)>, name: &str, value: u32| {
+                    let slot = constants.iter_mut().find(|(n, _)| *n == name).expect("a narrow override");
+                    slot.1 = f64::from(value);
+                };
+                set(&mut constants, "REORDER", 1);
+                set(
+                    &mut constants,
+                    "REORDER_WORDS",
+                    TileMemory::for_width(subgroup_size, true, width).reorder_words,
+                );
+                set(&mut constants, "WARPS", width / size);
+                set(&mut constants, "WARP_WORDS", warp_words(size, width));
+                constants.push(("WORKGROUP", f64::from(width)));
+            }
+            constants
+        };
+        let tile_kernel = |entry_point: &str, keys_in_order: bool, wide: bool| {
             // The tile order holds nothing but indices, holds keys, or holds keys and then values.
-            let for_kind = |shared_counts: bool, in_order: Option<bool>| {
-                let mut constants = constants.clone();
+            let for_kind = |shared_counts: bool, in_order: Option<bool>, width: u32| {
+                let mut constants = constants_for(width);
                 if subgroup_size.is_some() {
                     constants.push(("SHARED_COUNTS", f64::from(u8::from(shared_counts))));
                     constants.push(("KEYS_IN_ORDER", f64::from(u8::from(in_order.is_some()))));
@@ -181,24 +238,36 @@ impl RadixSorter {
                 }
                 pipeline_with(entry_point, &constants)
             };
+            let wide_kernel = |shared_counts: bool, width: u32, from: u32| {
+                (wide && runs_wide(width)).then(|| WideKernel {
+                    pipeline: for_kind(shared_counts, None, width),
+                    tile: width * ITEMS,
+                    from,
+                })
+            };
             if subgroup_size.is_some() {
                 TileKernel {
-                    keys: for_kind(true, None),
-                    pairs: for_kind(false, None),
-                    in_order: keys_in_order
-                        .then(|| [for_kind(true, Some(false)), for_kind(true, Some(true))]),
+                    keys: for_kind(true, None, WORKGROUP),
+                    pairs: for_kind(false, None, WORKGROUP),
+                    in_order: keys_in_order.then(|| {
+                        [for_kind(true, Some(false), WORKGROUP), for_kind(true, Some(true), WORKGROUP)]
+                    }),
+                    wide: [
+                        wide_kernel(true, widths.keys, 0),
+                        wide_kernel(false, widths.pairs, widths.pairs_from),
+                    ],
                 }
             } else {
-                let both = for_kind(false, None);
-                TileKernel { keys: both.clone(), pairs: both, in_order: None }
+                let both = for_kind(false, None, WORKGROUP);
+                TileKernel { keys: both.clone(), pairs: both, in_order: None, wide: [None, None] }
             }
         };
         let reduce_then_scan = (onesweep_from != Some(0)).then(|| ReduceThenScan {
             count_tiles: pipeline("count_tiles"),
             scan_tiles: pipeline("scan_tiles"),
-            scatter: tile_kernel("scatter", false),
+            scatter: tile_kernel("scatter", false, false),
         });
-        let onesweep = onesweep_from.map(|_| tile_kernel("onesweep", keys_in_order));
+        let onesweep = onesweep_from.map(|_| tile_kernel("onesweep", keys_in_order, true));
         if onesweep.is_some() {
             max_len = max_len.min(ONESWEEP_MAX_LEN);
         }
@@ -206,7 +275,8 @@ impl RadixSorter {
             if keys_in_order && onesweep_from.is_some() { keys_in_order_up_to } else { 0 };
         let passes = PassPipelines { reduce_then_scan, onesweep, onesweep_from, keys_in_order_up_to };
         Ok(RadixSorter {
-            histogram_all: pipeline("histogram_all"),
+            histogram_all: pipeline_with("histogram_all", &[("HISTOGRAM_GROUP", f64::from(histogram_group))]),
+            histogram_block: histogram_group * ITEMS,
             scan_histograms: pipeline("scan_histograms"),
             passes,
             layout,
@@ -243,6 +313,18 @@ impl RadixSorter {
     /// (the portable path, reduce-then-scan, or too little workgroup memory).
     pub fn keys_in_order_up_to(&self) -> u32 {
         self.passes.keys_in_order_up_to
+    }
+
+    /// Keys per tile in this sorter's sorts of `len` keys, with values or without: [`TILE`], or
+    /// more where a wide kernel takes the sort (see [`TileWidths`]).
+    #[doc(hidden)]
+    pub fn tile_len(&self, len: u32, has_values: bool) -> u32 {
+        match (self.strategy_for(len), &self.passes.onesweep) {
+            (SortStrategy::OneSweep, Some(kernel)) => {
+                kernel.for_sort(has_values, len, len <= self.passes.keys_in_order_up_to).1
+            }
+            _ => TILE,
+        }
     }
 
     /// The first length this sorter sorts with OneSweep (none: it always runs
@@ -350,6 +432,8 @@ struct Build {
     tile_order: TileOrder,
     /// The longest OneSweep sort to keep its tiles' keys in workgroup memory.
     keys_in_order_up_to: u32,
+    /// The widths of OneSweep's kernels for long sorts (none: the best for the device).
+    widths: Option<TileWidths>,
 }
 
 impl Build {
@@ -360,6 +444,7 @@ impl Build {
             spins: LOOK_BACK_SPINS,
             tile_order: TileOrder::best_for(device),
             keys_in_order_up_to: KEYS_IN_ORDER_UP_TO,
+            widths: None,
         }
     }
 }
@@ -383,22 +468,35 @@ pub(super) struct ReduceThenScan {
 }
 
 /// A kernel that sorts tiles, built for keys-only sorts and for pairs, and (OneSweep's, on the
-/// subgroup path) for short sorts of each kind that keep the tile's keys in workgroup memory.
+/// subgroup path) for short sorts of each kind that keep the tile's keys in workgroup memory
+/// and for long sorts of each kind in wider workgroups.
 pub(super) struct TileKernel {
     pub(super) keys: wgpu::ComputePipeline,
     pub(super) pairs: wgpu::ComputePipeline,
     /// For keys only and for pairs.
     pub(super) in_order: Option<[wgpu::ComputePipeline; 2]>,
+    /// For keys only and for pairs.
+    pub(super) wide: [Option<WideKernel>; 2],
+}
+
+/// A tile kernel of more than [`WORKGROUP`] invocations, for sorts of at least `from` keys.
+pub(super) struct WideKernel {
+    pipeline: wgpu::ComputePipeline,
+    /// Keys per tile.
+    tile: u32,
+    from: u32,
 }
 
 impl TileKernel {
-    /// The pipeline for a sort with values or without; `short`: a sort short enough to keep
-    /// its keys in workgroup memory, where the kernel was built (for keys and pairs alike).
-    pub(super) fn for_sort(&self, has_values: bool, short: bool) -> &wgpu::ComputePipeline {
-        match (&self.in_order, has_values) {
-            (Some(in_order), _) if short => &in_order[usize::from(has_values)],
-            (_, true) => &self.pairs,
-            (_, false) => &self.keys,
+    /// The pipeline for a sort of `len` keys with values or without, and the keys per tile it
+    /// takes; `short`: a sort short enough to keep its keys in workgroup memory, where the
+    /// kernel was built (for keys and pairs alike).
+    pub(super) fn for_sort(&self, has_values: bool, len: u32, short: bool) -> (&wgpu::ComputePipeline, u32) {
+        let kind = usize::from(has_values);
+        match (&self.in_order, &self.wide[kind]) {
+            (Some(in_order), _) if short => (&in_order[kind], TILE),
+            (_, Some(wide)) if len >= wide.from => (&wide.pipeline, wide.tile),
+            _ => (if has_values { &self.pairs } else { &self.keys }, TILE),
         }
     }
 }

@@ -9,7 +9,7 @@ use wgpu::util::DeviceExt;
 use wgpu_radix_sort::distribution::Distribution;
 use wgpu_radix_sort::{
     KeyKind, PASS_MODES_WORD, RadixSorter, SortError, SortJob, SortPath, SortStrategy, TileMemory, TileOrder,
-    sort_order_key,
+    TileWidths, sort_order_key,
 };
 
 /// Where `sorters` switches from reduce-then-scan to OneSweep.
@@ -36,6 +36,19 @@ fn sorters(gpu: &Gpu) -> Vec<RadixSorter> {
             let sorter = RadixSorter::with_keys_in_order_up_to(&gpu.device, path, 0)?;
             assert_eq!(sorter.keys_in_order_up_to(), 0);
             sorters.push(sorter);
+            // OneSweep in wider workgroups than 256 at every length, of two widths that
+            // lavapipe's workgroup memory holds with subgroups of 8 (the H100 runs 512 and 384
+            // with subgroups of 32): invocations past the 256 digits, tiles of 4608 and 4224
+            // keys; and the histogram in blocks of 5120 keys.
+            let widths = TileWidths { keys: 288, pairs: 264, pairs_from: 0, histogram: 320 };
+            let sorter = RadixSorter::with_tile_widths(&gpu.device, path, widths)?;
+            assert_eq!(
+                (sorter.tile_len(5, false), sorter.tile_len(5, true)),
+                (4608, 4224),
+                "{}",
+                gpu.describe()
+            );
+            sorters.push(sorter);
         }
         Ok::<_, SortError>(())
     };
@@ -58,7 +71,7 @@ fn sorters(gpu: &Gpu) -> Vec<RadixSorter> {
         assert!(sorter.reorders(), "{:?} on {}", sorter.path(), gpu.describe());
     }
     if gpu.adapter.get_info().backend == wgpu::Backend::Vulkan {
-        assert_eq!(sorters.len(), 11, "lavapipe runs the subgroup path");
+        assert_eq!(sorters.len(), 12, "lavapipe runs the subgroup path");
         assert_eq!(RadixSorter::new(&gpu.device).path(), SortPath::Subgroups, "and picks it");
     }
     if gpu.adapter.get_info().device_type == wgpu::DeviceType::Cpu {
@@ -139,7 +152,9 @@ fn lengths_around_tile_boundaries_and_every_distribution() {
     on_every_gpu(|gpu| {
         for sorter in sorters(gpu) {
             for (i, len) in
-                [2047usize, 2048, 4095, 4096, 4097, 8192 + 1, 65536 + 7, 300_001].into_iter().enumerate()
+                [2047usize, 2048, 4095, 4096, 4097, 4609, 8192 + 1, 2 * 4224 + 1, 65536 + 7, 300_001]
+                    .into_iter()
+                    .enumerate()
             {
                 for (j, distribution) in Distribution::ALL.into_iter().enumerate() {
                     let keys = distribution.keys(len, (i * 10 + j) as u64);

@@ -50,6 +50,28 @@ fn both_programs_validate_and_are_the_files_they_name() {
     assert_eq!(files, ["radix_sort.wgsl", "radix_sort_portable.wgsl", "radix_sort_subgroups.wgsl"]);
 }
 
+/// The value of the `u32` override `name`, the overrides set to `constants`.
+fn override_value(
+    module: &naga::Module,
+    info: &naga::valid::ModuleInfo,
+    name: &str,
+    constants: &[(&str, f64)],
+) -> u32 {
+    let constants: naga::back::PipelineConstants =
+        constants.iter().map(|&(name, value)| (name.to_string(), value)).collect();
+    let (module, _) =
+        naga::back::pipeline_constants::process_overrides(module, info, None, &constants).expect("overrides");
+    let (_, o) = module
+        .overrides
+        .iter()
+        .find(|(_, o)| o.name.as_deref() == Some(name))
+        .unwrap_or_else(|| panic!("override {name} not found"));
+    match module.global_expressions[o.init.expect("a value")] {
+        naga::Expression::Literal(naga::Literal::U32(v)) => v,
+        ref other => panic!("{name} is not a u32 literal: {other:?}"),
+    }
+}
+
 /// Bytes of the workgroup variables entry point `entry` uses, its overrides set to `constants`.
 fn workgroup_bytes(
     module: &naga::Module,
@@ -89,7 +111,7 @@ fn radix_sort_tile_and_workgroup_memory_match_the_rust_side() {
     for subgroup_size in [None, Some(32), Some(8)] {
         let (module, info) = parse(subgroup_size.is_some());
         let name = if subgroup_size.is_some() { "subgroups" } else { "portable" };
-        assert_eq!(constant(&module, "TILE"), TILE, "{name}");
+        assert_eq!(override_value(&module, &info, "TILE", &[]), TILE, "{name}");
         assert_eq!(constant(&module, "MODES"), PASS_MODES_WORD, "{name}");
         for reorder in [false, true] {
             let memory = TileMemory::new(subgroup_size, reorder);
@@ -127,5 +149,38 @@ fn radix_sort_tile_and_workgroup_memory_match_the_rust_side() {
                 assert_eq!(workgroup_bytes(&module, &info, entry, &pairs), memory.bytes, "{what}");
             }
         }
+    }
+}
+
+/// OneSweep's wide kernels (subgroup path, reordered tiles): a tile of `ITEMS` keys an
+/// invocation, and the workgroup memory `TileMemory::for_width` counts (for pairs; keys-only
+/// sorts share the counters with the tile order's words).
+#[test]
+fn wide_tiles_and_workgroup_memory_match_the_rust_side() {
+    let (module, info) = parse(true);
+    for (size, width) in [(32, 384), (32, 512), (8, 288), (32, 256)] {
+        let memory = TileMemory::for_width(Some(size), true, width);
+        assert_eq!(memory.reorder_words, width * 8);
+        let constants = [
+            ("WORKGROUP", f64::from(width)),
+            ("REORDER", 1.0),
+            ("REORDER_WORDS", f64::from(memory.reorder_words)),
+            ("WARPS", f64::from(width / size)),
+            ("WARP_WORDS", f64::from(width / size * 128)),
+        ];
+        let what = format!("{width} invocations, subgroups of {size}");
+        assert_eq!(override_value(&module, &info, "TILE", &constants), width * 16, "{what}");
+        let mut pairs = constants.to_vec();
+        pairs.push(("SHARED_COUNTS", 0.0));
+        assert_eq!(workgroup_bytes(&module, &info, "onesweep", &pairs), memory.bytes, "{what}");
+        let mut keys = constants.to_vec();
+        keys.push(("SHARED_COUNTS", 1.0));
+        // The counters and ballots share the tile order's words.
+        let (order, counters, ballots) = (memory.reorder_words, width / size * 128, 4 * width);
+        assert_eq!(
+            memory.bytes - workgroup_bytes(&module, &info, "onesweep", &keys),
+            4 * (order + counters - (counters + ballots).max(order)),
+            "{what}"
+        );
     }
 }
