@@ -84,6 +84,9 @@ fn ballot_words(workgroup: u32) -> u32 {
     4 * workgroup
 }
 
+/// NVIDIA's PCI vendor id, as adapters report it.
+const NVIDIA: u32 = 0x10de;
+
 /// The workgroup widths of OneSweep's kernels for long sorts on the subgroup path: keys-only
 /// sorts longer than those that keep their keys in workgroup memory take `keys` invocations a
 /// workgroup, pairs sorts of at least `pairs_from` keys `pairs`; the rest [`WORKGROUP`]. The
@@ -103,13 +106,14 @@ impl TileWidths {
     /// Every kernel [`WORKGROUP`] invocations wide.
     pub const NARROW: Self = Self { keys: WORKGROUP, pairs: WORKGROUP, pairs_from: 0, histogram: WORKGROUP };
 
-    /// The widths measured fastest on an H100 for subgroups of 32 ([`WIDE_KEYS_WORKGROUP`],
-    /// [`WIDE_PAIRS_WORKGROUP`] from [`WIDE_PAIRS_FROM`] keys, [`WIDE_HISTOGRAM_WORKGROUP`]);
-    /// narrow for other subgroup sizes,
-    /// whose counters a wider workgroup multiplies, and for the portable ranking.
-    pub fn best_for(subgroup_size: Option<u32>) -> Self {
+    /// The widths measured fastest on an H100 ([`WIDE_KEYS_WORKGROUP`], [`WIDE_PAIRS_WORKGROUP`]
+    /// from [`WIDE_PAIRS_FROM`] keys, [`WIDE_HISTOGRAM_WORKGROUP`]) on NVIDIA GPUs with
+    /// subgroups of 32 (`subgroup_size`); narrow elsewhere: other subgroup sizes multiply the
+    /// counters a wider workgroup needs, other GPUs' register files and schedulers were not
+    /// measured, and the portable ranking runs only narrow workgroups.
+    pub fn best_for(device: &wgpu::Device, subgroup_size: Option<u32>) -> Self {
         match subgroup_size {
-            Some(32) => Self {
+            Some(32) if device.adapter_info().vendor == NVIDIA => Self {
                 keys: WIDE_KEYS_WORKGROUP,
                 pairs: WIDE_PAIRS_WORKGROUP,
                 pairs_from: WIDE_PAIRS_FROM,
@@ -202,7 +206,7 @@ impl SortStrategy {
     /// rasterisers, mobile GPUs, GL), where waiting on another workgroup may mean waiting for
     /// the fallback every time.
     pub fn best_for(device: &wgpu::Device) -> SortStrategy {
-        const FORWARD_PROGRESS_VENDORS: [u32; 4] = [0x10de, 0x1002, 0x8086, 0x106b];
+        const FORWARD_PROGRESS_VENDORS: [u32; 4] = [NVIDIA, 0x1002, 0x8086, 0x106b];
         let info = device.adapter_info();
         let gpu = matches!(info.device_type, wgpu::DeviceType::DiscreteGpu | wgpu::DeviceType::IntegratedGpu);
         if gpu && info.backend != wgpu::Backend::Gl && FORWARD_PROGRESS_VENDORS.contains(&info.vendor) {
@@ -231,7 +235,6 @@ impl TileOrder {
     /// Workgroup order on NVIDIA GPUs, which start workgroups in order (CUB's single-pass scan
     /// relies on the same) and where it was 1% faster at 2^26 keys on an H100; tickets elsewhere.
     pub fn best_for(device: &wgpu::Device) -> Self {
-        const NVIDIA: u32 = 0x10de;
         if device.adapter_info().vendor == NVIDIA { TileOrder::WorkgroupOrder } else { TileOrder::Tickets }
     }
 }

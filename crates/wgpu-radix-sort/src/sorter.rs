@@ -192,7 +192,7 @@ impl RadixSorter {
         // OneSweep's kernels for long sorts may be wider, where the subgroup path runs and the
         // device holds a wide workgroup's invocations and its reordered tile.
         let widths = match (subgroup_size, onesweep_from) {
-            (Some(size), Some(_)) => widths.unwrap_or(TileWidths::best_for(Some(size))),
+            (Some(size), Some(_)) => widths.unwrap_or(TileWidths::best_for(device, Some(size))),
             _ => TileWidths::NARROW,
         };
         let holds_invocations = |width: u32| {
