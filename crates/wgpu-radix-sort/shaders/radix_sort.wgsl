@@ -56,8 +56,8 @@ struct SortParams {
 const RADIX: u32 = 256u;
 /// Invocations per workgroup of the kernels that sort tiles: at least RADIX, the first RADIX of
 /// them also standing for a digit value each (its tile count, start, status word and
-/// look-back). The pipeline may set more for the subgroup path's kernels of long sorts (the
-/// `wide` widths in `src/choices.rs`: bigger tiles, so fewer status words and look-backs per
+/// look-back). The pipeline may set more for the subgroup path's OneSweep kernels of long sorts
+/// (`TileWidths` in `src/choices.rs`: bigger tiles, so fewer status words and look-backs per
 /// key). The histogram kernels do not take this width (see `HISTOGRAM_GROUP`).
 override WORKGROUP: u32 = 256u;
 /// Keys per invocation in a tile (a multiple of 4: their digits are packed four to a word).
@@ -722,8 +722,9 @@ fn publish_aggregate(tile: u32, d: u32, total: u32) {
 /// look-back begins (`tile_to_sort` clears it) and after each round.
 var<workgroup> stuck_tile: atomic<u32>;
 
-/// OneSweep's look-back for digit `d`, after `publish_aggregate`: sums the counts of all earlier
-/// tiles, publishes the running total, and returns the sum.
+/// OneSweep's look-back for digit `lid`, after `publish_aggregate`: sums the counts of all
+/// earlier tiles, publishes the running total, and returns the sum. Invocations past the digits
+/// read and publish nothing, but count a stuck tile's keys with the others.
 fn look_back_prefix(tile: u32, lid: u32, total: u32) -> u32 {
     let d = min(lid, RADIX - 1u);
     let is_digit = lid < RADIX;
@@ -784,7 +785,7 @@ fn look_back_prefix(tile: u32, lid: u32, total: u32) -> u32 {
             break;
         }
         // Count the stuck tile's digits from its keys: what its workgroup will publish.
-        if (d == 0u && is_digit) {
+        if (lid == 0u) {
             atomicStore(&stuck_tile, 0u);
         }
         count_tile_digits(stuck - 1u, lid);

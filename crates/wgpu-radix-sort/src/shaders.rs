@@ -35,10 +35,13 @@ pub fn program(subgroups: bool) -> String {
 /// - Histogram words are below `HISTOGRAM_WORDS`, the buffer's size (two sets of four
 ///   histograms, a pass below 4 and a digit below 256, then nine words). Tile counts are below
 ///   256 * tiles, and status words below 2 * `status_half`, where `status_half` is 256 words for
-///   each tile the scratch holds: the scratch was checked to hold this length's tiles.
-/// - Workgroup arrays are indexed by a digit (below 256), an invocation (below 256), a subgroup
-///   (below `WARPS`, set from the adapter's one subgroup size) and its lanes, or a position in
-///   the tile (below TILE); private arrays by a key of the invocation (below ITEMS). The
+///   each tile of 4096 keys the scratch holds: the scratch was checked to hold this length's
+///   tiles of 4096, and a wide kernel's tiles are fewer.
+/// - Workgroup arrays are indexed by a digit (below 256: an invocation of a wide workgroup
+///   indexes them with `min(lid, 255)` or only below 256), an invocation (below `WORKGROUP`,
+///   which sizes the arrays so indexed), a subgroup (below `WARPS`, set from the adapter's one
+///   subgroup size and the width; `warp_totals` holds `WORKGROUP / 8`) and its lanes, or a
+///   position in the tile (below TILE); private arrays by a key of the invocation (below ITEMS). The
 ///   subgroup ranking keeps its counts and ballots in `tile_memory` at their offsets, within
 ///   `TILE_MEMORY_WORDS` (`tests/shaders.rs` checks that size against `TileMemory`), which is at
 ///   least TILE words where the tile order holds keys (`KEYS_IN_ORDER`).
