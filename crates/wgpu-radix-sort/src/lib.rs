@@ -84,16 +84,16 @@ pub const KEYS_IN_ORDER_UP_TO: u32 = 1 << 20;
 /// shader).
 const WORKGROUP: u32 = 256;
 /// Invocations per workgroup of OneSweep's kernel for keys-only sorts longer than
-/// [`KEYS_IN_ORDER_UP_TO`] with subgroups of 32: tiles of 8192 keys. On an H100 it sorted 2^26
-/// keys in 2.20 ms instead of 2.29 (the same 64 registers an invocation, so two workgroups of
-/// 512 fit an SM where four of 256 did); 384 invocations took 2.37 ms (72 registers), 768 2.58
-/// and 1024 6.04 (BENCHMARKS.md).
+/// [`KEYS_IN_ORDER_UP_TO`] on NVIDIA GPUs (subgroups of 32): tiles of 8192 keys. On an H100 it
+/// sorted 2^26 keys in 2.18-2.20 ms instead of 2.29 (the same 64 registers an invocation, so two
+/// workgroups of 512 fit an SM where four of 256 did); 384 invocations took 2.37 ms (72
+/// registers), 768 2.58 and 1024 6.04 (BENCHMARKS.md).
 const WIDE_KEYS_WORKGROUP: u32 = 512;
 /// Invocations per workgroup of OneSweep's kernel for pairs sorts of at least
-/// [`WIDE_PAIRS_FROM`] keys with subgroups of 32: tiles of 6144 keys. On an H100 it sorted 2^26
-/// pairs in 2.98 ms instead of 3.22 (at 76 registers an invocation two workgroups of 384 fit an
-/// SM: as many invocations as three of 256 at 70, in bigger tiles); 512 invocations took 3.59
-/// ms (76 registers: one workgroup an SM), 768 3.23 (BENCHMARKS.md).
+/// [`WIDE_PAIRS_FROM`] keys on NVIDIA GPUs (subgroups of 32): tiles of 6144 keys. On an H100 it
+/// sorted 2^26 pairs in 2.96-2.98 ms instead of 3.22 (at 76 registers an invocation two
+/// workgroups of 384 fit an SM: as many invocations as three of 256 at 70, in bigger tiles); 512
+/// invocations took 3.59 ms (76 registers: one workgroup an SM), 768 3.23 (BENCHMARKS.md).
 const WIDE_PAIRS_WORKGROUP: u32 = 384;
 /// The first length of pairs sorted with [`WIDE_PAIRS_WORKGROUP`]: on an H100 the wider tiles
 /// were slower at 2^22 pairs (0.261 against 0.256 ms) and faster from 2^23 (0.440 against
