@@ -27,6 +27,7 @@ mod choices;
 mod dispatch;
 pub mod distribution;
 mod job;
+mod kernels;
 pub mod shaders;
 mod sorter;
 
