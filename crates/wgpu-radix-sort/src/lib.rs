@@ -28,6 +28,7 @@ mod dispatch;
 pub mod distribution;
 mod job;
 mod kernels;
+mod scratch;
 pub mod shaders;
 mod sorter;
 

@@ -1,14 +1,11 @@
 //! [`RadixSorter`]: the sort's pipelines for one device (and each digit pass's, per strategy),
-//! built for the path and strategies the device runs best or those the caller forces; its
-//! scratch buffers; and the entry points that record a sort.
+//! built for the path and strategies the device runs best or those the caller forces, and the
+//! entry points that record a sort (its scratch buffers: `scratch.rs`).
 
 use super::choices::{SortPath, SortStrategy, TileMemory, TileOrder, TileWidths, warp_words};
-use super::job::{SortError, SortJob, SortParams, SortScratch};
+use super::job::{SortError, SortJob, SortScratch};
 use super::kernels::{PassPipelines, ReduceThenScan, TileKernel, WideKernel};
-use super::{
-    HISTOGRAM_WORDS, ITEMS, KEYS_IN_ORDER_UP_TO, LOOK_BACK_SPINS, ONESWEEP_FROM, ONESWEEP_MAX_LEN, RADIX,
-    TILE, WORKGROUP,
-};
+use super::{ITEMS, KEYS_IN_ORDER_UP_TO, LOOK_BACK_SPINS, ONESWEEP_FROM, ONESWEEP_MAX_LEN, TILE, WORKGROUP};
 use crate::shaders::compute_buffer;
 /// The radix sort's pipelines for one device.
 pub struct RadixSorter {
@@ -338,59 +335,6 @@ impl RadixSorter {
     /// (and at most 2^30 - 1 with OneSweep, whose status words keep counts in 30 bits).
     pub fn max_len(&self) -> u32 {
         self.max_len
-    }
-
-    /// Scratch buffers for sorts of up to `capacity` keys (with values if `with_values`).
-    pub fn scratch(
-        &self,
-        device: &wgpu::Device,
-        capacity: u32,
-        with_values: bool,
-    ) -> Result<SortScratch, SortError> {
-        if capacity > self.max_len {
-            return Err(SortError::TooLong { len: capacity, max: self.max_len });
-        }
-        let buffer = |label: &str, bytes: u64, usage: wgpu::BufferUsages| {
-            device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some(label),
-                size: bytes.max(4),
-                usage,
-                mapped_at_creation: false,
-            })
-        };
-        let storage = wgpu::BufferUsages::STORAGE;
-        let keys_bytes = u64::from(capacity) * 4;
-        // Per-tile words for the longest sort each strategy runs within the capacity.
-        let tiles_for = |len: u32| len.div_ceil(TILE);
-        let (reduce_then_scan_tiles, onesweep_tiles) = match self.passes.onesweep_from {
-            None => (tiles_for(capacity), 0),
-            Some(from) if capacity >= from => (tiles_for(from.saturating_sub(1)), tiles_for(capacity)),
-            Some(_) => (tiles_for(capacity), 0),
-        };
-        let per_tile_bytes = |tiles: u32| u64::from(tiles) * u64::from(RADIX) * 4;
-        let params_stride = (std::mem::size_of::<SortParams>() as u64)
-            .next_multiple_of(u64::from(device.limits().min_uniform_buffer_offset_alignment));
-        Ok(SortScratch {
-            capacity,
-            reduce_then_scan_tiles,
-            onesweep_tiles,
-            keys: buffer("sort::keys", keys_bytes, storage),
-            values: with_values.then(|| buffer("sort::values", keys_bytes, storage)),
-            no_values: [buffer("sort::no_values_in", 4, storage), buffer("sort::no_values_out", 4, storage)],
-            histograms: buffer(
-                "sort::histograms",
-                u64::from(HISTOGRAM_WORDS) * 4,
-                storage | wgpu::BufferUsages::COPY_SRC,
-            ),
-            tile_counts: buffer("sort::tile_counts", per_tile_bytes(reduce_then_scan_tiles), storage),
-            // Two halves: even passes use the first, odd passes the second.
-            status: buffer(
-                "sort::status",
-                2 * per_tile_bytes(onesweep_tiles),
-                storage | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
-            ),
-            params_stride,
-        })
     }
 
     /// Records sorting `job` into `encoder`. The keys (and values) end sorted in the caller's
