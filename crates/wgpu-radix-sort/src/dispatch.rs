@@ -57,11 +57,7 @@ impl RadixSorter {
 
         let has_values = job.values.is_some();
         // OneSweep's kernel for this sort (the keys per tile it takes: `tile_len`).
-        let onesweep = self
-            .passes
-            .onesweep
-            .as_ref()
-            .map(|kernel| kernel.for_sort(has_values, len, len <= self.passes.keys_in_order_up_to).0);
+        let onesweep = self.onesweep_kernel(len, has_values).map(|(pipeline, _)| pipeline);
         let tiles = len.div_ceil(self.tile_len(len, has_values));
         let transformed = job.kind != KeyKind::U32 || job.descending;
         let params: Vec<u8> = (0..PASSES)

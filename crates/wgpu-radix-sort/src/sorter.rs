@@ -317,12 +317,21 @@ impl RadixSorter {
     /// more where a wide kernel takes the sort (see [`TileWidths`]).
     #[doc(hidden)]
     pub fn tile_len(&self, len: u32, has_values: bool) -> u32 {
-        match (self.strategy_for(len), &self.passes.onesweep) {
-            (SortStrategy::OneSweep, Some(kernel)) => {
-                kernel.for_sort(has_values, len, len <= self.passes.keys_in_order_up_to).1
-            }
+        match (self.strategy_for(len), self.onesweep_kernel(len, has_values)) {
+            (SortStrategy::OneSweep, Some((_, tile))) => tile,
             _ => TILE,
         }
+    }
+
+    /// OneSweep's pipeline for a sort of `len` keys, with values or without, and the keys per
+    /// tile it takes; none where the sorter built no OneSweep kernels.
+    pub(super) fn onesweep_kernel(
+        &self,
+        len: u32,
+        has_values: bool,
+    ) -> Option<(&wgpu::ComputePipeline, u32)> {
+        let short = len <= self.passes.keys_in_order_up_to;
+        self.passes.onesweep.as_ref().map(|kernel| kernel.for_sort(has_values, len, short))
     }
 
     /// The first length this sorter sorts with OneSweep (none: it always runs

@@ -50,6 +50,20 @@ fn both_programs_validate_and_are_the_files_they_name() {
     assert_eq!(files, ["radix_sort.wgsl", "radix_sort_portable.wgsl", "radix_sort_subgroups.wgsl"]);
 }
 
+/// The module with its overrides set to `constants` (the others keep their defaults), as a
+/// pipeline sees it.
+fn with_overrides(
+    module: &naga::Module,
+    info: &naga::valid::ModuleInfo,
+    constants: &[(&str, f64)],
+) -> (naga::Module, naga::valid::ModuleInfo) {
+    let constants: naga::back::PipelineConstants =
+        constants.iter().map(|&(name, value)| (name.to_string(), value)).collect();
+    let (module, info) =
+        naga::back::pipeline_constants::process_overrides(module, info, None, &constants).expect("overrides");
+    (module.into_owned(), info.into_owned())
+}
+
 /// The value of the `u32` override `name`, the overrides set to `constants`.
 fn override_value(
     module: &naga::Module,
@@ -57,10 +71,7 @@ fn override_value(
     name: &str,
     constants: &[(&str, f64)],
 ) -> u32 {
-    let constants: naga::back::PipelineConstants =
-        constants.iter().map(|&(name, value)| (name.to_string(), value)).collect();
-    let (module, _) =
-        naga::back::pipeline_constants::process_overrides(module, info, None, &constants).expect("overrides");
+    let (module, _) = with_overrides(module, info, constants);
     let (_, o) = module
         .overrides
         .iter()
@@ -79,10 +90,7 @@ fn workgroup_bytes(
     entry: &str,
     constants: &[(&str, f64)],
 ) -> u32 {
-    let constants: naga::back::PipelineConstants =
-        constants.iter().map(|&(name, value)| (name.to_string(), value)).collect();
-    let (module, info) =
-        naga::back::pipeline_constants::process_overrides(module, info, None, &constants).expect("overrides");
+    let (module, info) = with_overrides(module, info, constants);
     let index = module.entry_points.iter().position(|e| e.name == entry).expect("entry point");
     let uses = info.get_entry_point(index);
     module
