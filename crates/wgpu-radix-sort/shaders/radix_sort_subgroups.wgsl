@@ -129,8 +129,9 @@ fn rank_item(i: u32, warp: u32, lane: u32, lanes: u32, below: u32) {
         & agree(block(ballot(first + 2u), c), d, 2u) & agree(block(ballot(first + 3u), c), d, 3u)
         & agree(block(ballot(first + 4u), c), d, 4u) & agree(block(ballot(first + 5u), c), d, 5u)
         & agree(block(ballot(first + 6u), c), d, 6u) & agree(block(ballot(first + 7u), c), d, 7u) & lanes;
-    // The lowest peer moves the subgroup's count for d on and tells the others where it was.
-    let leader = countTrailingZeros(peers);
+    // The highest peer moves the subgroup's count for d on and tells the others where it was
+    // (the highest: one instruction on an H100, where the lowest took three).
+    let leader = 31u - countLeadingZeros(peers);
     var before_round = 0u;
     if (leader == lane) {
         let old = atomicAdd(&tile_memory[COUNTS_AT + warp * 128u + d / 2u], countOneBits(peers) << (16u * (d & 1u)));

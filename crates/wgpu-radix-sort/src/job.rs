@@ -42,7 +42,7 @@ pub struct SortParams {
 }
 
 /// The key as the sort orders it: f32 bits made order-preserving, complemented for descending
-/// order. Mirrors `to_order` in the shader.
+/// order. Mirrors `read_key` in the shader.
 pub fn sort_order_key(key: u32, kind: KeyKind, descending: bool) -> u32 {
     let t = match kind {
         KeyKind::U32 => key,
