@@ -575,9 +575,8 @@ fn reorder_tile(lid: u32, group: u32, lane: u32, width: u32) -> u32 {
         workgroupBarrier();
     }
     // A whole tile's keys need no test (without them, keys-only sorts of 2^26 keys ran 4%
-    // faster on an H100; the pairs kernels keep the tested loop, as the untested one took
-    // them past the registers that two workgroups an SM allow).
-    if (COUNTS_IN_ORDER && tile_items == ITEMS) {
+    // faster on an H100).
+    if (tile_items == ITEMS) {
         for (var i = 0u; i < ITEMS; i += 1u) {
             order_item(i, group, lane, width);
         }
