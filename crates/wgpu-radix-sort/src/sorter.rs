@@ -101,7 +101,7 @@ impl RadixSorter {
     }
 
     /// A OneSweep sorter whose kernels for long sorts are `widths` wide, where the path and
-    /// device allow it, and that keeps no sort's keys in workgroup memory (so the wide kernels
+    /// device allow it (on the subgroup path, a multiple of the subgroup size), and that keeps no sort's keys in workgroup memory (so the wide kernels
     /// take keys-only sorts of every length): how the tests check wide tiles on adapters that
     /// would not choose them.
     #[doc(hidden)]
@@ -197,8 +197,11 @@ impl RadixSorter {
             width <= limits.max_compute_invocations_per_workgroup
                 && width <= limits.max_compute_workgroup_size_x
         };
+        // A wide kernel's subgroups each rank a whole run of its keys, so its width is a
+        // multiple of the subgroup size.
         let runs_wide = |width: u32| {
             width > WORKGROUP
+                && subgroup_size.is_none_or(|size| width.is_multiple_of(size))
                 && holds_invocations(width)
                 && TileMemory::for_width(subgroup_size, true, width).bytes
                     <= limits.max_compute_workgroup_storage_size

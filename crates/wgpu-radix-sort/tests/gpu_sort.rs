@@ -8,8 +8,8 @@ use gpus::{TestGpu as Gpu, on_every_gpu, read_u32s};
 use wgpu::util::DeviceExt;
 use wgpu_radix_sort::distribution::Distribution;
 use wgpu_radix_sort::{
-    KeyKind, PASS_MODES_WORD, RadixSorter, SortError, SortJob, SortPath, SortStrategy, TileMemory, TileOrder,
-    TileWidths, sort_order_key,
+    KeyKind, PASS_MODES_WORD, RadixSorter, SortError, SortJob, SortPath, SortStrategy, TILE, TileMemory,
+    TileOrder, TileWidths, sort_order_key,
 };
 
 /// Where `sorters` switches from reduce-then-scan to OneSweep.
@@ -18,7 +18,8 @@ const SWITCH_AT: u32 = 1000;
 /// A sorter of every path the GPU runs with each strategy, OneSweep with its fallback forced,
 /// one that switches strategy at 1000 keys, and OneSweep with tiles in workgroup order (what
 /// NVIDIA GPUs run; the software GPUs take tickets by default): both paths on lavapipe
-/// (subgroups of 8), the portable one on GL, which has no subgroups and must say so.
+/// (subgroups of 8, or 16 with `LP_NATIVE_VECTOR_WIDTH=512`, as `.ci/run` runs them again), the
+/// portable one on GL, which has no subgroups and must say so.
 fn sorters(gpu: &Gpu) -> Vec<RadixSorter> {
     let mut sorters = Vec::new();
     let mut add = |path| {
@@ -37,18 +38,30 @@ fn sorters(gpu: &Gpu) -> Vec<RadixSorter> {
             assert_eq!(sorter.keys_in_order_up_to(), 0);
             sorters.push(sorter);
             // OneSweep in wider workgroups than 256 at every length, of two widths that
-            // lavapipe's workgroup memory holds with subgroups of 8 (the H100 runs 512 and 384
-            // with subgroups of 32): invocations past the 256 digits, tiles of 4608 and 4224
-            // keys; and the histogram in blocks of 5120 keys.
-            let widths = TileWidths { keys: 288, pairs: 264, pairs_from: 0, histogram: 320 };
+            // lavapipe's workgroup memory holds with subgroups of 8 or 16 (the H100 runs 512 and
+            // 384 with subgroups of 32): invocations past the 256 digits, tiles of 4608 keys and
+            // of 4224 (4352 with subgroups of 16, whose multiple a width must be); and the
+            // histogram in blocks of 5120 keys.
+            let lanes = SortPath::subgroup_size(&gpu.device).expect("the subgroup path runs");
+            let widths = TileWidths {
+                keys: 288,
+                pairs: 264_u32.next_multiple_of(lanes),
+                pairs_from: 0,
+                histogram: 320,
+            };
             let sorter = RadixSorter::with_tile_widths(&gpu.device, path, widths)?;
             assert_eq!(
                 (sorter.tile_len(5, false), sorter.tile_len(5, true)),
-                (4608, 4224),
+                (288 * 16, widths.pairs * 16),
                 "{}",
                 gpu.describe()
             );
             sorters.push(sorter);
+            // A width that is no multiple of the subgroup size is refused: that kernel stays
+            // narrow.
+            let uneven = TileWidths { pairs: widths.pairs + lanes / 2, ..widths };
+            let narrow = RadixSorter::with_tile_widths(&gpu.device, path, uneven)?;
+            assert_eq!(narrow.tile_len(5, true), TILE, "{}", gpu.describe());
         }
         Ok::<_, SortError>(())
     };
@@ -65,7 +78,7 @@ fn sorters(gpu: &Gpu) -> Vec<RadixSorter> {
         }
     }
     // The software GPUs allow 32 KiB of workgroup memory per workgroup: both paths reorder
-    // tiles there (the subgroup path with lavapipe's subgroups of 8 needs 26 KiB). Tiles
+    // tiles there (the subgroup path with lavapipe's subgroups of 8 needs 26 KiB, of 16 less). Tiles
     // written directly to their slots are tested with less memory, below.
     for sorter in &sorters {
         assert!(sorter.reorders(), "{:?} on {}", sorter.path(), gpu.describe());
@@ -169,7 +182,8 @@ fn lengths_around_tile_boundaries_and_every_distribution() {
 /// only where that fits, writes each key straight to its slot otherwise, and offers the
 /// subgroup path only where its counters fit: still a stable sort, on both paths and
 /// strategies. wgpu's default 16 KiB keeps the portable path from reordering (and refuses
-/// lavapipe's subgroups of 8); 23 KiB lets the portable path reorder but not subgroups of 8.
+/// lavapipe's subgroups of 8, and keeps its subgroups of 16 from reordering); 23 KiB lets the
+/// portable path and subgroups of 16 reorder but not subgroups of 8.
 #[test]
 fn devices_with_less_workgroup_memory_reorder_only_what_fits() {
     on_every_gpu(|full| {
@@ -208,9 +222,9 @@ fn devices_with_less_workgroup_memory_reorder_only_what_fits() {
             }
             gpu.check().unwrap_or_else(|e| panic!("{}: {e}", gpu.describe()));
         }
-        // The portable path wrote tiles directly at 16 KiB, and subgroups of 8 at 23 KiB
-        // (wider subgroups reorder at both).
-        let expected = if SortPath::subgroup_size(&full.device) == Some(8) { 2 } else { 1 };
+        // The portable path wrote tiles directly at 16 KiB; subgroups of 8 did at 23 KiB (16
+        // KiB refuses them), subgroups of 16 at 16 KiB, and subgroups of 32 reorder at both.
+        let expected = if matches!(SortPath::subgroup_size(&full.device), Some(8 | 16)) { 2 } else { 1 };
         assert_eq!(written_directly.len(), expected, "{written_directly:?} on {}", full.describe());
     });
 }
