@@ -101,9 +101,9 @@ impl RadixSorter {
     }
 
     /// A OneSweep sorter whose kernels for long sorts are `widths` wide, where the path and
-    /// device allow it (on the subgroup path, a multiple of the subgroup size), and that keeps no sort's keys in workgroup memory (so the wide kernels
-    /// take keys-only sorts of every length): how the tests check wide tiles on adapters that
-    /// would not choose them.
+    /// device allow it (on the subgroup path, a multiple of the subgroup size), and that keeps
+    /// no sort's keys in workgroup memory (so the wide kernels take keys-only sorts of every
+    /// length): how the tests check wide tiles on adapters that would not choose them.
     #[doc(hidden)]
     pub fn with_tile_widths(
         device: &wgpu::Device,
