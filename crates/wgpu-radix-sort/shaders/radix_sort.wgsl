@@ -113,7 +113,7 @@ const LOOK_BACK_WORDS: u32 = 6u;
 
 /// The key transforms are XORs with masks that are uniform across a pass, so that a pass that
 /// transforms nothing (the masks zero) spends two or three instructions a key on them, where
-/// comparisons and selects took six on an H100 (read and written keys alike; 3% of a sort of
+/// comparisons and selects took six on an H100 (read and written keys alike; 1% of a sort of
 /// 2^26 keys). The order of a key `k` is `k ^ (sign_fill(k) & sign_mask(true)) ^
 /// flip_mask(true)`:
 /// - f32 keys: negative floats reverse their order (all bits flip), positive ones go above them
@@ -458,8 +458,8 @@ fn set_item_rank(i: u32, rank: u32) {
 /// The digit of the invocation's key `i`. Positions past the end count as digit RADIX - 1
 /// (`item_digit_of`, as the digits are packed): they come after every key of the tile, so
 /// they rank after its last digit's keys and take the tile's last positions in digit order,
-/// which are never written. (Only the last tile has
-/// them, and no tile looks back on its counts.) Ranking then needs no ballot for them.
+/// which are never written. (Only the last tile has them, and no tile looks back on its
+/// counts.) Ranking then needs no ballot for them.
 fn item_digit(i: u32) -> u32 {
     if (KEYS_IN_ORDER) {
         return select(RADIX - 1u, digit(tile_keys[i]), i < tile_items);
