@@ -78,8 +78,8 @@ fn sorters(gpu: &Gpu) -> Vec<RadixSorter> {
         }
     }
     // The software GPUs allow 32 KiB of workgroup memory per workgroup: both paths reorder
-    // tiles there (the subgroup path with lavapipe's subgroups of 8 needs 26 KiB, of 16 less). Tiles
-    // written directly to their slots are tested with less memory, below.
+    // tiles there (the subgroup path with lavapipe's subgroups of 8 needs 26 KiB, of 16 less).
+    // Tiles written directly to their slots are tested with less memory, below.
     for sorter in &sorters {
         assert!(sorter.reorders(), "{:?} on {}", sorter.path(), gpu.describe());
     }
