@@ -268,7 +268,8 @@ fn sorted_input_and_constant_digits_take_the_short_ways_correctly() {
 /// whose last two passes only copy (keys below 2^16, so neither writes a status word) leaves
 /// both halves zero, though the second began as garbage; a sort whose four passes all sort
 /// leaves the first half zero. Then sorts of other lengths reuse the scratch, and a sorted input
-/// after them skips every pass (the histograms' counts and unsorted flag were left zero).
+/// after them skips every pass. After every sort the histograms' counts and the unsorted flag are
+/// zero again.
 #[test]
 fn each_onesweep_pass_clears_the_status_words_of_the_next() {
     let len = 5 * 4096 - 7;
@@ -297,6 +298,11 @@ fn each_onesweep_pass_clears_the_status_words_of_the_next() {
                     sorter.path(),
                     gpu.describe()
                 );
+                let counts = read_u32s(gpu, scratch.histograms(), 0, 4 * 256);
+                assert!(counts.iter().all(|&c| c == 0), "counts left for the next sort");
+                // The unsorted flag follows the four modes.
+                let unsorted = read_u32s(gpu, scratch.histograms(), u64::from(PASS_MODES_WORD + 4) * 4, 1);
+                assert_eq!(unsorted, [0], "the unsorted flag");
             };
             let set_words = |from: u64| {
                 let words = read_u32s(gpu, scratch.status(), from * 4, half as usize);
