@@ -19,9 +19,9 @@
 //! - OneSweep (decoupled look-back, Adinets & Merrill 2022): `onesweep` takes tiles in the
 //!   order workgroups start (or their own order: `WORKGROUP_ORDER`), ranks its tile, publishes
 //!   its digit counts at once, puts the tile in digit order, then reads its predecessors'
-//!   published counts: one pass over the keys. A workgroup that has waited `SPINS` reads for
-//!   a predecessor counts that tile's keys itself instead ("decoupled fallback"), so no
-//!   workgroup ever waits without bound on another, even on adapters that do not guarantee
+//!   published counts: one pass over the keys. A workgroup whose look-back has taken `SPINS`
+//!   steps counts the keys of the tile it has reached itself instead ("decoupled fallback"), so
+//!   no workgroup ever waits without bound on another, even on adapters that do not guarantee
 //!   forward progress.
 //!
 //! A tile's positions past the end of the keys rank as digit 255 (`item_digit`).
@@ -88,7 +88,11 @@ const SKIP: u32 = 2u;
 const AGGREGATE: u32 = 0x40000000u;
 const INCLUSIVE: u32 = 0x80000000u;
 const COUNT_MASK: u32 = 0x3fffffffu;
-/// Status reads a workgroup spends waiting on a predecessor before it counts that tile itself.
+/// Steps of a look-back (each reads `LOOK_BACK_WORDS` predecessors' words) before the workgroup
+/// counts the keys of the tile it has reached itself. Every step counts, not only those that
+/// found nothing new: the simpler loop sorted 2^26 keys 0.4% and pairs 0.7% faster on an H100.
+/// A walk that moves on never needs many: the first tiles of a pass find tile 0's inclusive
+/// count within a few dozen steps, and later ones within a few.
 override SPINS: u32 = 256u;
 /// Predecessors' status words the look-back reads per step (the array in `look_back_prefix` is
 /// written out for six). Reading 1, 2, 3, 4, 6 and 8 took 3.37, 3.21, 3.16, 3.14, 3.13 and
@@ -800,13 +804,11 @@ fn look_back_prefix(tile: u32, lid: u32, total: u32) -> u32 {
                     atomicLoad(&status[status_word(next - min(next, 4u), d)]),
                     atomicLoad(&status[status_word(next - min(next, 5u), d)]),
                 );
-                var progressed = false;
                 for (var k = 0u; k < LOOK_BACK_WORDS; k += 1u) {
                     let s = words[k];
                     if ((s & ~COUNT_MASK) == 0u) {
                         break;
                     }
-                    progressed = true;
                     prefix += s & COUNT_MASK;
                     if ((s & INCLUSIVE) != 0u) {
                         done = true;
@@ -817,11 +819,9 @@ fn look_back_prefix(tile: u32, lid: u32, total: u32) -> u32 {
                 if (done) {
                     break;
                 }
-                if (!progressed) {
-                    waited += 1u;
-                    if (waited == SPINS) {
-                        break;
-                    }
+                waited += 1u;
+                if (waited == SPINS) {
+                    break;
                 }
             }
             if (!done) {

@@ -62,8 +62,8 @@ pub const PASS_MODES_WORD: u32 = 2 * RADIX * PASSES + PASSES;
 /// workgroups instead of 1024 sorted 2^22 keys 3% faster, and 1024 sorted 2^26 keys 1% faster
 /// than 264 (BENCHMARKS.md).
 const HISTOGRAM_GROUPS: std::ops::RangeInclusive<u32> = 256..=1024;
-/// Status reads a OneSweep workgroup waits for a predecessor before counting its keys itself
-/// (`SPINS` in the shader).
+/// Look-back steps a OneSweep workgroup takes before it counts the keys of the tile it has
+/// reached itself (`SPINS` in the shader).
 const LOOK_BACK_SPINS: u32 = 256;
 /// OneSweep's status words keep counts in 30 bits.
 const ONESWEEP_MAX_LEN: u32 = (1 << 30) - 1;

@@ -24,7 +24,7 @@ pub fn program(subgroups: bool) -> String {
 /// Every loop of the sort provably ends: each counts up to a bound fixed before it starts,
 /// except the look-back's, where each round either reads a status word that moves some
 /// invocation's tile index down towards tile 0 (whose word ends the walk), or counts a
-/// waited-on tile's keys itself, which does the same; waits are bounded by `SPINS` reads.
+/// waited-on tile's keys itself, which does the same; waits are bounded by `SPINS` steps.
 ///
 /// Every index is in bounds:
 /// - Keys and values are read at positions below the length, which the buffers hold

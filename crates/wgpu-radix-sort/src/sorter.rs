@@ -65,9 +65,9 @@ impl RadixSorter {
         Self::build(device, path, Build { onesweep_from, ..Build::defaults(device) })
     }
 
-    /// A OneSweep sorter that waits only `spins` status reads (at least 1) for a predecessor
-    /// before counting its keys itself: with 1, the fallback runs nearly every time a
-    /// predecessor is late, which is how the tests check it.
+    /// A OneSweep sorter whose look-back takes only `spins` steps (at least 1) before counting
+    /// the keys of the tile it has reached itself: with 1, the fallback runs nearly every time a
+    /// look-back does not end at once, which is how the tests check it.
     #[doc(hidden)]
     pub fn with_look_back_spins(
         device: &wgpu::Device,
@@ -384,7 +384,7 @@ impl RadixSorter {
 struct Build {
     /// The first length sorted with OneSweep (none: always reduce-then-scan).
     onesweep_from: Option<u32>,
-    /// Status reads a OneSweep workgroup waits for a predecessor (`SPINS`).
+    /// Look-back steps before a OneSweep workgroup counts a predecessor's keys (`SPINS`).
     spins: u32,
     tile_order: TileOrder,
     /// The longest OneSweep sort to keep its tiles' keys in workgroup memory.
