@@ -791,7 +791,7 @@ fn look_back_prefix(tile: u32, lid: u32, total: u32) -> u32 {
     var done = !is_digit;
     loop {
         if (!done) {
-            var waited = 0u;
+            var steps = 0u;
             loop {
                 // Six predecessors' words at once (tile 0 again where `next` is smaller; tile 0
                 // is inclusive, so the walk stops at its first copy). Written out: filled in a
@@ -819,8 +819,8 @@ fn look_back_prefix(tile: u32, lid: u32, total: u32) -> u32 {
                 if (done) {
                     break;
                 }
-                waited += 1u;
-                if (waited == SPINS) {
+                steps += 1u;
+                if (steps == SPINS) {
                     break;
                 }
             }
