@@ -466,7 +466,7 @@ fn set_item_rank(i: u32, rank: u32) {
 /// counts.) Ranking then needs no ballot for them.
 fn item_digit(i: u32) -> u32 {
     if (KEYS_IN_ORDER) {
-        return select(RADIX - 1u, digit(tile_keys[i]), i < tile_items);
+        return item_digit_of(tile_keys[i], i);
     }
     return (tile_digits[i / 4u] >> (8u * (i % 4u))) & 0xffu;
 }
