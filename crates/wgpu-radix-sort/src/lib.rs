@@ -89,8 +89,9 @@ const WORKGROUP: u32 = 256;
 /// [`KEYS_IN_ORDER_UP_TO`] on NVIDIA GPUs (subgroups of 32): tiles of 8192 keys. On an H100 it
 /// sorted 2^26 keys in 2.18-2.20 ms instead of 2.29 (the same 64 registers an invocation, so two
 /// workgroups of 512 fit an SM where four of 256 did); 384 invocations took 2.37 ms (72
-/// registers), 768 2.58 and 1024 6.04 (BENCHMARKS.md). Its tile order holds 16-bit indices
-/// (16 KiB), so the write reads each key from the input again: with the tile's keys in
+/// registers), 768 2.58 and 1024 6.04 (BENCHMARKS.md); with today's shaders 384 took 2.08 ms
+/// against 2.05 (56 registers, room for three workgroups an SM). Its tile order holds 16-bit
+/// indices (16 KiB), so the write reads each key from the input again: with the tile's keys in
 /// workgroup memory instead (32 KiB), NVIDIA's driver ran one workgroup an SM and the sort took
 /// 2.47 ms or more.
 const WIDE_KEYS_WORKGROUP: u32 = 512;
