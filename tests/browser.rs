@@ -24,6 +24,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+#[path = "common/ci.rs"]
+mod ci;
+
 /// Flags that give headless Chromium WebGPU on SwiftShader, and keep it off the network.
 const CHROMIUM_FLAGS: &[&str] = &[
     "--headless=new",
@@ -270,9 +273,10 @@ fn whole_picture_sorted(input: &RgbaImage, options: &SortOptions) -> RgbaImage {
 
 #[test]
 fn the_page_sorts_with_every_algorithm_like_the_cpu_model_in_headless_chromium() {
+    let required = ci::switch("SHADERSORT_REQUIRE_BROWSER", "fail when the browser is missing");
     let (chromium, driver) = match browser() {
         Ok(tools) => tools,
-        Err(why) if std::env::var("SHADERSORT_REQUIRE_BROWSER").as_deref() != Ok("1") => {
+        Err(why) if !required => {
             eprintln!("skipped: the browser test {why}");
             return;
         }
@@ -294,6 +298,9 @@ fn the_page_sorts_with_every_algorithm_like_the_cpu_model_in_headless_chromium()
     assert_eq!(ready, "ready", "the page did not start");
     let adapter = browser.script("return window.shadersortTest.adapter", json!([]));
     eprintln!("page's GPU: {adapter}");
+    // The ledger names the Chromium that loaded the page, and the page's GPU.
+    let version = ci::version_of(chromium.to_str().unwrap(), "--version");
+    ci::ran("chromium", &format!("{version}, WebGPU on {}", adapter.as_str().unwrap_or_default()));
     settle(&browser);
 
     // The page shows the built-in picture at 1:1 in its canvas.

@@ -13,6 +13,9 @@ use shadersort::gpu::shaders::{
 use shadersort::keys::extract::KeyParams;
 use shadersort::keys::{HUE_SECTOR, SATURATION_MAX, SortKey};
 
+#[path = "common/ci.rs"]
+mod ci;
+
 fn parse(program: &Program) -> (naga::Module, naga::valid::ModuleInfo) {
     let module = naga::front::wgsl::parse_str(&program.source())
         .unwrap_or_else(|e| panic!("{}: {}", program.name, e.emit_to_string(&program.source())));
@@ -234,12 +237,10 @@ fn tint_enforces_the_uniformity_rule() {
     let installed = root.join(".ci/tint/node_modules/webgpu").is_dir();
     let has_node =
         std::process::Command::new("node").arg("--version").output().is_ok_and(|o| o.status.success());
+    let required = ci::switch("SHADERSORT_REQUIRE_TINT", "fail when Tint is missing");
     if !(installed && has_node) {
         let missing = if has_node { "npm ci --prefix .ci/tint" } else { "Node.js" };
-        assert!(
-            std::env::var_os("SHADERSORT_REQUIRE_TINT").is_none(),
-            "Tint check required but {missing} is missing"
-        );
+        assert!(!required, "SHADERSORT_REQUIRE_TINT=1 but {missing} is missing for the Tint check");
         eprintln!("skipping the Tint uniformity check: run `{missing}` to enable it");
         return;
     }
@@ -277,6 +278,11 @@ fn tint_enforces_the_uniformity_rule() {
         format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
     assert!(output.status.success(), "Tint check failed:\n{report}");
     assert_eq!(report.lines().filter(|l| l.starts_with("ok ")).count(), accepted + 3, "{report}");
+    // Tint's version is the npm package's that .ci/tint/package-lock.json pins.
+    let package = std::fs::read_to_string(root.join(".ci/tint/node_modules/webgpu/package.json")).unwrap();
+    let version = package.lines().find(|l| l.contains("\"version\"")).and_then(|l| l.split('"').nth(3));
+    let version = version.unwrap_or("of no version");
+    ci::ran("tint", &format!("{} programs checked, webgpu (Dawn) {version}", accepted + 3));
 }
 
 #[test]

@@ -1,22 +1,29 @@
 //! Clips for the tests, made by ffmpeg's test sources, and their frames as ffmpeg decodes
 //! them. Without ffmpeg the tests that need it say so and pass, unless
-//! SHADERSORT_REQUIRE_FFMPEG is set (CI sets it).
+//! SHADERSORT_REQUIRE_FFMPEG=1 (CI sets it).
 
 use image::RgbaImage;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// Whether ffmpeg runs here; panics when it must (SHADERSORT_REQUIRE_FFMPEG).
+#[path = "../common/ci.rs"]
+pub mod ci;
+
+/// Whether ffmpeg runs here; panics when it must (SHADERSORT_REQUIRE_FFMPEG=1). When it runs,
+/// its version goes into the test ledger: the caller goes on to use it.
 pub fn have_ffmpeg() -> bool {
-    let runs = Command::new("ffmpeg").arg("-version").output().is_ok_and(|o| o.status.success());
-    if !runs {
-        assert!(
-            std::env::var_os("SHADERSORT_REQUIRE_FFMPEG").is_none(),
-            "SHADERSORT_REQUIRE_FFMPEG is set but ffmpeg does not run (apt install ffmpeg)"
-        );
+    let required = ci::switch("SHADERSORT_REQUIRE_FFMPEG", "fail when ffmpeg is missing");
+    let out = Command::new("ffmpeg").arg("-version").output();
+    let Some(out) = out.ok().filter(|o| o.status.success()) else {
+        assert!(!required, "SHADERSORT_REQUIRE_FFMPEG=1 but ffmpeg does not run (apt install ffmpeg)");
         eprintln!("skipped: ffmpeg is not on PATH");
-    }
-    runs
+        return false;
+    };
+    let version = String::from_utf8_lossy(&out.stdout);
+    let version =
+        version.lines().next().unwrap_or("of no version").split(" Copyright").next().unwrap_or_default();
+    ci::ran("ffmpeg", version);
+    true
 }
 
 /// Runs ffmpeg quietly with `args`, which must succeed.

@@ -1,5 +1,7 @@
 //! Shared by the GPU tests: one device per backend under test, opened once per test binary.
 
+pub mod ci;
+
 use shadersort::gpu::Gpu;
 use std::sync::{Mutex, OnceLock};
 
@@ -12,12 +14,14 @@ pub fn gpus() -> &'static [Gpu] {
         wanted
             .iter()
             .map(|backend| {
-                Gpu::headless_on(backend).unwrap_or_else(|e| {
+                let gpu = Gpu::headless_on(backend).unwrap_or_else(|e| {
                     panic!(
                         "GPU tests need the {backend:?} backend: {e}. Run `.ci/run` once (it installs \
                          mesa-vulkan-drivers), or set WGPU_BACKEND to the backends this machine has."
                     )
-                })
+                });
+                ci::ran("gpu", &gpu.describe());
+                gpu
             })
             .collect()
     })

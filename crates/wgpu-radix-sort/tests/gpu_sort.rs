@@ -229,6 +229,34 @@ fn devices_with_less_workgroup_memory_reorder_only_what_fits() {
     });
 }
 
+/// Lavapipe's subgroups are as wide as asked: `LP_NATIVE_VECTOR_WIDTH / 32` lanes (`.ci/run`
+/// asks for 256 bits, then 512), so each CI pass proves the ballot width it names, and the
+/// width goes into the test ledger. Unset, the width is the CPU's (8 lanes with AVX, 4 without,
+/// which gets no subgroup path), so only a width asked for is checked.
+#[test]
+fn lavapipe_subgroups_are_as_wide_as_asked() {
+    let asked = std::env::var("LP_NATIVE_VECTOR_WIDTH").ok().map(|bits| {
+        bits.parse::<u32>().unwrap_or_else(|_| panic!("LP_NATIVE_VECTOR_WIDTH={bits:?} is no number of bits"))
+            / 32
+    });
+    on_every_gpu(|gpu| {
+        let info = gpu.adapter.get_info();
+        if info.backend != wgpu::Backend::Vulkan || !info.name.starts_with("llvmpipe") {
+            return;
+        }
+        let lanes = SortPath::subgroup_size(&gpu.device);
+        if let Some(asked) = asked {
+            assert_eq!(
+                lanes,
+                Some(asked),
+                "subgroups LP_NATIVE_VECTOR_WIDTH asks for, on {}",
+                gpu.describe()
+            );
+        }
+        gpus::ci::ran("radix sort subgroups", &lanes.map_or("none".into(), |n| n.to_string()));
+    });
+}
+
 /// Sorted input skips every pass and a digit shared by all keys only copies: a descent missed
 /// anywhere (inside a row of 256, across rows and tiles, at the very end) or a constant digit
 /// misjudged would leave keys out of order.

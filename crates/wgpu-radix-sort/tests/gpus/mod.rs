@@ -4,6 +4,11 @@
 
 use std::sync::{Arc, Mutex, OnceLock};
 
+/// The switches and the ledger CI reads, shared with shadersort's tests (this crate's tests run
+/// in its workspace).
+#[path = "../../../../tests/common/ci.rs"]
+pub mod ci;
+
 /// A device opened for the tests, remembering the first error wgpu raised on it.
 pub struct TestGpu {
     pub adapter: wgpu::Adapter,
@@ -74,13 +79,15 @@ pub fn gpus() -> &'static [TestGpu] {
         wanted
             .iter()
             .map(|backend| {
-                TestGpu::open(backend, None).unwrap_or_else(|e| {
+                let gpu = TestGpu::open(backend, None).unwrap_or_else(|e| {
                     panic!(
                         "the sort's GPU tests need the {backend:?} backend: {e}. Install Mesa's software \
                          GPUs (apt-get install mesa-vulkan-drivers libegl-mesa0), or set WGPU_BACKEND to \
                          the backends this machine has."
                     )
-                })
+                });
+                ci::ran("gpu", &gpu.describe());
+                gpu
             })
             .collect()
     })

@@ -1,0 +1,51 @@
+//! What the tests and CI tell each other: on/off switches read strictly from the environment
+//! (`SHADERSORT_SKIP_*`, `SHADERSORT_REQUIRE_*`), and the ledger, a file named by
+//! `SHADERSORT_TEST_LEDGER` to which a test appends a line for each backend, tool and window it
+//! really used, so `.ci/run` can print what ran and fail when something it needs did not.
+//!
+//! Shared by every test binary through `mod common` or `#[path]` (tests/common/mod.rs,
+//! tests/clips/mod.rs, tests/window.rs, tests/browser.rs, tests/shaders.rs, tests/interrupts.rs,
+//! and the radix sort crate's tests/gpus/mod.rs); each binary uses part of it.
+#![allow(dead_code)]
+
+use std::io::Write;
+
+/// The variable naming the ledger file; unset, nothing is written.
+pub const LEDGER: &str = "SHADERSORT_TEST_LEDGER";
+
+/// Whether the switch `name` is on: unset is off, `1` is on, and any other value (`0`, `yes`,
+/// empty) panics, so a switch that looks off never turns a test into a silent pass. `purpose`
+/// says what `1` does ("skip the window tests").
+pub fn switch(name: &str, purpose: &str) -> bool {
+    match std::env::var_os(name) {
+        None => false,
+        Some(value) if value == "1" => true,
+        Some(value) => {
+            panic!("{name}={value:?} is neither 1 nor unset: set it to 1 to {purpose}, or unset it")
+        }
+    }
+}
+
+/// Appends `what: detail` to the ledger (when `SHADERSORT_TEST_LEDGER` names one): call it once
+/// the thing named was really used, with what identifies it (an adapter, a version).
+pub fn ran(what: &str, detail: &str) {
+    let Some(path) = std::env::var_os(LEDGER) else { return };
+    let detail = detail.split_whitespace().collect::<Vec<_>>().join(" ");
+    // One write of a whole line to a file opened for appending: lines from tests running side by
+    // side do not interleave.
+    let line = format!("{what}: {detail}\n");
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .and_then(|mut file| file.write_all(line.as_bytes()))
+        .unwrap_or_else(|e| panic!("{LEDGER}={}: {e}", path.to_string_lossy()));
+}
+
+/// The first line `program --version` (or `-version`) prints, for the ledger.
+pub fn version_of(program: &str, flag: &str) -> String {
+    let out = std::process::Command::new(program).arg(flag).output();
+    let out = out.unwrap_or_else(|e| panic!("{program} {flag}: {e}"));
+    let text = String::from_utf8_lossy(&out.stdout);
+    text.lines().next().unwrap_or("no version").trim().to_string()
+}
