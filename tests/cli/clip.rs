@@ -1,44 +1,25 @@
-//! Clips through ffmpeg: every frame of a lossless clip, a frame folder and an animated GIF
-//! sorted exactly as the CPU model says, with every algorithm; lossy outputs keep the frame
-//! count, size, rate and sound; bad clips fail with one line and leave nothing. The clips are
-//! made here by ffmpeg's test sources. Without ffmpeg these tests say so and pass, unless
-//! SHADERSORT_REQUIRE_FFMPEG is set (CI sets it).
+//! Clips through ffmpeg: every frame of a lossless clip and of a frame folder sorted exactly
+//! as the CPU model says, with every algorithm, the sound copied sample for sample; 4:2:0 clips
+//! through as 4:2:0; bad clips fail with one line and leave nothing; the window's reader. GIFs
+//! and lossy outputs are in [`super::clip_outputs`]. The clips are made here by ffmpeg's test
+//! sources. Without ffmpeg these tests say so and pass, unless SHADERSORT_REQUIRE_FFMPEG is set
+//! (CI sets it).
 
-use super::{arg, assert_fails, assert_succeeds, snapshot};
+use super::decoded::{assert_frames_equal, folder_frames, planes_of, samples_of, streams};
+use super::{COFFEE, arg, assert_fails, assert_succeeds, coffee, open};
 use crate::clips::{ffmpeg, frames_of, have_ffmpeg, lossless_clip};
 use image::RgbaImage;
 use shadersort::intervals::{IntervalMode, IntervalSettings, RunMap, Threshold};
 use shadersort::keys::SortKey;
 use shadersort::keys::options::{Axis, SortOptions};
-use shadersort::reference::{stable_sort, stable_sort_in_runs};
+use shadersort::reference::{is_sorted, stable_sort, stable_sort_in_runs};
 use shadersort::video::yuv::{Matrix, Yuv420Size, to_rgba, to_yuv420};
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
-/// ffmpeg's description of a file's streams.
-fn streams(path: &Path) -> String {
-    let out = Command::new("ffmpeg").args(["-hide_banner", "-nostdin", "-i", arg(path)]).output().unwrap();
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-/// The PNG frames of a folder, in order.
-fn folder_frames(dir: &Path) -> Vec<RgbaImage> {
-    let mut names: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
-    names.sort();
-    names.iter().map(|p| image::open(p).unwrap().to_rgba8()).collect()
-}
-
-fn assert_frames_equal(got: &[RgbaImage], expected: &[RgbaImage], what: &str) {
-    assert_eq!(got.len(), expected.len(), "{what}: frame count");
-    for (k, (g, e)) in got.iter().zip(expected).enumerate() {
-        assert!(g == e, "{what}: frame {k} differs from the CPU model");
-    }
-}
+use std::path::Path;
 
 /// Each algorithm sorts every frame of a clip with sound, and of a one-frame clip, to a
-/// lossless video whose frames equal the CPU model's exactly; the sound is copied and the
-/// frame count and rate kept. Runs within a threshold along columns, descending, to a folder of
-/// PNG frames, also match, on Vulkan and on GL.
+/// lossless video whose frames equal the CPU model's exactly; the sound is copied (its samples
+/// equal the clip's, bit for bit) and the frame count and rate kept. Runs within a threshold
+/// along columns, descending, to a folder of PNG frames, also match, on Vulkan and on GL.
 #[test]
 fn every_frame_of_a_clip_sorts_exactly_with_every_algorithm() {
     if !have_ffmpeg() {
@@ -63,6 +44,11 @@ fn every_frame_of_a_clip_sorts_exactly_with_every_algorithm() {
         assert_frames_equal(&frames_of(&out, size), &sorted, algorithm);
         let described = streams(&out);
         assert!(described.contains("Audio: pcm_s16le") && described.contains("30 fps"), "{described}");
+        // The clip's tone is 8 kHz PCM: a copy decodes to the very same samples.
+        assert!(
+            samples_of(&out, 8000) == samples_of(&clip, 8000),
+            "{algorithm}: the sound is not the clip's"
+        );
     }
     let still = lossless_clip(dir.path(), "still.mkv", (9, 5), 1, false);
     let one = frames_of(&still, (9, 5));
@@ -100,18 +86,6 @@ fn every_frame_of_a_clip_sorts_exactly_with_every_algorithm() {
         let what = format!("threshold runs on {backend} with {with}");
         assert_frames_equal(&folder_frames(&out), &expected, &what);
     }
-}
-
-/// Every frame of a video as 8-bit 4:2:0 planes, as ffmpeg decodes them.
-fn planes_of(path: &Path, size: Yuv420Size) -> Vec<Vec<u8>> {
-    let out = Command::new("ffmpeg")
-        .args(["-v", "error", "-nostdin", "-i", arg(path), "-map", "0:v:0", "-f", "rawvideo"])
-        .args(["-pix_fmt", "yuv420p", "-"])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "decoding {}: {}", path.display(), String::from_utf8_lossy(&out.stderr));
-    assert_eq!(out.stdout.len() % size.bytes(), 0, "{}: whole frames of {size:?}", path.display());
-    out.stdout.chunks(size.bytes()).map(<[u8]>::to_vec).collect()
 }
 
 /// A 4:2:0 clip comes through the pipe as 4:2:0 and is converted by shadersort's model (BT.601
@@ -192,10 +166,10 @@ fn a_420_clip_goes_through_as_420_and_sorts_exactly() {
     }
 }
 
-/// A folder of frames and a numbered pattern go in (at --frame-rate), an animated GIF gives an
-/// animated GIF, and a lossy .mp4 keeps the frame count, size, rate and the AAC sound unchanged.
+/// A folder of frames and a numbered pattern go in (at --frame-rate), sorted exactly as the
+/// CPU model says, to a lossless video at that rate and to a folder of frames.
 #[test]
-fn frame_folders_gifs_and_lossy_videos_keep_what_the_clip_has() {
+fn frame_folders_and_patterns_go_in_at_the_frame_rate() {
     if !have_ffmpeg() {
         return;
     }
@@ -231,49 +205,6 @@ fn frame_folders_gifs_and_lossy_videos_keep_what_the_clip_has() {
     let to_folder = dir.path().join("sorted-shots/");
     assert_succeeds(&[arg(&pattern), "--algorithm", "bitonic", "--out", arg(&to_folder)], &[]);
     assert_frames_equal(&folder_frames(&to_folder), &sorted, "a pattern to a folder");
-
-    // An animated GIF in, an animated GIF out, frame for frame.
-    let gif = dir.path().join("clip.gif");
-    ffmpeg(&["-i", arg(&clip), arg(&gif)]);
-    let sorted_gif = dir.path().join("sorted.gif");
-    assert_succeeds(&[arg(&gif), "--algorithm", "radix", "--out", arg(&sorted_gif)], &[]);
-    let decoder = image::codecs::gif::GifDecoder::new(std::io::BufReader::new(
-        std::fs::File::open(&sorted_gif).unwrap(),
-    ))
-    .unwrap();
-    let frames = image::AnimationDecoder::into_frames(decoder).collect_frames().unwrap();
-    assert_eq!(frames.len(), 12, "the GIF keeps its frames");
-
-    // Lossy: H.264 in .mp4 with AAC sound.
-    let lossy_in = dir.path().join("lossy.mp4");
-    ffmpeg(&[
-        "-f",
-        "lavfi",
-        "-i",
-        "testsrc2=size=64x48:rate=30",
-        "-f",
-        "lavfi",
-        "-i",
-        "sine=frequency=300:duration=1",
-        "-frames:v",
-        "31",
-        "-c:v",
-        "libx264",
-        "-pix_fmt",
-        "yuv420p",
-        "-c:a",
-        "aac",
-        arg(&lossy_in),
-    ]);
-    let lossy_out = dir.path().join("sorted.mp4");
-    let (stdout, _) =
-        assert_succeeds(&[arg(&lossy_in), "--algorithm", "radix", "--out", arg(&lossy_out)], &[]);
-    assert!(stdout.contains("audio copied"), "{stdout}");
-    let described = streams(&lossy_out);
-    for part in ["h264", "64x48", "30 fps", "Audio: aac"] {
-        assert!(described.contains(part), "{part}: {described}");
-    }
-    assert_eq!(frames_of(&lossy_out, (64, 48)).len(), 31, "the frame count is kept");
 }
 
 /// A run that must fail: its arguments, its environment and the fragments of its error line.
@@ -354,14 +285,16 @@ fn bad_clips_fail_with_one_line_and_leave_nothing() {
     let (_, stderr) =
         assert_succeeds(&[arg(&clip), radix[0], radix[1], "--max-size", "16", "--out", arg(&small)], &[]);
     assert!(stderr.contains("downscaled to 16x12"), "{stderr}");
-    assert_eq!(folder_frames(&small)[0].dimensions(), (16, 12));
-    // A still picture needs no ffmpeg.
+    let shrunk = folder_frames(&small);
+    assert_eq!(shrunk.len(), 20, "every frame is kept");
+    for (k, frame) in shrunk.iter().enumerate() {
+        assert_eq!(frame.dimensions(), (16, 12), "frame {k}");
+        assert!(is_sorted(frame, &SortOptions::default()), "frame {k} is not sorted");
+    }
+    // A still picture needs no ffmpeg: it is sorted (and written) as the model says.
     let still = d.join("still.png");
-    assert_succeeds(
-        &["src/picture/assets/coffee.png", "--algorithm", "radix", "--out", arg(&still)],
-        &[("PATH", "/nowhere")],
-    );
-    assert!(snapshot(d).is_some());
+    assert_succeeds(&[COFFEE, "--algorithm", "radix", "--out", arg(&still)], &[("PATH", "/nowhere")]);
+    assert!(open(&still).1 == stable_sort(&coffee(), &SortOptions::default()), "the still picture");
 }
 
 /// The window's reader lands on the frame asked for, wherever it starts: in a lossless clip, in

@@ -817,5 +817,9 @@ fn angle_errors_are_one_line_and_leave_no_files() {
 }
 
 mod clip;
+mod clip_outputs;
 #[path = "../clips/mod.rs"]
 mod clips;
+mod decoded;
+#[path = "../clips/gif.rs"]
+mod gif_frames;

@@ -1,10 +1,10 @@
 //! GIF recordings: the written GIF, decoded by the `image` crate, holds one frame per kept
-//! pass, each equal to the CPU model at that pass mapped through the palette, with the delays
-//! asked for.
+//! pass, each equal to the CPU model at that pass mapped through the palette (and scaled up as
+//! asked), with the delays asked for.
 
+use super::gif_frames::{gif_frames, through_palette};
 use super::{fails, ok, ok_on, save};
-use image::codecs::gif::GifDecoder;
-use image::{AnimationDecoder, RgbaImage};
+use image::RgbaImage;
 use shadersort::keys::options::SortOptions;
 use shadersort::picture::patterns::random_image;
 use shadersort::record::palette::{composite, indexed_picture, quantize};
@@ -12,26 +12,35 @@ use shadersort::reference::{is_sorted, odd_even_passes, stable_sort};
 use std::path::Path;
 use std::process::Command;
 
-/// Frames as RGBA canvases and their delays in hundredths of a second.
-fn decode(path: &Path) -> Vec<(RgbaImage, u32)> {
-    let file = std::io::BufReader::new(std::fs::File::open(path).unwrap());
-    let frames = GifDecoder::new(file).unwrap().into_frames().collect_frames().unwrap();
-    frames
-        .into_iter()
-        .map(|f| {
-            let (num, den) = f.delay().numer_denom_ms();
-            (f.into_buffer(), num / den / 10)
-        })
-        .collect()
+/// `picture` with each pixel enlarged to a `scale` x `scale` block, as `--scale` draws it.
+fn scaled_up(picture: &RgbaImage, scale: u32) -> RgbaImage {
+    let (w, h) = picture.dimensions();
+    RgbaImage::from_fn(w * scale, h * scale, |x, y| *picture.get_pixel(x / scale, y / scale))
 }
 
-/// The picture the GIF should show for a state of the indexed picture: each pixel's palette
-/// colour, opaque.
-fn through_palette(state: &RgbaImage, colours: &[[u8; 3]]) -> RgbaImage {
-    RgbaImage::from_fn(state.width(), state.height(), |x, y| {
-        let [r, g, b] = colours[state.get_pixel(x, y)[3] as usize];
-        image::Rgba([r, g, b, 255])
-    })
+/// How an odd-even recording was asked for: what [`check_recording`] expects of its GIF.
+#[derive(Clone, Copy)]
+struct Asked {
+    /// Passes between frames (`--every`).
+    every: u32,
+    /// The passes the sort may take (the picture's longest line).
+    passes: u32,
+    /// Every frame's delay but the last's, in hundredths of a second.
+    delay_cs: u32,
+    /// Whether the palette was dithered (`--no-dither` not given).
+    dither: bool,
+    /// `--scale`.
+    scale: u32,
+    /// `--background`, under transparent pixels.
+    background: [u8; 3],
+}
+
+impl Asked {
+    /// Frames `every` passes apart, none after `passes`, `delay_cs` apart: dithered, at scale 1,
+    /// over black (the defaults).
+    fn new(every: u32, passes: u32, delay_cs: u32) -> Asked {
+        Asked { every, passes, delay_cs, dither: true, scale: 1, background: [0; 3] }
+    }
 }
 
 /// Checks every frame against the CPU model (frames `every` passes apart, none after `passes`)
@@ -44,30 +53,26 @@ fn check_frames(
     passes: u32,
     fps_cs: u32,
 ) -> usize {
-    check_frames_dithered(gif, input, options, (every, passes, fps_cs), true)
+    check_recording(gif, input, options, Asked::new(every, passes, fps_cs))
 }
 
-/// [`check_frames`] with the dithering choice; `plan` is (every, passes, frame delay).
-fn check_frames_dithered(
-    gif: &Path,
-    input: &RgbaImage,
-    options: &SortOptions,
-    plan: (u32, u32, u32),
-    dither: bool,
-) -> usize {
-    let (every, passes, fps_cs) = plan;
-    let quantized = quantize(input, [0, 0, 0], dither);
+/// [`check_frames`] for any [`Asked`]: the palette is the one `quantize` makes of the picture
+/// over the background, and each expected frame is scaled up as the GIF's is.
+fn check_recording(gif: &Path, input: &RgbaImage, options: &SortOptions, asked: Asked) -> usize {
+    let Asked { every, passes, delay_cs, dither, scale, background } = asked;
+    let quantized = quantize(input, background, dither);
     let indexed = indexed_picture(input, &quantized.indices);
-    let frames = decode(gif);
+    let colours = &quantized.palette.colours;
+    let frames = gif_frames(gif);
     assert!(frames.len() as u32 <= passes.div_ceil(every) + 1, "{} frames", frames.len());
     for (k, (frame, delay)) in frames.iter().enumerate() {
         let pass = (k as u32 * every).min(passes);
-        let want = through_palette(&odd_even_passes(&indexed, options, pass), &quantized.palette.colours);
+        let want = scaled_up(&through_palette(&odd_even_passes(&indexed, options, pass), colours), scale);
         assert!(*frame == want, "frame {k} (pass {pass}) differs from the model");
         let last = k + 1 == frames.len();
-        assert_eq!(*delay, if last { 200 } else { fps_cs }, "delay of frame {k}");
+        assert_eq!(*delay, if last { 200 } else { delay_cs }, "delay of frame {k}");
     }
-    let sorted = through_palette(&stable_sort(&indexed, options), &quantized.palette.colours);
+    let sorted = scaled_up(&through_palette(&stable_sort(&indexed, options), colours), scale);
     assert!(frames.last().unwrap().0 == sorted, "the last frame is not the sorted picture");
     frames.len()
 }
@@ -95,7 +100,7 @@ fn few_colours_are_recorded_losslessly_and_many_through_one_palette() {
     let name = save(&few, dir.path(), "few.png");
     ok(&[&name, "--record", "few.gif", "--every", "4", "--fps", "50", "--key", "hue"], dir.path());
     let options = SortOptions { key: shadersort::keys::SortKey::Hue, ..Default::default() };
-    let frames = decode(&dir.path().join("few.gif"));
+    let frames = gif_frames(&dir.path().join("few.gif"));
     for (k, (frame, _)) in frames.iter().enumerate() {
         let pass = (k as u32 * 4).min(33);
         let model = odd_even_passes(&few, &options, pass);
@@ -109,7 +114,8 @@ fn few_colours_are_recorded_losslessly_and_many_through_one_palette() {
     ok(&[&name, "--record", "many.gif", "--every", "4", "--fps", "50"], dir.path());
     check_frames(&dir.path().join("many.gif"), &many, &SortOptions::default(), 4, 40, 2);
     ok(&[&name, "--record", "plain.gif", "--every", "4", "--fps", "50", "--no-dither"], dir.path());
-    check_frames_dithered(&dir.path().join("plain.gif"), &many, &SortOptions::default(), (4, 40, 2), false);
+    let plain = Asked { dither: false, ..Asked::new(4, 40, 2) };
+    check_recording(&dir.path().join("plain.gif"), &many, &SortOptions::default(), plain);
     let (dithered, plain) = (quantize(&many, [0; 3], true), quantize(&many, [0; 3], false));
     assert_ne!(dithered.indices, plain.indices, "--no-dither must change the indices");
 }
@@ -143,12 +149,15 @@ fn columns_reverse_and_fragment_passes_record_the_same_frames_on_both_backends()
         axis: shadersort::keys::options::Axis::Columns,
         ..Default::default()
     };
-    let frames = decode(&dir.path().join("c.gif"));
     assert_eq!(
         std::fs::read(dir.path().join("c.gif")).unwrap(),
         std::fs::read(dir.path().join("f.gif")).unwrap()
     );
-    assert_eq!(check_frames(&dir.path().join("c.gif"), &input, &options, 1, 23, 4), frames.len());
+    // The model's columns are sorted only by the last of the 23 passes, so no frame may be
+    // missing: the input and one frame per pass.
+    let sorted = stable_sort(&input, &options);
+    assert!(odd_even_passes(&input, &options, 22) != sorted, "this picture must take every pass");
+    assert_eq!(check_frames(&dir.path().join("c.gif"), &input, &options, 1, 23, 4), 24);
 }
 
 #[test]
@@ -164,14 +173,22 @@ fn frames_may_span_more_passes_than_the_swap_counters_hold() {
     assert_eq!(check_frames(&dir.path().join("long.gif"), &input, &SortOptions::default(), 1100, 1200, 3), 3);
 }
 
+/// `--scale 3 --background 0000ff`: every frame (each written as the region that changed,
+/// scaled) is the model at its pass, each pixel a 3x3 block, the transparent pixel blended over
+/// blue wherever the sort moves it.
 #[test]
 fn scale_enlarges_pixels_and_transparency_is_blended_over_the_background() {
     let dir = tempfile::tempdir().unwrap();
-    let input =
-        RgbaImage::from_fn(5, 2, |x, _| image::Rgba([200, 40 * x as u8, 0, if x == 0 { 0 } else { 255 }]));
+    // Rows in reverse luma order, so each of the 5 passes moves pixels, the transparent one too.
+    let input = RgbaImage::from_fn(5, 2, |x, y| {
+        image::Rgba([200, 40 * (4 - x) as u8, 30 * y as u8, if (x, y) == (0, 0) { 0 } else { 255 }])
+    });
     let name = save(&input, dir.path(), "alpha.png");
     ok(&[&name, "--record", "s.gif", "--scale", "3", "--background", "0000ff"], dir.path());
-    let frames = decode(&dir.path().join("s.gif"));
+    let asked = Asked { scale: 3, background: [0, 0, 255], ..Asked::new(1, 5, 3) };
+    let count = check_recording(&dir.path().join("s.gif"), &input, &SortOptions::default(), asked);
+    assert_eq!(count, 6, "the input and one frame per pass");
+    let frames = gif_frames(&dir.path().join("s.gif"));
     let first = &frames[0].0;
     assert_eq!(first.dimensions(), (15, 6));
     for (x, y, p) in first.enumerate_pixels() {
@@ -189,7 +206,7 @@ fn a_sorted_picture_stops_at_once_and_the_default_path_is_under_gifs() {
     let stdout = ok(&[&name, "--record"], dir.path());
     let path = dir.path().join("gifs/done-odd-even-luma.gif");
     assert!(stdout.contains("gifs/done-odd-even-luma.gif"), "{stdout}");
-    let frames = decode(&path);
+    let frames = gif_frames(&path);
     assert!(frames.len() <= 2, "{} frames for a picture that was already sorted", frames.len());
     assert!(frames.iter().all(|(f, _)| *f == sorted));
 }
@@ -213,7 +230,7 @@ fn bad_recordings_are_refused_and_leave_existing_files_alone() {
     // The spacing can be chosen instead.
     let stdout = ok(&[&name, "--record", "keep.gif", "--max-frames", "20"], dir.path());
     assert!(stdout.contains("recorded"), "{stdout}");
-    assert!(decode(&dir.path().join("keep.gif")).len() <= 20);
+    assert!(gif_frames(&dir.path().join("keep.gif")).len() <= 20);
 }
 
 #[cfg(unix)]
@@ -276,7 +293,7 @@ fn bitonic_frames_are_the_model_after_every_stage() {
     let quantized = quantize(&input, [0, 0, 0], true);
     let indexed = indexed_picture(&input, &quantized.indices);
     let mut model = shadersort::reference::bitonic::BitonicModel::new(&indexed, options, None);
-    let frames = decode(&dir.path().join("t.gif"));
+    let frames = gif_frames(&dir.path().join("t.gif"));
     assert_eq!(frames.len(), 22);
     for (k, (frame, _)) in frames.iter().enumerate() {
         if k > 0 {
@@ -324,7 +341,7 @@ fn radix_records_every_digit_pass_and_scatter_stage_as_the_model_says() {
         let key = RadixKey::new(options, None).unwrap();
         let plan = RadixPlan { key, digit_bits: 2, stages, twin_indices: sub_steps };
         let seqs = Sequences { width: 37, height: 6, axis: Axis::Rows, scope };
-        let frames = decode(&dir.path().join(&gif));
+        let frames = gif_frames(&dir.path().join(&gif));
         assert_eq!(frames.len() as u32, plan.steps() + 1);
         let mut saw_dimmed = false;
         for (k, (frame, _)) in frames.iter().enumerate() {
@@ -335,152 +352,5 @@ fn radix_records_every_digit_pass_and_scatter_stage_as_the_model_says() {
         }
         // (Without stages the palette has up to 255 colours, so indices above 127 are not twins.)
         assert!(saw_dimmed || !sub_steps, "{gif}: a staged scatter shows waiting pixels dimmed");
-    }
-}
-
-/// `--record` within threshold runs along columns: every frame is the odd-even model within
-/// the runs at its pass, through the palette, and the last one has every run sorted.
-#[test]
-fn a_recording_within_runs_is_the_model_at_every_pass() {
-    use shadersort::intervals::{IntervalMode, IntervalSettings, RunMap, Threshold};
-    use shadersort::keys::options::Axis;
-    use shadersort::reference::{odd_even_passes_in_runs, stable_sort_in_runs};
-    let dir = tempfile::tempdir().unwrap();
-    let input = random_image(13, 29, 5);
-    let name = save(&input, dir.path(), "tall.png");
-    let stdout =
-        ok(&[&name, "--axis", "columns", "--threshold", "0.2..0.8", "--record", "t.gif"], dir.path());
-    let settings = IntervalSettings {
-        mode: IntervalMode::Threshold,
-        threshold: Threshold::new(0.2, 0.8).unwrap(),
-        ..Default::default()
-    };
-    let runs = RunMap::compute(&input, Axis::Columns, &settings, None).unwrap();
-    let options = SortOptions { axis: Axis::Columns, ..Default::default() };
-    let quantized = quantize(&input, [0, 0, 0], true);
-    let indexed = indexed_picture(&input, &quantized.indices);
-    let frames = decode(&dir.path().join("t.gif"));
-    assert!(stdout.contains(&format!("recorded {} frames", frames.len())), "{stdout}");
-    assert!(frames.len() as u32 <= runs.max_run_len() + 1, "passes are the longest run: {}", frames.len());
-    for (k, (frame, _)) in frames.iter().enumerate() {
-        let model = odd_even_passes_in_runs(&indexed, &options, Some(&runs), k as u32);
-        assert!(*frame == through_palette(&model, &quantized.palette.colours), "frame {k}");
-    }
-    let sorted = through_palette(&stable_sort_in_runs(&indexed, &options, &runs), &quantized.palette.colours);
-    assert!(frames.last().unwrap().0 == sorted, "the last frame has every run sorted");
-}
-
-/// `--record --sweep FROM..TO`: frame k is the picture sorted to the end within the threshold
-/// 0..t, t going evenly from FROM to TO; the same GIF for every algorithm and on both backends.
-#[test]
-fn a_threshold_sweep_records_one_fully_sorted_frame_per_threshold() {
-    use shadersort::intervals::threshold::ThresholdSweep;
-    use shadersort::intervals::{IntervalMode, IntervalSettings, RunMap};
-    use shadersort::keys::SortKey;
-    use shadersort::reference::stable_sort_in_runs;
-    let dir = tempfile::tempdir().unwrap();
-    let input = random_image(31, 9, 6);
-    let name = save(&input, dir.path(), "noise.png");
-    let args =
-        ["--key", "hue", "--interval-key", "value", "--sweep", "1..0.1", "--frames", "6", "--fps", "25"];
-    let run = |gif: &str, more: &[&str], backend: &str| {
-        let stdout =
-            ok_on(&[&[name.as_str(), "--record", gif][..], &args, more].concat(), dir.path(), Some(backend));
-        assert!(stdout.contains("recorded 6 frames of the threshold sweep"), "{stdout}");
-        std::fs::read(dir.path().join(gif)).unwrap()
-    };
-    let first = run("odd-even.gif", &[], "vulkan");
-    assert!(first == run("fragment.gif", &["--pass", "fragment"], "vulkan"));
-    assert!(first == run("bubble.gif", &["--algorithm", "bubble"], "vulkan"));
-    assert!(first == run("radix.gif", &["--algorithm", "radix"], "gl"));
-    assert!(first == run("gl.gif", &[], "gl"));
-
-    let options = SortOptions { key: SortKey::Hue, ..Default::default() };
-    let quantized = quantize(&input, [0, 0, 0], true);
-    let indexed = indexed_picture(&input, &quantized.indices);
-    let sweep = ThresholdSweep::new(1.0, 0.1, 6);
-    let frames = decode(&dir.path().join("odd-even.gif"));
-    assert_eq!(frames.len(), 6);
-    let mut pictures = Vec::new();
-    for (k, (frame, delay)) in frames.iter().enumerate() {
-        let settings = IntervalSettings {
-            mode: IntervalMode::Threshold,
-            key: SortKey::Value,
-            threshold: sweep.threshold(k as u32),
-            ..Default::default()
-        };
-        let runs = RunMap::compute(&input, options.axis, &settings, None).unwrap();
-        let want =
-            through_palette(&stable_sort_in_runs(&indexed, &options, &runs), &quantized.palette.colours);
-        assert!(
-            *frame == want,
-            "frame {k} (threshold 0..{}) differs from the model",
-            sweep.threshold(k as u32).hi()
-        );
-        assert_eq!(*delay, if k == 5 { 200 } else { 4 }, "delay of frame {k}");
-        pictures.push(frame.clone());
-    }
-    assert!(pictures[0] != pictures[5], "the sweep must change the picture for this test to mean anything");
-}
-
-#[test]
-fn a_sweep_goes_to_the_default_path_and_needs_a_recording() {
-    let dir = tempfile::tempdir().unwrap();
-    let name = save(&random_image(8, 3, 1), dir.path(), "tiny.png");
-    let stdout = ok(&[&name, "--sweep", "0..1", "--frames", "2", "--record"], dir.path());
-    assert!(stdout.contains("gifs/tiny-odd-even-luma-sweep.gif"), "{stdout}");
-    assert_eq!(decode(&dir.path().join("gifs/tiny-odd-even-luma-sweep.gif")).len(), 2);
-    let line = fails(&[&name, "--sweep", "0..1", "--out", "x.png"], dir.path(), "--sweep");
-    assert!(line.contains("add --record"), "{line}");
-    assert!(!dir.path().join("x.png").exists());
-}
-
-/// `--record` at an angle within threshold runs: every frame is the odd-even model in line
-/// space at its pass, scattered, through the palette; the default path carries the angle. A
-/// sweep at an angle: every frame is the whole sort at its threshold along the lines.
-#[test]
-fn recordings_at_an_angle_are_the_model_scattered_at_every_pass() {
-    use shadersort::angle::{Angle, LineSpace};
-    use shadersort::intervals::threshold::ThresholdSweep;
-    use shadersort::intervals::{IntervalMode, IntervalSettings, Threshold};
-    use shadersort::keys::options::Axis;
-    use shadersort::reference::{odd_even_passes_in_runs, stable_sort_in_runs};
-    let dir = tempfile::tempdir().unwrap();
-    let input = random_image(21, 13, 15);
-    let name = save(&input, dir.path(), "tilt.png");
-    let stdout = ok(&[&name, "--angle", "30", "--threshold", "0.2..0.8", "--record"], dir.path());
-    let gif = dir.path().join("gifs/tilt-odd-even-luma-angle30-threshold.gif");
-    assert!(stdout.contains("gifs/tilt-odd-even-luma-angle30-threshold.gif"), "{stdout}");
-    let settings = |lo, hi| IntervalSettings {
-        mode: IntervalMode::Threshold,
-        threshold: Threshold::new(lo, hi).unwrap(),
-        ..Default::default()
-    };
-    let rows = SortOptions { axis: Axis::Rows, ..Default::default() };
-    let quantized = quantize(&input, [0, 0, 0], true);
-    let indexed = indexed_picture(&input, &quantized.indices);
-    let space = LineSpace::new(21, 13, Angle::new(30.0).unwrap());
-    let runs = space.run_map(&input, &settings(0.2, 0.8), None).unwrap();
-    let lines = space.gather(&indexed);
-    let frames = decode(&gif);
-    assert!(frames.len() > 2, "{} frames", frames.len());
-    for (k, (frame, _)) in frames.iter().enumerate() {
-        let model = space.scatter(&odd_even_passes_in_runs(&lines, &rows, Some(&runs), k as u32));
-        assert!(*frame == through_palette(&model, &quantized.palette.colours), "frame {k}");
-    }
-    let sorted = space.scatter(&stable_sort_in_runs(&lines, &rows, &runs));
-    assert!(frames.last().unwrap().0 == through_palette(&sorted, &quantized.palette.colours));
-
-    ok(&[&name, "--angle", "120", "--sweep", "0..1", "--frames", "3", "--record", "sweep.gif"], dir.path());
-    let space = LineSpace::new(21, 13, Angle::new(120.0).unwrap());
-    let lines = space.gather(&indexed);
-    let sweep = ThresholdSweep::new(0.0, 1.0, 3);
-    let frames = decode(&dir.path().join("sweep.gif"));
-    assert_eq!(frames.len(), 3);
-    for (k, (frame, _)) in frames.iter().enumerate() {
-        let t = sweep.threshold(k as u32);
-        let runs = space.run_map(&input, &settings(t.lo(), t.hi()), None).unwrap();
-        let model = space.scatter(&stable_sort_in_runs(&lines, &rows, &runs));
-        assert!(*frame == through_palette(&model, &quantized.palette.colours), "sweep frame {k}");
     }
 }
