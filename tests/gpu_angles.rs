@@ -1,14 +1,17 @@
-//! Sorting along lines at an angle on the GPU: odd-even (compute and fragment), bubble and the
-//! radix view, each gathered into line space and scattered back by the GPU, equal the CPU
-//! model (the same algorithm on the gathered picture, scattered on the CPU) after every step,
-//! in line space and in the picture; every line stays a permutation of its pixels with the
-//! padding untouched; all end in the same picture, each line (or run) stably sorted; whole
-//! lines and within a threshold, on awkward sizes, in both orders, on every backend under test.
+//! Sorting along lines at an angle on the GPU: odd-even (compute and fragment), bubble, the
+//! radix view and the bitonic network (in the device's blocks and in blocks of 16), each
+//! gathered into line space and scattered back by the GPU, equal the CPU model (the same
+//! algorithm on the gathered picture, scattered on the CPU) after every step, in line space and
+//! in the picture; every line stays a permutation of its pixels with the padding untouched; all
+//! end in the same picture, each line (or run) stably sorted; whole lines, within a threshold,
+//! within edge runs and under masks (whose fixed pixels are checked against the picture itself),
+//! on awkward sizes, in both orders, on every backend under test.
 
 mod common;
 
 use common::on_every_gpu;
 use image::RgbaImage;
+use shadersort::algorithms::bitonic::Bitonic;
 use shadersort::algorithms::odd_even::PassKind;
 use shadersort::algorithms::radix::RadixSettings;
 use shadersort::algorithms::runs::RunsError;
@@ -18,11 +21,14 @@ use shadersort::angle::scatter::LineScatter;
 use shadersort::angle::{Angle, AngledRun, LineSpace, Lines};
 use shadersort::gpu::Gpu;
 use shadersort::gpu::readback::read_texture;
-use shadersort::intervals::{IntervalMode, IntervalSettings, RunMap, Threshold};
+use shadersort::intervals::edges::edge_pixels;
+use shadersort::intervals::threshold::outside;
+use shadersort::intervals::{IntervalMode, IntervalSettings, Mask, RunMap, Threshold};
 use shadersort::keys::SortKey;
 use shadersort::keys::options::{Axis, Scope, SortOptions};
 use shadersort::keys::radix_key::RadixKey;
-use shadersort::picture::patterns::random_image;
+use shadersort::picture::patterns::{SplitMix64, random_image};
+use shadersort::reference::bitonic::BitonicModel;
 use shadersort::reference::radix::{RadixPlan, Sequences, radix_steps_in_runs};
 use shadersort::reference::{
     fixed_pixels_stay, lines_are_permutations, odd_even_pass_in_runs, stable_sort_in_runs,
@@ -34,6 +40,9 @@ struct Kit {
     odd_even: Pipelines,
     bubble: Pipelines,
     radix: Pipelines,
+    bitonic: Pipelines,
+    /// Bitonic in blocks of 16: longer lines span blocks, so stages reach across them.
+    bitonic_16: Pipelines,
     scatter: LineScatter,
 }
 
@@ -43,6 +52,8 @@ impl Kit {
             odd_even: Pipelines::new(gpu, Algorithm::OddEven),
             bubble: Pipelines::new(gpu, Algorithm::Bubble),
             radix: Pipelines::new(gpu, Algorithm::Radix),
+            bitonic: Pipelines::new(gpu, Algorithm::Bitonic),
+            bitonic_16: Pipelines::Bitonic(Bitonic::with_max_block(gpu, 16)),
             scatter: LineScatter::new(gpu),
         }
     }
@@ -70,9 +81,6 @@ impl Case {
         descending: bool,
         threshold: Option<(f64, f64)>,
     ) -> Self {
-        let angle = Angle::new(degrees).unwrap();
-        let picture = random_image(w, h, (degrees.abs() as u64) * 1000 + u64::from(w * 7 + h));
-        let space = Arc::new(LineSpace::new(w, h, angle));
         let settings = match threshold {
             Some((lo, hi)) => IntervalSettings {
                 mode: IntervalMode::Threshold,
@@ -81,13 +89,34 @@ impl Case {
             },
             None => IntervalSettings::default(),
         };
-        let runs = threshold.map(|_| space.run_map(&picture, &settings, None).unwrap());
+        Case::within(degrees, (w, h), key, descending, &settings, None)
+    }
+
+    /// A case within the runs `settings` and `mask` make along the lines (whole lines when
+    /// they make none).
+    fn within(
+        degrees: f64,
+        (w, h): (u32, u32),
+        key: SortKey,
+        descending: bool,
+        settings: &IntervalSettings,
+        mask: Option<&Mask>,
+    ) -> Self {
+        let angle = Angle::new(degrees).unwrap();
+        let picture = random_image(w, h, (degrees.abs() as u64) * 1000 + u64::from(w * 7 + h));
+        let space = Arc::new(LineSpace::new(w, h, angle));
+        let has_runs = settings.mode != IntervalMode::None || mask.is_some();
+        let runs = has_runs.then(|| space.run_map(&picture, settings, mask).unwrap());
         let map = runs
             .clone()
             .unwrap_or_else(|| space.run_map(&picture, &IntervalSettings::default(), None).unwrap());
         let lines = space.gather(&picture);
         let options = SortOptions { key, descending, axis: Axis::Rows };
-        let what = format!("{degrees}° {w}x{h} {key:?} descending {descending} threshold {threshold:?}");
+        let what = format!(
+            "{degrees}° {w}x{h} {key:?} descending {descending} {:?} mask {}",
+            settings.relevant(),
+            mask.is_some()
+        );
         Case { what, picture, space, runs, map, lines, options }
     }
 
@@ -197,6 +226,21 @@ fn check_all(gpu: &Gpu, kit: &Kit, case: &Case) {
     assert!(fixed_pixels_stay(&case.lines, &radix_lines, &case.map), "{}: radix moved padding", case.what);
     finals.push(("radix".into(), read_texture(gpu, run.state()).unwrap()));
 
+    // The bitonic network, one stage per step: the model's stage (within the same map, so the
+    // padding sorts as fixed pixels) after every stage, with exactly its exchanges.
+    for (name, pipelines) in [("bitonic", &kit.bitonic), ("bitonic in blocks of 16", &kit.bitonic_16)] {
+        let run = case.start(gpu, kit, pipelines, RunSettings::default());
+        let mut model = BitonicModel::new(&case.lines, options, Some(&case.map));
+        assert_eq!(run.total_steps(), model.stages(), "{}: {name} stages", case.what);
+        case.check_state(gpu, &run, &case.lines, &format!("{name} start"));
+        let run = step_through(gpu, run, |run, step, swaps| {
+            let exchanges = model.step();
+            case.check_state(gpu, run, model.state(), &format!("{name} stage {step}"));
+            assert_eq!(swaps, exchanges, "{}: {name} exchanges of stage {step}", case.what);
+        });
+        finals.push((name.into(), read_texture(gpu, run.state()).unwrap()));
+    }
+
     let mut input: Vec<[u8; 4]> = case.picture.pixels().map(|p| p.0).collect();
     input.sort_unstable();
     for (name, picture) in &finals {
@@ -231,6 +275,114 @@ fn every_algorithm_matches_the_model_at_many_angles_and_sizes() {
     });
 }
 
+/// Which mask a case sorts under.
+#[derive(Clone, Copy, Debug)]
+enum Masked {
+    No,
+    /// About two thirds of the pixels white, from a seed.
+    Random,
+    /// Every pixel black: nothing may move.
+    Black,
+    /// Every pixel white: the runs are the mode's alone.
+    White,
+}
+
+impl Masked {
+    fn mask(self, (w, h): (u32, u32), seed: u64) -> Option<Mask> {
+        let mut rng = SplitMix64::new(seed);
+        match self {
+            Masked::No => None,
+            Masked::Random => Some(Mask::from_fn(w, h, |_, _| !rng.next_u32().is_multiple_of(3))),
+            Masked::Black => Some(Mask::from_fn(w, h, |_, _| false)),
+            Masked::White => Some(Mask::from_fn(w, h, |_, _| true)),
+        }
+    }
+}
+
+/// The map made at an angle, against the picture itself: every line-space cell whose picture
+/// pixel the mode or the mask fixes (per `fixed`, row-major in the picture), and every padding
+/// cell, is a run of its own, and every other run is a longest stretch of the cells left; so a
+/// run that crosses a fixed pixel, or stops one pixel short of it, fails here.
+fn check_map_fixes_what_the_picture_says(case: &Case, fixed: &[bool]) {
+    let runs = case.runs.as_ref().expect("a case within runs");
+    let (width, lines) = case.space.size();
+    let width = width as usize;
+    for line in 0..lines as usize {
+        let stays = |p: usize| case.space.pixel_at(line, p).is_none_or(|i| fixed[i]);
+        let mut expected = Vec::new();
+        let mut p = 0;
+        while p < width {
+            let mut end = p + 1;
+            while !stays(p) && end < width && !stays(end) {
+                end += 1;
+            }
+            expected.push(p..end);
+            p = end;
+        }
+        assert_eq!(runs.runs(line), expected, "{}: the runs of line {line}", case.what);
+    }
+}
+
+/// Edge runs and masks at an angle (alone, together, and with a threshold): the map fixes
+/// exactly the picture pixels on edges, outside the threshold or under black, every algorithm
+/// matches the model within it after every step, and those pixels end where they were; on
+/// awkward sizes (1x1, 1xN, Nx1, lines of 63, 64 and 65), in both orders.
+#[test]
+fn every_algorithm_matches_the_model_at_angles_within_edges_and_masks() {
+    let edges = |edge_level| IntervalSettings { mode: IntervalMode::Edges, edge_level, ..Default::default() };
+    let threshold = |lo, hi| IntervalSettings {
+        mode: IntervalMode::Threshold,
+        threshold: Threshold::new(lo, hi).unwrap(),
+        ..Default::default()
+    };
+    let none = IntervalSettings::default();
+    let cases = [
+        (30.0, (17, 9), SortKey::Luma, false, edges(0.35), Masked::No),
+        (135.0, (9, 14), SortKey::Hue, true, edges(0.3), Masked::Random),
+        (-45.0, (12, 12), SortKey::Red, false, none, Masked::Random),
+        (200.0, (23, 6), SortKey::Saturation, true, threshold(0.1, 0.8), Masked::Random),
+        (60.0, (1, 9), SortKey::Luma, false, edges(0.35), Masked::No),
+        (10.0, (9, 1), SortKey::Value, true, none, Masked::Random),
+        (251.0, (1, 1), SortKey::Luma, false, edges(0.2), Masked::Random),
+        (2.0, (65, 3), SortKey::Luma, false, edges(0.4), Masked::No),
+        (1.0, (64, 2), SortKey::Blue, true, none, Masked::Random),
+        (300.0, (7, 63), SortKey::Green, false, edges(0.35), Masked::Random),
+        (75.0, (11, 8), SortKey::Luma, false, none, Masked::Black),
+        (160.0, (10, 7), SortKey::Luma, true, edges(1.0), Masked::White),
+    ];
+    on_every_gpu(|gpu| {
+        let kit = Kit::new(gpu);
+        for (i, (degrees, size, key, descending, settings, masked)) in cases.into_iter().enumerate() {
+            let mask = masked.mask(size, 60 + i as u64);
+            let case = Case::within(degrees, size, key, descending, &settings, mask.as_ref());
+            let picture = &case.picture;
+            // What fixes a pixel, read off the picture directly.
+            let mut fixed = match settings.mode {
+                IntervalMode::Edges => edge_pixels(picture, settings.key, settings.edge_level),
+                IntervalMode::Threshold => outside(picture, settings.key, settings.threshold),
+                _ => vec![false; (size.0 * size.1) as usize],
+            };
+            if let Some(mask) = &mask {
+                fixed.iter_mut().enumerate().for_each(|(i, f)| *f |= !mask.is_sortable(i));
+            }
+            check_map_fixes_what_the_picture_says(&case, &fixed);
+            check_all(gpu, &kit, &case);
+            let end = case.space.scatter(&stable_sort_in_runs(&case.lines, &case.options, &case.map));
+            for (i, _) in fixed.iter().enumerate().filter(|(_, f)| **f) {
+                let (x, y) = (i as u32 % size.0, i as u32 / size.0);
+                assert_eq!(end.get_pixel(x, y), picture.get_pixel(x, y), "{}: fixed pixel {i}", case.what);
+            }
+            // The cases mean something: pixels fixed and runs to sort, except where nothing can be.
+            let movable = size.0 * size.1 > 1 && !matches!(masked, Masked::Black);
+            assert_eq!(case.map.max_run_len() > 1, movable, "{}: runs to sort", case.what);
+            if size.0 * size.1 > 1 {
+                let fixes = !matches!(masked, Masked::White);
+                assert_eq!(fixed.contains(&true), fixes, "{}: pixels fixed", case.what);
+            }
+        }
+    });
+}
+
 /// A run restarted in a threshold's runs, then in none, sorts as a fresh run would, and the
 /// padding stays fixed without interval runs too; a sort started through [`Lines`] is the
 /// same sort.
@@ -241,7 +393,7 @@ fn restarts_keep_the_padding_fixed_and_lines_start_the_same_sort() {
     let threshold = case.runs.clone().unwrap();
     on_every_gpu(|gpu| {
         let kit = Kit::new(gpu);
-        for pipelines in [&kit.odd_even, &kit.bubble, &kit.radix] {
+        for pipelines in [&kit.odd_even, &kit.bubble, &kit.radix, &kit.bitonic] {
             let sort = |run: &mut AngledRun| {
                 run_until(gpu, run, u32::MAX, |_| true).unwrap();
                 read_texture(gpu, run.state()).unwrap()

@@ -1,5 +1,6 @@
-//! Sorting within interval runs on the GPU: odd-even (compute and fragment), bubble and the
-//! radix view each equal the CPU model after every pass and step, keep every line a
+//! Sorting within interval runs on the GPU: odd-even (compute and fragment), bubble, the radix
+//! view and the bitonic network (in the device's blocks and in blocks of 16) each equal the CPU
+//! model after every pass, step and stage, keep every line a
 //! permutation, never move a pixel that has no run to move in, and end in the same picture,
 //! each run stably sorted; for runs from thresholds, edges, random lengths and masks, on
 //! awkward sizes, along rows and columns in both orders; on every backend under test.
@@ -8,6 +9,7 @@ mod common;
 
 use common::on_every_gpu;
 use image::RgbaImage;
+use shadersort::algorithms::bitonic::Bitonic;
 use shadersort::algorithms::odd_even::PassKind;
 use shadersort::algorithms::ping_pong::StartPicture;
 use shadersort::algorithms::radix::RadixSettings;
@@ -21,6 +23,7 @@ use shadersort::keys::SortKey;
 use shadersort::keys::options::{Axis, Scope, SortOptions};
 use shadersort::keys::radix_key::RadixKey;
 use shadersort::picture::patterns::{SplitMix64, random_image};
+use shadersort::reference::bitonic::BitonicModel;
 use shadersort::reference::radix::{RadixPlan, Sequences, radix_steps_in_runs};
 use shadersort::reference::{
     fixed_pixels_stay, lines_are_permutations, odd_even_pass_in_runs, stable_sort, stable_sort_in_runs,
@@ -31,6 +34,9 @@ struct AllPipelines {
     odd_even: Pipelines,
     bubble: Pipelines,
     radix: Pipelines,
+    bitonic: Pipelines,
+    /// Bitonic in blocks of 16: longer runs span blocks, so stages reach across them.
+    bitonic_16: Pipelines,
 }
 
 impl AllPipelines {
@@ -39,6 +45,8 @@ impl AllPipelines {
             odd_even: Pipelines::new(gpu, Algorithm::OddEven),
             bubble: Pipelines::new(gpu, Algorithm::Bubble),
             radix: Pipelines::new(gpu, Algorithm::Radix),
+            bitonic: Pipelines::new(gpu, Algorithm::Bitonic),
+            bitonic_16: Pipelines::Bitonic(Bitonic::with_max_block(gpu, 16)),
         }
     }
 }
@@ -142,6 +150,26 @@ fn check_all(
     let radix_final = read_texture(gpu, run.state()).unwrap();
     assert!(fixed_pixels_stay(input, &radix_final, runs), "{what} radix: moved a fixed pixel");
     finals.push(("radix".into(), radix_final));
+
+    // The bitonic network, one stage per step: the model's stage after every stage, with
+    // exactly its exchanges.
+    for (name, pipelines) in [("bitonic", &pipes.bitonic), ("bitonic in blocks of 16", &pipes.bitonic_16)] {
+        let run = pipelines.start_in_runs(gpu, input, options, RunSettings::default(), Some(runs)).unwrap();
+        let mut model = BitonicModel::new(input, options, Some(runs));
+        assert_eq!(run.total_steps(), model.stages(), "{what}: {name} stages");
+        let run = step_through(gpu, run, |step, state, swaps| {
+            let exchanges = model.step();
+            assert!(state == model.state(), "{what} {name}: stage {step} differs from the model");
+            assert_eq!(swaps, exchanges, "{what} {name}: exchanges of stage {step}");
+            assert!(
+                lines_are_permutations(input, state, options.axis),
+                "{what} {name}: stage {step} lost a pixel"
+            );
+            assert!(fixed_pixels_stay(input, state, runs), "{what} {name}: stage {step} moved a fixed pixel");
+        });
+        assert_eq!(run.stats().sorted_after, Some(run.total_steps()), "{what} {name}");
+        finals.push((name.into(), read_texture(gpu, run.state()).unwrap()));
+    }
 
     for (name, picture) in &finals {
         assert!(*picture == expected, "{what}: {name} does not end with every run stably sorted");
@@ -255,6 +283,8 @@ fn restarting_with_another_map_sorts_as_a_fresh_run_would() {
             (&pipes.odd_even, RunSettings { pass_kind: PassKind::Fragment, ..Default::default() }),
             (&pipes.bubble, RunSettings::default()),
             (&pipes.radix, RunSettings::default()),
+            (&pipes.bitonic, RunSettings::default()),
+            (&pipes.bitonic_16, RunSettings::default()),
         ];
         for (i, (pipelines, settings)) in lanes.into_iter().enumerate() {
             let sort = |run: &mut Box<dyn SortRun>| {
@@ -296,7 +326,7 @@ fn maps_that_cannot_be_used_are_refused_and_leave_the_run_as_it_was() {
     let other_size = RunMap::whole_lines(4, 9, Axis::Rows);
     on_every_gpu(|gpu| {
         let pipes = AllPipelines::new(gpu);
-        for pipelines in [&pipes.odd_even, &pipes.bubble, &pipes.radix] {
+        for pipelines in [&pipes.odd_even, &pipes.bubble, &pipes.radix, &pipes.bitonic] {
             for wrong in [&columns, &other_size] {
                 let e = pipelines
                     .start_in_runs(gpu, &input, SortOptions::default(), RunSettings::default(), Some(wrong))

@@ -9,6 +9,7 @@ mod common;
 use common::on_every_gpu;
 use image::RgbaImage;
 use shadersort::algorithms::bubble::Bubble;
+use shadersort::algorithms::bubble::DEFAULT_PHASES_PER_STEP;
 use shadersort::algorithms::odd_even::{OddEven, PassKind};
 use shadersort::algorithms::radix::{Radix, RadixSettings};
 use shadersort::algorithms::swap_reader::SwapReader;
@@ -16,13 +17,14 @@ use shadersort::algorithms::{Algorithm, Pipelines, RunSettings, SortRun};
 use shadersort::angle::scatter::LineScatter;
 use shadersort::angle::{Angle, Lines};
 use shadersort::gpu::Gpu;
-use shadersort::gpu::readback::read_texture;
 use shadersort::intervals::{Cell, RunMap};
 use shadersort::keys::SortKey;
 use shadersort::keys::options::{Axis, Scope, SortOptions};
+use shadersort::keys::radix_key::RadixKey;
 use shadersort::lens::{LensLine, LensProbe, LensReading, StepReading};
 use shadersort::picture::patterns::random_image;
-use shadersort::reference::radix::{RadixPlan, Sequences, destinations, radix_steps};
+use shadersort::reference::bitonic::bitonic_stages;
+use shadersort::reference::radix::{RadixPlan, Sequences, destinations, radix_steps, radix_steps_in_runs};
 use shadersort::reference::{self, first_left};
 
 /// One step forward, its counts taken.
@@ -299,6 +301,38 @@ fn radix_lens_shows_each_pass_digits_prefix_sums_and_destinations() {
     });
 }
 
+/// The CPU model of `algorithm` (default settings) after `steps` steps on the line-space
+/// picture `lines`, within `map` (whole lines, the padding fixed), as an angled run sorts it.
+fn angled_model(
+    algorithm: Algorithm,
+    lines: &RgbaImage,
+    options: SortOptions,
+    map: &RunMap,
+    steps: u32,
+) -> RgbaImage {
+    match algorithm {
+        Algorithm::OddEven => reference::odd_even_passes_in_runs(lines, &options, Some(map), steps),
+        Algorithm::Bubble => {
+            let phases = (steps * DEFAULT_PHASES_PER_STEP).min(map.max_run_len());
+            reference::odd_even_passes_in_runs(lines, &options, Some(map), phases)
+        }
+        Algorithm::Radix => {
+            let settings = RadixSettings::default();
+            let key =
+                RadixKey::new(options, settings.key_bits).unwrap().with_run_bits(map.run_bits()).unwrap();
+            let plan = RadixPlan { key, digit_bits: settings.digit_bits, stages: 1, twin_indices: false };
+            let (width, height) = lines.dimensions();
+            let seqs = Sequences { width, height, axis: Axis::Rows, scope: Scope::Rows };
+            radix_steps_in_runs(lines, seqs, &plan, Some(map), steps).0
+        }
+        Algorithm::Bitonic => bitonic_stages(lines, options, Some(map), steps),
+    }
+}
+
+/// At an angle the lens reads the line through the point as the CPU model has it after the
+/// same steps (and, where it shows one, the state before the last step), for every algorithm,
+/// through points on every line: the line found by searching line space for the point, not by
+/// the lens's own lookup.
 #[test]
 fn at_an_angle_the_lens_reads_the_line_through_the_point() {
     on_every_gpu(|gpu| {
@@ -308,32 +342,44 @@ fn at_an_angle_the_lens_reads_the_line_through_the_point() {
         let input = random_image(w, h, 3);
         let lines = Lines::new(Angle::new(30.0).unwrap(), (w, h), 4096).unwrap();
         let Lines::Angled(space) = &lines else { panic!("30° has lines at an angle") };
+        let gathered = space.gather(&input);
+        let whole = space.whole_lines().expect("lines at 30° are padded");
+        let (line_width, count) = space.size();
         for algorithm in Algorithm::ALL {
             let pipelines = Pipelines::new(gpu, algorithm);
             let options = lines.sort_options(SortOptions::default());
             let mut run = lines
                 .start(gpu, &pipelines, &scatter, &input, options, RunSettings::default(), None)
                 .unwrap();
-            for _ in 0..3.min(run.total_steps()) {
+            let steps = 3.min(run.total_steps());
+            for _ in 0..steps {
                 step(gpu, run.as_mut());
             }
-            let picture = read_texture(gpu, run.state()).unwrap();
-            for point in [(0, 0), (9, 5), (18, 10), (3, 9)] {
+            let now = angled_model(algorithm, &gathered, options, &whole, steps);
+            let was = angled_model(algorithm, &gathered, options, &whole, steps - 1);
+            // Every line begins on the picture's border: points there reach every line.
+            let border =
+                (0..w).flat_map(|x| [(x, 0), (x, h - 1)]).chain((0..h).flat_map(|y| [(0, y), (w - 1, y)]));
+            for point in border.chain([(9, 5), (3, 9)]) {
+                let index = (point.1 * w + point.0) as usize;
+                let on =
+                    |l: u32| (0..line_width).find(|&p| space.pixel_at(l as usize, p as usize) == Some(index));
+                let through = (0..count).find(|&l| on(l).is_some()).expect("every pixel lies on a line");
+                // The model's line: its row of line space up to the padding.
+                let model_row = |state: &RgbaImage| -> Vec<[u8; 4]> {
+                    (0..line_width)
+                        .take_while(|&p| space.pixel_at(through as usize, p as usize).is_some())
+                        .map(|p| state.get_pixel(p, through).0)
+                        .collect()
+                };
                 let line = LensLine::through(&lines, (w, h), point);
                 let lens = probe.read(gpu, &run.lens_view(), &line).unwrap();
-                // Position p of the line is picture pixel pixel_at(line, p), in the picture now.
-                let expected: Vec<[u8; 4]> = (0..line.len as usize)
-                    .map(|p| {
-                        let i = space.pixel_at(line.index as usize, p).unwrap() as u32;
-                        picture.get_pixel(i % w, i / w).0
-                    })
-                    .collect();
-                assert_eq!(pixels(&lens), expected, "{algorithm:?} through {point:?}");
-                let index = point.1 * w + point.0;
-                assert!(
-                    (0..line.len as usize)
-                        .any(|p| space.pixel_at(line.index as usize, p) == Some(index as usize))
-                );
+                let what = format!("{algorithm:?} through {point:?}, {steps} steps");
+                assert_eq!(pixels(&lens), model_row(&now), "{what}");
+                let befores: Vec<_> = lens.cells.iter().filter_map(|c| c.before).collect();
+                if !befores.is_empty() {
+                    assert_eq!(befores, model_row(&was), "{what}: the state before");
+                }
             }
         }
     });

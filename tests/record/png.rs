@@ -161,3 +161,47 @@ fn a_threshold_sweep_records_exact_frames() {
         assert!(*frame == stable_sort_in_runs(&input, &options, &runs), "frame {k}");
     }
 }
+
+/// README's bitonic APNG (`--algorithm bitonic --threshold 0.3..0.9 --axis columns --fps 8`) on
+/// a small random picture, columns of 37 across several runs: one frame per stage, each the
+/// CPU model's state after that stage within the threshold's runs exactly, alpha included, every
+/// delay 1/8 s but the hold's; the last frame is each run stably sorted.
+#[test]
+fn bitonic_within_a_threshold_along_columns_records_every_stage_exactly() {
+    use shadersort::intervals::{IntervalMode, IntervalSettings, RunMap, Threshold};
+    use shadersort::keys::options::Axis;
+    use shadersort::reference::bitonic::BitonicModel;
+    use shadersort::reference::{fixed_pixels_stay, stable_sort_in_runs};
+    let dir = tempfile::tempdir().unwrap();
+    let input = random_image(13, 37, 45);
+    let name = save(&input, dir.path(), "noise.png");
+    let args = [&name, "--max-size", "240", "--algorithm", "bitonic", "--threshold", "0.3..0.9"];
+    let stdout =
+        ok(&[&args[..], &["--axis", "columns", "--fps", "8", "--record", "b.png"]].concat(), dir.path());
+    assert!(stdout.contains("exact RGBA), animated PNG"), "{stdout}");
+    let options = SortOptions { axis: Axis::Columns, ..Default::default() };
+    let settings = IntervalSettings {
+        mode: IntervalMode::Threshold,
+        threshold: Threshold::new(0.3, 0.9).unwrap(),
+        ..Default::default()
+    };
+    let runs = RunMap::compute(&input, Axis::Columns, &settings, None).unwrap();
+    let mut model = BitonicModel::new(&input, options, Some(&runs));
+    // The runs must be long enough for several merges, and leave pixels fixed.
+    assert!(model.stages() >= 6 && runs.summary().fixed > 0, "{:?}", runs.summary());
+    let frames = decode_apng(&dir.path().join("b.png"));
+    assert_eq!(frames.len() as u32, model.stages() + 1, "the input and one frame per stage");
+    assert!(stdout.contains(&format!("recorded {} frames", frames.len())), "{stdout}");
+    for (k, (frame, delay)) in frames.iter().enumerate() {
+        if k > 0 {
+            model.step();
+        }
+        assert!(frame == model.state(), "frame {k} differs from the model after {k} stages");
+        if k + 1 < frames.len() {
+            assert_eq!(*delay, (125, 1), "delay of frame {k}");
+        }
+    }
+    let last = &frames.last().unwrap().0;
+    assert!(*last == stable_sort_in_runs(&input, &options, &runs), "the last frame is each run sorted");
+    assert!(fixed_pixels_stay(&input, last, &runs), "pixels outside the threshold stay");
+}
