@@ -332,7 +332,7 @@ fn sort_to_png(
     let mut bar = Progress::new("sorting", "steps");
     bar.set_total(u64::from(steps_asked));
     let started = Instant::now();
-    let mut long_run = LongRunNote::new(s, steps_asked);
+    let mut long_run = LongRunNote::new(s.algorithm, s.options.key, steps_asked);
     run_until(gpu, run.as_mut(), steps_asked, |done| {
         bar.set_done(u64::from(done));
         if let Some(note) = long_run.check(done, started.elapsed()) {
@@ -376,12 +376,12 @@ struct LongRunNote {
 }
 
 impl LongRunNote {
-    fn new(settings: &Settings, steps: u32) -> LongRunNote {
-        let algorithm = match settings.algorithm {
+    fn new(algorithm: crate::algorithms::Algorithm, key: crate::keys::SortKey, steps: u32) -> LongRunNote {
+        let algorithm = match algorithm {
             crate::algorithms::Algorithm::Radix | crate::algorithms::Algorithm::Bitonic => None,
             other => Some(other.name()),
         };
-        let radix_passes = crate::keys::radix_key::exact_bits(settings.options.key)
+        let radix_passes = crate::keys::radix_key::exact_bits(key)
             .div_ceil(crate::algorithms::radix::RadixSettings::DEFAULT.digit_bits);
         LongRunNote { algorithm, steps, radix_passes }
     }
@@ -484,5 +484,38 @@ impl std::fmt::Display for RecordReport {
             self.bytes,
             self.path.display()
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::algorithms::Algorithm;
+
+    /// The note for `algorithm` after `done` of 1000 steps in `seconds`, asked twice.
+    fn notes(algorithm: Algorithm, done: u32, seconds: u64) -> [Option<String>; 2] {
+        let mut note = LongRunNote::new(algorithm, crate::keys::SortKey::Luma, 1000);
+        let elapsed = Duration::from_secs(seconds);
+        [note.check(done, elapsed), note.check(done, elapsed)]
+    }
+
+    #[test]
+    fn odd_even_and_bubble_get_one_note_when_the_rest_looks_longer_than_30_s() {
+        for algorithm in [Algorithm::OddEven, Algorithm::Bubble] {
+            // 10 of 1000 steps in 2 s: 200 s in all, said once.
+            let [first, again] = notes(algorithm, 10, 2);
+            let first = first.unwrap_or_else(|| panic!("no note for {algorithm:?}"));
+            assert!(
+                first.starts_with(&format!("note: {} needs up to 1000 steps", algorithm.name())),
+                "{first}"
+            );
+            assert_eq!(again, None, "{algorithm:?} noted twice");
+            // 500 of 1000 in 2 s: 4 s in all; and nothing is judged within the first second.
+            assert_eq!(notes(algorithm, 500, 2), [None, None], "{algorithm:?}");
+            assert_eq!(notes(algorithm, 1, 0), [None, None], "{algorithm:?}");
+        }
+        for algorithm in [Algorithm::Radix, Algorithm::Bitonic] {
+            assert_eq!(notes(algorithm, 10, 2), [None, None], "{algorithm:?}");
+        }
     }
 }

@@ -1,8 +1,9 @@
 //! The live window end to end, on the software GPU under its own Xvfb: keys sent with xdotool
 //! (XTEST) move the pass counter as the key table says, stepping changes the picture on screen,
-//! S saves a PNG, G records a GIF, Q quits; the interval flags start it within runs, M changes
-//! the runs live, I draws them over the picture and ] turns the lines to an angle; a clip plays
-//! sorted, pauses on a frame, steps through its passes and frames, and records. Needs `xvfb`,
+//! S saves a PNG, G records a GIF whose frames are the CPU model's, Q quits (more keys in
+//! [`keys`]); the interval flags start it within runs, M changes the runs live, I draws them
+//! over the picture and ] turns the lines to an angle; a clip plays sorted, pauses on a frame,
+//! steps through its passes and frames, and records. Needs `xvfb`,
 //! `xdotool`, `x11-utils` (xdpyinfo) and `imagemagick` (`.ci/run` installs them); set
 //! SHADERSORT_SKIP_WINDOW_TEST=1 to skip it on a machine without them. A failing test prints the
 //! app's log and the X server's.
@@ -11,6 +12,9 @@ use image::RgbaImage;
 use std::path::PathBuf;
 
 mod clips;
+use clips::ci;
+#[path = "window/keys.rs"]
+mod keys;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -274,8 +278,8 @@ fn launch(
     first: &str,
     prepare: impl FnOnce(&std::path::Path),
 ) -> Option<Session> {
-    if std::env::var_os("SHADERSORT_SKIP_WINDOW_TEST").is_some() {
-        eprintln!("skipped: SHADERSORT_SKIP_WINDOW_TEST is set");
+    if ci::switch("SHADERSORT_SKIP_WINDOW_TEST", "skip the window tests") {
+        eprintln!("skipped: the window test, as SHADERSORT_SKIP_WINDOW_TEST=1 asks");
         return None;
     }
     for tool in ["Xvfb", "xdotool", "xdpyinfo", "import"] {
@@ -333,6 +337,12 @@ fn launch(
     let session =
         Session { dir, display, log, xvfb_log, keys_from: Default::default(), window, app, _xvfb: xvfb };
     session.expect_log(first);
+    // The ledger names the test and the adapter the window opened on, from the app's own log.
+    let text = session.log_text();
+    let adapter =
+        text.lines().find_map(|l| l.split_once("window on ")).map_or("no adapter logged", |(_, a)| a);
+    let test = std::thread::current().name().unwrap_or("a window test").to_string();
+    ci::ran("window", &format!("{test} on {adapter}"));
     Some(session)
 }
 
@@ -386,7 +396,11 @@ fn keys_step_the_sort_and_the_picture_follows(backend: &str) {
         s.log_text().contains("gifs/noise-odd-even-luma.gif")
     });
     assert!(s.log_text().contains("recorded"), "{}", s.log_text());
-    assert!(s.dir.path().join("gifs/noise-odd-even-luma.gif").is_file());
+    keys::assert_recording_follows_the_model(
+        &s.dir.path().join("gifs/noise-odd-even-luma.gif"),
+        &picture,
+        64,
+    );
 
     s.keys(&["space"]);
     s.expect_pass_at_least(10, 64);

@@ -1,13 +1,12 @@
 //! What the user's actions do: commands from the key table and the panel's buttons, and
 //! settings changed in the panel (each starts the lanes over from the input).
 
-use super::lanes::LaneSync;
 use super::panel_model::Action;
+use super::window_angle;
 use super::{Running, Session};
-use super::{window_angle, zoom};
 use crate::algorithms::Algorithm;
+use crate::controls::choice::SortChoice;
 use crate::controls::commands::Command;
-use crate::keys::options::Scope;
 
 impl Running {
     pub(super) fn act(&mut self, action: Action) {
@@ -44,6 +43,17 @@ impl Running {
             Action::ClearMask => self.clear_mask(),
             Action::Inspect(x, y) => self.inspect((x, y)),
             Action::SeekClip(frame) => self.seek_clip(frame),
+        }
+    }
+
+    /// Sorts as `next` says from now on, starting over from the input. A command changes one
+    /// thing: a new direction is laid out by `turn_to`, which keeps the old one when the new
+    /// one's lines do not fit the GPU.
+    fn choose(&mut self, next: SortChoice) {
+        if next.angle != self.session.lines.angle() {
+            self.turn_to(next.angle);
+        } else {
+            self.change(|s| s.choose(next));
         }
     }
 
@@ -92,49 +102,34 @@ impl Running {
             | Command::JumpBack
             | Command::First
             | Command::Last
-            | Command::Reset
-            | Command::Faster
-            | Command::Slower => session.player.apply(command, &mut session.lanes),
-            Command::ChooseAlgorithm(a) => self.change(|s| s.algorithm = a),
-            Command::CycleKey => self.change(|s| s.options.key = s.options.key.next()),
-            Command::ToggleReverse => self.change(|s| s.options.descending = !s.options.descending),
-            Command::ToggleAxis => self.turn_to(window_angle::toggled_axis(self.session.lines.angle())),
-            Command::TurnClockwise => {
-                self.turn_to(self.session.lines.angle().turned(window_angle::TURN_DEGREES))
+            | Command::Reset => session.player.apply(command, &mut session.lanes),
+            Command::Faster | Command::Slower => {
+                session.player.apply(command, &mut session.lanes);
+                let speed = session.player.speed();
+                self.ui.say(format!("speed {speed} passes/s"));
             }
-            Command::TurnCounterclockwise => {
-                self.turn_to(self.session.lines.angle().turned(-window_angle::TURN_DEGREES))
-            }
-            Command::TogglePassKind => self.change(|s| s.pass_kind = s.pass_kind.toggled()),
-            Command::CycleDigitBits => self
-                .change(|s| s.radix.digit_bits = crate::keys::radix_key::next_digit_bits(s.radix.digit_bits)),
-            Command::ToggleScope => self.change(|s| {
-                s.radix.scope = match s.radix.scope {
-                    Scope::Rows => Scope::Image,
-                    Scope::Image => Scope::Rows,
+            Command::ChooseAlgorithm(_)
+            | Command::CycleKey
+            | Command::ToggleReverse
+            | Command::ToggleAxis
+            | Command::TurnClockwise
+            | Command::TurnCounterclockwise
+            | Command::TogglePassKind
+            | Command::CycleDigitBits
+            | Command::ToggleScope
+            | Command::ToggleSubSteps
+            | Command::ToggleCompare
+            | Command::ToggleSync => {
+                if let Some(next) = self.session.choice().after(command) {
+                    self.choose(next);
                 }
-            }),
-            Command::ToggleSubSteps => self.change(|s| s.radix.sub_steps = !s.radix.sub_steps),
+            }
             Command::CycleIntervalMode => {
                 let s = &mut self.session;
                 s.intervals.mode = s.intervals.mode.next();
             }
             Command::ToggleRunsOverlay => self.toggle_runs_overlay(),
-            Command::ToggleCompare => self.change(|s| s.compare = !s.compare),
-            Command::ToggleSync => self.change(|s| {
-                s.sync = match s.sync {
-                    LaneSync::ByPass => LaneSync::ByTime,
-                    LaneSync::ByTime => LaneSync::ByPass,
-                }
-            }),
-            Command::FitToWindow => {
-                self.ui.zoom = None;
-                self.ui.pan = egui::Vec2::ZERO;
-            }
-            Command::ActualSize => {
-                self.ui.zoom = Some(zoom::Zoom::In(1));
-                self.ui.pan = egui::Vec2::ZERO;
-            }
+            Command::FitToWindow | Command::ActualSize | Command::Help => self.ui.view(command),
             Command::Open => {
                 let dialog = rfd::FileDialog::new()
                     .set_title("Open a picture or a clip")
@@ -155,7 +150,6 @@ impl Running {
             Command::NextFrame => self.step_clip(1),
             Command::Record => self.start_recording(),
             Command::SavePng => self.save_png(),
-            Command::Help => self.ui.help_open = !self.ui.help_open,
             Command::ToggleLens => self.toggle_lens(),
             Command::MoveLens(delta) => self.move_lens(delta.into()),
             Command::Quit => self.quit = true,

@@ -196,10 +196,42 @@ impl UiState {
         log::info!("{}", self.status);
     }
 
+    /// F fits the picture to the window, 0 shows it at one picture pixel per screen pixel (both
+    /// centred again), H opens or closes the key list; other commands change nothing here.
+    pub fn view(&mut self, command: Command) {
+        match command {
+            Command::FitToWindow => (self.zoom, self.pan) = (None, egui::Vec2::ZERO),
+            Command::ActualSize => (self.zoom, self.pan) = (Some(Zoom::In(1)), egui::Vec2::ZERO),
+            Command::Help => self.help_open = !self.help_open,
+            _ => {}
+        }
+    }
+
     /// Shows an error (and logs it).
     pub fn error(&mut self, message: impl Into<String>) {
         self.status = message.into();
         self.status_is_error = true;
         log::warn!("{}", self.status);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn f_fits_the_picture_0_shows_it_one_to_one_and_h_toggles_the_key_list() {
+        let mut ui = UiState { zoom: Some(Zoom::In(3)), pan: egui::vec2(40.0, -7.0), ..Default::default() };
+        ui.view(Command::ActualSize);
+        assert_eq!((ui.zoom, ui.pan), (Some(Zoom::In(1)), egui::Vec2::ZERO));
+        ui.pan = egui::vec2(5.0, 5.0);
+        ui.view(Command::FitToWindow);
+        assert_eq!((ui.zoom, ui.pan), (None, egui::Vec2::ZERO));
+        ui.view(Command::Help);
+        assert!(ui.help_open);
+        ui.view(Command::Help);
+        assert!(!ui.help_open);
+        ui.view(Command::StepForward);
+        assert_eq!((ui.zoom, ui.help_open), (None, false));
     }
 }

@@ -5,6 +5,7 @@ use super::lanes::{LaneSync, Lanes};
 use super::{Running, Session};
 use crate::algorithms::{Algorithm, RunSettings};
 use crate::angle::Lines;
+use crate::controls::choice::SortChoice;
 use crate::controls::explain;
 use crate::controls::lane_plan::lane_kinds;
 use crate::controls::player::Stepper;
@@ -51,6 +52,32 @@ impl Session {
     pub(super) fn set_lines(&mut self, lines: Lines) {
         self.options = lines.sort_options(self.options);
         self.lines = lines;
+    }
+
+    /// What is sorted and how, as the commands that change it see it.
+    pub(super) fn choice(&self) -> SortChoice {
+        SortChoice {
+            algorithm: self.algorithm,
+            key: self.options.key,
+            descending: self.options.descending,
+            angle: self.lines.angle(),
+            settings: self.settings(),
+            compare: self.compare,
+            sync: self.sync,
+        }
+    }
+
+    /// Takes `choice` but its direction (the lines are laid out by `Running::turn_to`, which
+    /// may refuse an angle); the lanes follow at their next start.
+    pub(super) fn choose(&mut self, choice: SortChoice) {
+        self.algorithm = choice.algorithm;
+        self.options.key = choice.key;
+        self.options.descending = choice.descending;
+        self.pass_kind = choice.settings.pass_kind;
+        self.phases_per_step = choice.settings.phases_per_step;
+        self.radix = choice.settings.radix;
+        self.compare = choice.compare;
+        self.sync = choice.sync;
     }
 
     /// Pass kind, phases per step and radix settings.

@@ -3,7 +3,7 @@
 
 use super::Running;
 use crate::angle::{Angle, Lines};
-pub use crate::controls::direction::{TURN_DEGREES, direction_name, toggled_axis};
+pub use crate::controls::direction::direction_name;
 use crate::keys::options::Axis;
 use std::time::Instant;
 

@@ -1,8 +1,10 @@
 //! What a viewer of a sort can be told and what it says back, apart from any window: the
-//! command table and its keys, the player that turns commands and time into steps, the lanes
-//! to show and their labels, and the sentences that explain a step. The native window
-//! ([`crate::app`]) and the browser page (`web/`) share them.
+//! command table and its keys, what its commands change in the sort's settings, the player
+//! that turns commands and time into steps, the lanes to show and their labels, and the
+//! sentences that explain a step. The native window ([`crate::app`]) and the browser page
+//! (`web/`) share them.
 
+pub mod choice;
 pub mod commands;
 pub mod direction;
 pub mod explain;

@@ -1,0 +1,147 @@
+//! More of the window's keys end to end, and G's recording against the CPU model: 0 shows the
+//! picture at one screen pixel per picture pixel and F fits it again; P steps back; + and -
+//! change the speed; L, Up and L move the row lens; K, X, A, `[`, `]` and T change the key, the
+//! order, the direction and the pass kind, and the sort then ends where the model does; the digit
+//! 3, D and W choose the radix view, its digit width and its scope. Each key's effect is read
+//! from the status lines the app logs, from a screenshot, or from a saved PNG.
+
+use super::{Session, start, wait_for};
+use image::RgbaImage;
+use shadersort::keys::SortKey;
+use shadersort::keys::options::{Axis, SortOptions};
+use shadersort::record::palette::{indexed_picture, quantize};
+use shadersort::reference::{odd_even_passes, stable_sort};
+use std::path::Path;
+use std::time::Duration;
+
+#[path = "../clips/gif.rs"]
+mod gif;
+
+/// G's GIF of an odd-even sort along rows by luma of `picture` (`passes` its longest line),
+/// recorded as the window records by default (every pass, 30 frames a second, the sorted
+/// picture held 2 s): each frame is the model at its pass through the recording's palette.
+pub fn assert_recording_follows_the_model(path: &Path, picture: &RgbaImage, passes: u32) {
+    let options = SortOptions::default();
+    let quantized = quantize(picture, [0, 0, 0], true);
+    let indexed = indexed_picture(picture, &quantized.indices);
+    let colours = &quantized.palette.colours;
+    let frames = gif::gif_frames(path);
+    // It stops once the picture is known sorted, so it may hold fewer than passes + 1 frames.
+    assert!((2..=passes as usize + 1).contains(&frames.len()), "{} frames for {passes} passes", frames.len());
+    for (k, (frame, delay)) in frames.iter().enumerate() {
+        let want = gif::through_palette(&odd_even_passes(&indexed, &options, k as u32), colours);
+        assert!(*frame == want, "G's frame {k} is not the model after {k} passes");
+        let last = k + 1 == frames.len();
+        assert_eq!(*delay, if last { 200 } else { 3 }, "delay of G's frame {k}");
+    }
+    let sorted = gif::through_palette(&stable_sort(&indexed, &options), colours);
+    assert!(frames.last().unwrap().0 == sorted, "G's last frame is not the sorted picture");
+}
+
+/// Where `picture` appears in the screenshot at one screen pixel per picture pixel (each
+/// channel within 2), if it does.
+fn found_one_to_one(shot: &RgbaImage, picture: &RgbaImage) -> Option<(u32, u32)> {
+    let near = |a: &image::Rgba<u8>, b: &image::Rgba<u8>| (0..3).all(|c| a[c].abs_diff(b[c]) <= 2);
+    let (w, h) = picture.dimensions();
+    let corner = picture.get_pixel(0, 0);
+    (0..=shot.height() - h).flat_map(|y| (0..=shot.width() - w).map(move |x| (x, y))).find(|&(x, y)| {
+        near(shot.get_pixel(x, y), corner)
+            && picture.enumerate_pixels().all(|(px, py, p)| near(shot.get_pixel(x + px, y + py), p))
+    })
+}
+
+impl Session {
+    /// Waits until a line logged since the last key press contains `needle` (a change of
+    /// settings may add a notice after the line [`Session::expect_log`] would need to end).
+    fn expect_log_containing(&self, needle: &str) {
+        wait_for(&format!("a line with '{needle}' in the log"), Duration::from_secs(30), || {
+            let text = self.log_text();
+            text.get(self.keys_from.get()..).unwrap_or_default().contains(needle)
+        });
+    }
+
+    /// The PNG the last S saved, named by its "saved NAME" line.
+    fn saved_png(&self) -> RgbaImage {
+        self.expect_log_containing("saved ");
+        let text = self.log_text();
+        let name = text[self.keys_from.get()..]
+            .lines()
+            .find_map(|l| l.split_once("] saved ").map(|(_, rest)| rest.split_whitespace().next().unwrap()))
+            .unwrap()
+            .to_string();
+        image::open(self.dir.path().join(&name)).unwrap().to_rgba8()
+    }
+}
+
+#[test]
+fn zoom_back_speed_lens_key_order_direction_pass_kind_and_radix_keys() {
+    // 64x48 noise, opaque (so the screen shows its colours as they are): small, so every pass
+    // is quick on the software GPU.
+    let mut picture = shadersort::picture::patterns::random_image(64, 48, 11);
+    picture.pixels_mut().for_each(|p| p[3] = 255);
+    let Some(mut s) = start("vulkan", &picture, &[], "pass 0/64") else { return };
+
+    // The window opens with the picture fitted (enlarged); 0 shows it 1:1, F fits it again.
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(found_one_to_one(&s.screenshot("fit.png"), &picture), None, "1:1 before 0");
+    s.keys(&["0"]);
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(found_one_to_one(&s.screenshot("one.png"), &picture).is_some(), "0 shows no 1:1 picture");
+    s.keys(&["f"]);
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(found_one_to_one(&s.screenshot("fit_again.png"), &picture), None, "1:1 after F");
+
+    // P is one pass back; + and - go up and down the list of speeds (30 passes/s at first).
+    s.keys(&["Right", "Right", "Right"]);
+    s.expect_step("pass 3/64");
+    s.keys(&["p"]);
+    s.expect_step("pass 2/64");
+    s.keys(&["plus"]);
+    s.expect_log("speed 60 passes/s");
+    s.keys(&["minus", "minus"]);
+    s.expect_log("speed 20 passes/s");
+
+    // L opens the lens on the middle row, Up moves it a row up, L closes it.
+    s.keys(&["l"]);
+    s.expect_log("lens on row 24 of 48 (64 pixels)");
+    s.keys(&["Up"]);
+    s.expect_log("lens on row 23 of 48 (64 pixels)");
+    s.keys(&["l"]);
+    s.expect_log("lens closed");
+
+    // K, X, A, [, ] and T, each starting over with one thing changed.
+    let says = |what: &str, view: &str| format!("Odd-even transposition, {what}; {view}");
+    for (key, line) in [
+        ("k", says("rows by hue, smallest first", "compute")),
+        ("x", says("rows by hue, largest first", "compute")),
+        ("a", says("columns by hue, largest first", "compute")),
+        ("bracketleft", says("lines at 75° by hue, largest first", "compute")),
+        ("bracketright", says("columns by hue, largest first", "compute")),
+        ("t", says("columns by hue, largest first", "fragment")),
+    ] {
+        s.keys(&[key]);
+        s.expect_log(&line);
+    }
+    s.expect_step("pass 0/48");
+    // The sort they chose ends where the model's does.
+    s.keys(&["End"]);
+    s.expect_step("pass 48/48");
+    s.keys(&["s"]);
+    let options = SortOptions { key: SortKey::Hue, descending: true, axis: Axis::Columns };
+    assert!(s.saved_png() == stable_sort(&picture, &options), "the window's end is not the model's");
+
+    // The radix view: 3 chooses it, D the next digit width (4 to 8 bits), W the scope.
+    let radix = |view: &str| format!("LSD radix, columns by hue, largest first; {view}");
+    for (key, line) in [
+        ("3", radix("4-bit digits, scope rows")),
+        ("d", radix("8-bit digits, scope rows")),
+        ("w", radix("8-bit digits, scope image")),
+    ] {
+        s.keys(&[key]);
+        s.expect_log_containing(&line);
+    }
+
+    s.keys(&["q"]);
+    wait_for("the window to close", Duration::from_secs(20), || s.app.0.try_wait().unwrap().is_some());
+    assert!(s.app.0.wait().unwrap().success(), "the app failed: {}", s.log_text());
+}
