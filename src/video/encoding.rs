@@ -29,7 +29,14 @@ pub fn video_args(
             ));
         }
         return match ext.as_str() {
-            "mkv" | "avi" | "nut" => Ok((args(&["-c:v", "ffv1", "-level", "3", "-pix_fmt", "bgra"]), None)),
+            "mkv" | "avi" | "nut" => {
+                // FFV1 version 3 codes slices in parallel, but frames with a side under 4 come
+                // out of it black (its slices are empty: 1x1, 2x2 and 64x2 with ffmpeg 5.1 and
+                // 7.0); version 1, one slice, codes them exactly. Sides from 8 up were checked
+                // exact in version 3 with up to 64 threads.
+                let level = if width.min(height) >= 8 { "3" } else { "1" };
+                Ok((args(&["-c:v", "ffv1", "-level", level, "-pix_fmt", "bgra"]), None))
+            }
             "mov" => Ok((args(&["-c:v", "png", "-pix_fmt", "rgba"]), None)),
             "png" | "apng" => Ok((animated_png, None)),
             _ => Err(ClipError::NoLosslessCodec { path: path.into(), ext }),
@@ -43,21 +50,16 @@ pub fn video_args(
         }
         return Ok((out, None));
     }
-    let odd = width % 2 == 1 || height % 2 == 1;
     match ext.as_str() {
         "mp4" | "m4v" | "mov" | "mkv" | "avi" => {
-            // 4:2:0 needs even sides; 4:4:4 keeps an odd size (fewer players take it).
-            let chroma = if odd { "yuv444p" } else { "yuv420p" };
-            let note = odd.then(|| {
-                format!(
-                    "note: {width}x{height} has an odd side, so the H.264 video is 4:4:4 to keep the size (some players need even sides; --codec or an even --max-size avoid it)"
-                )
-            });
+            // Always 4:2:0, the H.264 every player and browser decodes; an odd-sided clip is
+            // padded to even sides by the encoder (`padded_size`), never cropped.
             let mut out = args(&["-c:v", "libx264", "-preset", "medium", "-crf"]);
-            out.extend([crf(H264_CRF), "-pix_fmt".into(), chroma.into()]);
+            out.extend([crf(H264_CRF), "-pix_fmt".into(), "yuv420p".into()]);
             if matches!(ext.as_str(), "mp4" | "m4v" | "mov") {
                 out.extend(["-movflags".into(), "+faststart".into()]);
             }
+            let note = padded_size(&out, (width, height)).map(|padded| pad_note((width, height), padded));
             Ok((out, note))
         }
         "webm" => {
@@ -92,6 +94,34 @@ pub fn takes_yuv420(video_args: &[String], (width, height): (u32, u32)) -> bool 
     let asks = video_args.windows(2).any(|w| w[0] == "-pix_fmt" && w[1] == "yuv420p");
     let filtered = video_args.iter().any(|a| a.starts_with("-filter") || a == "-vf");
     asks && !filtered && width % 2 == 0 && height % 2 == 0
+}
+
+/// The even size an encoder given `video_args` is handed `width` x `height` frames at, when a
+/// side is odd and the encoder's 4:2:0 needs even sides; `None` when the frames go as they are.
+///
+/// H.264 signals its size in whole 2x2 chroma blocks, so 4:2:0 H.264 cannot be odd-sided. Its
+/// 4:4:4 profile could keep the size, but browsers, phones and most hardware decoders play only
+/// 4:2:0 H.264; one repeated column or row plays everywhere, keeps every pixel and crops back
+/// exactly. VP9 and AV1 code odd sides in 4:2:0 (the chroma planes round up), so .webm and
+/// `--codec` choices keep the size; lossless codecs are RGB or 4:4:4.
+pub fn padded_size(video_args: &[String], (width, height): (u32, u32)) -> Option<(u32, u32)> {
+    let asks = |flag: &str, value: &str| video_args.windows(2).any(|w| w[0] == flag && w[1] == value);
+    let odd = width % 2 == 1 || height % 2 == 1;
+    (odd && asks("-c:v", "libx264") && asks("-pix_fmt", "yuv420p"))
+        .then_some((width.next_multiple_of(2), height.next_multiple_of(2)))
+}
+
+/// The note for a clip padded from `size` to `padded`: what was repeated and how to crop back.
+/// The crop needs `exact=1`: on 4:2:0 video ffmpeg's crop otherwise rounds an odd size down.
+fn pad_note((width, height): (u32, u32), (padded_w, padded_h): (u32, u32)) -> String {
+    let repeated = match (padded_w > width, padded_h > height) {
+        (true, true) => "the last column and row",
+        (true, false) => "the last column",
+        _ => "the last row",
+    };
+    format!(
+        "note: {width}x{height} is odd-sided and 4:2:0 H.264 takes even sides, so the video is {padded_w}x{padded_h}, padded by repeating {repeated}; crop back with -vf crop={width}:{height}:0:0:exact=1 (.webm or --lossless keep the size)"
+    )
 }
 
 /// The output arguments for the clip's first audio stream (`codec`), copied unchanged where the
@@ -137,7 +167,9 @@ mod tests {
     fn lossless_picks_an_exact_codec_or_says_which_containers_have_one() {
         let lossless = EncodeChoice { lossless: true, ..Default::default() };
         let (args, _) = video_args(Path::new("a.MKV"), &lossless, (3, 3), false).unwrap();
-        assert_eq!(args[..2], ["-c:v", "ffv1"]);
+        assert_eq!(args[..4], ["-c:v", "ffv1", "-level", "1"], "version 3 loses tiny frames");
+        let (args, _) = video_args(Path::new("a.nut"), &lossless, (8, 64), false).unwrap();
+        assert_eq!(args[..4], ["-c:v", "ffv1", "-level", "3"]);
         let e = video_args(Path::new("a.mp4"), &lossless, (4, 4), false).unwrap_err().to_string();
         assert!(e.contains("'a.mp4'") && e.contains(".mkv"), "{e}");
         let both = EncodeChoice { codec: Some("libx265".into()), ..lossless };
@@ -145,12 +177,27 @@ mod tests {
     }
 
     #[test]
-    fn h264_keeps_an_odd_size_in_444_and_says_so() {
-        let (even, note) = video_args(Path::new("a.mp4"), &EncodeChoice::default(), (64, 48), false).unwrap();
+    fn h264_pads_an_odd_size_to_even_and_says_how_to_crop_back() {
+        let args =
+            |path: &str, size| video_args(Path::new(path), &EncodeChoice::default(), size, false).unwrap();
+        let (even, note) = args("a.mp4", (64, 48));
         assert!(even.windows(2).any(|w| w == ["-pix_fmt", "yuv420p"]) && note.is_none());
         assert!(even.windows(2).any(|w| w == ["-crf", "18"]));
-        let (odd, note) = video_args(Path::new("a.mp4"), &EncodeChoice::default(), (37, 23), false).unwrap();
-        assert!(odd.windows(2).any(|w| w == ["-pix_fmt", "yuv444p"]) && note.is_some());
+        assert_eq!(padded_size(&even, (64, 48)), None);
+        let (odd, note) = args("a.mkv", (37, 23));
+        assert!(odd.windows(2).any(|w| w == ["-pix_fmt", "yuv420p"]));
+        assert_eq!(padded_size(&odd, (37, 23)), Some((38, 24)));
+        let note = note.unwrap();
+        assert!(
+            note.contains("38x24")
+                && note.contains("column and row")
+                && note.contains("crop=37:23:0:0:exact=1 "),
+            "{note}"
+        );
+        assert!(args("a.mp4", (1, 2)).1.unwrap().contains("2x2, padded by repeating the last column;"));
+        // VP9 and the user's own encoder keep an odd size.
+        let (webm, note) = args("a.webm", (37, 23));
+        assert!(padded_size(&webm, (37, 23)).is_none() && note.is_none());
         let mine = EncodeChoice { codec: Some("libx265".into()), crf: Some(24), lossless: false };
         let (args, _) = video_args(Path::new("a.mp4"), &mine, (8, 8), false).unwrap();
         assert_eq!(args, ["-c:v", "libx265", "-crf", "24"]);
@@ -162,7 +209,7 @@ mod tests {
             |path: &str, size| video_args(Path::new(path), &EncodeChoice::default(), size, false).unwrap().0;
         assert!(takes_yuv420(&args("a.mp4", (64, 48)), (64, 48)));
         assert!(takes_yuv420(&args("a.webm", (64, 48)), (64, 48)));
-        assert!(!takes_yuv420(&args("a.mp4", (37, 23)), (37, 23)), "4:4:4 for odd sides");
+        assert!(!takes_yuv420(&args("a.mp4", (37, 23)), (37, 23)), "odd sides are padded from RGBA");
         assert!(!takes_yuv420(&args("a.webm", (37, 24)), (37, 24)), "odd sides convert in ffmpeg");
         assert!(!takes_yuv420(&args("a.gif", (64, 48)), (64, 48)));
         let lossless = EncodeChoice { lossless: true, ..Default::default() };

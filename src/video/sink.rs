@@ -1,8 +1,10 @@
 //! Frames out: ffmpeg encoding raw frames (RGBA, or 4:2:0 for a 4:2:0 encoder) from a pipe into
 //! a temporary file beside the target (the audio copied from the clip), renamed into place only
-//! when ffmpeg has finished well; or a folder of PNG frames, written into a temporary folder and
-//! renamed in the same way.
+//! when ffmpeg has finished well, odd-sided frames padded to even sides for an encoder that needs
+//! them, and a failure told with ffmpeg's own reason; or a folder of PNG frames, written into a
+//! temporary folder and renamed in the same way.
 
+use super::encoding::padded_size;
 use super::error::ClipError;
 use super::ffmpeg::{Ffmpeg, collect_log};
 use super::probe::last_error_line;
@@ -125,8 +127,7 @@ impl ClipSink {
     /// For 4:2:0 into PNG frames (only an encoder is given them).
     pub fn push(&mut self, frame: &SortedFrame) -> Result<(), ClipError> {
         match (self, frame) {
-            (ClipSink::Encoder(encoder), SortedFrame::Rgba(frame)) => encoder.push(frame.as_raw()),
-            (ClipSink::Encoder(encoder), SortedFrame::Yuv420(planes)) => encoder.push(planes),
+            (ClipSink::Encoder(encoder), frame) => encoder.push(frame),
             (ClipSink::Frames { writer, size, dir }, SortedFrame::Rgba(frame)) => {
                 let pixels: &[[u8; 4]] = bytemuck::cast_slice(frame.as_raw());
                 writer
@@ -159,12 +160,25 @@ pub struct Encoder {
     stdin: Option<std::io::BufWriter<ChildStdin>>,
     stderr: Option<std::thread::JoinHandle<String>>,
     output: Option<OutputFile>,
+    /// Frames padded to even sides, for an encoder that needs them.
+    pad: Option<Padding>,
+}
+
+/// Odd-sided frames padded to even sides on their way to the encoder.
+struct Padding {
+    /// The frames' size.
+    from: (u32, u32),
+    /// The size the encoder is given.
+    to: (u32, u32),
+    /// The padded frame, its memory used again for every frame.
+    frame: Vec<u8>,
 }
 
 impl Encoder {
     fn start(ffmpeg: &Ffmpeg, mut output: OutputFile, spec: EncodeSpec<'_>) -> Result<Encoder, ClipError> {
         let temporary = output.temporary_path()?;
-        let (w, h) = spec.size;
+        let padded = padded_size(&spec.video_args, spec.size);
+        let (w, h) = padded.unwrap_or(spec.size);
         let mut args: Vec<std::ffi::OsString> = Vec::new();
         let mut push = |items: &[&str]| args.extend(items.iter().map(Into::into));
         push(&["-v", "error", "-y", "-f", "rawvideo"]);
@@ -202,12 +216,24 @@ impl Encoder {
             stdin: Some(std::io::BufWriter::with_capacity(1 << 20, stdin)),
             stderr: Some(stderr),
             output: Some(output),
+            pad: padded.map(|to| Padding { from: spec.size, to, frame: Vec::new() }),
         })
     }
 
-    fn push(&mut self, frame: &[u8]) -> Result<(), ClipError> {
+    fn push(&mut self, frame: &SortedFrame) -> Result<(), ClipError> {
+        let bytes = match (frame, &mut self.pad) {
+            (SortedFrame::Rgba(frame), Some(pad)) => {
+                pad_edges(frame.as_raw(), pad.from, pad.to, &mut pad.frame);
+                pad.frame.as_slice()
+            }
+            (SortedFrame::Rgba(frame), None) => frame.as_raw().as_slice(),
+            (SortedFrame::Yuv420(planes), pad) => {
+                assert!(pad.is_none(), "4:2:0 is made of even-sided frames only");
+                planes.as_slice()
+            }
+        };
         let stdin = self.stdin.as_mut().expect("open until finish");
-        if let Err(e) = stdin.write_all(frame) {
+        if let Err(e) = stdin.write_all(bytes) {
             return Err(self.failed(format!("writing to ffmpeg failed: {e}")));
         }
         Ok(())
@@ -231,10 +257,66 @@ impl Encoder {
         let _ = self.child.kill();
         let _ = self.child.wait();
         let log = self.stderr.take().and_then(|t| t.join().ok()).unwrap_or_default();
-        let detail = if log.trim().is_empty() { fallback } else { last_error_line(&log) };
+        let detail = if log.trim().is_empty() { fallback } else { encoder_reason(&log) };
         let path = self.output.as_ref().map(|o| o.path().to_path_buf()).unwrap_or_default();
         ClipError::Encode { path, detail }
     }
+}
+
+/// `frame` (RGBA of `width` x `height`) into `out` at `to`, the last column repeated to the
+/// right and the last row below: a 4:2:0 block then takes its chroma from the edge pixel alone,
+/// and cropping gives the frame back.
+fn pad_edges(frame: &[u8], (width, height): (u32, u32), (to_w, to_h): (u32, u32), out: &mut Vec<u8>) {
+    let (row, padded_row) = (width as usize * 4, to_w as usize * 4);
+    out.clear();
+    for line in frame.chunks_exact(row) {
+        out.extend_from_slice(line);
+        let last = &line[row - 4..];
+        (width..to_w).for_each(|_| out.extend_from_slice(last));
+    }
+    for _ in height..to_h {
+        out.extend_from_within(out.len() - padded_row..);
+    }
+}
+
+/// ffmpeg's reason an encoding failed, from its log (errors only): the last two lines of the
+/// encoder, muxer or filter that failed (`libx264: width not divisible by 2 (97x61)`), past the
+/// lines in which ffmpeg's own program only says that something failed ("Error initializing
+/// output stream 0:0 --", "Conversion failed!", and ffmpeg 6's and 7's `[vost#0:0/...]`,
+/// `[out#0/...]` lines); when there is nothing else, the first of those tagged lines, else
+/// ffmpeg's last line.
+fn encoder_reason(log: &str) -> String {
+    const WRAPPERS: [&str; 5] = [
+        "Error initializing output stream",
+        "Error while opening encoder",
+        "Conversion failed",
+        "Error while filtering",
+        "Error opening output file",
+    ];
+    let wrapper = |line: &str| {
+        tag(line).is_some_and(|(name, _)| name.contains('#')) || WRAPPERS.iter().any(|w| line.contains(w))
+    };
+    let lines = log.lines().flat_map(|l| l.split('\r')).map(str::trim);
+    let reasons: Vec<String> = lines
+        .filter(|l| !l.is_empty() && !wrapper(l) && !l.starts_with("frame=") && !l.starts_with("size="))
+        .map(|line| match tag(line) {
+            // "[libx264 @ 0x55cc211b9400] reason" reads "libx264: reason".
+            Some((name, said)) => format!("{}: {said}", name.split(" @ ").next().unwrap_or(name)),
+            None => line.to_string(),
+        })
+        .map(|line| line.trim_end_matches('.').to_string())
+        .collect();
+    if !reasons.is_empty() {
+        return reasons[reasons.len().saturating_sub(2)..].join("; ");
+    }
+    // Only ffmpeg's own lines: its first tagged one is the most precise ("Unknown encoder 'x'").
+    let first_tagged = log.lines().find_map(|l| tag(l.trim()).filter(|(name, _)| name.contains('#')));
+    first_tagged.map_or_else(|| last_error_line(log), |(_, said)| said.trim_end_matches('.').to_string())
+}
+
+/// A log line's `[name @ 0x...]` tag and what follows it.
+fn tag(line: &str) -> Option<(&str, &str)> {
+    line.strip_prefix('[').and_then(|l| l.split_once("] "))
 }
 
 impl Drop for Encoder {
@@ -243,5 +325,56 @@ impl Drop for Encoder {
         self.stdin = None;
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn padding_repeats_the_last_column_and_row() {
+        let frame: Vec<u8> = (0..3 * 2 * 4).map(|b| b as u8).collect();
+        let mut out = vec![9; 5];
+        pad_edges(&frame, (3, 2), (4, 4), &mut out);
+        let px = |x: usize, y: usize| &out[(y * 4 + x) * 4..][..4];
+        let src = |x: usize, y: usize| &frame[(y * 3 + x) * 4..][..4];
+        assert_eq!(out.len(), 4 * 4 * 4);
+        for y in 0..4 {
+            for x in 0..4 {
+                assert_eq!(px(x, y), src(x.min(2), y.min(1)), "({x}, {y})");
+            }
+        }
+        pad_edges(&[1, 2, 3, 4], (1, 1), (2, 2), &mut out);
+        assert_eq!(out, [1, 2, 3, 4].repeat(4));
+    }
+
+    /// ffmpeg 5.1's and 7.0's logs (`-v error`) of encoders that could not open.
+    #[test]
+    fn an_encoders_failure_is_told_with_ffmpegs_reason() {
+        let ffmpeg5 = "[libx264 @ 0x5591ee22c300] width not divisible by 2 (97x61)
+Error initializing output stream 0:0 -- Error while opening encoder for output stream #0:0 - maybe incorrect parameters such as bit_rate, rate, width or height
+Conversion failed!
+";
+        assert_eq!(encoder_reason(ffmpeg5), "libx264: width not divisible by 2 (97x61)");
+        let ffmpeg7 = "[h261 @ 0x365ae180] The specified picture size of 97x61 is not valid for the H.261 codec.
+Valid sizes are 176x144, 352x288
+[vost#0:0/h261 @ 0x365adc40] Error while opening encoder - maybe incorrect parameters such as bit_rate, rate, width or height.
+[vf#0:0 @ 0x365ab500] Error sending frames to consumers: Invalid argument
+[vost#0:0/h261 @ 0x365adc40] Could not open encoder before EOF
+[out#0/avi @ 0x365ad080] Nothing was written into output file, because at least one of its streams received no packets.
+";
+        assert_eq!(
+            encoder_reason(ffmpeg7),
+            "h261: The specified picture size of 97x61 is not valid for the H.261 codec; Valid sizes are 176x144, 352x288"
+        );
+        // Only ffmpeg's own lines: ffmpeg 7's first tagged one, else the last line.
+        let unknown = "[vost#0:0 @ 0x24c6ca80] Unknown encoder 'no-such-encoder'
+[vost#0:0 @ 0x24c6ca80] Error selecting an encoder
+Error opening output file z.mkv.
+Error opening output files: Encoder not found
+";
+        assert_eq!(encoder_reason(unknown), "Unknown encoder 'no-such-encoder'");
+        assert_eq!(encoder_reason("Conversion failed!\n"), "Conversion failed!");
     }
 }

@@ -215,7 +215,8 @@ fn convert_row(c: &ToRgb, luma: &[u8], terms: &ChromaTerms, row: &mut [u8]) {
 /// dropped. The model of `shaders/rgba_to_yuv420.wgsl`.
 ///
 /// # Panics
-/// When a side is odd (4:2:0 encoders take even sides; odd ones are written as 4:4:4 from RGBA).
+/// When a side is odd (odd-sided frames go to the encoder as RGBA: padded to even sides for
+/// H.264, as they are for VP9).
 pub fn to_yuv420(frame: &RgbaImage, matrix: Matrix) -> Vec<u8> {
     let (w, h) = frame.dimensions();
     assert!(w % 2 == 0 && h % 2 == 0, "4:2:0 from RGBA takes even sides, not {w}x{h}");

@@ -51,7 +51,7 @@ fn an_animated_gif_gives_a_gif_of_every_frame_sorted() {
 /// below reach 40.1 to 44.7 dB; what a regression would write stays far below: the unsorted
 /// frame 14 dB, the next or previous frame in its place (frames out of order) 15 dB, the frame
 /// one row out of place (a row dropped or doubled) 21 to 30 dB. 35 dB sits 5 dB clear of both.
-const LOSSY_PSNR_DB: f64 = 35.0;
+pub(super) const LOSSY_PSNR_DB: f64 = 35.0;
 
 /// Every frame of a lossy output, as decoded 4:2:0, against the model's sort of the clip's
 /// frames in `expected` (as RGBA), converted to 4:2:0 (BT.601, as untagged frames are): each

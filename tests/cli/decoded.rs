@@ -31,8 +31,15 @@ pub fn assert_frames_equal(got: &[RgbaImage], expected: &[RgbaImage], what: &str
 
 /// Every frame of a video as 8-bit 4:2:0 planes, as ffmpeg decodes them.
 pub fn planes_of(path: &Path, size: Yuv420Size) -> Vec<Vec<u8>> {
+    planes_through(path, &[], size)
+}
+
+/// Every frame of a video as 8-bit 4:2:0 planes of `size`, decoded by ffmpeg through the
+/// output arguments `filter` (such as the `-vf crop=...` a user is told to crop with).
+pub fn planes_through(path: &Path, filter: &[&str], size: Yuv420Size) -> Vec<Vec<u8>> {
     let out = Command::new("ffmpeg")
         .args(["-v", "error", "-nostdin", "-i", arg(path), "-map", "0:v:0", "-f", "rawvideo"])
+        .args(filter)
         .args(["-pix_fmt", "yuv420p", "-"])
         .output()
         .unwrap();
