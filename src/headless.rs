@@ -2,7 +2,7 @@
 //! record the sort (`--record`: GIF, animated PNG or PNG frames), or both; within interval runs
 //! when asked, and a threshold sweep (`--record --sweep`).
 
-use crate::algorithms::threshold_runs::{ThresholdRuns, ThresholdRunsKernel};
+use crate::algorithms::threshold_runs::ThresholdRunsKernel;
 use crate::algorithms::{Pipelines, SortRun, run_until};
 use crate::angle::Lines;
 use crate::angle::scatter::LineScatter;
@@ -20,6 +20,9 @@ use anyhow::Context;
 use image::RgbaImage;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
+
+mod gpu_start;
+mod opening;
 
 /// What a headless sort did, for the closing message.
 #[derive(Debug)]
@@ -68,6 +71,7 @@ pub fn default_record_path(settings: &Settings, picture: &Picture) -> PathBuf {
 
 /// Runs every headless output the settings ask for, printing a line for each.
 pub fn run(settings: &Settings) -> anyhow::Result<()> {
+    let opening = opening::Opening::start(settings.algorithm)?;
     let picture = Picture::load_or_built_in(settings.image.as_deref())?;
     if let Some(note) = &picture.note {
         eprintln!("{note}");
@@ -90,7 +94,7 @@ pub fn run(settings: &Settings) -> anyhow::Result<()> {
     };
     let png_target =
         settings.out.as_deref().map(|p| OutputFile::prepare(p, OutputFormat::Png)).transpose()?;
-    let gpu = Gpu::headless()?;
+    let (gpu, pipelines) = opening.wait()?;
     let limit = SizeLimit::new(
         gpu.device.limits().max_texture_dimension_2d,
         settings.max_size,
@@ -105,7 +109,7 @@ pub fn run(settings: &Settings) -> anyhow::Result<()> {
     let mask = mask.map(|m| if m.dimensions() == (width, height) { m } else { m.resized(width, height) });
     let lines =
         Lines::new(settings.direction, (width, height), gpu.device.limits().max_texture_dimension_2d)?;
-    let sorter = Sorter::new(&gpu, settings, lines);
+    let sorter = Sorter::with_pipelines(&gpu, settings, lines, pipelines);
     if let Some(sweep) = settings.sweep {
         let target = record_target.expect("--sweep comes with --record");
         let report = record_threshold_sweep(&sorter, &picture.pixels, mask.as_ref(), sweep, target)?;
@@ -113,6 +117,7 @@ pub fn run(settings: &Settings) -> anyhow::Result<()> {
         if report.format == RecordFormat::Frames {
             println!("{}", video_hint(&report.path, settings.record.fps));
         }
+        gpu.save_pipeline_cache();
         return Ok(());
     }
     let runs = run_map(&sorter, &picture.pixels, mask.as_ref())?;
@@ -127,6 +132,8 @@ pub fn run(settings: &Settings) -> anyhow::Result<()> {
         let report = sort_to_png(&sorter, &picture, runs.as_ref(), target)?;
         println!("{report}");
     }
+    // Every pipeline the run needed is built by now.
+    gpu.save_pipeline_cache();
     Ok(())
 }
 
@@ -140,90 +147,6 @@ pub(crate) struct Sorter<'a> {
     pub(crate) lines: Lines,
     /// The threshold runs kernel, built when a clip first needs it.
     threshold_runs: std::sync::OnceLock<ThresholdRunsKernel>,
-}
-
-impl<'a> Sorter<'a> {
-    /// The settings' algorithm's pipelines on `gpu`, along `lines`.
-    pub(crate) fn new(gpu: &'a Gpu, settings: &'a Settings, lines: Lines) -> Self {
-        let pipelines = Pipelines::new(gpu, settings.algorithm);
-        let threshold_runs = std::sync::OnceLock::new();
-        Sorter { gpu, settings, pipelines, scatter: LineScatter::new(gpu), lines, threshold_runs }
-    }
-
-    /// Where the GPU can find the runs of a picture itself: the radix view sorting to the end
-    /// along the picture's rows or columns within `intervals` in threshold mode without a mask,
-    /// with the key and a line's run ids fitting 32 bits. The threshold runs, or `None` (the
-    /// CPU's map then).
-    pub(crate) fn gpu_threshold(
-        &self,
-        intervals: &IntervalSettings,
-        mask: Option<&Mask>,
-        (width, height): (u32, u32),
-    ) -> Option<ThresholdRuns> {
-        let s = self.settings;
-        let Lines::Axis(axis) = self.lines else { return None };
-        let Pipelines::Radix(_) = self.pipelines else { return None };
-        let radix = s.run.radix;
-        let eligible = intervals.mode == crate::intervals::IntervalMode::Threshold
-            && mask.is_none()
-            && s.passes.is_none()
-            && radix.scope == crate::keys::options::Scope::Rows;
-        let runs = ThresholdRuns { key: intervals.key, threshold: intervals.threshold, axis };
-        let options = self.lines.sort_options(s.options);
-        let fits = radix.key(options).0.with_run_bits(runs.run_bits(width, height)).is_ok();
-        (eligible && fits).then_some(runs)
-    }
-
-    /// Starts the radix view on `picture` within the threshold runs the GPU finds from it
-    /// ([`Sorter::gpu_threshold`] said where), with its notice.
-    pub(crate) fn start_in_gpu_threshold(
-        &self,
-        picture: crate::algorithms::ping_pong::StartPicture<'_>,
-        settings: crate::algorithms::RunSettings,
-        runs: ThresholdRuns,
-    ) -> (Box<dyn SortRun>, Option<String>) {
-        let Pipelines::Radix(radix) = &self.pipelines else { panic!("gpu_threshold chose the radix view") };
-        let kernel = self.threshold_runs.get_or_init(|| ThresholdRunsKernel::new(self.gpu));
-        let options = self.lines.sort_options(self.settings.options);
-        let run = radix
-            .start_in_threshold_runs(self.gpu, picture, options, settings.radix, kernel, runs)
-            .expect("gpu_threshold checked that the key and the run ids fit");
-        let notice = run.notice().map(str::to_string);
-        (Box::new(run), notice)
-    }
-}
-
-impl Sorter<'_> {
-    /// Whether a picture sorted along whole lines can start from a texture already on the GPU:
-    /// the lines are rows or columns, the algorithm radix or bitonic, and no runs are asked for.
-    pub(crate) fn whole_lines_from_texture(&self) -> bool {
-        let s = self.settings;
-        matches!(self.lines, Lines::Axis(_))
-            && matches!(self.pipelines, Pipelines::Radix(_) | Pipelines::Bitonic(_))
-            && !s.uses_intervals()
-            && self.lines.check(s.algorithm, s.options, &s.run, None).is_ok()
-    }
-
-    /// Starts sorting `picture` along whole lines ([`Sorter::whole_lines_from_texture`] said
-    /// it can), with its notice.
-    pub(crate) fn start_whole_lines(
-        &self,
-        picture: crate::algorithms::ping_pong::StartPicture<'_>,
-        settings: crate::algorithms::RunSettings,
-    ) -> (Box<dyn SortRun>, Option<String>) {
-        let options = self.lines.sort_options(self.settings.options);
-        let run: Box<dyn SortRun> = match &self.pipelines {
-            Pipelines::Radix(radix) => Box::new(
-                radix
-                    .start_from(self.gpu, picture, options, settings.radix, None)
-                    .expect("whole lines always fit"),
-            ),
-            Pipelines::Bitonic(bitonic) => Box::new(bitonic.start_from(self.gpu, picture, options, None)),
-            _ => panic!("whole_lines_from_texture chose radix or bitonic"),
-        };
-        let notice = run.notice().map(str::to_string);
-        (run, notice)
-    }
 }
 
 /// The runs the settings ask for, computed from the picture to be sorted along its lines, or
@@ -346,7 +269,7 @@ fn sort_to_png(
     bar.finish();
     let state =
         read_texture(gpu, run.state()).context("reading the sorted picture back from the GPU failed")?;
-    let path = target.write_png(&state, picture.has_alpha)?;
+    let path = target.write_png_with(&state, picture.has_alpha, s.png_compression)?;
     let stats = run.stats();
     Ok(SortReport {
         path,

@@ -43,6 +43,8 @@ pub struct Settings {
     pub no_downscale: bool,
     /// Write the sorted picture (or the state after `passes`) to this PNG, headless.
     pub out: Option<PathBuf>,
+    /// How hard `out` is compressed.
+    pub png_compression: crate::picture::output::PngCompression,
     /// Record headless (GIF, animated PNG or PNG frames, as the path says): to this path, or
     /// (`Some(None)`) to the default GIF path.
     pub record_to: Option<Option<PathBuf>>,

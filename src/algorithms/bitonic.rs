@@ -7,7 +7,9 @@
 //! `global_stage` dispatch. A stage does the same whichever dispatch runs it, so stepping
 //! one stage at a time shows exactly the states the fast path passes through.
 
+use super::bitonic_plan::{GpuPlan, Plan, PlanKernel};
 use super::lens_view::{LensStep, LensView};
+use super::map_source::MapSource;
 use super::params_ring::ParamsRing;
 use super::ping_pong::{PingPong, StartPicture};
 use super::runs::{self, RunTexture, RunsError};
@@ -148,6 +150,8 @@ const MIN_HELD_LINE: u32 = 129;
 /// rank layout and block size a run asks for (kept, so pictures of one size build them once).
 pub struct Bitonic {
     device: wgpu::Device,
+    /// The device's pipeline cache, for the pipelines built as runs need them.
+    cache: Option<wgpu::PipelineCache>,
     layout: wgpu::BindGroupLayout,
     pipeline_layout: wgpu::PipelineLayout,
     module: wgpu::ShaderModule,
@@ -158,6 +162,8 @@ pub struct Bitonic {
     lines: std::sync::Mutex<Vec<(u32, wgpu::ComputePipeline)>>,
     /// The subgroup size `sort_lines` shuffles within, where it does.
     shuffle_width: Option<u32>,
+    /// The kernel that plans runs found on the GPU, built on first use.
+    plan_kernel: std::sync::OnceLock<PlanKernel>,
 }
 
 /// The subgroup size of `device` where it has subgroups of one fixed size, a power of two from
@@ -220,10 +226,11 @@ impl Bitonic {
             module: &module,
             entry_point: Some("global_stage"),
             compilation_options: Default::default(),
-            cache: None,
+            cache: gpu.pipeline_cache(),
         });
         Bitonic {
             device: device.clone(),
+            cache: gpu.pipeline_cache().cloned(),
             layout,
             pipeline_layout,
             module,
@@ -232,6 +239,7 @@ impl Bitonic {
             built: Default::default(),
             lines: Default::default(),
             shuffle_width,
+            plan_kernel: Default::default(),
         }
     }
 
@@ -279,7 +287,7 @@ impl Bitonic {
                 // Every workgroup variable is written before it is read.
                 zero_initialize_workgroup_memory: false,
             },
-            cache: None,
+            cache: self.cache.as_ref(),
         })
     }
 
@@ -326,91 +334,22 @@ impl Bitonic {
         options: SortOptions,
         runs: Option<&RunMap>,
     ) -> BitonicRun {
-        BitonicRun::new(self, gpu, StartPicture::Image(picture), options, runs)
+        BitonicRun::new(self, gpu, StartPicture::Image(picture), options, MapSource::Cpu(runs))
     }
 
-    /// [`Bitonic::start_in_runs`] from a picture on the CPU or a texture already on the GPU.
+    /// [`Bitonic::start_in_runs`] from a picture on the CPU or a texture already on the GPU,
+    /// within runs from the CPU or found on the GPU from the picture. Within runs found on the
+    /// GPU the plan is made there too, and the steps are those of the longest run a line could
+    /// hold (a stage beyond a run's own network leaves it as it is): the sorted picture is the
+    /// same.
     pub fn start_from(
         &self,
         gpu: &Gpu,
         picture: StartPicture<'_>,
         options: SortOptions,
-        runs: Option<&RunMap>,
+        source: MapSource<'_>,
     ) -> BitonicRun {
-        BitonicRun::new(self, gpu, picture, options, runs)
-    }
-}
-
-/// What `sort_blocks` works on, and the runs `global_stage` reads.
-struct Plan {
-    /// Line, first position, length, 0.
-    units: Vec<[u32; 4]>,
-    /// Per position (line-major), start << 16 | (length - 1) of its run; empty without runs.
-    bounds: Vec<u32>,
-}
-
-impl Plan {
-    /// Lines of `line_len` cut into aligned blocks, or, within runs, chunks of whole runs of at
-    /// most `block` positions and runs longer than that cut into blocks from their start.
-    fn new(line_len: u32, line_count: u32, runs: Option<&RunMap>, block: u32) -> Self {
-        let mut units = Vec::new();
-        let mut blocks_of = |line: u32, start: u32, len: u32| {
-            for first in (0..len).step_by(block as usize) {
-                units.push([line, start + first, block.min(len - first), 0]);
-            }
-        };
-        let Some(map) = runs else {
-            for line in 0..line_count {
-                blocks_of(line, 0, line_len);
-            }
-            return Plan { units, bounds: Vec::new() };
-        };
-        let len = line_len as usize;
-        let mut bounds = vec![0; len * line_count as usize];
-        let mut starts = vec![0u32; len];
-        for (line, bounds) in bounds.chunks_exact_mut(len).enumerate() {
-            // Each position's run, without a branch on the ids: where it starts (forwards),
-            // then where it ends (backwards).
-            let layout = map.layout();
-            let ids = &map.ids()[layout.index(line, 0)..];
-            let id = |pos: usize| ids[pos * layout.stride];
-            let mut start = 0;
-            for (pos, starts) in starts.iter_mut().enumerate().skip(1) {
-                start = if id(pos) == id(pos - 1) { start } else { pos as u32 };
-                *starts = start;
-            }
-            let mut end = len as u32 - 1;
-            for pos in (0..len).rev() {
-                end = if pos + 1 < len && id(pos + 1) != id(pos) { pos as u32 } else { end };
-                bounds[pos] = starts[pos] << 16 | (end - starts[pos]);
-            }
-            // The runs in order, one step each, packed into chunks.
-            let line = line as u32;
-            let mut chunk: Option<(u32, u32)> = None;
-            let mut pos = 0;
-            while pos < len {
-                let (start, len) = (pos as u32, (bounds[pos] & 0xffff) + 1);
-                pos += len as usize;
-                match chunk {
-                    _ if len > block => {
-                        if let Some((s, l)) = chunk.take() {
-                            blocks_of(line, s, l);
-                        }
-                        blocks_of(line, start, len);
-                    }
-                    Some((s, l)) if l + len <= block => chunk = Some((s, l + len)),
-                    _ => {
-                        if let Some((s, l)) = chunk.replace((start, len)) {
-                            blocks_of(line, s, l);
-                        }
-                    }
-                }
-            }
-            if let Some((s, l)) = chunk {
-                blocks_of(line, s, l);
-            }
-        }
-        Plan { units, bounds }
+        BitonicRun::new(self, gpu, picture, options, source)
     }
 }
 
@@ -457,9 +396,10 @@ impl BitonicRun {
         gpu: &Gpu,
         picture: StartPicture<'_>,
         options: SortOptions,
-        runs: Option<&RunMap>,
+        source: MapSource<'_>,
     ) -> Self {
         let (width, height) = picture.dimensions();
+        let runs = source.cpu_map();
         if let Some(map) = runs {
             runs::check_map(map, width, height, options.axis).expect("a run map for this picture");
         }
@@ -527,8 +467,41 @@ impl BitonicRun {
             collected: 0,
             stats: RunStats::default(),
         };
-        run.use_runs(gpu, runs);
+        match source {
+            MapSource::Cpu(runs) => run.use_runs(gpu, runs),
+            MapSource::Gpu(kernel, found) => {
+                assert_eq!(found.axis, options.axis, "threshold runs along the sort's axis");
+                let plan_kernel = bitonic.plan_kernel.get_or_init(|| PlanKernel::new(gpu));
+                run.use_gpu_runs(gpu, |encoder, input, ids, plan| {
+                    kernel.record(gpu, encoder, input, ids, found);
+                    plan_kernel.record(gpu, encoder, ids, plan);
+                });
+            }
+        }
         run
+    }
+
+    /// Sorts within runs that `find` records finding on the GPU (from the input picture into
+    /// the run-id texture, then the plan from those): the map and the plan never leave the GPU,
+    /// and the steps are those of a run as long as a line.
+    fn use_gpu_runs(
+        &mut self,
+        gpu: &Gpu,
+        find: impl FnOnce(&mut wgpu::CommandEncoder, &wgpu::Texture, &wgpu::Texture, &GpuPlan),
+    ) {
+        let (width, height) = (self.pictures.input().width(), self.pictures.input().height());
+        self.runs = RunTexture::written_on_gpu(gpu, width, height, "bitonic::runs");
+        let block = self.block().block;
+        let plan = GpuPlan::new(gpu, self.options.axis, (self.line_len, self.line_count), block);
+        let mut encoder = gpu
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("bitonic::gpu_runs") });
+        find(&mut encoder, self.pictures.input(), self.runs.texture(), &plan);
+        gpu.queue.submit([encoder.finish()]);
+        self.unit_count = plan.unit_count;
+        self.set_plan_buffers(plan.bounds, plan.units);
+        self.total_steps = stage_count(self.line_len);
+        self.reset_stats();
     }
 
     /// Sorts within `runs` from now on: uploads the map, the runs per position and the units.
@@ -543,9 +516,19 @@ impl BitonicRun {
                 usage: wgpu::BufferUsages::STORAGE,
             })
         };
-        self.bounds = storage("bitonic::bounds", bytemuck::cast_slice(&plan.bounds));
-        self.units = storage("bitonic::units", bytemuck::cast_slice(&plan.units));
         self.unit_count = plan.units.len() as u32;
+        self.set_plan_buffers(
+            storage("bitonic::bounds", bytemuck::cast_slice(&plan.bounds)),
+            storage("bitonic::units", bytemuck::cast_slice(&plan.units)),
+        );
+        let longest = runs.map_or(self.line_len, RunMap::max_run_len);
+        self.total_steps = stage_count(longest);
+        self.reset_stats();
+    }
+
+    /// Binds the plan's `bounds` and `units` from now on.
+    fn set_plan_buffers(&mut self, bounds: wgpu::Buffer, units: wgpu::Buffer) {
+        (self.bounds, self.units) = (bounds, units);
         self.bind_groups = bind_groups(
             &self.device,
             &self.layout,
@@ -554,9 +537,6 @@ impl BitonicRun {
             &self.counters,
             [&self.origins, &self.bounds, &self.units],
         );
-        let longest = runs.map_or(self.line_len, RunMap::max_run_len);
-        self.total_steps = stage_count(longest);
-        self.reset_stats();
     }
 
     fn block(&self) -> &BlockPipeline {
@@ -750,8 +730,6 @@ fn bind_groups(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::intervals::Cell;
-    use crate::keys::options::Axis;
 
     #[test]
     fn blocks_are_powers_of_two_that_fit_workgroup_memory() {
@@ -760,30 +738,5 @@ mod tests {
         assert_eq!(block_for(49152, narrow, u32::MAX), 8192);
         assert_eq!(block_for(49152, Layout { wide: true, runs: true }, u32::MAX), 2048);
         assert_eq!(block_for(49152, narrow, 100), 64);
-    }
-
-    #[test]
-    fn whole_lines_are_cut_into_aligned_blocks() {
-        let plan = Plan::new(10, 2, None, 4);
-        assert_eq!(
-            plan.units,
-            [[0, 0, 4, 0], [0, 4, 4, 0], [0, 8, 2, 0], [1, 0, 4, 0], [1, 4, 4, 0], [1, 8, 2, 0]]
-        );
-        assert!(plan.bounds.is_empty());
-    }
-
-    #[test]
-    fn runs_are_packed_whole_into_chunks_and_long_runs_cut_from_their_start() {
-        // Runs [0, 2), [2] fixed, [3, 9) longer than a block, [9, 10).
-        let cells = "JJFSJJJJJS";
-        let map = RunMap::build(10, 1, Axis::Rows, |_, pos, _| match &cells[pos..=pos] {
-            "F" => Cell::Fixed,
-            "S" => Cell::Start,
-            _ => Cell::Join,
-        });
-        let plan = Plan::new(10, 1, Some(&map), 4);
-        assert_eq!(plan.units, [[0, 0, 3, 0], [0, 3, 4, 0], [0, 7, 2, 0], [0, 9, 1, 0]]);
-        assert_eq!(plan.bounds[4], 3 << 16 | 5);
-        assert_eq!(plan.bounds[2], 2 << 16);
     }
 }

@@ -5,9 +5,10 @@
 //! the global odd-even passes, with a notice.
 
 use super::lens_view::{LensStep, LensView};
+use super::map_source::MapSource;
 use super::odd_even::{OddEven, PassKind};
 use super::params_ring::ParamsRing;
-use super::ping_pong::PingPong;
+use super::ping_pong::{PingPong, StartPicture};
 use super::runs::{self, RunTexture, RunsError};
 use super::swap_counters::SwapCounters;
 use super::{RunStats, SortRun};
@@ -69,7 +70,8 @@ pub struct Bubble {
     layout: wgpu::BindGroupLayout,
     pipeline: [wgpu::ComputePipeline; 2],
     capacity: u32,
-    fallback: OddEven,
+    /// Built by the first run whose lines do not fit a workgroup.
+    fallback: std::sync::OnceLock<OddEven>,
 }
 
 impl Bubble {
@@ -118,10 +120,10 @@ impl Bubble {
                     // zero-filling a large array is very slow to compile on GL.
                     zero_initialize_workgroup_memory: false,
                 },
-                cache: None,
+                cache: gpu.pipeline_cache(),
             })
         });
-        Bubble { layout, pipeline, capacity, fallback: OddEven::new(gpu) }
+        Bubble { layout, pipeline, capacity, fallback: Default::default() }
     }
 
     /// The longest line sorted inside one workgroup.
@@ -154,6 +156,20 @@ impl Bubble {
         phases_per_step: u32,
         runs: Option<&RunMap>,
     ) -> Box<dyn SortRun> {
+        self.start_from(gpu, StartPicture::Image(picture), options, phases_per_step, MapSource::Cpu(runs))
+    }
+
+    /// [`Bubble::start_in_runs`] from a picture on the CPU or a texture already on the GPU,
+    /// within runs from the CPU or found on the GPU from the picture (then with a budget of as
+    /// many phases as a line is long: each line still leaves once it is sorted).
+    pub fn start_from(
+        &self,
+        gpu: &Gpu,
+        picture: StartPicture<'_>,
+        options: SortOptions,
+        phases_per_step: u32,
+        source: MapSource<'_>,
+    ) -> Box<dyn SortRun> {
         let (width, height) = picture.dimensions();
         let len = options.line_len(width, height);
         if len > self.capacity {
@@ -163,14 +179,12 @@ impl Bubble {
             );
             return Box::new(
                 self.fallback
-                    .start_in_runs(gpu, picture, options, PassKind::Compute, runs)
+                    .get_or_init(|| OddEven::new(gpu))
+                    .start_from(gpu, picture, options, PassKind::Compute, source)
                     .with_notice(notice),
             );
         }
-        Box::new(
-            self.start_in_workgroups_in_runs(gpu, picture, options, phases_per_step, runs)
-                .expect("the lines fit"),
-        )
+        Box::new(BubbleRun::new(self, gpu, picture, options, phases_per_step, source))
     }
 
     /// Starts sorting `picture` a line per workgroup, or `None` when its lines are longer than
@@ -198,7 +212,16 @@ impl Bubble {
         runs: Option<&RunMap>,
     ) -> Option<BubbleRun> {
         let len = options.line_len(picture.width(), picture.height());
-        (len <= self.capacity).then(|| BubbleRun::new(self, gpu, picture, options, phases_per_step, runs))
+        (len <= self.capacity).then(|| {
+            BubbleRun::new(
+                self,
+                gpu,
+                StartPicture::Image(picture),
+                options,
+                phases_per_step,
+                MapSource::Cpu(runs),
+            )
+        })
     }
 }
 
@@ -237,19 +260,19 @@ impl BubbleRun {
     fn new(
         bubble: &Bubble,
         gpu: &Gpu,
-        picture: &RgbaImage,
+        picture: StartPicture<'_>,
         options: SortOptions,
         phases_per_step: u32,
-        runs: Option<&RunMap>,
+        source: MapSource<'_>,
     ) -> Self {
         let (width, height) = picture.dimensions();
-        if let Some(map) = runs {
+        if let Some(map) = source.cpu_map() {
             runs::check_map(map, width, height, options.axis).expect("a run map for this picture");
         }
-        let pictures = PingPong::new(gpu, picture, "bubble");
+        let pictures = PingPong::start(gpu, picture, "bubble");
         let params = ParamsRing::new(gpu, std::mem::size_of::<BubbleParams>(), RING, "bubble::params");
         let counters = SwapCounters::new(gpu, RING, 3, "bubble::counters");
-        let run_texture = RunTexture::new(gpu, runs, "bubble::runs");
+        let run_texture = RunTexture::from_source(gpu, source, pictures.input(), "bubble::runs");
         let line_count = options.line_count(width, height);
         let line_reports = gpu.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("bubble::line_reports"),
@@ -282,7 +305,7 @@ impl BubbleRun {
             stats: RunStats::default(),
             last_step_phases: None,
         };
-        run.use_runs(gpu, runs);
+        run.set_line_phases(source.longest_run(line_len));
         run
     }
 
@@ -300,7 +323,13 @@ impl BubbleRun {
                 &self.runs,
             );
         }
-        self.line_phases = runs.map_or(self.line_len, RunMap::max_run_len);
+        self.set_line_phases(runs.map_or(self.line_len, RunMap::max_run_len));
+    }
+
+    /// Sorts every line in `line_phases` phases from now on (the longest run's length), in
+    /// steps of the phases asked for.
+    fn set_line_phases(&mut self, line_phases: u32) {
+        self.line_phases = line_phases;
         self.phases_per_step = self.asked_phases_per_step.clamp(1, self.line_phases.max(1));
         self.total_steps = self.line_phases.div_ceil(self.phases_per_step);
         self.reset_stats();

@@ -1,8 +1,10 @@
 //! The sorting algorithms, each behind [`SortRun`]: what the window, the recorder and the tests drive.
 
 pub mod bitonic;
+pub mod bitonic_plan;
 pub mod bubble;
 pub mod lens_view;
+pub mod map_source;
 pub mod odd_even;
 pub mod params_ring;
 pub mod ping_pong;
@@ -180,17 +182,43 @@ impl Pipelines {
         settings: RunSettings,
         runs: Option<&RunMap>,
     ) -> Result<Box<dyn SortRun>, RunsError> {
+        let picture = ping_pong::StartPicture::Image(picture);
+        self.start_from(gpu, picture, options, settings, map_source::MapSource::Cpu(runs))
+    }
+}
+
+impl Pipelines {
+    /// Starts sorting `picture` (on the CPU, or a texture already on the GPU) within the runs of
+    /// `source`: the CPU's map (every line whole with `None`), or threshold runs the GPU finds
+    /// from the picture itself. Every algorithm ends in the picture [`Pipelines::start_in_runs`]
+    /// ends in with the CPU's map of the same runs; within runs found on the GPU the steps may
+    /// be more (the CPU does not know the longest run). Errors as `start_in_runs` does.
+    pub fn start_from(
+        &self,
+        gpu: &Gpu,
+        picture: ping_pong::StartPicture<'_>,
+        options: crate::keys::options::SortOptions,
+        settings: RunSettings,
+        source: map_source::MapSource<'_>,
+    ) -> Result<Box<dyn SortRun>, RunsError> {
         let (width, height) = picture.dimensions();
-        if let Some(map) = runs {
+        if let Some(map) = source.cpu_map() {
             runs::check_map(map, width, height, options.axis)?;
         }
         Ok(match self {
             Pipelines::OddEven(o) => {
-                Box::new(o.start_in_runs(gpu, picture, options, settings.pass_kind, runs))
+                Box::new(o.start_from(gpu, picture, options, settings.pass_kind, source))
             }
-            Pipelines::Bubble(b) => b.start_in_runs(gpu, picture, options, settings.phases_per_step, runs),
-            Pipelines::Radix(r) => Box::new(r.start_in_runs(gpu, picture, options, settings.radix, runs)?),
-            Pipelines::Bitonic(b) => Box::new(b.start_in_runs(gpu, picture, options, runs)),
+            Pipelines::Bubble(b) => b.start_from(gpu, picture, options, settings.phases_per_step, source),
+            Pipelines::Radix(r) => Box::new(match source {
+                map_source::MapSource::Cpu(runs) => {
+                    r.start_from(gpu, picture, options, settings.radix, runs)?
+                }
+                map_source::MapSource::Gpu(kernel, found) => {
+                    r.start_in_threshold_runs(gpu, picture, options, settings.radix, kernel, found)?
+                }
+            }),
+            Pipelines::Bitonic(b) => Box::new(b.start_from(gpu, picture, options, source)),
         })
     }
 }

@@ -2,7 +2,8 @@
 //! as a compute kernel or as a fragment shader rendering into the other texture.
 
 use super::lens_view::{LensStep, LensView};
-use super::ping_pong::PingPong;
+use super::map_source::MapSource;
+use super::ping_pong::{PingPong, StartPicture};
 use super::runs::{self, RunTexture, RunsError};
 use super::swap_counters::SwapCounters;
 use super::{RunStats, SortRun};
@@ -68,8 +69,36 @@ pub struct PassParams {
 pub struct OddEven {
     compute_layout: wgpu::BindGroupLayout,
     compute: [wgpu::ComputePipeline; 2],
-    /// The fragment pass's layout and pipelines, where the adapter can run it.
-    fragment: Option<(wgpu::BindGroupLayout, [wgpu::RenderPipeline; 2])>,
+    /// The fragment pass, where the adapter can run it.
+    fragment: Option<FragmentPass>,
+}
+
+/// The fragment pass's layout, and its pipelines, built by the first run that uses them (a
+/// sort by compute passes never does).
+struct FragmentPass {
+    layout: wgpu::BindGroupLayout,
+    pipeline_layout: wgpu::PipelineLayout,
+    module: wgpu::ShaderModule,
+    pipelines: std::sync::OnceLock<[wgpu::RenderPipeline; 2]>,
+}
+
+impl FragmentPass {
+    /// The pipelines, `[whole lines, in runs]`, built on first use.
+    fn pipelines(&self, gpu: &Gpu) -> &[wgpu::RenderPipeline; 2] {
+        self.pipelines.get_or_init(|| {
+            [false, true].map(|with_runs| {
+                fullscreen_pipeline(
+                    gpu,
+                    &format!("odd_even::fragment[{}]", usize::from(with_runs)),
+                    &self.pipeline_layout,
+                    &self.module,
+                    "odd_even_fragment",
+                    PICTURE_FORMAT.into(),
+                    &[runs::runs_constant(with_runs)],
+                )
+            })
+        })
+    }
 }
 
 /// Whether the adapter can run the fragment pass, which counts swaps by writing a storage
@@ -112,7 +141,7 @@ fn layout_entries(with_storage_target: bool) -> Vec<wgpu::BindGroupLayoutEntry> 
 }
 
 impl OddEven {
-    /// Builds both pipelines.
+    /// Builds the compute pipelines; the fragment pass's wait for a run that uses them.
     pub fn new(gpu: &Gpu) -> Self {
         let device = &gpu.device;
         let module = ODD_EVEN_PROGRAM.module(device);
@@ -138,7 +167,7 @@ impl OddEven {
                     constants: &[runs::runs_constant(with_runs)],
                     ..Default::default()
                 },
-                cache: None,
+                cache: gpu.pipeline_cache(),
             })
         });
         let fragment = fragment_pass_supported(gpu).then(|| {
@@ -146,19 +175,8 @@ impl OddEven {
                 label: Some("odd_even::fragment_layout"),
                 entries: &layout_entries(false),
             });
-            let fragment_pipeline_layout = pipeline_layout(&layout, "odd_even::fragment_pipeline_layout");
-            let pipelines = [false, true].map(|with_runs| {
-                fullscreen_pipeline(
-                    device,
-                    &format!("odd_even::fragment[{}]", usize::from(with_runs)),
-                    &fragment_pipeline_layout,
-                    &module,
-                    "odd_even_fragment",
-                    PICTURE_FORMAT.into(),
-                    &[runs::runs_constant(with_runs)],
-                )
-            });
-            (layout, pipelines)
+            let pipeline_layout = pipeline_layout(&layout, "odd_even::fragment_pipeline_layout");
+            FragmentPass { layout, pipeline_layout, module: module.clone(), pipelines: Default::default() }
         });
         OddEven { compute_layout, compute, fragment }
     }
@@ -182,6 +200,20 @@ impl OddEven {
         kind: PassKind,
         runs: Option<&RunMap>,
     ) -> OddEvenRun {
+        self.start_from(gpu, StartPicture::Image(picture), options, kind, MapSource::Cpu(runs))
+    }
+
+    /// [`OddEven::start_in_runs`] from a picture on the CPU or a texture already on the GPU,
+    /// within runs from the CPU or found on the GPU from the picture (then as many passes as a
+    /// line is long: any that many sort every run, whatever its length).
+    pub fn start_from(
+        &self,
+        gpu: &Gpu,
+        picture: StartPicture<'_>,
+        options: SortOptions,
+        kind: PassKind,
+        source: MapSource<'_>,
+    ) -> OddEvenRun {
         let (kind, notice) = match (kind, &self.fragment) {
             (PassKind::Fragment, None) => (
                 PassKind::Compute,
@@ -193,11 +225,11 @@ impl OddEven {
             _ => (kind, None),
         };
         let (width, height) = picture.dimensions();
-        if let Some(map) = runs {
+        if let Some(map) = source.cpu_map() {
             runs::check_map(map, width, height, options.axis).expect("a run map for this picture");
         }
         let layout = match (kind, &self.fragment) {
-            (PassKind::Fragment, Some((layout, _))) => layout,
+            (PassKind::Fragment, Some(fragment)) => &fragment.layout,
             _ => &self.compute_layout,
         };
         // Parameters `p` run iterations of parity `p`.
@@ -214,14 +246,17 @@ impl OddEven {
                 usage: wgpu::BufferUsages::UNIFORM,
             })
         });
-        let pictures = PingPong::new(gpu, picture, "odd_even");
+        let pictures = PingPong::start(gpu, picture, "odd_even");
         let counters = SwapCounters::new(gpu, COUNTER_RING, 1, "odd_even::swap_counters");
-        let run_texture = RunTexture::new(gpu, runs, "odd_even::runs");
+        let run_texture = RunTexture::from_source(gpu, source, pictures.input(), "odd_even::runs");
         let bind_groups = bind_groups(gpu, layout, &pictures, &params, &counters, &run_texture, kind);
         let mut run = OddEvenRun {
             kind,
             compute: self.compute.clone(),
-            fragment: self.fragment.as_ref().map(|(_, pipeline)| pipeline.clone()),
+            fragment: match kind {
+                PassKind::Fragment => self.fragment.as_ref().map(|f| f.pipelines(gpu).clone()),
+                PassKind::Compute => None,
+            },
             layout: layout.clone(),
             options,
             line_len: options.line_len(width, height),
@@ -237,7 +272,9 @@ impl OddEven {
             previous_swaps: None,
             notice,
         };
-        run.use_runs(gpu, runs);
+        // A run of L pixels is sorted by any L consecutive passes (the 0-1 principle).
+        run.total_steps = source.longest_run(run.line_len);
+        run.reset_stats();
         run
     }
 }

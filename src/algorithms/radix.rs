@@ -14,6 +14,7 @@
 //! single workgroup scanning every tile's counts: correct for every size, not fast.
 
 use super::lens_view::{LensStep, LensView, RadixPass};
+use super::map_source::MapSource;
 use super::params_ring::ParamsRing;
 use super::ping_pong::{PingPong, StartPicture};
 use super::radix_image::{ImagePipelines, ImageSteps};
@@ -232,7 +233,7 @@ impl Radix {
                 module: &module,
                 entry_point: Some(entry_point),
                 compilation_options: Default::default(),
-                cache: None,
+                cache: gpu.pipeline_cache(),
             })
         };
         Radix {
@@ -704,15 +705,6 @@ fn bind_groups(
             },
         ]
     })
-}
-
-/// Where a run's map comes from.
-#[derive(Clone, Copy)]
-enum MapSource<'a> {
-    /// Made on the CPU and uploaded (`None`: every line one run).
-    Cpu(Option<&'a RunMap>),
-    /// Threshold runs found on the GPU from the picture by the kernel.
-    Gpu(&'a ThresholdRunsKernel, ThresholdRuns),
 }
 
 /// The run ids the pixels carry through the passes: the map, and two textures ping-ponged

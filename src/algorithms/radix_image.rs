@@ -103,7 +103,7 @@ impl ImagePipelines {
                 module: &module,
                 entry_point: Some(entry_point),
                 compilation_options: Default::default(),
-                cache: None,
+                cache: gpu.pipeline_cache(),
             })
         };
         ImagePipelines {

@@ -79,7 +79,7 @@ impl ThresholdRunsKernel {
             module: &module,
             entry_point: Some("threshold_runs"),
             compilation_options: Default::default(),
-            cache: None,
+            cache: gpu.pipeline_cache(),
         });
         ThresholdRunsKernel { layout, pipeline }
     }

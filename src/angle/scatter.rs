@@ -15,15 +15,24 @@ pub const WORKGROUP_SIZE: [u32; 2] = [16, 16];
 /// The texel format of the places texture: one row-major line-space index per picture pixel.
 pub const PLACES_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::R32Uint;
 
-/// The scatter pipeline and its bind group layout, built once per device.
+/// The scatter pipeline and its bind group layout, made once per device; the pipeline is
+/// built when the first scatter is recorded, so sorts along rows or columns never build it.
 #[derive(Clone)]
 pub struct LineScatter {
-    pipeline: wgpu::ComputePipeline,
+    pipeline: std::sync::Arc<std::sync::OnceLock<wgpu::ComputePipeline>>,
+    build: std::sync::Arc<Builder>,
     layout: wgpu::BindGroupLayout,
 }
 
+/// What building the pipeline takes.
+struct Builder {
+    device: wgpu::Device,
+    layout: wgpu::PipelineLayout,
+    cache: Option<wgpu::PipelineCache>,
+}
+
 impl LineScatter {
-    /// Builds the pipeline.
+    /// Makes the layout; the pipeline waits for the first scatter.
     pub fn new(gpu: &Gpu) -> Self {
         let device = &gpu.device;
         let texture = |binding| uint_texture(binding, wgpu::ShaderStages::COMPUTE);
@@ -36,15 +45,27 @@ impl LineScatter {
             bind_group_layouts: &[Some(&layout)],
             immediate_size: 0,
         });
-        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some("line_scatter::pipeline"),
-            layout: Some(&pipeline_layout),
-            module: &LINE_SCATTER_PROGRAM.module(device),
-            entry_point: Some("scatter_lines"),
-            compilation_options: Default::default(),
-            cache: None,
-        });
-        LineScatter { pipeline, layout }
+        let build =
+            Builder { device: device.clone(), layout: pipeline_layout, cache: gpu.pipeline_cache().cloned() };
+        // In the browser wgpu's objects stay on the page's one thread, so the Arc is never shared.
+        #[cfg_attr(target_arch = "wasm32", allow(clippy::arc_with_non_send_sync))]
+        let build = std::sync::Arc::new(build);
+        LineScatter { pipeline: Default::default(), build, layout }
+    }
+
+    /// The pipeline, built on first use.
+    fn pipeline(&self) -> &wgpu::ComputePipeline {
+        self.pipeline.get_or_init(|| {
+            let Builder { device, layout, cache } = &*self.build;
+            device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some("line_scatter::pipeline"),
+                layout: Some(layout),
+                module: &LINE_SCATTER_PROGRAM.module(device),
+                entry_point: Some("scatter_lines"),
+                compilation_options: Default::default(),
+                cache: cache.as_ref(),
+            })
+        })
     }
 
     /// The places of `space` as a texture of the picture's size.
@@ -106,7 +127,7 @@ impl LineScatter {
             label: Some("line_scatter::pass"),
             timestamp_writes: None,
         });
-        pass.set_pipeline(&self.pipeline);
+        pass.set_pipeline(self.pipeline());
         pass.set_bind_group(0, binding, &[]);
         pass.dispatch_workgroups(width.div_ceil(WORKGROUP_SIZE[0]), height.div_ceil(WORKGROUP_SIZE[1]), 1);
     }

@@ -43,7 +43,7 @@ impl DisplayPipeline {
         });
         let srgb = if format.is_srgb() { 1.0 } else { 0.0 };
         let pipeline = fullscreen_pipeline(
-            &gpu.device,
+            gpu,
             "display::pipeline",
             &pipeline_layout,
             &module,

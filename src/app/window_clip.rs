@@ -296,6 +296,7 @@ impl Running {
             max_size: self.options_max_size,
             no_downscale: !self.limit.downscale,
             out: Some(path.clone()),
+            png_compression: Default::default(),
             record_to: None,
             play: false,
             lens: None,

@@ -136,6 +136,13 @@ impl Cli {
         if let Some(bits) = self.key_bits {
             RadixKey::new(self.sort_options(), Some(bits))?;
         }
+        let clip = self.image.as_deref().is_some_and(crate::video::is_clip);
+        if self.png_compression.is_some() && (clip || self.out.is_none()) {
+            return Err(
+                "--png-compression applies to a picture sorted into --out PATH.png; add --out or drop --png-compression"
+                    .into(),
+            );
+        }
         let headless = self.out.is_some() || self.record.is_some();
         let radix_flags = self.key_bits.is_some()
             || self.sub_steps

@@ -43,9 +43,15 @@ pub struct Cli {
 
     /// Sort without a window and write the result (or the state after --passes) to this PNG.
     /// For a clip: a video (the extension says the container: .mp4, .mkv, .webm, .mov, .gif,
-    /// .png for an animated PNG) or DIR/ for PNG frames; every frame sorted.
+    /// .png for an animated PNG) or DIR/ for PNG frames; every frame sorted. An odd-sided clip's
+    /// H.264 (.mp4, .mkv, .mov) is padded to even sides by repeating the edge, with a note.
     #[arg(long, value_name = "PATH")]
     pub out: Option<PathBuf>,
+
+    /// Pictures sorted into --out: fast writes quickly; best makes the smallest file it can (the
+    /// same pixels, never a larger file than fast), several times slower to write [default: fast].
+    #[arg(long, value_enum, value_name = "LEVEL")]
+    pub png_compression: Option<crate::picture::output::PngCompression>,
 
     /// Clips: write every frame exactly (FFV1 in .mkv, .avi or .nut; PNG in .mov; .png).
     #[arg(long)]

@@ -29,6 +29,7 @@ impl Cli {
             max_size: self.max_size,
             no_downscale: self.no_downscale,
             out: self.out.clone(),
+            png_compression: self.png_compression.unwrap_or_default(),
             record_to: self.record.clone(),
             play: self.play,
             speed: self.speed,

@@ -56,13 +56,42 @@ pub struct Gpu {
     /// Its queue.
     pub queue: wgpu::Queue,
     first_error: Arc<Mutex<Option<String>>>,
+    /// What pipelines are built with: the disk's cache, where there is one.
+    pipeline_cache: Option<wgpu::PipelineCache>,
+    /// The pipeline cache kept on disk, where the backend has one.
+    #[cfg(not(target_arch = "wasm32"))]
+    disk_cache: Option<super::pipeline_cache::DiskCache>,
 }
 
 impl Gpu {
     /// A GPU for work without a window: backends from `WGPU_BACKEND` (all by default),
     /// the adapter from `WGPU_ADAPTER_NAME` or the best one found.
+    ///
+    /// GL's instance (EGL) takes long to start and can only win where the native backends
+    /// offer no discrete GPU, so it is started only then: the same choice, sooner.
     pub fn headless() -> Result<Self, GpuError> {
-        pollster::block_on(Self::new(Self::instance_from_env(None), None))
+        let on = |backends| {
+            let mut desc = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
+            desc.backends &= backends;
+            (!desc.backends.is_empty()).then(|| wgpu::Instance::new(desc))
+        };
+        pollster::block_on(async {
+            let native = on(!wgpu::Backends::GL);
+            let mut adapters = match &native {
+                Some(instance) => instance.enumerate_adapters(wgpu::Backends::all()).await,
+                None => Vec::new(),
+            };
+            let discrete = |a: &wgpu::Adapter| a.get_info().device_type == wgpu::DeviceType::DiscreteGpu;
+            let named = std::env::var_os("WGPU_ADAPTER_NAME").is_some();
+            let gl = if named || !adapters.iter().any(discrete) { on(wgpu::Backends::GL) } else { None };
+            if let Some(gl) = &gl {
+                adapters.extend(gl.enumerate_adapters(wgpu::Backends::all()).await);
+            }
+            let adapter = choose_adapter(adapters)?;
+            let instance = if adapter.get_info().backend == wgpu::Backend::Gl { gl } else { native };
+            let limits = adapter.limits();
+            Self::open(instance.expect("the adapter came from it"), adapter, limits).await
+        })
     }
 
     /// A GPU on exactly these backends (tests use it to run on Vulkan and GL in turn).
@@ -114,9 +143,12 @@ impl Gpu {
         limits: wgpu::Limits,
     ) -> Result<Self, GpuError> {
         let info = adapter.get_info();
+        let features = adapter.features() & wanted_features();
+        #[cfg(not(target_arch = "wasm32"))]
+        let features = features | super::pipeline_cache::features(&adapter);
         let desc = wgpu::DeviceDescriptor {
             label: Some("shadersort device"),
-            required_features: adapter.features() & wanted_features(),
+            required_features: features,
             required_limits: limits,
             experimental_features: wgpu::ExperimentalFeatures::disabled(),
             memory_hints: wgpu::MemoryHints::Performance,
@@ -134,7 +166,37 @@ impl Gpu {
             slot.get_or_insert_with(|| e.to_string());
         }));
         log::info!("GPU: {}", describe(&info));
-        Ok(Gpu { instance, adapter, device, queue, first_error })
+        #[cfg(not(target_arch = "wasm32"))]
+        let disk_cache = super::pipeline_cache::DiskCache::open(&adapter, &device);
+        #[cfg(not(target_arch = "wasm32"))]
+        let pipeline_cache = disk_cache.as_ref().map(|disk| disk.cache.clone());
+        #[cfg(target_arch = "wasm32")]
+        let pipeline_cache = None;
+        Ok(Gpu {
+            instance,
+            adapter,
+            device,
+            queue,
+            first_error,
+            pipeline_cache,
+            #[cfg(not(target_arch = "wasm32"))]
+            disk_cache,
+        })
+    }
+
+    /// The pipeline cache every pipeline is built with (`cache` of a pipeline descriptor):
+    /// the one kept on disk, where there is one.
+    pub fn pipeline_cache(&self) -> Option<&wgpu::PipelineCache> {
+        self.pipeline_cache.as_ref()
+    }
+
+    /// Saves the pipeline cache to disk if pipelines were built since it was read, so that the
+    /// next run skips their compiles; failures are only logged.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn save_pipeline_cache(&self) {
+        if let Some(disk) = &self.disk_cache {
+            disk.save();
+        }
     }
 
     /// One line naming the adapter, its backend and driver.

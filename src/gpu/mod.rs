@@ -8,9 +8,12 @@
 //! - [`bindings`]: the bind-group layout entries several kernel families declare alike.
 //! - [`shaders`]: every WGSL program, composed from whole files in `shaders/`.
 //! - [`timing`]: GPU time of a span of commands, from timestamp queries.
+//! - [`pipeline_cache`]: the pipeline cache kept on disk between runs (native, Vulkan).
 
 pub mod bindings;
 pub mod context;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod pipeline_cache;
 pub mod readback;
 pub mod shaders;
 pub mod texture;

@@ -39,6 +39,9 @@ pub const LENS: &str = include_str!("../../shaders/lens.wgsl");
 /// Threshold runs found on the GPU: a frame's run ids without the CPU.
 pub const THRESHOLD_RUNS: &str = include_str!("../../shaders/threshold_runs.wgsl");
 
+/// The bitonic network's plan within runs, made on the GPU from run ids.
+pub const BITONIC_PLAN: &str = include_str!("../../shaders/bitonic_plan.wgsl");
+
 /// A sorted frame to 4:2:0 for an encoder.
 pub const RGBA_TO_YUV420: &str = include_str!("../../shaders/rgba_to_yuv420.wgsl");
 
@@ -129,7 +132,7 @@ pub fn begin_fullscreen_pass<'e>(
 /// sets the fragment stage's pipeline-overridable constants. A target made from a format
 /// (`format.into()`) replaces what the texture holds; one with a blend state draws over it.
 pub fn fullscreen_pipeline(
-    device: &wgpu::Device,
+    gpu: &super::Gpu,
     label: &str,
     layout: &wgpu::PipelineLayout,
     module: &wgpu::ShaderModule,
@@ -137,7 +140,7 @@ pub fn fullscreen_pipeline(
     target: wgpu::ColorTargetState,
     constants: &[(&str, f64)],
 ) -> wgpu::RenderPipeline {
-    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+    gpu.device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
         label: Some(label),
         layout: Some(layout),
         vertex: wgpu::VertexState {
@@ -156,7 +159,7 @@ pub fn fullscreen_pipeline(
             targets: &[Some(target)],
         }),
         multiview_mask: None,
-        cache: None,
+        cache: gpu.pipeline_cache(),
     })
 }
 
@@ -226,6 +229,10 @@ pub const THRESHOLD_RUNS_PROGRAM: Program = Program {
     sources: &[KEY, THRESHOLD_RUNS],
 };
 
+/// The bitonic plan kernel (stands alone).
+pub const BITONIC_PLAN_PROGRAM: Program =
+    Program { name: "bitonic_plan", files: &["bitonic_plan.wgsl"], sources: &[BITONIC_PLAN] };
+
 /// A sorted frame to 4:2:0 (stands alone).
 pub const RGBA_TO_YUV420_PROGRAM: Program =
     Program { name: "rgba_to_yuv420", files: &["rgba_to_yuv420.wgsl"], sources: &[RGBA_TO_YUV420] };
@@ -249,6 +256,7 @@ pub const PROGRAMS: &[Program] = &[
     LINE_SCATTER_PROGRAM,
     LENS_PROGRAM,
     THRESHOLD_RUNS_PROGRAM,
+    BITONIC_PLAN_PROGRAM,
     RGBA_TO_YUV420_PROGRAM,
     YUV420_TO_RGBA_PROGRAM,
 ];

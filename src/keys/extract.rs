@@ -33,7 +33,7 @@ impl KeyExtractor {
             module: &module,
             entry_point: Some("extract_keys"),
             compilation_options: Default::default(),
-            cache: None,
+            cache: gpu.pipeline_cache(),
         });
         KeyExtractor { pipeline }
     }

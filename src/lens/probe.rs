@@ -98,7 +98,7 @@ impl LensProbe {
             module: &LENS_PROGRAM.module(device),
             entry_point: Some("read_line"),
             compilation_options: Default::default(),
-            cache: None,
+            cache: gpu.pipeline_cache(),
         });
         let no_runs = crate::algorithms::runs::run_id_texture(gpu, 1, 1, "lens::no_runs");
         let no_extra = device.create_buffer(&wgpu::BufferDescriptor {

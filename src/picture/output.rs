@@ -51,6 +51,56 @@ pub enum OutputError {
     },
 }
 
+/// How hard a PNG picture is compressed: the same pixels either way, a smaller file for more
+/// time (`--png-compression`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum PngCompression {
+    /// Quick to write, a somewhat larger file (fdeflate's fastest mode).
+    #[default]
+    Fast,
+    /// The smallest file the encoder makes: zlib's level 9, or fast's file where noise makes
+    /// that smaller; several times slower to write.
+    Best,
+}
+
+/// `pixels` (`width` x `height`, `colour`) encoded as PNG with `level`; every row picks its
+/// own filter.
+fn encode_png(
+    pixels: &[u8],
+    (width, height): (u32, u32),
+    colour: image::ExtendedColorType,
+    level: image::codecs::png::CompressionType,
+) -> image::ImageResult<Vec<u8>> {
+    use image::ImageEncoder;
+    let mut bytes = Vec::new();
+    let filter = image::codecs::png::FilterType::Adaptive;
+    image::codecs::png::PngEncoder::new_with_quality(&mut bytes, level, filter)
+        .write_image(pixels, width, height, colour)?;
+    Ok(bytes)
+}
+
+impl PngCompression {
+    /// `picture` encoded as PNG (RGB when `keep_alpha` is false) at this level.
+    fn encode(self, picture: &RgbaImage, keep_alpha: bool) -> image::ImageResult<Vec<u8>> {
+        use image::codecs::png::CompressionType;
+        let rgb;
+        let (pixels, colour) = if keep_alpha {
+            (picture.as_raw().as_slice(), image::ExtendedColorType::Rgba8)
+        } else {
+            rgb =
+                picture.as_raw().chunks_exact(4).flat_map(|pixel| &pixel[..3]).copied().collect::<Vec<u8>>();
+            (rgb.as_slice(), image::ExtendedColorType::Rgb8)
+        };
+        let encode = |level| encode_png(pixels, picture.dimensions(), colour, level);
+        let fast = encode(CompressionType::Fast)?;
+        if self == PngCompression::Fast {
+            return Ok(fast);
+        }
+        let best = encode(CompressionType::Best)?;
+        Ok(if best.len() <= fast.len() { best } else { fast })
+    }
+}
+
 /// What an output file holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OutputFormat {
@@ -192,24 +242,26 @@ impl OutputFile {
         result.map(|_| path)
     }
 
-    /// Encodes the picture as PNG (RGB when `keep_alpha` is false), then commits.
-    pub fn write_png(mut self, picture: &RgbaImage, keep_alpha: bool) -> Result<PathBuf, OutputError> {
-        let encoded = {
-            let mut writer = std::io::BufWriter::new(self.temporary()?.as_file_mut());
-            let result = if keep_alpha {
-                picture.write_to(&mut writer, image::ImageFormat::Png)
-            } else {
-                image::DynamicImage::ImageRgba8(picture.clone())
-                    .to_rgb8()
-                    .write_to(&mut writer, image::ImageFormat::Png)
-            };
-            result.and_then(|()| std::io::Write::flush(&mut writer).map_err(image::ImageError::IoError))
-        };
+    /// Encodes the picture as PNG (RGB when `keep_alpha` is false) with fast compression, then
+    /// commits.
+    pub fn write_png(self, picture: &RgbaImage, keep_alpha: bool) -> Result<PathBuf, OutputError> {
+        self.write_png_with(picture, keep_alpha, PngCompression::default())
+    }
+
+    /// [`OutputFile::write_png`] compressed as `compression` says.
+    pub fn write_png_with(
+        mut self,
+        picture: &RgbaImage,
+        keep_alpha: bool,
+        compression: PngCompression,
+    ) -> Result<PathBuf, OutputError> {
         let path = self.path.clone();
-        encoded.map_err(|e| match e {
+        let encoded = compression.encode(picture, keep_alpha).map_err(|e| match e {
             image::ImageError::IoError(source) => OutputError::Io { path: path.clone(), source },
             other => OutputError::Encode { path: path.clone(), detail: other.to_string() },
         })?;
+        std::io::Write::write_all(self.temporary()?.as_file_mut(), &encoded)
+            .map_err(|source| OutputError::Io { path, source })?;
         self.commit()
     }
 }

@@ -82,6 +82,9 @@ pub struct ClipReport {
     pub algorithm: &'static str,
     /// Frame size.
     pub size: (u32, u32),
+    /// The even size the video was padded to, when its encoder needs even sides and a side is
+    /// odd (the frames are `size`, the padding repeats their edge).
+    pub padded: Option<(u32, u32)>,
     /// Frames per second of the clip.
     pub rate: Rate,
     /// Wall time of the whole run.
@@ -100,10 +103,12 @@ pub struct ClipReport {
 impl std::fmt::Display for ClipReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let (w, h) = self.size;
+        let padded =
+            self.padded.map(|(pw, ph)| format!(" (padded to {pw}x{ph} in the video)")).unwrap_or_default();
         let seconds = self.elapsed.as_secs_f64();
         write!(
             f,
-            "sorted {} frames of {w}x{h} at {:.3} fps ({:.2} s of video) with {} in {seconds:.2} s, {:.1} frames/s on {}; {}; wrote {}",
+            "sorted {} frames of {w}x{h}{padded} at {:.3} fps ({:.2} s of video) with {} in {seconds:.2} s, {:.1} frames/s on {}; {}; wrote {}",
             self.frames,
             self.rate.fps(),
             self.frames as f64 / self.rate.fps(),
@@ -119,6 +124,8 @@ impl std::fmt::Display for ClipReport {
 /// Sorts every frame of the clip at `input` into `--out`.
 pub fn run(settings: &Settings, input: &Path) -> anyhow::Result<()> {
     let report = sort_clip(settings, input, false)?;
+    // Shows which stages ran on the CPU at all (tests read it to know the GPU path was taken).
+    log::debug!("clip stages busy: {}", report.stages.nanos_words());
     println!("{report}");
     Ok(())
 }
@@ -285,6 +292,8 @@ pub fn sort_clip_watched(
     let yuv420 = encoder_args
         .filter(|args| encoding::takes_yuv420(args, size))
         .map(|_| info.yuv420.clone().unwrap_or_else(Yuv420Colour::untagged));
+    let padded =
+        encoding::padded_size(&video_args.as_ref().map(|(args, _)| args.clone()).unwrap_or_default(), size);
     let spec = EncodeSpec {
         size,
         rate: info.rate,
@@ -314,11 +323,14 @@ pub fn sort_clip_watched(
     watch.total.store(info.frames, Ordering::Relaxed);
     let sink = (sink, yuv420.map(|c| c.matrix));
     let path = pipeline(&sorter, settings, &info, mask.as_ref(), (source, spares_in), sink, watch)?;
+    // The next clip or still on this GPU skips the compiles this one made.
+    gpu.save_pipeline_cache();
     Ok(ClipReport {
         path,
         frames: info.frames,
         algorithm: settings.algorithm.name(),
         size,
+        padded,
         rate: info.rate,
         elapsed: started.elapsed(),
         setup,

@@ -57,10 +57,7 @@ impl FramePreparer<'_> {
         {
             let started = self.stages.time(Stage::Start, || {
                 let picture = StartPicture::Texture(reader.picture(sorter.gpu, planes, *size, *matrix));
-                match gpu_runs {
-                    Some(runs) => sorter.start_in_gpu_threshold(picture, self.run_settings, runs),
-                    None => sorter.start_whole_lines(picture, self.run_settings),
-                }
+                sorter.start_on_gpu(picture, self.run_settings, gpu_runs)
             });
             let _ = spares.send(frame.into_bytes());
             return Ok(started);
@@ -70,7 +67,7 @@ impl FramePreparer<'_> {
         let started = match gpu_runs {
             // The GPU finds the runs from the frame it sorts.
             Some(runs) => self.stages.time(Stage::Start, || {
-                sorter.start_in_gpu_threshold(StartPicture::Image(&frame), self.run_settings, runs)
+                sorter.start_on_gpu(StartPicture::Image(&frame), self.run_settings, Some(runs))
             }),
             None => {
                 let runs = self.stages.time(Stage::Runs, || self.runs(&intervals, &frame))?;

@@ -86,6 +86,16 @@ impl StageTimes {
     }
 }
 
+impl StageTimes {
+    /// `decode 2100345 ns, 4:2:0 to RGBA 0 ns, ...`: exact, so that a stage that never ran
+    /// (a frame converted or its runs found on the GPU) tells from one that was only quick.
+    pub fn nanos_words(&self) -> String {
+        let parts: Vec<String> =
+            Stage::ALL.iter().map(|&s| format!("{} {} ns", s.name(), self.of(s).as_nanos())).collect();
+        parts.join(", ")
+    }
+}
+
 impl std::fmt::Display for StageTimes {
     /// `decode 2.10 s, runs 3.02 s, ...`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -114,5 +124,7 @@ mod tests {
         assert!(times.of(Stage::Sink) < Duration::from_millis(20), "{times}");
         assert_eq!(times.of(Stage::Decode), Duration::ZERO);
         assert!(times.to_string().starts_with("decode 0.00 s, 4:2:0 to RGBA 0.00 s, runs 0.0"), "{times}");
+        assert!(times.nanos_words().starts_with("decode 0 ns, 4:2:0 to RGBA 0 ns, runs "), "{times}");
+        assert!(!times.nanos_words().contains("runs 0 ns"), "{times}");
     }
 }

@@ -80,7 +80,7 @@ impl Yuv420Reader {
             module: &module,
             entry_point: Some("yuv420_to_rgba"),
             compilation_options: Default::default(),
-            cache: None,
+            cache: gpu.pipeline_cache(),
         });
         Yuv420Reader { layout, pipeline }
     }
@@ -236,7 +236,7 @@ impl Yuv420Writer {
             module: &module,
             entry_point: Some("rgba_to_yuv420"),
             compilation_options: Default::default(),
-            cache: None,
+            cache: gpu.pipeline_cache(),
         });
         Yuv420Writer { layout, pipeline, planes: None }
     }

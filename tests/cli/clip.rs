@@ -137,7 +137,7 @@ fn a_420_clip_goes_through_as_420_and_sorts_exactly() {
                 stable_sort_in_runs(f, &rows, &RunMap::compute(f, Axis::Rows, &threshold, None).unwrap())
             })
             .collect();
-        // Bitonic finds threshold runs on the CPU, so the frame is converted there.
+        // Every algorithm finds threshold runs on the GPU too (tests/cli/clip_gpu_start.rs).
         for (backend, algorithm) in [("vulkan", "radix"), ("gl", "radix"), ("vulkan", "bitonic")] {
             let folder = dir.path().join(format!("within-{w}x{h}-{backend}-{algorithm}/"));
             let args =

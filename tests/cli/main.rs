@@ -16,8 +16,12 @@ const COFFEE: &str = "src/picture/assets/coffee.png";
 fn run(args: &[&str], envs: &[(&str, &str)]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_shadersort"))
         .args(args)
-        .envs(envs.iter().copied())
+        // The outer RUST_LOG is not inherited; a test may set its own.
         .env_remove("RUST_LOG")
+        // No pipeline cache on disk unless a test sets its own folder: tests never touch the
+        // user's (still_start.rs tests the cache).
+        .env("SHADERSORT_CACHE_DIR", "")
+        .envs(envs.iter().copied())
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .stdin(Stdio::null())
         .output()
@@ -816,10 +820,14 @@ fn angle_errors_are_one_line_and_leave_no_files() {
     assert!(!out.exists());
 }
 
+mod bench_video;
 mod clip;
+mod clip_gpu_start;
 mod clip_outputs;
+mod clip_sizes;
 #[path = "../clips/mod.rs"]
 mod clips;
 mod decoded;
 #[path = "../clips/gif.rs"]
 mod gif_frames;
+mod still_start;

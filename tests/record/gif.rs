@@ -241,6 +241,7 @@ fn ctrl_c_leaves_the_old_file_and_no_temporary() {
     let child = Command::new(env!("CARGO_BIN_EXE_shadersort"))
         .args(["--record", "old.gif", "--scale", "3"])
         .current_dir(dir.path())
+        .env("SHADERSORT_CACHE_DIR", "")
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
         .spawn()

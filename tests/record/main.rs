@@ -14,7 +14,8 @@ use std::process::{Command, Output};
 
 fn shadersort_on(args: &[&str], dir: &Path, backend: Option<&str>) -> Output {
     let mut command = Command::new(env!("CARGO_BIN_EXE_shadersort"));
-    command.args(args).current_dir(dir).env_remove("RUST_LOG");
+    // No pipeline cache: tests never write into the user's.
+    command.args(args).current_dir(dir).env_remove("RUST_LOG").env("SHADERSORT_CACHE_DIR", "");
     if let Some(backend) = backend {
         command.env("WGPU_BACKEND", backend);
     }

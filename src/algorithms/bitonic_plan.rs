@@ -1,0 +1,280 @@
+//! What the bitonic network's `sort_blocks` works on within runs, and the runs `global_stage`
+//! reads: the plan, made on the CPU from a run map ([`Plan::new`]) or on the GPU from a run-id
+//! texture the GPU wrote itself ([`PlanKernel`], `shaders/bitonic_plan.wgsl`), so that a clip's
+//! threshold runs need nothing from the CPU.
+
+use crate::gpu::Gpu;
+use crate::gpu::bindings::{compute_buffer, uint_texture};
+use crate::gpu::shaders::BITONIC_PLAN_PROGRAM;
+use crate::intervals::RunMap;
+use crate::keys::options::Axis;
+use wgpu::util::DeviceExt;
+
+/// Invocations per workgroup of `bitonic_plan` (one a line).
+const PLAN_WORKGROUP: u32 = 64;
+
+/// Units (line, first position, length, 0) and, within runs, each position's run.
+#[doc(hidden)]
+pub struct Plan {
+    /// Line, first position, length, 0.
+    pub units: Vec<[u32; 4]>,
+    /// Per position (line-major), start << 16 | (length - 1) of its run; empty without runs.
+    pub bounds: Vec<u32>,
+}
+
+impl Plan {
+    /// Lines of `line_len` cut into aligned blocks, or, within runs, chunks of whole runs of at
+    /// most `block` positions and runs longer than that cut into blocks from their start.
+    pub fn new(line_len: u32, line_count: u32, runs: Option<&RunMap>, block: u32) -> Self {
+        let mut units = Vec::new();
+        let mut blocks_of = |line: u32, start: u32, len: u32| {
+            for first in (0..len).step_by(block as usize) {
+                units.push([line, start + first, block.min(len - first), 0]);
+            }
+        };
+        let Some(map) = runs else {
+            for line in 0..line_count {
+                blocks_of(line, 0, line_len);
+            }
+            return Plan { units, bounds: Vec::new() };
+        };
+        let len = line_len as usize;
+        let mut bounds = vec![0; len * line_count as usize];
+        let mut starts = vec![0u32; len];
+        for (line, bounds) in bounds.chunks_exact_mut(len).enumerate() {
+            // Each position's run, without a branch on the ids: where it starts (forwards),
+            // then where it ends (backwards).
+            let layout = map.layout();
+            let ids = &map.ids()[layout.index(line, 0)..];
+            let id = |pos: usize| ids[pos * layout.stride];
+            let mut start = 0;
+            for (pos, starts) in starts.iter_mut().enumerate().skip(1) {
+                start = if id(pos) == id(pos - 1) { start } else { pos as u32 };
+                *starts = start;
+            }
+            let mut end = len as u32 - 1;
+            for pos in (0..len).rev() {
+                end = if pos + 1 < len && id(pos + 1) != id(pos) { pos as u32 } else { end };
+                bounds[pos] = starts[pos] << 16 | (end - starts[pos]);
+            }
+            // The runs in order, one step each, packed into chunks.
+            let line = line as u32;
+            let mut chunk: Option<(u32, u32)> = None;
+            let mut pos = 0;
+            while pos < len {
+                let (start, len) = (pos as u32, (bounds[pos] & 0xffff) + 1);
+                pos += len as usize;
+                match chunk {
+                    _ if len > block => {
+                        if let Some((s, l)) = chunk.take() {
+                            blocks_of(line, s, l);
+                        }
+                        blocks_of(line, start, len);
+                    }
+                    Some((s, l)) if l + len <= block => chunk = Some((s, l + len)),
+                    _ => {
+                        if let Some((s, l)) = chunk.replace((start, len)) {
+                            blocks_of(line, s, l);
+                        }
+                    }
+                }
+            }
+            if let Some((s, l)) = chunk {
+                blocks_of(line, s, l);
+            }
+        }
+        Plan { units, bounds }
+    }
+}
+
+/// Unit slots a line needs at most in [`Plan::new`] within any runs: of three consecutive units
+/// of a line, the first is a chunk closed because the next run did not fit, or a full block of
+/// a long run, or its last piece (then the next begins another item): in each case the three
+/// hold more than a block, so a line has fewer than `3 * ceil(line_len / block)` units.
+pub fn slots_per_line(line_len: u32, block: u32) -> u32 {
+    3 * line_len.div_ceil(block)
+}
+
+/// Mirrors `PlanParams` in `shaders/bitonic_plan.wgsl`.
+#[repr(C)]
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+struct PlanParams {
+    axis: u32,
+    line_len: u32,
+    line_count: u32,
+    block: u32,
+    slots: u32,
+    pad: [u32; 3],
+}
+
+/// The plan of one picture made on the GPU: its buffers, bound by the steps, and the unit
+/// count (every line's slots, unused ones empty).
+pub struct GpuPlan {
+    /// Per position, its run (as [`Plan::bounds`]).
+    pub bounds: wgpu::Buffer,
+    /// Per line, [`slots_per_line`] units; an unused slot has length 0.
+    pub units: wgpu::Buffer,
+    /// Units in all, the empty ones counted.
+    pub unit_count: u32,
+    params: PlanParams,
+}
+
+impl GpuPlan {
+    /// Buffers for the plan of `line_count` lines of `line_len` along `axis`, in units of at
+    /// most `block` positions.
+    pub fn new(gpu: &Gpu, axis: Axis, (line_len, line_count): (u32, u32), block: u32) -> Self {
+        let slots = slots_per_line(line_len, block);
+        let usage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC;
+        let buffer = |label, size: u64| {
+            gpu.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size,
+                usage,
+                mapped_at_creation: false,
+            })
+        };
+        let positions = u64::from(line_len) * u64::from(line_count);
+        let unit_count = slots * line_count;
+        GpuPlan {
+            bounds: buffer("bitonic_plan::bounds", positions * 4),
+            units: buffer("bitonic_plan::units", u64::from(unit_count) * 16),
+            unit_count,
+            params: PlanParams { axis: axis as u32, line_len, line_count, block, slots, pad: [0; 3] },
+        }
+    }
+}
+
+/// The kernel that makes a [`GpuPlan`] from run ids.
+pub struct PlanKernel {
+    layout: wgpu::BindGroupLayout,
+    pipeline: wgpu::ComputePipeline,
+}
+
+impl PlanKernel {
+    /// Builds the kernel on `gpu`.
+    pub fn new(gpu: &Gpu) -> Self {
+        let device = &gpu.device;
+        let module = BITONIC_PLAN_PROGRAM.module(device);
+        let storage = wgpu::BufferBindingType::Storage { read_only: false };
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("bitonic_plan::layout"),
+            entries: &[
+                uint_texture(0, wgpu::ShaderStages::COMPUTE),
+                compute_buffer(1, wgpu::BufferBindingType::Uniform, false),
+                compute_buffer(2, storage, false),
+                compute_buffer(3, storage, false),
+            ],
+        });
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("bitonic_plan::pipeline_layout"),
+            bind_group_layouts: &[Some(&layout)],
+            immediate_size: 0,
+        });
+        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some("bitonic_plan::bitonic_plan"),
+            layout: Some(&pipeline_layout),
+            module: &module,
+            entry_point: Some("bitonic_plan"),
+            compilation_options: Default::default(),
+            cache: gpu.pipeline_cache(),
+        });
+        PlanKernel { layout, pipeline }
+    }
+
+    /// Records filling `plan` from `ids` (a run-id texture of the picture, written before this
+    /// runs in `encoder`).
+    pub fn record(&self, gpu: &Gpu, encoder: &mut wgpu::CommandEncoder, ids: &wgpu::Texture, plan: &GpuPlan) {
+        let p = plan.params;
+        let lines = if p.axis == Axis::Rows as u32 { ids.height() } else { ids.width() };
+        assert_eq!(lines, p.line_count, "run ids for the plan's picture");
+        let params = gpu.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("bitonic_plan::params"),
+            contents: bytemuck::bytes_of(&p),
+            usage: wgpu::BufferUsages::UNIFORM,
+        });
+        let ids_view = ids.create_view(&Default::default());
+        let bind_group = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("bitonic_plan::bind_group"),
+            layout: &self.layout,
+            entries: &[
+                wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::TextureView(&ids_view) },
+                wgpu::BindGroupEntry { binding: 1, resource: params.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 2, resource: plan.bounds.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 3, resource: plan.units.as_entire_binding() },
+            ],
+        });
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some("bitonic_plan"),
+            timestamp_writes: None,
+        });
+        pass.set_pipeline(&self.pipeline);
+        pass.set_bind_group(0, &bind_group, &[]);
+        pass.dispatch_workgroups(p.line_count.div_ceil(PLAN_WORKGROUP), 1, 1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::intervals::Cell;
+    use crate::picture::patterns::SplitMix64;
+
+    #[test]
+    fn whole_lines_are_cut_into_aligned_blocks() {
+        let plan = Plan::new(10, 2, None, 4);
+        assert_eq!(
+            plan.units,
+            [[0, 0, 4, 0], [0, 4, 4, 0], [0, 8, 2, 0], [1, 0, 4, 0], [1, 4, 4, 0], [1, 8, 2, 0]]
+        );
+        assert!(plan.bounds.is_empty());
+    }
+
+    #[test]
+    fn runs_are_packed_whole_into_chunks_and_long_runs_cut_from_their_start() {
+        // Runs [0, 2), [2] fixed, [3, 9) longer than a block, [9, 10).
+        let cells = "JJFSJJJJJS";
+        let map = RunMap::build(10, 1, Axis::Rows, |_, pos, _| match &cells[pos..=pos] {
+            "F" => Cell::Fixed,
+            "S" => Cell::Start,
+            _ => Cell::Join,
+        });
+        let plan = Plan::new(10, 1, Some(&map), 4);
+        assert_eq!(plan.units, [[0, 0, 3, 0], [0, 3, 4, 0], [0, 7, 2, 0], [0, 9, 1, 0]]);
+        assert_eq!(plan.bounds[4], 3 << 16 | 5);
+        assert_eq!(plan.bounds[2], 2 << 16);
+    }
+
+    /// Units per line stay within the slots the GPU plan gives a line, for runs of random
+    /// lengths around the block's and for the worst pattern: a run one longer than a block, then
+    /// a run of one, over and over.
+    #[test]
+    fn no_line_needs_more_units_than_its_slots() {
+        let mut rng = SplitMix64::new(7);
+        for block in [2, 3, 4, 16] {
+            for len in [1, 2, 5, 17, 64, 100] {
+                let worst = |pos: usize| {
+                    if pos.is_multiple_of(block as usize + 2) { Cell::Start } else { Cell::Join }
+                };
+                let maps = (0..20)
+                    .map(|k| {
+                        let reach = 2 * block as u64 + 2;
+                        let mut cells: Vec<Cell> = Vec::new();
+                        while cells.len() < len as usize {
+                            let run = 1 + rng.next_u64() % reach;
+                            cells.push(if run == 1 && k % 2 == 0 { Cell::Fixed } else { Cell::Start });
+                            cells.extend((1..run).map(|_| Cell::Join));
+                        }
+                        RunMap::build(len, 1, Axis::Rows, |_, pos, _| cells[pos])
+                    })
+                    .chain([RunMap::build(len, 1, Axis::Rows, |_, pos, _| worst(pos))]);
+                for map in maps {
+                    let units = Plan::new(len, 1, Some(&map), block).units.len() as u32;
+                    assert!(
+                        units <= slots_per_line(len, block),
+                        "{len} positions in blocks of {block}: {units}"
+                    );
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,49 @@
+//! Where a run's map comes from: made on the CPU and uploaded, or found on the GPU from the
+//! picture by the threshold kernel; and the run texture each gives.
+
+use super::runs::RunTexture;
+use super::threshold_runs::{ThresholdRuns, ThresholdRunsKernel};
+use crate::gpu::Gpu;
+use crate::intervals::RunMap;
+
+/// Where a run's map comes from.
+#[derive(Clone, Copy)]
+pub enum MapSource<'a> {
+    /// Made on the CPU and uploaded (`None`: every line one run).
+    Cpu(Option<&'a RunMap>),
+    /// Threshold runs found on the GPU from the picture by the kernel.
+    Gpu(&'a ThresholdRunsKernel, ThresholdRuns),
+}
+
+impl<'a> MapSource<'a> {
+    /// The CPU's map, if it is one.
+    pub fn cpu_map(self) -> Option<&'a RunMap> {
+        match self {
+            MapSource::Cpu(runs) => runs,
+            MapSource::Gpu(..) => None,
+        }
+    }
+
+    /// The longest run a sort within these runs must sort, as far as the CPU knows: the map's
+    /// longest, or a whole line of `line_len` (no map, or runs found on the GPU).
+    pub fn longest_run(self, line_len: u32) -> u32 {
+        self.cpu_map().map_or(line_len, RunMap::max_run_len)
+    }
+}
+
+impl RunTexture {
+    /// The run texture of `source` for `input`, a picture on the GPU: the CPU's map uploaded
+    /// (or the stand-in), or the ids the threshold kernel finds from `input`, recorded and
+    /// submitted now, before any step.
+    pub fn from_source(gpu: &Gpu, source: MapSource<'_>, input: &wgpu::Texture, label: &str) -> Self {
+        let MapSource::Gpu(kernel, found) = source else {
+            return RunTexture::new(gpu, source.cpu_map(), label);
+        };
+        let texture = RunTexture::written_on_gpu(gpu, input.width(), input.height(), label);
+        let mut encoder =
+            gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some(label) });
+        kernel.record(gpu, &mut encoder, input, texture.texture(), found);
+        gpu.queue.submit([encoder.finish()]);
+        texture
+    }
+}

@@ -1,0 +1,60 @@
+//! Opening the GPU and building the algorithm's pipelines on a thread of their own while the
+//! picture is read and decoded: for a still, each takes a good part of the whole run. Also
+//! how a [`Sorter`] is made from an algorithm's pipelines.
+
+use super::Sorter;
+use crate::algorithms::{Algorithm, Pipelines};
+use crate::angle::Lines;
+use crate::gpu::{Gpu, GpuError};
+use crate::settings::Settings;
+use std::time::Instant;
+
+/// The GPU being opened, and the pipelines of the algorithm being built on it.
+pub(super) struct Opening(std::thread::JoinHandle<Result<(Gpu, Pipelines), GpuError>>);
+
+/// Milliseconds since `start`, for the debug log (`RUST_LOG=shadersort=debug`).
+fn ms(start: Instant) -> f64 {
+    start.elapsed().as_secs_f64() * 1e3
+}
+
+impl Opening {
+    /// Starts opening the GPU and building `algorithm`'s pipelines.
+    pub(super) fn start(algorithm: Algorithm) -> anyhow::Result<Opening> {
+        let thread = std::thread::Builder::new().name("gpu-open".into()).spawn(move || {
+            let start = Instant::now();
+            let gpu = Gpu::headless()?;
+            let opened = ms(start);
+            let pipelines = Pipelines::new(&gpu, algorithm);
+            log::debug!("GPU opened in {opened:.1} ms, its pipelines built in {:.1} ms", ms(start) - opened);
+            Ok((gpu, pipelines))
+        });
+        Ok(Opening(anyhow::Context::context(thread, "cannot start a thread to open the GPU")?))
+    }
+
+    /// The GPU and the pipelines, once both are ready. Waited for where the GPU was opened
+    /// before, so a bad picture, mask or output path is still reported first.
+    pub(super) fn wait(self) -> anyhow::Result<(Gpu, Pipelines)> {
+        let start = Instant::now();
+        let opened = self.0.join().map_err(|_| anyhow::anyhow!("opening the GPU panicked"))??;
+        log::debug!("waited {:.1} ms for the GPU after reading the picture", ms(start));
+        Ok(opened)
+    }
+}
+
+impl<'a> Sorter<'a> {
+    /// The settings' algorithm's pipelines on `gpu`, along `lines`.
+    pub(crate) fn new(gpu: &'a Gpu, settings: &'a Settings, lines: Lines) -> Self {
+        Self::with_pipelines(gpu, settings, lines, Pipelines::new(gpu, settings.algorithm))
+    }
+
+    /// A sorter with `pipelines` already built on `gpu` for the settings' algorithm.
+    pub(super) fn with_pipelines(
+        gpu: &'a Gpu,
+        settings: &'a Settings,
+        lines: Lines,
+        pipelines: Pipelines,
+    ) -> Self {
+        let scatter = crate::angle::scatter::LineScatter::new(gpu);
+        Sorter { gpu, settings, pipelines, scatter, lines, threshold_runs: Default::default() }
+    }
+}

@@ -1,0 +1,77 @@
+//! A 4:2:0 clip with every algorithm along rows and columns, whole and within a threshold:
+//! each frame converted to RGBA and its runs found on the GPU (the CPU's stages for both never
+//! run, which the clip's debug line shows exactly), and every frame as the CPU model sorts the
+//! model's conversion of it.
+
+use super::arg;
+use super::assert_succeeds;
+use super::decoded::{assert_frames_equal, folder_frames, planes_of};
+use crate::clips::{ffmpeg, have_ffmpeg};
+use image::RgbaImage;
+use shadersort::intervals::{IntervalMode, IntervalSettings, RunMap, Threshold};
+use shadersort::keys::options::{Axis, SortOptions};
+use shadersort::reference::{stable_sort, stable_sort_in_runs};
+use shadersort::video::yuv::{Matrix, Yuv420Size, to_rgba};
+
+/// What the clip's debug line says when no frame was converted or cut into runs on the CPU.
+const NOTHING_ON_THE_CPU: &str = "4:2:0 to RGBA 0 ns, runs 0 ns";
+
+#[test]
+fn every_algorithm_takes_a_420_clip_on_the_gpu_whole_and_within_a_threshold() {
+    if !have_ffmpeg() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (w, h) = (21, 13);
+    let size = Yuv420Size { width: w, height: h };
+    let clip = dir.path().join("clip.mkv");
+    let source = format!("testsrc=size={w}x{h}:rate=30");
+    ffmpeg(&[
+        "-f",
+        "lavfi",
+        "-i",
+        &source,
+        "-frames:v",
+        "3",
+        "-c:v",
+        "ffv1",
+        "-pix_fmt",
+        "yuv420p",
+        arg(&clip),
+    ]);
+    let input: Vec<RgbaImage> = planes_of(&clip, size)
+        .iter()
+        .map(|planes| {
+            let mut rgba = Vec::new();
+            to_rgba(planes, size, Matrix::Bt601, &mut rgba);
+            RgbaImage::from_raw(w, h, rgba).unwrap()
+        })
+        .collect();
+    assert_eq!(input.len(), 3);
+    let threshold = IntervalSettings {
+        mode: IntervalMode::Threshold,
+        threshold: Threshold::new(0.25, 0.75).unwrap(),
+        ..Default::default()
+    };
+    let debug = [("RUST_LOG", "shadersort=debug")];
+    for axis in [Axis::Rows, Axis::Columns] {
+        let options = SortOptions { axis, ..Default::default() };
+        let whole: Vec<RgbaImage> = input.iter().map(|f| stable_sort(f, &options)).collect();
+        let within: Vec<RgbaImage> = input
+            .iter()
+            .map(|f| stable_sort_in_runs(f, &options, &RunMap::compute(f, axis, &threshold, None).unwrap()))
+            .collect();
+        for algorithm in ["odd-even", "bubble", "radix", "bitonic"] {
+            for (runs, expected) in [(None, &whole), (Some("0.25..0.75"), &within)] {
+                let what = format!("{algorithm} {axis:?} within {runs:?}");
+                let folder = dir.path().join(format!("{algorithm}-{axis:?}-{}/", runs.is_some()));
+                let mut args = vec![arg(&clip), "--algorithm", algorithm, "--axis", axis.name()];
+                args.extend(runs.map(|r| ["--threshold", r]).into_iter().flatten());
+                args.extend(["--out", arg(&folder)]);
+                let (_, stderr) = assert_succeeds(&args, &debug);
+                assert!(stderr.contains(NOTHING_ON_THE_CPU), "{what}: CPU stages ran:\n{stderr}");
+                assert_frames_equal(&folder_frames(&folder), expected, &what);
+            }
+        }
+    }
+}

@@ -1,0 +1,247 @@
+//! Sorts that start from a picture already on the GPU and find their runs there (a clip's
+//! frames): threshold runs and the bitonic network's plan made on the GPU equal what the CPU
+//! makes from its map, and odd-even (compute and fragment), bubble and bitonic (in the device's
+//! blocks and in blocks of 4) sort within them exactly as the CPU model does within the CPU's
+//! map, step by step; odd-even and bubble along whole lines from a texture too. On awkward
+//! sizes, both axes, both orders, every backend under test.
+
+mod common;
+
+use common::on_every_gpu;
+use image::RgbaImage;
+use shadersort::algorithms::bitonic::Bitonic;
+use shadersort::algorithms::bitonic_plan::{GpuPlan, Plan, PlanKernel, slots_per_line};
+use shadersort::algorithms::map_source::MapSource;
+use shadersort::algorithms::odd_even::PassKind;
+use shadersort::algorithms::ping_pong::StartPicture;
+use shadersort::algorithms::runs::run_id_texture;
+use shadersort::algorithms::swap_reader::SwapReader;
+use shadersort::algorithms::threshold_runs::{ThresholdRuns, ThresholdRunsKernel};
+use shadersort::algorithms::{Algorithm, Pipelines, RunSettings, SortRun};
+use shadersort::gpu::Gpu;
+use shadersort::gpu::readback::{read_texture, read_u32s};
+use shadersort::gpu::texture::picture_texture;
+use shadersort::intervals::{IntervalMode, IntervalSettings, RunMap, Threshold};
+use shadersort::keys::SortKey;
+use shadersort::keys::options::{Axis, SortOptions};
+use shadersort::picture::patterns::random_image;
+use shadersort::reference::bitonic::BitonicModel;
+use shadersort::reference::{
+    lines_are_permutations, odd_even_pass_in_runs, stable_sort, stable_sort_in_runs,
+};
+
+/// 1x1, one row, one column, odd sides, 63/64/65 and widths whose rows are no multiple of 256
+/// bytes.
+const AWKWARD_SIZES: [(u32, u32); 8] = [(1, 1), (1, 13), (13, 1), (3, 5), (63, 2), (64, 3), (65, 2), (17, 9)];
+
+/// The CPU's map of the threshold runs the GPU is asked to find.
+fn cpu_map(picture: &RgbaImage, runs: ThresholdRuns) -> RunMap {
+    let settings = IntervalSettings {
+        mode: IntervalMode::Threshold,
+        key: runs.key,
+        threshold: runs.threshold,
+        ..Default::default()
+    };
+    RunMap::compute(picture, runs.axis, &settings, None).unwrap()
+}
+
+/// Thresholds that make many runs, none (an empty range), every pixel one run, and few.
+fn thresholds(i: usize) -> [(SortKey, Threshold); 3] {
+    [
+        (SortKey::ALL[i % SortKey::ALL.len()], Threshold::new(0.3, 0.7).unwrap()),
+        (SortKey::Red, Threshold::new(0.3, 0.3).unwrap()),
+        (SortKey::Luma, if i.is_multiple_of(2) { Threshold::ALL } else { Threshold::new(0.1, 0.9).unwrap() }),
+    ]
+}
+
+/// The plan `bitonic_plan.wgsl` makes from GPU-found run ids equals `Plan::new` from the CPU's
+/// map of the same runs: every position's run, and every line's units in order (its unused
+/// slots empty), for blocks smaller and larger than the lines.
+#[test]
+fn the_bitonic_plan_made_on_the_gpu_equals_the_cpu_plan() {
+    on_every_gpu(|gpu| {
+        let (threshold_kernel, plan_kernel) = (ThresholdRunsKernel::new(gpu), PlanKernel::new(gpu));
+        for (i, &(w, h)) in AWKWARD_SIZES.iter().enumerate() {
+            let picture = random_image(w, h, 300 + i as u64);
+            let texture = picture_texture(gpu, &picture, "test::picture");
+            let ids = run_id_texture(gpu, w, h, "test::run_ids");
+            for axis in [Axis::Rows, Axis::Columns] {
+                let (len, lines) = if axis == Axis::Rows { (w, h) } else { (h, w) };
+                for (key, threshold) in thresholds(i) {
+                    let runs = ThresholdRuns { key, threshold, axis };
+                    let map = cpu_map(&picture, runs);
+                    for block in [2, 4, 2048] {
+                        let plan = GpuPlan::new(gpu, axis, (len, lines), block);
+                        let mut encoder = gpu.device.create_command_encoder(&Default::default());
+                        threshold_kernel.record(gpu, &mut encoder, &texture, &ids, runs);
+                        plan_kernel.record(gpu, &mut encoder, &ids, &plan);
+                        gpu.queue.submit([encoder.finish()]);
+                        let what = format!("{w}x{h} {axis:?} {key:?} {threshold:?} blocks of {block}");
+                        let expected = Plan::new(len, lines, Some(&map), block);
+                        let bounds = read_u32s(gpu, &plan.bounds, 0, (len * lines) as usize).unwrap();
+                        assert!(bounds == expected.bounds, "{what}: runs per position");
+                        let slots = slots_per_line(len, block);
+                        assert_eq!(plan.unit_count, slots * lines, "{what}");
+                        let words = read_u32s(gpu, &plan.units, 0, 4 * plan.unit_count as usize).unwrap();
+                        let units: Vec<[u32; 4]> =
+                            words.chunks(4).map(|u| [u[0], u[1], u[2], u[3]]).collect();
+                        for (line, slots) in units.chunks(slots as usize).enumerate() {
+                            assert!(
+                                slots.iter().all(|u| u[0] == line as u32),
+                                "{what}: slots of line {line}"
+                            );
+                            let used = slots.iter().take_while(|u| u[2] != 0).count();
+                            assert!(
+                                slots[used..].iter().all(|u| u[2] == 0),
+                                "{what}: a unit after an empty slot"
+                            );
+                            let cpu: Vec<[u32; 4]> =
+                                expected.units.iter().copied().filter(|u| u[0] == line as u32).collect();
+                            assert_eq!(slots[..used], cpu[..], "{what}: units of line {line}");
+                        }
+                    }
+                }
+            }
+        }
+    });
+}
+
+/// Runs one step at a time and hands each state (with the step count and the step's swaps)
+/// to `check`; returns the run.
+fn step_through(
+    gpu: &Gpu,
+    mut run: Box<dyn SortRun>,
+    mut check: impl FnMut(u32, &RgbaImage, u64),
+) -> Box<dyn SortRun> {
+    let reader = SwapReader::new(gpu, run.as_ref());
+    while run.steps_done() < run.total_steps() {
+        let mut encoder = gpu.device.create_command_encoder(&Default::default());
+        assert_eq!(run.record_steps(&mut encoder, 1), 1);
+        gpu.queue.submit([encoder.finish()]);
+        reader.collect(gpu, run.as_mut()).unwrap();
+        let state = read_texture(gpu, run.state()).unwrap();
+        check(run.steps_done(), &state, u64::from(run.stats().last_step_swaps.unwrap()));
+    }
+    run
+}
+
+/// `pipelines` started on `input` as a texture within `source`.
+fn start(
+    gpu: &Gpu,
+    pipelines: &Pipelines,
+    input: &RgbaImage,
+    options: SortOptions,
+    settings: RunSettings,
+    source: MapSource<'_>,
+) -> Box<dyn SortRun> {
+    let texture = picture_texture(gpu, input, "test::frame");
+    pipelines.start_from(gpu, StartPicture::Texture(texture), options, settings, source).unwrap()
+}
+
+/// Odd-even (both pass kinds), bubble (3 phases a step) and bitonic (the device's blocks and
+/// blocks of 4) from `input` as a texture within the runs `source` gives (`runs`, the CPU's map
+/// of them, for the model; `None`: whole lines): the model's state and swaps after every step,
+/// every line a permutation, and each run stably sorted at the end.
+fn check_every_algorithm(
+    gpu: &Gpu,
+    all: &[(&str, Pipelines)],
+    input: &RgbaImage,
+    options: SortOptions,
+    source: MapSource<'_>,
+    runs: Option<&RunMap>,
+    what: &str,
+) {
+    let what = format!("{}x{} {options:?} {what}", input.width(), input.height());
+    let expected =
+        runs.map_or_else(|| stable_sort(input, &options), |r| stable_sort_in_runs(input, &options, r));
+    for (name, pipelines) in all {
+        let (pass_kind, phases) = match *name {
+            "odd-even fragment" => (PassKind::Fragment, 1),
+            "bubble" => (PassKind::Compute, 3),
+            _ => (PassKind::Compute, 1),
+        };
+        let settings = RunSettings { pass_kind, phases_per_step: phases, ..Default::default() };
+        let run = start(gpu, pipelines, input, options, settings, source);
+        let run = if name.starts_with("bitonic") {
+            let mut model = BitonicModel::new(input, options, runs);
+            step_through(gpu, run, |step, state, swaps| {
+                let exchanges = model.step();
+                assert!(state == model.state(), "{what} {name}: stage {step} differs from the model");
+                assert_eq!(swaps, exchanges, "{what} {name}: exchanges of stage {step}");
+            })
+        } else {
+            let mut model = input.clone();
+            step_through(gpu, run, |step, state, swaps| {
+                let passes = (step - 1) * phases..step * phases;
+                let model_swaps: u64 =
+                    passes.map(|p| odd_even_pass_in_runs(&mut model, &options, runs, p)).sum();
+                assert!(*state == model, "{what} {name}: step {step} differs from the model");
+                assert_eq!(swaps, model_swaps, "{what} {name}: swaps of step {step}");
+                assert!(lines_are_permutations(input, state, options.axis), "{what} {name}: step {step}");
+            })
+        };
+        let state = read_texture(gpu, run.state()).unwrap();
+        assert!(state == expected, "{what}: {name} does not end with every run stably sorted");
+    }
+}
+
+fn every_pipeline(gpu: &Gpu) -> Vec<(&'static str, Pipelines)> {
+    vec![
+        ("odd-even", Pipelines::new(gpu, Algorithm::OddEven)),
+        ("odd-even fragment", Pipelines::new(gpu, Algorithm::OddEven)),
+        ("bubble", Pipelines::new(gpu, Algorithm::Bubble)),
+        ("bitonic", Pipelines::new(gpu, Algorithm::Bitonic)),
+        // Runs longer than a block: stages reach across blocks through `global_stage`.
+        ("bitonic in blocks of 4", Pipelines::Bitonic(Bitonic::with_max_block(gpu, 4))),
+    ]
+}
+
+/// Every comparison sort within threshold runs found on the GPU from a texture sorts as the
+/// model does within the CPU's map of them, step by step (the steps are a line's worth; those
+/// past the longest run change nothing), on awkward sizes, both axes and orders.
+#[test]
+fn every_algorithm_within_threshold_runs_found_on_the_gpu_matches_the_model() {
+    on_every_gpu(|gpu| {
+        let all = every_pipeline(gpu);
+        let kernel = ThresholdRunsKernel::new(gpu);
+        for (i, &(w, h)) in AWKWARD_SIZES.iter().enumerate() {
+            let input = random_image(w, h, 500 + i as u64);
+            for axis in [Axis::Rows, Axis::Columns] {
+                let options = SortOptions {
+                    key: SortKey::ALL[(i + 3) % SortKey::ALL.len()],
+                    descending: i % 2 == 0,
+                    axis,
+                };
+                let (key, threshold) = thresholds(i)[if i % 3 == 2 { 2 } else { 0 }];
+                let runs = ThresholdRuns { key, threshold, axis };
+                let map = cpu_map(&input, runs);
+                let what = format!("within {key:?} {threshold:?}");
+                check_every_algorithm(
+                    gpu,
+                    &all,
+                    &input,
+                    options,
+                    MapSource::Gpu(&kernel, runs),
+                    Some(&map),
+                    &what,
+                );
+            }
+        }
+    });
+}
+
+/// Odd-even and bubble start from a texture along whole lines (a clip's frame converted from
+/// 4:2:0 on the GPU) as bitonic does, each step as the model's.
+#[test]
+fn every_algorithm_sorts_whole_lines_from_a_texture_as_the_model() {
+    on_every_gpu(|gpu| {
+        let all = every_pipeline(gpu);
+        for (i, &(w, h)) in [(1, 1), (13, 1), (1, 13), (65, 2), (17, 9)].iter().enumerate() {
+            let input = random_image(w, h, 700 + i as u64);
+            for axis in [Axis::Rows, Axis::Columns] {
+                let options = SortOptions { key: SortKey::ALL[i], descending: i % 2 == 1, axis };
+                check_every_algorithm(gpu, &all, &input, options, MapSource::Cpu(None), None, "whole lines");
+            }
+        }
+    });
+}
