@@ -1,13 +1,14 @@
 //! `shadersort bench video`: frames per second of a clip sorted frame by frame, each beside what
 //! ffmpeg alone does with the same clip in the same run: decoding to raw RGBA (and, for scale, to
 //! 4:2:0) against decoding, sorting and reading back (the encoder replaced by a null sink), and a
-//! plain ffmpeg transcode and ffmpeg encoding the sorted frames alone (piped from memory, as the
-//! whole run pipes them) against the whole run to the same encoder settings.
+//! plain ffmpeg transcode (an odd size padded as the run pads it) and ffmpeg encoding the sorted
+//! frames alone (piped from memory, as the whole run pipes them) against the whole run, all three
+//! with the whole run's encoder settings.
 
 use crate::picture::output::OutputFile;
 use crate::record::png_frames::frame_name;
 use crate::settings::Settings;
-use crate::video::encoding::{self, H264_CRF};
+use crate::video::encoding;
 use crate::video::ffmpeg::Ffmpeg;
 use crate::video::probe::{ClipInfo, probe};
 use crate::video::sink::{ClipSink, ClipTarget, EncodeSpec, SortedFrame};
@@ -48,8 +49,16 @@ pub fn run(args: &VideoBenchArgs, settings: &Settings) -> anyhow::Result<()> {
         Ffmpeg::find(args.ffmpeg.as_deref(), || format!("cannot read '{}': it is a video", clip.display()))?;
     let info = probe(&ffmpeg, clip)?;
     let dir = tempfile::tempdir().context("creating a folder for the benchmark's videos")?;
-    let settings = Settings { out: Some(dir.path().join("sorted.mp4")), ..settings.clone() };
+    let out = dir.path().join("sorted.mp4");
+    let settings = Settings { out: Some(out.clone()), ..settings.clone() };
     let settings = &settings;
+    // The clip's audio as the whole run keeps it, for the transcode and the encoder alone too.
+    let audio = info
+        .audio
+        .as_deref()
+        .map(|codec| encoding::audio_args(&out, codec).0)
+        .filter(|args| !args.is_empty());
+    let transcode_args = transcode_args(&out, settings, &info, audio.as_deref())?;
     let frames = info.frames as f64;
     println!(
         "{}: {}x{}, {} frames at {:.3} fps ({}); sorting with '{}'; {} CPU threads; ffmpeg {}; median of {}",
@@ -83,9 +92,9 @@ pub fn run(args: &VideoBenchArgs, settings: &Settings) -> anyhow::Result<()> {
         Ok(report.elapsed)
     }))?;
     let transcoded = dir.path().join("transcoded.mp4");
-    let transcode = median(Box::new(|| transcode_alone(&ffmpeg, clip, &transcoded)))?;
+    let transcode = median(Box::new(|| transcode_alone(&ffmpeg, clip, &transcode_args, &transcoded)))?;
     let memory = args.frames_memory.saturating_mul(1 << 20);
-    let sorted = SortedFrames::collect(settings, clip, &info, dir.path(), memory)?;
+    let sorted = SortedFrames::collect(settings, clip, &info, audio, (dir.path(), memory))?;
     let encoded = dir.path().join("encoded.mp4");
     let encode = median(Box::new(|| sorted.encode_alone(&ffmpeg, &encoded)))?;
     let mut whole_stages = Vec::new();
@@ -116,6 +125,7 @@ pub fn run(args: &VideoBenchArgs, settings: &Settings) -> anyhow::Result<()> {
         sorted.audio.as_ref().map_or("", |_| " and the clip's audio"),
         sorted.video_args.join(" ")
     );
+    println!("the plain transcode is: ffmpeg -i CLIP {} OUT.mp4", transcode_args.join(" "));
     if sorted.capped() {
         println!(
             "note: {} sorted frames fit --frames-memory {} MiB of the clip's {}: the encoder alone is timed on them and the time scaled to the whole clip",
@@ -135,7 +145,7 @@ pub fn run(args: &VideoBenchArgs, settings: &Settings) -> anyhow::Result<()> {
         fps(sort) / fps(decode)
     );
     println!(
-        "| ffmpeg transcode, libx264 crf {H264_CRF} medium | {:.3} | {:.1} | |",
+        "| ffmpeg transcode (same encoder settings) | {:.3} | {:.1} | |",
         transcode.as_secs_f64(),
         fps(transcode)
     );
@@ -195,13 +205,35 @@ fn decode_alone(
     Ok(started.elapsed())
 }
 
-/// ffmpeg transcoding the clip's video to H.264 with the settings a sorted .mp4 gets.
-fn transcode_alone(ffmpeg: &Ffmpeg, clip: &Path, out: &Path) -> anyhow::Result<Duration> {
+/// The output arguments of a plain ffmpeg transcode of the clip into a file like `out`: the whole
+/// run's encoder settings at the clip's size, an odd size padded as the run pads it (the last
+/// column and row repeated), and `audio` (the run's audio arguments, when it keeps the sound).
+fn transcode_args(
+    out: &Path,
+    settings: &Settings,
+    info: &ClipInfo,
+    audio: Option<&[String]>,
+) -> anyhow::Result<Vec<String>> {
+    let size = (info.width, info.height);
+    let (video, _) = encoding::video_args(out, &settings.video.encode, size, info.has_alpha())?;
+    let mut args = vec!["-map".to_string(), "0:v:0".into()];
+    if let Some(padded) = encoding::padded_size(&video, size) {
+        args.extend(["-vf".into(), encoding::pad_filter(size, padded)]);
+    }
+    args.extend(video);
+    if let Some(audio) = audio {
+        args.extend(["-map".into(), "0:a:0".into()]);
+        args.extend(audio.iter().cloned());
+    }
+    Ok(args)
+}
+
+/// ffmpeg transcoding the clip into `out` with `args` ([`transcode_args`]).
+fn transcode_alone(ffmpeg: &Ffmpeg, clip: &Path, args: &[String], out: &Path) -> anyhow::Result<Duration> {
     let started = Instant::now();
     let mut command =
         ffmpeg.command(["-v".into(), "error".into(), "-y".into(), "-i".into(), clip.as_os_str().to_owned()]);
-    command.args(["-map", "0:v:0", "-c:v", "libx264", "-preset", "medium", "-crf", &H264_CRF.to_string()]);
-    command.args(["-pix_fmt", "yuv420p", "-movflags", "+faststart"]).arg(out);
+    command.args(args).arg(out);
     let status = ffmpeg.output(&mut command)?.status;
     anyhow::ensure!(status.success(), "ffmpeg could not transcode '{}'", clip.display());
     Ok(started.elapsed())
@@ -234,14 +266,15 @@ struct SortedFrames {
 impl SortedFrames {
     /// Sorts the clip once with `settings` into a folder of PNG frames in `dir` (exact, and off
     /// the clock), then reads back the first frames that fit in `memory` bytes in the form the
-    /// whole run pipes to its encoder for `settings.out`. 4:2:0 is made on the CPU here with the
-    /// conversion the run itself falls back to for frames too large for the GPU's.
+    /// whole run pipes to its encoder for `settings.out` (with `audio`, the run's audio
+    /// arguments). 4:2:0 is made on the CPU here with the conversion the run itself falls back
+    /// to for frames too large for the GPU's.
     fn collect(
         settings: &Settings,
         clip: &Path,
         info: &ClipInfo,
-        dir: &Path,
-        memory: u64,
+        audio: Option<Vec<String>>,
+        (dir, memory): (&Path, u64),
     ) -> anyhow::Result<SortedFrames> {
         let out = settings.out.as_deref().expect("the benchmark names an output");
         let folder = dir.join("sorted-frames");
@@ -252,15 +285,7 @@ impl SortedFrames {
         let size = report.size;
         let has_alpha = info.has_alpha();
         let (video_args, _) = encoding::video_args(out, &settings.video.encode, size, has_alpha)?;
-        // As the whole run decides (video::sort_clip): 4:2:0 where the encoder takes it, coloured
-        // as the clip is (untagged BT.601 for a clip that is not 4:2:0).
-        let yuv420 = encoding::takes_yuv420(&video_args, size)
-            .then(|| info.yuv420.clone().unwrap_or_else(Yuv420Colour::untagged));
-        let audio = info
-            .audio
-            .as_deref()
-            .map(|codec| encoding::audio_args(out, codec).0)
-            .filter(|args| !args.is_empty());
+        let yuv420 = encoding::piped_yuv420(&video_args, size, info.yuv420.as_ref());
         let frame_bytes = match &yuv420 {
             Some(_) => Yuv420Size { width: size.0, height: size.1 }.bytes(),
             None => size.0 as usize * size.1 as usize * 4,

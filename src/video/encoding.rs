@@ -3,6 +3,7 @@
 //! unchanged.
 
 use super::error::ClipError;
+use super::yuv::Yuv420Colour;
 use crate::settings::EncodeChoice;
 use std::path::Path;
 
@@ -96,6 +97,17 @@ pub fn takes_yuv420(video_args: &[String], (width, height): (u32, u32)) -> bool 
     asks && !filtered && width % 2 == 0 && height % 2 == 0
 }
 
+/// How a run hands frames of `size` to an encoder started with `video_args`: as 4:2:0 planes
+/// where it takes them, coloured as the clip's own 4:2:0 (`clip`) or, for a clip that is not
+/// 4:2:0, untagged BT.601 as ffmpeg makes from RGBA; `None` for RGBA.
+pub fn piped_yuv420(
+    video_args: &[String],
+    size: (u32, u32),
+    clip: Option<&Yuv420Colour>,
+) -> Option<Yuv420Colour> {
+    takes_yuv420(video_args, size).then(|| clip.cloned().unwrap_or_else(Yuv420Colour::untagged))
+}
+
 /// The even size an encoder given `video_args` is handed `width` x `height` frames at, when a
 /// side is odd and the encoder's 4:2:0 needs even sides; `None` when the frames go as they are.
 ///
@@ -109,6 +121,16 @@ pub fn padded_size(video_args: &[String], (width, height): (u32, u32)) -> Option
     let odd = width % 2 == 1 || height % 2 == 1;
     (odd && asks("-c:v", "libx264") && asks("-pix_fmt", "yuv420p"))
         .then_some((width.next_multiple_of(2), height.next_multiple_of(2)))
+}
+
+/// The ffmpeg filter that pads `width` x `height` frames to `padded` as the run's sink does
+/// (the last column and row repeated), for ffmpeg given the clip itself (`bench video`'s plain
+/// transcode). `pad` adds the sides and `fillborders` smears the edge over them, both in planar
+/// RGB as the sink pads RGBA: in 4:2:0 the padded blocks' chroma comes out unlike the sink's.
+/// Checked byte for byte against the sink's padding in the 4:2:0 the encoder is given.
+pub fn pad_filter((width, height): (u32, u32), (padded_w, padded_h): (u32, u32)) -> String {
+    let (right, bottom) = (padded_w - width, padded_h - height);
+    format!("format=gbrp,pad={padded_w}:{padded_h}:0:0,fillborders=right={right}:bottom={bottom}:mode=smear")
 }
 
 /// The note for a clip padded from `size` to `padded`: what was repeated and how to crop back.
@@ -195,6 +217,14 @@ mod tests {
             "{note}"
         );
         assert!(args("a.mp4", (1, 2)).1.unwrap().contains("2x2, padded by repeating the last column;"));
+        assert_eq!(
+            pad_filter((37, 23), (38, 24)),
+            "format=gbrp,pad=38:24:0:0,fillborders=right=1:bottom=1:mode=smear"
+        );
+        assert_eq!(
+            pad_filter((1, 2), (2, 2)),
+            "format=gbrp,pad=2:2:0:0,fillborders=right=1:bottom=0:mode=smear"
+        );
         // VP9 and the user's own encoder keep an odd size.
         let (webm, note) = args("a.webm", (37, 23));
         assert!(padded_size(&webm, (37, 23)).is_none() && note.is_none());
@@ -212,6 +242,11 @@ mod tests {
         assert!(!takes_yuv420(&args("a.mp4", (37, 23)), (37, 23)), "odd sides are padded from RGBA");
         assert!(!takes_yuv420(&args("a.webm", (37, 24)), (37, 24)), "odd sides convert in ffmpeg");
         assert!(!takes_yuv420(&args("a.gif", (64, 48)), (64, 48)));
+        // Piped 4:2:0 is coloured as the clip's, else untagged BT.601.
+        let bt709 = Yuv420Colour { matrix: crate::video::yuv::Matrix::Bt709, tag: Some("bt709".into()) };
+        assert_eq!(piped_yuv420(&args("a.mp4", (64, 48)), (64, 48), Some(&bt709)), Some(bt709));
+        assert_eq!(piped_yuv420(&args("a.mp4", (64, 48)), (64, 48), None), Some(Yuv420Colour::untagged()));
+        assert_eq!(piped_yuv420(&args("a.gif", (64, 48)), (64, 48), None), None);
         let lossless = EncodeChoice { lossless: true, ..Default::default() };
         let exact = video_args(Path::new("a.mkv"), &lossless, (64, 48), false).unwrap().0;
         assert!(!takes_yuv420(&exact, (64, 48)));
