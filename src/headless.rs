@@ -2,7 +2,7 @@
 //! record the sort (`--record`: GIF, animated PNG or PNG frames), or both; within interval runs
 //! when asked, and a threshold sweep (`--record --sweep`).
 
-use crate::algorithms::threshold_runs::ThresholdRunsKernel;
+use crate::algorithms::found_runs::RunsKernel;
 use crate::algorithms::{Pipelines, SortRun, run_until};
 use crate::angle::Lines;
 use crate::angle::scatter::LineScatter;
@@ -145,8 +145,10 @@ pub(crate) struct Sorter<'a> {
     pipelines: Pipelines,
     scatter: LineScatter,
     pub(crate) lines: Lines,
-    /// The threshold runs kernel, built when a clip first needs it.
-    threshold_runs: std::sync::OnceLock<ThresholdRunsKernel>,
+    /// The kernel that finds runs, built when a clip first needs it.
+    found_runs: std::sync::OnceLock<RunsKernel>,
+    /// The clip's mask on the GPU, uploaded when a frame first needs it.
+    gpu_mask: std::sync::OnceLock<crate::algorithms::gpu_mask::GpuMask>,
 }
 
 /// The runs the settings ask for, computed from the picture to be sorted along its lines, or

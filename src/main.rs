@@ -9,6 +9,8 @@ fn main() -> ExitCode {
     env_logger::Builder::from_env(
         env_logger::Env::default().default_filter_or("warn,wgpu_hal::gles::egl=off"),
     )
+    // Milliseconds: the debug log is how a run's start-up is timed (BENCHMARKS.md, stills).
+    .format_timestamp_millis()
     .init();
     let cli = Cli::parse();
     if let Err(message) = cli.check() {

@@ -409,13 +409,13 @@ fn radix_scatter_stages_and_quantised_keys_match_the_model_within_runs() {
 /// on lines shorter and longer than the kernel's 256 invocations and not multiples of them.
 #[test]
 fn threshold_runs_found_on_the_gpu_equal_the_cpu_map() {
+    use shadersort::algorithms::found_runs::{FoundRuns, RunsKernel};
     use shadersort::algorithms::runs::run_id_texture;
-    use shadersort::algorithms::threshold_runs::{ThresholdRuns, ThresholdRunsKernel};
     use shadersort::gpu::texture::picture_texture;
     let sizes =
         [(1, 1), (1, 40), (40, 1), (63, 2), (64, 3), (65, 2), (257, 3), (600, 4), (3, 700), (1000, 2)];
     on_every_gpu(|gpu| {
-        let kernel = ThresholdRunsKernel::new(gpu);
+        let kernel = RunsKernel::new(gpu);
         for (i, &(w, h)) in sizes.iter().enumerate() {
             let picture = random_image(w, h, 900 + i as u64);
             let texture = picture_texture(gpu, &picture, "test::picture");
@@ -430,7 +430,7 @@ fn threshold_runs_found_on_the_gpu_equal_the_cpu_map() {
             ];
             for axis in [Axis::Rows, Axis::Columns] {
                 for (key, threshold) in thresholds {
-                    let runs = ThresholdRuns { key, threshold, axis };
+                    let runs = FoundRuns::threshold(key, threshold, axis);
                     let mut encoder = gpu.device.create_command_encoder(&Default::default());
                     kernel.record(gpu, &mut encoder, &texture, &ids, runs);
                     gpu.queue.submit([encoder.finish()]);
@@ -456,27 +456,20 @@ fn threshold_runs_found_on_the_gpu_equal_the_cpu_map() {
 /// and both axes; and a key too wide for those bits is refused as with a map.
 #[test]
 fn radix_within_threshold_runs_found_on_the_gpu_sorts_as_within_the_cpu_map() {
+    use shadersort::algorithms::found_runs::{FoundRuns, RunsKernel};
     use shadersort::algorithms::radix::Radix;
-    use shadersort::algorithms::threshold_runs::{ThresholdRuns, ThresholdRunsKernel};
     on_every_gpu(|gpu| {
         let radix = Radix::new(gpu);
-        let kernel = ThresholdRunsKernel::new(gpu);
+        let kernel = RunsKernel::new(gpu);
         let threshold = Threshold::new(0.2, 0.7).unwrap();
         for (i, &(w, h)) in [(65, 3), (300, 4), (3, 70), (1, 1)].iter().enumerate() {
             let picture = random_image(w, h, 950 + i as u64);
             for axis in [Axis::Rows, Axis::Columns] {
                 let options = SortOptions { key: SortKey::ALL[i], descending: i % 2 == 1, axis };
-                let runs = ThresholdRuns { key: SortKey::Luma, threshold, axis };
+                let runs = FoundRuns::threshold(SortKey::Luma, threshold, axis);
                 let settings = RadixSettings::default();
                 let mut run = radix
-                    .start_in_threshold_runs(
-                        gpu,
-                        StartPicture::Image(&picture),
-                        options,
-                        settings,
-                        &kernel,
-                        runs,
-                    )
+                    .start_in_found_runs(gpu, StartPicture::Image(&picture), options, settings, &kernel, runs)
                     .unwrap();
                 run_until(gpu, &mut run, u32::MAX, |_| true).unwrap();
                 let intervals =
@@ -489,8 +482,8 @@ fn radix_within_threshold_runs_found_on_the_gpu_sorts_as_within_the_cpu_map() {
         // Hue takes 19 bits, ids of a line of 16384 take 14.
         let wide = RgbaImage::new(16384, 1);
         let options = SortOptions { key: SortKey::Hue, ..Default::default() };
-        let runs = ThresholdRuns { key: SortKey::Luma, threshold, axis: Axis::Rows };
-        let refused = radix.start_in_threshold_runs(
+        let runs = FoundRuns::threshold(SortKey::Luma, threshold, Axis::Rows);
+        let refused = radix.start_in_found_runs(
             gpu,
             StartPicture::Image(&wide),
             options,

@@ -8,41 +8,23 @@
 mod common;
 
 use common::on_every_gpu;
+use common::steps::{AWKWARD_SIZES, check_every_algorithm, every_pipeline};
 use image::RgbaImage;
-use shadersort::algorithms::bitonic::Bitonic;
 use shadersort::algorithms::bitonic_plan::{GpuPlan, Plan, PlanKernel, slots_per_line};
+use shadersort::algorithms::found_runs::{FoundRuns, RunsKernel};
 use shadersort::algorithms::map_source::MapSource;
-use shadersort::algorithms::odd_even::PassKind;
-use shadersort::algorithms::ping_pong::StartPicture;
 use shadersort::algorithms::runs::run_id_texture;
-use shadersort::algorithms::swap_reader::SwapReader;
-use shadersort::algorithms::threshold_runs::{ThresholdRuns, ThresholdRunsKernel};
-use shadersort::algorithms::{Algorithm, Pipelines, RunSettings, SortRun};
-use shadersort::gpu::Gpu;
-use shadersort::gpu::readback::{read_texture, read_u32s};
+use shadersort::gpu::readback::read_u32s;
 use shadersort::gpu::texture::picture_texture;
 use shadersort::intervals::{IntervalMode, IntervalSettings, RunMap, Threshold};
 use shadersort::keys::SortKey;
 use shadersort::keys::options::{Axis, SortOptions};
 use shadersort::picture::patterns::random_image;
-use shadersort::reference::bitonic::BitonicModel;
-use shadersort::reference::{
-    lines_are_permutations, odd_even_pass_in_runs, stable_sort, stable_sort_in_runs,
-};
-
-/// 1x1, one row, one column, odd sides, 63/64/65 and widths whose rows are no multiple of 256
-/// bytes.
-const AWKWARD_SIZES: [(u32, u32); 8] = [(1, 1), (1, 13), (13, 1), (3, 5), (63, 2), (64, 3), (65, 2), (17, 9)];
 
 /// The CPU's map of the threshold runs the GPU is asked to find.
-fn cpu_map(picture: &RgbaImage, runs: ThresholdRuns) -> RunMap {
-    let settings = IntervalSettings {
-        mode: IntervalMode::Threshold,
-        key: runs.key,
-        threshold: runs.threshold,
-        ..Default::default()
-    };
-    RunMap::compute(picture, runs.axis, &settings, None).unwrap()
+fn cpu_map(picture: &RgbaImage, (key, threshold, axis): (SortKey, Threshold, Axis)) -> RunMap {
+    let settings = IntervalSettings { mode: IntervalMode::Threshold, key, threshold, ..Default::default() };
+    RunMap::compute(picture, axis, &settings, None).unwrap()
 }
 
 /// Thresholds that make many runs, none (an empty range), every pixel one run, and few.
@@ -60,7 +42,7 @@ fn thresholds(i: usize) -> [(SortKey, Threshold); 3] {
 #[test]
 fn the_bitonic_plan_made_on_the_gpu_equals_the_cpu_plan() {
     on_every_gpu(|gpu| {
-        let (threshold_kernel, plan_kernel) = (ThresholdRunsKernel::new(gpu), PlanKernel::new(gpu));
+        let (threshold_kernel, plan_kernel) = (RunsKernel::new(gpu), PlanKernel::new(gpu));
         for (i, &(w, h)) in AWKWARD_SIZES.iter().enumerate() {
             let picture = random_image(w, h, 300 + i as u64);
             let texture = picture_texture(gpu, &picture, "test::picture");
@@ -68,8 +50,8 @@ fn the_bitonic_plan_made_on_the_gpu_equals_the_cpu_plan() {
             for axis in [Axis::Rows, Axis::Columns] {
                 let (len, lines) = if axis == Axis::Rows { (w, h) } else { (h, w) };
                 for (key, threshold) in thresholds(i) {
-                    let runs = ThresholdRuns { key, threshold, axis };
-                    let map = cpu_map(&picture, runs);
+                    let runs = FoundRuns::threshold(key, threshold, axis);
+                    let map = cpu_map(&picture, (key, threshold, axis));
                     for block in [2, 4, 2048] {
                         let plan = GpuPlan::new(gpu, axis, (len, lines), block);
                         let mut encoder = gpu.device.create_command_encoder(&Default::default());
@@ -106,96 +88,6 @@ fn the_bitonic_plan_made_on_the_gpu_equals_the_cpu_plan() {
     });
 }
 
-/// Runs one step at a time and hands each state (with the step count and the step's swaps)
-/// to `check`; returns the run.
-fn step_through(
-    gpu: &Gpu,
-    mut run: Box<dyn SortRun>,
-    mut check: impl FnMut(u32, &RgbaImage, u64),
-) -> Box<dyn SortRun> {
-    let reader = SwapReader::new(gpu, run.as_ref());
-    while run.steps_done() < run.total_steps() {
-        let mut encoder = gpu.device.create_command_encoder(&Default::default());
-        assert_eq!(run.record_steps(&mut encoder, 1), 1);
-        gpu.queue.submit([encoder.finish()]);
-        reader.collect(gpu, run.as_mut()).unwrap();
-        let state = read_texture(gpu, run.state()).unwrap();
-        check(run.steps_done(), &state, u64::from(run.stats().last_step_swaps.unwrap()));
-    }
-    run
-}
-
-/// `pipelines` started on `input` as a texture within `source`.
-fn start(
-    gpu: &Gpu,
-    pipelines: &Pipelines,
-    input: &RgbaImage,
-    options: SortOptions,
-    settings: RunSettings,
-    source: MapSource<'_>,
-) -> Box<dyn SortRun> {
-    let texture = picture_texture(gpu, input, "test::frame");
-    pipelines.start_from(gpu, StartPicture::Texture(texture), options, settings, source).unwrap()
-}
-
-/// Odd-even (both pass kinds), bubble (3 phases a step) and bitonic (the device's blocks and
-/// blocks of 4) from `input` as a texture within the runs `source` gives (`runs`, the CPU's map
-/// of them, for the model; `None`: whole lines): the model's state and swaps after every step,
-/// every line a permutation, and each run stably sorted at the end.
-fn check_every_algorithm(
-    gpu: &Gpu,
-    all: &[(&str, Pipelines)],
-    input: &RgbaImage,
-    options: SortOptions,
-    source: MapSource<'_>,
-    runs: Option<&RunMap>,
-    what: &str,
-) {
-    let what = format!("{}x{} {options:?} {what}", input.width(), input.height());
-    let expected =
-        runs.map_or_else(|| stable_sort(input, &options), |r| stable_sort_in_runs(input, &options, r));
-    for (name, pipelines) in all {
-        let (pass_kind, phases) = match *name {
-            "odd-even fragment" => (PassKind::Fragment, 1),
-            "bubble" => (PassKind::Compute, 3),
-            _ => (PassKind::Compute, 1),
-        };
-        let settings = RunSettings { pass_kind, phases_per_step: phases, ..Default::default() };
-        let run = start(gpu, pipelines, input, options, settings, source);
-        let run = if name.starts_with("bitonic") {
-            let mut model = BitonicModel::new(input, options, runs);
-            step_through(gpu, run, |step, state, swaps| {
-                let exchanges = model.step();
-                assert!(state == model.state(), "{what} {name}: stage {step} differs from the model");
-                assert_eq!(swaps, exchanges, "{what} {name}: exchanges of stage {step}");
-            })
-        } else {
-            let mut model = input.clone();
-            step_through(gpu, run, |step, state, swaps| {
-                let passes = (step - 1) * phases..step * phases;
-                let model_swaps: u64 =
-                    passes.map(|p| odd_even_pass_in_runs(&mut model, &options, runs, p)).sum();
-                assert!(*state == model, "{what} {name}: step {step} differs from the model");
-                assert_eq!(swaps, model_swaps, "{what} {name}: swaps of step {step}");
-                assert!(lines_are_permutations(input, state, options.axis), "{what} {name}: step {step}");
-            })
-        };
-        let state = read_texture(gpu, run.state()).unwrap();
-        assert!(state == expected, "{what}: {name} does not end with every run stably sorted");
-    }
-}
-
-fn every_pipeline(gpu: &Gpu) -> Vec<(&'static str, Pipelines)> {
-    vec![
-        ("odd-even", Pipelines::new(gpu, Algorithm::OddEven)),
-        ("odd-even fragment", Pipelines::new(gpu, Algorithm::OddEven)),
-        ("bubble", Pipelines::new(gpu, Algorithm::Bubble)),
-        ("bitonic", Pipelines::new(gpu, Algorithm::Bitonic)),
-        // Runs longer than a block: stages reach across blocks through `global_stage`.
-        ("bitonic in blocks of 4", Pipelines::Bitonic(Bitonic::with_max_block(gpu, 4))),
-    ]
-}
-
 /// Every comparison sort within threshold runs found on the GPU from a texture sorts as the
 /// model does within the CPU's map of them, step by step (the steps are a line's worth; those
 /// past the longest run change nothing), on awkward sizes, both axes and orders.
@@ -203,7 +95,7 @@ fn every_pipeline(gpu: &Gpu) -> Vec<(&'static str, Pipelines)> {
 fn every_algorithm_within_threshold_runs_found_on_the_gpu_matches_the_model() {
     on_every_gpu(|gpu| {
         let all = every_pipeline(gpu);
-        let kernel = ThresholdRunsKernel::new(gpu);
+        let kernel = RunsKernel::new(gpu);
         for (i, &(w, h)) in AWKWARD_SIZES.iter().enumerate() {
             let input = random_image(w, h, 500 + i as u64);
             for axis in [Axis::Rows, Axis::Columns] {
@@ -213,8 +105,8 @@ fn every_algorithm_within_threshold_runs_found_on_the_gpu_matches_the_model() {
                     axis,
                 };
                 let (key, threshold) = thresholds(i)[if i % 3 == 2 { 2 } else { 0 }];
-                let runs = ThresholdRuns { key, threshold, axis };
-                let map = cpu_map(&input, runs);
+                let runs = FoundRuns::threshold(key, threshold, axis);
+                let map = cpu_map(&input, (key, threshold, axis));
                 let what = format!("within {key:?} {threshold:?}");
                 check_every_algorithm(
                     gpu,

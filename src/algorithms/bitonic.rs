@@ -470,7 +470,7 @@ impl BitonicRun {
         match source {
             MapSource::Cpu(runs) => run.use_runs(gpu, runs),
             MapSource::Gpu(kernel, found) => {
-                assert_eq!(found.axis, options.axis, "threshold runs along the sort's axis");
+                assert_eq!(found.axis, options.axis, "runs found along the sort's axis");
                 let plan_kernel = bitonic.plan_kernel.get_or_init(|| PlanKernel::new(gpu));
                 run.use_gpu_runs(gpu, |encoder, input, ids, plan| {
                     kernel.record(gpu, encoder, input, ids, found);

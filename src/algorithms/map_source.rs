@@ -1,8 +1,9 @@
 //! Where a run's map comes from: made on the CPU and uploaded, or found on the GPU from the
-//! picture by the threshold kernel; and the run texture each gives.
+//! picture (and a mask already there) by the kernel of `found_runs`; and the run texture each
+//! gives.
 
+use super::found_runs::{FoundRuns, RunsKernel};
 use super::runs::RunTexture;
-use super::threshold_runs::{ThresholdRuns, ThresholdRunsKernel};
 use crate::gpu::Gpu;
 use crate::intervals::RunMap;
 
@@ -11,8 +12,8 @@ use crate::intervals::RunMap;
 pub enum MapSource<'a> {
     /// Made on the CPU and uploaded (`None`: every line one run).
     Cpu(Option<&'a RunMap>),
-    /// Threshold runs found on the GPU from the picture by the kernel.
-    Gpu(&'a ThresholdRunsKernel, ThresholdRuns),
+    /// Runs found on the GPU from the picture by the kernel, under any rule.
+    Gpu(&'a RunsKernel, FoundRuns<'a>),
 }
 
 impl<'a> MapSource<'a> {
@@ -33,7 +34,7 @@ impl<'a> MapSource<'a> {
 
 impl RunTexture {
     /// The run texture of `source` for `input`, a picture on the GPU: the CPU's map uploaded
-    /// (or the stand-in), or the ids the threshold kernel finds from `input`, recorded and
+    /// (or the stand-in), or the ids the kernel finds from `input`, recorded and
     /// submitted now, before any step.
     pub fn from_source(gpu: &Gpu, source: MapSource<'_>, input: &wgpu::Texture, label: &str) -> Self {
         let MapSource::Gpu(kernel, found) = source else {

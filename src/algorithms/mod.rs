@@ -3,6 +3,8 @@
 pub mod bitonic;
 pub mod bitonic_plan;
 pub mod bubble;
+pub mod found_runs;
+pub mod gpu_mask;
 pub mod lens_view;
 pub mod map_source;
 pub mod odd_even;
@@ -13,7 +15,6 @@ pub mod radix_image;
 pub mod runs;
 pub mod swap_counters;
 pub mod swap_reader;
-pub mod threshold_runs;
 
 use crate::gpu::{Gpu, GpuError};
 use crate::intervals::RunMap;
@@ -189,7 +190,7 @@ impl Pipelines {
 
 impl Pipelines {
     /// Starts sorting `picture` (on the CPU, or a texture already on the GPU) within the runs of
-    /// `source`: the CPU's map (every line whole with `None`), or threshold runs the GPU finds
+    /// `source`: the CPU's map (every line whole with `None`), or runs the GPU finds
     /// from the picture itself. Every algorithm ends in the picture [`Pipelines::start_in_runs`]
     /// ends in with the CPU's map of the same runs; within runs found on the GPU the steps may
     /// be more (the CPU does not know the longest run). Errors as `start_in_runs` does.
@@ -215,7 +216,7 @@ impl Pipelines {
                     r.start_from(gpu, picture, options, settings.radix, runs)?
                 }
                 map_source::MapSource::Gpu(kernel, found) => {
-                    r.start_in_threshold_runs(gpu, picture, options, settings.radix, kernel, found)?
+                    r.start_in_found_runs(gpu, picture, options, settings.radix, kernel, found)?
                 }
             }),
             Pipelines::Bitonic(b) => Box::new(b.start_from(gpu, picture, options, source)),

@@ -13,6 +13,7 @@
 //! Shown in stages (or too large for one device sort), it runs the three kernels above with a
 //! single workgroup scanning every tile's counts: correct for every size, not fast.
 
+use super::found_runs::{FoundRuns, RunsKernel};
 use super::lens_view::{LensStep, LensView, RadixPass};
 use super::map_source::MapSource;
 use super::params_ring::ParamsRing;
@@ -20,7 +21,6 @@ use super::ping_pong::{PingPong, StartPicture};
 use super::radix_image::{ImagePipelines, ImageSteps};
 use super::runs::{self, RunTexture, RunsError, run_id_texture};
 use super::swap_counters::SwapCounters;
-use super::threshold_runs::{ThresholdRuns, ThresholdRunsKernel};
 use super::{RunStats, SortRun};
 use crate::gpu::Gpu;
 use crate::gpu::bindings::{compute_buffer, storage_target, uint_texture};
@@ -292,20 +292,21 @@ impl Radix {
         RadixRun::new(self, gpu, picture, options, settings, 1, MapSource::Cpu(runs))
     }
 
-    /// Starts sorting `picture` (on the CPU, or a texture already on the GPU) within threshold
-    /// runs that `kernel` finds on the GPU from the picture itself, as [`Radix::start_in_runs`] does with the CPU's map of them; the run ids
-    /// are given as many bits as any id of a line could take, so the steps may be more than
-    /// with the CPU's map, and the sorted picture is the same. Errors as `start_in_runs` does.
-    pub fn start_in_threshold_runs(
+    /// Starts sorting `picture` (on the CPU, or a texture already on the GPU) within runs that
+    /// `kernel` finds on the GPU from the picture itself, as [`Radix::start_in_runs`] does with
+    /// the CPU's map of them; the run ids are given as many bits as any id of a line could
+    /// take, so the steps may be more than with the CPU's map, and the sorted picture is the
+    /// same. Errors as `start_in_runs` does.
+    pub fn start_in_found_runs(
         &self,
         gpu: &Gpu,
         picture: StartPicture<'_>,
         options: SortOptions,
         settings: RadixSettings,
-        kernel: &ThresholdRunsKernel,
-        runs: ThresholdRuns,
+        kernel: &RunsKernel,
+        runs: FoundRuns<'_>,
     ) -> Result<RadixRun, RunsError> {
-        assert_eq!(runs.axis, options.axis, "threshold runs along the sort's axis");
+        assert_eq!(runs.axis, options.axis, "runs found along the sort's axis");
         RadixRun::new(self, gpu, picture, options, settings, 1, MapSource::Gpu(kernel, runs))
     }
 

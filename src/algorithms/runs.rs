@@ -93,7 +93,7 @@ impl RunTexture {
         run_texture
     }
 
-    /// A map of `width` x `height` whose ids a kernel writes (`threshold_runs`) before any step
+    /// A map of `width` x `height` whose ids a kernel writes (`found_runs`) before any step
     /// reads them.
     pub fn written_on_gpu(gpu: &Gpu, width: u32, height: u32, label: &str) -> Self {
         let texture = run_id_texture(gpu, width, height, label);

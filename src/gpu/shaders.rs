@@ -36,8 +36,11 @@ pub const LINE_SCATTER: &str = include_str!("../../shaders/line_scatter.wgsl");
 /// The row lens: one line of a run's state read back for the window.
 pub const LENS: &str = include_str!("../../shaders/lens.wgsl");
 
-/// Threshold runs found on the GPU: a frame's run ids without the CPU.
-pub const THRESHOLD_RUNS: &str = include_str!("../../shaders/threshold_runs.wgsl");
+/// Runs found on the GPU: a frame's run ids without the CPU, for every interval rule.
+pub const FOUND_RUNS: &str = include_str!("../../shaders/found_runs.wgsl");
+
+/// 64-bit unsigned arithmetic on pairs of `u32` (the edges' magnitudes, SplitMix64).
+pub const U64: &str = include_str!("../../shaders/u64.wgsl");
 
 /// The bitonic network's plan within runs, made on the GPU from run ids.
 pub const BITONIC_PLAN: &str = include_str!("../../shaders/bitonic_plan.wgsl");
@@ -222,12 +225,15 @@ pub const LINE_SCATTER_PROGRAM: Program =
 pub const LENS_PROGRAM: Program =
     Program { name: "lens", files: &["key.wgsl", "lens.wgsl"], sources: &[KEY, LENS] };
 
-/// The threshold runs kernel, with the key prelude.
-pub const THRESHOLD_RUNS_PROGRAM: Program = Program {
-    name: "threshold_runs",
-    files: &["key.wgsl", "threshold_runs.wgsl"],
-    sources: &[KEY, THRESHOLD_RUNS],
+/// The kernel that finds runs, with the key and 64-bit preludes.
+pub const FOUND_RUNS_PROGRAM: Program = Program {
+    name: "found_runs",
+    files: &["key.wgsl", "u64.wgsl", "found_runs.wgsl"],
+    sources: &[KEY, U64, FOUND_RUNS],
 };
+
+/// The 64-bit prelude on its own (valid by itself; checked like every program).
+pub const U64_PROGRAM: Program = Program { name: "u64", files: &["u64.wgsl"], sources: &[U64] };
 
 /// The bitonic plan kernel (stands alone).
 pub const BITONIC_PLAN_PROGRAM: Program =
@@ -255,7 +261,8 @@ pub const PROGRAMS: &[Program] = &[
     DISPLAY_PROGRAM,
     LINE_SCATTER_PROGRAM,
     LENS_PROGRAM,
-    THRESHOLD_RUNS_PROGRAM,
+    FOUND_RUNS_PROGRAM,
+    U64_PROGRAM,
     BITONIC_PLAN_PROGRAM,
     RGBA_TO_YUV420_PROGRAM,
     YUV420_TO_RGBA_PROGRAM,

@@ -3,42 +3,51 @@
 //! the CPU.
 
 use super::Sorter;
+use crate::algorithms::found_runs::{FoundRuns, RunRule, RunsKernel};
+use crate::algorithms::gpu_mask::GpuMask;
 use crate::algorithms::map_source::MapSource;
 use crate::algorithms::ping_pong::StartPicture;
-use crate::algorithms::threshold_runs::{ThresholdRuns, ThresholdRunsKernel};
 use crate::algorithms::{Pipelines, RunSettings, SortRun};
 use crate::angle::Lines;
-use crate::intervals::{IntervalMode, IntervalSettings, Mask};
-use crate::keys::options::Scope;
+use crate::intervals::{IntervalSettings, Mask};
+use crate::keys::options::{Axis, Scope};
 
 impl Sorter<'_> {
     /// Where the GPU can find the runs of a picture itself: any algorithm sorting along the
-    /// picture's rows or columns within `intervals` in threshold mode without a mask; for the
-    /// radix view only sorting to the end, along lines, with the key and a line's run ids
-    /// fitting 32 bits. The threshold runs, or `None` (the CPU's map then).
-    pub(crate) fn gpu_threshold(
+    /// picture's rows or columns within runs of any mode, with or without a mask (uploaded the
+    /// first time, then kept: one mask per clip); for the radix view only sorting to the end,
+    /// along lines, with the key and a line's run ids fitting 32 bits. The runs, or `None` (the
+    /// CPU's map then, or whole lines when no runs are asked for).
+    pub(crate) fn gpu_runs(
         &self,
         intervals: &IntervalSettings,
         mask: Option<&Mask>,
         (width, height): (u32, u32),
-    ) -> Option<ThresholdRuns> {
+    ) -> Option<FoundRuns<'_>> {
         let s = self.settings;
         let Lines::Axis(axis) = self.lines else { return None };
-        let runs = ThresholdRuns { key: intervals.key, threshold: intervals.threshold, axis };
-        let eligible = intervals.mode == IntervalMode::Threshold
-            && mask.is_none()
+        let rule = RunRule::of(intervals);
+        let line_len = if axis == Axis::Rows { width } else { height };
+        let eligible = (rule != RunRule::Whole || mask.is_some())
+            && mask.is_none_or(|m| m.dimensions() == (width, height))
             && self.lines.check(s.algorithm, s.options, &s.run, None).is_ok();
-        let fits = match self.pipelines {
-            Pipelines::Radix(_) => {
-                let radix = s.run.radix;
-                let options = self.lines.sort_options(s.options);
-                s.passes.is_none()
-                    && radix.scope == Scope::Rows
-                    && radix.key(options).0.with_run_bits(runs.run_bits(width, height)).is_ok()
-            }
-            _ => true,
-        };
-        (eligible && fits).then_some(runs)
+        let runs = FoundRuns { rule, axis, mask: None };
+        let fits = runs.fits(line_len)
+            && match self.pipelines {
+                Pipelines::Radix(_) => {
+                    let radix = s.run.radix;
+                    let options = self.lines.sort_options(s.options);
+                    s.passes.is_none()
+                        && radix.scope == Scope::Rows
+                        && radix.key(options).0.with_run_bits(runs.run_bits(width, height)).is_ok()
+                }
+                _ => true,
+            };
+        if !(eligible && fits) {
+            return None;
+        }
+        let mask = mask.map(|m| self.gpu_mask.get_or_init(|| GpuMask::new(self.gpu, m)));
+        Some(FoundRuns { mask, ..runs })
     }
 
     /// Whether a picture sorted along whole lines can start from a texture already on the GPU:
@@ -50,26 +59,24 @@ impl Sorter<'_> {
             && self.lines.check(s.algorithm, s.options, &s.run, None).is_ok()
     }
 
-    /// Starts sorting `picture` along rows or columns, within the threshold runs the GPU finds
-    /// from it (`runs`, where [`Sorter::gpu_threshold`] said so) or along whole lines (where
+    /// Starts sorting `picture` along rows or columns, within the runs the GPU finds from it
+    /// (`runs`, where [`Sorter::gpu_runs`] said so) or along whole lines (where
     /// [`Sorter::whole_lines_from_texture`] said so), with its notice.
     pub(crate) fn start_on_gpu(
         &self,
         picture: StartPicture<'_>,
         settings: RunSettings,
-        runs: Option<ThresholdRuns>,
+        runs: Option<FoundRuns<'_>>,
     ) -> (Box<dyn SortRun>, Option<String>) {
         let source = match runs {
-            Some(runs) => {
-                MapSource::Gpu(self.threshold_runs.get_or_init(|| ThresholdRunsKernel::new(self.gpu)), runs)
-            }
+            Some(runs) => MapSource::Gpu(self.found_runs.get_or_init(|| RunsKernel::new(self.gpu)), runs),
             None => MapSource::Cpu(None),
         };
         let options = self.lines.sort_options(self.settings.options);
         let run = self
             .pipelines
             .start_from(self.gpu, picture, options, settings, source)
-            .expect("gpu_threshold checked that the radix view's key and run ids fit");
+            .expect("gpu_runs checked that the radix view's key and run ids fit");
         let notice = run.notice().map(str::to_string);
         (run, notice)
     }

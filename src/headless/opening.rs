@@ -55,6 +55,14 @@ impl<'a> Sorter<'a> {
         pipelines: Pipelines,
     ) -> Self {
         let scatter = crate::angle::scatter::LineScatter::new(gpu);
-        Sorter { gpu, settings, pipelines, scatter, lines, threshold_runs: Default::default() }
+        Sorter {
+            gpu,
+            settings,
+            pipelines,
+            scatter,
+            lines,
+            found_runs: Default::default(),
+            gpu_mask: Default::default(),
+        }
     }
 }

@@ -26,16 +26,25 @@ pub fn squared_magnitude(keys: &[u32], width: u32, height: u32, x: u32, y: u32) 
     (gx * gx + gy * gy) as u64
 }
 
+/// The largest squared magnitude that is no edge at `level` of `key`: a pixel is an edge
+/// pixel when its `gx² + gy²` (a whole number) exceeds this, which is exactly when it exceeds
+/// `level² * 20 * max²`. The one place the level's fraction becomes a whole number, so the CPU
+/// and the GPU (`shaders/found_runs.wgsl`, in 64-bit integers) compare the same integers.
+pub fn squared_limit(key: SortKey, level: f64) -> u64 {
+    let max = f64::from(key.max_value());
+    // A whole number exceeds a real one exactly when it exceeds its floor; the cast saturates.
+    (level * level * MAX_SQUARED_MAGNITUDE_FACTOR as f64 * max * max).floor() as u64
+}
+
 /// For every pixel (row-major), whether it lies on an edge stronger than `level` (a fraction
 /// of the largest possible magnitude of `key`): the fixed pixels.
 pub fn edge_pixels(picture: &RgbaImage, key: SortKey, level: f64) -> Vec<bool> {
     let (width, height) = picture.dimensions();
     let keys: Vec<u32> = picture.pixels().map(|p| key.of(p.0)).collect();
-    let max = f64::from(key.max_value());
-    let limit = level * level * MAX_SQUARED_MAGNITUDE_FACTOR as f64 * max * max;
+    let limit = squared_limit(key, level);
     (0..height)
         .flat_map(|y| (0..width).map(move |x| (x, y)))
-        .map(|(x, y)| squared_magnitude(&keys, width, height, x, y) as f64 > limit)
+        .map(|(x, y)| squared_magnitude(&keys, width, height, x, y) > limit)
         .collect()
 }
 

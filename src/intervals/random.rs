@@ -1,5 +1,10 @@
 //! Random intervals: each line is cut into consecutive runs whose lengths are drawn uniformly
 //! from a range, by a seeded generator, so the same seed gives the same runs everywhere.
+//!
+//! Every line has a generator of its own, so lines can be cut independently (the GPU cuts each
+//! in its own workgroup, `shaders/found_runs.wgsl`): line `l`'s SplitMix64 is seeded with draw
+//! `l` (from 0) of the SplitMix64 seeded with the seed, and each run's length is
+//! `min + draw % (max - min + 1)`.
 
 use crate::picture::patterns::SplitMix64;
 use std::str::FromStr;
@@ -53,14 +58,19 @@ impl FromStr for RunLength {
     }
 }
 
+/// The generator of line `line`'s run lengths (see the module's description).
+pub fn line_generator(seed: u64, line: usize) -> SplitMix64 {
+    SplitMix64::new(SplitMix64::new(seed).advanced(line as u64).next_u64())
+}
+
 /// For `lines` lines of `len` pixels, whether each position (`line * len + pos`) begins a new
-/// run: every line's runs have lengths drawn from `lengths`, one generator over the lines in
-/// order (the last run of a line is cut short by its end).
+/// run: every line's runs have lengths drawn from `lengths` by the line's own generator (the
+/// last run of a line is cut short by its end).
 pub fn run_starts(lines: usize, len: usize, seed: u64, lengths: RunLength) -> Vec<bool> {
-    let mut rng = SplitMix64::new(seed);
     let span = u64::from(lengths.max - lengths.min) + 1;
     let mut starts = vec![false; lines * len];
     for line in 0..lines {
+        let mut rng = line_generator(seed, line);
         let mut pos = 0;
         while pos < len {
             starts[line * len + pos] = true;
@@ -95,6 +105,20 @@ mod tests {
         let two = run_starts(2, 50, 1, lengths);
         assert!(two[0] && two[50]);
         assert_ne!(two[..50], two[50..]);
+        // A line's runs do not depend on the lines before it.
+        let many = run_starts(3, 50, 1, lengths);
+        assert_eq!(many[..100], two[..]);
+    }
+
+    /// Line `l`'s generator starts where the seed's generator is after `l + 1` draws: the
+    /// definition the GPU computes directly.
+    #[test]
+    fn a_line_generator_is_seeded_with_a_draw_of_the_seed_generator() {
+        let mut seeds = SplitMix64::new(77);
+        for line in 0..5 {
+            let mut expected = SplitMix64::new(seeds.next_u64());
+            assert_eq!(line_generator(77, line).next_u64(), expected.next_u64());
+        }
     }
 
     #[test]

@@ -12,6 +12,12 @@ impl SplitMix64 {
         SplitMix64(seed)
     }
 
+    /// The generator as it is after `draws` more draws (SplitMix64's state only counts up).
+    pub fn advanced(mut self, draws: u64) -> Self {
+        self.0 = self.0.wrapping_add(draws.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        self
+    }
+
     /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);

@@ -41,7 +41,6 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
-use yuv::Yuv420Colour;
 use yuv_gpu::{PendingPlanes, Yuv420Reader, Yuv420Writer};
 
 /// Extensions taken as videos (anything ffmpeg reads can also be named with one of these).
@@ -289,9 +288,7 @@ pub fn sort_clip_watched(
             .map(|(args, _)| args),
         _ => None,
     };
-    let yuv420 = encoder_args
-        .filter(|args| encoding::takes_yuv420(args, size))
-        .map(|_| info.yuv420.clone().unwrap_or_else(Yuv420Colour::untagged));
+    let yuv420 = encoder_args.and_then(|args| encoding::piped_yuv420(&args, size, info.yuv420.as_ref()));
     let padded =
         encoding::padded_size(&video_args.as_ref().map(|(args, _)| args.clone()).unwrap_or_default(), size);
     let spec = EncodeSpec {

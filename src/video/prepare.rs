@@ -48,7 +48,7 @@ impl FramePreparer<'_> {
     ) -> anyhow::Result<Started> {
         let sorter = self.sorter;
         let intervals = frame_intervals(self.settings, self.sweep, index);
-        let gpu_runs = sorter.gpu_threshold(&intervals, self.mask, frame.dimensions());
+        let gpu_runs = sorter.gpu_runs(&intervals, self.mask, frame.dimensions());
         let whole_lines = self.sweep.is_none() && sorter.whole_lines_from_texture();
         if let Some(reader) = self.reader
             && (gpu_runs.is_some() || whole_lines)

@@ -1,5 +1,5 @@
-//! A 4:2:0 clip with every algorithm along rows and columns, whole and within a threshold:
-//! each frame converted to RGBA and its runs found on the GPU (the CPU's stages for both never
+//! A 4:2:0 clip with every algorithm along rows and columns, whole and within a threshold, and
+//! within a mask, threshold with a mask, edges and random runs: each frame converted to RGBA and its runs found on the GPU (the CPU's stages for both never
 //! run, which the clip's debug line shows exactly), and every frame as the CPU model sorts the
 //! model's conversion of it.
 
@@ -8,7 +8,7 @@ use super::assert_succeeds;
 use super::decoded::{assert_frames_equal, folder_frames, planes_of};
 use crate::clips::{ffmpeg, have_ffmpeg};
 use image::RgbaImage;
-use shadersort::intervals::{IntervalMode, IntervalSettings, RunMap, Threshold};
+use shadersort::intervals::{IntervalMode, IntervalSettings, Mask, RunMap, Threshold};
 use shadersort::keys::options::{Axis, SortOptions};
 use shadersort::reference::{stable_sort, stable_sort_in_runs};
 use shadersort::video::yuv::{Matrix, Yuv420Size, to_rgba};
@@ -16,15 +16,11 @@ use shadersort::video::yuv::{Matrix, Yuv420Size, to_rgba};
 /// What the clip's debug line says when no frame was converted or cut into runs on the CPU.
 const NOTHING_ON_THE_CPU: &str = "4:2:0 to RGBA 0 ns, runs 0 ns";
 
-#[test]
-fn every_algorithm_takes_a_420_clip_on_the_gpu_whole_and_within_a_threshold() {
-    if !have_ffmpeg() {
-        return;
-    }
-    let dir = tempfile::tempdir().unwrap();
+/// A 21x13 clip of 3 frames as FFV1 4:2:0 in `dir`, and its frames as the model converts them.
+fn tiny_clip(dir: &std::path::Path) -> (std::path::PathBuf, Vec<RgbaImage>) {
     let (w, h) = (21, 13);
     let size = Yuv420Size { width: w, height: h };
-    let clip = dir.path().join("clip.mkv");
+    let clip = dir.join("clip.mkv");
     let source = format!("testsrc=size={w}x{h}:rate=30");
     ffmpeg(&[
         "-f",
@@ -48,6 +44,16 @@ fn every_algorithm_takes_a_420_clip_on_the_gpu_whole_and_within_a_threshold() {
         })
         .collect();
     assert_eq!(input.len(), 3);
+    (clip, input)
+}
+
+#[test]
+fn every_algorithm_takes_a_420_clip_on_the_gpu_whole_and_within_a_threshold() {
+    if !have_ffmpeg() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (clip, input) = tiny_clip(dir.path());
     let threshold = IntervalSettings {
         mode: IntervalMode::Threshold,
         threshold: Threshold::new(0.25, 0.75).unwrap(),
@@ -72,6 +78,75 @@ fn every_algorithm_takes_a_420_clip_on_the_gpu_whole_and_within_a_threshold() {
                 assert!(stderr.contains(NOTHING_ON_THE_CPU), "{what}: CPU stages ran:\n{stderr}");
                 assert_frames_equal(&folder_frames(&folder), expected, &what);
             }
+        }
+    }
+}
+
+/// Every algorithm within a mask alone, a threshold with the mask, edges and random runs (the
+/// axis alternating): no frame converted or cut into runs on the CPU, the mask uploaded once,
+/// every frame as the model sorts it within the CPU's map.
+#[test]
+fn every_algorithm_takes_a_420_clip_on_the_gpu_within_masks_edges_and_random_runs() {
+    if !have_ffmpeg() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (clip, input) = tiny_clip(dir.path());
+    let (w, h) = input[0].dimensions();
+    let mask_path = dir.path().join("mask.png");
+    let white = |x: u32, y: u32| !(x * 3 + y * 5).is_multiple_of(7);
+    let grey = |x, y| image::Rgba(if white(x, y) { [255; 4] } else { [0, 0, 0, 255] });
+    RgbaImage::from_fn(w, h, grey).save(&mask_path).unwrap();
+    let mask = Mask::from_fn(w, h, white);
+    let base = IntervalSettings::default();
+    let cases: [(IntervalSettings, bool, &[&str]); 4] = [
+        (base, true, &[]),
+        (
+            IntervalSettings {
+                mode: IntervalMode::Threshold,
+                threshold: Threshold::new(0.2, 0.8).unwrap(),
+                ..base
+            },
+            true,
+            &["--threshold", "0.2..0.8"],
+        ),
+        (
+            IntervalSettings { mode: IntervalMode::Edges, edge_level: 0.2, ..base },
+            false,
+            &["--edge-level", "0.2"],
+        ),
+        (
+            IntervalSettings {
+                mode: IntervalMode::Random,
+                seed: 5,
+                run_length: "2..6".parse().unwrap(),
+                ..base
+            },
+            false,
+            &["--seed", "5", "--run-length", "2..6"],
+        ),
+    ];
+    let debug = [("RUST_LOG", "shadersort=debug")];
+    for (i, algorithm) in ["odd-even", "bubble", "radix", "bitonic"].into_iter().enumerate() {
+        for (c, (settings, masked, flags)) in cases.iter().enumerate() {
+            let axis = [Axis::Rows, Axis::Columns][(i + c) % 2];
+            let options = SortOptions { axis, ..Default::default() };
+            let mask = masked.then_some(&mask);
+            let expected: Vec<RgbaImage> = input
+                .iter()
+                .map(|f| stable_sort_in_runs(f, &options, &RunMap::compute(f, axis, settings, mask).unwrap()))
+                .collect();
+            let what = format!("{algorithm} {axis:?} {flags:?} masked {masked}");
+            let folder = dir.path().join(format!("{algorithm}-{c}/"));
+            let mut args = vec![arg(&clip), "--algorithm", algorithm, "--axis", axis.name()];
+            args.extend(flags.iter().copied());
+            if *masked {
+                args.extend(["--mask", arg(&mask_path)]);
+            }
+            args.extend(["--out", arg(&folder)]);
+            let (_, stderr) = assert_succeeds(&args, &debug);
+            assert!(stderr.contains(NOTHING_ON_THE_CPU), "{what}: CPU stages ran:\n{stderr}");
+            assert_frames_equal(&folder_frames(&folder), &expected, &what);
         }
     }
 }

@@ -1,6 +1,7 @@
 //! Shared by the GPU tests: one device per backend under test, opened once per test binary.
 
 pub mod ci;
+pub mod steps;
 
 use shadersort::gpu::Gpu;
 use std::sync::{Mutex, OnceLock};

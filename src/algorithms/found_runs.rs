@@ -1,0 +1,269 @@
+//! Runs found on the GPU (`shaders/found_runs.wgsl`): a picture's run ids written into a run
+//! texture by a kernel, equal to what [`RunMap::compute`] makes on the CPU along rows or columns
+//! for every interval rule (whole lines, threshold, edges, random lengths) with or without a
+//! mask, so a clip's frames need no run map from the CPU and no upload of one.
+//!
+//! [`RunMap::compute`]: crate::intervals::RunMap::compute
+
+use super::gpu_mask::GpuMask;
+use super::runs::{RUN_ID_FORMAT, run_id_texture};
+use crate::gpu::Gpu;
+use crate::gpu::bindings::{compute_buffer, storage_target, uint_texture};
+use crate::gpu::shaders::FOUND_RUNS_PROGRAM;
+use crate::intervals::{IntervalMode, IntervalSettings, RunLength, Threshold, edges};
+use crate::keys::SortKey;
+use crate::keys::options::Axis;
+use wgpu::util::DeviceExt;
+
+/// The longest line the kernel cuts into random runs (`START_WORDS` bits of workgroup memory in
+/// the shader); longer ones take the CPU's map.
+pub const MAX_RANDOM_LINE: u32 = 1024 * 32;
+
+/// Mirrors `RunParams` in `shaders/found_runs.wgsl`.
+#[repr(C)]
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+struct RunParams {
+    rule: u32,
+    key: u32,
+    lo: u32,
+    span: u32,
+    axis: u32,
+    line_len: u32,
+    line_count: u32,
+    groups_x: u32,
+    masked: u32,
+    limit_low: u32,
+    limit_high: u32,
+    seed_low: u32,
+    seed_high: u32,
+    min_len: u32,
+    len_count: u32,
+    pad: u32,
+}
+
+/// How the GPU cuts each line into runs: the interval mode with what it reads.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum RunRule {
+    /// Every line one run (cut only by a mask).
+    Whole,
+    /// Runs of the pixels whose `key` lies inside `threshold`.
+    Threshold {
+        /// The interval key.
+        key: SortKey,
+        /// The range of it that is sorted.
+        threshold: Threshold,
+    },
+    /// Pixels on edges of `key` stronger than `level` are fixed (`intervals::edges`).
+    Edges {
+        /// The interval key.
+        key: SortKey,
+        /// The edge level, a fraction of the largest magnitude.
+        level: f64,
+    },
+    /// Runs of random lengths (`intervals::random`).
+    Random {
+        /// The seed.
+        seed: u64,
+        /// The range the lengths are drawn from.
+        lengths: RunLength,
+    },
+}
+
+impl RunRule {
+    /// The rule of `settings`' mode.
+    pub fn of(settings: &IntervalSettings) -> Self {
+        match settings.mode {
+            IntervalMode::None => RunRule::Whole,
+            IntervalMode::Threshold => {
+                RunRule::Threshold { key: settings.key, threshold: settings.threshold }
+            }
+            IntervalMode::Edges => RunRule::Edges { key: settings.key, level: settings.edge_level },
+            IntervalMode::Random => RunRule::Random { seed: settings.seed, lengths: settings.run_length },
+        }
+    }
+}
+
+/// Which runs to find: those `rule` cuts along `axis`, the black pixels of `mask` fixed.
+#[derive(Clone, Copy, Debug)]
+pub struct FoundRuns<'a> {
+    /// How the lines are cut.
+    pub rule: RunRule,
+    /// The lines the runs lie along.
+    pub axis: Axis,
+    /// The mask, already on the GPU.
+    pub mask: Option<&'a GpuMask>,
+}
+
+impl FoundRuns<'_> {
+    /// Threshold runs without a mask.
+    pub fn threshold(key: SortKey, threshold: Threshold, axis: Axis) -> Self {
+        FoundRuns { rule: RunRule::Threshold { key, threshold }, axis, mask: None }
+    }
+
+    /// The most bits a run id takes in a picture of `width` x `height`: an id grows by at most
+    /// one a position, so it is below the line's length.
+    pub fn run_bits(&self, width: u32, height: u32) -> u32 {
+        let len = if self.axis == Axis::Rows { width } else { height };
+        u32::BITS - len.saturating_sub(1).leading_zeros()
+    }
+
+    /// Whether the kernel can cut lines of `line_len` pixels so.
+    pub fn fits(&self, line_len: u32) -> bool {
+        !matches!(self.rule, RunRule::Random { .. }) || line_len <= MAX_RANDOM_LINE
+    }
+}
+
+/// The kernel that finds runs.
+pub struct RunsKernel {
+    layout: wgpu::BindGroupLayout,
+    pipeline: wgpu::ComputePipeline,
+    /// Bound where there is no mask.
+    no_mask: wgpu::TextureView,
+}
+
+impl RunsKernel {
+    /// Builds the kernel on `gpu`.
+    pub fn new(gpu: &Gpu) -> Self {
+        let device = &gpu.device;
+        let module = FOUND_RUNS_PROGRAM.module(device);
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("found_runs::layout"),
+            entries: &[
+                uint_texture(0, wgpu::ShaderStages::COMPUTE),
+                compute_buffer(1, wgpu::BufferBindingType::Uniform, false),
+                storage_target(2, RUN_ID_FORMAT),
+                uint_texture(3, wgpu::ShaderStages::COMPUTE),
+            ],
+        });
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("found_runs::pipeline_layout"),
+            bind_group_layouts: &[Some(&layout)],
+            immediate_size: 0,
+        });
+        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some("found_runs::find_runs"),
+            layout: Some(&pipeline_layout),
+            module: &module,
+            entry_point: Some("find_runs"),
+            // Every workgroup word is written before it is read (the random starts cleared
+            // first), and zeroing them makes GL's compile slow.
+            compilation_options: wgpu::PipelineCompilationOptions {
+                zero_initialize_workgroup_memory: false,
+                ..Default::default()
+            },
+            cache: gpu.pipeline_cache(),
+        });
+        let no_mask = run_id_texture(gpu, 1, 1, "found_runs::no_mask").create_view(&Default::default());
+        RunsKernel { layout, pipeline, no_mask }
+    }
+
+    /// Records writing the run ids of `picture` (an `Rgba8Uint` texture) under `runs` into
+    /// `ids` (a run id texture of the same size).
+    pub fn record(
+        &self,
+        gpu: &Gpu,
+        encoder: &mut wgpu::CommandEncoder,
+        picture: &wgpu::Texture,
+        ids: &wgpu::Texture,
+        runs: FoundRuns<'_>,
+    ) {
+        let (width, height) = (picture.width(), picture.height());
+        assert_eq!((ids.width(), ids.height()), (width, height), "run ids for the picture's size");
+        let (line_len, line_count) = match runs.axis {
+            Axis::Rows => (width, height),
+            Axis::Columns => (height, width),
+        };
+        assert!(runs.fits(line_len), "random runs along lines of {line_len} pixels");
+        if let Some(mask) = runs.mask {
+            assert_eq!(mask.dimensions(), (width, height), "a mask of the picture's size");
+        }
+        let groups_x = line_count.min(gpu.device.limits().max_compute_workgroups_per_dimension);
+        let mut params = RunParams {
+            axis: runs.axis as u32,
+            line_len,
+            line_count,
+            groups_x,
+            masked: u32::from(runs.mask.is_some()),
+            ..bytemuck::Zeroable::zeroed()
+        };
+        match runs.rule {
+            RunRule::Whole => {}
+            RunRule::Threshold { key, threshold } => {
+                let inside = threshold.key_values(key);
+                // An empty threshold: `lo` past every key, so nothing is inside.
+                (params.lo, params.span) = if inside.is_empty() {
+                    (u32::MAX, 0)
+                } else {
+                    (*inside.start(), inside.end() - inside.start())
+                };
+                (params.rule, params.key) = (1, key.id());
+            }
+            RunRule::Edges { key, level } => {
+                let limit = edges::squared_limit(key, level);
+                (params.limit_low, params.limit_high) = (limit as u32, (limit >> 32) as u32);
+                (params.rule, params.key) = (2, key.id());
+            }
+            RunRule::Random { seed, lengths } => {
+                (params.seed_low, params.seed_high) = (seed as u32, (seed >> 32) as u32);
+                // At most u32::MAX lengths, since the shortest is at least 1.
+                (params.min_len, params.len_count) = (lengths.min(), lengths.max() - lengths.min() + 1);
+                params.rule = 3;
+            }
+        }
+        let params = gpu.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("found_runs::params"),
+            contents: bytemuck::bytes_of(&params),
+            usage: wgpu::BufferUsages::UNIFORM,
+        });
+        let picture_view = picture.create_view(&Default::default());
+        let ids_view = ids.create_view(&Default::default());
+        let mask = runs.mask.map_or(&self.no_mask, GpuMask::view);
+        let bind_group = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("found_runs::bind_group"),
+            layout: &self.layout,
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: wgpu::BindingResource::TextureView(&picture_view),
+                },
+                wgpu::BindGroupEntry { binding: 1, resource: params.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 2, resource: wgpu::BindingResource::TextureView(&ids_view) },
+                wgpu::BindGroupEntry { binding: 3, resource: wgpu::BindingResource::TextureView(mask) },
+            ],
+        });
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some("found_runs"),
+            timestamp_writes: None,
+        });
+        pass.set_pipeline(&self.pipeline);
+        pass.set_bind_group(0, &bind_group, &[]);
+        pass.dispatch_workgroups(groups_x, line_count.div_ceil(groups_x), 1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn run_ids_stay_below_the_line_length() {
+        let runs = FoundRuns::threshold(SortKey::Luma, Threshold::DEFAULT, Axis::Rows);
+        assert_eq!(runs.run_bits(1920, 1080), 11);
+        assert_eq!(runs.run_bits(1, 5), 0);
+        assert_eq!(runs.run_bits(2049, 5), 12);
+        assert_eq!(FoundRuns { axis: Axis::Columns, ..runs }.run_bits(1920, 1080), 11);
+        assert_eq!(FoundRuns { axis: Axis::Columns, ..runs }.run_bits(7, 2), 1);
+    }
+
+    /// The shader's bitset of random starts holds the longest line the Rust side allows.
+    #[test]
+    fn the_random_starts_hold_the_longest_line_allowed() {
+        let words = format!("const START_WORDS: u32 = {}u;", MAX_RANDOM_LINE / 32);
+        assert!(crate::gpu::shaders::FOUND_RUNS.contains(&words), "{words}");
+    }
+
+    #[test]
+    fn params_are_sixteen_words_as_in_the_shader() {
+        assert_eq!(std::mem::size_of::<RunParams>(), 64);
+    }
+}

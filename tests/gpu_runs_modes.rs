@@ -1,0 +1,164 @@
+//! Runs found on the GPU in every interval mode (a mask alone, threshold with a mask, edges
+//! and random lengths, with and without a mask) equal the CPU's `RunMap` id for id, and every
+//! comparison sort within them sorts as the model does within the CPU's map, step by step. On
+//! awkward sizes, both axes, several seeds, levels and masks (all black, all white, random),
+//! every backend under test.
+
+mod common;
+
+use common::on_every_gpu;
+use common::steps::{AWKWARD_SIZES, check_every_algorithm, every_pipeline};
+use image::RgbaImage;
+use shadersort::algorithms::found_runs::{FoundRuns, RunRule, RunsKernel};
+use shadersort::algorithms::gpu_mask::GpuMask;
+use shadersort::algorithms::map_source::MapSource;
+use shadersort::algorithms::runs::run_id_texture;
+use shadersort::gpu::Gpu;
+use shadersort::gpu::readback::read_texture;
+use shadersort::gpu::texture::picture_texture;
+use shadersort::intervals::{IntervalMode, IntervalSettings, Mask, RunLength, RunMap, Threshold};
+use shadersort::keys::SortKey;
+use shadersort::keys::options::{Axis, SortOptions};
+use shadersort::picture::patterns::{SplitMix64, random_image};
+
+/// A mask of `w` x `h`: 0 all black, 1 all white, else random with that seed.
+fn mask(w: u32, h: u32, kind: u64) -> Mask {
+    let mut rng = SplitMix64::new(kind);
+    Mask::from_fn(w, h, |_, _| match kind {
+        0 => false,
+        1 => true,
+        _ => !rng.next_u32().is_multiple_of(4),
+    })
+}
+
+/// A picture of smooth slopes with a few steps, so that edge levels between 0 and 1 fix some
+/// pixels and not others (random noise is edges everywhere).
+fn slopes(w: u32, h: u32, seed: u64) -> RgbaImage {
+    let s = seed as u32;
+    RgbaImage::from_fn(w, h, |x, y| {
+        let step = if (x + s) % 7 < 3 { 90 } else { 0 };
+        image::Rgba([(x * 9 + y * 2 + s) as u8, (y * 11 + step) as u8, (x * y + s * 5) as u8, 255])
+    })
+}
+
+/// The interval settings every mode is tried with (`i` varies keys, levels, seeds, lengths).
+fn modes(i: usize) -> Vec<IntervalSettings> {
+    let key = SortKey::ALL[i % SortKey::ALL.len()];
+    let base = IntervalSettings { key, ..Default::default() };
+    let lengths = [(1, 1), (3, 7), (8, 64), (5, 5), (1, u32::MAX)][i % 5];
+    vec![
+        IntervalSettings { mode: IntervalMode::None, ..base },
+        IntervalSettings {
+            mode: IntervalMode::Threshold,
+            threshold: Threshold::new(0.2, 0.8).unwrap(),
+            ..base
+        },
+        IntervalSettings { mode: IntervalMode::Edges, edge_level: [0.0, 0.1, 0.3, 1.0][i % 4], ..base },
+        IntervalSettings { mode: IntervalMode::Edges, key: SortKey::Luma, edge_level: 0.05, ..base },
+        IntervalSettings {
+            mode: IntervalMode::Random,
+            seed: 17 * i as u64 + 1,
+            run_length: RunLength::new(lengths.0, lengths.1).unwrap(),
+            ..base
+        },
+        IntervalSettings { mode: IntervalMode::Random, seed: u64::MAX - i as u64, ..base },
+    ]
+}
+
+/// The run ids the kernel finds in `picture` under `settings` and `mask`.
+fn found_ids(
+    gpu: &Gpu,
+    kernel: &RunsKernel,
+    picture: &RgbaImage,
+    axis: Axis,
+    settings: &IntervalSettings,
+    mask: Option<&GpuMask>,
+) -> Vec<u32> {
+    let (w, h) = picture.dimensions();
+    let texture = picture_texture(gpu, picture, "test::picture");
+    let ids = run_id_texture(gpu, w, h, "test::run_ids");
+    let runs = FoundRuns { rule: RunRule::of(settings), axis, mask };
+    let mut encoder = gpu.device.create_command_encoder(&Default::default());
+    kernel.record(gpu, &mut encoder, &texture, &ids, runs);
+    gpu.queue.submit([encoder.finish()]);
+    read_texture(gpu, &ids).unwrap().pixels().map(|p| u32::from_le_bytes(p.0)).collect()
+}
+
+/// Every mode, with no mask and with black, white and random masks, on noise and on slopes:
+/// the GPU's ids are the CPU's map's, on lines shorter and longer than a workgroup.
+#[test]
+fn runs_found_on_the_gpu_equal_the_cpu_map_in_every_mode() {
+    let sizes = AWKWARD_SIZES.iter().copied().chain([(300, 3), (2, 270)]);
+    on_every_gpu(|gpu| {
+        let kernel = RunsKernel::new(gpu);
+        for (i, (w, h)) in sizes.clone().enumerate() {
+            let pictures = [random_image(w, h, 40 + i as u64), slopes(w, h, i as u64)];
+            let masks = [None, Some(mask(w, h, 0)), Some(mask(w, h, 1)), Some(mask(w, h, 60 + i as u64))];
+            for (m, mask) in masks.iter().enumerate() {
+                let on_gpu = mask.as_ref().map(|m| GpuMask::new(gpu, m));
+                for (p, picture) in pictures.iter().enumerate() {
+                    for axis in [Axis::Rows, Axis::Columns] {
+                        for settings in modes(i + m + p) {
+                            if settings.mode == IntervalMode::None && mask.is_none() {
+                                continue;
+                            }
+                            let got = found_ids(gpu, &kernel, picture, axis, &settings, on_gpu.as_ref());
+                            let expected = RunMap::compute(picture, axis, &settings, mask.as_ref()).unwrap();
+                            assert!(
+                                got == expected.ids(),
+                                "{w}x{h} picture {p} mask {m} {axis:?} {settings:?}:\n got {got:?}\nwant {:?}",
+                                expected.ids()
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    });
+}
+
+/// Every comparison sort within runs found on the GPU in each mode (a mask alone, threshold
+/// with a mask, edges, random, random with a mask) sorts as the model does within the CPU's
+/// map of them, step by step, on awkward sizes and both axes.
+#[test]
+fn every_algorithm_within_runs_found_in_every_mode_matches_the_model() {
+    on_every_gpu(|gpu| {
+        let all = every_pipeline(gpu);
+        let kernel = RunsKernel::new(gpu);
+        let sizes = [(1, 1), (13, 1), (1, 13), (65, 2), (17, 9), (3, 5)];
+        let cases = [
+            (IntervalMode::None, true),
+            (IntervalMode::Threshold, true),
+            (IntervalMode::Edges, false),
+            (IntervalMode::Edges, true),
+            (IntervalMode::Random, false),
+            (IntervalMode::Random, true),
+        ];
+        for (i, &(mode, masked)) in cases.iter().enumerate() {
+            let (w, h) = sizes[i];
+            let input = if mode == IntervalMode::Edges {
+                slopes(w, h, i as u64)
+            } else {
+                random_image(w, h, 80 + i as u64)
+            };
+            let mask = masked.then(|| mask(w, h, 90 + i as u64));
+            let on_gpu = mask.as_ref().map(|m| GpuMask::new(gpu, m));
+            let settings = modes(i).into_iter().find(|s| s.mode == mode).unwrap();
+            for axis in [Axis::Rows, Axis::Columns] {
+                let options = SortOptions { key: SortKey::ALL[i], descending: i % 2 == 0, axis };
+                let map = RunMap::compute(&input, axis, &settings, mask.as_ref()).unwrap();
+                let runs = FoundRuns { rule: RunRule::of(&settings), axis, mask: on_gpu.as_ref() };
+                let what = format!("within {settings:?}, masked {masked}");
+                check_every_algorithm(
+                    gpu,
+                    &all,
+                    &input,
+                    options,
+                    MapSource::Gpu(&kernel, runs),
+                    Some(&map),
+                    &what,
+                );
+            }
+        }
+    });
+}
