@@ -22,6 +22,8 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 mod gpu_start;
+mod long_run;
+use long_run::LongRunNote;
 mod opening;
 
 /// What a headless sort did, for the closing message.
@@ -120,7 +122,9 @@ pub fn run(settings: &Settings) -> anyhow::Result<()> {
         gpu.save_pipeline_cache();
         return Ok(());
     }
+    let runs_from = Instant::now();
     let runs = run_map(&sorter, &picture.pixels, mask.as_ref())?;
+    log::debug!("runs found in {:.1} ms", runs_from.elapsed().as_secs_f64() * 1e3);
     if let Some(target) = record_target {
         let report = record_sort(&sorter, &picture.pixels, runs.as_ref(), target)?;
         println!("{report}");
@@ -269,9 +273,17 @@ fn sort_to_png(
     interrupt::check()?;
     let elapsed = started.elapsed();
     bar.finish();
+    let read_from = Instant::now();
     let state =
         read_texture(gpu, run.state()).context("reading the sorted picture back from the GPU failed")?;
+    let write_from = Instant::now();
     let path = target.write_png_with(&state, picture.has_alpha, s.png_compression)?;
+    log::debug!(
+        "sorted in {:.1} ms, read back in {:.1} ms, the PNG written in {:.1} ms",
+        elapsed.as_secs_f64() * 1e3,
+        (write_from - read_from).as_secs_f64() * 1e3,
+        write_from.elapsed().as_secs_f64() * 1e3
+    );
     let stats = run.stats();
     Ok(SortReport {
         path,
@@ -286,50 +298,6 @@ fn sort_to_png(
         elapsed,
         adapter: gpu.describe(),
     })
-}
-
-/// Runs longer than this get a note saying how long, and what is faster.
-const LONG_RUN: Duration = Duration::from_secs(30);
-
-/// The one note a slow comparison sort gets once its first batches show it will take long:
-/// how long, and that the radix sort needs only its digit passes.
-struct LongRunNote {
-    /// "odd-even" or "bubble"; `None` when no note applies (radix, bitonic, or already given).
-    algorithm: Option<&'static str>,
-    steps: u32,
-    radix_passes: u32,
-}
-
-impl LongRunNote {
-    fn new(algorithm: crate::algorithms::Algorithm, key: crate::keys::SortKey, steps: u32) -> LongRunNote {
-        let algorithm = match algorithm {
-            crate::algorithms::Algorithm::Radix | crate::algorithms::Algorithm::Bitonic => None,
-            other => Some(other.name()),
-        };
-        let radix_passes = crate::keys::radix_key::exact_bits(key)
-            .div_ceil(crate::algorithms::radix::RadixSettings::DEFAULT.digit_bits);
-        LongRunNote { algorithm, steps, radix_passes }
-    }
-
-    /// After `done` steps in `elapsed`: the note, the first time the rest looks longer than
-    /// [`LONG_RUN`] (judged after a second's work, so a slow start does not mislead).
-    fn check(&mut self, done: u32, elapsed: Duration) -> Option<String> {
-        if elapsed < Duration::from_secs(1) {
-            return None;
-        }
-        let algorithm = self.algorithm?;
-        let left = crate::progress::time_left(u64::from(done), u64::from(self.steps), elapsed)?;
-        if elapsed + left < LONG_RUN {
-            return None;
-        }
-        self.algorithm = None;
-        Some(format!(
-            "note: {algorithm} needs up to {} steps for this picture, about {} in all at this rate; --algorithm radix sorts it in {} digit passes",
-            self.steps,
-            crate::progress::duration_words(elapsed + left),
-            self.radix_passes
-        ))
-    }
 }
 
 impl std::fmt::Display for SortReport {
@@ -409,38 +377,5 @@ impl std::fmt::Display for RecordReport {
             self.bytes,
             self.path.display()
         )
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::algorithms::Algorithm;
-
-    /// The note for `algorithm` after `done` of 1000 steps in `seconds`, asked twice.
-    fn notes(algorithm: Algorithm, done: u32, seconds: u64) -> [Option<String>; 2] {
-        let mut note = LongRunNote::new(algorithm, crate::keys::SortKey::Luma, 1000);
-        let elapsed = Duration::from_secs(seconds);
-        [note.check(done, elapsed), note.check(done, elapsed)]
-    }
-
-    #[test]
-    fn odd_even_and_bubble_get_one_note_when_the_rest_looks_longer_than_30_s() {
-        for algorithm in [Algorithm::OddEven, Algorithm::Bubble] {
-            // 10 of 1000 steps in 2 s: 200 s in all, said once.
-            let [first, again] = notes(algorithm, 10, 2);
-            let first = first.unwrap_or_else(|| panic!("no note for {algorithm:?}"));
-            assert!(
-                first.starts_with(&format!("note: {} needs up to 1000 steps", algorithm.name())),
-                "{first}"
-            );
-            assert_eq!(again, None, "{algorithm:?} noted twice");
-            // 500 of 1000 in 2 s: 4 s in all; and nothing is judged within the first second.
-            assert_eq!(notes(algorithm, 500, 2), [None, None], "{algorithm:?}");
-            assert_eq!(notes(algorithm, 1, 0), [None, None], "{algorithm:?}");
-        }
-        for algorithm in [Algorithm::Radix, Algorithm::Bitonic] {
-            assert_eq!(notes(algorithm, 10, 2), [None, None], "{algorithm:?}");
-        }
     }
 }

@@ -1,0 +1,48 @@
+"""Whole-process time of a still threshold sort: shadersort binaries side by side and
+satyarth/pixelsort 1.0.2, alternated, the median of RUNS after two warm-ups each.
+
+usage: python3 benchmarks/still.py PHOTO RUNS BEFORE AFTER
+BEFORE and AFTER are shadersort binaries; pixelsort must be importable (its wheel needs
+Pillow 10.4.0: Pillow 11 removed PyAccess, which it imports). AFTER runs without a pipeline
+cache (SHADERSORT_CACHE_DIR empty) and with a warm one."""
+import os, statistics, subprocess, sys, tempfile, time
+
+photo, runs, before, after = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+tmp = tempfile.mkdtemp()
+cache, out = os.path.join(tmp, "cache"), os.path.join(tmp, "o.png")
+
+
+def timed(cmd, env):
+    started = time.perf_counter()
+    r = subprocess.run(cmd, env=dict(os.environ, **env), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    took = time.perf_counter() - started
+    if r.returncode != 0:
+        sys.exit(f"{cmd} failed: {r.stderr.decode()[-800:]}")
+    return took
+
+
+variants = []
+for algorithm in ["odd-even", "bitonic", "radix"]:
+    args = [photo, "--threshold", "0.25..0.8", "--algorithm", algorithm, "--out", out]
+    variants.append((f"before, {algorithm}", [before] + args, {}))
+    variants.append((f"after, {algorithm}, no cache", [after] + args, {"SHADERSORT_CACHE_DIR": ""}))
+    variants.append((f"after, {algorithm}, warm cache", [after] + args, {"SHADERSORT_CACHE_DIR": cache}))
+best = [after, photo, "--threshold", "0.25..0.8", "--algorithm", "bitonic", "--png-compression", "best", "--out", out]
+variants.append(("after, bitonic, --png-compression best", best, {"SHADERSORT_CACHE_DIR": cache}))
+pixelsort = [sys.executable, "-m", "pixelsort", photo, "-t", "0.25", "-u", "0.8", "-o", os.path.join(tmp, "p.png")]
+
+for _, cmd, env in variants:
+    for _ in range(2):
+        timed(cmd, env)
+samples = {name: [] for name, _, _ in variants}
+for _ in range(runs):
+    for name, cmd, env in variants:
+        samples[name].append(timed(cmd, env))
+timed(pixelsort, {})
+theirs = [timed(pixelsort, {}) for _ in range(5)]
+median = statistics.median(theirs)
+print(f"| run | median ms (of {runs}) | min ms | pixelsort / this |")
+print("| --- | ---: | ---: | ---: |")
+for name, s in samples.items():
+    print(f"| {name} | {statistics.median(s) * 1e3:.0f} | {min(s) * 1e3:.0f} | {median / statistics.median(s):.1f}x |")
+print(f"| satyarth/pixelsort 1.0.2 (of 5) | {median * 1e3:.0f} | {min(theirs) * 1e3:.0f} | 1.0x |")
