@@ -8,13 +8,13 @@
 mod common;
 
 use common::on_every_gpu;
+use common::steps::step_through;
 use image::RgbaImage;
 use shadersort::algorithms::bitonic::Bitonic;
 use shadersort::algorithms::odd_even::PassKind;
 use shadersort::algorithms::ping_pong::StartPicture;
 use shadersort::algorithms::radix::RadixSettings;
 use shadersort::algorithms::runs::RunsError;
-use shadersort::algorithms::swap_reader::SwapReader;
 use shadersort::algorithms::{Algorithm, Pipelines, RunSettings, SortRun, run_until};
 use shadersort::gpu::Gpu;
 use shadersort::gpu::readback::read_texture;
@@ -49,25 +49,6 @@ impl AllPipelines {
             bitonic_16: Pipelines::Bitonic(Bitonic::with_max_block(gpu, 16)),
         }
     }
-}
-
-/// Runs one step at a time and hands each state (with the step count and the step's
-/// reported swaps) to `check`; returns the run.
-fn step_through(
-    gpu: &Gpu,
-    mut run: Box<dyn SortRun>,
-    mut check: impl FnMut(u32, &RgbaImage, u64),
-) -> Box<dyn SortRun> {
-    let reader = SwapReader::new(gpu, run.as_ref());
-    while run.steps_done() < run.total_steps() {
-        let mut encoder = gpu.device.create_command_encoder(&Default::default());
-        assert_eq!(run.record_steps(&mut encoder, 1), 1);
-        gpu.queue.submit([encoder.finish()]);
-        reader.collect(gpu, run.as_mut()).unwrap();
-        let state = read_texture(gpu, run.state()).unwrap();
-        check(run.steps_done(), &state, u64::from(run.stats().last_step_swaps.unwrap()));
-    }
-    run
 }
 
 /// Every algorithm on `input` within `runs`, checked against the model step by step; returns

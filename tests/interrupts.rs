@@ -36,6 +36,14 @@ fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     files
 }
 
+/// The binary, run in `dir` with its own log level and no pipeline cache (so a test never
+/// touches the user's).
+fn shadersort(dir: &Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_shadersort"));
+    command.current_dir(dir).env_remove("RUST_LOG").env("SHADERSORT_CACHE_DIR", "");
+    command
+}
+
 /// A noise picture saved into `dir`.
 fn noise(dir: &Path, name: &str, width: u32, height: u32, seed: u64) -> String {
     let picture: RgbaImage = random_image(width, height, seed);
@@ -98,11 +106,8 @@ fn term_hup_and_int_leave_the_folder_as_it_was() {
     for (signal, number) in [("TERM", 15), ("HUP", 1), ("INT", 2)] {
         for (what, args) in &runs {
             let before = snapshot(dir.path());
-            let child = Command::new(env!("CARGO_BIN_EXE_shadersort"))
+            let child = shadersort(dir.path())
                 .args(args)
-                .current_dir(dir.path())
-                .env_remove("RUST_LOG")
-                .env("SHADERSORT_CACHE_DIR", "")
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped())
                 .spawn()
@@ -141,11 +146,8 @@ fn a_long_run_without_a_terminal_prints_progress_lines() {
     let dir = tempfile::tempdir().unwrap();
     let long = noise(dir.path(), "long.png", 1000, 30, 3);
     let started = Instant::now();
-    let out = Command::new(env!("CARGO_BIN_EXE_shadersort"))
+    let out = shadersort(dir.path())
         .args([&long, "--out", "sorted.png"])
-        .current_dir(dir.path())
-        .env_remove("RUST_LOG")
-        .env("SHADERSORT_CACHE_DIR", "")
         .env("SHADERSORT_PROGRESS_SECONDS", "0.2")
         .stderr(Stdio::piped())
         .output()
@@ -187,11 +189,8 @@ fn a_second_signal_ends_the_run_at_once_and_removes_its_temporary() {
     let wide = noise(dir.path(), "wide.png", 2000, 60, 4);
     std::fs::write(dir.path().join("out.gif"), b"an older recording").unwrap();
     let before = snapshot(dir.path());
-    let mut child = Command::new(env!("CARGO_BIN_EXE_shadersort"))
+    let mut child = shadersort(dir.path())
         .args([&wide, "--record", "out.gif", "--every", "2000"])
-        .current_dir(dir.path())
-        .env_remove("RUST_LOG")
-        .env("SHADERSORT_CACHE_DIR", "")
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -261,11 +260,8 @@ fn seconds_in(words: &str) -> Option<u64> {
 /// `until`, or after 20 s, stops it with SIGTERM; returns stderr and how the run ended.
 fn stderr_of_out(dir: &Path, picture: &str, until: &str) -> (String, std::process::ExitStatus) {
     use std::io::BufRead;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_shadersort"))
+    let mut child = shadersort(dir)
         .args([picture, "--out", "out.png"])
-        .current_dir(dir)
-        .env_remove("RUST_LOG")
-        .env("SHADERSORT_CACHE_DIR", "")
         .env("SHADERSORT_PROGRESS_SECONDS", "0.5")
         .stdout(Stdio::null())
         .stderr(Stdio::piped())

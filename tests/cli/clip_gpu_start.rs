@@ -5,13 +5,13 @@
 
 use super::arg;
 use super::assert_succeeds;
-use super::decoded::{assert_frames_equal, folder_frames, planes_of};
+use super::decoded::{assert_frames_equal, folder_frames, rgba_as_read};
 use crate::clips::{ffmpeg, have_ffmpeg};
 use image::RgbaImage;
 use shadersort::intervals::{IntervalMode, IntervalSettings, Mask, RunMap, Threshold};
 use shadersort::keys::options::{Axis, SortOptions};
 use shadersort::reference::{stable_sort, stable_sort_in_runs};
-use shadersort::video::yuv::{Matrix, Yuv420Size, to_rgba};
+use shadersort::video::yuv::Yuv420Size;
 
 /// What the clip's debug line says when no frame was converted or cut into runs on the CPU.
 const NOTHING_ON_THE_CPU: &str = "4:2:0 to RGBA 0 ns, runs 0 ns";
@@ -35,14 +35,7 @@ fn tiny_clip(dir: &std::path::Path) -> (std::path::PathBuf, Vec<RgbaImage>) {
         "yuv420p",
         arg(&clip),
     ]);
-    let input: Vec<RgbaImage> = planes_of(&clip, size)
-        .iter()
-        .map(|planes| {
-            let mut rgba = Vec::new();
-            to_rgba(planes, size, Matrix::Bt601, &mut rgba);
-            RgbaImage::from_raw(w, h, rgba).unwrap()
-        })
-        .collect();
+    let input: Vec<RgbaImage> = rgba_as_read(&clip, size);
     assert_eq!(input.len(), 3);
     (clip, input)
 }

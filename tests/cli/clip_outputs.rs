@@ -4,14 +4,14 @@
 //! sample where the stream is copied, of the same length and level where it is re-encoded.
 //! Without ffmpeg these tests say so and pass, unless SHADERSORT_REQUIRE_FFMPEG is set.
 
-use super::decoded::{luma_psnr, planes_of, rms, samples_of, streams};
+use super::decoded::{luma_psnr, planes_of, rgba_as_read, rms, samples_of, streams};
 use super::gif_frames::gif_frames;
 use super::{arg, assert_succeeds};
 use crate::clips::{ffmpeg, frames_of, have_ffmpeg, lossless_clip};
 use image::RgbaImage;
 use shadersort::keys::options::SortOptions;
 use shadersort::reference::stable_sort;
-use shadersort::video::yuv::{Matrix, Yuv420Size, to_rgba, to_yuv420};
+use shadersort::video::yuv::{Matrix, Yuv420Size, to_yuv420};
 use std::collections::HashSet;
 use std::path::Path;
 
@@ -102,14 +102,7 @@ fn a_lossy_mp4_is_the_sorted_clip_within_its_loss_and_its_aac_is_copied() {
         arg(&lossy_in),
     ]);
     // shadersort reads a 4:2:0 clip's planes and converts them with its own model.
-    let input: Vec<RgbaImage> = planes_of(&lossy_in, size)
-        .iter()
-        .map(|planes| {
-            let mut rgba = Vec::new();
-            to_rgba(planes, size, Matrix::Bt601, &mut rgba);
-            RgbaImage::from_raw(w, h, rgba).unwrap()
-        })
-        .collect();
+    let input: Vec<RgbaImage> = rgba_as_read(&lossy_in, size);
     assert_eq!(input.len(), 15);
     let sorted: Vec<RgbaImage> = input.iter().map(|f| stable_sort(f, &SortOptions::default())).collect();
     // Frames out of order must show: the scroll keeps each sorted frame far from the next.

@@ -4,7 +4,7 @@
 
 use super::arg;
 use image::RgbaImage;
-use shadersort::video::yuv::Yuv420Size;
+use shadersort::video::yuv::{Matrix, Yuv420Size, to_rgba};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -32,6 +32,17 @@ pub fn assert_frames_equal(got: &[RgbaImage], expected: &[RgbaImage], what: &str
 /// Every frame of a video as 8-bit 4:2:0 planes, as ffmpeg decodes them.
 pub fn planes_of(path: &Path, size: Yuv420Size) -> Vec<Vec<u8>> {
     planes_through(path, &[], size)
+}
+
+/// A 4:2:0 clip's frames as shadersort reads them: its planes, converted to RGBA with the
+/// crate's own model (BT.601, as untagged frames are).
+pub fn rgba_as_read(path: &Path, size: Yuv420Size) -> Vec<RgbaImage> {
+    let convert = |planes: &Vec<u8>| {
+        let mut rgba = Vec::new();
+        to_rgba(planes, size, Matrix::Bt601, &mut rgba);
+        RgbaImage::from_raw(size.width, size.height, rgba).unwrap()
+    };
+    planes_of(path, size).iter().map(convert).collect()
 }
 
 /// Every frame of a video as 8-bit 4:2:0 planes of `size`, decoded by ffmpeg through the
