@@ -1,11 +1,11 @@
 //! Sorting along lines at an angle on the GPU: odd-even (compute and fragment), bubble, the
 //! radix view and the bitonic network (in the device's blocks and in blocks of 16), each
-//! gathered into line space and scattered back by the GPU, equal the CPU model (the same
-//! algorithm on the gathered picture, scattered on the CPU) after every step, in line space and
-//! in the picture; every line stays a permutation of its pixels with the padding untouched; all
-//! end in the same picture, each line (or run) stably sorted; whole lines, within a threshold,
-//! within edge runs and under masks (whose fixed pixels are checked against the picture itself),
-//! on awkward sizes, in both orders, on every backend under test.
+//! started from a picture texture, gathered into line space and scattered back by the GPU,
+//! equal the CPU model (the same algorithm on the gathered picture, scattered on the CPU) after
+//! every step, in line space and in the picture; every line stays a permutation of its pixels
+//! with the padding untouched; all end in the same picture, each line (or run) stably sorted;
+//! whole lines, within a threshold, within edge runs and under masks (whose fixed pixels are
+//! checked against the picture itself), on awkward sizes, in both orders, on every backend.
 
 mod common;
 
@@ -13,6 +13,7 @@ use common::on_every_gpu;
 use image::RgbaImage;
 use shadersort::algorithms::bitonic::Bitonic;
 use shadersort::algorithms::odd_even::PassKind;
+use shadersort::algorithms::ping_pong::StartPicture;
 use shadersort::algorithms::radix::RadixSettings;
 use shadersort::algorithms::runs::RunsError;
 use shadersort::algorithms::swap_reader::SwapReader;
@@ -21,6 +22,7 @@ use shadersort::angle::scatter::LineScatter;
 use shadersort::angle::{Angle, AngledRun, LineSpace, Lines};
 use shadersort::gpu::Gpu;
 use shadersort::gpu::readback::read_texture;
+use shadersort::gpu::texture::picture_texture;
 use shadersort::intervals::edges::edge_pixels;
 use shadersort::intervals::threshold::outside;
 use shadersort::intervals::{IntervalMode, IntervalSettings, Mask, RunMap, Threshold};
@@ -120,13 +122,16 @@ impl Case {
         Case { what, picture, space, runs, map, lines, options }
     }
 
+    /// Starts from the picture as a texture already on the GPU, as a clip's frame does (the
+    /// runs through [`Lines`] below start from the picture on the CPU).
     fn start(&self, gpu: &Gpu, kit: &Kit, pipelines: &Pipelines, settings: RunSettings) -> AngledRun {
+        let texture = picture_texture(gpu, &self.picture, "test::picture");
         AngledRun::start(
             gpu,
             pipelines,
             &kit.scatter,
             self.space.clone(),
-            &self.picture,
+            StartPicture::Texture(texture),
             self.options,
             settings,
             self.runs.as_ref(),
@@ -441,7 +446,7 @@ fn restarts_keep_the_padding_fixed_and_lines_start_the_same_sort() {
             &kit.radix,
             &kit.scatter,
             case.space.clone(),
-            &case.picture,
+            StartPicture::Image(&case.picture),
             case.options,
             image,
             None,

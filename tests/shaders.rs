@@ -120,6 +120,8 @@ fn line_scatter_entry_point_and_workgroup_match_the_rust_side() {
     let scatter = entry_point(&module, "scatter_lines");
     assert_eq!(scatter.stage, naga::ShaderStage::Compute);
     assert_eq!(scatter.workgroup_size, [WORKGROUP_SIZE[0], WORKGROUP_SIZE[1], 1]);
+    // The gather's padding cells: the CPU's mark for them.
+    assert_eq!(constant(&module, "NO_TEXEL"), shadersort::angle::line_space::NO_PIXEL);
 }
 
 #[test]

@@ -16,8 +16,8 @@ use image::RgbaImage;
 /// What a padding cell of the line-space picture holds (it never moves: the run map fixes it).
 pub const PADDING: [u8; 4] = [0, 0, 0, 0];
 
-/// Marks a line-space cell that holds no picture pixel.
-const NO_PIXEL: u32 = u32::MAX;
+/// Marks a line-space cell that holds no picture pixel (`NO_TEXEL` in the GPU's gather).
+pub const NO_PIXEL: u32 = u32::MAX;
 
 /// The line layout of one angle on one picture size.
 #[derive(Clone, Debug, PartialEq)]
@@ -117,6 +117,12 @@ impl LineSpace {
     /// scatter reads.
     pub fn places(&self) -> &[u32] {
         &self.places
+    }
+
+    /// For each line-space cell (row-major), the picture pixel (row-major) it holds, or
+    /// [`NO_PIXEL`] for padding: what the GPU gather reads.
+    pub fn cells(&self) -> &[u32] {
+        &self.pixels
     }
 
     /// The picture pixel (row-major index) that line-space cell `(position, line)` holds, or

@@ -6,6 +6,8 @@
 use super::line_space::line_count;
 use super::scatter::LineScatter;
 use super::{Angle, AngledRun, LineSpace};
+use crate::algorithms::map_source::MapSource;
+use crate::algorithms::ping_pong::StartPicture;
 use crate::algorithms::runs::RunsError;
 use crate::algorithms::{Algorithm, Pipelines, RunSettings, SortRun};
 use crate::gpu::Gpu;
@@ -180,9 +182,25 @@ impl Lines {
         settings: RunSettings,
         runs: Option<&RunMap>,
     ) -> Result<Box<dyn SortRun>, RunsError> {
+        self.start_from(gpu, pipelines, scatter, StartPicture::Image(picture), options, settings, runs)
+    }
+
+    /// [`Lines::start`] from a picture on the CPU or a picture texture already on the GPU (a
+    /// clip's frame converted there): nothing of it crosses from the CPU.
+    #[allow(clippy::too_many_arguments)]
+    pub fn start_from(
+        &self,
+        gpu: &Gpu,
+        pipelines: &Pipelines,
+        scatter: &LineScatter,
+        picture: StartPicture<'_>,
+        options: SortOptions,
+        settings: RunSettings,
+        runs: Option<&RunMap>,
+    ) -> Result<Box<dyn SortRun>, RunsError> {
         let options = self.sort_options(options);
         match self {
-            Lines::Axis(_) => pipelines.start_in_runs(gpu, picture, options, settings, runs),
+            Lines::Axis(_) => pipelines.start_from(gpu, picture, options, settings, MapSource::Cpu(runs)),
             Lines::Angled(space) => {
                 let run = AngledRun::start(
                     gpu,

@@ -9,13 +9,14 @@
 
 use super::LineSpace;
 use super::scatter::LineScatter;
+use crate::algorithms::map_source::MapSource;
+use crate::algorithms::ping_pong::StartPicture;
 use crate::algorithms::runs::RunsError;
 use crate::algorithms::swap_counters::SwapCounters;
 use crate::algorithms::{Pipelines, RunSettings, RunStats, SortRun};
 use crate::gpu::Gpu;
 use crate::intervals::RunMap;
 use crate::keys::options::{Axis, Scope, SortOptions};
-use image::RgbaImage;
 use std::sync::Arc;
 
 /// Scatter bindings kept, one per line-space state texture the inner run has shown.
@@ -37,16 +38,18 @@ pub struct AngledRun {
 }
 
 impl AngledRun {
-    /// Starts sorting `picture` along the lines of `space` with `pipelines`, within `runs` (a
-    /// map of line space, as [`LineSpace::run_map`] makes; whole lines with `None`). The
-    /// options' axis is ignored: line space is sorted by rows.
+    /// Starts sorting `picture` (on the CPU, uploaded, or a picture texture already on the GPU,
+    /// which becomes the run's picture) along the lines of `space` with `pipelines`, within
+    /// `runs` (a map of line space, as [`LineSpace::run_map`] makes; whole lines with `None`).
+    /// The GPU gathers line space from the picture. The options' axis is ignored: line space is
+    /// sorted by rows.
     #[allow(clippy::too_many_arguments)]
     pub fn start(
         gpu: &Gpu,
         pipelines: &Pipelines,
         scatter: &LineScatter,
         space: Arc<LineSpace>,
-        picture: &RgbaImage,
+        picture: StartPicture<'_>,
         options: SortOptions,
         settings: RunSettings,
         runs: Option<&RunMap>,
@@ -56,12 +59,19 @@ impl AngledRun {
         }
         let whole_lines = space.whole_lines();
         let options = SortOptions { axis: Axis::Rows, ..options };
-        let inner = pipelines.start_in_runs(
+        let picture = match picture {
+            StartPicture::Image(picture) => {
+                crate::gpu::texture::picture_texture(gpu, picture, "angle::picture")
+            }
+            StartPicture::Texture(texture) => texture,
+        };
+        let lines = StartPicture::Texture(scatter.gather(gpu, &space, &picture));
+        let inner = pipelines.start_from(
             gpu,
-            &space.gather(picture),
+            lines,
             options,
             settings,
-            runs.or(whole_lines.as_ref()),
+            MapSource::Cpu(runs.or(whole_lines.as_ref())),
         )?;
         let mut run = AngledRun {
             inner,
@@ -70,7 +80,7 @@ impl AngledRun {
             whole_lines,
             device: gpu.device.clone(),
             scatter: scatter.clone(),
-            picture: crate::gpu::texture::picture_texture(gpu, picture, "angle::picture"),
+            picture,
             bindings: Vec::new(),
         };
         // Bind the first state now, so the first steps only reuse it.

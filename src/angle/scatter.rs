@@ -1,7 +1,9 @@
 //! The GPU scatter of a sort at an angle (`shaders/line_scatter.wgsl`): one compute pass that
 //! puts the line-space picture back into the picture, through each pixel's place in line space.
 //! Built once per device; [`super::AngledRun`] records it after every batch of steps, so the
-//! window, the recorder and `--out` all read the same picture.
+//! window, the recorder and `--out` all read the same picture. The same kernel gathers a picture
+//! already on the GPU into line space (through each cell's pixel), so no picture crosses from
+//! the CPU to start.
 
 use super::LineSpace;
 use crate::gpu::Gpu;
@@ -70,29 +72,29 @@ impl LineScatter {
 
     /// The places of `space` as a texture of the picture's size.
     pub fn places(&self, gpu: &Gpu, space: &LineSpace) -> wgpu::Texture {
-        let (width, height) = space.picture_size();
-        let texture = crate::gpu::texture::create_texture_2d(
-            gpu,
-            (width, height),
-            PLACES_FORMAT,
-            wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
-            "line_scatter::places",
-        );
-        gpu.queue.write_texture(
-            texture.as_image_copy(),
-            bytemuck::cast_slice(space.places()),
-            wgpu::TexelCopyBufferLayout {
-                offset: 0,
-                bytes_per_row: Some(width * 4),
-                rows_per_image: Some(height),
-            },
-            texture.size(),
-        );
-        texture
+        index_texture(gpu, space.picture_size(), space.places(), "line_scatter::places")
+    }
+
+    /// `picture` (a picture texture of the line space's picture size) gathered into a new
+    /// picture texture of line space, padding [`super::line_space::PADDING`]: the GPU twin of
+    /// [`LineSpace::gather`], recorded and submitted now.
+    pub fn gather(&self, gpu: &Gpu, space: &LineSpace, picture: &wgpu::Texture) -> wgpu::Texture {
+        assert_eq!((picture.width(), picture.height()), space.picture_size(), "gather: another picture size");
+        let size = space.size();
+        let cells = index_texture(gpu, size, space.cells(), "line_gather::cells");
+        let lines = crate::gpu::texture::create_picture_texture(gpu, size.0, size.1, "line_gather::lines");
+        let binding = self.bind(&gpu.device, picture, &cells, &lines);
+        let mut encoder = gpu
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("line_gather::encoder") });
+        self.record(&mut encoder, &binding, size);
+        gpu.queue.submit([encoder.finish()]);
+        lines
     }
 
     /// The binding that scatters `line_space` (a picture texture of the line space's size)
-    /// through `places` into `picture`; keep it as long as the textures.
+    /// through `places` into `picture`, or gathers (a picture, a line space's cells, line space);
+    /// keep it as long as the textures.
     pub fn bind(
         &self,
         device: &wgpu::Device,
@@ -131,4 +133,26 @@ impl LineScatter {
         pass.set_bind_group(0, binding, &[]);
         pass.dispatch_workgroups(width.div_ceil(WORKGROUP_SIZE[0]), height.div_ceil(WORKGROUP_SIZE[1]), 1);
     }
+}
+
+/// `indices` (row-major, one per texel) uploaded as an index texture of `width` x `height`.
+fn index_texture(gpu: &Gpu, (width, height): (u32, u32), indices: &[u32], label: &str) -> wgpu::Texture {
+    let texture = crate::gpu::texture::create_texture_2d(
+        gpu,
+        (width, height),
+        PLACES_FORMAT,
+        wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+        label,
+    );
+    gpu.queue.write_texture(
+        texture.as_image_copy(),
+        bytemuck::cast_slice(indices),
+        wgpu::TexelCopyBufferLayout {
+            offset: 0,
+            bytes_per_row: Some(width * 4),
+            rows_per_image: Some(height),
+        },
+        texture.size(),
+    );
+    texture
 }

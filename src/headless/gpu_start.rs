@@ -51,16 +51,14 @@ impl Sorter<'_> {
     }
 
     /// Whether a picture sorted along whole lines can start from a texture already on the GPU:
-    /// the lines are rows or columns and no runs are asked for.
+    /// no runs are asked for, along rows, columns or lines at an angle (gathered on the GPU).
     pub(crate) fn whole_lines_from_texture(&self) -> bool {
         let s = self.settings;
-        matches!(self.lines, Lines::Axis(_))
-            && !s.uses_intervals()
-            && self.lines.check(s.algorithm, s.options, &s.run, None).is_ok()
+        !s.uses_intervals() && self.lines.check(s.algorithm, s.options, &s.run, None).is_ok()
     }
 
-    /// Starts sorting `picture` along rows or columns, within the runs the GPU finds from it
-    /// (`runs`, where [`Sorter::gpu_runs`] said so) or along whole lines (where
+    /// Starts sorting `picture` along rows or columns within the runs the GPU finds from it
+    /// (`runs`, where [`Sorter::gpu_runs`] said so), or along whole lines of any angle (where
     /// [`Sorter::whole_lines_from_texture`] said so), with its notice.
     pub(crate) fn start_on_gpu(
         &self,
@@ -68,15 +66,24 @@ impl Sorter<'_> {
         settings: RunSettings,
         runs: Option<FoundRuns<'_>>,
     ) -> (Box<dyn SortRun>, Option<String>) {
-        let source = match runs {
-            Some(runs) => MapSource::Gpu(self.found_runs.get_or_init(|| RunsKernel::new(self.gpu)), runs),
-            None => MapSource::Cpu(None),
-        };
-        let options = self.lines.sort_options(self.settings.options);
-        let run = self
-            .pipelines
-            .start_from(self.gpu, picture, options, settings, source)
-            .expect("gpu_runs checked that the radix view's key and run ids fit");
+        let options = self.settings.options;
+        let run = match runs {
+            Some(runs) => {
+                let source = MapSource::Gpu(self.found_runs.get_or_init(|| RunsKernel::new(self.gpu)), runs);
+                let options = self.lines.sort_options(options);
+                self.pipelines.start_from(self.gpu, picture, options, settings, source)
+            }
+            None => self.lines.start_from(
+                self.gpu,
+                &self.pipelines,
+                &self.scatter,
+                picture,
+                options,
+                settings,
+                None,
+            ),
+        }
+        .expect("gpu_runs and whole_lines_from_texture checked that the run can start");
         let notice = run.notice().map(str::to_string);
         (run, notice)
     }

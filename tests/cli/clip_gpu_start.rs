@@ -1,13 +1,15 @@
 //! A 4:2:0 clip with every algorithm along rows and columns, whole and within a threshold, and
-//! within a mask, threshold with a mask, edges and random runs: each frame converted to RGBA and its runs found on the GPU (the CPU's stages for both never
-//! run, which the clip's debug line shows exactly), and every frame as the CPU model sorts the
-//! model's conversion of it.
+//! within a mask, threshold with a mask, edges and random runs, and along whole lines at an
+//! angle: each frame converted to RGBA and its runs found (or gathered into line space) on the
+//! GPU, the CPU's stages for both never running, which the clip's debug line shows exactly, and
+//! every frame as the CPU model sorts the model's conversion of it.
 
 use super::arg;
 use super::assert_succeeds;
 use super::decoded::{assert_frames_equal, folder_frames, rgba_as_read};
 use crate::clips::{ffmpeg, have_ffmpeg};
 use image::RgbaImage;
+use shadersort::angle::{Angle, LineSpace};
 use shadersort::intervals::{IntervalMode, IntervalSettings, Mask, RunMap, Threshold};
 use shadersort::keys::options::{Axis, SortOptions};
 use shadersort::reference::{stable_sort, stable_sort_in_runs};
@@ -141,5 +143,35 @@ fn every_algorithm_takes_a_420_clip_on_the_gpu_within_masks_edges_and_random_run
             assert!(stderr.contains(NOTHING_ON_THE_CPU), "{what}: CPU stages ran:\n{stderr}");
             assert_frames_equal(&folder_frames(&folder), &expected, &what);
         }
+    }
+}
+
+/// Every algorithm along whole lines at an angle (one angle each, both orders of lines, rows-
+/// and columns-following): each frame converted on the GPU and gathered into line space there
+/// (no CPU conversion, no runs), and every frame as the model sorts the model's line space.
+#[test]
+fn every_algorithm_takes_a_420_clip_on_the_gpu_along_whole_lines_at_an_angle() {
+    if !have_ffmpeg() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (clip, input) = tiny_clip(dir.path());
+    let (w, h) = input[0].dimensions();
+    let debug = [("RUST_LOG", "shadersort=debug")];
+    let algorithms = ["odd-even", "bubble", "radix", "bitonic"];
+    for (algorithm, degrees) in algorithms.into_iter().zip(["30", "135", "200", "290"]) {
+        let space = LineSpace::new(w, h, degrees.parse::<Angle>().unwrap());
+        let options = SortOptions::default();
+        let whole = |f: &RgbaImage| space.run_map(f, &IntervalSettings::default(), None).unwrap();
+        let expected: Vec<RgbaImage> = input
+            .iter()
+            .map(|f| space.scatter(&stable_sort_in_runs(&space.gather(f), &options, &whole(f))))
+            .collect();
+        let what = format!("{algorithm} at {degrees}°");
+        let folder = dir.path().join(format!("{algorithm}-angle/"));
+        let args = [arg(&clip), "--algorithm", algorithm, "--angle", degrees, "--out", arg(&folder)];
+        let (_, stderr) = assert_succeeds(&args, &debug);
+        assert!(stderr.contains(NOTHING_ON_THE_CPU), "{what}: CPU stages ran:\n{stderr}");
+        assert_frames_equal(&folder_frames(&folder), &expected, &what);
     }
 }
