@@ -5,6 +5,7 @@
 //! - [`patterns`]: reproducible noise for tests and benchmarks.
 //! - [`output`]: PNG pictures and GIF/APNG recordings written to a temporary file and renamed.
 //! - [`output_dir`]: folders of PNG frames written to a temporary folder and renamed.
+//! - [`png_fast`]: PNG with fast compression, its strips of rows compressed on every core.
 
 pub mod input;
 #[cfg(not(target_arch = "wasm32"))]
@@ -12,3 +13,5 @@ pub mod output;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod output_dir;
 pub mod patterns;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod png_fast;

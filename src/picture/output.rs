@@ -55,7 +55,8 @@ pub enum OutputError {
 /// time (`--png-compression`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum PngCompression {
-    /// Quick to write, a somewhat larger file (fdeflate's fastest mode).
+    /// Quick to write, a somewhat larger file: fdeflate's fastest mode, Paeth-filtered strips of
+    /// rows compressed on every core (src/picture/png_fast.rs).
     #[default]
     Fast,
     /// The smallest file the encoder makes: zlib's level 9, or fast's file where noise makes
@@ -65,7 +66,7 @@ pub enum PngCompression {
 
 /// `pixels` (`width` x `height`, `colour`) encoded as PNG with `level`; every row picks its
 /// own filter.
-fn encode_png(
+pub(super) fn encode_png(
     pixels: &[u8],
     (width, height): (u32, u32),
     colour: image::ExtendedColorType,
@@ -83,6 +84,18 @@ impl PngCompression {
     /// `picture` encoded as PNG (RGB when `keep_alpha` is false) at this level.
     fn encode(self, picture: &RgbaImage, keep_alpha: bool) -> image::ImageResult<Vec<u8>> {
         use image::codecs::png::CompressionType;
+        if self == PngCompression::Fast {
+            // Strips of rows on every core; the one-threaded encoder below should fdeflate's
+            // stream ever take a shape the joining does not know. Paeth alone: about the size of
+            // trying four filters a row (Adaptive), and quicker (BENCHMARKS.md, stills).
+            let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+            let size = picture.dimensions();
+            let (pixels, stride) = (picture.as_raw(), size.0 as usize * 4);
+            let filters = super::png_fast::RowFilters::Paeth;
+            if let Some(file) = super::png_fast::encode(pixels, size, stride, keep_alpha, filters, threads) {
+                return Ok(file);
+            }
+        }
         let rgb;
         let (pixels, colour) = if keep_alpha {
             (picture.as_raw().as_slice(), image::ExtendedColorType::Rgba8)
