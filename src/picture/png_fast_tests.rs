@@ -54,8 +54,12 @@ fn strict_inflate(file: &[u8]) -> Result<Vec<u8>, String> {
 fn ffmpeg_decodes_to(file: &[u8], keep_alpha: bool, expected: &[u8], what: &str) {
     use std::process::Command;
     if Command::new("ffmpeg").arg("-version").output().is_err() {
-        assert!(std::env::var_os("SHADERSORT_REQUIRE_FFMPEG").is_none_or(|v| v != "1"), "no ffmpeg");
-        eprintln!("skipped: ffmpeg is not on PATH");
+        // The switch reads as the tests' switches do: unset is off, 1 is on, anything else fails.
+        match std::env::var_os("SHADERSORT_REQUIRE_FFMPEG") {
+            None => eprintln!("skipped: ffmpeg is not on PATH"),
+            Some(v) if v == "1" => panic!("SHADERSORT_REQUIRE_FFMPEG=1 but ffmpeg is not on PATH"),
+            Some(v) => panic!("SHADERSORT_REQUIRE_FFMPEG={v:?} is neither 1 nor unset"),
+        }
         return;
     }
     let dir = tempfile::tempdir().unwrap();
