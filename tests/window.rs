@@ -238,16 +238,22 @@ fn picture_area(shot: &RgbaImage) -> RgbaImage {
     image::imageops::crop_imm(shot, 320, 0, shot.width() - 320, shot.height()).to_image()
 }
 
+/// The screen rows on which the status block's colour shows in the window's side panel.
+fn status_rows(shot: &RgbaImage, (x0, y0, w, h): (u32, u32, u32, u32)) -> Vec<u32> {
+    let fill = shadersort::app::ui::STATUS_FILL.to_array();
+    let panel = shadersort::app::ui::PANEL_WIDTH as u32;
+    let inside = |x: u32, y: u32| x >= x0 && x < x0 + panel.min(w) && y >= y0 && y < y0 + h;
+    (0..shot.height())
+        .filter(|&y| (0..shot.width()).any(|x| inside(x, y) && shot.get_pixel(x, y).0[..3] == fill[..3]))
+        .collect()
+}
+
 /// The status block (its own background colour, left in the side panel): whole on screen,
 /// above the window's bottom edge, with text in it.
 fn assert_status_whole(shot: &RgbaImage, window: (u32, u32, u32, u32)) {
-    let fill = shadersort::app::ui::STATUS_FILL.to_array();
+    let (x0, y0, _, h) = window;
     let panel = shadersort::app::ui::PANEL_WIDTH as u32;
-    let (x0, y0, w, h) = window;
-    let inside = |x: u32, y: u32| x >= x0 && x < x0 + panel.min(w) && y >= y0 && y < y0 + h;
-    let rows: Vec<u32> = (0..shot.height())
-        .filter(|&y| (0..shot.width()).any(|x| inside(x, y) && shot.get_pixel(x, y).0[..3] == fill[..3]))
-        .collect();
+    let rows = status_rows(shot, window);
     let (Some(&top), Some(&bottom)) = (rows.first(), rows.last()) else {
         panic!("no status block in the side panel of the window at {window:?}")
     };
@@ -363,11 +369,16 @@ fn keys_step_the_sort_and_the_picture_follows(backend: &str) {
         "not on {backend}: {}",
         s.log_text()
     );
-    // Let the first frames settle before the reference screenshot.
-    std::thread::sleep(Duration::from_millis(500));
-    let shot = s.screenshot("before.png");
-    // Room: the window takes most of the 1024x768 screen, and the status is whole on it.
+    // The reference screenshot once the first frames are on screen (the panel's status block
+    // shows), however long a loaded machine takes to draw them.
     let geometry = s.geometry();
+    let mut shot = RgbaImage::new(0, 0);
+    wait_for("the first frames on screen", Duration::from_secs(30), || {
+        std::thread::sleep(Duration::from_millis(300));
+        shot = s.screenshot("before.png");
+        !status_rows(&shot, geometry).is_empty()
+    });
+    // Room: the window takes most of the 1024x768 screen, and the status is whole on it.
     assert!(geometry.2 >= 900 && geometry.3 >= 650, "the window opened at {geometry:?} on a 1024x768 screen");
     assert_status_whole(&shot, geometry);
     let before = picture_area(&shot);
