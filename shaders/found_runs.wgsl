@@ -1,6 +1,7 @@
 //! Runs found on the GPU: the run id of every pixel of a picture, exactly as `RunMap::compute`
 //! makes them on the CPU (`src/intervals/`) along rows or columns, for every interval rule
-//! (whole lines, threshold, edges, random lengths) with or without a mask. Composed after
+//! (whole lines, threshold, edges, random lengths) with or without a mask, or along the rows of
+//! line space for lines at an angle, as `LineSpace::run_map` makes them. Composed after
 //! `key.wgsl` and `u64.wgsl`.
 //!
 //! Each pixel is a cell as on the CPU: fixed (outside the threshold, on an edge, or black in
@@ -37,7 +38,8 @@ struct RunParams {
     seed_high: u32,
     min_len: u32,
     len_count: u32,
-    _pad: u32,
+    /// 1 for line space: each cell reads the picture pixel `cells` names (padding fixed).
+    angled: u32,
 }
 
 const RULE_WHOLE: u32 = 0u;
@@ -50,6 +52,9 @@ const FIXED: u32 = 0u;
 const START: u32 = 1u;
 const JOIN: u32 = 2u;
 
+/// A line-space cell of padding (`NO_PIXEL` in `src/angle/line_space.rs`).
+const NO_PIXEL: u32 = 0xffffffffu;
+
 /// Invocations per workgroup.
 const WORKGROUP: u32 = 256u;
 /// Words of the random runs' starts of one line: lines up to 32768 pixels
@@ -61,6 +66,8 @@ const START_WORDS: u32 = 1024u;
 @group(0) @binding(2) var ids: texture_storage_2d<r32uint, write>;
 /// 1 where the mask is white (a 1x1 stand-in when there is no mask).
 @group(0) @binding(3) var mask: texture_2d<u32>;
+/// Line space: the picture pixel (row-major) of each cell (a 1x1 stand-in along the axes).
+@group(0) @binding(4) var cells: texture_2d<u32>;
 
 /// Per invocation, its beginnings, then the scan of them.
 var<workgroup> counts: array<u32, WORKGROUP>;
@@ -93,7 +100,15 @@ fn on_edge(at: vec2<u32>) -> bool {
 
 /// The cell of the pixel at `pos` of `line`.
 fn cell(line: u32, pos: u32) -> u32 {
-    let at = coord(line, pos);
+    var at = coord(line, pos);
+    if (params.angled == 1u) {
+        let pixel = textureLoad(cells, vec2<u32>(pos, line), 0).x;
+        if (pixel == NO_PIXEL) {
+            return FIXED;
+        }
+        let width = textureDimensions(picture).x;
+        at = vec2<u32>(pixel % width, pixel / width);
+    }
     var fixed = false;
     if (params.rule == RULE_THRESHOLD) {
         // One unsigned compare: values below `lo` wrap around to above `span`.

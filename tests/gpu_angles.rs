@@ -12,6 +12,7 @@ mod common;
 use common::on_every_gpu;
 use image::RgbaImage;
 use shadersort::algorithms::bitonic::Bitonic;
+use shadersort::algorithms::map_source::MapSource;
 use shadersort::algorithms::odd_even::PassKind;
 use shadersort::algorithms::ping_pong::StartPicture;
 use shadersort::algorithms::radix::RadixSettings;
@@ -134,7 +135,7 @@ impl Case {
             StartPicture::Texture(texture),
             self.options,
             settings,
-            self.runs.as_ref(),
+            MapSource::Cpu(self.runs.as_ref()),
         )
         .unwrap()
     }
@@ -449,7 +450,7 @@ fn restarts_keep_the_padding_fixed_and_lines_start_the_same_sort() {
             StartPicture::Image(&case.picture),
             case.options,
             image,
-            None,
+            MapSource::Cpu(None),
         )
         .err()
         .unwrap();

@@ -1,18 +1,19 @@
 //! Runs found on the GPU in every interval mode (a mask alone, threshold with a mask, edges
-//! and random lengths, with and without a mask) equal the CPU's `RunMap` id for id, and every
-//! comparison sort within them sorts as the model does within the CPU's map, step by step. On
-//! awkward sizes, both axes, several seeds, levels and masks (all black, all white, random),
-//! every backend under test.
+//! and random lengths, with and without a mask), along rows, columns and lines at angles (in
+//! line space), equal the CPU's `RunMap` id for id, and every comparison sort within them
+//! sorts as the model does within the CPU's map, step by step. On awkward sizes, both axes,
+//! several seeds, levels and masks (all black, all white, random), every backend under test.
 
 mod common;
 
 use common::on_every_gpu;
 use common::steps::{AWKWARD_SIZES, check_every_algorithm, every_pipeline};
 use image::RgbaImage;
-use shadersort::algorithms::found_runs::{FoundRuns, RunRule, RunsKernel};
+use shadersort::algorithms::found_runs::{FoundRuns, LineCells, RunRule, RunsKernel};
 use shadersort::algorithms::gpu_mask::GpuMask;
 use shadersort::algorithms::map_source::MapSource;
 use shadersort::algorithms::runs::run_id_texture;
+use shadersort::angle::{Angle, LineSpace};
 use shadersort::gpu::Gpu;
 use shadersort::gpu::readback::read_texture;
 use shadersort::gpu::texture::picture_texture;
@@ -77,7 +78,7 @@ fn found_ids(
     let (w, h) = picture.dimensions();
     let texture = picture_texture(gpu, picture, "test::picture");
     let ids = run_id_texture(gpu, w, h, "test::run_ids");
-    let runs = FoundRuns { rule: RunRule::of(settings), axis, mask };
+    let runs = FoundRuns { mask, ..FoundRuns::new(RunRule::of(settings), axis) };
     let mut encoder = gpu.device.create_command_encoder(&Default::default());
     kernel.record(gpu, &mut encoder, &texture, &ids, runs);
     gpu.queue.submit([encoder.finish()]);
@@ -147,7 +148,8 @@ fn every_algorithm_within_runs_found_in_every_mode_matches_the_model() {
             for axis in [Axis::Rows, Axis::Columns] {
                 let options = SortOptions { key: SortKey::ALL[i], descending: i % 2 == 0, axis };
                 let map = RunMap::compute(&input, axis, &settings, mask.as_ref()).unwrap();
-                let runs = FoundRuns { rule: RunRule::of(&settings), axis, mask: on_gpu.as_ref() };
+                let runs =
+                    FoundRuns { mask: on_gpu.as_ref(), ..FoundRuns::new(RunRule::of(&settings), axis) };
                 let what = format!("within {settings:?}, masked {masked}");
                 check_every_algorithm(
                     gpu,
@@ -159,6 +161,109 @@ fn every_algorithm_within_runs_found_in_every_mode_matches_the_model() {
                     &what,
                 );
             }
+        }
+    });
+}
+
+/// The ids the kernel finds in line space for `picture` along `space`'s lines.
+fn found_ids_at_angle(
+    gpu: &Gpu,
+    kernel: &RunsKernel,
+    picture: &RgbaImage,
+    space: &LineSpace,
+    settings: &IntervalSettings,
+    mask: Option<&GpuMask>,
+) -> Vec<u32> {
+    let (lw, lines) = space.size();
+    let texture = picture_texture(gpu, picture, "test::picture");
+    let line_space = picture_texture(gpu, &space.gather(picture), "test::line_space");
+    let ids = run_id_texture(gpu, lw, lines, "test::run_ids");
+    let tables = space.tables(gpu);
+    let angled = Some(LineCells { picture: &texture, cells: &tables.cells });
+    let runs = FoundRuns { mask, angled, ..FoundRuns::new(RunRule::of(settings), Axis::Rows) };
+    let mut encoder = gpu.device.create_command_encoder(&Default::default());
+    kernel.record(gpu, &mut encoder, &line_space, &ids, runs);
+    gpu.queue.submit([encoder.finish()]);
+    read_texture(gpu, &ids).unwrap().pixels().map(|p| u32::from_le_bytes(p.0)).collect()
+}
+
+/// Angles off the axes, both ways along rows and columns, and one whose lines have no padding.
+const ANGLES: [f64; 6] = [30.0, 135.0, 200.0, 290.0, 63.43494882, 180.0];
+
+/// At angles, in line space: every mode (whole lines too, the padding fixed), with and without
+/// black, white and random masks, on noise and on slopes: the GPU's ids are those of the
+/// CPU's line-space map (`LineSpace::run_map`), on awkward sizes.
+#[test]
+fn runs_found_on_the_gpu_at_angles_equal_the_cpu_map_in_line_space() {
+    let sizes = AWKWARD_SIZES.iter().copied().chain([(300, 3), (2, 270)]);
+    on_every_gpu(|gpu| {
+        let kernel = RunsKernel::new(gpu);
+        for (i, (w, h)) in sizes.clone().enumerate() {
+            let pictures = [random_image(w, h, 140 + i as u64), slopes(w, h, i as u64 + 3)];
+            let masks = [None, Some(mask(w, h, 0)), Some(mask(w, h, 1)), Some(mask(w, h, 160 + i as u64))];
+            for (m, mask) in masks.iter().enumerate() {
+                let on_gpu = mask.as_ref().map(|m| GpuMask::new(gpu, m));
+                for (p, picture) in pictures.iter().enumerate() {
+                    let degrees = ANGLES[(i + m + p) % ANGLES.len()];
+                    let space = LineSpace::new(w, h, Angle::new(degrees).unwrap());
+                    for settings in modes(i + m + p) {
+                        let got =
+                            found_ids_at_angle(gpu, &kernel, picture, &space, &settings, on_gpu.as_ref());
+                        let expected = space.run_map(picture, &settings, mask.as_ref()).unwrap();
+                        assert!(
+                            got == expected.ids(),
+                            "{w}x{h} at {degrees}° picture {p} mask {m} {settings:?}:\n got {got:?}\nwant {:?}",
+                            expected.ids()
+                        );
+                    }
+                }
+            }
+        }
+    });
+}
+
+/// Every algorithm sorting line space within runs found on the GPU at an angle (whole lines,
+/// a mask alone, threshold with a mask, edges, random) sorts as the model does within the
+/// CPU's line-space map, step by step; the padding never moves.
+#[test]
+fn every_algorithm_within_runs_found_at_angles_matches_the_model() {
+    on_every_gpu(|gpu| {
+        let all = every_pipeline(gpu);
+        let kernel = RunsKernel::new(gpu);
+        let sizes = [(1, 1), (13, 2), (2, 13), (17, 9), (9, 5), (6, 7)];
+        let cases = [
+            (IntervalMode::None, false),
+            (IntervalMode::None, true),
+            (IntervalMode::Threshold, true),
+            (IntervalMode::Edges, false),
+            (IntervalMode::Random, false),
+            (IntervalMode::Random, true),
+        ];
+        for (i, &(mode, masked)) in cases.iter().enumerate() {
+            let (w, h) = sizes[i];
+            let degrees = ANGLES[i];
+            let space = LineSpace::new(w, h, Angle::new(degrees).unwrap());
+            let input = if mode == IntervalMode::Edges {
+                slopes(w, h, i as u64)
+            } else {
+                random_image(w, h, 180 + i as u64)
+            };
+            let mask = masked.then(|| mask(w, h, 190 + i as u64));
+            let on_gpu = mask.as_ref().map(|m| GpuMask::new(gpu, m));
+            let settings = modes(i).into_iter().find(|s| s.mode == mode).unwrap();
+            let map = space.run_map(&input, &settings, mask.as_ref()).unwrap();
+            let texture = picture_texture(gpu, &input, "test::picture");
+            let tables = space.tables(gpu);
+            let angled = Some(LineCells { picture: &texture, cells: &tables.cells });
+            let runs = FoundRuns {
+                mask: on_gpu.as_ref(),
+                angled,
+                ..FoundRuns::new(RunRule::of(&settings), Axis::Rows)
+            };
+            let options = SortOptions { key: SortKey::ALL[i], descending: i % 2 == 1, axis: Axis::Rows };
+            let what = format!("at {degrees}° within {settings:?}, masked {masked}");
+            let source = MapSource::Gpu(&kernel, runs);
+            check_every_algorithm(gpu, &all, &space.gather(&input), options, source, Some(&map), &what);
         }
     });
 }

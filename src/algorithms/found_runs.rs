@@ -1,7 +1,8 @@
 //! Runs found on the GPU (`shaders/found_runs.wgsl`): a picture's run ids written into a run
 //! texture by a kernel, equal to what [`RunMap::compute`] makes on the CPU along rows or columns
 //! for every interval rule (whole lines, threshold, edges, random lengths) with or without a
-//! mask, so a clip's frames need no run map from the CPU and no upload of one.
+//! mask, and in line space along lines at an angle as `LineSpace::run_map` makes them, so a
+//! clip's frames need no run map from the CPU and no upload of one.
 //!
 //! [`RunMap::compute`]: crate::intervals::RunMap::compute
 
@@ -38,7 +39,7 @@ struct RunParams {
     seed_high: u32,
     min_len: u32,
     len_count: u32,
-    pad: u32,
+    angled: u32,
 }
 
 /// How the GPU cuts each line into runs: the interval mode with what it reads.
@@ -88,16 +89,34 @@ impl RunRule {
 pub struct FoundRuns<'a> {
     /// How the lines are cut.
     pub rule: RunRule,
-    /// The lines the runs lie along.
+    /// The lines the runs lie along (rows in line space).
     pub axis: Axis,
     /// The mask, already on the GPU.
     pub mask: Option<&'a GpuMask>,
+    /// Lines at an angle: the runs are found in line space, each cell read from the picture
+    /// where the cell's pixel lies (padding fixed).
+    pub angled: Option<LineCells<'a>>,
 }
 
-impl FoundRuns<'_> {
+/// What finding runs in line space reads: the picture in image space, and for each line-space
+/// cell the picture pixel it holds (`angle::LineSpace::cells`, `u32::MAX` for padding).
+#[derive(Clone, Copy, Debug)]
+pub struct LineCells<'a> {
+    /// The picture (an `Rgba8Uint` texture), in image space.
+    pub picture: &'a wgpu::Texture,
+    /// The cells' pixels, an `R32Uint` texture of line space's size.
+    pub cells: &'a wgpu::Texture,
+}
+
+impl<'a> FoundRuns<'a> {
+    /// Runs cut by `rule` along `axis`, without a mask.
+    pub fn new(rule: RunRule, axis: Axis) -> Self {
+        FoundRuns { rule, axis, mask: None, angled: None }
+    }
+
     /// Threshold runs without a mask.
     pub fn threshold(key: SortKey, threshold: Threshold, axis: Axis) -> Self {
-        FoundRuns { rule: RunRule::Threshold { key, threshold }, axis, mask: None }
+        FoundRuns::new(RunRule::Threshold { key, threshold }, axis)
     }
 
     /// The most bits a run id takes in a picture of `width` x `height`: an id grows by at most
@@ -117,8 +136,8 @@ impl FoundRuns<'_> {
 pub struct RunsKernel {
     layout: wgpu::BindGroupLayout,
     pipeline: wgpu::ComputePipeline,
-    /// Bound where there is no mask.
-    no_mask: wgpu::TextureView,
+    /// Bound where there is no mask or no line space.
+    stand_in: wgpu::TextureView,
 }
 
 impl RunsKernel {
@@ -133,6 +152,7 @@ impl RunsKernel {
                 compute_buffer(1, wgpu::BufferBindingType::Uniform, false),
                 storage_target(2, RUN_ID_FORMAT),
                 uint_texture(3, wgpu::ShaderStages::COMPUTE),
+                uint_texture(4, wgpu::ShaderStages::COMPUTE),
             ],
         });
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
@@ -153,12 +173,13 @@ impl RunsKernel {
             },
             cache: gpu.pipeline_cache(),
         });
-        let no_mask = run_id_texture(gpu, 1, 1, "found_runs::no_mask").create_view(&Default::default());
-        RunsKernel { layout, pipeline, no_mask }
+        let stand_in = run_id_texture(gpu, 1, 1, "found_runs::stand_in").create_view(&Default::default());
+        RunsKernel { layout, pipeline, stand_in }
     }
 
-    /// Records writing the run ids of `picture` (an `Rgba8Uint` texture) under `runs` into
-    /// `ids` (a run id texture of the same size).
+    /// Records writing the run ids of `picture` (an `Rgba8Uint` texture, the one sorted: line
+    /// space at an angle, where the runs' own picture is read instead) under `runs` into `ids`
+    /// (a run id texture of the same size).
     pub fn record(
         &self,
         gpu: &Gpu,
@@ -174,8 +195,16 @@ impl RunsKernel {
             Axis::Columns => (height, width),
         };
         assert!(runs.fits(line_len), "random runs along lines of {line_len} pixels");
+        let read = match runs.angled {
+            Some(angled) => {
+                assert_eq!(runs.axis, Axis::Rows, "line space is cut along its rows");
+                assert_eq!(angled.cells.size(), ids.size(), "a cell table of line space's size");
+                angled.picture
+            }
+            None => picture,
+        };
         if let Some(mask) = runs.mask {
-            assert_eq!(mask.dimensions(), (width, height), "a mask of the picture's size");
+            assert_eq!(mask.dimensions(), (read.width(), read.height()), "a mask of the picture's size");
         }
         let groups_x = line_count.min(gpu.device.limits().max_compute_workgroups_per_dimension);
         let mut params = RunParams {
@@ -184,6 +213,7 @@ impl RunsKernel {
             line_count,
             groups_x,
             masked: u32::from(runs.mask.is_some()),
+            angled: u32::from(runs.angled.is_some()),
             ..bytemuck::Zeroable::zeroed()
         };
         match runs.rule {
@@ -215,9 +245,10 @@ impl RunsKernel {
             contents: bytemuck::bytes_of(&params),
             usage: wgpu::BufferUsages::UNIFORM,
         });
-        let picture_view = picture.create_view(&Default::default());
+        let picture_view = read.create_view(&Default::default());
         let ids_view = ids.create_view(&Default::default());
-        let mask = runs.mask.map_or(&self.no_mask, GpuMask::view);
+        let mask = runs.mask.map_or(&self.stand_in, GpuMask::view);
+        let cells = runs.angled.map(|a| a.cells.create_view(&Default::default()));
         let bind_group = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("found_runs::bind_group"),
             layout: &self.layout,
@@ -229,6 +260,10 @@ impl RunsKernel {
                 wgpu::BindGroupEntry { binding: 1, resource: params.as_entire_binding() },
                 wgpu::BindGroupEntry { binding: 2, resource: wgpu::BindingResource::TextureView(&ids_view) },
                 wgpu::BindGroupEntry { binding: 3, resource: wgpu::BindingResource::TextureView(mask) },
+                wgpu::BindGroupEntry {
+                    binding: 4,
+                    resource: wgpu::BindingResource::TextureView(cells.as_ref().unwrap_or(&self.stand_in)),
+                },
             ],
         });
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {

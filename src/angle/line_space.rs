@@ -12,6 +12,7 @@ use super::{Angle, Slope};
 use crate::intervals::{Cell, IntervalError, IntervalSettings, Mask, RunMap, RunSummary};
 use crate::keys::options::Axis;
 use image::RgbaImage;
+use std::sync::OnceLock;
 
 /// What a padding cell of the line-space picture holds (it never moves: the run map fixes it).
 pub const PADDING: [u8; 4] = [0, 0, 0, 0];
@@ -19,8 +20,9 @@ pub const PADDING: [u8; 4] = [0, 0, 0, 0];
 /// Marks a line-space cell that holds no picture pixel (`NO_TEXEL` in the GPU's gather).
 pub const NO_PIXEL: u32 = u32::MAX;
 
-/// The line layout of one angle on one picture size.
-#[derive(Clone, Debug, PartialEq)]
+/// The line layout of one angle on one picture size, with what is made from it once and kept
+/// for every run along it (a clip's frames, the window's restarts).
+#[derive(Clone, Debug)]
 pub struct LineSpace {
     angle: Angle,
     width: u32,
@@ -31,6 +33,18 @@ pub struct LineSpace {
     places: Vec<u32>,
     /// For each line-space cell (row-major), the picture pixel it holds, or `NO_PIXEL`.
     pixels: Vec<u32>,
+    /// The map of whole lines, made on first use.
+    whole_lines: OnceLock<Option<RunMap>>,
+    /// `places` and `pixels` on the GPU, uploaded on first use (`super::scatter`).
+    pub(super) tables: OnceLock<super::scatter::LineTables>,
+}
+
+/// Layouts are equal when they lay out the same lines; what is kept from them does not count.
+impl PartialEq for LineSpace {
+    fn eq(&self, other: &Self) -> bool {
+        (self.angle, self.width, self.height) == (other.angle, other.width, other.height)
+            && self.places == other.places
+    }
 }
 
 /// How many lines an angle cuts a `width` x `height` picture into: the line-space picture's
@@ -85,7 +99,17 @@ impl LineSpace {
             *place = cell as u32;
             pixels[cell] = index as u32;
         }
-        LineSpace { angle, width, height, lines: lines as u32, line_width, places, pixels }
+        LineSpace {
+            angle,
+            width,
+            height,
+            lines: lines as u32,
+            line_width,
+            places,
+            pixels,
+            whole_lines: OnceLock::new(),
+            tables: OnceLock::new(),
+        }
     }
 
     /// The angle the lines follow.
@@ -182,16 +206,19 @@ impl LineSpace {
     }
 
     /// The map of whole lines: each line one run, each padding cell fixed; `None` when no
-    /// line is padded (then whole lines need no map at all).
-    pub fn whole_lines(&self) -> Option<RunMap> {
-        self.has_padding().then(|| {
-            RunMap::build(self.line_width, self.lines, Axis::Rows, |line, position, _| {
-                match self.pixel_at(line, position) {
-                    Some(_) => Cell::Join,
-                    None => Cell::Fixed,
-                }
+    /// line is padded (then whole lines need no map at all). Made once.
+    pub fn whole_lines(&self) -> Option<&RunMap> {
+        let map = self.whole_lines.get_or_init(|| {
+            self.has_padding().then(|| {
+                RunMap::build(self.line_width, self.lines, Axis::Rows, |line, position, _| {
+                    match self.pixel_at(line, position) {
+                        Some(_) => Cell::Join,
+                        None => Cell::Fixed,
+                    }
+                })
             })
-        })
+        });
+        map.as_ref()
     }
 
     /// The runs of a line-space map in numbers, padding left out (each padding cell is a
@@ -379,7 +406,7 @@ mod tests {
             // Whole lines are the map of no interval runs.
             assert_eq!(
                 space.whole_lines(),
-                Some(space.run_map(&picture, &IntervalSettings::default(), None).unwrap())
+                Some(&space.run_map(&picture, &IntervalSettings::default(), None).unwrap())
             );
             // The summary counts the picture's pixels only.
             let summary = space.summary(&map);

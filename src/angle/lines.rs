@@ -144,9 +144,9 @@ impl Lines {
                 }
                 match runs {
                     Some(map) => algorithm.check_runs(options, settings, map),
-                    None => space
-                        .whole_lines()
-                        .map_or(Ok(()), |map| algorithm.check_runs(options, settings, &map)),
+                    None => {
+                        space.whole_lines().map_or(Ok(()), |map| algorithm.check_runs(options, settings, map))
+                    }
                 }
             }
         }
@@ -182,11 +182,13 @@ impl Lines {
         settings: RunSettings,
         runs: Option<&RunMap>,
     ) -> Result<Box<dyn SortRun>, RunsError> {
-        self.start_from(gpu, pipelines, scatter, StartPicture::Image(picture), options, settings, runs)
+        let source = MapSource::Cpu(runs);
+        self.start_from(gpu, pipelines, scatter, StartPicture::Image(picture), options, settings, source)
     }
 
     /// [`Lines::start`] from a picture on the CPU or a picture texture already on the GPU (a
-    /// clip's frame converted there): nothing of it crosses from the CPU.
+    /// clip's frame converted there), within the runs of `source` (a map of [`Lines::runs`], or
+    /// runs the GPU finds along these lines): nothing of the picture need cross from the CPU.
     #[allow(clippy::too_many_arguments)]
     pub fn start_from(
         &self,
@@ -196,11 +198,11 @@ impl Lines {
         picture: StartPicture<'_>,
         options: SortOptions,
         settings: RunSettings,
-        runs: Option<&RunMap>,
+        source: MapSource<'_>,
     ) -> Result<Box<dyn SortRun>, RunsError> {
         let options = self.sort_options(options);
         match self {
-            Lines::Axis(_) => pipelines.start_from(gpu, picture, options, settings, MapSource::Cpu(runs)),
+            Lines::Axis(_) => pipelines.start_from(gpu, picture, options, settings, source),
             Lines::Angled(space) => {
                 let run = AngledRun::start(
                     gpu,
@@ -210,7 +212,7 @@ impl Lines {
                     picture,
                     options,
                     settings,
-                    runs,
+                    source,
                 )?;
                 Ok(Box::new(run))
             }

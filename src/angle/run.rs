@@ -3,12 +3,13 @@
 //!
 //! [`AngledRun`] is a [`SortRun`] like any other, so the window, the recorder, `--out` and the
 //! tests drive it unchanged: its [`SortRun::state`] is always the picture, in image space. The
-//! run inside sorts the rows of line space, always within a run map that fixes the padding at
-//! the end of short lines (the interval runs' map, or one of whole lines), so the padding
-//! never moves and never joins a line's run.
+//! run inside sorts the rows of line space, always within runs that fix the padding at the end
+//! of short lines (the interval runs' map, one of whole lines, or runs the GPU finds in line
+//! space), so the padding never moves and never joins a line's run.
 
 use super::LineSpace;
 use super::scatter::LineScatter;
+use crate::algorithms::found_runs::{FoundRuns, LineCells};
 use crate::algorithms::map_source::MapSource;
 use crate::algorithms::ping_pong::StartPicture;
 use crate::algorithms::runs::RunsError;
@@ -26,9 +27,6 @@ const MAX_BINDINGS: usize = 4;
 pub struct AngledRun {
     inner: Box<dyn SortRun>,
     space: Arc<LineSpace>,
-    /// The line-space map of whole lines (padding fixed), for a run without interval runs;
-    /// `None` when no line is padded.
-    whole_lines: Option<RunMap>,
     device: wgpu::Device,
     scatter: LineScatter,
     places: wgpu::Texture,
@@ -40,9 +38,10 @@ pub struct AngledRun {
 impl AngledRun {
     /// Starts sorting `picture` (on the CPU, uploaded, or a picture texture already on the GPU,
     /// which becomes the run's picture) along the lines of `space` with `pipelines`, within
-    /// `runs` (a map of line space, as [`LineSpace::run_map`] makes; whole lines with `None`).
-    /// The GPU gathers line space from the picture. The options' axis is ignored: line space is
-    /// sorted by rows.
+    /// the runs of `source`: a map of line space, as [`LineSpace::run_map`] makes (whole lines
+    /// with `None`), or runs the GPU finds in line space from the picture (any axis given is
+    /// taken as line space's rows). The GPU gathers line space from the picture. The options'
+    /// axis is ignored: line space is sorted by rows.
     #[allow(clippy::too_many_arguments)]
     pub fn start(
         gpu: &Gpu,
@@ -52,12 +51,11 @@ impl AngledRun {
         picture: StartPicture<'_>,
         options: SortOptions,
         settings: RunSettings,
-        runs: Option<&RunMap>,
+        source: MapSource<'_>,
     ) -> Result<Self, RunsError> {
         if matches!(pipelines, Pipelines::Radix(_)) && settings.radix.scope == Scope::Image {
             return Err(RunsError::WholePictureAtAngle);
         }
-        let whole_lines = space.whole_lines();
         let options = SortOptions { axis: Axis::Rows, ..options };
         let picture = match picture {
             StartPicture::Image(picture) => {
@@ -65,19 +63,20 @@ impl AngledRun {
             }
             StartPicture::Texture(texture) => texture,
         };
+        let tables = space.tables(gpu);
+        let source = match source {
+            MapSource::Cpu(runs) => MapSource::Cpu(runs.or(space.whole_lines())),
+            MapSource::Gpu(kernel, found) => {
+                let angled = Some(LineCells { picture: &picture, cells: &tables.cells });
+                MapSource::Gpu(kernel, FoundRuns { axis: Axis::Rows, angled, ..found })
+            }
+        };
         let lines = StartPicture::Texture(scatter.gather(gpu, &space, &picture));
-        let inner = pipelines.start_from(
-            gpu,
-            lines,
-            options,
-            settings,
-            MapSource::Cpu(runs.or(whole_lines.as_ref())),
-        )?;
+        let inner = pipelines.start_from(gpu, lines, options, settings, source)?;
         let mut run = AngledRun {
             inner,
-            places: scatter.places(gpu, &space),
+            places: tables.places,
             space,
-            whole_lines,
             device: gpu.device.clone(),
             scatter: scatter.clone(),
             picture,
@@ -190,7 +189,7 @@ impl SortRun for AngledRun {
         encoder: &mut wgpu::CommandEncoder,
         runs: Option<&RunMap>,
     ) -> Result<(), RunsError> {
-        self.inner.restart_in_runs(gpu, encoder, runs.or(self.whole_lines.as_ref()))?;
+        self.inner.restart_in_runs(gpu, encoder, runs.or(self.space.whole_lines()))?;
         self.record_scatter(encoder);
         Ok(())
     }

@@ -17,6 +17,32 @@ pub const WORKGROUP_SIZE: [u32; 2] = [16, 16];
 /// The texel format of the places texture: one row-major line-space index per picture pixel.
 pub const PLACES_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::R32Uint;
 
+/// A line space's index tables on the GPU, uploaded once per line space and device and kept
+/// for every run along it: a clip's frames then upload nothing but themselves.
+#[derive(Clone, Debug)]
+pub struct LineTables {
+    /// The device they live on ([`Gpu::id`]).
+    gpu: u64,
+    /// Each line-space cell's picture pixel (what the gather and the runs kernel read).
+    pub cells: wgpu::Texture,
+    /// Each picture pixel's line-space cell (what the scatter reads).
+    pub places: wgpu::Texture,
+}
+
+impl LineSpace {
+    /// The index tables of this line space on `gpu`: uploaded on first use and kept (made
+    /// afresh, not kept, for a second device).
+    pub fn tables(&self, gpu: &Gpu) -> LineTables {
+        let upload = || LineTables {
+            gpu: gpu.id(),
+            cells: index_texture(gpu, self.size(), self.cells(), "line_space::cells"),
+            places: index_texture(gpu, self.picture_size(), self.places(), "line_space::places"),
+        };
+        let kept = self.tables.get_or_init(upload);
+        if kept.gpu == gpu.id() { kept.clone() } else { upload() }
+    }
+}
+
 /// The scatter pipeline and its bind group layout, made once per device; the pipeline is
 /// built when the first scatter is recorded, so sorts along rows or columns never build it.
 #[derive(Clone)]
@@ -70,18 +96,13 @@ impl LineScatter {
         })
     }
 
-    /// The places of `space` as a texture of the picture's size.
-    pub fn places(&self, gpu: &Gpu, space: &LineSpace) -> wgpu::Texture {
-        index_texture(gpu, space.picture_size(), space.places(), "line_scatter::places")
-    }
-
     /// `picture` (a picture texture of the line space's picture size) gathered into a new
     /// picture texture of line space, padding [`super::line_space::PADDING`]: the GPU twin of
     /// [`LineSpace::gather`], recorded and submitted now.
     pub fn gather(&self, gpu: &Gpu, space: &LineSpace, picture: &wgpu::Texture) -> wgpu::Texture {
         assert_eq!((picture.width(), picture.height()), space.picture_size(), "gather: another picture size");
         let size = space.size();
-        let cells = index_texture(gpu, size, space.cells(), "line_gather::cells");
+        let cells = space.tables(gpu).cells;
         let lines = crate::gpu::texture::create_picture_texture(gpu, size.0, size.1, "line_gather::lines");
         let binding = self.bind(&gpu.device, picture, &cells, &lines);
         let mut encoder = gpu

@@ -45,6 +45,9 @@ fn wanted_features() -> wgpu::Features {
         | wgpu::Features::SUBGROUP
 }
 
+/// The id the next device opened takes.
+static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
 /// Everything GPU work needs: one per program, shared by every algorithm and front end.
 pub struct Gpu {
     /// The instance the adapter came from (a window creates its surface from it).
@@ -56,6 +59,8 @@ pub struct Gpu {
     /// Its queue.
     pub queue: wgpu::Queue,
     first_error: Arc<Mutex<Option<String>>>,
+    /// Which device this is of those opened by the process (wgpu's ids repeat across instances).
+    id: u64,
     /// What pipelines are built with: the disk's cache, where there is one.
     pipeline_cache: Option<wgpu::PipelineCache>,
     /// The pipeline cache kept on disk, where the backend has one.
@@ -178,10 +183,17 @@ impl Gpu {
             device,
             queue,
             first_error,
+            id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             pipeline_cache,
             #[cfg(not(target_arch = "wasm32"))]
             disk_cache,
         })
+    }
+
+    /// Which device this is of those the process opened: what is kept for one device (such
+    /// as a line space's tables) is checked against it before use.
+    pub fn id(&self) -> u64 {
+        self.id
     }
 
     /// The pipeline cache every pipeline is built with (`cache` of a pipeline descriptor):

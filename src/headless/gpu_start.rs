@@ -14,10 +14,11 @@ use crate::keys::options::{Axis, Scope};
 
 impl Sorter<'_> {
     /// Where the GPU can find the runs of a picture itself: any algorithm sorting along the
-    /// picture's rows or columns within runs of any mode, with or without a mask (uploaded the
-    /// first time, then kept: one mask per clip); for the radix view only sorting to the end,
-    /// along lines, with the key and a line's run ids fitting 32 bits. The runs, or `None` (the
-    /// CPU's map then, or whole lines when no runs are asked for).
+    /// picture's rows or columns, or along lines at an angle (in line space), within runs of
+    /// any mode, with or without a mask (uploaded the first time, then kept: one mask per
+    /// clip), and along whole lines at an angle (the padding fixed); for the radix view only
+    /// sorting to the end, along lines, with the key and a line's run ids fitting 32 bits. The
+    /// runs, or `None` (the CPU's map then, or whole lines when no runs are asked for).
     pub(crate) fn gpu_runs(
         &self,
         intervals: &IntervalSettings,
@@ -25,21 +26,32 @@ impl Sorter<'_> {
         (width, height): (u32, u32),
     ) -> Option<FoundRuns<'_>> {
         let s = self.settings;
-        let Lines::Axis(axis) = self.lines else { return None };
         let rule = RunRule::of(intervals);
-        let line_len = if axis == Axis::Rows { width } else { height };
-        let eligible = (rule != RunRule::Whole || mask.is_some())
+        // The picture the algorithm sorts (line space at an angle) and whether whole lines
+        // need runs found (padding to fix).
+        let (axis, sorted_size, padded) = match &self.lines {
+            Lines::Axis(axis) => (*axis, (width, height), false),
+            Lines::Angled(space) => {
+                if space.picture_size() != (width, height) {
+                    return None;
+                }
+                (Axis::Rows, space.size(), space.has_padding())
+            }
+        };
+        let line_len = if axis == Axis::Rows { sorted_size.0 } else { sorted_size.1 };
+        let eligible = (rule != RunRule::Whole || mask.is_some() || padded)
             && mask.is_none_or(|m| m.dimensions() == (width, height))
             && self.lines.check(s.algorithm, s.options, &s.run, None).is_ok();
-        let runs = FoundRuns { rule, axis, mask: None };
+        let runs = FoundRuns::new(rule, axis);
         let fits = runs.fits(line_len)
             && match self.pipelines {
                 Pipelines::Radix(_) => {
                     let radix = s.run.radix;
                     let options = self.lines.sort_options(s.options);
+                    let (w, h) = sorted_size;
                     s.passes.is_none()
                         && radix.scope == Scope::Rows
-                        && radix.key(options).0.with_run_bits(runs.run_bits(width, height)).is_ok()
+                        && radix.key(options).0.with_run_bits(runs.run_bits(w, h)).is_ok()
                 }
                 _ => true,
             };
@@ -57,8 +69,8 @@ impl Sorter<'_> {
         !s.uses_intervals() && self.lines.check(s.algorithm, s.options, &s.run, None).is_ok()
     }
 
-    /// Starts sorting `picture` along rows or columns within the runs the GPU finds from it
-    /// (`runs`, where [`Sorter::gpu_runs`] said so), or along whole lines of any angle (where
+    /// Starts sorting `picture` within the runs the GPU finds from it (`runs`, where
+    /// [`Sorter::gpu_runs`] said so), or along whole lines (where
     /// [`Sorter::whole_lines_from_texture`] said so), with its notice.
     pub(crate) fn start_on_gpu(
         &self,
@@ -66,24 +78,15 @@ impl Sorter<'_> {
         settings: RunSettings,
         runs: Option<FoundRuns<'_>>,
     ) -> (Box<dyn SortRun>, Option<String>) {
+        let source = match runs {
+            Some(runs) => MapSource::Gpu(self.found_runs.get_or_init(|| RunsKernel::new(self.gpu)), runs),
+            None => MapSource::Cpu(None),
+        };
         let options = self.settings.options;
-        let run = match runs {
-            Some(runs) => {
-                let source = MapSource::Gpu(self.found_runs.get_or_init(|| RunsKernel::new(self.gpu)), runs);
-                let options = self.lines.sort_options(options);
-                self.pipelines.start_from(self.gpu, picture, options, settings, source)
-            }
-            None => self.lines.start_from(
-                self.gpu,
-                &self.pipelines,
-                &self.scatter,
-                picture,
-                options,
-                settings,
-                None,
-            ),
-        }
-        .expect("gpu_runs and whole_lines_from_texture checked that the run can start");
+        let run = self
+            .lines
+            .start_from(self.gpu, &self.pipelines, &self.scatter, picture, options, settings, source)
+            .expect("gpu_runs and whole_lines_from_texture checked that the run can start");
         let notice = run.notice().map(str::to_string);
         (run, notice)
     }

@@ -1,15 +1,16 @@
-//! A 4:2:0 clip with every algorithm along rows and columns, whole and within a threshold, and
-//! within a mask, threshold with a mask, edges and random runs, and along whole lines at an
-//! angle: each frame converted to RGBA and its runs found (or gathered into line space) on the
-//! GPU, the CPU's stages for both never running, which the clip's debug line shows exactly, and
-//! every frame as the CPU model sorts the model's conversion of it.
+//! A 4:2:0 clip with every algorithm along rows, columns and lines at an angle, whole and
+//! within a threshold, a mask, threshold with a mask, edges and random runs: each frame
+//! converted to RGBA and its runs found (in line space at an angle) on the GPU, the CPU's
+//! stages for both never running, which the clip's debug line shows exactly, and every frame
+//! as the CPU model sorts the model's conversion of it.
 
 use super::arg;
 use super::assert_succeeds;
 use super::decoded::{assert_frames_equal, folder_frames, rgba_as_read};
-use crate::clips::{ffmpeg, have_ffmpeg};
+use crate::clips::{ffmpeg, frames_of, have_ffmpeg};
 use image::RgbaImage;
 use shadersort::angle::{Angle, LineSpace};
+use shadersort::intervals::threshold::ThresholdSweep;
 use shadersort::intervals::{IntervalMode, IntervalSettings, Mask, RunMap, Threshold};
 use shadersort::keys::options::{Axis, SortOptions};
 use shadersort::reference::{stable_sort, stable_sort_in_runs};
@@ -146,32 +147,112 @@ fn every_algorithm_takes_a_420_clip_on_the_gpu_within_masks_edges_and_random_run
     }
 }
 
-/// Every algorithm along whole lines at an angle (one angle each, both orders of lines, rows-
-/// and columns-following): each frame converted on the GPU and gathered into line space there
-/// (no CPU conversion, no runs), and every frame as the model sorts the model's line space.
+/// Every algorithm at an angle (one angle each, both orders of lines, rows- and
+/// columns-following) along whole lines and within a threshold, a mask, edges and random runs:
+/// each frame converted on the GPU, gathered into line space and cut into runs there (no CPU
+/// conversion, no runs), written through `--lossless`, every frame as the model sorts the
+/// model's line space within the CPU's line-space map.
 #[test]
-fn every_algorithm_takes_a_420_clip_on_the_gpu_along_whole_lines_at_an_angle() {
+fn every_algorithm_takes_a_420_clip_on_the_gpu_at_an_angle_in_every_mode() {
     if !have_ffmpeg() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
     let (clip, input) = tiny_clip(dir.path());
     let (w, h) = input[0].dimensions();
+    let mask_path = dir.path().join("mask.png");
+    let white = |x: u32, y: u32| !(x * 2 + y * 3).is_multiple_of(5);
+    let grey = |x, y| image::Rgba(if white(x, y) { [255; 4] } else { [0, 0, 0, 255] });
+    RgbaImage::from_fn(w, h, grey).save(&mask_path).unwrap();
+    let mask = Mask::from_fn(w, h, white);
+    let base = IntervalSettings::default();
+    let modes: [(IntervalSettings, bool, &[&str]); 5] = [
+        (base, false, &[]),
+        (base, true, &[]),
+        (
+            IntervalSettings {
+                mode: IntervalMode::Threshold,
+                threshold: Threshold::new(0.2, 0.8).unwrap(),
+                ..base
+            },
+            true,
+            &["--threshold", "0.2..0.8"],
+        ),
+        (
+            IntervalSettings { mode: IntervalMode::Edges, edge_level: 0.2, ..base },
+            false,
+            &["--edge-level", "0.2"],
+        ),
+        (
+            IntervalSettings {
+                mode: IntervalMode::Random,
+                seed: 9,
+                run_length: "2..5".parse().unwrap(),
+                ..base
+            },
+            false,
+            &["--seed", "9", "--run-length", "2..5"],
+        ),
+    ];
     let debug = [("RUST_LOG", "shadersort=debug")];
     let algorithms = ["odd-even", "bubble", "radix", "bitonic"];
     for (algorithm, degrees) in algorithms.into_iter().zip(["30", "135", "200", "290"]) {
         let space = LineSpace::new(w, h, degrees.parse::<Angle>().unwrap());
         let options = SortOptions::default();
-        let whole = |f: &RgbaImage| space.run_map(f, &IntervalSettings::default(), None).unwrap();
-        let expected: Vec<RgbaImage> = input
-            .iter()
-            .map(|f| space.scatter(&stable_sort_in_runs(&space.gather(f), &options, &whole(f))))
+        for (m, (settings, masked, flags)) in modes.iter().enumerate() {
+            let mask = masked.then_some(&mask);
+            let map = |f: &RgbaImage| space.run_map(f, settings, mask).unwrap();
+            let expected: Vec<RgbaImage> = input
+                .iter()
+                .map(|f| space.scatter(&stable_sort_in_runs(&space.gather(f), &options, &map(f))))
+                .collect();
+            let what = format!("{algorithm} at {degrees}° {flags:?} masked {masked}");
+            let out = dir.path().join(format!("{algorithm}-{m}.mkv"));
+            let mut args = vec![arg(&clip), "--algorithm", algorithm, "--angle", degrees];
+            args.extend(flags.iter().copied());
+            if *masked {
+                args.extend(["--mask", arg(&mask_path)]);
+            }
+            args.extend(["--lossless", "--out", arg(&out)]);
+            let (_, stderr) = assert_succeeds(&args, &debug);
+            assert!(stderr.contains(NOTHING_ON_THE_CPU), "{what}: CPU stages ran:\n{stderr}");
+            assert_frames_equal(&frames_of(&out, (w, h)), &expected, &what);
+        }
+    }
+}
+
+/// `--sweep` on a clip along rows and at an angle: each frame within its own threshold, its
+/// runs found on the GPU, every frame as the model sorts it within that threshold's map.
+#[test]
+fn a_threshold_sweep_over_a_clip_finds_each_frames_runs_on_the_gpu() {
+    if !have_ffmpeg() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (clip, input) = tiny_clip(dir.path());
+    let (w, h) = input[0].dimensions();
+    let sweep = ThresholdSweep::new(0.1, 0.9, input.len() as u32);
+    let debug = [("RUST_LOG", "shadersort=debug")];
+    let options = SortOptions::default();
+    for (algorithm, degrees) in [("bitonic", "0"), ("odd-even", "30"), ("radix", "135")] {
+        let space = LineSpace::new(w, h, degrees.parse::<Angle>().unwrap());
+        let expected: Vec<RgbaImage> = (0..input.len())
+            .map(|k| {
+                let settings = IntervalSettings {
+                    mode: IntervalMode::Threshold,
+                    threshold: sweep.threshold(k as u32),
+                    ..Default::default()
+                };
+                let map = space.run_map(&input[k], &settings, None).unwrap();
+                space.scatter(&stable_sort_in_runs(&space.gather(&input[k]), &options, &map))
+            })
             .collect();
-        let what = format!("{algorithm} at {degrees}°");
-        let folder = dir.path().join(format!("{algorithm}-angle/"));
-        let args = [arg(&clip), "--algorithm", algorithm, "--angle", degrees, "--out", arg(&folder)];
+        let what = format!("{algorithm} at {degrees}° sweeping 0.1..0.9");
+        let out = dir.path().join(format!("sweep-{algorithm}.mkv"));
+        let args = [arg(&clip), "--algorithm", algorithm, "--angle", degrees, "--sweep", "0.1..0.9"];
+        let args = [&args[..], &["--lossless", "--out", arg(&out)]].concat();
         let (_, stderr) = assert_succeeds(&args, &debug);
         assert!(stderr.contains(NOTHING_ON_THE_CPU), "{what}: CPU stages ran:\n{stderr}");
-        assert_frames_equal(&folder_frames(&folder), &expected, &what);
+        assert_frames_equal(&frames_of(&out, (w, h)), &expected, &what);
     }
 }

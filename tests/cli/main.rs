@@ -726,7 +726,7 @@ fn angled_model(
     let space = LineSpace::new(input.width(), input.height(), Angle::new(degrees).unwrap());
     let map = match settings {
         Some(settings) => space.run_map(input, settings, None).unwrap(),
-        None => space.whole_lines().expect("an angle off the axes pads its lines"),
+        None => space.whole_lines().expect("an angle off the axes pads its lines").clone(),
     };
     let rows = SortOptions { axis: Axis::Rows, ..options };
     space.scatter(&stable_sort_in_runs(&space.gather(input), &rows, &map))
