@@ -355,8 +355,8 @@ fn at_an_angle_the_lens_reads_the_line_through_the_point() {
             for _ in 0..steps {
                 step(gpu, run.as_mut());
             }
-            let now = angled_model(algorithm, &gathered, options, &whole, steps);
-            let was = angled_model(algorithm, &gathered, options, &whole, steps - 1);
+            let now = angled_model(algorithm, &gathered, options, whole, steps);
+            let was = angled_model(algorithm, &gathered, options, whole, steps - 1);
             // Every line begins on the picture's border: points there reach every line.
             let border =
                 (0..w).flat_map(|x| [(x, 0), (x, h - 1)]).chain((0..h).flat_map(|y| [(0, y), (w - 1, y)]));
