@@ -1,15 +1,15 @@
 """Whole-process time of a still threshold sort: shadersort binaries side by side and
 satyarth/pixelsort 1.0.2, alternated, the median of RUNS after two warm-ups each.
 
-usage: python3 benchmarks/still.py PHOTO RUNS BEFORE AFTER
-BEFORE and AFTER are shadersort binaries; pixelsort must be importable (its wheel needs
-Pillow 10.4.0: Pillow 11 removed PyAccess, which it imports). AFTER runs without a pipeline
-cache (SHADERSORT_CACHE_DIR empty) and with a warm one."""
+usage: python3 benchmarks/still.py PHOTO RUNS NAME=BINARY [NAME=BINARY ...]
+Each binary sorts with a warm pipeline cache of its own, by odd-even, bitonic and radix;
+pixelsort must be importable (its wheel needs Pillow 10.4.0: Pillow 11 removed PyAccess, which
+it imports). The table ends with pixelsort / each run."""
 import os, statistics, subprocess, sys, tempfile, time
 
-photo, runs, before, after = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+photo, runs, binaries = sys.argv[1], int(sys.argv[2]), [a.split("=", 1) for a in sys.argv[3:]]
 tmp = tempfile.mkdtemp()
-cache, out = os.path.join(tmp, "cache"), os.path.join(tmp, "o.png")
+out = os.path.join(tmp, "o.png")
 
 
 def timed(cmd, env):
@@ -24,11 +24,9 @@ def timed(cmd, env):
 variants = []
 for algorithm in ["odd-even", "bitonic", "radix"]:
     args = [photo, "--threshold", "0.25..0.8", "--algorithm", algorithm, "--out", out]
-    variants.append((f"before, {algorithm}", [before] + args, {}))
-    variants.append((f"after, {algorithm}, no cache", [after] + args, {"SHADERSORT_CACHE_DIR": ""}))
-    variants.append((f"after, {algorithm}, warm cache", [after] + args, {"SHADERSORT_CACHE_DIR": cache}))
-best = [after, photo, "--threshold", "0.25..0.8", "--algorithm", "bitonic", "--png-compression", "best", "--out", out]
-variants.append(("after, bitonic, --png-compression best", best, {"SHADERSORT_CACHE_DIR": cache}))
+    for name, binary in binaries:
+        cache = {"SHADERSORT_CACHE_DIR": os.path.join(tmp, "cache-" + name)}
+        variants.append((f"{name}, {algorithm}", [binary] + args, cache))
 pixelsort = [sys.executable, "-m", "pixelsort", photo, "-t", "0.25", "-u", "0.8", "-o", os.path.join(tmp, "p.png")]
 
 for _, cmd, env in variants:

@@ -96,6 +96,7 @@ pub fn run(settings: &Settings) -> anyhow::Result<()> {
     };
     let png_target =
         settings.out.as_deref().map(|p| OutputFile::prepare(p, OutputFormat::Png)).transpose()?;
+    let early = opening::EarlyRuns::find(settings, &picture.pixels, mask.as_ref());
     let (gpu, pipelines) = opening.wait()?;
     let limit = SizeLimit::new(
         gpu.device.limits().max_texture_dimension_2d,
@@ -109,8 +110,11 @@ pub fn run(settings: &Settings) -> anyhow::Result<()> {
     // A downscaled picture takes its mask along, the same size.
     let (width, height) = picture.pixels.dimensions();
     let mask = mask.map(|m| if m.dimensions() == (width, height) { m } else { m.resized(width, height) });
-    let lines =
-        Lines::new(settings.direction, (width, height), gpu.device.limits().max_texture_dimension_2d)?;
+    let max_side = gpu.device.limits().max_texture_dimension_2d;
+    let (lines, early_runs) = match early.and_then(|e| e.take((width, height), max_side)) {
+        Some((lines, runs)) => (lines, Some(runs)),
+        None => (Lines::new(settings.direction, (width, height), max_side)?, None),
+    };
     let sorter = Sorter::with_pipelines(&gpu, settings, lines, pipelines);
     if let Some(sweep) = settings.sweep {
         let target = record_target.expect("--sweep comes with --record");
@@ -122,9 +126,10 @@ pub fn run(settings: &Settings) -> anyhow::Result<()> {
         gpu.save_pipeline_cache();
         return Ok(());
     }
-    let runs_from = Instant::now();
-    let runs = run_map(&sorter, &picture.pixels, mask.as_ref())?;
-    log::debug!("runs found in {:.1} ms", runs_from.elapsed().as_secs_f64() * 1e3);
+    let runs = match early_runs {
+        Some(runs) => checked(&sorter, runs?)?,
+        None => run_map(&sorter, &picture.pixels, mask.as_ref())?,
+    };
     if let Some(target) = record_target {
         let report = record_sort(&sorter, &picture.pixels, runs.as_ref(), target)?;
         println!("{report}");
@@ -138,6 +143,10 @@ pub fn run(settings: &Settings) -> anyhow::Result<()> {
     }
     // Every pipeline the run needed is built by now.
     gpu.save_pipeline_cache();
+    // The process ends after this run: releasing the device and everything on it would only
+    // keep it waiting on the driver (BENCHMARKS.md, stills).
+    std::mem::forget(sorter);
+    std::mem::forget(gpu);
     Ok(())
 }
 
@@ -164,6 +173,12 @@ pub(crate) fn run_map(
 ) -> anyhow::Result<Option<RunMap>> {
     let s = sorter.settings;
     let runs = if s.uses_intervals() { sorter.lines.runs(picture, &s.intervals, mask)? } else { None };
+    checked(sorter, runs)
+}
+
+/// `runs`, once checked that the algorithm can sort within them along the lines.
+fn checked(sorter: &Sorter<'_>, runs: Option<RunMap>) -> anyhow::Result<Option<RunMap>> {
+    let s = sorter.settings;
     sorter.lines.check(s.algorithm, s.options, &s.run, runs.as_ref())?;
     Ok(runs)
 }
@@ -256,7 +271,9 @@ fn sort_to_png(
     let (gpu, s) = (sorter.gpu, sorter.settings);
     // Without --passes nobody watches the steps: the bubble sort then runs as one dispatch.
     let settings = if s.passes.is_none() { s.unwatched_run() } else { s.run };
+    let start_from = Instant::now();
     let mut run = start_run(sorter, &picture.pixels, settings, runs);
+    log::debug!("run started (picture uploaded) in {:.1} ms", start_from.elapsed().as_secs_f64() * 1e3);
     let steps_asked = s.passes.unwrap_or(run.total_steps()).min(run.total_steps());
     let mut bar = Progress::new("sorting", "steps");
     bar.set_total(u64::from(steps_asked));

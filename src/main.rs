@@ -32,7 +32,11 @@ fn main() -> ExitCode {
     } else if let Some(clip) = settings.clip().filter(|_| settings.headless()) {
         shadersort::video::run(&settings, clip)
     } else if settings.headless() {
-        shadersort::headless::run(&settings)
+        let result = shadersort::headless::run(&settings);
+        if result.is_ok() {
+            leave_without_teardown();
+        }
+        result
     } else {
         // A window closed by a signal ends as a headless run does.
         open_window(settings).and_then(|()| {
@@ -48,6 +52,24 @@ fn main() -> ExitCode {
                 Some(signal) => ExitCode::from(signal.exit_code()),
                 None => ExitCode::FAILURE,
             }
+        }
+    }
+}
+
+/// Ends a finished headless run at once: its outputs are whole and in place and its lines
+/// printed, and the GPU driver's teardown at exit frees nothing the system does not (it took a
+/// good part of a still's run on NVIDIA's driver: BENCHMARKS.md, stills).
+fn leave_without_teardown() {
+    #[cfg(unix)]
+    {
+        use std::io::Write;
+        let _ = std::io::stdout().flush();
+        let _ = std::io::stderr().flush();
+        // SAFETY: `_exit` ends the process without running exit handlers; no other thread
+        // has work in flight and both output streams are flushed.
+        #[allow(unsafe_code)]
+        unsafe {
+            libc::_exit(0)
         }
     }
 }

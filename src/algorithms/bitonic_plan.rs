@@ -24,67 +24,94 @@ pub struct Plan {
 
 impl Plan {
     /// Lines of `line_len` cut into aligned blocks, or, within runs, chunks of whole runs of at
-    /// most `block` positions and runs longer than that cut into blocks from their start.
+    /// most `block` positions and runs longer than that cut into blocks from their start. Lines
+    /// are planned on every core (natively), a share of consecutive lines each.
     pub fn new(line_len: u32, line_count: u32, runs: Option<&RunMap>, block: u32) -> Self {
-        let mut units = Vec::new();
-        let mut blocks_of = |line: u32, start: u32, len: u32| {
-            for first in (0..len).step_by(block as usize) {
-                units.push([line, start + first, block.min(len - first), 0]);
-            }
-        };
         let Some(map) = runs else {
+            let mut units = Vec::new();
             for line in 0..line_count {
-                blocks_of(line, 0, line_len);
+                blocks_of(&mut units, block, line, 0, line_len);
             }
             return Plan { units, bounds: Vec::new() };
         };
         let len = line_len as usize;
         let mut bounds = vec![0; len * line_count as usize];
-        let mut starts = vec![0u32; len];
-        for (line, bounds) in bounds.chunks_exact_mut(len).enumerate() {
-            // Each position's run, without a branch on the ids: where it starts (forwards),
-            // then where it ends (backwards).
-            let layout = map.layout();
-            let ids = &map.ids()[layout.index(line, 0)..];
-            let id = |pos: usize| ids[pos * layout.stride];
-            let mut start = 0;
-            for (pos, starts) in starts.iter_mut().enumerate().skip(1) {
-                start = if id(pos) == id(pos - 1) { start } else { pos as u32 };
-                *starts = start;
-            }
-            let mut end = len as u32 - 1;
-            for pos in (0..len).rev() {
-                end = if pos + 1 < len && id(pos + 1) != id(pos) { pos as u32 } else { end };
-                bounds[pos] = starts[pos] << 16 | (end - starts[pos]);
-            }
-            // The runs in order, one step each, packed into chunks.
-            let line = line as u32;
-            let mut chunk: Option<(u32, u32)> = None;
-            let mut pos = 0;
-            while pos < len {
-                let (start, len) = (pos as u32, (bounds[pos] & 0xffff) + 1);
-                pos += len as usize;
-                match chunk {
-                    _ if len > block => {
-                        if let Some((s, l)) = chunk.take() {
-                            blocks_of(line, s, l);
-                        }
-                        blocks_of(line, start, len);
+        #[cfg(not(target_arch = "wasm32"))]
+        let units = {
+            // Shares of at least 64 lines: fewer are not worth a thread.
+            let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+            let share = (line_count as usize).div_ceil(threads).max(64);
+            std::thread::scope(|scope| {
+                let planners: Vec<_> = bounds
+                    .chunks_mut(share * len)
+                    .enumerate()
+                    .map(|(i, bounds)| scope.spawn(move || plan_lines(map, i * share, bounds, len, block)))
+                    .collect();
+                planners.into_iter().flat_map(|p| p.join().expect("a planner thread panicked")).collect()
+            })
+        };
+        #[cfg(target_arch = "wasm32")]
+        let units = plan_lines(map, 0, &mut bounds, len, block);
+        Plan { units, bounds }
+    }
+}
+
+/// Appends the units of `len` positions of `line` from `start`, cut into blocks.
+fn blocks_of(units: &mut Vec<[u32; 4]>, block: u32, line: u32, start: u32, len: u32) {
+    for first in (0..len).step_by(block as usize) {
+        units.push([line, start + first, block.min(len - first), 0]);
+    }
+}
+
+/// Plans the lines from `first_line` whose bounds `bounds` holds (`len` a line), as
+/// [`Plan::new`] describes: fills the bounds and returns the lines' units, in order.
+fn plan_lines(map: &RunMap, first_line: usize, bounds: &mut [u32], len: usize, block: u32) -> Vec<[u32; 4]> {
+    let mut units = Vec::new();
+    let mut starts = vec![0u32; len];
+    let layout = map.layout();
+    for (offset, bounds) in bounds.chunks_exact_mut(len).enumerate() {
+        let line = first_line + offset;
+        // Each position's run, without a branch on the ids: where it starts (forwards), then
+        // where it ends (backwards).
+        let ids = &map.ids()[layout.index(line, 0)..];
+        let id = |pos: usize| ids[pos * layout.stride];
+        let mut start = 0;
+        for (pos, starts) in starts.iter_mut().enumerate().skip(1) {
+            start = if id(pos) == id(pos - 1) { start } else { pos as u32 };
+            *starts = start;
+        }
+        let mut end = len as u32 - 1;
+        for pos in (0..len).rev() {
+            end = if pos + 1 < len && id(pos + 1) != id(pos) { pos as u32 } else { end };
+            bounds[pos] = starts[pos] << 16 | (end - starts[pos]);
+        }
+        // The runs in order, one step each, packed into chunks.
+        let line = line as u32;
+        let mut chunk: Option<(u32, u32)> = None;
+        let mut pos = 0;
+        while pos < len {
+            let (start, len) = (pos as u32, (bounds[pos] & 0xffff) + 1);
+            pos += len as usize;
+            match chunk {
+                _ if len > block => {
+                    if let Some((s, l)) = chunk.take() {
+                        blocks_of(&mut units, block, line, s, l);
                     }
-                    Some((s, l)) if l + len <= block => chunk = Some((s, l + len)),
-                    _ => {
-                        if let Some((s, l)) = chunk.replace((start, len)) {
-                            blocks_of(line, s, l);
-                        }
+                    blocks_of(&mut units, block, line, start, len);
+                }
+                Some((s, l)) if l + len <= block => chunk = Some((s, l + len)),
+                _ => {
+                    if let Some((s, l)) = chunk.replace((start, len)) {
+                        blocks_of(&mut units, block, line, s, l);
                     }
                 }
             }
-            if let Some((s, l)) = chunk {
-                blocks_of(line, s, l);
-            }
         }
-        Plan { units, bounds }
+        if let Some((s, l)) = chunk {
+            blocks_of(&mut units, block, line, s, l);
+        }
     }
+    units
 }
 
 /// Unit slots a line needs at most in [`Plan::new`] within any runs: of three consecutive units
@@ -275,6 +302,35 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    /// A plan of many lines, made in shares on several threads, is each line's own plan in
+    /// line order, along rows and along columns.
+    #[test]
+    fn lines_planned_in_shares_are_each_lines_own_plan_in_order() {
+        let mut rng = SplitMix64::new(11);
+        let (len, lines) = (37u32, 1000u32);
+        let cells: Vec<Cell> = (0..len * lines)
+            .map(|_| match rng.next_u32() % 5 {
+                0 => Cell::Fixed,
+                1 => Cell::Start,
+                _ => Cell::Join,
+            })
+            .collect();
+        for axis in [Axis::Rows, Axis::Columns] {
+            let (w, h) = if axis == Axis::Rows { (len, lines) } else { (lines, len) };
+            let map = RunMap::build(w, h, axis, |line, pos, _| cells[line * len as usize + pos]);
+            let plan = Plan::new(len, lines, Some(&map), 8);
+            let (mut units, mut bounds) = (Vec::new(), Vec::new());
+            for line in 0..lines {
+                let one = RunMap::build(len, 1, Axis::Rows, |_, pos, _| cells[(line * len) as usize + pos]);
+                let own = Plan::new(len, 1, Some(&one), 8);
+                units.extend(own.units.iter().map(|u| [line, u[1], u[2], u[3]]));
+                bounds.extend(own.bounds);
+            }
+            assert!(plan.units == units, "{axis:?}: units");
+            assert!(plan.bounds == bounds, "{axis:?}: bounds");
         }
     }
 }

@@ -75,7 +75,11 @@ impl Lines {
                 fits,
             });
         }
-        Ok(Lines::Angled(Arc::new(LineSpace::new(width, height, angle))))
+        // In the browser wgpu's objects (the space's GPU tables) stay on the page's one thread,
+        // so the Arc is never shared across threads.
+        #[cfg_attr(target_arch = "wasm32", allow(clippy::arc_with_non_send_sync))]
+        let space = Arc::new(LineSpace::new(width, height, angle));
+        Ok(Lines::Angled(space))
     }
 
     /// The direction the lines are sorted in.

@@ -156,7 +156,9 @@ impl Gpu {
             required_features: features,
             required_limits: limits,
             experimental_features: wgpu::ExperimentalFeatures::disabled(),
-            memory_hints: wgpu::MemoryHints::Performance,
+            // Small memory blocks first: a still's first upload and read-back then wait on
+            // 4 MiB of host memory instead of 64 (BENCHMARKS.md, stills).
+            memory_hints: wgpu::MemoryHints::MemoryUsage,
             trace: wgpu::Trace::Off,
         };
         let (device, queue) = adapter

@@ -1,12 +1,14 @@
 //! Opening the GPU and building the algorithm's pipelines on a thread of their own while the
-//! picture is read and decoded: for a still, each takes a good part of the whole run. Also
-//! how a [`Sorter`] is made from an algorithm's pipelines.
+//! picture is read and decoded and its lines and runs are found: for a still, each takes a good
+//! part of the whole run. Also how a [`Sorter`] is made from an algorithm's pipelines.
 
 use super::Sorter;
 use crate::algorithms::{Algorithm, Pipelines};
 use crate::angle::Lines;
 use crate::gpu::{Gpu, GpuError};
+use crate::intervals::{IntervalError, Mask, RunMap};
 use crate::settings::Settings;
+use image::RgbaImage;
 use std::time::Instant;
 
 /// The GPU being opened, and the pipelines of the algorithm being built on it.
@@ -38,6 +40,46 @@ impl Opening {
         let opened = self.0.join().map_err(|_| anyhow::anyhow!("opening the GPU panicked"))??;
         log::debug!("waited {:.1} ms for the GPU after reading the picture", ms(start));
         Ok(opened)
+    }
+}
+
+/// The lines through a picture and its runs, found while the GPU opens: they depend only on
+/// the picture, the mask and the settings, so they are used as found unless the GPU's limits
+/// change the picture's size or refuse the lines.
+pub(super) struct EarlyRuns {
+    size: (u32, u32),
+    lines: Lines,
+    runs: Result<Option<RunMap>, IntervalError>,
+}
+
+impl EarlyRuns {
+    /// The lines and runs of `picture` under the settings (none for a sweep, which finds its
+    /// runs frame by frame).
+    pub(super) fn find(settings: &Settings, picture: &RgbaImage, mask: Option<&Mask>) -> Option<Self> {
+        if settings.sweep.is_some() {
+            return None;
+        }
+        let start = Instant::now();
+        let size = picture.dimensions();
+        let lines = Lines::new(settings.direction, size, u32::MAX).ok()?;
+        let runs =
+            if settings.uses_intervals() { lines.runs(picture, &settings.intervals, mask) } else { Ok(None) };
+        log::debug!("lines and runs found in {:.1} ms while the GPU opens", ms(start));
+        Some(EarlyRuns { size, lines, runs })
+    }
+
+    /// The lines and runs, if they were found for a picture of `size` and the lines fit a
+    /// device whose largest texture side is `max_side` (else `Lines::new` says why not).
+    pub(super) fn take(
+        self,
+        size: (u32, u32),
+        max_side: u32,
+    ) -> Option<(Lines, Result<Option<RunMap>, IntervalError>)> {
+        let fits = match &self.lines {
+            Lines::Axis(_) => true,
+            Lines::Angled(space) => space.size().1 <= max_side,
+        };
+        (self.size == size && fits).then_some((self.lines, self.runs))
     }
 }
 
