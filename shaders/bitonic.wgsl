@@ -1,5 +1,5 @@
 //! Bitonic rows: each run of each line sorted by the bitonic network (`src/reference/bitonic.rs`
-//! is the CPU model and says what every stage does). Composed after `key.wgsl`.
+//! is the CPU model and says what every stage does). Composed after `sort_key.wgsl`.
 //!
 //! `sort_blocks` runs a range of stages on units of at most BLOCK positions held in workgroup
 //! memory: a whole line, a block of a line, or a chunk of whole runs (`units`). Every stage it

@@ -2,7 +2,7 @@
 //! (row or column) in workgroup memory, phase after phase, and stops as soon as a pair of
 //! phases made no swap.
 //!
-//! Composed after `key.wgsl` and `runs.wgsl` (see `src/gpu/shaders.rs`): a pair swaps only within
+//! Composed after `sort_key.wgsl` and `intervals.wgsl` (see `src/gpu/shaders.rs`): a pair swaps only within
 //! a run of the run map, as in `odd_even.wgsl`.
 //!
 //! Uniformity: `workgroupBarrier()` must be reached by every invocation of the workgroup, so it
@@ -72,7 +72,7 @@ fn phase(p: u32, index: u32, len: u32, lid: u32) -> u32 {
     for (var left = first_left + 2u * lid; left + 1u < len; left += 2u * WORKGROUP) {
         let a = line[left];
         let b = line[left + 1u];
-        if (ordered(a) > ordered(b) && same_run(coord(index, left), coord(index, left + 1u))) {
+        if (ordered(a) > ordered(b) && same_interval(coord(index, left), coord(index, left + 1u))) {
             line[left] = b;
             line[left + 1u] = a;
             swaps += 1u;

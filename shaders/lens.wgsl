@@ -7,7 +7,7 @@
 //! rule (`scatter` in `radix.wgsl`): the first slot of its digit and tile, read from the pass's
 //! counts, plus the number of earlier pixels of the tile with the same digit. After the cells
 //! come `extra_count` words copied from the run's buffer (the radix pass's prefix sums, or the
-//! bubble dispatch's report of the line). Composed after `key.wgsl`.
+//! bubble dispatch's report of the line). Composed after `sort_key.wgsl`.
 
 /// Mirrors `LensParams` in `src/lens/probe.rs`.
 struct LensParams {
@@ -31,9 +31,9 @@ struct LensParams {
     key_mask: u32,
     digit_shift: u32,
     digit_mask: u32,
-    run_shift: u32,
+    interval_shift: u32,
     /// 1 when the input pixels carry run ids (`input_runs`).
-    carried_runs: u32,
+    carried_intervals: u32,
     /// The sequence the line lies in, where its position 0 lies in the sequence, and the
     /// sequence's length; 1 in `whole_picture` when the picture is one sequence.
     seq: u32,
@@ -87,11 +87,11 @@ fn sequence_texel(pos: u32) -> vec2<u32> {
 fn input_digit(t: vec2<u32>) -> u32 {
     let c = textureLoad(before, t, 0).rgb;
     var run = 0u;
-    if (lens.carried_runs == 1u) {
+    if (lens.carried_intervals == 1u) {
         run = textureLoad(input_runs, t, 0).r;
     }
     let q = sort_key(c, lens.key) >> lens.key_shift;
-    let key = (run << lens.run_shift) | select(q, lens.key_mask - q, lens.descending != 0u);
+    let key = (run << lens.interval_shift) | select(q, lens.key_mask - q, lens.descending != 0u);
     return (key >> lens.digit_shift) & lens.digit_mask;
 }
 

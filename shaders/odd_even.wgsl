@@ -1,12 +1,12 @@
 //! One odd-even transposition pass over every line (row or column), as a compute kernel and as
 //! a fragment shader; both call `odd_even_step`, so they compute the same texels.
 //!
-//! Composed after `key.wgsl` and `runs.wgsl` (see `src/gpu/shaders.rs`). Pixels are `rgba8uint`
+//! Composed after `sort_key.wgsl` and `intervals.wgsl` (see `src/gpu/shaders.rs`). Pixels are `rgba8uint`
 //! texels: no float conversion touches them, so a pass only ever copies whole pixels, bit for bit.
 
 /// Mirrors `PassParams` in `src/algorithms/odd_even.rs`.
 struct PassParams {
-    /// `KEY_*` id from key.wgsl.
+    /// `KEY_*` id from sort_key.wgsl.
     key: u32,
     /// 1 for descending order.
     descending: u32,
@@ -39,7 +39,7 @@ fn ordered(p: vec4<u32>) -> u32 {
 
 /// The new value of the texel at `coord`. Position `x` along the line pairs with `x - 1` when `x`
 /// and the iteration have the same parity, else with `x + 1`; a texel without a partner keeps its
-/// value. Both members of a pair evaluate `ordered(left) > ordered(right)` and `same_run` on the
+/// value. Both members of a pair evaluate `ordered(left) > ordered(right)` and `same_interval` on the
 /// same two texels, so a pair either swaps whole pixels or keeps both: nothing is duplicated or
 /// lost, equal keys never swap (the sort is stable), and no pixel leaves its run.
 fn odd_even_step(coord: vec2<u32>) -> Step {
@@ -54,7 +54,7 @@ fn odd_even_step(coord: vec2<u32>) -> Step {
             return Step(me, false);
         }
         let left = textureLoad(src, coord - unit, 0);
-        if (ordered(left) > ordered(me) && same_run(coord - unit, coord)) {
+        if (ordered(left) > ordered(me) && same_interval(coord - unit, coord)) {
             return Step(left, false);
         }
     } else {
@@ -62,7 +62,7 @@ fn odd_even_step(coord: vec2<u32>) -> Step {
             return Step(me, false);
         }
         let right = textureLoad(src, coord + unit, 0);
-        if (ordered(me) > ordered(right) && same_run(coord, coord + unit)) {
+        if (ordered(me) > ordered(right) && same_interval(coord, coord + unit)) {
             return Step(right, true);
         }
     }

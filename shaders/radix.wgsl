@@ -14,7 +14,7 @@
 //! passes may move pixels across runs and the last ones put every pixel back into its run.
 //!
 //! `dim` shows the target of a pass being overwritten: the pass's input at quarter brightness,
-//! before the first stage of a scatter shown in stages. Composed after `key.wgsl`.
+//! before the first stage of a scatter shown in stages. Composed after `sort_key.wgsl`.
 
 /// Mirrors `RadixParams` in `src/algorithms/radix.rs`.
 struct RadixParams {
@@ -49,7 +49,7 @@ struct RadixParams {
     /// 1: pixels carry run ids (`src_runs`, `dst_runs`) above their keys; 0: no interval runs.
     runs: u32,
     /// Where the run id sits in the composite key: the key's bits.
-    run_shift: u32,
+    interval_shift: u32,
     _pad0: u32,
     _pad1: u32,
     _pad2: u32,
@@ -92,13 +92,13 @@ fn run_of(t: vec2<u32>) -> u32 {
     return textureLoad(src_runs, t, 0).r;
 }
 
-/// The quantised key in sorting order, with the run id above it. Mirrors `RadixKey::in_run`.
+/// The quantised key in sorting order, with the run id above it. Mirrors `RadixKey::in_interval`.
 fn radix_key(c: vec3<u32>, run: u32) -> u32 {
     let q = sort_key(c, params.key) >> params.key_shift;
-    return (run << params.run_shift) | select(q, params.key_mask - q, params.descending != 0u);
+    return (run << params.interval_shift) | select(q, params.key_mask - q, params.descending != 0u);
 }
 
-/// This pass's digit of a pixel in run `run`. Mirrors `RadixKey::digit_in_run`.
+/// This pass's digit of a pixel in run `run`. Mirrors `RadixKey::digit_in_interval`.
 fn radix_digit(c: vec3<u32>, run: u32) -> u32 {
     return (radix_key(c, run) >> params.digit_shift) & params.digit_mask;
 }

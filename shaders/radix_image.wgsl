@@ -2,7 +2,7 @@
 //! (`src/algorithms/radix_image.rs`). After k passes of b-bit digits, LSD radix sort has put
 //! the sequence in stable order of the low k x b bits of its key, so step k sorts the input's
 //! (masked key, position) pairs with the device-wide sort (`radix_sort.wgsl`) and places the
-//! pixels where the pairs say. Composed after `key.wgsl`.
+//! pixels where the pairs say. Composed after `sort_key.wgsl`.
 //!
 //! 1. `gather`: every pixel's quantised key, masked to the bits sorted so far, and its position
 //!    in the sequence (scanline order along the axis).

@@ -2,7 +2,7 @@
 //! record the sort (`--record`: GIF, animated PNG or PNG frames), or both; within interval runs
 //! when asked, and a threshold sweep (`--record --sweep`).
 
-use crate::algorithms::found_runs::RunsKernel;
+use crate::algorithms::found_intervals::IntervalsKernel;
 use crate::algorithms::{Pipelines, SortRun, run_until};
 use crate::angle::Lines;
 use crate::angle::scatter::LineScatter;
@@ -10,7 +10,7 @@ use crate::gpu::Gpu;
 use crate::gpu::readback::read_texture;
 use crate::interrupt;
 use crate::intervals::threshold::ThresholdSweep;
-use crate::intervals::{IntervalSettings, Mask, RunMap};
+use crate::intervals::{IntervalMap, IntervalSettings, Mask};
 use crate::picture::input::{Picture, SizeLimit};
 use crate::picture::output::{OutputFile, OutputFormat};
 use crate::progress::Progress;
@@ -46,7 +46,7 @@ pub struct SortReport {
     /// What `total_swaps` counts: "swaps" or "pixels moved".
     pub moves_name: &'static str,
     /// The runs sorted within, if not whole lines.
-    pub runs: Option<crate::intervals::RunSummary>,
+    pub runs: Option<crate::intervals::IntervalSummary>,
     /// Wall time of the passes (GPU work and counter reads).
     pub elapsed: Duration,
     /// The adapter used.
@@ -96,7 +96,7 @@ pub fn run(settings: &Settings) -> anyhow::Result<()> {
     };
     let png_target =
         settings.out.as_deref().map(|p| OutputFile::prepare(p, OutputFormat::Png)).transpose()?;
-    let early = opening::EarlyRuns::find(settings, &picture.pixels, mask.as_ref());
+    let early = opening::EarlyIntervals::find(settings, &picture.pixels, mask.as_ref());
     let (gpu, pipelines) = opening.wait()?;
     let limit = SizeLimit::new(
         gpu.device.limits().max_texture_dimension_2d,
@@ -111,7 +111,7 @@ pub fn run(settings: &Settings) -> anyhow::Result<()> {
     let (width, height) = picture.pixels.dimensions();
     let mask = mask.map(|m| if m.dimensions() == (width, height) { m } else { m.resized(width, height) });
     let max_side = gpu.device.limits().max_texture_dimension_2d;
-    let (lines, early_runs) = match early.and_then(|e| e.take((width, height), max_side)) {
+    let (lines, early_intervals) = match early.and_then(|e| e.take((width, height), max_side)) {
         Some((lines, runs)) => (lines, Some(runs)),
         None => (Lines::new(settings.direction, (width, height), max_side)?, None),
     };
@@ -126,9 +126,9 @@ pub fn run(settings: &Settings) -> anyhow::Result<()> {
         gpu.save_pipeline_cache();
         return Ok(());
     }
-    let runs = match early_runs {
+    let runs = match early_intervals {
         Some(runs) => checked(&sorter, runs?)?,
-        None => run_map(&sorter, &picture.pixels, mask.as_ref())?,
+        None => interval_map(&sorter, &picture.pixels, mask.as_ref())?,
     };
     if let Some(target) = record_target {
         let report = record_sort(&sorter, &picture.pixels, runs.as_ref(), target)?;
@@ -159,37 +159,37 @@ pub(crate) struct Sorter<'a> {
     scatter: LineScatter,
     pub(crate) lines: Lines,
     /// The kernel that finds runs, built when a clip first needs it.
-    found_runs: std::sync::OnceLock<RunsKernel>,
+    found_intervals: std::sync::OnceLock<IntervalsKernel>,
     /// The clip's mask on the GPU, uploaded when a frame first needs it.
     gpu_mask: std::sync::OnceLock<crate::algorithms::gpu_mask::GpuMask>,
 }
 
 /// The runs the settings ask for, computed from the picture to be sorted along its lines, or
 /// `None` for whole lines; an error when the algorithm cannot sort within them.
-pub(crate) fn run_map(
+pub(crate) fn interval_map(
     sorter: &Sorter<'_>,
     picture: &RgbaImage,
     mask: Option<&Mask>,
-) -> anyhow::Result<Option<RunMap>> {
+) -> anyhow::Result<Option<IntervalMap>> {
     let s = sorter.settings;
     let runs = if s.uses_intervals() { sorter.lines.runs(picture, &s.intervals, mask)? } else { None };
     checked(sorter, runs)
 }
 
 /// `runs`, once checked that the algorithm can sort within them along the lines.
-fn checked(sorter: &Sorter<'_>, runs: Option<RunMap>) -> anyhow::Result<Option<RunMap>> {
+fn checked(sorter: &Sorter<'_>, runs: Option<IntervalMap>) -> anyhow::Result<Option<IntervalMap>> {
     let s = sorter.settings;
     sorter.lines.check(s.algorithm, s.options, &s.run, runs.as_ref())?;
     Ok(runs)
 }
 
 /// Starts the chosen algorithm on `picture` along the lines within `runs` (checked by
-/// [`run_map`]), printing its notice.
+/// [`interval_map`]), printing its notice.
 fn start_run(
     sorter: &Sorter<'_>,
     picture: &RgbaImage,
     settings: crate::algorithms::RunSettings,
-    runs: Option<&RunMap>,
+    runs: Option<&IntervalMap>,
 ) -> Box<dyn SortRun> {
     let (run, notice) = start_run_quietly(sorter, picture, settings, runs);
     if let Some(notice) = notice {
@@ -204,13 +204,13 @@ pub(crate) fn start_run_quietly(
     sorter: &Sorter<'_>,
     picture: &RgbaImage,
     settings: crate::algorithms::RunSettings,
-    runs: Option<&RunMap>,
+    runs: Option<&IntervalMap>,
 ) -> (Box<dyn SortRun>, Option<String>) {
     let options = sorter.settings.options;
     let run = sorter
         .lines
         .start(sorter.gpu, &sorter.pipelines, &sorter.scatter, picture, options, settings, runs)
-        .expect("run_map checked that the algorithm can sort along the lines within the runs");
+        .expect("interval_map checked that the algorithm can sort along the lines within the runs");
     let notice = run.notice().map(str::to_string);
     (run, notice)
 }
@@ -230,12 +230,12 @@ fn record_threshold_sweep(
     let start = |indexed: &RgbaImage| start_run(sorter, indexed, settings, None);
     let base = IntervalSettings { mode: crate::intervals::IntervalMode::Threshold, ..s.intervals };
     // Each frame's map is made when its frame is due.
-    let frame_runs = (0..sweep.frames).map(|k| {
+    let frame_intervals = (0..sweep.frames).map(|k| {
         let settings = IntervalSettings { threshold: sweep.threshold(k), ..base };
         let runs = sorter.lines.runs(picture, &settings, mask).expect("the mask was checked and resized");
         runs.expect("a threshold makes runs")
     });
-    let report = record_sweep(gpu, picture, start, frame_runs, &s.record, target, |done, _| {
+    let report = record_sweep(gpu, picture, start, frame_intervals, &s.record, target, |done, _| {
         bar.set_done(u64::from(done));
         interrupt::check().is_ok()
     });
@@ -246,7 +246,7 @@ fn record_threshold_sweep(
 fn record_sort(
     sorter: &Sorter<'_>,
     picture: &RgbaImage,
-    runs: Option<&RunMap>,
+    runs: Option<&IntervalMap>,
     target: RecordTarget,
 ) -> anyhow::Result<RecordReport> {
     let (gpu, s) = (sorter.gpu, sorter.settings);
@@ -265,7 +265,7 @@ fn record_sort(
 fn sort_to_png(
     sorter: &Sorter<'_>,
     picture: &Picture,
-    runs: Option<&RunMap>,
+    runs: Option<&IntervalMap>,
     target: OutputFile,
 ) -> anyhow::Result<SortReport> {
     let (gpu, s) = (sorter.gpu, sorter.settings);

@@ -4,7 +4,7 @@
 //! benchmarks in [`bench`](mod@bench), the tests) drives the same core: a [`gpu::Gpu`], a
 //! [`picture::input::Picture`], [`keys::options::SortOptions`] and an algorithm's
 //! [`algorithms::SortRun`], checked against the CPU model in [`reference`](mod@reference); optionally within
-//! the runs of an [`intervals::RunMap`], which sorts only parts of each line, and along lines
+//! the runs of an [`intervals::IntervalMap`], which sorts only parts of each line, and along lines
 //! at any angle ([`angle::Lines`]: line space gathered, sorted as rows, scattered back).
 //! [`sort`] is the device-wide radix sort, usable on its own.
 //!

@@ -12,11 +12,11 @@ mod common;
 use common::on_every_gpu;
 use image::RgbaImage;
 use shadersort::algorithms::bitonic::Bitonic;
+use shadersort::algorithms::interval_texture::IntervalMapError;
 use shadersort::algorithms::map_source::MapSource;
 use shadersort::algorithms::odd_even::PassKind;
 use shadersort::algorithms::ping_pong::StartPicture;
 use shadersort::algorithms::radix::RadixSettings;
-use shadersort::algorithms::runs::RunsError;
 use shadersort::algorithms::swap_reader::SwapReader;
 use shadersort::algorithms::{Algorithm, Pipelines, RunSettings, SortRun, run_until};
 use shadersort::angle::scatter::LineScatter;
@@ -26,15 +26,15 @@ use shadersort::gpu::readback::read_texture;
 use shadersort::gpu::texture::picture_texture;
 use shadersort::intervals::edges::edge_pixels;
 use shadersort::intervals::threshold::outside;
-use shadersort::intervals::{IntervalMode, IntervalSettings, Mask, RunMap, Threshold};
+use shadersort::intervals::{IntervalMap, IntervalMode, IntervalSettings, Mask, Threshold};
 use shadersort::keys::SortKey;
 use shadersort::keys::options::{Axis, Scope, SortOptions};
 use shadersort::keys::radix_key::RadixKey;
 use shadersort::picture::patterns::{SplitMix64, random_image};
 use shadersort::reference::bitonic::BitonicModel;
-use shadersort::reference::radix::{RadixPlan, Sequences, radix_steps_in_runs};
+use shadersort::reference::radix::{RadixPlan, Sequences, radix_steps_within};
 use shadersort::reference::{
-    fixed_pixels_stay, lines_are_permutations, odd_even_pass_in_runs, stable_sort_in_runs,
+    fixed_pixels_stay, lines_are_permutations, odd_even_pass_within, stable_sort_within,
 };
 use std::sync::Arc;
 
@@ -68,9 +68,9 @@ struct Case {
     picture: RgbaImage,
     space: Arc<LineSpace>,
     /// The interval runs in line space (`None`: whole lines).
-    runs: Option<RunMap>,
+    runs: Option<IntervalMap>,
     /// What the sort runs within: the runs, or whole lines with the padding fixed.
-    map: RunMap,
+    map: IntervalMap,
     /// Line space as gathered.
     lines: RgbaImage,
     options: SortOptions,
@@ -109,10 +109,10 @@ impl Case {
         let picture = random_image(w, h, (degrees.abs() as u64) * 1000 + u64::from(w * 7 + h));
         let space = Arc::new(LineSpace::new(w, h, angle));
         let has_runs = settings.mode != IntervalMode::None || mask.is_some();
-        let runs = has_runs.then(|| space.run_map(&picture, settings, mask).unwrap());
+        let runs = has_runs.then(|| space.interval_map(&picture, settings, mask).unwrap());
         let map = runs
             .clone()
-            .unwrap_or_else(|| space.run_map(&picture, &IntervalSettings::default(), None).unwrap());
+            .unwrap_or_else(|| space.interval_map(&picture, &IntervalSettings::default(), None).unwrap());
         let lines = space.gather(&picture);
         let options = SortOptions { key, descending, axis: Axis::Rows };
         let what = format!(
@@ -178,9 +178,9 @@ fn step_through(gpu: &Gpu, mut run: AngledRun, mut check: impl FnMut(&AngledRun,
 /// end, which holds the picture's pixels.
 fn check_all(gpu: &Gpu, kit: &Kit, case: &Case) {
     let options = case.options;
-    let expected_lines = stable_sort_in_runs(&case.lines, &options, &case.map);
+    let expected_lines = stable_sort_within(&case.lines, &options, &case.map);
     let expected = case.space.scatter(&expected_lines);
-    let passes = case.map.max_run_len();
+    let passes = case.map.max_interval_len();
     let mut finals = Vec::new();
 
     for pass_kind in [PassKind::Compute, PassKind::Fragment] {
@@ -189,7 +189,7 @@ fn check_all(gpu: &Gpu, kit: &Kit, case: &Case) {
         case.check_state(gpu, &run, &case.lines, "odd-even start");
         let mut model = case.lines.clone();
         let run = step_through(gpu, run, |run, step, swaps| {
-            let model_swaps = odd_even_pass_in_runs(&mut model, &options, Some(&case.map), step - 1);
+            let model_swaps = odd_even_pass_within(&mut model, &options, Some(&case.map), step - 1);
             case.check_state(gpu, run, &model, &format!("{pass_kind:?} pass {step}"));
             assert_eq!(swaps, model_swaps, "{}: swaps of pass {step}", case.what);
         });
@@ -202,7 +202,7 @@ fn check_all(gpu: &Gpu, kit: &Kit, case: &Case) {
     let run = step_through(gpu, run, |run, step, swaps| {
         let end = (3 * step).min(passes);
         let model_swaps: u64 =
-            (phases..end).map(|p| odd_even_pass_in_runs(&mut model, &options, Some(&case.map), p)).sum();
+            (phases..end).map(|p| odd_even_pass_within(&mut model, &options, Some(&case.map), p)).sum();
         phases = end;
         case.check_state(gpu, run, &model, &format!("bubble step {step}"));
         assert_eq!(swaps, model_swaps, "{}: bubble swaps of step {step}", case.what);
@@ -211,14 +211,14 @@ fn check_all(gpu: &Gpu, kit: &Kit, case: &Case) {
 
     let radix = RadixSettings::default();
     let run = case.start(gpu, kit, &kit.radix, RunSettings { radix, ..Default::default() });
-    let key = RadixKey::new(options, None).unwrap().with_run_bits(case.map.run_bits()).unwrap();
+    let key = RadixKey::new(options, None).unwrap().with_interval_bits(case.map.interval_bits()).unwrap();
     let plan = RadixPlan { key, digit_bits: radix.digit_bits, stages: 1, twin_indices: false };
     assert_eq!(run.total_steps(), plan.steps(), "{}: digit passes", case.what);
     let (width, height) = case.lines.dimensions();
     let seqs = Sequences { width, height, axis: Axis::Rows, scope: Scope::Rows };
-    let (_, model_moved) = radix_steps_in_runs(&case.lines, seqs, &plan, Some(&case.map), plan.steps());
+    let (_, model_moved) = radix_steps_within(&case.lines, seqs, &plan, Some(&case.map), plan.steps());
     let run = step_through(gpu, run, |run, step, moved| {
-        let (model, _) = radix_steps_in_runs(&case.lines, seqs, &plan, Some(&case.map), step);
+        let (model, _) = radix_steps_within(&case.lines, seqs, &plan, Some(&case.map), step);
         // Digit passes before the run id's carry pixels across runs (not out of their line);
         // the padding is a run of its own, so only the end must keep it in place.
         let lines = read_texture(gpu, run.line_state()).unwrap();
@@ -373,14 +373,14 @@ fn every_algorithm_matches_the_model_at_angles_within_edges_and_masks() {
             }
             check_map_fixes_what_the_picture_says(&case, &fixed);
             check_all(gpu, &kit, &case);
-            let end = case.space.scatter(&stable_sort_in_runs(&case.lines, &case.options, &case.map));
+            let end = case.space.scatter(&stable_sort_within(&case.lines, &case.options, &case.map));
             for (i, _) in fixed.iter().enumerate().filter(|(_, f)| **f) {
                 let (x, y) = (i as u32 % size.0, i as u32 / size.0);
                 assert_eq!(end.get_pixel(x, y), picture.get_pixel(x, y), "{}: fixed pixel {i}", case.what);
             }
             // The cases mean something: pixels fixed and runs to sort, except where nothing can be.
             let movable = size.0 * size.1 > 1 && !matches!(masked, Masked::Black);
-            assert_eq!(case.map.max_run_len() > 1, movable, "{}: runs to sort", case.what);
+            assert_eq!(case.map.max_interval_len() > 1, movable, "{}: runs to sort", case.what);
             if size.0 * size.1 > 1 {
                 let fixes = !matches!(masked, Masked::White);
                 assert_eq!(fixed.contains(&true), fixes, "{}: pixels fixed", case.what);
@@ -404,13 +404,13 @@ fn restarts_keep_the_padding_fixed_and_lines_start_the_same_sort() {
                 run_until(gpu, run, u32::MAX, |_| true).unwrap();
                 read_texture(gpu, run.state()).unwrap()
             };
-            let restart = |run: &mut AngledRun, runs: Option<&RunMap>| {
+            let restart = |run: &mut AngledRun, runs: Option<&IntervalMap>| {
                 let mut encoder = gpu.device.create_command_encoder(&Default::default());
-                run.restart_in_runs(gpu, &mut encoder, runs).unwrap();
+                run.restart_within(gpu, &mut encoder, runs).unwrap();
                 gpu.queue.submit([encoder.finish()]);
                 assert!(read_texture(gpu, run.state()).unwrap() == case.picture, "a restart shows the input");
             };
-            let ends = |c: &Case| c.space.scatter(&stable_sort_in_runs(&c.lines, &c.options, &c.map));
+            let ends = |c: &Case| c.space.scatter(&stable_sort_within(&c.lines, &c.options, &c.map));
             let mut run = whole.start(gpu, &kit, pipelines, RunSettings::default());
             assert!(sort(&mut run) == ends(&whole), "whole lines");
             restart(&mut run, Some(&threshold));
@@ -454,6 +454,6 @@ fn restarts_keep_the_padding_fixed_and_lines_start_the_same_sort() {
         )
         .err()
         .unwrap();
-        assert_eq!(e, RunsError::WholePictureAtAngle);
+        assert_eq!(e, IntervalMapError::WholePictureAtAngle);
     });
 }

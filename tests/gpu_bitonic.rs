@@ -12,12 +12,12 @@ use shadersort::algorithms::swap_reader::SwapReader;
 use shadersort::algorithms::{SortRun, run_until};
 use shadersort::gpu::Gpu;
 use shadersort::gpu::readback::read_texture;
-use shadersort::intervals::{Cell, RunMap};
+use shadersort::intervals::{Cell, IntervalMap};
 use shadersort::keys::SortKey;
 use shadersort::keys::options::{Axis, SortOptions};
 use shadersort::picture::patterns::random_image;
 use shadersort::reference::bitonic::{BitonicModel, stage_count};
-use shadersort::reference::{fixed_pixels_stay, lines_are_permutations, stable_sort, stable_sort_in_runs};
+use shadersort::reference::{fixed_pixels_stay, lines_are_permutations, stable_sort, stable_sort_within};
 
 /// Runs `input` to the end in batches of `batch` steps, comparing the state and the exchanges
 /// with the model after every batch.
@@ -26,7 +26,7 @@ fn check_batches(
     bitonic: &Bitonic,
     input: &RgbaImage,
     options: SortOptions,
-    runs: Option<&RunMap>,
+    runs: Option<&IntervalMap>,
     batch: u32,
 ) {
     let what = format!(
@@ -35,7 +35,7 @@ fn check_batches(
         input.height(),
         runs.is_some()
     );
-    let mut run = bitonic.start_in_runs(gpu, input, options, runs);
+    let mut run = bitonic.start_within(gpu, input, options, runs);
     let reader = SwapReader::new(gpu, &run);
     let mut model = BitonicModel::new(input, options, runs);
     assert_eq!(run.total_steps(), model.stages(), "{what}");
@@ -57,7 +57,7 @@ fn check_batches(
     }
     let end = read_texture(gpu, run.state()).unwrap();
     let expected = match runs {
-        Some(map) => stable_sort_in_runs(input, &options, map),
+        Some(map) => stable_sort_within(input, &options, map),
         None => stable_sort(input, &options),
     };
     assert!(end == expected, "{what}: not the stable sort at the end");
@@ -65,9 +65,9 @@ fn check_batches(
 }
 
 /// Runs of random lengths: a pixel is fixed, starts a run or joins one, from a seed.
-fn random_runs(width: u32, height: u32, axis: Axis, seed: u64) -> RunMap {
+fn random_runs(width: u32, height: u32, axis: Axis, seed: u64) -> IntervalMap {
     let mut state = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-    RunMap::build(width, height, axis, |_, _, _| {
+    IntervalMap::build(width, height, axis, |_, _, _| {
         state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
         match (state >> 33) % 23 {
             0..=2 => Cell::Fixed,
@@ -178,7 +178,7 @@ fn a_restarted_run_counts_only_its_own_exchanges() {
     let exchanges: u64 = (0..model.stages()).map(|_| model.step()).sum();
     on_every_gpu(|gpu| {
         let bitonic = Bitonic::new(gpu);
-        let mut run = bitonic.start_in_runs(gpu, &input, options, None);
+        let mut run = bitonic.start_within(gpu, &input, options, None);
         let reader = SwapReader::new(gpu, &run);
         for (read_before_restart, batch) in [(true, 1), (false, 5), (true, u32::MAX), (false, u32::MAX)] {
             let mut encoder = gpu.device.create_command_encoder(&Default::default());
@@ -205,7 +205,7 @@ fn ranks_take_two_words_where_the_key_and_the_origin_do_not_fit_one() {
     on_every_gpu(|gpu| {
         let bitonic = Bitonic::new(gpu);
         let options = SortOptions { key: SortKey::Hue, descending: true, axis: Axis::Rows };
-        let run = bitonic.start_in_runs(gpu, &input, options, None);
+        let run = bitonic.start_within(gpu, &input, options, None);
         assert!(run.wide());
         assert_eq!(run.total_steps(), stage_count(8200));
         check_batches(gpu, &bitonic, &input, options, None, 7);
@@ -218,16 +218,16 @@ fn restarting_returns_to_the_input_and_new_runs_take_effect() {
     on_every_gpu(|gpu| {
         let bitonic = Bitonic::with_max_block(gpu, 32);
         let options = SortOptions { key: SortKey::Luma, descending: false, axis: Axis::Rows };
-        let mut run = bitonic.start_in_runs(gpu, &input, options, None);
+        let mut run = bitonic.start_within(gpu, &input, options, None);
         run_until(gpu, &mut run, 5, |_| true).unwrap();
         let runs = random_runs(90, 6, Axis::Rows, 12);
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
-        run.restart_in_runs(gpu, &mut encoder, Some(&runs)).unwrap();
+        run.restart_within(gpu, &mut encoder, Some(&runs)).unwrap();
         gpu.queue.submit([encoder.finish()]);
         assert_eq!(run.steps_done(), 0);
         assert!(read_texture(gpu, run.state()).unwrap() == input);
-        assert_eq!(run.total_steps(), stage_count(runs.max_run_len()));
+        assert_eq!(run.total_steps(), stage_count(runs.max_interval_len()));
         run_until(gpu, &mut run, u32::MAX, |_| true).unwrap();
-        assert!(read_texture(gpu, run.state()).unwrap() == stable_sort_in_runs(&input, &options, &runs));
+        assert!(read_texture(gpu, run.state()).unwrap() == stable_sort_within(&input, &options, &runs));
     });
 }

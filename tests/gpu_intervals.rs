@@ -11,22 +11,22 @@ use common::on_every_gpu;
 use common::steps::step_through;
 use image::RgbaImage;
 use shadersort::algorithms::bitonic::Bitonic;
+use shadersort::algorithms::interval_texture::IntervalMapError;
 use shadersort::algorithms::odd_even::PassKind;
 use shadersort::algorithms::ping_pong::StartPicture;
 use shadersort::algorithms::radix::RadixSettings;
-use shadersort::algorithms::runs::RunsError;
 use shadersort::algorithms::{Algorithm, Pipelines, RunSettings, SortRun, run_until};
 use shadersort::gpu::Gpu;
 use shadersort::gpu::readback::read_texture;
-use shadersort::intervals::{IntervalMode, IntervalSettings, Mask, RunLength, RunMap, Threshold};
+use shadersort::intervals::{IntervalLength, IntervalMap, IntervalMode, IntervalSettings, Mask, Threshold};
 use shadersort::keys::SortKey;
 use shadersort::keys::options::{Axis, Scope, SortOptions};
 use shadersort::keys::radix_key::RadixKey;
 use shadersort::picture::patterns::{SplitMix64, random_image};
 use shadersort::reference::bitonic::BitonicModel;
-use shadersort::reference::radix::{RadixPlan, Sequences, radix_steps_in_runs};
+use shadersort::reference::radix::{RadixPlan, Sequences, radix_steps_within};
 use shadersort::reference::{
-    fixed_pixels_stay, lines_are_permutations, odd_even_pass_in_runs, stable_sort, stable_sort_in_runs,
+    fixed_pixels_stay, lines_are_permutations, odd_even_pass_within, stable_sort, stable_sort_within,
 };
 
 /// The pipelines of every algorithm, built once per device.
@@ -58,22 +58,22 @@ fn check_all(
     pipes: &AllPipelines,
     input: &RgbaImage,
     options: SortOptions,
-    runs: &RunMap,
+    runs: &IntervalMap,
     what: &str,
 ) {
     let what = format!("{}x{} {options:?} {what}", input.width(), input.height());
-    let expected = stable_sort_in_runs(input, &options, runs);
-    let passes = runs.max_run_len();
+    let expected = stable_sort_within(input, &options, runs);
+    let passes = runs.max_interval_len();
     let mut finals = Vec::new();
 
     // Odd-even, both pass kinds: the model's pass after every pass.
     for pass_kind in [PassKind::Compute, PassKind::Fragment] {
         let settings = RunSettings { pass_kind, ..Default::default() };
-        let run = pipes.odd_even.start_in_runs(gpu, input, options, settings, Some(runs)).unwrap();
+        let run = pipes.odd_even.start_within(gpu, input, options, settings, Some(runs)).unwrap();
         assert_eq!(run.total_steps(), passes, "{what}: passes are the longest run");
         let mut model = input.clone();
         let run = step_through(gpu, run, |step, state, swaps| {
-            let model_swaps = odd_even_pass_in_runs(&mut model, &options, Some(runs), step - 1);
+            let model_swaps = odd_even_pass_within(&mut model, &options, Some(runs), step - 1);
             assert!(*state == model, "{what} {pass_kind:?}: pass {step} differs from the model");
             assert_eq!(swaps, model_swaps, "{what} {pass_kind:?}: swaps of pass {step}");
             assert!(lines_are_permutations(input, state, options.axis), "{what}: pass {step} lost a pixel");
@@ -85,14 +85,14 @@ fn check_all(
 
     // Bubble, 3 phases per step: the model after as many odd-even passes.
     let settings = RunSettings { phases_per_step: 3, ..Default::default() };
-    let run = pipes.bubble.start_in_runs(gpu, input, options, settings, Some(runs)).unwrap();
+    let run = pipes.bubble.start_within(gpu, input, options, settings, Some(runs)).unwrap();
     assert_eq!(run.total_steps(), passes.div_ceil(3), "{what}: bubble steps");
     let mut model = input.clone();
     let mut phases = 0;
     let run = step_through(gpu, run, |step, state, swaps| {
         let end = (3 * step).min(passes);
         let model_swaps: u64 =
-            (phases..end).map(|p| odd_even_pass_in_runs(&mut model, &options, Some(runs), p)).sum();
+            (phases..end).map(|p| odd_even_pass_within(&mut model, &options, Some(runs), p)).sum();
         phases = end;
         assert!(*state == model, "{what} bubble: step {step} differs from the model");
         assert_eq!(swaps, model_swaps, "{what} bubble: swaps of step {step}");
@@ -108,7 +108,7 @@ fn check_all(
     // The radix view, exact key, 4-bit digits: the model after every digit pass. Passes may
     // carry pixels across runs (the run id's digits come last), but never out of their line.
     let radix = RadixSettings::default();
-    let run = pipes.radix.start_in_runs(
+    let run = pipes.radix.start_within(
         gpu,
         input,
         options,
@@ -116,14 +116,14 @@ fn check_all(
         Some(runs),
     );
     let run = run.unwrap();
-    let key = RadixKey::new(options, None).unwrap().with_run_bits(runs.run_bits()).unwrap();
+    let key = RadixKey::new(options, None).unwrap().with_interval_bits(runs.interval_bits()).unwrap();
     let plan = RadixPlan { key, digit_bits: radix.digit_bits, stages: 1, twin_indices: false };
     assert_eq!(run.total_steps(), plan.steps(), "{what}: digit passes of key and run id");
     let seqs =
         Sequences { width: input.width(), height: input.height(), axis: options.axis, scope: Scope::Rows };
-    let (_, model_moved) = radix_steps_in_runs(input, seqs, &plan, Some(runs), plan.steps());
+    let (_, model_moved) = radix_steps_within(input, seqs, &plan, Some(runs), plan.steps());
     let run = step_through(gpu, run, |step, state, moved| {
-        let (model, _) = radix_steps_in_runs(input, seqs, &plan, Some(runs), step);
+        let (model, _) = radix_steps_within(input, seqs, &plan, Some(runs), step);
         assert!(*state == model, "{what} radix: digit pass {step} differs from the model");
         assert_eq!(moved, model_moved[step as usize - 1], "{what} radix: pixels moved by pass {step}");
         assert!(lines_are_permutations(input, state, options.axis), "{what} radix: pass {step} lost a pixel");
@@ -135,7 +135,7 @@ fn check_all(
     // The bitonic network, one stage per step: the model's stage after every stage, with
     // exactly its exchanges.
     for (name, pipelines) in [("bitonic", &pipes.bitonic), ("bitonic in blocks of 16", &pipes.bitonic_16)] {
-        let run = pipelines.start_in_runs(gpu, input, options, RunSettings::default(), Some(runs)).unwrap();
+        let run = pipelines.start_within(gpu, input, options, RunSettings::default(), Some(runs)).unwrap();
         let mut model = BitonicModel::new(input, options, Some(runs));
         assert_eq!(run.total_steps(), model.stages(), "{what}: {name} stages");
         let run = step_through(gpu, run, |step, state, swaps| {
@@ -177,7 +177,7 @@ fn sources(width: u32, height: u32, i: usize) -> Vec<(String, IntervalSettings, 
     let random = |min, max| IntervalSettings {
         mode: IntervalMode::Random,
         seed: 40 + i as u64,
-        run_length: RunLength::new(min, max).unwrap(),
+        interval_length: IntervalLength::new(min, max).unwrap(),
         ..Default::default()
     };
     let edges = IntervalSettings { mode: IntervalMode::Edges, edge_level: 0.2, ..Default::default() };
@@ -211,7 +211,7 @@ fn every_algorithm_matches_the_model_within_runs_on_awkward_sizes() {
                 let axis = if (i + k) % 2 == 0 { Axis::Rows } else { Axis::Columns };
                 let key = SortKey::ALL[(i + 2 * k) % SortKey::ALL.len()];
                 let options = SortOptions { key, descending: (i + k) % 3 == 1, axis };
-                let runs = RunMap::compute(&input, axis, settings, mask.as_ref()).unwrap();
+                let runs = IntervalMap::compute(&input, axis, settings, mask.as_ref()).unwrap();
                 check_all(gpu, &pipes, &input, options, &runs, name);
             }
         }
@@ -228,10 +228,10 @@ fn runs_of_no_pixels_one_pixel_and_whole_lines_and_every_mask() {
         for (name, settings, mask) in sources(21, 6, 3).into_iter().skip(3) {
             for axis in [Axis::Rows, Axis::Columns] {
                 let options = SortOptions { key: SortKey::Luma, descending: axis == Axis::Columns, axis };
-                let runs = RunMap::compute(&input, axis, &settings, mask.as_ref()).unwrap();
+                let runs = IntervalMap::compute(&input, axis, &settings, mask.as_ref()).unwrap();
                 check_all(gpu, &pipes, &input, options, &runs, &name);
-                let end = stable_sort_in_runs(&input, &options, &runs);
-                if runs.max_run_len() == 1 {
+                let end = stable_sort_within(&input, &options, &runs);
+                if runs.max_interval_len() == 1 {
                     assert!(end == input, "{name}: runs of one pixel leave the picture as it is");
                 }
                 if runs.is_whole_lines() {
@@ -254,9 +254,9 @@ fn restarting_with_another_map_sorts_as_a_fresh_run_would() {
         threshold: Threshold::new(lo, hi).unwrap(),
         ..Default::default()
     };
-    let narrow = RunMap::compute(&input, Axis::Rows, &threshold(0.1, 0.4), None).unwrap();
-    let wide = RunMap::compute(&input, Axis::Rows, &threshold(0.0, 0.9), None).unwrap();
-    assert_ne!(narrow.max_run_len(), wide.max_run_len());
+    let narrow = IntervalMap::compute(&input, Axis::Rows, &threshold(0.1, 0.4), None).unwrap();
+    let wide = IntervalMap::compute(&input, Axis::Rows, &threshold(0.0, 0.9), None).unwrap();
+    assert_ne!(narrow.max_interval_len(), wide.max_interval_len());
     on_every_gpu(|gpu| {
         let pipes = AllPipelines::new(gpu);
         let lanes = [
@@ -272,9 +272,9 @@ fn restarting_with_another_map_sorts_as_a_fresh_run_would() {
                 run_until(gpu, run.as_mut(), u32::MAX, |_| true).unwrap();
                 read_texture(gpu, run.state()).unwrap()
             };
-            let restart = |run: &mut Box<dyn SortRun>, runs: Option<&RunMap>| {
+            let restart = |run: &mut Box<dyn SortRun>, runs: Option<&IntervalMap>| {
                 let mut encoder = gpu.device.create_command_encoder(&Default::default());
-                run.restart_in_runs(gpu, &mut encoder, runs).unwrap();
+                run.restart_within(gpu, &mut encoder, runs).unwrap();
                 gpu.queue.submit([encoder.finish()]);
                 assert_eq!(run.steps_done(), 0);
                 assert!(
@@ -282,19 +282,19 @@ fn restarting_with_another_map_sorts_as_a_fresh_run_would() {
                     "lane {i}: a restart shows the input"
                 );
             };
-            let mut run = pipelines.start_in_runs(gpu, &input, options, settings, Some(&narrow)).unwrap();
-            assert!(sort(&mut run) == stable_sort_in_runs(&input, &options, &narrow), "lane {i}: narrow");
+            let mut run = pipelines.start_within(gpu, &input, options, settings, Some(&narrow)).unwrap();
+            assert!(sort(&mut run) == stable_sort_within(&input, &options, &narrow), "lane {i}: narrow");
             let fresh_steps =
-                pipelines.start_in_runs(gpu, &input, options, settings, Some(&wide)).unwrap().total_steps();
+                pipelines.start_within(gpu, &input, options, settings, Some(&wide)).unwrap().total_steps();
             restart(&mut run, Some(&wide));
             assert_eq!(run.total_steps(), fresh_steps, "lane {i}: the steps follow the map");
-            assert!(sort(&mut run) == stable_sort_in_runs(&input, &options, &wide), "lane {i}: wide");
+            assert!(sort(&mut run) == stable_sort_within(&input, &options, &wide), "lane {i}: wide");
             restart(&mut run, None);
             assert!(sort(&mut run) == stable_sort(&input, &options), "lane {i}: no map");
 
             let mut run = pipelines.start(gpu, &input, options, settings);
             restart(&mut run, Some(&narrow));
-            assert!(sort(&mut run) == stable_sort_in_runs(&input, &options, &narrow), "lane {i}: map added");
+            assert!(sort(&mut run) == stable_sort_within(&input, &options, &narrow), "lane {i}: map added");
         }
     });
 }
@@ -302,25 +302,25 @@ fn restarting_with_another_map_sorts_as_a_fresh_run_would() {
 #[test]
 fn maps_that_cannot_be_used_are_refused_and_leave_the_run_as_it_was() {
     let input = random_image(9, 4, 5);
-    let rows = RunMap::whole_lines(9, 4, Axis::Rows);
-    let columns = RunMap::whole_lines(9, 4, Axis::Columns);
-    let other_size = RunMap::whole_lines(4, 9, Axis::Rows);
+    let rows = IntervalMap::whole_lines(9, 4, Axis::Rows);
+    let columns = IntervalMap::whole_lines(9, 4, Axis::Columns);
+    let other_size = IntervalMap::whole_lines(4, 9, Axis::Rows);
     on_every_gpu(|gpu| {
         let pipes = AllPipelines::new(gpu);
         for pipelines in [&pipes.odd_even, &pipes.bubble, &pipes.radix, &pipes.bitonic] {
             for wrong in [&columns, &other_size] {
                 let e = pipelines
-                    .start_in_runs(gpu, &input, SortOptions::default(), RunSettings::default(), Some(wrong))
+                    .start_within(gpu, &input, SortOptions::default(), RunSettings::default(), Some(wrong))
                     .err()
                     .expect("a map for another picture is refused");
-                assert!(matches!(e, RunsError::Mismatch { .. }), "{e}");
+                assert!(matches!(e, IntervalMapError::Mismatch { .. }), "{e}");
             }
             let mut run = pipelines
-                .start_in_runs(gpu, &input, SortOptions::default(), RunSettings::default(), Some(&rows))
+                .start_within(gpu, &input, SortOptions::default(), RunSettings::default(), Some(&rows))
                 .unwrap();
             let steps = run.total_steps();
             let mut encoder = gpu.device.create_command_encoder(&Default::default());
-            assert!(run.restart_in_runs(gpu, &mut encoder, Some(&other_size)).is_err());
+            assert!(run.restart_within(gpu, &mut encoder, Some(&other_size)).is_err());
             assert_eq!(run.total_steps(), steps);
         }
         let image = RunSettings {
@@ -328,8 +328,8 @@ fn maps_that_cannot_be_used_are_refused_and_leave_the_run_as_it_was() {
             ..Default::default()
         };
         let e =
-            pipes.radix.start_in_runs(gpu, &input, SortOptions::default(), image, Some(&rows)).err().unwrap();
-        assert_eq!(e, RunsError::WholePicture);
+            pipes.radix.start_within(gpu, &input, SortOptions::default(), image, Some(&rows)).err().unwrap();
+        assert_eq!(e, IntervalMapError::WholePicture);
         assert!(e.to_string().contains("drop --scope image"), "{e}");
     });
 }
@@ -344,14 +344,14 @@ fn radix_scatter_stages_and_quantised_keys_match_the_model_within_runs() {
     let random = IntervalSettings {
         mode: IntervalMode::Random,
         seed: 5,
-        run_length: RunLength::new(3, 20).unwrap(),
+        interval_length: IntervalLength::new(3, 20).unwrap(),
         ..Default::default()
     };
     on_every_gpu(|gpu| {
         let radix = Radix::new(gpu);
         for (i, (w, h, axis)) in [(67, 4, Axis::Rows), (5, 33, Axis::Columns)].into_iter().enumerate() {
             let input = random_image(w, h, 50 + i as u64);
-            let runs = RunMap::compute(&input, axis, &random, None).unwrap();
+            let runs = IntervalMap::compute(&input, axis, &random, None).unwrap();
             let options = SortOptions { key: SortKey::Saturation, descending: i == 1, axis };
             for (digit_bits, key_bits, sub_steps) in
                 [(2, Some(6), true), (8, None, true), (1, Some(3), false), (4, None, false)]
@@ -363,14 +363,14 @@ fn radix_scatter_stages_and_quantised_keys_match_the_model_within_runs() {
                     sub_steps,
                     twin_indices: sub_steps,
                 };
-                let run = radix.start_in_runs(gpu, &input, options, settings, Some(&runs)).unwrap();
+                let run = radix.start_within(gpu, &input, options, settings, Some(&runs)).unwrap();
                 let plan = run.plan();
-                assert_eq!(plan.key.run_bits, runs.run_bits());
+                assert_eq!(plan.key.interval_bits, runs.interval_bits());
                 let seqs = run.sequences();
                 let what = format!("{w}x{h} {plan:?}");
-                let (_, model_moved) = radix_steps_in_runs(&input, seqs, &plan, Some(&runs), plan.steps());
+                let (_, model_moved) = radix_steps_within(&input, seqs, &plan, Some(&runs), plan.steps());
                 let run = step_through(gpu, Box::new(run), |step, state, moved| {
-                    let (model, _) = radix_steps_in_runs(&input, seqs, &plan, Some(&runs), step);
+                    let (model, _) = radix_steps_within(&input, seqs, &plan, Some(&runs), step);
                     assert!(*state == model, "{what}: step {step} differs from the model");
                     assert_eq!(moved, model_moved[step as usize - 1], "{what}: pixels moved by step {step}");
                 });
@@ -390,17 +390,17 @@ fn radix_scatter_stages_and_quantised_keys_match_the_model_within_runs() {
 /// on lines shorter and longer than the kernel's 256 invocations and not multiples of them.
 #[test]
 fn threshold_runs_found_on_the_gpu_equal_the_cpu_map() {
-    use shadersort::algorithms::found_runs::{FoundRuns, RunsKernel};
-    use shadersort::algorithms::runs::run_id_texture;
+    use shadersort::algorithms::found_intervals::{FoundIntervals, IntervalsKernel};
+    use shadersort::algorithms::interval_texture::interval_id_texture;
     use shadersort::gpu::texture::picture_texture;
     let sizes =
         [(1, 1), (1, 40), (40, 1), (63, 2), (64, 3), (65, 2), (257, 3), (600, 4), (3, 700), (1000, 2)];
     on_every_gpu(|gpu| {
-        let kernel = RunsKernel::new(gpu);
+        let kernel = IntervalsKernel::new(gpu);
         for (i, &(w, h)) in sizes.iter().enumerate() {
             let picture = random_image(w, h, 900 + i as u64);
             let texture = picture_texture(gpu, &picture, "test::picture");
-            let ids = run_id_texture(gpu, w, h, "test::run_ids");
+            let ids = interval_id_texture(gpu, w, h, "test::run_ids");
             let thresholds = [
                 (SortKey::ALL[i % SortKey::ALL.len()], Threshold::DEFAULT),
                 (SortKey::Luma, Threshold::ALL),
@@ -411,7 +411,7 @@ fn threshold_runs_found_on_the_gpu_equal_the_cpu_map() {
             ];
             for axis in [Axis::Rows, Axis::Columns] {
                 for (key, threshold) in thresholds {
-                    let runs = FoundRuns::threshold(key, threshold, axis);
+                    let runs = FoundIntervals::threshold(key, threshold, axis);
                     let mut encoder = gpu.device.create_command_encoder(&Default::default());
                     kernel.record(gpu, &mut encoder, &texture, &ids, runs);
                     gpu.queue.submit([encoder.finish()]);
@@ -423,9 +423,12 @@ fn threshold_runs_found_on_the_gpu_equal_the_cpu_map() {
                         threshold,
                         ..Default::default()
                     };
-                    let expected = RunMap::compute(&picture, axis, &settings, None).unwrap();
+                    let expected = IntervalMap::compute(&picture, axis, &settings, None).unwrap();
                     assert!(got == expected.ids(), "{w}x{h} {axis:?} {key:?} {threshold:?}");
-                    assert!(expected.run_bits() <= runs.run_bits(w, h), "{w}x{h} {axis:?}: run bits");
+                    assert!(
+                        expected.interval_bits() <= runs.interval_bits(w, h),
+                        "{w}x{h} {axis:?}: run bits"
+                    );
                 }
             }
         }
@@ -437,34 +440,34 @@ fn threshold_runs_found_on_the_gpu_equal_the_cpu_map() {
 /// and both axes; and a key too wide for those bits is refused as with a map.
 #[test]
 fn radix_within_threshold_runs_found_on_the_gpu_sorts_as_within_the_cpu_map() {
-    use shadersort::algorithms::found_runs::{FoundRuns, RunsKernel};
+    use shadersort::algorithms::found_intervals::{FoundIntervals, IntervalsKernel};
     use shadersort::algorithms::radix::Radix;
     on_every_gpu(|gpu| {
         let radix = Radix::new(gpu);
-        let kernel = RunsKernel::new(gpu);
+        let kernel = IntervalsKernel::new(gpu);
         let threshold = Threshold::new(0.2, 0.7).unwrap();
         for (i, &(w, h)) in [(65, 3), (300, 4), (3, 70), (1, 1)].iter().enumerate() {
             let picture = random_image(w, h, 950 + i as u64);
             for axis in [Axis::Rows, Axis::Columns] {
                 let options = SortOptions { key: SortKey::ALL[i], descending: i % 2 == 1, axis };
-                let runs = FoundRuns::threshold(SortKey::Luma, threshold, axis);
+                let runs = FoundIntervals::threshold(SortKey::Luma, threshold, axis);
                 let settings = RadixSettings::default();
                 let mut run = radix
-                    .start_in_found_runs(gpu, StartPicture::Image(&picture), options, settings, &kernel, runs)
+                    .start_within_found(gpu, StartPicture::Image(&picture), options, settings, &kernel, runs)
                     .unwrap();
                 run_until(gpu, &mut run, u32::MAX, |_| true).unwrap();
                 let intervals =
                     IntervalSettings { mode: IntervalMode::Threshold, threshold, ..Default::default() };
-                let map = RunMap::compute(&picture, axis, &intervals, None).unwrap();
+                let map = IntervalMap::compute(&picture, axis, &intervals, None).unwrap();
                 let state = read_texture(gpu, run.state()).unwrap();
-                assert!(state == stable_sort_in_runs(&picture, &options, &map), "{w}x{h} {options:?}");
+                assert!(state == stable_sort_within(&picture, &options, &map), "{w}x{h} {options:?}");
             }
         }
         // Hue takes 19 bits, ids of a line of 16384 take 14.
         let wide = RgbaImage::new(16384, 1);
         let options = SortOptions { key: SortKey::Hue, ..Default::default() };
-        let runs = FoundRuns::threshold(SortKey::Luma, threshold, Axis::Rows);
-        let refused = radix.start_in_found_runs(
+        let runs = FoundIntervals::threshold(SortKey::Luma, threshold, Axis::Rows);
+        let refused = radix.start_within_found(
             gpu,
             StartPicture::Image(&wide),
             options,
@@ -472,6 +475,6 @@ fn radix_within_threshold_runs_found_on_the_gpu_sorts_as_within_the_cpu_map() {
             &kernel,
             runs,
         );
-        assert!(matches!(refused, Err(RunsError::KeyTooWide(_))));
+        assert!(matches!(refused, Err(IntervalMapError::KeyTooWide(_))));
     });
 }

@@ -17,14 +17,14 @@ use shadersort::algorithms::{Algorithm, Pipelines, RunSettings, SortRun};
 use shadersort::angle::scatter::LineScatter;
 use shadersort::angle::{Angle, Lines};
 use shadersort::gpu::Gpu;
-use shadersort::intervals::{Cell, RunMap};
+use shadersort::intervals::{Cell, IntervalMap};
 use shadersort::keys::SortKey;
 use shadersort::keys::options::{Axis, Scope, SortOptions};
 use shadersort::keys::radix_key::RadixKey;
 use shadersort::lens::{LensLine, LensProbe, LensReading, StepReading};
 use shadersort::picture::patterns::random_image;
 use shadersort::reference::bitonic::bitonic_stages;
-use shadersort::reference::radix::{RadixPlan, Sequences, destinations, radix_steps, radix_steps_in_runs};
+use shadersort::reference::radix::{RadixPlan, Sequences, destinations, radix_steps, radix_steps_within};
 use shadersort::reference::{self, first_left};
 
 /// One step forward, its counts taken.
@@ -120,12 +120,12 @@ fn within_runs_the_lens_compares_only_pairs_of_one_run() {
         let input = random_image(w, h, 5);
         let options = SortOptions::default();
         // Runs of five, every seventh pixel fixed.
-        let runs = RunMap::build(w, h, Axis::Rows, |_, pos, _| match pos {
+        let runs = IntervalMap::build(w, h, Axis::Rows, |_, pos, _| match pos {
             p if p % 7 == 6 => Cell::Fixed,
             p if p % 5 == 0 => Cell::Start,
             _ => Cell::Join,
         });
-        let mut run = OddEven::new(gpu).start_in_runs(gpu, &input, options, PassKind::Compute, Some(&runs));
+        let mut run = OddEven::new(gpu).start_within(gpu, &input, options, PassKind::Compute, Some(&runs));
         for iteration in 0..3 {
             step(gpu, &mut run);
             let lens = read(gpu, &mut probe, &run, (w, h), Axis::Rows, 1);
@@ -307,23 +307,25 @@ fn angled_model(
     algorithm: Algorithm,
     lines: &RgbaImage,
     options: SortOptions,
-    map: &RunMap,
+    map: &IntervalMap,
     steps: u32,
 ) -> RgbaImage {
     match algorithm {
-        Algorithm::OddEven => reference::odd_even_passes_in_runs(lines, &options, Some(map), steps),
+        Algorithm::OddEven => reference::odd_even_passes_within(lines, &options, Some(map), steps),
         Algorithm::Bubble => {
-            let phases = (steps * DEFAULT_PHASES_PER_STEP).min(map.max_run_len());
-            reference::odd_even_passes_in_runs(lines, &options, Some(map), phases)
+            let phases = (steps * DEFAULT_PHASES_PER_STEP).min(map.max_interval_len());
+            reference::odd_even_passes_within(lines, &options, Some(map), phases)
         }
         Algorithm::Radix => {
             let settings = RadixSettings::default();
-            let key =
-                RadixKey::new(options, settings.key_bits).unwrap().with_run_bits(map.run_bits()).unwrap();
+            let key = RadixKey::new(options, settings.key_bits)
+                .unwrap()
+                .with_interval_bits(map.interval_bits())
+                .unwrap();
             let plan = RadixPlan { key, digit_bits: settings.digit_bits, stages: 1, twin_indices: false };
             let (width, height) = lines.dimensions();
             let seqs = Sequences { width, height, axis: Axis::Rows, scope: Scope::Rows };
-            radix_steps_in_runs(lines, seqs, &plan, Some(map), steps).0
+            radix_steps_within(lines, seqs, &plan, Some(map), steps).0
         }
         Algorithm::Bitonic => bitonic_stages(lines, options, Some(map), steps),
     }
@@ -399,13 +401,13 @@ fn bitonic_lens_shows_each_stage_pairs_and_exchanges_as_the_model_has_them() {
         let input = random_image(w, h, 17);
         let options = SortOptions::default();
         // Runs of up to five, every seventh pixel fixed, in line 1; the others whole.
-        let runs = RunMap::build(w, h, Axis::Rows, |line, pos, _| match pos {
+        let runs = IntervalMap::build(w, h, Axis::Rows, |line, pos, _| match pos {
             p if line == 1 && p % 7 == 6 => Cell::Fixed,
             p if line == 1 && p % 5 == 0 => Cell::Start,
             _ => Cell::Join,
         });
         for map in [None, Some(&runs)] {
-            let mut run = bitonic.start_in_runs(gpu, &input, options, map);
+            let mut run = bitonic.start_within(gpu, &input, options, map);
             let mut model = BitonicModel::new(&input, options, map);
             let mut before = input.clone();
             while run.steps_done() < run.total_steps() {

@@ -1,6 +1,6 @@
 //! Runs found on the GPU in every interval mode (a mask alone, threshold with a mask, edges
 //! and random lengths, with and without a mask), along rows, columns and lines at angles (in
-//! line space), equal the CPU's `RunMap` id for id, and every comparison sort within them
+//! line space), equal the CPU's `IntervalMap` id for id, and every comparison sort within them
 //! sorts as the model does within the CPU's map, step by step. On awkward sizes, both axes,
 //! several seeds, levels and masks (all black, all white, random), every backend under test.
 
@@ -9,15 +9,15 @@ mod common;
 use common::on_every_gpu;
 use common::steps::{AWKWARD_SIZES, check_every_algorithm, every_pipeline};
 use image::RgbaImage;
-use shadersort::algorithms::found_runs::{FoundRuns, LineCells, RunRule, RunsKernel};
+use shadersort::algorithms::found_intervals::{FoundIntervals, IntervalRule, IntervalsKernel, LineCells};
 use shadersort::algorithms::gpu_mask::GpuMask;
+use shadersort::algorithms::interval_texture::interval_id_texture;
 use shadersort::algorithms::map_source::MapSource;
-use shadersort::algorithms::runs::run_id_texture;
 use shadersort::angle::{Angle, LineSpace};
 use shadersort::gpu::Gpu;
 use shadersort::gpu::readback::read_texture;
 use shadersort::gpu::texture::picture_texture;
-use shadersort::intervals::{IntervalMode, IntervalSettings, Mask, RunLength, RunMap, Threshold};
+use shadersort::intervals::{IntervalLength, IntervalMap, IntervalMode, IntervalSettings, Mask, Threshold};
 use shadersort::keys::SortKey;
 use shadersort::keys::options::{Axis, SortOptions};
 use shadersort::picture::patterns::{SplitMix64, random_image};
@@ -59,7 +59,7 @@ fn modes(i: usize) -> Vec<IntervalSettings> {
         IntervalSettings {
             mode: IntervalMode::Random,
             seed: 17 * i as u64 + 1,
-            run_length: RunLength::new(lengths.0, lengths.1).unwrap(),
+            interval_length: IntervalLength::new(lengths.0, lengths.1).unwrap(),
             ..base
         },
         IntervalSettings { mode: IntervalMode::Random, seed: u64::MAX - i as u64, ..base },
@@ -69,7 +69,7 @@ fn modes(i: usize) -> Vec<IntervalSettings> {
 /// The run ids the kernel finds in `picture` under `settings` and `mask`.
 fn found_ids(
     gpu: &Gpu,
-    kernel: &RunsKernel,
+    kernel: &IntervalsKernel,
     picture: &RgbaImage,
     axis: Axis,
     settings: &IntervalSettings,
@@ -77,8 +77,8 @@ fn found_ids(
 ) -> Vec<u32> {
     let (w, h) = picture.dimensions();
     let texture = picture_texture(gpu, picture, "test::picture");
-    let ids = run_id_texture(gpu, w, h, "test::run_ids");
-    let runs = FoundRuns { mask, ..FoundRuns::new(RunRule::of(settings), axis) };
+    let ids = interval_id_texture(gpu, w, h, "test::run_ids");
+    let runs = FoundIntervals { mask, ..FoundIntervals::new(IntervalRule::of(settings), axis) };
     let mut encoder = gpu.device.create_command_encoder(&Default::default());
     kernel.record(gpu, &mut encoder, &texture, &ids, runs);
     gpu.queue.submit([encoder.finish()]);
@@ -91,7 +91,7 @@ fn found_ids(
 fn runs_found_on_the_gpu_equal_the_cpu_map_in_every_mode() {
     let sizes = AWKWARD_SIZES.iter().copied().chain([(300, 3), (2, 270)]);
     on_every_gpu(|gpu| {
-        let kernel = RunsKernel::new(gpu);
+        let kernel = IntervalsKernel::new(gpu);
         for (i, (w, h)) in sizes.clone().enumerate() {
             let pictures = [random_image(w, h, 40 + i as u64), slopes(w, h, i as u64)];
             let masks = [None, Some(mask(w, h, 0)), Some(mask(w, h, 1)), Some(mask(w, h, 60 + i as u64))];
@@ -104,7 +104,8 @@ fn runs_found_on_the_gpu_equal_the_cpu_map_in_every_mode() {
                                 continue;
                             }
                             let got = found_ids(gpu, &kernel, picture, axis, &settings, on_gpu.as_ref());
-                            let expected = RunMap::compute(picture, axis, &settings, mask.as_ref()).unwrap();
+                            let expected =
+                                IntervalMap::compute(picture, axis, &settings, mask.as_ref()).unwrap();
                             assert!(
                                 got == expected.ids(),
                                 "{w}x{h} picture {p} mask {m} {axis:?} {settings:?}:\n got {got:?}\nwant {:?}",
@@ -125,7 +126,7 @@ fn runs_found_on_the_gpu_equal_the_cpu_map_in_every_mode() {
 fn every_algorithm_within_runs_found_in_every_mode_matches_the_model() {
     on_every_gpu(|gpu| {
         let all = every_pipeline(gpu);
-        let kernel = RunsKernel::new(gpu);
+        let kernel = IntervalsKernel::new(gpu);
         let sizes = [(1, 1), (13, 1), (1, 13), (65, 2), (17, 9), (3, 5)];
         let cases = [
             (IntervalMode::None, true),
@@ -147,9 +148,11 @@ fn every_algorithm_within_runs_found_in_every_mode_matches_the_model() {
             let settings = modes(i).into_iter().find(|s| s.mode == mode).unwrap();
             for axis in [Axis::Rows, Axis::Columns] {
                 let options = SortOptions { key: SortKey::ALL[i], descending: i % 2 == 0, axis };
-                let map = RunMap::compute(&input, axis, &settings, mask.as_ref()).unwrap();
-                let runs =
-                    FoundRuns { mask: on_gpu.as_ref(), ..FoundRuns::new(RunRule::of(&settings), axis) };
+                let map = IntervalMap::compute(&input, axis, &settings, mask.as_ref()).unwrap();
+                let runs = FoundIntervals {
+                    mask: on_gpu.as_ref(),
+                    ..FoundIntervals::new(IntervalRule::of(&settings), axis)
+                };
                 let what = format!("within {settings:?}, masked {masked}");
                 check_every_algorithm(
                     gpu,
@@ -168,7 +171,7 @@ fn every_algorithm_within_runs_found_in_every_mode_matches_the_model() {
 /// The ids the kernel finds in line space for `picture` along `space`'s lines.
 fn found_ids_at_angle(
     gpu: &Gpu,
-    kernel: &RunsKernel,
+    kernel: &IntervalsKernel,
     picture: &RgbaImage,
     space: &LineSpace,
     settings: &IntervalSettings,
@@ -177,10 +180,10 @@ fn found_ids_at_angle(
     let (lw, lines) = space.size();
     let texture = picture_texture(gpu, picture, "test::picture");
     let line_space = picture_texture(gpu, &space.gather(picture), "test::line_space");
-    let ids = run_id_texture(gpu, lw, lines, "test::run_ids");
+    let ids = interval_id_texture(gpu, lw, lines, "test::run_ids");
     let tables = space.tables(gpu);
     let angled = Some(LineCells { picture: &texture, cells: &tables.cells });
-    let runs = FoundRuns { mask, angled, ..FoundRuns::new(RunRule::of(settings), Axis::Rows) };
+    let runs = FoundIntervals { mask, angled, ..FoundIntervals::new(IntervalRule::of(settings), Axis::Rows) };
     let mut encoder = gpu.device.create_command_encoder(&Default::default());
     kernel.record(gpu, &mut encoder, &line_space, &ids, runs);
     gpu.queue.submit([encoder.finish()]);
@@ -192,12 +195,12 @@ const ANGLES: [f64; 6] = [30.0, 135.0, 200.0, 290.0, 63.43494882, 180.0];
 
 /// At angles, in line space: every mode (whole lines too, the padding fixed), with and without
 /// black, white and random masks, on noise and on slopes: the GPU's ids are those of the
-/// CPU's line-space map (`LineSpace::run_map`), on awkward sizes.
+/// CPU's line-space map (`LineSpace::interval_map`), on awkward sizes.
 #[test]
 fn runs_found_on_the_gpu_at_angles_equal_the_cpu_map_in_line_space() {
     let sizes = AWKWARD_SIZES.iter().copied().chain([(300, 3), (2, 270)]);
     on_every_gpu(|gpu| {
-        let kernel = RunsKernel::new(gpu);
+        let kernel = IntervalsKernel::new(gpu);
         for (i, (w, h)) in sizes.clone().enumerate() {
             let pictures = [random_image(w, h, 140 + i as u64), slopes(w, h, i as u64 + 3)];
             let masks = [None, Some(mask(w, h, 0)), Some(mask(w, h, 1)), Some(mask(w, h, 160 + i as u64))];
@@ -209,7 +212,7 @@ fn runs_found_on_the_gpu_at_angles_equal_the_cpu_map_in_line_space() {
                     for settings in modes(i + m + p) {
                         let got =
                             found_ids_at_angle(gpu, &kernel, picture, &space, &settings, on_gpu.as_ref());
-                        let expected = space.run_map(picture, &settings, mask.as_ref()).unwrap();
+                        let expected = space.interval_map(picture, &settings, mask.as_ref()).unwrap();
                         assert!(
                             got == expected.ids(),
                             "{w}x{h} at {degrees}° picture {p} mask {m} {settings:?}:\n got {got:?}\nwant {:?}",
@@ -229,7 +232,7 @@ fn runs_found_on_the_gpu_at_angles_equal_the_cpu_map_in_line_space() {
 fn every_algorithm_within_runs_found_at_angles_matches_the_model() {
     on_every_gpu(|gpu| {
         let all = every_pipeline(gpu);
-        let kernel = RunsKernel::new(gpu);
+        let kernel = IntervalsKernel::new(gpu);
         let sizes = [(1, 1), (13, 2), (2, 13), (17, 9), (9, 5), (6, 7)];
         let cases = [
             (IntervalMode::None, false),
@@ -251,14 +254,14 @@ fn every_algorithm_within_runs_found_at_angles_matches_the_model() {
             let mask = masked.then(|| mask(w, h, 190 + i as u64));
             let on_gpu = mask.as_ref().map(|m| GpuMask::new(gpu, m));
             let settings = modes(i).into_iter().find(|s| s.mode == mode).unwrap();
-            let map = space.run_map(&input, &settings, mask.as_ref()).unwrap();
+            let map = space.interval_map(&input, &settings, mask.as_ref()).unwrap();
             let texture = picture_texture(gpu, &input, "test::picture");
             let tables = space.tables(gpu);
             let angled = Some(LineCells { picture: &texture, cells: &tables.cells });
-            let runs = FoundRuns {
+            let runs = FoundIntervals {
                 mask: on_gpu.as_ref(),
                 angled,
-                ..FoundRuns::new(RunRule::of(&settings), Axis::Rows)
+                ..FoundIntervals::new(IntervalRule::of(&settings), Axis::Rows)
             };
             let options = SortOptions { key: SortKey::ALL[i], descending: i % 2 == 1, axis: Axis::Rows };
             let what = format!("at {degrees}° within {settings:?}, masked {masked}");

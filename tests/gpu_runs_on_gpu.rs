@@ -11,20 +11,20 @@ use common::on_every_gpu;
 use common::steps::{AWKWARD_SIZES, check_every_algorithm, every_pipeline};
 use image::RgbaImage;
 use shadersort::algorithms::bitonic_plan::{GpuPlan, Plan, PlanKernel, slots_per_line};
-use shadersort::algorithms::found_runs::{FoundRuns, RunsKernel};
+use shadersort::algorithms::found_intervals::{FoundIntervals, IntervalsKernel};
+use shadersort::algorithms::interval_texture::interval_id_texture;
 use shadersort::algorithms::map_source::MapSource;
-use shadersort::algorithms::runs::run_id_texture;
 use shadersort::gpu::readback::read_u32s;
 use shadersort::gpu::texture::picture_texture;
-use shadersort::intervals::{IntervalMode, IntervalSettings, RunMap, Threshold};
+use shadersort::intervals::{IntervalMap, IntervalMode, IntervalSettings, Threshold};
 use shadersort::keys::SortKey;
 use shadersort::keys::options::{Axis, SortOptions};
 use shadersort::picture::patterns::random_image;
 
 /// The CPU's map of the threshold runs the GPU is asked to find.
-fn cpu_map(picture: &RgbaImage, (key, threshold, axis): (SortKey, Threshold, Axis)) -> RunMap {
+fn cpu_map(picture: &RgbaImage, (key, threshold, axis): (SortKey, Threshold, Axis)) -> IntervalMap {
     let settings = IntervalSettings { mode: IntervalMode::Threshold, key, threshold, ..Default::default() };
-    RunMap::compute(picture, axis, &settings, None).unwrap()
+    IntervalMap::compute(picture, axis, &settings, None).unwrap()
 }
 
 /// Thresholds that make many runs, none (an empty range), every pixel one run, and few.
@@ -42,15 +42,15 @@ fn thresholds(i: usize) -> [(SortKey, Threshold); 3] {
 #[test]
 fn the_bitonic_plan_made_on_the_gpu_equals_the_cpu_plan() {
     on_every_gpu(|gpu| {
-        let (threshold_kernel, plan_kernel) = (RunsKernel::new(gpu), PlanKernel::new(gpu));
+        let (threshold_kernel, plan_kernel) = (IntervalsKernel::new(gpu), PlanKernel::new(gpu));
         for (i, &(w, h)) in AWKWARD_SIZES.iter().enumerate() {
             let picture = random_image(w, h, 300 + i as u64);
             let texture = picture_texture(gpu, &picture, "test::picture");
-            let ids = run_id_texture(gpu, w, h, "test::run_ids");
+            let ids = interval_id_texture(gpu, w, h, "test::run_ids");
             for axis in [Axis::Rows, Axis::Columns] {
                 let (len, lines) = if axis == Axis::Rows { (w, h) } else { (h, w) };
                 for (key, threshold) in thresholds(i) {
-                    let runs = FoundRuns::threshold(key, threshold, axis);
+                    let runs = FoundIntervals::threshold(key, threshold, axis);
                     let map = cpu_map(&picture, (key, threshold, axis));
                     for block in [2, 4, 2048] {
                         let plan = GpuPlan::new(gpu, axis, (len, lines), block);
@@ -95,7 +95,7 @@ fn the_bitonic_plan_made_on_the_gpu_equals_the_cpu_plan() {
 fn every_algorithm_within_threshold_runs_found_on_the_gpu_matches_the_model() {
     on_every_gpu(|gpu| {
         let all = every_pipeline(gpu);
-        let kernel = RunsKernel::new(gpu);
+        let kernel = IntervalsKernel::new(gpu);
         for (i, &(w, h)) in AWKWARD_SIZES.iter().enumerate() {
             let input = random_image(w, h, 500 + i as u64);
             for axis in [Axis::Rows, Axis::Columns] {
@@ -105,7 +105,7 @@ fn every_algorithm_within_threshold_runs_found_on_the_gpu_matches_the_model() {
                     axis,
                 };
                 let (key, threshold) = thresholds(i)[if i % 3 == 2 { 2 } else { 0 }];
-                let runs = FoundRuns::threshold(key, threshold, axis);
+                let runs = FoundIntervals::threshold(key, threshold, axis);
                 let map = cpu_map(&input, (key, threshold, axis));
                 let what = format!("within {key:?} {threshold:?}");
                 check_every_algorithm(

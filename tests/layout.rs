@@ -1,4 +1,4 @@
-//! The source tree keeps the shape README's Layout table describes: no import circles, whether
+//! The source tree keeps the shape docs/ARCHITECTURE.md describes: no import circles, whether
 //! between top-level modules or between the files of one folder (a module that needs another's
 //! piece and is needed by it is one responsibility cut in two), and no file of the window
 //! (`src/app/`) or of the device-wide sort (`crates/wgpu-radix-sort/src/`, whose files are

@@ -7,8 +7,8 @@ use shadersort::algorithms::radix::RadixParams;
 use shadersort::algorithms::radix_image::ImageStepParams;
 use shadersort::app::display::PictureParams;
 use shadersort::gpu::shaders::{
-    BITONIC_PROGRAM, BUBBLE_PROGRAM, DISPLAY_PROGRAM, KEY_PROGRAM, KEYS_PROGRAM, LINE_SCATTER_PROGRAM,
-    ODD_EVEN_PROGRAM, PROGRAMS, Program, RADIX_IMAGE_PROGRAM, RADIX_PROGRAM,
+    BITONIC_PROGRAM, BUBBLE_PROGRAM, DISPLAY_PROGRAM, KEY_BUFFER_PROGRAM, LINE_SCATTER_PROGRAM,
+    ODD_EVEN_PROGRAM, PROGRAMS, Program, RADIX_IMAGE_PROGRAM, RADIX_PROGRAM, SORT_KEY_PROGRAM,
 };
 use shadersort::keys::extract::KeyParams;
 use shadersort::keys::{HUE_SECTOR, SATURATION_MAX, SortKey};
@@ -93,7 +93,7 @@ fn program_sources_are_the_files_they_name() {
 
 #[test]
 fn key_ids_and_scales_match_the_rust_mirror() {
-    let (module, _) = parse(&KEY_PROGRAM);
+    let (module, _) = parse(&SORT_KEY_PROGRAM);
     for key in SortKey::ALL {
         let name = format!("KEY_{}", key.name().to_uppercase());
         assert_eq!(constant(&module, &name), key.id(), "{name}");
@@ -289,7 +289,7 @@ fn tint_enforces_the_uniformity_rule() {
 
 #[test]
 fn key_extraction_matches_the_rust_side() {
-    let (module, _) = parse(&KEYS_PROGRAM);
+    let (module, _) = parse(&KEY_BUFFER_PROGRAM);
     assert_eq!(entry_point(&module, "extract_keys").stage, naga::ShaderStage::Compute);
     assert_eq!(struct_size(&module, "KeyParams") as usize, std::mem::size_of::<KeyParams>());
 }

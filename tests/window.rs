@@ -463,7 +463,7 @@ fn few_colours() -> RgbaImage {
 /// Pixels of a screenshot in the overlay's run-start magenta (the whole screen: a small window's
 /// picture starts left of [`picture_area`], and the panel has no magenta).
 fn magenta_pixels(shot: &RgbaImage) -> usize {
-    shot.pixels().filter(|p| p.0 == shadersort::intervals::overlay::RUN_START).count()
+    shot.pixels().filter(|p| p.0 == shadersort::intervals::overlay::INTERVAL_START).count()
 }
 
 /// The last frame of a GIF, composed.
@@ -483,9 +483,9 @@ fn interval_flags_the_mode_key_and_the_runs_overlay_on_both_backends() {
 }
 
 fn interval_flags_the_mode_key_and_the_runs_overlay(backend: &str) {
-    use shadersort::intervals::{IntervalMode, IntervalSettings, RunMap, Threshold};
+    use shadersort::intervals::{IntervalMap, IntervalMode, IntervalSettings, Threshold};
     use shadersort::keys::options::{Axis, SortOptions};
-    use shadersort::reference::stable_sort_in_runs;
+    use shadersort::reference::stable_sort_within;
     let picture = few_colours();
     let threshold = IntervalSettings {
         mode: IntervalMode::Threshold,
@@ -494,12 +494,12 @@ fn interval_flags_the_mode_key_and_the_runs_overlay(backend: &str) {
     };
     let edges = IntervalSettings { mode: IntervalMode::Edges, ..Default::default() };
     let random = IntervalSettings { mode: IntervalMode::Random, ..Default::default() };
-    let threshold_runs = RunMap::compute(&picture, Axis::Rows, &threshold, None).unwrap();
-    let edge_runs = RunMap::compute(&picture, Axis::Rows, &edges, None).unwrap();
-    let random_runs = RunMap::compute(&picture, Axis::Rows, &random, None).unwrap();
+    let threshold_runs = IntervalMap::compute(&picture, Axis::Rows, &threshold, None).unwrap();
+    let edge_runs = IntervalMap::compute(&picture, Axis::Rows, &edges, None).unwrap();
+    let random_runs = IntervalMap::compute(&picture, Axis::Rows, &random, None).unwrap();
     let options = SortOptions::default();
-    let by_threshold = stable_sort_in_runs(&picture, &options, &threshold_runs);
-    assert!(by_threshold != stable_sort_in_runs(&picture, &options, &edge_runs), "the modes must differ");
+    let by_threshold = stable_sort_within(&picture, &options, &threshold_runs);
+    assert!(by_threshold != stable_sort_within(&picture, &options, &edge_runs), "the modes must differ");
 
     let summary = threshold_runs.summary().to_string();
     let args = ["--threshold", "0.2..0.6", "--play"];
@@ -509,7 +509,7 @@ fn interval_flags_the_mode_key_and_the_runs_overlay(backend: &str) {
     };
     // It plays from the start; End then goes to the last pass (playing may stop earlier, once
     // the picture is known sorted).
-    let total = threshold_runs.max_run_len();
+    let total = threshold_runs.max_interval_len();
     s.expect_pass_at_least(2, total);
     s.keys(&["End"]);
     s.expect_step(&format!("pass {total}/{total}"));
@@ -541,11 +541,11 @@ fn interval_flags_the_mode_key_and_the_runs_overlay(backend: &str) {
     // the new runs (random runs need more passes than the edge runs had: not just clamped).
     let edge_line = format!("edges above 0.10 of luma: {}", edge_runs.summary());
     let random_line = format!("random runs of 8..64, seed 0: {}", random_runs.summary());
-    assert!(random_runs.max_run_len() > edge_runs.max_run_len());
+    assert!(random_runs.max_interval_len() > edge_runs.max_interval_len());
     for (line, runs, mode) in [(&edge_line, &edge_runs, "edges"), (&random_line, &random_runs, "random")] {
         s.keys(&["m"]);
         s.expect_log(line);
-        let end = runs.max_run_len();
+        let end = runs.max_interval_len();
         wait_for(&format!("the {mode} runs sorted to the end"), Duration::from_secs(60), || {
             let log = s.log_text();
             let after = &log[log.find(line.as_str()).unwrap_or(0)..];
@@ -555,7 +555,7 @@ fn interval_flags_the_mode_key_and_the_runs_overlay(backend: &str) {
         let saved = format!("noise-odd-even-luma-{mode}-pass{end}.png");
         s.expect_log(&format!("saved {saved}"));
         let live = image::open(s.dir.path().join(&saved)).unwrap().to_rgba8();
-        let expected = stable_sort_in_runs(&picture, &options, runs);
+        let expected = stable_sort_within(&picture, &options, runs);
         assert!(live == expected, "after M the window's result is not sorted within the {mode} runs");
     }
 
@@ -577,12 +577,12 @@ fn interval_flags_the_mode_key_and_the_runs_overlay(backend: &str) {
     // ] turns the direction 15° clockwise: the random runs now lie along lines at 15°, and the
     // end is the CPU model's, gathered into line space, sorted and scattered back.
     let space = shadersort::angle::LineSpace::new(64, 48, shadersort::angle::Angle::new(15.0).unwrap());
-    let angled_runs = space.run_map(&picture, &random, None).unwrap();
+    let angled_runs = space.interval_map(&picture, &random, None).unwrap();
     let turned = "Odd-even transposition, lines at 15° by luma, smallest first; compute";
     s.keys(&["bracketright"]);
     s.expect_log(turned);
     s.keys(&["End"]);
-    let end = angled_runs.max_run_len();
+    let end = angled_runs.max_interval_len();
     wait_for("the sort at 15° to the end", Duration::from_secs(60), || {
         let log = s.log_text();
         let after = &log[log.find(turned).unwrap_or(0)..];
@@ -592,7 +592,7 @@ fn interval_flags_the_mode_key_and_the_runs_overlay(backend: &str) {
     let saved = format!("noise-odd-even-luma-angle15-random-pass{end}.png");
     s.expect_log(&format!("saved {saved}"));
     let live = image::open(s.dir.path().join(&saved)).unwrap().to_rgba8();
-    let expected = space.scatter(&stable_sort_in_runs(&space.gather(&picture), &options, &angled_runs));
+    let expected = space.scatter(&stable_sort_within(&space.gather(&picture), &options, &angled_runs));
     assert!(live == expected, "at 15° the window's result is not the model's");
 
     s.keys(&["q"]);

@@ -8,18 +8,18 @@
 //! one stage at a time shows exactly the states the fast path passes through.
 
 use super::bitonic_plan::{GpuPlan, Plan, PlanKernel};
+use super::interval_texture::{self, IntervalMapError, IntervalTexture};
 use super::lens_view::{LensStep, LensView};
 use super::map_source::MapSource;
 use super::params_ring::ParamsRing;
 use super::ping_pong::{PingPong, StartPicture};
-use super::runs::{self, RunTexture, RunsError};
 use super::swap_counters::{AddedSince, SwapCounters};
 use super::{RunStats, SortRun};
 use crate::gpu::Gpu;
 use crate::gpu::bindings::{compute_buffer, storage_target, uint_texture};
 use crate::gpu::shaders::{BITONIC_PROGRAM, BITONIC_SUBGROUPS_PROGRAM};
 use crate::gpu::texture::PICTURE_FORMAT;
-use crate::intervals::RunMap;
+use crate::intervals::IntervalMap;
 use crate::keys::options::SortOptions;
 use crate::reference::bitonic::{Stage, stage_count};
 use image::RgbaImage;
@@ -326,18 +326,18 @@ impl Bitonic {
     /// Starts sorting `picture` within the runs of `runs` (every line whole with `None`).
     ///
     /// # Panics
-    /// When the map is for another picture size or axis (`Pipelines::start_in_runs` checks).
-    pub fn start_in_runs(
+    /// When the map is for another picture size or axis (`Pipelines::start_within` checks).
+    pub fn start_within(
         &self,
         gpu: &Gpu,
         picture: &RgbaImage,
         options: SortOptions,
-        runs: Option<&RunMap>,
+        runs: Option<&IntervalMap>,
     ) -> BitonicRun {
         BitonicRun::new(self, gpu, StartPicture::Image(picture), options, MapSource::Cpu(runs))
     }
 
-    /// [`Bitonic::start_in_runs`] from a picture on the CPU or a texture already on the GPU,
+    /// [`Bitonic::start_within`] from a picture on the CPU or a texture already on the GPU,
     /// within runs from the CPU or found on the GPU from the picture. Within runs found on the
     /// GPU the plan is made there too, and the steps are those of the longest run a line could
     /// hold (a stage beyond a run's own network leaves it as it is): the sorted picture is the
@@ -374,7 +374,7 @@ pub struct BitonicRun {
     units: wgpu::Buffer,
     unit_count: u32,
     bind_groups: [wgpu::BindGroup; 2],
-    runs: RunTexture,
+    runs: IntervalTexture,
     options: SortOptions,
     line_len: u32,
     line_count: u32,
@@ -401,7 +401,8 @@ impl BitonicRun {
         let (width, height) = picture.dimensions();
         let runs = source.cpu_map();
         if let Some(map) = runs {
-            runs::check_map(map, width, height, options.axis).expect("a run map for this picture");
+            interval_texture::check_map(map, width, height, options.axis)
+                .expect("a run map for this picture");
         }
         let line_len = options.line_len(width, height);
         let line_count = options.line_count(width, height);
@@ -454,7 +455,7 @@ impl BitonicRun {
             units,
             unit_count: 0,
             bind_groups,
-            runs: RunTexture::new(gpu, None, "bitonic::runs"),
+            runs: IntervalTexture::new(gpu, None, "bitonic::runs"),
             options,
             line_len,
             line_count,
@@ -468,11 +469,11 @@ impl BitonicRun {
             stats: RunStats::default(),
         };
         match source {
-            MapSource::Cpu(runs) => run.use_runs(gpu, runs),
+            MapSource::Cpu(runs) => run.use_intervals(gpu, runs),
             MapSource::Gpu(kernel, found) => {
                 assert_eq!(found.axis, options.axis, "runs found along the sort's axis");
                 let plan_kernel = bitonic.plan_kernel.get_or_init(|| PlanKernel::new(gpu));
-                run.use_gpu_runs(gpu, |encoder, input, ids, plan| {
+                run.use_gpu_intervals(gpu, |encoder, input, ids, plan| {
                     kernel.record(gpu, encoder, input, ids, found);
                     plan_kernel.record(gpu, encoder, ids, plan);
                 });
@@ -484,18 +485,18 @@ impl BitonicRun {
     /// Sorts within runs that `find` records finding on the GPU (from the input picture into
     /// the run-id texture, then the plan from those): the map and the plan never leave the GPU,
     /// and the steps are those of a run as long as a line.
-    fn use_gpu_runs(
+    fn use_gpu_intervals(
         &mut self,
         gpu: &Gpu,
         find: impl FnOnce(&mut wgpu::CommandEncoder, &wgpu::Texture, &wgpu::Texture, &GpuPlan),
     ) {
         let (width, height) = (self.pictures.input().width(), self.pictures.input().height());
-        self.runs = RunTexture::written_on_gpu(gpu, width, height, "bitonic::runs");
+        self.runs = IntervalTexture::written_on_gpu(gpu, width, height, "bitonic::runs");
         let block = self.block().block;
         let plan = GpuPlan::new(gpu, self.options.axis, (self.line_len, self.line_count), block);
-        let mut encoder = gpu
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("bitonic::gpu_runs") });
+        let mut encoder = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("bitonic::gpu_intervals"),
+        });
         find(&mut encoder, self.pictures.input(), self.runs.texture(), &plan);
         gpu.queue.submit([encoder.finish()]);
         self.unit_count = plan.unit_count;
@@ -505,7 +506,7 @@ impl BitonicRun {
     }
 
     /// Sorts within `runs` from now on: uploads the map, the runs per position and the units.
-    fn use_runs(&mut self, gpu: &Gpu, runs: Option<&RunMap>) {
+    fn use_intervals(&mut self, gpu: &Gpu, runs: Option<&IntervalMap>) {
         self.runs.set(gpu, runs);
         let block = self.block().block;
         let plan = Plan::new(self.line_len, self.line_count, runs, block);
@@ -521,7 +522,7 @@ impl BitonicRun {
             storage("bitonic::bounds", bytemuck::cast_slice(&plan.bounds)),
             storage("bitonic::units", bytemuck::cast_slice(&plan.units)),
         );
-        let longest = runs.map_or(self.line_len, RunMap::max_run_len);
+        let longest = runs.map_or(self.line_len, IntervalMap::max_interval_len);
         self.total_steps = stage_count(longest);
         self.reset_stats();
     }
@@ -690,17 +691,17 @@ impl SortRun for BitonicRun {
         self.reset_stats();
     }
 
-    fn restart_in_runs(
+    fn restart_within(
         &mut self,
         gpu: &Gpu,
         encoder: &mut wgpu::CommandEncoder,
-        runs: Option<&RunMap>,
-    ) -> Result<(), RunsError> {
+        runs: Option<&IntervalMap>,
+    ) -> Result<(), IntervalMapError> {
         let texture = self.pictures.state(0);
         if let Some(map) = runs {
-            runs::check_map(map, texture.width(), texture.height(), self.options.axis)?;
+            interval_texture::check_map(map, texture.width(), texture.height(), self.options.axis)?;
         }
-        self.use_runs(gpu, runs);
+        self.use_intervals(gpu, runs);
         self.restart(encoder);
         Ok(())
     }

@@ -6,7 +6,7 @@
 use crate::gpu::Gpu;
 use crate::gpu::bindings::{compute_buffer, uint_texture};
 use crate::gpu::shaders::BITONIC_PLAN_PROGRAM;
-use crate::intervals::RunMap;
+use crate::intervals::IntervalMap;
 use crate::keys::options::Axis;
 use wgpu::util::DeviceExt;
 
@@ -26,7 +26,7 @@ impl Plan {
     /// Lines of `line_len` cut into aligned blocks, or, within runs, chunks of whole runs of at
     /// most `block` positions and runs longer than that cut into blocks from their start. Lines
     /// are planned on every core (natively), a share of consecutive lines each.
-    pub fn new(line_len: u32, line_count: u32, runs: Option<&RunMap>, block: u32) -> Self {
+    pub fn new(line_len: u32, line_count: u32, runs: Option<&IntervalMap>, block: u32) -> Self {
         let Some(map) = runs else {
             let mut units = Vec::new();
             for line in 0..line_count {
@@ -65,7 +65,13 @@ fn blocks_of(units: &mut Vec<[u32; 4]>, block: u32, line: u32, start: u32, len: 
 
 /// Plans the lines from `first_line` whose bounds `bounds` holds (`len` a line), as
 /// [`Plan::new`] describes: fills the bounds and returns the lines' units, in order.
-fn plan_lines(map: &RunMap, first_line: usize, bounds: &mut [u32], len: usize, block: u32) -> Vec<[u32; 4]> {
+fn plan_lines(
+    map: &IntervalMap,
+    first_line: usize,
+    bounds: &mut [u32],
+    len: usize,
+    block: u32,
+) -> Vec<[u32; 4]> {
     let mut units = Vec::new();
     let mut starts = vec![0u32; len];
     let layout = map.layout();
@@ -260,7 +266,7 @@ mod tests {
     fn runs_are_packed_whole_into_chunks_and_long_runs_cut_from_their_start() {
         // Runs [0, 2), [2] fixed, [3, 9) longer than a block, [9, 10).
         let cells = "JJFSJJJJJS";
-        let map = RunMap::build(10, 1, Axis::Rows, |_, pos, _| match &cells[pos..=pos] {
+        let map = IntervalMap::build(10, 1, Axis::Rows, |_, pos, _| match &cells[pos..=pos] {
             "F" => Cell::Fixed,
             "S" => Cell::Start,
             _ => Cell::Join,
@@ -291,9 +297,9 @@ mod tests {
                             cells.push(if run == 1 && k % 2 == 0 { Cell::Fixed } else { Cell::Start });
                             cells.extend((1..run).map(|_| Cell::Join));
                         }
-                        RunMap::build(len, 1, Axis::Rows, |_, pos, _| cells[pos])
+                        IntervalMap::build(len, 1, Axis::Rows, |_, pos, _| cells[pos])
                     })
-                    .chain([RunMap::build(len, 1, Axis::Rows, |_, pos, _| worst(pos))]);
+                    .chain([IntervalMap::build(len, 1, Axis::Rows, |_, pos, _| worst(pos))]);
                 for map in maps {
                     let units = Plan::new(len, 1, Some(&map), block).units.len() as u32;
                     assert!(
@@ -320,11 +326,12 @@ mod tests {
             .collect();
         for axis in [Axis::Rows, Axis::Columns] {
             let (w, h) = if axis == Axis::Rows { (len, lines) } else { (lines, len) };
-            let map = RunMap::build(w, h, axis, |line, pos, _| cells[line * len as usize + pos]);
+            let map = IntervalMap::build(w, h, axis, |line, pos, _| cells[line * len as usize + pos]);
             let plan = Plan::new(len, lines, Some(&map), 8);
             let (mut units, mut bounds) = (Vec::new(), Vec::new());
             for line in 0..lines {
-                let one = RunMap::build(len, 1, Axis::Rows, |_, pos, _| cells[(line * len) as usize + pos]);
+                let one =
+                    IntervalMap::build(len, 1, Axis::Rows, |_, pos, _| cells[(line * len) as usize + pos]);
                 let own = Plan::new(len, 1, Some(&one), 8);
                 units.extend(own.units.iter().map(|u| [line, u[1], u[2], u[3]]));
                 bounds.extend(own.bounds);

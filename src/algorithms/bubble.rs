@@ -4,19 +4,19 @@
 //! budget one dispatch sorts every line. Lines longer than workgroup memory holds fall back to
 //! the global odd-even passes, with a notice.
 
+use super::interval_texture::{self, IntervalMapError, IntervalTexture};
 use super::lens_view::{LensStep, LensView};
 use super::map_source::MapSource;
 use super::odd_even::{OddEven, PassKind};
 use super::params_ring::ParamsRing;
 use super::ping_pong::{PingPong, StartPicture};
-use super::runs::{self, RunTexture, RunsError};
 use super::swap_counters::SwapCounters;
 use super::{RunStats, SortRun};
 use crate::gpu::Gpu;
 use crate::gpu::bindings::{compute_buffer, storage_target, uint_texture};
 use crate::gpu::shaders::BUBBLE_PROGRAM;
 use crate::gpu::texture::PICTURE_FORMAT;
-use crate::intervals::RunMap;
+use crate::intervals::IntervalMap;
 use crate::keys::options::SortOptions;
 use image::RgbaImage;
 
@@ -64,8 +64,8 @@ pub fn workgroup_size(limits: &wgpu::Limits) -> u32 {
         .min(limits.max_compute_workgroup_size_x)
 }
 
-/// The bubble pipelines, built once per device, `[whole lines, in runs]` (the `RUNS` override
-/// of `shaders/runs.wgsl`), and the odd-even pipelines it falls back on.
+/// The bubble pipelines, built once per device, `[whole lines, in runs]` (the `INTERVALS` override
+/// of `shaders/intervals.wgsl`), and the odd-even pipelines it falls back on.
 pub struct Bubble {
     layout: wgpu::BindGroupLayout,
     pipeline: [wgpu::ComputePipeline; 2],
@@ -107,7 +107,7 @@ impl Bubble {
             let constants = [
                 ("ROW_CAPACITY", f64::from(capacity)),
                 ("WORKGROUP", f64::from(workgroup)),
-                runs::runs_constant(with_runs),
+                interval_texture::intervals_constant(with_runs),
             ];
             device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
                 label: Some(&format!("bubble::pipeline[{}]", usize::from(with_runs))),
@@ -141,25 +141,25 @@ impl Bubble {
         options: SortOptions,
         phases_per_step: u32,
     ) -> Box<dyn SortRun> {
-        self.start_in_runs(gpu, picture, options, phases_per_step, None)
+        self.start_within(gpu, picture, options, phases_per_step, None)
     }
 
     /// [`Bubble::start`] sorting within the runs of `runs` (every line whole with `None`).
     ///
     /// # Panics
-    /// When the map is for another picture size or axis (`Pipelines::start_in_runs` checks).
-    pub fn start_in_runs(
+    /// When the map is for another picture size or axis (`Pipelines::start_within` checks).
+    pub fn start_within(
         &self,
         gpu: &Gpu,
         picture: &RgbaImage,
         options: SortOptions,
         phases_per_step: u32,
-        runs: Option<&RunMap>,
+        runs: Option<&IntervalMap>,
     ) -> Box<dyn SortRun> {
         self.start_from(gpu, StartPicture::Image(picture), options, phases_per_step, MapSource::Cpu(runs))
     }
 
-    /// [`Bubble::start_in_runs`] from a picture on the CPU or a texture already on the GPU,
+    /// [`Bubble::start_within`] from a picture on the CPU or a texture already on the GPU,
     /// within runs from the CPU or found on the GPU from the picture (then with a budget of as
     /// many phases as a line is long: each line still leaves once it is sorted).
     pub fn start_from(
@@ -196,20 +196,20 @@ impl Bubble {
         options: SortOptions,
         phases_per_step: u32,
     ) -> Option<BubbleRun> {
-        self.start_in_workgroups_in_runs(gpu, picture, options, phases_per_step, None)
+        self.start_in_workgroups_within(gpu, picture, options, phases_per_step, None)
     }
 
     /// [`Bubble::start_in_workgroups`] sorting within the runs of `runs`.
     ///
     /// # Panics
     /// When the map is for another picture size or axis.
-    pub fn start_in_workgroups_in_runs(
+    pub fn start_in_workgroups_within(
         &self,
         gpu: &Gpu,
         picture: &RgbaImage,
         options: SortOptions,
         phases_per_step: u32,
-        runs: Option<&RunMap>,
+        runs: Option<&IntervalMap>,
     ) -> Option<BubbleRun> {
         let len = options.line_len(picture.width(), picture.height());
         (len <= self.capacity).then(|| {
@@ -239,7 +239,7 @@ pub struct BubbleRun {
     counters: SwapCounters,
     /// Per line, the phases the last dispatch ran and whether it left early (the lens reads it).
     line_reports: wgpu::Buffer,
-    runs: RunTexture,
+    runs: IntervalTexture,
     options: SortOptions,
     line_len: u32,
     line_count: u32,
@@ -267,12 +267,13 @@ impl BubbleRun {
     ) -> Self {
         let (width, height) = picture.dimensions();
         if let Some(map) = source.cpu_map() {
-            runs::check_map(map, width, height, options.axis).expect("a run map for this picture");
+            interval_texture::check_map(map, width, height, options.axis)
+                .expect("a run map for this picture");
         }
         let pictures = PingPong::start(gpu, picture, "bubble");
         let params = ParamsRing::new(gpu, std::mem::size_of::<BubbleParams>(), RING, "bubble::params");
         let counters = SwapCounters::new(gpu, RING, 3, "bubble::counters");
-        let run_texture = RunTexture::from_source(gpu, source, pictures.input(), "bubble::runs");
+        let run_texture = IntervalTexture::from_source(gpu, source, pictures.input(), "bubble::runs");
         let line_count = options.line_count(width, height);
         let line_reports = gpu.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("bubble::line_reports"),
@@ -311,7 +312,7 @@ impl BubbleRun {
 
     /// Sorts within `runs` from now on: uploads the map and sets the phases to the longest
     /// run's length.
-    fn use_runs(&mut self, gpu: &Gpu, runs: Option<&RunMap>) {
+    fn use_intervals(&mut self, gpu: &Gpu, runs: Option<&IntervalMap>) {
         if self.runs.set(gpu, runs) {
             self.bind_groups = bind_groups(
                 gpu,
@@ -323,7 +324,7 @@ impl BubbleRun {
                 &self.runs,
             );
         }
-        self.set_line_phases(runs.map_or(self.line_len, RunMap::max_run_len));
+        self.set_line_phases(runs.map_or(self.line_len, IntervalMap::max_interval_len));
     }
 
     /// Sorts every line in `line_phases` phases from now on (the longest run's length), in
@@ -444,17 +445,17 @@ impl SortRun for BubbleRun {
         self.reset_stats();
     }
 
-    fn restart_in_runs(
+    fn restart_within(
         &mut self,
         gpu: &Gpu,
         encoder: &mut wgpu::CommandEncoder,
-        runs: Option<&RunMap>,
-    ) -> Result<(), RunsError> {
+        runs: Option<&IntervalMap>,
+    ) -> Result<(), IntervalMapError> {
         let texture = self.pictures.state(0);
         if let Some(map) = runs {
-            runs::check_map(map, texture.width(), texture.height(), self.options.axis)?;
+            interval_texture::check_map(map, texture.width(), texture.height(), self.options.axis)?;
         }
-        self.use_runs(gpu, runs);
+        self.use_intervals(gpu, runs);
         self.restart(encoder);
         Ok(())
     }
@@ -469,7 +470,7 @@ fn bind_groups(
     params: &ParamsRing,
     counters: &SwapCounters,
     line_reports: &wgpu::Buffer,
-    runs: &RunTexture,
+    runs: &IntervalTexture,
 ) -> [wgpu::BindGroup; 2] {
     pictures.step_bind_groups(&gpu.device, layout, "bubble", params.binding(), counters.binding(), |_| {
         vec![

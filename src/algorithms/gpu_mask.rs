@@ -1,8 +1,8 @@
 //! A clip's mask on the GPU: uploaded once, then read by the kernel that finds runs
-//! (`found_runs`) for every frame. Its texels are 1 where the mask is white, exactly the
+//! (`found_intervals`) for every frame. Its texels are 1 where the mask is white, exactly the
 //! pixels `Mask::is_sortable` says, so the CPU's definition of white is the only one.
 
-use super::runs::run_id_texture;
+use super::interval_texture::interval_id_texture;
 use crate::gpu::Gpu;
 use crate::intervals::Mask;
 
@@ -17,7 +17,7 @@ impl GpuMask {
     /// Uploads `mask`.
     pub fn new(gpu: &Gpu, mask: &Mask) -> Self {
         let (width, height) = mask.dimensions();
-        let texture = run_id_texture(gpu, width, height, "gpu_mask");
+        let texture = interval_id_texture(gpu, width, height, "gpu_mask");
         let texels: Vec<u32> =
             (0..width as usize * height as usize).map(|i| u32::from(mask.is_sortable(i))).collect();
         gpu.queue.write_texture(

@@ -2,8 +2,8 @@
 //! lines' state as the run keeps them, and what its last step did. Nothing is copied for the
 //! lens; it reads the run's own state.
 
+use super::interval_texture::IntervalTexture;
 use super::ping_pong::PingPong;
-use super::runs::RunTexture;
 use crate::keys::options::{Axis, SortOptions};
 
 /// The GPU state of a run, as the row lens reads it.
@@ -30,7 +30,7 @@ impl<'a> LensView<'a> {
     /// the state after `steps_done` steps, and the one before it in the other texture.
     pub fn of_ping_pong(
         pictures: &'a PingPong,
-        runs: &'a RunTexture,
+        runs: &'a IntervalTexture,
         options: SortOptions,
         steps_done: u32,
         step: LensStep<'a>,
@@ -102,7 +102,7 @@ pub struct RadixPass {
     /// See `digit_shift`.
     pub digit_mask: u32,
     /// Where the run id sits in the composite key.
-    pub run_shift: u32,
+    pub interval_shift: u32,
     /// Pixels per sequence.
     pub seq_len: u32,
     /// Tiles per sequence, and pixels per tile.

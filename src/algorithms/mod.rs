@@ -3,8 +3,9 @@
 pub mod bitonic;
 pub mod bitonic_plan;
 pub mod bubble;
-pub mod found_runs;
+pub mod found_intervals;
 pub mod gpu_mask;
+pub mod interval_texture;
 pub mod lens_view;
 pub mod map_source;
 pub mod odd_even;
@@ -12,13 +13,12 @@ pub mod params_ring;
 pub mod ping_pong;
 pub mod radix;
 pub mod radix_image;
-pub mod runs;
 pub mod swap_counters;
 pub mod swap_reader;
 
 use crate::gpu::{Gpu, GpuError};
-use crate::intervals::RunMap;
-use runs::RunsError;
+use crate::intervals::IntervalMap;
+use interval_texture::IntervalMapError;
 
 /// Which algorithm sorts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, clap::ValueEnum)]
@@ -169,20 +169,20 @@ impl Pipelines {
         options: crate::keys::options::SortOptions,
         settings: RunSettings,
     ) -> Box<dyn SortRun> {
-        self.start_in_runs(gpu, picture, options, settings, None).expect("whole lines always fit")
+        self.start_within(gpu, picture, options, settings, None).expect("whole lines always fit")
     }
 
     /// Starts sorting `picture` within the runs of `runs` (every line whole with `None`).
     /// Every algorithm ends in the same picture: each run stably sorted, every other pixel in
-    /// place. [`SortRun::restart_in_runs`] later moves the same run to another map.
-    pub fn start_in_runs(
+    /// place. [`SortRun::restart_within`] later moves the same run to another map.
+    pub fn start_within(
         &self,
         gpu: &Gpu,
         picture: &image::RgbaImage,
         options: crate::keys::options::SortOptions,
         settings: RunSettings,
-        runs: Option<&RunMap>,
-    ) -> Result<Box<dyn SortRun>, RunsError> {
+        runs: Option<&IntervalMap>,
+    ) -> Result<Box<dyn SortRun>, IntervalMapError> {
         let picture = ping_pong::StartPicture::Image(picture);
         self.start_from(gpu, picture, options, settings, map_source::MapSource::Cpu(runs))
     }
@@ -191,9 +191,9 @@ impl Pipelines {
 impl Pipelines {
     /// Starts sorting `picture` (on the CPU, or a texture already on the GPU) within the runs of
     /// `source`: the CPU's map (every line whole with `None`), or runs the GPU finds
-    /// from the picture itself. Every algorithm ends in the picture [`Pipelines::start_in_runs`]
+    /// from the picture itself. Every algorithm ends in the picture [`Pipelines::start_within`]
     /// ends in with the CPU's map of the same runs; within runs found on the GPU the steps may
-    /// be more (the CPU does not know the longest run). Errors as `start_in_runs` does.
+    /// be more (the CPU does not know the longest run). Errors as `start_within` does.
     pub fn start_from(
         &self,
         gpu: &Gpu,
@@ -201,10 +201,10 @@ impl Pipelines {
         options: crate::keys::options::SortOptions,
         settings: RunSettings,
         source: map_source::MapSource<'_>,
-    ) -> Result<Box<dyn SortRun>, RunsError> {
+    ) -> Result<Box<dyn SortRun>, IntervalMapError> {
         let (width, height) = picture.dimensions();
         if let Some(map) = source.cpu_map() {
-            runs::check_map(map, width, height, options.axis)?;
+            interval_texture::check_map(map, width, height, options.axis)?;
         }
         Ok(match self {
             Pipelines::OddEven(o) => {
@@ -216,7 +216,7 @@ impl Pipelines {
                     r.start_from(gpu, picture, options, settings.radix, runs)?
                 }
                 map_source::MapSource::Gpu(kernel, found) => {
-                    r.start_in_found_runs(gpu, picture, options, settings.radix, kernel, found)?
+                    r.start_within_found(gpu, picture, options, settings.radix, kernel, found)?
                 }
             }),
             Pipelines::Bitonic(b) => Box::new(b.start_from(gpu, picture, options, source)),
@@ -226,16 +226,16 @@ impl Pipelines {
 
 impl Algorithm {
     /// Whether a run of this algorithm can sort within `runs`, as
-    /// [`Pipelines::start_in_runs`] would find (so a caller can refuse before any GPU work).
-    pub fn check_runs(
+    /// [`Pipelines::start_within`] would find (so a caller can refuse before any GPU work).
+    pub fn check_intervals(
         self,
         options: crate::keys::options::SortOptions,
         settings: &RunSettings,
-        runs: &RunMap,
-    ) -> Result<(), RunsError> {
+        runs: &IntervalMap,
+    ) -> Result<(), IntervalMapError> {
         match self {
             Algorithm::OddEven | Algorithm::Bubble | Algorithm::Bitonic => Ok(()),
-            Algorithm::Radix => settings.radix.key_in_runs(options, Some(runs)).map(|_| ()),
+            Algorithm::Radix => settings.radix.key_within(options, Some(runs)).map(|_| ()),
         }
     }
 }
@@ -319,12 +319,12 @@ pub trait SortRun: MaybeSend {
     /// (every line whole with `None`): one upload of the map, no new pipelines or pictures, so
     /// a new threshold is cheap. [`SortRun::total_steps`] follows the map. The map reaches
     /// every step submitted after this call; on an error the run is left as it was.
-    fn restart_in_runs(
+    fn restart_within(
         &mut self,
         gpu: &Gpu,
         encoder: &mut wgpu::CommandEncoder,
-        runs: Option<&RunMap>,
-    ) -> Result<(), RunsError>;
+        runs: Option<&IntervalMap>,
+    ) -> Result<(), IntervalMapError>;
     /// Something the user should know about this run (for example that it stands in for
     /// another algorithm), if anything.
     fn notice(&self) -> Option<&str> {

@@ -1,17 +1,17 @@
 //! Odd-even transposition sort: one pass per step over every line, two textures ping-ponged,
 //! as a compute kernel or as a fragment shader rendering into the other texture.
 
+use super::interval_texture::{self, IntervalMapError, IntervalTexture};
 use super::lens_view::{LensStep, LensView};
 use super::map_source::MapSource;
 use super::ping_pong::{PingPong, StartPicture};
-use super::runs::{self, RunTexture, RunsError};
 use super::swap_counters::SwapCounters;
 use super::{RunStats, SortRun};
 use crate::gpu::Gpu;
 use crate::gpu::bindings::{storage_target, uint_texture};
 use crate::gpu::shaders::{ODD_EVEN_PROGRAM, begin_fullscreen_pass, fullscreen_pipeline};
 use crate::gpu::texture::PICTURE_FORMAT;
-use crate::intervals::RunMap;
+use crate::intervals::IntervalMap;
 use crate::keys::options::SortOptions;
 use image::RgbaImage;
 use wgpu::util::DeviceExt;
@@ -65,7 +65,7 @@ pub struct PassParams {
 }
 
 /// The odd-even pipelines, built once per device: each kind twice, `[whole lines, in runs]`
-/// (the `RUNS` override of `shaders/runs.wgsl`).
+/// (the `INTERVALS` override of `shaders/intervals.wgsl`).
 pub struct OddEven {
     compute_layout: wgpu::BindGroupLayout,
     compute: [wgpu::ComputePipeline; 2],
@@ -94,7 +94,7 @@ impl FragmentPass {
                     &self.module,
                     "odd_even_fragment",
                     PICTURE_FORMAT.into(),
-                    &[runs::runs_constant(with_runs)],
+                    &[interval_texture::intervals_constant(with_runs)],
                 )
             })
         })
@@ -164,7 +164,7 @@ impl OddEven {
                 module: &module,
                 entry_point: Some("odd_even_compute"),
                 compilation_options: wgpu::PipelineCompilationOptions {
-                    constants: &[runs::runs_constant(with_runs)],
+                    constants: &[interval_texture::intervals_constant(with_runs)],
                     ..Default::default()
                 },
                 cache: gpu.pipeline_cache(),
@@ -184,26 +184,26 @@ impl OddEven {
     /// Starts sorting `picture`: uploads it and prepares both ping-pong directions. Where the
     /// adapter cannot run the fragment pass, it runs compute passes instead, with a notice.
     pub fn start(&self, gpu: &Gpu, picture: &RgbaImage, options: SortOptions, kind: PassKind) -> OddEvenRun {
-        self.start_in_runs(gpu, picture, options, kind, None)
+        self.start_within(gpu, picture, options, kind, None)
     }
 
     /// [`OddEven::start`] sorting within the runs of `runs` (every line one run with `None`):
     /// a pair swaps only inside a run, and the longest run's length in passes sorts every run.
     ///
     /// # Panics
-    /// When the map is for another picture size or axis (`Pipelines::start_in_runs` checks).
-    pub fn start_in_runs(
+    /// When the map is for another picture size or axis (`Pipelines::start_within` checks).
+    pub fn start_within(
         &self,
         gpu: &Gpu,
         picture: &RgbaImage,
         options: SortOptions,
         kind: PassKind,
-        runs: Option<&RunMap>,
+        runs: Option<&IntervalMap>,
     ) -> OddEvenRun {
         self.start_from(gpu, StartPicture::Image(picture), options, kind, MapSource::Cpu(runs))
     }
 
-    /// [`OddEven::start_in_runs`] from a picture on the CPU or a texture already on the GPU,
+    /// [`OddEven::start_within`] from a picture on the CPU or a texture already on the GPU,
     /// within runs from the CPU or found on the GPU from the picture (then as many passes as a
     /// line is long: any that many sort every run, whatever its length).
     pub fn start_from(
@@ -226,7 +226,8 @@ impl OddEven {
         };
         let (width, height) = picture.dimensions();
         if let Some(map) = source.cpu_map() {
-            runs::check_map(map, width, height, options.axis).expect("a run map for this picture");
+            interval_texture::check_map(map, width, height, options.axis)
+                .expect("a run map for this picture");
         }
         let layout = match (kind, &self.fragment) {
             (PassKind::Fragment, Some(fragment)) => &fragment.layout,
@@ -248,7 +249,7 @@ impl OddEven {
         });
         let pictures = PingPong::start(gpu, picture, "odd_even");
         let counters = SwapCounters::new(gpu, COUNTER_RING, 1, "odd_even::swap_counters");
-        let run_texture = RunTexture::from_source(gpu, source, pictures.input(), "odd_even::runs");
+        let run_texture = IntervalTexture::from_source(gpu, source, pictures.input(), "odd_even::runs");
         let bind_groups = bind_groups(gpu, layout, &pictures, &params, &counters, &run_texture, kind);
         let mut run = OddEvenRun {
             kind,
@@ -286,7 +287,7 @@ fn bind_groups(
     pictures: &PingPong,
     params: &[wgpu::Buffer; 2],
     counters: &SwapCounters,
-    runs: &RunTexture,
+    runs: &IntervalTexture,
     kind: PassKind,
 ) -> [wgpu::BindGroup; 2] {
     [0usize, 1].map(|p| {
@@ -327,7 +328,7 @@ pub struct OddEvenRun {
     line_len: u32,
     /// `PassParams` of each parity.
     params: [wgpu::Buffer; 2],
-    runs: RunTexture,
+    runs: IntervalTexture,
     pictures: PingPong,
     bind_groups: [wgpu::BindGroup; 2],
     counters: SwapCounters,
@@ -350,7 +351,7 @@ impl OddEvenRun {
 
     /// Sorts within `runs` from now on: uploads the map, and sets the passes to the longest
     /// run's length.
-    fn use_runs(&mut self, gpu: &Gpu, runs: Option<&RunMap>) {
+    fn use_intervals(&mut self, gpu: &Gpu, runs: Option<&IntervalMap>) {
         if self.runs.set(gpu, runs) {
             self.bind_groups = bind_groups(
                 gpu,
@@ -363,7 +364,7 @@ impl OddEvenRun {
             );
         }
         // A run of L pixels is sorted by any L consecutive passes (the 0-1 principle).
-        self.total_steps = runs.map_or(self.line_len, RunMap::max_run_len);
+        self.total_steps = runs.map_or(self.line_len, IntervalMap::max_interval_len);
         self.reset_stats();
     }
 
@@ -481,17 +482,17 @@ impl SortRun for OddEvenRun {
         self.reset_stats();
     }
 
-    fn restart_in_runs(
+    fn restart_within(
         &mut self,
         gpu: &Gpu,
         encoder: &mut wgpu::CommandEncoder,
-        runs: Option<&RunMap>,
-    ) -> Result<(), RunsError> {
+        runs: Option<&IntervalMap>,
+    ) -> Result<(), IntervalMapError> {
         let (width, height) = (self.pictures.state(0).width(), self.pictures.state(0).height());
         if let Some(map) = runs {
-            runs::check_map(map, width, height, self.options.axis)?;
+            interval_texture::check_map(map, width, height, self.options.axis)?;
         }
-        self.use_runs(gpu, runs);
+        self.use_intervals(gpu, runs);
         self.restart(encoder);
         Ok(())
     }

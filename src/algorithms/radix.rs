@@ -5,7 +5,7 @@
 //!
 //! Within interval runs each pixel carries its run id through the passes, in a second pair of
 //! textures ping-ponged with the pictures, and the key is composite: the run id above the key
-//! (`RadixKey::run_bits`), whose digits LSD sorts last.
+//! (`RadixKey::interval_bits`), whose digits LSD sorts last.
 //!
 //! The whole-picture scope sorts one sequence of W x H pixels. Without sub-steps each of its
 //! steps is a device-wide sort of the input by the key bits sorted so far
@@ -13,20 +13,20 @@
 //! Shown in stages (or too large for one device sort), it runs the three kernels above with a
 //! single workgroup scanning every tile's counts: correct for every size, not fast.
 
-use super::found_runs::{FoundRuns, RunsKernel};
+use super::found_intervals::{FoundIntervals, IntervalsKernel};
+use super::interval_texture::{self, IntervalMapError, IntervalTexture, interval_id_texture};
 use super::lens_view::{LensStep, LensView, RadixPass};
 use super::map_source::MapSource;
 use super::params_ring::ParamsRing;
 use super::ping_pong::{PingPong, StartPicture};
 use super::radix_image::{ImagePipelines, ImageSteps};
-use super::runs::{self, RunTexture, RunsError, run_id_texture};
 use super::swap_counters::SwapCounters;
 use super::{RunStats, SortRun};
 use crate::gpu::Gpu;
 use crate::gpu::bindings::{compute_buffer, storage_target, uint_texture};
 use crate::gpu::shaders::RADIX_PROGRAM;
 use crate::gpu::texture::PICTURE_FORMAT;
-use crate::intervals::RunMap;
+use crate::intervals::IntervalMap;
 use crate::keys::options::{Axis, Scope, SortOptions};
 use crate::keys::radix_key::{DEFAULT_DIGIT_BITS, RadixKey, exact_bits};
 use crate::reference::radix::{RadixPlan, Sequences, stage_limit};
@@ -94,26 +94,26 @@ impl RadixSettings {
 
     /// [`RadixSettings::key`] with the run ids of `runs` above it: an error when they do not
     /// fit 32 bits together, or when the scope is the whole picture (runs are parts of lines).
-    pub fn key_in_runs(
+    pub fn key_within(
         &self,
         options: SortOptions,
-        runs: Option<&RunMap>,
-    ) -> Result<(RadixKey, Option<String>), RunsError> {
-        self.key_with_run_bits(options, runs.map(RunMap::run_bits))
+        runs: Option<&IntervalMap>,
+    ) -> Result<(RadixKey, Option<String>), IntervalMapError> {
+        self.key_with_interval_bits(options, runs.map(IntervalMap::interval_bits))
     }
 
-    /// [`RadixSettings::key`] with run ids of `run_bits` above it (none without runs).
-    fn key_with_run_bits(
+    /// [`RadixSettings::key`] with run ids of `interval_bits` above it (none without runs).
+    fn key_with_interval_bits(
         &self,
         options: SortOptions,
-        run_bits: Option<u32>,
-    ) -> Result<(RadixKey, Option<String>), RunsError> {
+        interval_bits: Option<u32>,
+    ) -> Result<(RadixKey, Option<String>), IntervalMapError> {
         let (key, notice) = self.key(options);
-        let Some(run_bits) = run_bits else { return Ok((key, notice)) };
+        let Some(interval_bits) = interval_bits else { return Ok((key, notice)) };
         if self.scope == Scope::Image {
-            return Err(RunsError::WholePicture);
+            return Err(IntervalMapError::WholePicture);
         }
-        let key = key.with_run_bits(run_bits).map_err(RunsError::KeyTooWide)?;
+        let key = key.with_interval_bits(interval_bits).map_err(IntervalMapError::KeyTooWide)?;
         Ok((key, notice))
     }
 }
@@ -155,7 +155,7 @@ pub struct RadixParams {
     /// 1 when pixels carry run ids (the composite key), 0 without interval runs.
     pub runs: u32,
     /// Where the run id sits in the composite key: the key's bits.
-    pub run_shift: u32,
+    pub interval_shift: u32,
     /// Padding to 80 bytes.
     pub pad: [u32; 3],
 }
@@ -218,7 +218,7 @@ impl Radix {
                 storage_target(3, PICTURE_FORMAT),
                 compute_buffer(4, wgpu::BufferBindingType::Storage { read_only: false }, false),
                 uint_texture(5, wgpu::ShaderStages::COMPUTE),
-                storage_target(6, runs::RUN_ID_FORMAT),
+                storage_target(6, interval_texture::INTERVAL_ID_FORMAT),
             ],
         });
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
@@ -268,44 +268,44 @@ impl Radix {
     /// scope is the whole picture.
     ///
     /// # Panics
-    /// When the map is for another picture size or axis (`Pipelines::start_in_runs` checks).
-    pub fn start_in_runs(
+    /// When the map is for another picture size or axis (`Pipelines::start_within` checks).
+    pub fn start_within(
         &self,
         gpu: &Gpu,
         picture: &RgbaImage,
         options: SortOptions,
         settings: RadixSettings,
-        runs: Option<&RunMap>,
-    ) -> Result<RadixRun, RunsError> {
+        runs: Option<&IntervalMap>,
+    ) -> Result<RadixRun, IntervalMapError> {
         RadixRun::new(self, gpu, StartPicture::Image(picture), options, settings, 1, MapSource::Cpu(runs))
     }
 
-    /// [`Radix::start_in_runs`] from a picture on the CPU or a texture already on the GPU.
+    /// [`Radix::start_within`] from a picture on the CPU or a texture already on the GPU.
     pub fn start_from(
         &self,
         gpu: &Gpu,
         picture: StartPicture<'_>,
         options: SortOptions,
         settings: RadixSettings,
-        runs: Option<&RunMap>,
-    ) -> Result<RadixRun, RunsError> {
+        runs: Option<&IntervalMap>,
+    ) -> Result<RadixRun, IntervalMapError> {
         RadixRun::new(self, gpu, picture, options, settings, 1, MapSource::Cpu(runs))
     }
 
     /// Starts sorting `picture` (on the CPU, or a texture already on the GPU) within runs that
-    /// `kernel` finds on the GPU from the picture itself, as [`Radix::start_in_runs`] does with
+    /// `kernel` finds on the GPU from the picture itself, as [`Radix::start_within`] does with
     /// the CPU's map of them; the run ids are given as many bits as any id of a line could
     /// take, so the steps may be more than with the CPU's map, and the sorted picture is the
-    /// same. Errors as `start_in_runs` does.
-    pub fn start_in_found_runs(
+    /// same. Errors as `start_within` does.
+    pub fn start_within_found(
         &self,
         gpu: &Gpu,
         picture: StartPicture<'_>,
         options: SortOptions,
         settings: RadixSettings,
-        kernel: &RunsKernel,
-        runs: FoundRuns<'_>,
-    ) -> Result<RadixRun, RunsError> {
+        kernel: &IntervalsKernel,
+        runs: FoundIntervals<'_>,
+    ) -> Result<RadixRun, IntervalMapError> {
         assert_eq!(runs.axis, options.axis, "runs found along the sort's axis");
         RadixRun::new(self, gpu, picture, options, settings, 1, MapSource::Gpu(kernel, runs))
     }
@@ -350,7 +350,7 @@ pub struct RadixRun {
     counters: SwapCounters,
     /// The whole-picture scope's steps on the device-wide sort, where they apply.
     image: Option<ImageSteps>,
-    runs: CarriedRuns,
+    runs: CarriedIntervals,
     plan: RadixPlan,
     sequences: Sequences,
     tiling: Tiling,
@@ -371,7 +371,7 @@ impl RadixRun {
         settings: RadixSettings,
         min_chunks: u32,
         source: MapSource<'_>,
-    ) -> Result<Self, RunsError> {
+    ) -> Result<Self, IntervalMapError> {
         assert!(
             crate::keys::radix_key::DIGIT_BITS.contains(&settings.digit_bits),
             "digit bits {} are not one of 1, 2, 4, 8",
@@ -383,13 +383,14 @@ impl RadixRun {
             MapSource::Gpu(..) => None,
         };
         if let Some(map) = runs {
-            runs::check_map(map, width, height, options.axis).expect("a run map for this picture");
+            interval_texture::check_map(map, width, height, options.axis)
+                .expect("a run map for this picture");
         }
-        let run_bits = match source {
-            MapSource::Cpu(runs) => runs.map(RunMap::run_bits),
-            MapSource::Gpu(_, found) => Some(found.run_bits(width, height)),
+        let interval_bits = match source {
+            MapSource::Cpu(runs) => runs.map(IntervalMap::interval_bits),
+            MapSource::Gpu(_, found) => Some(found.interval_bits(width, height)),
         };
-        let (key, notice) = settings.key_with_run_bits(options, run_bits)?;
+        let (key, notice) = settings.key_with_interval_bits(options, interval_bits)?;
         let plan = RadixPlan {
             key,
             digit_bits: settings.digit_bits,
@@ -403,7 +404,7 @@ impl RadixRun {
         let device = &gpu.device;
         let params = ParamsRing::new(gpu, std::mem::size_of::<RadixParams>(), RING, "radix::params");
         let counters = SwapCounters::new(gpu, RING, 1, "radix::moved");
-        let image = (settings.scope == Scope::Image && plan.stages == 1 && run_bits.is_none())
+        let image = (settings.scope == Scope::Image && plan.stages == 1 && interval_bits.is_none())
             .then(|| ImageSteps::new(radix.image_pipelines(gpu), gpu, &pictures, &counters, RING))
             .flatten();
         // The view's own kernels keep their counts here (a placeholder when they do not run).
@@ -415,10 +416,10 @@ impl RadixRun {
             mapped_at_creation: false,
         });
         let carried = match source {
-            MapSource::Cpu(runs) => CarriedRuns::new(gpu, runs),
+            MapSource::Cpu(runs) => CarriedIntervals::new(gpu, runs),
             MapSource::Gpu(_, found) => {
                 let len = if found.axis == Axis::Rows { width } else { height };
-                CarriedRuns::written_on_gpu(gpu, width, height, len)
+                CarriedIntervals::written_on_gpu(gpu, width, height, len)
             }
         };
         let bind_groups = bind_groups(gpu, &radix.layout, &pictures, &params, &counts, &counters, &carried);
@@ -459,7 +460,7 @@ impl RadixRun {
     fn reset_stats(&mut self) {
         self.collected = 0;
         // A sequence (or the longest run) of one pixel is sorted before the first pass.
-        let longest = self.runs.max_run_len.unwrap_or(self.sequences.len() as u32);
+        let longest = self.runs.max_interval_len.unwrap_or(self.sequences.len() as u32);
         self.stats = RunStats { sorted_after: (longest <= 1).then_some(0), ..Default::default() };
     }
 
@@ -505,7 +506,7 @@ impl RadixRun {
             scatter_end: stage_limit(len, stage, self.plan.stages) as u32,
             twin_indices: self.plan.twin_indices.into(),
             runs: self.runs.map.enabled().into(),
-            run_shift: self.plan.key.bits,
+            interval_shift: self.plan.key.bits,
             pad: [0; 3],
         }
     }
@@ -624,7 +625,7 @@ impl SortRun for RadixRun {
                         key_mask: p.key_mask,
                         digit_shift: p.digit_shift,
                         digit_mask: p.digit_mask,
-                        run_shift: p.run_shift,
+                        interval_shift: p.interval_shift,
                         seq_len: p.seq_len,
                         tiles: p.tiles,
                         tile_len: TILE_CHUNK * p.chunks,
@@ -647,22 +648,22 @@ impl SortRun for RadixRun {
         self.reset_stats();
     }
 
-    fn restart_in_runs(
+    fn restart_within(
         &mut self,
         gpu: &Gpu,
         encoder: &mut wgpu::CommandEncoder,
-        runs: Option<&RunMap>,
-    ) -> Result<(), RunsError> {
+        runs: Option<&IntervalMap>,
+    ) -> Result<(), IntervalMapError> {
         let (width, height) = (self.sequences.width, self.sequences.height);
         if let Some(map) = runs {
-            runs::check_map(map, width, height, self.sequences.axis)?;
+            interval_texture::check_map(map, width, height, self.sequences.axis)?;
         }
         // The key without run bits, then with this map's (checked before anything changes).
-        let key = crate::keys::radix_key::RadixKey { run_bits: 0, ..self.plan.key };
+        let key = crate::keys::radix_key::RadixKey { interval_bits: 0, ..self.plan.key };
         let key = match runs {
             None => key,
-            Some(_) if self.sequences.scope == Scope::Image => return Err(RunsError::WholePicture),
-            Some(map) => key.with_run_bits(map.run_bits()).map_err(RunsError::KeyTooWide)?,
+            Some(_) if self.sequences.scope == Scope::Image => return Err(IntervalMapError::WholePicture),
+            Some(map) => key.with_interval_bits(map.interval_bits()).map_err(IntervalMapError::KeyTooWide)?,
         };
         self.plan.key = key;
         if self.runs.set(gpu, runs) {
@@ -694,7 +695,7 @@ fn bind_groups(
     params: &ParamsRing,
     counts: &wgpu::Buffer,
     counters: &SwapCounters,
-    runs: &CarriedRuns,
+    runs: &CarriedIntervals,
 ) -> [wgpu::BindGroup; 2] {
     pictures.step_bind_groups(&gpu.device, layout, "radix", params.binding(), counters.binding(), |d| {
         vec![
@@ -711,39 +712,39 @@ fn bind_groups(
 /// The run ids the pixels carry through the passes: the map, and two textures ping-ponged
 /// with the pictures (`ids[k % 2]` holds them after `k` digit passes). Without a map all three
 /// are 1x1 stand-ins that the kernels never read or write.
-struct CarriedRuns {
-    map: RunTexture,
+struct CarriedIntervals {
+    map: IntervalTexture,
     ids: [wgpu::Texture; 2],
     views: [wgpu::TextureView; 2],
     /// The longest run, with a map.
-    max_run_len: Option<u32>,
+    max_interval_len: Option<u32>,
 }
 
-impl CarriedRuns {
-    fn new(gpu: &Gpu, runs: Option<&RunMap>) -> Self {
-        let map = RunTexture::new(gpu, runs, "radix::runs");
+impl CarriedIntervals {
+    fn new(gpu: &Gpu, runs: Option<&IntervalMap>) -> Self {
+        let map = IntervalTexture::new(gpu, runs, "radix::runs");
         let (ids, views) = Self::textures(gpu, map.texture());
-        CarriedRuns { map, ids, views, max_run_len: runs.map(RunMap::max_run_len) }
+        CarriedIntervals { map, ids, views, max_interval_len: runs.map(IntervalMap::max_interval_len) }
     }
 
     /// A map of `width` x `height` that a kernel writes before the first step, whose runs are
     /// at most `longest` long.
     fn written_on_gpu(gpu: &Gpu, width: u32, height: u32, longest: u32) -> Self {
-        let map = RunTexture::written_on_gpu(gpu, width, height, "radix::runs");
+        let map = IntervalTexture::written_on_gpu(gpu, width, height, "radix::runs");
         let (ids, views) = Self::textures(gpu, map.texture());
-        CarriedRuns { map, ids, views, max_run_len: Some(longest) }
+        CarriedIntervals { map, ids, views, max_interval_len: Some(longest) }
     }
 
     fn textures(gpu: &Gpu, map: &wgpu::Texture) -> ([wgpu::Texture; 2], [wgpu::TextureView; 2]) {
-        let ids =
-            [0, 1].map(|i| run_id_texture(gpu, map.width(), map.height(), &format!("radix::run_ids[{i}]")));
+        let ids = [0, 1]
+            .map(|i| interval_id_texture(gpu, map.width(), map.height(), &format!("radix::run_ids[{i}]")));
         let views = ids.each_ref().map(|t| t.create_view(&Default::default()));
         (ids, views)
     }
 
-    /// Uploads `runs` (see [`RunTexture::set`]); returns whether the textures were made anew.
-    fn set(&mut self, gpu: &Gpu, runs: Option<&RunMap>) -> bool {
-        self.max_run_len = runs.map(RunMap::max_run_len);
+    /// Uploads `runs` (see [`IntervalTexture::set`]); returns whether the textures were made anew.
+    fn set(&mut self, gpu: &Gpu, runs: Option<&IntervalMap>) -> bool {
+        self.max_interval_len = runs.map(IntervalMap::max_interval_len);
         let replaced = self.map.set(gpu, runs);
         if replaced {
             (self.ids, self.views) = Self::textures(gpu, self.map.texture());
@@ -780,15 +781,18 @@ mod tests {
         use crate::keys::options::Axis;
         let options = SortOptions { key: crate::keys::SortKey::Hue, ..Default::default() };
         // 16384 fixed pixels: run ids up to 16383 (14 bits) above 19 bits of hue.
-        let fixed = RunMap::build(16384, 1, Axis::Rows, |_, _, _| Cell::Fixed);
-        let e = RadixSettings::default().key_in_runs(options, Some(&fixed)).unwrap_err();
-        assert!(matches!(e, RunsError::KeyTooWide(_)) && e.to_string().contains("--key-bits 18"), "{e}");
+        let fixed = IntervalMap::build(16384, 1, Axis::Rows, |_, _, _| Cell::Fixed);
+        let e = RadixSettings::default().key_within(options, Some(&fixed)).unwrap_err();
+        assert!(
+            matches!(e, IntervalMapError::KeyTooWide(_)) && e.to_string().contains("--key-bits 18"),
+            "{e}"
+        );
         let fewer = RadixSettings { key_bits: Some(18), ..Default::default() };
-        assert_eq!(fewer.key_in_runs(options, Some(&fixed)).unwrap().0.run_bits, 14);
+        assert_eq!(fewer.key_within(options, Some(&fixed)).unwrap().0.interval_bits, 14);
         let image = RadixSettings { scope: Scope::Image, ..Default::default() };
-        let lines = RunMap::whole_lines(3, 3, Axis::Rows);
-        assert_eq!(image.key_in_runs(options, Some(&lines)).unwrap_err(), RunsError::WholePicture);
-        assert_eq!(image.key_in_runs(options, None).unwrap().0.run_bits, 0);
+        let lines = IntervalMap::whole_lines(3, 3, Axis::Rows);
+        assert_eq!(image.key_within(options, Some(&lines)).unwrap_err(), IntervalMapError::WholePicture);
+        assert_eq!(image.key_within(options, None).unwrap().0.interval_bits, 0);
     }
 
     #[test]

@@ -9,7 +9,7 @@
 //! the rest of the row, up to the longest line's length, is padding.
 
 use super::{Angle, Slope};
-use crate::intervals::{Cell, IntervalError, IntervalSettings, Mask, RunMap, RunSummary};
+use crate::intervals::{Cell, IntervalError, IntervalMap, IntervalSettings, IntervalSummary, Mask};
 use crate::keys::options::Axis;
 use image::RgbaImage;
 use std::sync::OnceLock;
@@ -34,7 +34,7 @@ pub struct LineSpace {
     /// For each line-space cell (row-major), the picture pixel it holds, or `NO_PIXEL`.
     pixels: Vec<u32>,
     /// The map of whole lines, made on first use.
-    whole_lines: OnceLock<Option<RunMap>>,
+    whole_lines: OnceLock<Option<IntervalMap>>,
     /// `places` and `pixels` on the GPU, uploaded on first use (`super::scatter`).
     pub(super) tables: OnceLock<super::scatter::LineTables>,
 }
@@ -190,13 +190,13 @@ impl LineSpace {
 
     /// The runs of `picture` under `settings` in line space: the threshold, the edges and the
     /// mask taken from the picture itself, random runs along the lines, padding fixed.
-    pub fn run_map(
+    pub fn interval_map(
         &self,
         picture: &RgbaImage,
         settings: &IntervalSettings,
         mask: Option<&Mask>,
-    ) -> Result<RunMap, IntervalError> {
-        RunMap::compute_on(
+    ) -> Result<IntervalMap, IntervalError> {
+        IntervalMap::compute_on(
             (self.line_width, self.lines, Axis::Rows),
             picture,
             settings,
@@ -207,10 +207,10 @@ impl LineSpace {
 
     /// The map of whole lines: each line one run, each padding cell fixed; `None` when no
     /// line is padded (then whole lines need no map at all). Made once.
-    pub fn whole_lines(&self) -> Option<&RunMap> {
+    pub fn whole_lines(&self) -> Option<&IntervalMap> {
         let map = self.whole_lines.get_or_init(|| {
             self.has_padding().then(|| {
-                RunMap::build(self.line_width, self.lines, Axis::Rows, |line, position, _| {
+                IntervalMap::build(self.line_width, self.lines, Axis::Rows, |line, position, _| {
                     match self.pixel_at(line, position) {
                         Some(_) => Cell::Join,
                         None => Cell::Fixed,
@@ -223,9 +223,9 @@ impl LineSpace {
 
     /// The runs of a line-space map in numbers, padding left out (each padding cell is a
     /// fixed run of its own).
-    pub fn summary(&self, runs: &RunMap) -> RunSummary {
+    pub fn summary(&self, runs: &IntervalMap) -> IntervalSummary {
         let summary = runs.summary();
-        RunSummary { fixed: summary.fixed - self.padding_cells() as u64, ..summary }
+        IntervalSummary { fixed: summary.fixed - self.padding_cells() as u64, ..summary }
     }
 }
 
@@ -390,7 +390,7 @@ mod tests {
         assert!(outside.iter().any(|o| *o) && !outside.iter().all(|o| *o));
         for degrees in [30.0, 100.0, 225.0] {
             let space = LineSpace::new(17, 11, Angle::new(degrees).unwrap());
-            let map = space.run_map(&picture, &settings, None).unwrap();
+            let map = space.interval_map(&picture, &settings, None).unwrap();
             assert_eq!((map.width(), map.height(), map.axis()), (space.size().0, space.size().1, Axis::Rows));
             let (lw, lines) = space.size();
             for line in 0..lines as usize {
@@ -406,7 +406,7 @@ mod tests {
             // Whole lines are the map of no interval runs.
             assert_eq!(
                 space.whole_lines(),
-                Some(&space.run_map(&picture, &IntervalSettings::default(), None).unwrap())
+                Some(&space.interval_map(&picture, &IntervalSettings::default(), None).unwrap())
             );
             // The summary counts the picture's pixels only.
             let summary = space.summary(&map);
@@ -415,7 +415,7 @@ mod tests {
     }
 
     /// Pixels in runs of two or more.
-    fn moving_pixels(map: &RunMap) -> u64 {
+    fn moving_pixels(map: &IntervalMap) -> u64 {
         (0..map.height() as usize)
             .flat_map(|l| map.runs(l))
             .filter(|r| r.len() > 1)

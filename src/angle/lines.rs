@@ -6,12 +6,12 @@
 use super::line_space::line_count;
 use super::scatter::LineScatter;
 use super::{Angle, AngledRun, LineSpace};
+use crate::algorithms::interval_texture::IntervalMapError;
 use crate::algorithms::map_source::MapSource;
 use crate::algorithms::ping_pong::StartPicture;
-use crate::algorithms::runs::RunsError;
 use crate::algorithms::{Algorithm, Pipelines, RunSettings, SortRun};
 use crate::gpu::Gpu;
-use crate::intervals::{IntervalError, IntervalMode, IntervalSettings, Mask, RunMap, RunSummary};
+use crate::intervals::{IntervalError, IntervalMap, IntervalMode, IntervalSettings, IntervalSummary, Mask};
 use crate::keys::options::{Axis, Scope, SortOptions};
 use crate::picture::input::scaled_size;
 use image::RgbaImage;
@@ -119,13 +119,13 @@ impl Lines {
         picture: &RgbaImage,
         settings: &IntervalSettings,
         mask: Option<&Mask>,
-    ) -> Result<Option<RunMap>, IntervalError> {
+    ) -> Result<Option<IntervalMap>, IntervalError> {
         if settings.mode == IntervalMode::None && mask.is_none() {
             return Ok(None);
         }
         match self {
-            Lines::Axis(axis) => RunMap::compute(picture, *axis, settings, mask).map(Some),
-            Lines::Angled(space) => space.run_map(picture, settings, mask).map(Some),
+            Lines::Axis(axis) => IntervalMap::compute(picture, *axis, settings, mask).map(Some),
+            Lines::Angled(space) => space.interval_map(picture, settings, mask).map(Some),
         }
     }
 
@@ -137,27 +137,27 @@ impl Lines {
         algorithm: Algorithm,
         options: SortOptions,
         settings: &RunSettings,
-        runs: Option<&RunMap>,
-    ) -> Result<(), RunsError> {
+        runs: Option<&IntervalMap>,
+    ) -> Result<(), IntervalMapError> {
         let options = self.sort_options(options);
         match self {
-            Lines::Axis(_) => runs.map_or(Ok(()), |map| algorithm.check_runs(options, settings, map)),
+            Lines::Axis(_) => runs.map_or(Ok(()), |map| algorithm.check_intervals(options, settings, map)),
             Lines::Angled(space) => {
                 if algorithm == Algorithm::Radix && settings.radix.scope == Scope::Image {
-                    return Err(RunsError::WholePictureAtAngle);
+                    return Err(IntervalMapError::WholePictureAtAngle);
                 }
                 match runs {
-                    Some(map) => algorithm.check_runs(options, settings, map),
-                    None => {
-                        space.whole_lines().map_or(Ok(()), |map| algorithm.check_runs(options, settings, map))
-                    }
+                    Some(map) => algorithm.check_intervals(options, settings, map),
+                    None => space
+                        .whole_lines()
+                        .map_or(Ok(()), |map| algorithm.check_intervals(options, settings, map)),
                 }
             }
         }
     }
 
     /// A map's runs in numbers, counting the picture's pixels only.
-    pub fn summary(&self, runs: &RunMap) -> RunSummary {
+    pub fn summary(&self, runs: &IntervalMap) -> IntervalSummary {
         match self {
             Lines::Axis(_) => runs.summary(),
             Lines::Angled(space) => space.summary(runs),
@@ -165,7 +165,7 @@ impl Lines {
     }
 
     /// A map's runs drawn over the picture (see [`crate::intervals::overlay::marks`]).
-    pub fn marks(&self, runs: &RunMap) -> RgbaImage {
+    pub fn marks(&self, runs: &IntervalMap) -> RgbaImage {
         let marks = crate::intervals::overlay::marks(runs);
         match self {
             Lines::Axis(_) => marks,
@@ -184,8 +184,8 @@ impl Lines {
         picture: &RgbaImage,
         options: SortOptions,
         settings: RunSettings,
-        runs: Option<&RunMap>,
-    ) -> Result<Box<dyn SortRun>, RunsError> {
+        runs: Option<&IntervalMap>,
+    ) -> Result<Box<dyn SortRun>, IntervalMapError> {
         let source = MapSource::Cpu(runs);
         self.start_from(gpu, pipelines, scatter, StartPicture::Image(picture), options, settings, source)
     }
@@ -203,7 +203,7 @@ impl Lines {
         options: SortOptions,
         settings: RunSettings,
         source: MapSource<'_>,
-    ) -> Result<Box<dyn SortRun>, RunsError> {
+    ) -> Result<Box<dyn SortRun>, IntervalMapError> {
         let options = self.sort_options(options);
         match self {
             Lines::Axis(_) => pipelines.start_from(gpu, picture, options, settings, source),

@@ -9,14 +9,14 @@
 
 use super::LineSpace;
 use super::scatter::LineScatter;
-use crate::algorithms::found_runs::{FoundRuns, LineCells};
+use crate::algorithms::found_intervals::{FoundIntervals, LineCells};
+use crate::algorithms::interval_texture::IntervalMapError;
 use crate::algorithms::map_source::MapSource;
 use crate::algorithms::ping_pong::StartPicture;
-use crate::algorithms::runs::RunsError;
 use crate::algorithms::swap_counters::SwapCounters;
 use crate::algorithms::{Pipelines, RunSettings, RunStats, SortRun};
 use crate::gpu::Gpu;
-use crate::intervals::RunMap;
+use crate::intervals::IntervalMap;
 use crate::keys::options::{Axis, Scope, SortOptions};
 use std::sync::Arc;
 
@@ -38,7 +38,7 @@ pub struct AngledRun {
 impl AngledRun {
     /// Starts sorting `picture` (on the CPU, uploaded, or a picture texture already on the GPU,
     /// which becomes the run's picture) along the lines of `space` with `pipelines`, within
-    /// the runs of `source`: a map of line space, as [`LineSpace::run_map`] makes (whole lines
+    /// the runs of `source`: a map of line space, as [`LineSpace::interval_map`] makes (whole lines
     /// with `None`), or runs the GPU finds in line space from the picture (any axis given is
     /// taken as line space's rows). The GPU gathers line space from the picture. The options'
     /// axis is ignored: line space is sorted by rows.
@@ -52,9 +52,9 @@ impl AngledRun {
         options: SortOptions,
         settings: RunSettings,
         source: MapSource<'_>,
-    ) -> Result<Self, RunsError> {
+    ) -> Result<Self, IntervalMapError> {
         if matches!(pipelines, Pipelines::Radix(_)) && settings.radix.scope == Scope::Image {
-            return Err(RunsError::WholePictureAtAngle);
+            return Err(IntervalMapError::WholePictureAtAngle);
         }
         let options = SortOptions { axis: Axis::Rows, ..options };
         let picture = match picture {
@@ -68,7 +68,7 @@ impl AngledRun {
             MapSource::Cpu(runs) => MapSource::Cpu(runs.or(space.whole_lines())),
             MapSource::Gpu(kernel, found) => {
                 let angled = Some(LineCells { picture: &picture, cells: &tables.cells });
-                MapSource::Gpu(kernel, FoundRuns { axis: Axis::Rows, angled, ..found })
+                MapSource::Gpu(kernel, FoundIntervals { axis: Axis::Rows, angled, ..found })
             }
         };
         let lines = StartPicture::Texture(scatter.gather(gpu, &space, &picture));
@@ -183,13 +183,13 @@ impl SortRun for AngledRun {
         self.record_scatter(encoder);
     }
 
-    fn restart_in_runs(
+    fn restart_within(
         &mut self,
         gpu: &Gpu,
         encoder: &mut wgpu::CommandEncoder,
-        runs: Option<&RunMap>,
-    ) -> Result<(), RunsError> {
-        self.inner.restart_in_runs(gpu, encoder, runs.or(self.space.whole_lines()))?;
+        runs: Option<&IntervalMap>,
+    ) -> Result<(), IntervalMapError> {
+        self.inner.restart_within(gpu, encoder, runs.or(self.space.whole_lines()))?;
         self.record_scatter(encoder);
         Ok(())
     }

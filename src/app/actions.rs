@@ -128,7 +128,7 @@ impl Running {
                 let s = &mut self.session;
                 s.intervals.mode = s.intervals.mode.next();
             }
-            Command::ToggleRunsOverlay => self.toggle_runs_overlay(),
+            Command::ToggleIntervalsOverlay => self.toggle_intervals_overlay(),
             Command::FitToWindow | Command::ActualSize | Command::Help => self.ui.view(command),
             Command::Open => {
                 let dialog = rfd::FileDialog::new()

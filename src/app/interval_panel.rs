@@ -8,11 +8,11 @@
 
 use super::panel_model::{Action, UiModel, UiState};
 use crate::controls::commands::Command;
-use crate::intervals::{IntervalMode, IntervalSettings, RunLength, Threshold};
+use crate::intervals::{IntervalLength, IntervalMode, IntervalSettings, Threshold};
 use crate::keys::SortKey;
 
 /// The longest random run length the slider offers (longer runs than a line sort whole lines).
-pub const MAX_RUN_LENGTH: u32 = 4096;
+pub const MAX_INTERVAL_LENGTH: u32 = 4096;
 
 /// The threshold the slider's handles stand for: each end clamped to 0..1, the lower first,
 /// so any pair of values (typed, dragged, or rounded) makes a valid threshold.
@@ -23,9 +23,9 @@ pub fn threshold_from_handles(lo: f64, hi: f64) -> Threshold {
 }
 
 /// The run lengths the random slider's handles stand for: each at least 1, the shorter first.
-pub fn run_length_from_handles(min: u32, max: u32) -> RunLength {
+pub fn interval_length_from_handles(min: u32, max: u32) -> IntervalLength {
     let (min, max) = (min.max(1), max.max(1));
-    RunLength::new(min.min(max), min.max(max)).expect("at least 1 and ordered")
+    IntervalLength::new(min.min(max), min.max(max)).expect("at least 1 and ordered")
 }
 
 /// The interval section of the side panel.
@@ -52,15 +52,15 @@ pub fn interval_controls(
         actions.push(Action::SetIntervals(settings));
     }
     mask_controls(ui, model, state, actions);
-    let mut show = model.show_runs;
+    let mut show = model.show_intervals;
     if ui
         .checkbox(&mut show, "show runs (I)")
         .on_hover_text("Fixed pixels darkened, run starts magenta")
         .changed()
     {
-        actions.push(Action::Command(Command::ToggleRunsOverlay));
+        actions.push(Action::Command(Command::ToggleIntervalsOverlay));
     }
-    match &model.runs_summary {
+    match &model.intervals_summary {
         Some(summary) => ui.small(summary),
         None => ui.small("every line sorted whole"),
     };
@@ -105,10 +105,11 @@ fn mode_controls(ui: &mut egui::Ui, settings: &mut IntervalSettings) {
             ui.add(egui::DragValue::new(&mut settings.seed));
             ui.end_row();
             ui.label("Run length");
-            let (mut min, mut max) = (settings.run_length.min(), settings.run_length.max());
-            let slider = egui::RangeSlider::new(&mut min, &mut max, 1..=MAX_RUN_LENGTH).logarithmic(true);
+            let (mut min, mut max) = (settings.interval_length.min(), settings.interval_length.max());
+            let slider =
+                egui::RangeSlider::new(&mut min, &mut max, 1..=MAX_INTERVAL_LENGTH).logarithmic(true);
             if ui.add(slider).on_hover_text("Run lengths are drawn from MIN..MAX").changed() {
-                settings.run_length = run_length_from_handles(min, max);
+                settings.interval_length = interval_length_from_handles(min, max);
             }
             ui.end_row();
         }
@@ -164,11 +165,11 @@ mod tests {
 
     #[test]
     fn any_pair_of_handles_makes_valid_run_lengths() {
-        let r = run_length_from_handles(8, 64);
+        let r = interval_length_from_handles(8, 64);
         assert_eq!((r.min(), r.max()), (8, 64));
-        let r = run_length_from_handles(64, 8);
+        let r = interval_length_from_handles(64, 8);
         assert_eq!((r.min(), r.max()), (8, 64));
-        let r = run_length_from_handles(0, 0);
+        let r = interval_length_from_handles(0, 0);
         assert_eq!((r.min(), r.max()), (1, 1));
     }
 }

@@ -11,7 +11,7 @@ use crate::controls::lane_plan::{self, for_lane, start_lane, whole_lines_notice}
 use crate::controls::player::Stepper;
 use crate::gpu::timing::GpuTimer;
 use crate::gpu::{Gpu, GpuError};
-use crate::intervals::RunMap;
+use crate::intervals::IntervalMap;
 use crate::keys::options::SortOptions;
 use image::RgbaImage;
 use std::sync::Arc;
@@ -84,7 +84,7 @@ impl Lanes {
         lines: &Lines,
         options: SortOptions,
         which: &[(Algorithm, RunSettings)],
-        runs: Option<&RunMap>,
+        runs: Option<&IntervalMap>,
     ) -> Self {
         let lanes = which
             .iter()
@@ -123,23 +123,24 @@ impl Lanes {
     /// started along) from now on (whole lines with `None`, or where a lane's algorithm cannot
     /// sort within them): one upload of the map per lane, no new pipelines. Returns the lanes'
     /// notices.
-    pub fn restart_in_runs(
+    pub fn restart_within(
         &mut self,
         lines: &Lines,
         options: SortOptions,
-        runs: Option<&RunMap>,
+        runs: Option<&IntervalMap>,
     ) -> Vec<String> {
-        let mut encoder = self.gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
-            label: Some("lanes::restart_in_runs"),
-        });
+        let mut encoder = self
+            .gpu
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("lanes::restart_within") });
         for lane in &mut self.lanes {
             // A lane's lines depend on its algorithm and settings alone, so they are the ones
             // it was started along.
             let (_, lane_runs, mut notice) = for_lane(lines, lane.algorithm, options, &lane.settings, runs);
-            if let Err(e) = lane.run.restart_in_runs(&self.gpu, &mut encoder, lane_runs) {
+            if let Err(e) = lane.run.restart_within(&self.gpu, &mut encoder, lane_runs) {
                 notice = Some(whole_lines_notice(lane.algorithm, &e));
                 // Whole lines always fit.
-                let _ = lane.run.restart_in_runs(&self.gpu, &mut encoder, None);
+                let _ = lane.run.restart_within(&self.gpu, &mut encoder, None);
             }
             lane.in_runs = lane_runs.is_some() && notice.is_none();
             lane.notice = notice;

@@ -10,8 +10,8 @@
 //!   `player` (playing and stepping), `panel_model` (what the panel reads and reports), `ui`,
 //!   `pictures` and `interval_panel` (the egui panel itself), `zoom`, `lens` and `lens_panel`
 //!   (the row lens: the line inspected, and its strip of bars);
-//! - the sort: `session` (what is sorted and how), `explain` (the panel's sentences on it), `lanes` (the GPU runs shown), `window_runs`
-//!   and `live_runs` (interval runs, live), `window_mask`, `window_angle` (the direction);
+//! - the sort: `session` (what is sorted and how), `explain` (the panel's sentences on it), `lanes` (the GPU runs shown), `window_intervals`
+//!   and `live_intervals` (interval runs, live), `window_mask`, `window_angle` (the direction);
 //! - files: `files` (open, save PNG), `window_recording` and `recording` (G, in the background),
 //!   `window_clip` (a clip played sorted, paused, stepped, recorded).
 
@@ -22,7 +22,7 @@ pub mod interval_panel;
 pub mod lanes;
 mod lens;
 pub mod lens_panel;
-pub mod live_runs;
+pub mod live_intervals;
 pub mod panel_model;
 pub mod pictures;
 pub mod recording;
@@ -32,9 +32,9 @@ mod session;
 pub mod ui;
 mod window_angle;
 pub mod window_clip;
+mod window_intervals;
 pub mod window_mask;
 mod window_recording;
-mod window_runs;
 pub mod window_size;
 pub mod zoom;
 
@@ -46,7 +46,7 @@ use crate::angle::{Angle, Lines};
 use crate::controls::commands::{Command, CommandSpec};
 use crate::controls::player::Player;
 use crate::gpu::Gpu;
-use crate::intervals::{IntervalSettings, Mask, RunMap};
+use crate::intervals::{IntervalMap, IntervalSettings, Mask};
 use crate::keys::options::SortOptions;
 use crate::picture::input::{Picture, SizeLimit};
 use crate::record::RecordSettings;
@@ -54,7 +54,7 @@ use crate::settings::VideoSettings;
 use crate::video::playback::ClipReader;
 use display::DisplayPipeline;
 use lanes::{LaneSync, Lanes};
-use live_runs::{RefreshThrottle, RunInputs};
+use live_intervals::{IntervalInputs, RefreshThrottle};
 use panel_model::UiState;
 use recording::BackgroundRecording;
 use std::path::PathBuf;
@@ -236,14 +236,14 @@ struct Session {
     /// Masks loaded so far, to number the next.
     masks_loaded: u64,
     /// The runs the lanes sort within (`None`: whole lines), and what they were made from.
-    runs: Option<RunMap>,
-    runs_made_from: RunInputs,
+    runs: Option<IntervalMap>,
+    intervals_made_from: IntervalInputs,
     throttle: RefreshThrottle,
     /// An angle dragged in the panel and not yet laid out, and how often lay-outs may run.
     pending_angle: Option<Angle>,
     angle_throttle: RefreshThrottle,
     /// Whether the runs are drawn over the pictures.
-    show_runs: bool,
+    show_intervals: bool,
 }
 
 /// Frame timing, for the panel and `--quit-after`.
@@ -280,7 +280,7 @@ struct Running {
     seconds_per_pass: f64,
     last_reported_pass: Option<u32>,
     /// The runs drawn for the overlay, while it is shown.
-    runs_overlay: Option<egui::TextureHandle>,
+    intervals_overlay: Option<egui::TextureHandle>,
     /// The row lens, while it is open.
     lens: Option<lens::WindowLens>,
     /// Where the lens last was, to open it there again.

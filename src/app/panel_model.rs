@@ -130,11 +130,11 @@ pub struct UiModel<'a> {
     /// The loaded mask's file, if any.
     pub mask_label: Option<String>,
     /// Whether the runs are drawn over the pictures.
-    pub show_runs: bool,
+    pub show_intervals: bool,
     /// The runs in numbers, if the sort is within runs.
-    pub runs_summary: Option<String>,
+    pub intervals_summary: Option<String>,
     /// The runs drawn for the overlay, while it is shown.
-    pub runs_overlay: Option<egui::TextureId>,
+    pub intervals_overlay: Option<egui::TextureId>,
     /// The row lens, while it is open: per lane, the line read back, or why it could not be.
     pub lens: Option<&'a [Result<crate::lens::LensReading, String>]>,
     /// The clip playing, when a clip is open.

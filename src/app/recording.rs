@@ -6,7 +6,7 @@ use crate::algorithms::{Algorithm, Pipelines, RunSettings};
 use crate::angle::Lines;
 use crate::angle::scatter::LineScatter;
 use crate::gpu::Gpu;
-use crate::intervals::RunMap;
+use crate::intervals::IntervalMap;
 use crate::keys::options::SortOptions;
 use crate::record::{RecordReport, RecordSettings, RecordTarget, record};
 use crate::settings::Settings;
@@ -34,7 +34,7 @@ pub struct RecordingJob {
     /// Where the recording goes (its extension, or a trailing /, says the format).
     pub path: PathBuf,
     /// The runs to sort within, as the window does (`None`: whole lines).
-    pub runs: Option<RunMap>,
+    pub runs: Option<IntervalMap>,
 }
 
 /// A recording under way.

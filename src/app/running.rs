@@ -3,10 +3,10 @@
 
 use super::display::DisplayPipeline;
 use super::lanes::{LaneSync, Lanes};
-use super::live_runs::{RefreshThrottle, RunInputs};
+use super::live_intervals::{IntervalInputs, RefreshThrottle};
 use super::panel_model::{Action, LaneView, UiModel, UiState};
 use super::{FrameClock, Running, Session, WindowOptions, WindowSource};
-use super::{ui, window_clip, window_mask, window_runs, window_size};
+use super::{ui, window_clip, window_intervals, window_mask, window_size};
 use crate::algorithms::{Algorithm, Pipelines, RunSettings};
 use crate::angle::Lines;
 use crate::angle::scatter::LineScatter;
@@ -119,11 +119,12 @@ impl Running {
             gpu.device.limits().max_texture_dimension_2d,
         )?;
         let sort_options = lines.sort_options(options.options);
-        let runs_made_from = RunInputs::new(&options.intervals, mask.as_ref().map(|m| m.id), lines.angle());
-        let runs = window_runs::compute_runs(
+        let intervals_made_from =
+            IntervalInputs::new(&options.intervals, mask.as_ref().map(|m| m.id), lines.angle());
+        let runs = window_intervals::compute_intervals(
             &lines,
             &picture.pixels,
-            &runs_made_from,
+            &intervals_made_from,
             &options.intervals,
             mask.as_ref(),
         )?;
@@ -165,11 +166,11 @@ impl Running {
             mask,
             masks_loaded: 1,
             runs,
-            runs_made_from,
+            intervals_made_from,
             throttle: RefreshThrottle::default(),
             pending_angle: None,
             angle_throttle: RefreshThrottle::default(),
-            show_runs: false,
+            show_intervals: false,
         };
         log::info!("window on {}", gpu.describe());
         let gpu_for_lens = gpu.clone();
@@ -204,7 +205,7 @@ impl Running {
             // One pass per frame until a pass has been timed.
             seconds_per_pass: FRAME_BUDGET_SECONDS,
             last_reported_pass: None,
-            runs_overlay: None,
+            intervals_overlay: None,
             lens: None,
             lens_point: None,
             view_to_save: None,
@@ -214,7 +215,7 @@ impl Running {
             options_max_size: options.max_size,
         };
         if running.ui.status.is_empty() {
-            running.report_runs();
+            running.report_intervals();
         }
         if running.clip.is_some() {
             running.sort_clip_frame_to_end();
@@ -238,7 +239,7 @@ impl Running {
             || self.clip.as_ref().is_some_and(window_clip::WindowClip::busy)
             || self.recording.is_some()
             || self.quit_after.is_some()
-            || self.runs_pending()
+            || self.intervals_pending()
             || self.session.pending_angle.is_some()
     }
 
@@ -256,7 +257,7 @@ impl Running {
             self.act(action);
         }
         self.advance_clip(now);
-        self.refresh_runs(now);
+        self.refresh_intervals(now);
         self.apply_pending_angle(now);
         self.step(seconds);
         self.read_lens();
@@ -290,9 +291,9 @@ impl Running {
             }),
             intervals: self.session.intervals,
             mask_label: self.session.mask.as_ref().map(|m| m.path.display().to_string()),
-            show_runs: self.session.show_runs,
-            runs_summary: self.session.runs.as_ref().map(|r| self.session.lines.summary(r).to_string()),
-            runs_overlay: self.runs_overlay.as_ref().map(egui::TextureHandle::id),
+            show_intervals: self.session.show_intervals,
+            intervals_summary: self.session.runs.as_ref().map(|r| self.session.lines.summary(r).to_string()),
+            intervals_overlay: self.intervals_overlay.as_ref().map(egui::TextureHandle::id),
             lens: self.lens.as_ref().map(|l| l.readings.as_slice()),
             clip: self.clip_view(),
         };

@@ -16,7 +16,7 @@ impl Running {
     /// to the end), within runs computed anew.
     pub(super) fn restart_lanes(&mut self) {
         self.fit_lines_to_picture();
-        self.recompute_runs();
+        self.recompute_intervals();
         let s = &self.session;
         let kinds = lane_kinds(s.algorithm, s.settings(), s.compare, s.sync);
         self.session.lanes = Lanes::start(

@@ -11,10 +11,10 @@ use crate::gpu::Gpu;
 use crate::gpu::readback::read_texture;
 use crate::gpu::texture::{PICTURE_FORMAT, copy_picture, create_picture_texture, picture_texture};
 use crate::gpu::timing::GpuTimer;
-use crate::intervals::{IntervalMode, IntervalSettings, RunMap};
+use crate::intervals::{IntervalMap, IntervalMode, IntervalSettings};
 use crate::keys::options::SortOptions;
 use crate::picture::patterns::random_image;
-use crate::reference::odd_even_passes_in_runs;
+use crate::reference::odd_even_passes_within;
 use anyhow::{Context, ensure};
 use image::RgbaImage;
 use std::path::PathBuf;
@@ -46,7 +46,7 @@ enum Operation {
     Copy,
     Pass(PassKind),
     /// The pass within threshold runs: a pair swaps only inside one run.
-    PassInRuns(PassKind),
+    PassWithin(PassKind),
 }
 
 impl Operation {
@@ -55,8 +55,8 @@ impl Operation {
             Operation::Copy => "copy",
             Operation::Pass(PassKind::Compute) => "odd-even-compute",
             Operation::Pass(PassKind::Fragment) => "odd-even-fragment",
-            Operation::PassInRuns(PassKind::Compute) => "odd-even-compute-runs",
-            Operation::PassInRuns(PassKind::Fragment) => "odd-even-fragment-runs",
+            Operation::PassWithin(PassKind::Compute) => "odd-even-compute-runs",
+            Operation::PassWithin(PassKind::Fragment) => "odd-even-fragment-runs",
         }
     }
 
@@ -65,8 +65,8 @@ impl Operation {
             Operation::Copy => "copy_texture_to_texture",
             Operation::Pass(PassKind::Compute) => "odd-even pass, compute",
             Operation::Pass(PassKind::Fragment) => "odd-even pass, fragment",
-            Operation::PassInRuns(PassKind::Compute) => "odd-even pass within runs, compute",
-            Operation::PassInRuns(PassKind::Fragment) => "odd-even pass within runs, fragment",
+            Operation::PassWithin(PassKind::Compute) => "odd-even pass within runs, compute",
+            Operation::PassWithin(PassKind::Fragment) => "odd-even pass within runs, fragment",
         }
     }
 }
@@ -159,18 +159,18 @@ fn measure_size(
     rows.push(Row { width, height, operation: Operation::Copy, time });
     let options = SortOptions::default();
     let threshold = IntervalSettings { mode: IntervalMode::Threshold, ..IntervalSettings::default() };
-    let runs = RunMap::compute(picture, options.axis, &threshold, None)?;
+    let runs = IntervalMap::compute(picture, options.axis, &threshold, None)?;
     let kinds: &[PassKind] = if fragment_pass_supported(gpu) {
         &[PassKind::Compute, PassKind::Fragment]
     } else {
         &[PassKind::Compute]
     };
     for (runs, operation) in
-        [(None, Operation::Pass as fn(PassKind) -> Operation), (Some(&runs), Operation::PassInRuns)]
+        [(None, Operation::Pass as fn(PassKind) -> Operation), (Some(&runs), Operation::PassWithin)]
     {
-        let want = odd_even_passes_in_runs(picture, &options, runs, args.batch);
+        let want = odd_even_passes_within(picture, &options, runs, args.batch);
         for &kind in kinds {
-            let mut run = odd_even.start_in_runs(gpu, picture, options, kind, runs);
+            let mut run = odd_even.start_within(gpu, picture, options, kind, runs);
             let reader = SwapReader::new(gpu, &run);
             let time = measure(args.runs, || time_passes(gpu, timer, &mut run, &reader, args.batch))?;
             let got = read_texture(gpu, run.state())?;

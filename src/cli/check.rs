@@ -17,7 +17,7 @@ impl Cli {
             ("--sweep", self.sweep.is_some(), IntervalMode::Threshold),
             ("--edge-level", self.edge_level.is_some(), IntervalMode::Edges),
             ("--seed", self.seed.is_some(), IntervalMode::Random),
-            ("--run-length", self.run_length.is_some(), IntervalMode::Random),
+            ("--interval-length", self.interval_length.is_some(), IntervalMode::Random),
         ];
         let explicit = self.intervals.map(|m| (format!("--intervals {}", m.name()), m));
         let given = implied.iter().filter(|(_, given, _)| *given).map(|&(flag, _, m)| (flag.to_string(), m));
@@ -122,7 +122,7 @@ impl Cli {
         // says why (it may switch scope or algorithm later); a headless run cannot.
         let headless = self.out.is_some() || self.record.is_some();
         if headless && self.uses_intervals() && self.scope == Scope::Image {
-            return Err(crate::algorithms::runs::RunsError::WholePicture.to_string());
+            return Err(crate::algorithms::interval_texture::IntervalMapError::WholePicture.to_string());
         }
         Ok(())
     }
@@ -169,7 +169,9 @@ impl Cli {
         // The window's radix lane sorts the whole picture without the angle and says why.
         let headless = self.out.is_some() || self.record.is_some();
         if headless && self.scope == Scope::Image && angle.axis().is_none() {
-            return Err(crate::algorithms::runs::RunsError::WholePictureAtAngle.to_string());
+            return Err(
+                crate::algorithms::interval_texture::IntervalMapError::WholePictureAtAngle.to_string()
+            );
         }
         Ok(())
     }

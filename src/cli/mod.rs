@@ -14,7 +14,7 @@ use crate::bench::pass::PassBenchArgs;
 use crate::bench::radix::RadixBenchArgs;
 use crate::bench::sorts::SortBenchArgs;
 use crate::bench::video::VideoBenchArgs;
-use crate::intervals::{IntervalMode, RunLength, Threshold};
+use crate::intervals::{IntervalLength, IntervalMode, Threshold};
 use crate::keys::SortKey;
 use crate::keys::options::{Axis, Scope};
 use crate::keys::radix_key::DEFAULT_DIGIT_BITS;
@@ -214,10 +214,10 @@ pub struct Cli {
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
 
-    /// Random intervals: run lengths are drawn uniformly from MIN..MAX, or are all N (implies
-    /// --intervals random) [default: 8..64].
-    #[arg(long, value_name = "MIN..MAX")]
-    pub run_length: Option<RunLength>,
+    /// Random intervals: their lengths are drawn uniformly from MIN..MAX, or are all N
+    /// (implies --intervals random) [default: 8..64].
+    #[arg(long, value_name = "MIN..MAX", alias = "run-length")]
+    pub interval_length: Option<IntervalLength>,
 
     /// A picture of the same size: its white pixels (luma and alpha at least half) may be
     /// sorted, its black ones stay, in every interval mode.

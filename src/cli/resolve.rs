@@ -94,7 +94,7 @@ impl Cli {
             threshold: self.threshold.unwrap_or(defaults.threshold),
             edge_level: self.edge_level.unwrap_or(defaults.edge_level),
             seed: self.seed.unwrap_or(defaults.seed),
-            run_length: self.run_length.unwrap_or(defaults.run_length),
+            interval_length: self.interval_length.unwrap_or(defaults.interval_length),
         }
     }
 

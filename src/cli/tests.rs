@@ -129,9 +129,13 @@ fn interval_flags_reach_the_settings_and_imply_their_mode() {
         (cli.interval_settings().mode, cli.interval_settings().edge_level),
         (IntervalMode::Edges, 0.3)
     );
+    // `--run-length`, the flag's first name, is still taken.
     let cli = Cli::parse_from(["shadersort", "--seed", "9", "--run-length", "4", "--out", "o.png"]);
     let s = cli.interval_settings();
-    assert_eq!((s.mode, s.seed, s.run_length), (IntervalMode::Random, 9, RunLength::new(4, 4).unwrap()));
+    assert_eq!(
+        (s.mode, s.seed, s.interval_length),
+        (IntervalMode::Random, 9, IntervalLength::new(4, 4).unwrap())
+    );
     let cli = Cli::parse_from(["shadersort", "--intervals", "edges", "--out", "o.png"]);
     assert_eq!(cli.interval_settings().mode, IntervalMode::Edges);
     // A mask alone sorts whole lines around its black pixels.
@@ -143,7 +147,7 @@ fn interval_flags_reach_the_settings_and_imply_their_mode() {
     assert!(!plain.settings().uses_intervals() && plain.settings().headless());
     assert!(Cli::try_parse_from(["shadersort", "--threshold", "0.9..0.1"]).is_err());
     assert!(Cli::try_parse_from(["shadersort", "--edge-level", "2"]).is_err());
-    assert!(Cli::try_parse_from(["shadersort", "--run-length", "0..3"]).is_err());
+    assert!(Cli::try_parse_from(["shadersort", "--interval-length", "0..3"]).is_err());
     assert!(Cli::try_parse_from(["shadersort", "--frames", "1"]).is_err());
 }
 
@@ -176,7 +180,7 @@ fn the_window_takes_interval_flags_but_not_a_sweep() {
     for args in [
         &["--threshold", "0.2..0.6", "--play"][..],
         &["--intervals", "edges", "--edge-level", "0.3", "--interval-key", "hue"],
-        &["--seed", "3", "--run-length", "4..9"],
+        &["--seed", "3", "--interval-length", "4..9"],
         &["--mask", "m.png"],
         // The window's radix lane sorts whole lines in image scope and says why.
         &["--threshold", "0..1", "--algorithm", "radix", "--scope", "image"],

@@ -178,7 +178,7 @@ mod tests {
                 && !matches!(
                     spec.command,
                     Command::CycleIntervalMode
-                        | Command::ToggleRunsOverlay
+                        | Command::ToggleIntervalsOverlay
                         | Command::FitToWindow
                         | Command::ActualSize
                         | Command::Open

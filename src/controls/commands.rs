@@ -49,7 +49,7 @@ pub enum Command {
     /// Intervals: the next mode (none, threshold, edges, random).
     CycleIntervalMode,
     /// Intervals: show the runs over the picture, or not.
-    ToggleRunsOverlay,
+    ToggleIntervalsOverlay,
     /// Every algorithm side by side.
     ToggleCompare,
     /// Side-by-side lanes in step by pass, or by time.
@@ -249,7 +249,7 @@ pub fn command_table() -> Vec<CommandSpec> {
             "Sort within runs: none (whole lines), threshold, edges or random",
         ),
         spec(
-            Command::ToggleRunsOverlay,
+            Command::ToggleIntervalsOverlay,
             &[p(I)],
             "Show runs",
             "Mark the runs over the picture: fixed pixels darkened, run starts magenta",
@@ -374,7 +374,7 @@ mod tests {
             (K, false, Command::CycleKey),
             (O, false, Command::Open),
             (G, false, Command::Record),
-            (I, false, Command::ToggleRunsOverlay),
+            (I, false, Command::ToggleIntervalsOverlay),
             (M, false, Command::CycleIntervalMode),
             (OpenBracket, false, Command::TurnCounterclockwise),
             (CloseBracket, false, Command::TurnClockwise),

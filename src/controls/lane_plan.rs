@@ -2,12 +2,12 @@
 //! algorithm and pass kind side by side; the lines and runs a lane's algorithm can follow (with
 //! the reason where it falls back); and each lane's label.
 
-use crate::algorithms::runs::RunsError;
+use crate::algorithms::interval_texture::IntervalMapError;
 use crate::algorithms::{Algorithm, Pipelines, RunSettings, SortRun};
 use crate::angle::Lines;
 use crate::angle::scatter::LineScatter;
 use crate::gpu::Gpu;
-use crate::intervals::RunMap;
+use crate::intervals::IntervalMap;
 use crate::keys::options::{Axis, Scope, SortOptions};
 
 /// How side-by-side lanes keep together.
@@ -85,19 +85,19 @@ pub fn for_lane<'a>(
     algorithm: Algorithm,
     options: SortOptions,
     settings: &RunSettings,
-    runs: Option<&'a RunMap>,
-) -> (Lines, Option<&'a RunMap>, Option<String>) {
+    runs: Option<&'a IntervalMap>,
+) -> (Lines, Option<&'a IntervalMap>, Option<String>) {
     let Err(e) = lines.check(algorithm, options, settings, runs) else {
         return (lines.clone(), runs, None);
     };
-    if e != RunsError::WholePictureAtAngle
+    if e != IntervalMapError::WholePictureAtAngle
         && runs.is_some()
         && lines.check(algorithm, options, settings, None).is_ok()
     {
         return (lines.clone(), None, Some(whole_lines_notice(algorithm, &e)));
     }
     let notice = match e {
-        RunsError::WholePictureAtAngle => format!(
+        IntervalMapError::WholePictureAtAngle => format!(
             "{} sorts the whole picture as one sequence, not along the angle: its whole-picture scope has no lines to turn (W sorts lines)",
             algorithm.title()
         ),
@@ -107,9 +107,9 @@ pub fn for_lane<'a>(
 }
 
 /// "LSD radix sorts without the interval runs: ...", in the window's words.
-pub fn whole_lines_notice(algorithm: Algorithm, e: &RunsError) -> String {
+pub fn whole_lines_notice(algorithm: Algorithm, e: &IntervalMapError) -> String {
     let why = match e {
-        RunsError::WholePicture => {
+        IntervalMapError::WholePicture => {
             "its whole-picture scope has no lines to cut into runs (W sorts lines within them)".to_string()
         }
         other => other.to_string(),
@@ -125,7 +125,7 @@ pub struct LaneStart<'a> {
     /// The lines it sorts along.
     pub lines: Lines,
     /// The runs it sorts within (`None`: whole lines).
-    pub runs: Option<&'a RunMap>,
+    pub runs: Option<&'a IntervalMap>,
     /// Why it sorts something other than what was asked, if it does.
     pub notice: Option<String>,
 }
@@ -141,7 +141,7 @@ pub fn start_lane<'a>(
     algorithm: Algorithm,
     options: SortOptions,
     settings: RunSettings,
-    runs: Option<&'a RunMap>,
+    runs: Option<&'a IntervalMap>,
 ) -> LaneStart<'a> {
     let (lane_lines, lane_runs, notice) = for_lane(lines, algorithm, options, &settings, runs);
     match lane_lines.start(gpu, pipelines, scatter, picture, options, settings, lane_runs) {

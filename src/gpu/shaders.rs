@@ -1,19 +1,19 @@
 //! Every WGSL program, composed from the files in `shaders/`, and how to compile one.
 //!
-//! WGSL has no imports, so a kernel that sorts by key is compiled as `key.wgsl` followed by
-//! the kernel's file (the comparison sorts also take `runs.wgsl`, the interval runs): whole
+//! WGSL has no imports, so a kernel that sorts by key is compiled as `sort_key.wgsl` followed by
+//! the kernel's file (the comparison sorts also take `intervals.wgsl`, the interval runs): whole
 //! files joined, never text generated or templated. The list
 //! [`PROGRAMS`] is what the validation test checks with naga.
 
 /// The key prelude: `sort_key`, `order_key` and the key constants.
-pub const KEY: &str = include_str!("../../shaders/key.wgsl");
+pub const SORT_KEY: &str = include_str!("../../shaders/sort_key.wgsl");
 /// The run map binding and the same-run rule of the comparison sorts.
-pub const RUNS: &str = include_str!("../../shaders/runs.wgsl");
+pub const INTERVALS: &str = include_str!("../../shaders/intervals.wgsl");
 /// One odd-even transposition pass, compute and fragment.
 pub const ODD_EVEN: &str = include_str!("../../shaders/odd_even.wgsl");
 
 /// Per-texel keys into a buffer.
-pub const KEYS: &str = include_str!("../../shaders/keys.wgsl");
+pub const KEY_BUFFER: &str = include_str!("../../shaders/key_buffer.wgsl");
 
 /// Single-workgroup bubble sort.
 pub const BUBBLE: &str = include_str!("../../shaders/bubble.wgsl");
@@ -37,7 +37,7 @@ pub const LINE_SCATTER: &str = include_str!("../../shaders/line_scatter.wgsl");
 pub const LENS: &str = include_str!("../../shaders/lens.wgsl");
 
 /// Runs found on the GPU: a frame's run ids without the CPU, for every interval rule.
-pub const FOUND_RUNS: &str = include_str!("../../shaders/found_runs.wgsl");
+pub const FOUND_INTERVALS: &str = include_str!("../../shaders/found_intervals.wgsl");
 
 /// 64-bit unsigned arithmetic on pairs of `u32` (the edges' magnitudes, SplitMix64).
 pub const U64: &str = include_str!("../../shaders/u64.wgsl");
@@ -167,50 +167,58 @@ pub fn fullscreen_pipeline(
 }
 
 /// The key prelude on its own (valid by itself; checked like every program).
-pub const KEY_PROGRAM: Program = Program { name: "key", files: &["key.wgsl"], sources: &[KEY] };
+pub const SORT_KEY_PROGRAM: Program =
+    Program { name: "sort_key", files: &["sort_key.wgsl"], sources: &[SORT_KEY] };
 
 /// The run prelude on its own (valid by itself; checked like every program).
-pub const RUNS_PROGRAM: Program = Program { name: "runs", files: &["runs.wgsl"], sources: &[RUNS] };
+pub const INTERVALS_PROGRAM: Program =
+    Program { name: "intervals", files: &["intervals.wgsl"], sources: &[INTERVALS] };
 
 /// The odd-even pass.
 pub const ODD_EVEN_PROGRAM: Program = Program {
     name: "odd_even",
-    files: &["key.wgsl", "runs.wgsl", "odd_even.wgsl"],
-    sources: &[KEY, RUNS, ODD_EVEN],
+    files: &["sort_key.wgsl", "intervals.wgsl", "odd_even.wgsl"],
+    sources: &[SORT_KEY, INTERVALS, ODD_EVEN],
 };
 
 /// Key extraction.
-pub const KEYS_PROGRAM: Program =
-    Program { name: "keys", files: &["key.wgsl", "keys.wgsl"], sources: &[KEY, KEYS] };
+pub const KEY_BUFFER_PROGRAM: Program = Program {
+    name: "key_buffer",
+    files: &["sort_key.wgsl", "key_buffer.wgsl"],
+    sources: &[SORT_KEY, KEY_BUFFER],
+};
 
 /// The radix view's kernels, with the key prelude.
 pub const RADIX_PROGRAM: Program =
-    Program { name: "radix", files: &["key.wgsl", "radix.wgsl"], sources: &[KEY, RADIX] };
+    Program { name: "radix", files: &["sort_key.wgsl", "radix.wgsl"], sources: &[SORT_KEY, RADIX] };
 
 /// The radix view's gather and place kernels for the whole-picture scope, with the key prelude.
-pub const RADIX_IMAGE_PROGRAM: Program =
-    Program { name: "radix_image", files: &["key.wgsl", "radix_image.wgsl"], sources: &[KEY, RADIX_IMAGE] };
+pub const RADIX_IMAGE_PROGRAM: Program = Program {
+    name: "radix_image",
+    files: &["sort_key.wgsl", "radix_image.wgsl"],
+    sources: &[SORT_KEY, RADIX_IMAGE],
+};
 
 /// The single-workgroup bubble sort.
 pub const BUBBLE_PROGRAM: Program = Program {
     name: "bubble",
-    files: &["key.wgsl", "runs.wgsl", "bubble.wgsl"],
-    sources: &[KEY, RUNS, BUBBLE],
+    files: &["sort_key.wgsl", "intervals.wgsl", "bubble.wgsl"],
+    sources: &[SORT_KEY, INTERVALS, BUBBLE],
 };
 
 /// The bitonic rows.
 pub const BITONIC_PROGRAM: Program = Program {
     name: "bitonic",
-    files: &["key.wgsl", "bitonic.wgsl", "bitonic_lines.wgsl", "bitonic_no_shuffle.wgsl"],
-    sources: &[KEY, BITONIC, BITONIC_LINES, BITONIC_NO_SHUFFLE],
+    files: &["sort_key.wgsl", "bitonic.wgsl", "bitonic_lines.wgsl", "bitonic_no_shuffle.wgsl"],
+    sources: &[SORT_KEY, BITONIC, BITONIC_LINES, BITONIC_NO_SHUFFLE],
 };
 
 /// The bitonic rows with `sort_lines`' stages within a subgroup on shuffles (needs
 /// `Features::SUBGROUP`).
 pub const BITONIC_SUBGROUPS_PROGRAM: Program = Program {
     name: "bitonic_subgroups",
-    files: &["key.wgsl", "bitonic.wgsl", "bitonic_lines.wgsl", "bitonic_shuffle.wgsl"],
-    sources: &[KEY, BITONIC, BITONIC_LINES, BITONIC_SHUFFLE],
+    files: &["sort_key.wgsl", "bitonic.wgsl", "bitonic_lines.wgsl", "bitonic_shuffle.wgsl"],
+    sources: &[SORT_KEY, BITONIC, BITONIC_LINES, BITONIC_SHUFFLE],
 };
 
 /// The window's drawing of a lane's picture.
@@ -223,13 +231,13 @@ pub const LINE_SCATTER_PROGRAM: Program =
 
 /// The row lens's kernel, with the key prelude.
 pub const LENS_PROGRAM: Program =
-    Program { name: "lens", files: &["key.wgsl", "lens.wgsl"], sources: &[KEY, LENS] };
+    Program { name: "lens", files: &["sort_key.wgsl", "lens.wgsl"], sources: &[SORT_KEY, LENS] };
 
 /// The kernel that finds runs, with the key and 64-bit preludes.
-pub const FOUND_RUNS_PROGRAM: Program = Program {
-    name: "found_runs",
-    files: &["key.wgsl", "u64.wgsl", "found_runs.wgsl"],
-    sources: &[KEY, U64, FOUND_RUNS],
+pub const FOUND_INTERVALS_PROGRAM: Program = Program {
+    name: "found_intervals",
+    files: &["sort_key.wgsl", "u64.wgsl", "found_intervals.wgsl"],
+    sources: &[SORT_KEY, U64, FOUND_INTERVALS],
 };
 
 /// The 64-bit prelude on its own (valid by itself; checked like every program).
@@ -249,10 +257,10 @@ pub const YUV420_TO_RGBA_PROGRAM: Program =
 
 /// Every program the application builds.
 pub const PROGRAMS: &[Program] = &[
-    KEY_PROGRAM,
-    RUNS_PROGRAM,
+    SORT_KEY_PROGRAM,
+    INTERVALS_PROGRAM,
     ODD_EVEN_PROGRAM,
-    KEYS_PROGRAM,
+    KEY_BUFFER_PROGRAM,
     BUBBLE_PROGRAM,
     BITONIC_PROGRAM,
     BITONIC_SUBGROUPS_PROGRAM,
@@ -261,7 +269,7 @@ pub const PROGRAMS: &[Program] = &[
     DISPLAY_PROGRAM,
     LINE_SCATTER_PROGRAM,
     LENS_PROGRAM,
-    FOUND_RUNS_PROGRAM,
+    FOUND_INTERVALS_PROGRAM,
     U64_PROGRAM,
     BITONIC_PLAN_PROGRAM,
     RGBA_TO_YUV420_PROGRAM,

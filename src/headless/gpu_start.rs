@@ -3,7 +3,7 @@
 //! the CPU.
 
 use super::Sorter;
-use crate::algorithms::found_runs::{FoundRuns, RunRule, RunsKernel};
+use crate::algorithms::found_intervals::{FoundIntervals, IntervalRule, IntervalsKernel};
 use crate::algorithms::gpu_mask::GpuMask;
 use crate::algorithms::map_source::MapSource;
 use crate::algorithms::ping_pong::StartPicture;
@@ -19,14 +19,14 @@ impl Sorter<'_> {
     /// clip), and along whole lines at an angle (the padding fixed); for the radix view only
     /// sorting to the end, along lines, with the key and a line's run ids fitting 32 bits. The
     /// runs, or `None` (the CPU's map then, or whole lines when no runs are asked for).
-    pub(crate) fn gpu_runs(
+    pub(crate) fn gpu_intervals(
         &self,
         intervals: &IntervalSettings,
         mask: Option<&Mask>,
         (width, height): (u32, u32),
-    ) -> Option<FoundRuns<'_>> {
+    ) -> Option<FoundIntervals<'_>> {
         let s = self.settings;
-        let rule = RunRule::of(intervals);
+        let rule = IntervalRule::of(intervals);
         // The picture the algorithm sorts (line space at an angle) and whether whole lines
         // need runs found (padding to fix).
         let (axis, sorted_size, padded) = match &self.lines {
@@ -39,10 +39,10 @@ impl Sorter<'_> {
             }
         };
         let line_len = if axis == Axis::Rows { sorted_size.0 } else { sorted_size.1 };
-        let eligible = (rule != RunRule::Whole || mask.is_some() || padded)
+        let eligible = (rule != IntervalRule::Whole || mask.is_some() || padded)
             && mask.is_none_or(|m| m.dimensions() == (width, height))
             && self.lines.check(s.algorithm, s.options, &s.run, None).is_ok();
-        let runs = FoundRuns::new(rule, axis);
+        let runs = FoundIntervals::new(rule, axis);
         let fits = runs.fits(line_len)
             && match self.pipelines {
                 Pipelines::Radix(_) => {
@@ -51,7 +51,7 @@ impl Sorter<'_> {
                     let (w, h) = sorted_size;
                     s.passes.is_none()
                         && radix.scope == Scope::Rows
-                        && radix.key(options).0.with_run_bits(runs.run_bits(w, h)).is_ok()
+                        && radix.key(options).0.with_interval_bits(runs.interval_bits(w, h)).is_ok()
                 }
                 _ => true,
             };
@@ -59,7 +59,7 @@ impl Sorter<'_> {
             return None;
         }
         let mask = mask.map(|m| self.gpu_mask.get_or_init(|| GpuMask::new(self.gpu, m)));
-        Some(FoundRuns { mask, ..runs })
+        Some(FoundIntervals { mask, ..runs })
     }
 
     /// Whether a picture sorted along whole lines can start from a texture already on the GPU:
@@ -70,23 +70,25 @@ impl Sorter<'_> {
     }
 
     /// Starts sorting `picture` within the runs the GPU finds from it (`runs`, where
-    /// [`Sorter::gpu_runs`] said so), or along whole lines (where
+    /// [`Sorter::gpu_intervals`] said so), or along whole lines (where
     /// [`Sorter::whole_lines_from_texture`] said so), with its notice.
     pub(crate) fn start_on_gpu(
         &self,
         picture: StartPicture<'_>,
         settings: RunSettings,
-        runs: Option<FoundRuns<'_>>,
+        runs: Option<FoundIntervals<'_>>,
     ) -> (Box<dyn SortRun>, Option<String>) {
         let source = match runs {
-            Some(runs) => MapSource::Gpu(self.found_runs.get_or_init(|| RunsKernel::new(self.gpu)), runs),
+            Some(runs) => {
+                MapSource::Gpu(self.found_intervals.get_or_init(|| IntervalsKernel::new(self.gpu)), runs)
+            }
             None => MapSource::Cpu(None),
         };
         let options = self.settings.options;
         let run = self
             .lines
             .start_from(self.gpu, &self.pipelines, &self.scatter, picture, options, settings, source)
-            .expect("gpu_runs and whole_lines_from_texture checked that the run can start");
+            .expect("gpu_intervals and whole_lines_from_texture checked that the run can start");
         let notice = run.notice().map(str::to_string);
         (run, notice)
     }

@@ -6,7 +6,7 @@ use super::Sorter;
 use crate::algorithms::{Algorithm, Pipelines};
 use crate::angle::Lines;
 use crate::gpu::{Gpu, GpuError};
-use crate::intervals::{IntervalError, Mask, RunMap};
+use crate::intervals::{IntervalError, IntervalMap, Mask};
 use crate::settings::Settings;
 use image::RgbaImage;
 use std::time::Instant;
@@ -46,13 +46,13 @@ impl Opening {
 /// The lines through a picture and its runs, found while the GPU opens: they depend only on
 /// the picture, the mask and the settings, so they are used as found unless the GPU's limits
 /// change the picture's size or refuse the lines.
-pub(super) struct EarlyRuns {
+pub(super) struct EarlyIntervals {
     size: (u32, u32),
     lines: Lines,
-    runs: Result<Option<RunMap>, IntervalError>,
+    runs: Result<Option<IntervalMap>, IntervalError>,
 }
 
-impl EarlyRuns {
+impl EarlyIntervals {
     /// The lines and runs of `picture` under the settings (none for a sweep, which finds its
     /// runs frame by frame).
     pub(super) fn find(settings: &Settings, picture: &RgbaImage, mask: Option<&Mask>) -> Option<Self> {
@@ -65,7 +65,7 @@ impl EarlyRuns {
         let runs =
             if settings.uses_intervals() { lines.runs(picture, &settings.intervals, mask) } else { Ok(None) };
         log::debug!("lines and runs found in {:.1} ms while the GPU opens", ms(start));
-        Some(EarlyRuns { size, lines, runs })
+        Some(EarlyIntervals { size, lines, runs })
     }
 
     /// The lines and runs, if they were found for a picture of `size` and the lines fit a
@@ -74,7 +74,7 @@ impl EarlyRuns {
         self,
         size: (u32, u32),
         max_side: u32,
-    ) -> Option<(Lines, Result<Option<RunMap>, IntervalError>)> {
+    ) -> Option<(Lines, Result<Option<IntervalMap>, IntervalError>)> {
         let fits = match &self.lines {
             Lines::Axis(_) => true,
             Lines::Angled(space) => space.size().1 <= max_side,
@@ -103,7 +103,7 @@ impl<'a> Sorter<'a> {
             pipelines,
             scatter,
             lines,
-            found_runs: Default::default(),
+            found_intervals: Default::default(),
             gpu_mask: Default::default(),
         }
     }

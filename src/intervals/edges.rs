@@ -29,7 +29,7 @@ pub fn squared_magnitude(keys: &[u32], width: u32, height: u32, x: u32, y: u32) 
 /// The largest squared magnitude that is no edge at `level` of `key`: a pixel is an edge
 /// pixel when its `gx² + gy²` (a whole number) exceeds this, which is exactly when it exceeds
 /// `level² * 20 * max²`. The one place the level's fraction becomes a whole number, so the CPU
-/// and the GPU (`shaders/found_runs.wgsl`, in 64-bit integers) compare the same integers.
+/// and the GPU (`shaders/found_intervals.wgsl`, in 64-bit integers) compare the same integers.
 pub fn squared_limit(key: SortKey, level: f64) -> u64 {
     let max = f64::from(key.max_value());
     // A whole number exceeds a real one exactly when it exceeds its floor; the cast saturates.

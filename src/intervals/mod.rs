@@ -1,6 +1,6 @@
 //! Interval sorting: which pixels of each line are sorted together.
 //!
-//! A [`RunMap`] is computed once on the CPU, from the input picture (and an optional [`Mask`]),
+//! A [`IntervalMap`] is computed once on the CPU, from the input picture (and an optional [`Mask`]),
 //! before any pass: it gives every pixel the id of its *run*, unique per run within its line and
 //! non-decreasing along the line. The sorts never compare pixels of different runs (odd-even and
 //! bubble swap two neighbours only when they share a run id; the radix view sorts by the run id
@@ -15,7 +15,7 @@
 //! - `random`: runs of seeded random lengths ([`random`]);
 //! - a mask's black pixels are fixed in every mode ([`mask`]).
 //!
-//! [`RunMap::build`] takes any per-pixel rule, and [`RunMap::compute_on`] the interval rules on
+//! [`IntervalMap::build`] takes any per-pixel rule, and [`IntervalMap::compute_on`] the interval rules on
 //! cells that need not be the picture's own, so other layouts make maps of their own: line
 //! space at an angle (`crate::angle`) takes the threshold, edges and mask from the picture and
 //! fixes its padding. [`overlay`] draws a map over its picture.
@@ -33,7 +33,7 @@ use image::RgbaImage;
 use std::ops::Range;
 
 pub use mask::Mask;
-pub use random::RunLength;
+pub use random::IntervalLength;
 pub use threshold::Threshold;
 
 /// How the runs of each line are cut (a mask applies on top of every mode).
@@ -89,7 +89,7 @@ pub struct IntervalSettings {
     /// `random`: the seed.
     pub seed: u64,
     /// `random`: the range run lengths are drawn from.
-    pub run_length: RunLength,
+    pub interval_length: IntervalLength,
 }
 
 /// The edge level used when none is given.
@@ -103,7 +103,7 @@ impl Default for IntervalSettings {
             threshold: Threshold::DEFAULT,
             edge_level: DEFAULT_EDGE_LEVEL,
             seed: 0,
-            run_length: RunLength::DEFAULT,
+            interval_length: IntervalLength::DEFAULT,
         }
     }
 }
@@ -122,7 +122,11 @@ impl IntervalSettings {
             threshold: if mode == IntervalMode::Threshold { self.threshold } else { d.threshold },
             edge_level: if mode == IntervalMode::Edges { self.edge_level } else { d.edge_level },
             seed: if mode == IntervalMode::Random { self.seed } else { d.seed },
-            run_length: if mode == IntervalMode::Random { self.run_length } else { d.run_length },
+            interval_length: if mode == IntervalMode::Random {
+                self.interval_length
+            } else {
+                d.interval_length
+            },
         }
     }
 }
@@ -159,7 +163,7 @@ pub enum IntervalError {
 
 /// The runs of a map in numbers, for messages and the window.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RunSummary {
+pub struct IntervalSummary {
     /// Runs of two pixels or more (the ones that sort anything).
     pub runs: u64,
     /// The longest run.
@@ -168,7 +172,7 @@ pub struct RunSummary {
     pub fixed: u64,
 }
 
-impl std::fmt::Display for RunSummary {
+impl std::fmt::Display for IntervalSummary {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{} runs of up to {} pixels, {} pixels fixed", self.runs, self.longest, self.fixed)
     }
@@ -189,17 +193,17 @@ pub enum Cell {
 /// The run id of every pixel along one axis: unique per run within its line, starting at 0 and
 /// growing by one from run to run along the line.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RunMap {
+pub struct IntervalMap {
     width: u32,
     height: u32,
     axis: Axis,
     /// Row-major, like the picture.
     ids: Vec<u32>,
-    max_run_len: u32,
+    max_interval_len: u32,
     max_id: u32,
 }
 
-impl RunMap {
+impl IntervalMap {
     /// The map whose pixels are what `cell(line, pos, index)` says, where `index` is the
     /// row-major index of position `pos` of line `line` along `axis`.
     pub fn build(
@@ -226,7 +230,7 @@ impl RunMap {
         let (w, h) = (width as usize, height as usize);
         assert_eq!(cells.len(), w * h, "one cell per pixel");
         let mut ids = vec![0; w * h];
-        let (mut max_run_len, mut max_id) = (0, 0);
+        let (mut max_interval_len, mut max_id) = (0, 0);
         // Whether pixel `c` begins a run rather than continue the one before it on its line
         // (`open`: that pixel is sortable), and the length of the run it is in then.
         let begins = |c: Cell, open: bool| !(c == Cell::Join && open);
@@ -235,12 +239,12 @@ impl RunMap {
             Axis::Rows => {
                 for (row, out) in cells.chunks_exact(w).zip(ids.chunks_exact_mut(w)) {
                     let (mut id, mut open, mut run_len) = (0u32, row[0] != Cell::Fixed, 1u32);
-                    max_run_len = max_run_len.max(1);
+                    max_interval_len = max_interval_len.max(1);
                     for (&c, out) in row[1..].iter().zip(&mut out[1..]) {
                         let new = begins(c, open);
                         id += u32::from(new);
                         run_len = length(new, run_len);
-                        max_run_len = max_run_len.max(run_len);
+                        max_interval_len = max_interval_len.max(run_len);
                         *out = id;
                         open = c != Cell::Fixed;
                     }
@@ -250,7 +254,7 @@ impl RunMap {
             Axis::Columns => {
                 let mut open: Vec<bool> = cells[..w].iter().map(|&c| c != Cell::Fixed).collect();
                 let mut run_len = vec![1u32; w];
-                max_run_len = 1;
+                max_interval_len = 1;
                 for (y, row) in cells.chunks_exact(w).enumerate().skip(1) {
                     let (above, below) = ids.split_at_mut(y * w);
                     let lines = row.iter().zip(&above[(y - 1) * w..]).zip(&mut below[..w]);
@@ -260,14 +264,14 @@ impl RunMap {
                         let new = begins(c, *open);
                         *id = id_above + u32::from(new);
                         *run_len = length(new, *run_len);
-                        max_run_len = max_run_len.max(*run_len);
+                        max_interval_len = max_interval_len.max(*run_len);
                         *open = c != Cell::Fixed;
                     }
                 }
                 max_id = ids[(h - 1) * w..].iter().copied().max().unwrap_or(0);
             }
         }
-        RunMap { width, height, axis, ids, max_run_len, max_id }
+        IntervalMap { width, height, axis, ids, max_interval_len, max_id }
     }
 
     /// Every line one run: the plain sort.
@@ -297,7 +301,8 @@ impl RunMap {
         };
         if settings.mode == IntervalMode::Random {
             let layout = LineLayout::new(width, height, axis);
-            let starts = random::run_starts(layout.count, layout.len, settings.seed, settings.run_length);
+            let starts =
+                random::interval_starts(layout.count, layout.len, settings.seed, settings.interval_length);
             for line in 0..layout.count {
                 for pos in 0..layout.len {
                     if starts[line * layout.len + pos] {
@@ -338,8 +343,9 @@ impl RunMap {
             IntervalMode::None | IntervalMode::Random => None,
         };
         let layout = LineLayout::new(width, height, axis);
-        let starts = (settings.mode == IntervalMode::Random)
-            .then(|| random::run_starts(layout.count, layout.len, settings.seed, settings.run_length));
+        let starts = (settings.mode == IntervalMode::Random).then(|| {
+            random::interval_starts(layout.count, layout.len, settings.seed, settings.interval_length)
+        });
         Ok(Self::build(width, height, axis, |line, pos, index| {
             let Some(index) = pixel(line, pos, index) else { return Cell::Fixed };
             let fixed = fixed_by_mode.as_ref().is_some_and(|f| f[index])
@@ -385,8 +391,8 @@ impl RunMap {
     }
 
     /// The longest run: odd-even sorts every run in this many passes.
-    pub fn max_run_len(&self) -> u32 {
-        self.max_run_len
+    pub fn max_interval_len(&self) -> u32 {
+        self.max_interval_len
     }
 
     /// The largest run id (0 when every line is one run).
@@ -395,7 +401,7 @@ impl RunMap {
     }
 
     /// Bits that hold every run id (0 when every line is one run): the radix view's extra key bits.
-    pub fn run_bits(&self) -> u32 {
+    pub fn interval_bits(&self) -> u32 {
         u32::BITS - self.max_id.leading_zeros()
     }
 
@@ -409,7 +415,7 @@ impl RunMap {
         self.line_runs(line).collect()
     }
 
-    /// [`RunMap::runs`] without collecting them: one walk along the line.
+    /// [`IntervalMap::runs`] without collecting them: one walk along the line.
     pub fn line_runs(&self, line: usize) -> impl Iterator<Item = Range<usize>> + '_ {
         let layout = self.layout();
         let along = self.ids[layout.index(line, 0)..].iter().step_by(layout.stride).take(layout.len);
@@ -425,9 +431,9 @@ impl RunMap {
     }
 
     /// How many runs can move pixels, how long the longest is, and how many pixels are fixed.
-    pub fn summary(&self) -> RunSummary {
+    pub fn summary(&self) -> IntervalSummary {
         let layout = self.layout();
-        let mut summary = RunSummary { runs: 0, longest: self.max_run_len, fixed: 0 };
+        let mut summary = IntervalSummary { runs: 0, longest: self.max_interval_len, fixed: 0 };
         for line in 0..layout.count {
             for run in self.runs(line) {
                 if run.len() > 1 {
@@ -458,8 +464,8 @@ mod tests {
     use super::*;
     use crate::picture::patterns::random_image;
 
-    fn row(cells: &[Cell]) -> RunMap {
-        RunMap::build(cells.len() as u32, 1, Axis::Rows, |_, pos, _| cells[pos])
+    fn row(cells: &[Cell]) -> IntervalMap {
+        IntervalMap::build(cells.len() as u32, 1, Axis::Rows, |_, pos, _| cells[pos])
     }
 
     #[test]
@@ -467,9 +473,9 @@ mod tests {
         use Cell::{Fixed as F, Join as J, Start as S};
         let map = row(&[J, J, F, J, J, S, J, F, F, J]);
         assert_eq!(map.ids(), [0, 0, 1, 2, 2, 3, 3, 4, 5, 6]);
-        assert_eq!((map.max_run_len(), map.max_id(), map.run_bits()), (2, 6, 3));
+        assert_eq!((map.max_interval_len(), map.max_id(), map.interval_bits()), (2, 6, 3));
         assert_eq!(map.runs(0), [0..2, 2..3, 3..5, 5..7, 7..8, 8..9, 9..10]);
-        assert_eq!(map.summary(), RunSummary { runs: 3, longest: 2, fixed: 4 });
+        assert_eq!(map.summary(), IntervalSummary { runs: 3, longest: 2, fixed: 4 });
         assert_eq!(map.summary().to_string(), "3 runs of up to 2 pixels, 4 pixels fixed");
         let movable: Vec<bool> = (0..10).map(|i| map.can_move(i)).collect();
         assert_eq!(movable, [true, true, false, true, true, true, true, false, false, false]);
@@ -506,14 +512,15 @@ mod tests {
                     for masked in [false, true] {
                         let settings = IntervalSettings {
                             mode,
-                            run_length: RunLength::new(1, 4).unwrap(),
+                            interval_length: IntervalLength::new(1, 4).unwrap(),
                             ..Default::default()
                         };
                         let m = masked.then(|| mask(w, h));
-                        let map = RunMap::compute(&img, axis, &settings, m.as_ref()).unwrap();
+                        let map = IntervalMap::compute(&img, axis, &settings, m.as_ref()).unwrap();
                         // The cells again, pixel by pixel, from the public rules.
                         let layout = map.layout();
-                        let starts = random::run_starts(layout.count, layout.len, 0, settings.run_length);
+                        let starts =
+                            random::interval_starts(layout.count, layout.len, 0, settings.interval_length);
                         let mut cells = vec![Cell::Join; (w * h) as usize];
                         for line in 0..layout.count {
                             for pos in 0..layout.len {
@@ -546,7 +553,7 @@ mod tests {
                             .flat_map(|line| map.runs(line).into_iter().map(|r| r.len() as u32))
                             .max()
                             .unwrap();
-                        assert_eq!(map.max_run_len(), longest, "{what}");
+                        assert_eq!(map.max_interval_len(), longest, "{what}");
                     }
                 }
             }
@@ -556,10 +563,10 @@ mod tests {
     #[test]
     fn whole_lines_are_one_run_along_either_axis() {
         for axis in [Axis::Rows, Axis::Columns] {
-            let map = RunMap::whole_lines(5, 3, axis);
+            let map = IntervalMap::whole_lines(5, 3, axis);
             assert!(map.is_whole_lines());
-            assert_eq!((map.max_id(), map.run_bits()), (0, 0));
-            assert_eq!(map.max_run_len(), if axis == Axis::Rows { 5 } else { 3 });
+            assert_eq!((map.max_id(), map.interval_bits()), (0, 0));
+            assert_eq!(map.max_interval_len(), if axis == Axis::Rows { 5 } else { 3 });
             assert!(map.ids().iter().all(|&id| id == 0));
         }
     }
@@ -567,13 +574,9 @@ mod tests {
     #[test]
     fn columns_number_their_runs_down_each_column() {
         // Column 0 fixed at y = 1, column 1 whole.
-        let map =
-            RunMap::build(
-                2,
-                3,
-                Axis::Columns,
-                |line, pos, _| if (line, pos) == (0, 1) { Cell::Fixed } else { Cell::Join },
-            );
+        let map = IntervalMap::build(2, 3, Axis::Columns, |line, pos, _| {
+            if (line, pos) == (0, 1) { Cell::Fixed } else { Cell::Join }
+        });
         assert_eq!(map.ids(), [0, 0, 1, 0, 2, 0]);
         assert_eq!(map.runs(0), [0..1, 1..2, 2..3]);
         assert_eq!(map.runs(1), vec![0..3]);
@@ -586,7 +589,7 @@ mod tests {
         for mode in [IntervalMode::None, IntervalMode::Threshold, IntervalMode::Edges, IntervalMode::Random] {
             for axis in [Axis::Rows, Axis::Columns] {
                 let settings = IntervalSettings { mode, ..Default::default() };
-                let map = RunMap::compute(&img, axis, &settings, None).unwrap();
+                let map = IntervalMap::compute(&img, axis, &settings, None).unwrap();
                 let layout = map.layout();
                 for line in 0..layout.count {
                     let ids: Vec<u32> = (0..layout.len).map(|p| map.ids()[layout.index(line, p)]).collect();
@@ -594,7 +597,7 @@ mod tests {
                     assert!(ids.windows(2).all(|w| w[1] == w[0] || w[1] == w[0] + 1), "{mode:?} {ids:?}");
                     let runs = map.runs(line);
                     assert_eq!(runs.len() as u32, ids[layout.len - 1] + 1);
-                    assert!(runs.iter().all(|r| r.len() as u32 <= map.max_run_len()));
+                    assert!(runs.iter().all(|r| r.len() as u32 <= map.max_interval_len()));
                 }
             }
         }
@@ -608,7 +611,7 @@ mod tests {
             threshold: Threshold::new(0.1, 0.3).unwrap(),
             edge_level: 0.5,
             seed: 9,
-            run_length: RunLength::new(2, 3).unwrap(),
+            interval_length: IntervalLength::new(2, 3).unwrap(),
         };
         let other_seed = IntervalSettings { seed: 10, edge_level: 0.2, ..base };
         assert_eq!(base.relevant(), other_seed.relevant());
@@ -627,8 +630,8 @@ mod tests {
         // The relevant settings make the same runs as the full ones.
         let img = random_image(17, 6, 3);
         for s in [base, random, edges, none] {
-            let full = RunMap::compute(&img, Axis::Rows, &s, None).unwrap();
-            assert_eq!(full, RunMap::compute(&img, Axis::Rows, &s.relevant(), None).unwrap());
+            let full = IntervalMap::compute(&img, Axis::Rows, &s, None).unwrap();
+            assert_eq!(full, IntervalMap::compute(&img, Axis::Rows, &s.relevant(), None).unwrap());
         }
     }
 
@@ -650,7 +653,7 @@ mod tests {
         let mask = Mask::from_fn(11, 4, |x, y| (x + y) % 3 != 0);
         for mode in [IntervalMode::None, IntervalMode::Threshold, IntervalMode::Edges, IntervalMode::Random] {
             let settings = IntervalSettings { mode, threshold: Threshold::ALL, ..Default::default() };
-            let map = RunMap::compute(&img, Axis::Rows, &settings, Some(&mask)).unwrap();
+            let map = IntervalMap::compute(&img, Axis::Rows, &settings, Some(&mask)).unwrap();
             for (i, _) in img.pixels().enumerate() {
                 if !mask.is_sortable(i) {
                     assert!(!map.can_move(i), "{mode:?}: pixel {i} is black in the mask");
@@ -658,7 +661,8 @@ mod tests {
             }
         }
         let wrong = Mask::from_fn(4, 11, |_, _| true);
-        let e = RunMap::compute(&img, Axis::Rows, &IntervalSettings::default(), Some(&wrong)).unwrap_err();
+        let e =
+            IntervalMap::compute(&img, Axis::Rows, &IntervalSettings::default(), Some(&wrong)).unwrap_err();
         assert!(e.to_string().contains("4x11") && e.to_string().contains("11x4"), "{e}");
     }
 }

@@ -1,27 +1,27 @@
 //! The runs drawn over their picture, for the window to show what will be sorted together.
 
-use super::RunMap;
+use super::IntervalMap;
 use image::RgbaImage;
 
 /// The colour marking the first pixel of every run that can move (opaque magenta).
-pub const RUN_START: [u8; 4] = [255, 0, 255, 255];
+pub const INTERVAL_START: [u8; 4] = [255, 0, 255, 255];
 
 /// How [`marks`] darkens a fixed pixel: black at this opacity leaves about a quarter of the
 /// brightness under it, as [`overlay`] does.
 pub const FIXED_SHADE: [u8; 4] = [0, 0, 0, 191];
 
 /// The runs alone, to draw over any state of the sort (fixed pixels never move, so the marks
-/// stay true while the pixels move): [`FIXED_SHADE`] on pixels that cannot move, [`RUN_START`]
+/// stay true while the pixels move): [`FIXED_SHADE`] on pixels that cannot move, [`INTERVAL_START`]
 /// on the first pixel of every run of two or more, transparent elsewhere. Drawn over the input
 /// it looks like [`overlay`].
-pub fn marks(runs: &RunMap) -> RgbaImage {
+pub fn marks(runs: &IntervalMap) -> RgbaImage {
     let mut out = RgbaImage::new(runs.width(), runs.height());
     let layout = runs.layout();
     let pixels: &mut [[u8; 4]] = bytemuck::cast_slice_mut(out.as_mut());
     for line in 0..layout.count {
         for run in runs.runs(line) {
             let first = layout.index(line, run.start);
-            pixels[first] = if run.len() == 1 { FIXED_SHADE } else { RUN_START };
+            pixels[first] = if run.len() == 1 { FIXED_SHADE } else { INTERVAL_START };
         }
     }
     out
@@ -29,11 +29,11 @@ pub fn marks(runs: &RunMap) -> RgbaImage {
 
 /// `picture` with its runs drawn in: pixels that cannot move (runs of one pixel: outside the
 /// threshold, on an edge, black in the mask) at a quarter of their brightness, alpha kept; the
-/// first pixel of every run of two or more pixels in [`RUN_START`]; the rest unchanged.
+/// first pixel of every run of two or more pixels in [`INTERVAL_START`]; the rest unchanged.
 ///
 /// # Panics
 /// When the map was made for a picture of another size.
-pub fn overlay(picture: &RgbaImage, runs: &RunMap) -> RgbaImage {
+pub fn overlay(picture: &RgbaImage, runs: &IntervalMap) -> RgbaImage {
     assert_eq!(picture.dimensions(), (runs.width(), runs.height()), "the run map is for another picture");
     let mut out = picture.clone();
     let layout = runs.layout();
@@ -45,7 +45,7 @@ pub fn overlay(picture: &RgbaImage, runs: &RunMap) -> RgbaImage {
                 let [r, g, b, a] = pixels[first];
                 pixels[first] = [r >> 2, g >> 2, b >> 2, a];
             } else {
-                pixels[first] = RUN_START;
+                pixels[first] = INTERVAL_START;
             }
         }
     }
@@ -63,13 +63,13 @@ mod tests {
         use Cell::{Fixed as F, Join as J, Start as S};
         let cells = [J, J, F, J, S, J, J, F];
         let picture = RgbaImage::from_pixel(8, 1, image::Rgba([200, 100, 40, 77]));
-        let map = RunMap::build(8, 1, Axis::Rows, |_, pos, _| cells[pos]);
+        let map = IntervalMap::build(8, 1, Axis::Rows, |_, pos, _| cells[pos]);
         let out = overlay(&picture, &map);
         let dim = [50, 25, 10, 77];
         let plain = [200, 100, 40, 77];
         let got: Vec<[u8; 4]> = out.pixels().map(|p| p.0).collect();
         // Pixel 3 joins after a fixed pixel but pixel 4 starts anew: a run of one, so it cannot move.
-        assert_eq!(got, [RUN_START, plain, dim, dim, RUN_START, plain, plain, dim]);
+        assert_eq!(got, [INTERVAL_START, plain, dim, dim, INTERVAL_START, plain, plain, dim]);
     }
 
     #[test]
@@ -85,30 +85,32 @@ mod tests {
                 threshold: Threshold::new(0.2, 0.6).unwrap(),
                 ..Default::default()
             };
-            let map = RunMap::compute(&picture, axis, &settings, None).unwrap();
+            let map = IntervalMap::compute(&picture, axis, &settings, None).unwrap();
             let (drawn, alone) = (overlay(&picture, &map), marks(&map));
             for ((p, o), m) in picture.pixels().zip(drawn.pixels()).zip(alone.pixels()) {
                 match m.0 {
-                    RUN_START => assert_eq!(o.0, RUN_START),
+                    INTERVAL_START => assert_eq!(o.0, INTERVAL_START),
                     FIXED_SHADE => assert_eq!(o.0, [p[0] >> 2, p[1] >> 2, p[2] >> 2, p[3]]),
                     [0, 0, 0, 0] => assert_eq!(o, p),
                     other => panic!("unexpected mark {other:?}"),
                 }
             }
-            assert!(alone.pixels().any(|m| m.0 == FIXED_SHADE) && alone.pixels().any(|m| m.0 == RUN_START));
+            assert!(
+                alone.pixels().any(|m| m.0 == FIXED_SHADE) && alone.pixels().any(|m| m.0 == INTERVAL_START)
+            );
         }
     }
 
     #[test]
     fn columns_are_marked_down_each_column_and_whole_lines_only_at_their_start() {
         let picture = RgbaImage::from_pixel(2, 3, image::Rgba([8, 8, 8, 255]));
-        let out = overlay(&picture, &RunMap::whole_lines(2, 3, Axis::Columns));
-        assert_eq!((out.get_pixel(0, 0).0, out.get_pixel(1, 0).0), (RUN_START, RUN_START));
+        let out = overlay(&picture, &IntervalMap::whole_lines(2, 3, Axis::Columns));
+        assert_eq!((out.get_pixel(0, 0).0, out.get_pixel(1, 0).0), (INTERVAL_START, INTERVAL_START));
         assert!((1..3).all(|y| out.get_pixel(0, y).0 == [8, 8, 8, 255]));
         // A one-pixel line is a run of one: it cannot move, so it is dimmed.
         let one = overlay(
             &RgbaImage::from_pixel(1, 1, image::Rgba([8, 8, 8, 255])),
-            &RunMap::whole_lines(1, 1, Axis::Rows),
+            &IntervalMap::whole_lines(1, 1, Axis::Rows),
         );
         assert_eq!(one.get_pixel(0, 0).0, [2, 2, 2, 255]);
     }

@@ -2,7 +2,7 @@
 //! from a range, by a seeded generator, so the same seed gives the same runs everywhere.
 //!
 //! Every line has a generator of its own, so lines can be cut independently (the GPU cuts each
-//! in its own workgroup, `shaders/found_runs.wgsl`): line `l`'s SplitMix64 is seeded with draw
+//! in its own workgroup, `shaders/found_intervals.wgsl`): line `l`'s SplitMix64 is seeded with draw
 //! `l` (from 0) of the SplitMix64 seeded with the seed, and each run's length is
 //! `min + draw % (max - min + 1)`.
 
@@ -11,14 +11,14 @@ use std::str::FromStr;
 
 /// An inclusive range of run lengths, `1 <= min <= max`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RunLength {
+pub struct IntervalLength {
     min: u32,
     max: u32,
 }
 
-impl RunLength {
+impl IntervalLength {
     /// The range used when none is given.
-    pub const DEFAULT: RunLength = RunLength { min: 8, max: 64 };
+    pub const DEFAULT: IntervalLength = IntervalLength { min: 8, max: 64 };
 
     /// `min..=max`; the message says what is wrong.
     pub fn new(min: u32, max: u32) -> Result<Self, String> {
@@ -27,7 +27,7 @@ impl RunLength {
                 "{min}..{max} is not a range of run lengths: give MIN..MAX with 1 <= MIN <= MAX (like 8..64)"
             ));
         }
-        Ok(RunLength { min, max })
+        Ok(IntervalLength { min, max })
     }
 
     /// The shortest run.
@@ -41,7 +41,7 @@ impl RunLength {
     }
 }
 
-impl FromStr for RunLength {
+impl FromStr for IntervalLength {
     type Err = String;
 
     /// `MIN..MAX`, or one number for runs of that length.
@@ -52,7 +52,7 @@ impl FromStr for RunLength {
             None => (number(s), number(s)),
         };
         match (min, max) {
-            (Some(min), Some(max)) => RunLength::new(min, max),
+            (Some(min), Some(max)) => IntervalLength::new(min, max),
             _ => Err(format!("'{s}' is not a range of run lengths like 8..64")),
         }
     }
@@ -66,7 +66,7 @@ pub fn line_generator(seed: u64, line: usize) -> SplitMix64 {
 /// For `lines` lines of `len` pixels, whether each position (`line * len + pos`) begins a new
 /// run: every line's runs have lengths drawn from `lengths` by the line's own generator (the
 /// last run of a line is cut short by its end).
-pub fn run_starts(lines: usize, len: usize, seed: u64, lengths: RunLength) -> Vec<bool> {
+pub fn interval_starts(lines: usize, len: usize, seed: u64, lengths: IntervalLength) -> Vec<bool> {
     let span = u64::from(lengths.max - lengths.min) + 1;
     let mut starts = vec![false; lines * len];
     for line in 0..lines {
@@ -91,22 +91,22 @@ mod tests {
 
     #[test]
     fn runs_have_lengths_in_range_and_the_seed_decides_them() {
-        let lengths = RunLength::new(3, 7).unwrap();
-        let a = run_starts(1, 500, 42, lengths);
+        let lengths = IntervalLength::new(3, 7).unwrap();
+        let a = interval_starts(1, 500, 42, lengths);
         assert!(a[0]);
         let seen = lengths_of(&a);
         assert!(seen.iter().all(|l| (3..=7).contains(l)), "{seen:?}");
         for l in 3..=7 {
             assert!(seen.contains(&l), "length {l} never drawn in {seen:?}");
         }
-        assert_eq!(a, run_starts(1, 500, 42, lengths));
-        assert_ne!(a, run_starts(1, 500, 43, lengths));
+        assert_eq!(a, interval_starts(1, 500, 42, lengths));
+        assert_ne!(a, interval_starts(1, 500, 43, lengths));
         // Every line starts a run; lines differ.
-        let two = run_starts(2, 50, 1, lengths);
+        let two = interval_starts(2, 50, 1, lengths);
         assert!(two[0] && two[50]);
         assert_ne!(two[..50], two[50..]);
         // A line's runs do not depend on the lines before it.
-        let many = run_starts(3, 50, 1, lengths);
+        let many = interval_starts(3, 50, 1, lengths);
         assert_eq!(many[..100], two[..]);
     }
 
@@ -123,16 +123,16 @@ mod tests {
 
     #[test]
     fn fixed_lengths_cut_evenly_and_length_one_cuts_everywhere() {
-        assert_eq!(lengths_of(&run_starts(1, 13, 9, RunLength::new(4, 4).unwrap())), [4, 4, 4]);
-        assert!(run_starts(3, 5, 9, RunLength::new(1, 1).unwrap()).iter().all(|&s| s));
+        assert_eq!(lengths_of(&interval_starts(1, 13, 9, IntervalLength::new(4, 4).unwrap())), [4, 4, 4]);
+        assert!(interval_starts(3, 5, 9, IntervalLength::new(1, 1).unwrap()).iter().all(|&s| s));
     }
 
     #[test]
     fn run_lengths_parse_and_bad_ones_say_why() {
-        assert_eq!("8..64".parse::<RunLength>().unwrap(), RunLength::DEFAULT);
-        assert_eq!("5".parse::<RunLength>().unwrap(), RunLength::new(5, 5).unwrap());
-        assert!("0..4".parse::<RunLength>().unwrap_err().contains("1 <= MIN <= MAX"));
-        assert!("9..4".parse::<RunLength>().unwrap_err().contains("1 <= MIN <= MAX"));
-        assert!("x".parse::<RunLength>().unwrap_err().contains("not a range"));
+        assert_eq!("8..64".parse::<IntervalLength>().unwrap(), IntervalLength::DEFAULT);
+        assert_eq!("5".parse::<IntervalLength>().unwrap(), IntervalLength::new(5, 5).unwrap());
+        assert!("0..4".parse::<IntervalLength>().unwrap_err().contains("1 <= MIN <= MAX"));
+        assert!("9..4".parse::<IntervalLength>().unwrap_err().contains("1 <= MIN <= MAX"));
+        assert!("x".parse::<IntervalLength>().unwrap_err().contains("not a range"));
     }
 }

@@ -1,12 +1,12 @@
 //! The GPU side of sort keys: a kernel that writes every texel's key into a buffer.
 
 use crate::gpu::readback::read_u32s;
-use crate::gpu::shaders::KEYS_PROGRAM;
+use crate::gpu::shaders::KEY_BUFFER_PROGRAM;
 use crate::gpu::{Gpu, GpuError};
 use crate::keys::options::SortOptions;
 use wgpu::util::DeviceExt;
 
-/// Mirrors `KeyParams` in `shaders/keys.wgsl`.
+/// Mirrors `KeyParams` in `shaders/key_buffer.wgsl`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, bytemuck::Pod, bytemuck::Zeroable)]
 pub struct KeyParams {
@@ -26,7 +26,7 @@ pub struct KeyExtractor {
 impl KeyExtractor {
     /// Builds the pipeline.
     pub fn new(gpu: &Gpu) -> Self {
-        let module = KEYS_PROGRAM.module(&gpu.device);
+        let module = KEY_BUFFER_PROGRAM.module(&gpu.device);
         let pipeline = gpu.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
             label: Some("key_extract::pipeline"),
             layout: None,

@@ -1,5 +1,5 @@
 //! What pixels are sorted by and along. Here: sort keys (luma, hue, ...), the Rust mirror of
-//! `shaders/key.wgsl` that the CPU model uses. [`options`]: key, order and axis as every
+//! `shaders/sort_key.wgsl` that the CPU model uses. [`options`]: key, order and axis as every
 //! algorithm takes them, and where each line's pixels sit; [`extract`] computes keys on the GPU;
 //! [`radix_key`] quantises them into radix digits.
 
@@ -9,12 +9,12 @@ pub mod radix_key;
 
 use std::fmt;
 
-/// One sixth of the hue circle in hue-key units (`HUE_SECTOR` in `shaders/key.wgsl`).
+/// One sixth of the hue circle in hue-key units (`HUE_SECTOR` in `shaders/sort_key.wgsl`).
 pub const HUE_SECTOR: u32 = 65536;
-/// Largest saturation key (`SATURATION_MAX` in `shaders/key.wgsl`).
+/// Largest saturation key (`SATURATION_MAX` in `shaders/sort_key.wgsl`).
 pub const SATURATION_MAX: u32 = 65535;
 
-/// What a pixel is sorted by. The discriminants are the `KEY_*` ids of `shaders/key.wgsl`.
+/// What a pixel is sorted by. The discriminants are the `KEY_*` ids of `shaders/sort_key.wgsl`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, clap::ValueEnum)]
 #[repr(u32)]
 pub enum SortKey {

@@ -58,7 +58,7 @@ pub struct SortOptions {
 }
 
 impl SortOptions {
-    /// The key in sorting order, mirroring `order_key` in `shaders/key.wgsl`: descending sorts
+    /// The key in sorting order, mirroring `order_key` in `shaders/sort_key.wgsl`: descending sorts
     /// compare the bitwise complement, so every algorithm swaps only when `left > right` and
     /// therefore stays stable.
     pub fn order_key(&self, pixel: [u8; 4]) -> u32 {

@@ -40,8 +40,8 @@ pub struct RadixKey {
     pub options: SortOptions,
     /// Bits kept, 1..=[`exact_bits`].
     pub bits: u32,
-    /// Bits of the run id above the key (0 without interval runs); `bits + run_bits <= 32`.
-    pub run_bits: u32,
+    /// Bits of the run id above the key (0 without interval runs); `bits + interval_bits <= 32`.
+    pub interval_bits: u32,
 }
 
 impl RadixKey {
@@ -55,26 +55,26 @@ impl RadixKey {
                 options.key
             ));
         }
-        Ok(RadixKey { options, bits, run_bits: 0 })
+        Ok(RadixKey { options, bits, interval_bits: 0 })
     }
 
-    /// The same key with run ids of `run_bits` bits above it; errors say why it does not fit
+    /// The same key with run ids of `interval_bits` bits above it; errors say why it does not fit
     /// 32 bits and what to do.
-    pub fn with_run_bits(self, run_bits: u32) -> Result<Self, String> {
-        let total = self.bits + run_bits;
+    pub fn with_interval_bits(self, interval_bits: u32) -> Result<Self, String> {
+        let total = self.bits + interval_bits;
         if total > u32::BITS {
-            let fix = match u32::BITS.checked_sub(run_bits).filter(|&b| b > 0) {
+            let fix = match u32::BITS.checked_sub(interval_bits).filter(|&b| b > 0) {
                 Some(fewer) => {
                     format!("pass --key-bits {fewer} (or fewer) or a smaller picture (--max-size)")
                 }
                 None => "pass a smaller picture (--max-size)".into(),
             };
             return Err(format!(
-                "the radix view sorts each run by its run id above the key, and {run_bits} bits of run ids and {} bits of {} need {total} bits, more than 32; {fix}",
+                "the radix view sorts each run by its run id above the key, and {interval_bits} bits of run ids and {} bits of {} need {total} bits, more than 32; {fix}",
                 self.bits, self.options.key
             ));
         }
-        Ok(RadixKey { run_bits, ..self })
+        Ok(RadixKey { interval_bits, ..self })
     }
 
     /// Low bits dropped from the sort key.
@@ -94,28 +94,28 @@ impl RadixKey {
     }
 
     /// The composite key of `pixel` in run `run`: `run << bits | of(pixel)`.
-    pub fn in_run(&self, pixel: [u8; 4], run: u32) -> u32 {
+    pub fn in_interval(&self, pixel: [u8; 4], run: u32) -> u32 {
         debug_assert!(
-            u64::from(run) < 1 << self.run_bits,
+            u64::from(run) < 1 << self.interval_bits,
             "run id {run} needs more than {} bits",
-            self.run_bits
+            self.interval_bits
         );
-        if self.run_bits == 0 { self.of(pixel) } else { run << self.bits | self.of(pixel) }
+        if self.interval_bits == 0 { self.of(pixel) } else { run << self.bits | self.of(pixel) }
     }
 
     /// Digit passes for digits of `digit_bits` bits: the key's, then the run id's.
     pub fn passes(&self, digit_bits: u32) -> u32 {
-        (self.bits + self.run_bits).div_ceil(digit_bits)
+        (self.bits + self.interval_bits).div_ceil(digit_bits)
     }
 
     /// Digit `pass` (0 = least significant) of `pixel`'s key.
     pub fn digit(&self, pixel: [u8; 4], pass: u32, digit_bits: u32) -> u32 {
-        self.digit_in_run(pixel, 0, pass, digit_bits)
+        self.digit_in_interval(pixel, 0, pass, digit_bits)
     }
 
     /// Digit `pass` (0 = least significant) of the composite key of `pixel` in run `run`.
-    pub fn digit_in_run(&self, pixel: [u8; 4], run: u32, pass: u32, digit_bits: u32) -> u32 {
-        (self.in_run(pixel, run) >> (pass * digit_bits)) & ((1 << digit_bits) - 1)
+    pub fn digit_in_interval(&self, pixel: [u8; 4], run: u32, pass: u32, digit_bits: u32) -> u32 {
+        (self.in_interval(pixel, run) >> (pass * digit_bits)) & ((1 << digit_bits) - 1)
     }
 }
 
@@ -179,24 +179,25 @@ mod tests {
 
     #[test]
     fn run_ids_sit_above_the_key_and_add_passes() {
-        let key = RadixKey::new(options(SortKey::Red, false), None).unwrap().with_run_bits(3).unwrap();
-        assert_eq!(key.in_run([0x12, 0, 0, 0], 5), 0x512);
+        let key = RadixKey::new(options(SortKey::Red, false), None).unwrap().with_interval_bits(3).unwrap();
+        assert_eq!(key.in_interval([0x12, 0, 0, 0], 5), 0x512);
         assert_eq!(key.passes(4), 3, "8 key bits and 3 run bits in 4-bit digits");
-        assert_eq!(key.digit_in_run([0x12, 0, 0, 0], 5, 2, 4), 5);
+        assert_eq!(key.digit_in_interval([0x12, 0, 0, 0], 5, 2, 4), 5);
         assert_eq!(key.digit([0x12, 0, 0, 0], 2, 4), 0);
         // A higher run always sorts after a lower one, whatever the keys.
-        assert!(key.in_run([0xff, 0, 0, 0], 1) < key.in_run([0, 0, 0, 0], 2));
-        let down = RadixKey::new(options(SortKey::Red, true), None).unwrap().with_run_bits(1).unwrap();
-        assert_eq!(down.in_run([0xff, 0, 0, 0], 1), 0x100);
+        assert!(key.in_interval([0xff, 0, 0, 0], 1) < key.in_interval([0, 0, 0, 0], 2));
+        let down = RadixKey::new(options(SortKey::Red, true), None).unwrap().with_interval_bits(1).unwrap();
+        assert_eq!(down.in_interval([0xff, 0, 0, 0], 1), 0x100);
     }
 
     #[test]
     fn keys_and_run_ids_must_fit_32_bits_and_the_error_says_how() {
         let hue = RadixKey::new(options(SortKey::Hue, false), None).unwrap();
-        assert_eq!(hue.with_run_bits(13).unwrap().passes(8), 4);
-        let e = hue.with_run_bits(14).unwrap_err();
+        assert_eq!(hue.with_interval_bits(13).unwrap().passes(8), 4);
+        let e = hue.with_interval_bits(14).unwrap_err();
         assert!(e.contains("33 bits") && e.contains("--key-bits 18") && e.contains("--max-size"), "{e}");
-        let e = RadixKey::new(options(SortKey::Red, false), Some(1)).unwrap().with_run_bits(32).unwrap_err();
+        let e =
+            RadixKey::new(options(SortKey::Red, false), Some(1)).unwrap().with_interval_bits(32).unwrap_err();
         assert!(!e.contains("--key-bits") && e.contains("--max-size"), "{e}");
     }
 

@@ -35,8 +35,8 @@ struct LensParams {
     key_mask: u32,
     digit_shift: u32,
     digit_mask: u32,
-    run_shift: u32,
-    carried_runs: u32,
+    interval_shift: u32,
+    carried_intervals: u32,
     seq: u32,
     seq_first: u32,
     seq_len: u32,
@@ -100,7 +100,7 @@ impl LensProbe {
             compilation_options: Default::default(),
             cache: gpu.pipeline_cache(),
         });
-        let no_runs = crate::algorithms::runs::run_id_texture(gpu, 1, 1, "lens::no_runs");
+        let no_runs = crate::algorithms::interval_texture::interval_id_texture(gpu, 1, 1, "lens::no_runs");
         let no_extra = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("lens::no_extra"),
             size: 4,
@@ -225,8 +225,8 @@ impl LensProbe {
                 params.key_mask = radix.key_mask;
                 params.digit_shift = radix.digit_shift;
                 params.digit_mask = radix.digit_mask;
-                params.run_shift = radix.run_shift;
-                params.carried_runs = input_runs.is_some().into();
+                params.interval_shift = radix.interval_shift;
+                params.carried_intervals = input_runs.is_some().into();
                 params.whole_picture = (*whole_picture).into();
                 params.seq_len = radix.seq_len;
                 params.tiles = radix.tiles;

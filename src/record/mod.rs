@@ -142,7 +142,7 @@ pub enum RecordError {
     Output(#[from] crate::picture::output::OutputError),
     /// A frame's runs cannot be sorted by this algorithm.
     #[error(transparent)]
-    Runs(#[from] crate::algorithms::runs::RunsError),
+    Runs(#[from] crate::algorithms::interval_texture::IntervalMapError),
     /// Ctrl-C.
     #[cfg(not(target_arch = "wasm32"))]
     #[error(transparent)]

@@ -329,16 +329,16 @@ pub struct SweepReport {
     pub palette: Option<PaletteUse>,
 }
 
-/// Records one frame per run map of `frame_runs` into `target`, each the picture fully sorted
+/// Records one frame per run map of `frame_intervals` into `target`, each the picture fully sorted
 /// within those runs: one run, started by `start` on the picture it is given (for a GIF, the
 /// source with palette indices in alpha) and restarted in each frame's runs
-/// ([`SortRun::restart_in_runs`]), each time run to the end. `progress` hears (frames done,
+/// ([`SortRun::restart_within`]), each time run to the end. `progress` hears (frames done,
 /// frames) and returns false to cancel, which fails with [`Interrupted`] and leaves no file.
 pub fn record_sweep(
     gpu: &Gpu,
     picture: &RgbaImage,
     start: impl FnOnce(&RgbaImage) -> Box<dyn SortRun>,
-    frame_runs: impl ExactSizeIterator<Item = crate::intervals::RunMap>,
+    frame_intervals: impl ExactSizeIterator<Item = crate::intervals::IntervalMap>,
     settings: &RecordSettings,
     mut target: RecordTarget,
     progress: impl FnMut(u32, u32) -> bool,
@@ -350,13 +350,13 @@ pub fn record_sweep(
             let quantized = palette::quantize(picture, settings.background, settings.dither);
             let run = start(&palette::indexed_picture(picture, &quantized.indices));
             let writer = open_gif(file, width, height, &quantized.palette, settings)?;
-            let (frames, steps) = sweep_frames(gpu, run, frame_runs, settings, writer, &path, progress)?;
+            let (frames, steps) = sweep_frames(gpu, run, frame_intervals, settings, writer, &path, progress)?;
             (frames, steps, Some(PaletteUse::of(&quantized.palette)))
         }
         exact => {
             let writer = open_exact(exact, width, height, is_opaque(picture), settings)?;
             let (frames, steps) =
-                sweep_frames(gpu, start(picture), frame_runs, settings, writer, &path, progress)?;
+                sweep_frames(gpu, start(picture), frame_intervals, settings, writer, &path, progress)?;
             (frames, steps, None)
         }
     };
@@ -370,21 +370,21 @@ pub fn record_sweep(
 fn sweep_frames<S: EndWriting>(
     gpu: &Gpu,
     mut run: Box<dyn SortRun>,
-    frame_runs: impl ExactSizeIterator<Item = crate::intervals::RunMap>,
+    frame_intervals: impl ExactSizeIterator<Item = crate::intervals::IntervalMap>,
     settings: &RecordSettings,
     writer: S,
     path: &Path,
     mut progress: impl FnMut(u32, u32) -> bool,
 ) -> Result<(u32, u64), RecordError> {
-    let frames = frame_runs.len() as u32;
+    let frames = frame_intervals.len() as u32;
     // The state is the picture, sorted along its lines.
     let wgpu::Extent3d { width, height, .. } = run.state().size();
     let mut sequence: Option<FrameSequence<'_, S>> = None;
     let mut writer = Some(writer);
     let mut steps_run = 0;
-    for (k, runs) in (0..).zip(frame_runs) {
+    for (k, runs) in (0..).zip(frame_intervals) {
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
-        run.restart_in_runs(gpu, &mut encoder, Some(&runs))?;
+        run.restart_within(gpu, &mut encoder, Some(&runs))?;
         gpu.queue.submit([encoder.finish()]);
         crate::algorithms::run_until(gpu, run.as_mut(), u32::MAX, |_| true)?;
         steps_run += u64::from(run.steps_done());

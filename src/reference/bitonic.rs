@@ -14,7 +14,7 @@
 //! (their origin): the order is total, so the network's result is the stable sort.
 
 use super::{check_map, pixels_mut};
-use crate::intervals::RunMap;
+use crate::intervals::IntervalMap;
 use crate::keys::options::{LineLayout, SortOptions};
 use image::RgbaImage;
 use std::ops::Range;
@@ -97,7 +97,7 @@ impl BitonicModel {
     ///
     /// # Panics
     /// When the map is for another size or axis.
-    pub fn new(picture: &RgbaImage, options: SortOptions, runs: Option<&RunMap>) -> Self {
+    pub fn new(picture: &RgbaImage, options: SortOptions, runs: Option<&IntervalMap>) -> Self {
         let layout = LineLayout::new(picture.width(), picture.height(), options.axis);
         if let Some(map) = runs {
             check_map(picture, options.axis, map);
@@ -105,7 +105,7 @@ impl BitonicModel {
         let line_runs: Vec<Vec<Range<usize>>> = (0..layout.count)
             .map(|line| runs.map_or_else(|| std::iter::once(0..layout.len).collect(), |map| map.runs(line)))
             .collect();
-        let max_len = runs.map_or(layout.len as u32, RunMap::max_run_len);
+        let max_len = runs.map_or(layout.len as u32, IntervalMap::max_interval_len);
         let mut origins = vec![0; layout.count * layout.len];
         for line in 0..layout.count {
             for pos in 0..layout.len {
@@ -167,7 +167,7 @@ impl BitonicModel {
 pub fn bitonic_stages(
     picture: &RgbaImage,
     options: SortOptions,
-    runs: Option<&RunMap>,
+    runs: Option<&IntervalMap>,
     stages: u32,
 ) -> RgbaImage {
     let mut model = BitonicModel::new(picture, options, runs);
@@ -184,7 +184,7 @@ mod tests {
     use crate::keys::SortKey;
     use crate::keys::options::Axis;
     use crate::picture::patterns::random_image;
-    use crate::reference::{fixed_pixels_stay, lines_are_permutations, stable_sort, stable_sort_in_runs};
+    use crate::reference::{fixed_pixels_stay, lines_are_permutations, stable_sort, stable_sort_within};
 
     fn red_row(values: &[u8]) -> RgbaImage {
         let mut img = RgbaImage::new(values.len() as u32, 1);
@@ -259,11 +259,12 @@ mod tests {
     fn runs_sort_as_segments_and_fixed_pixels_never_move() {
         // Runs [0, 3), [3] fixed, [4, 9) started anew at 4, [9, 11).
         let cells = "JJJFSJJJJSJ";
-        let runs = RunMap::build(cells.len() as u32, 1, Axis::Rows, |_, pos, _| match &cells[pos..=pos] {
-            "F" => Cell::Fixed,
-            "S" => Cell::Start,
-            _ => Cell::Join,
-        });
+        let runs =
+            IntervalMap::build(cells.len() as u32, 1, Axis::Rows, |_, pos, _| match &cells[pos..=pos] {
+                "F" => Cell::Fixed,
+                "S" => Cell::Start,
+                _ => Cell::Join,
+            });
         let img = red_row(&[9, 3, 5, 0, 8, 8, 1, 7, 2, 6, 4]);
         let mut model = BitonicModel::new(&img, red(), Some(&runs));
         assert_eq!(model.stages(), stage_count(5));
@@ -278,7 +279,7 @@ mod tests {
                 assert_eq!(a, b, "no pixel leaves its run");
             }
         }
-        assert_eq!(model.state(), &stable_sort_in_runs(&img, &red(), &runs));
+        assert_eq!(model.state(), &stable_sort_within(&img, &red(), &runs));
     }
 
     #[test]

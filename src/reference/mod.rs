@@ -3,7 +3,7 @@
 pub mod bitonic;
 pub mod radix;
 
-use crate::intervals::RunMap;
+use crate::intervals::IntervalMap;
 use crate::keys::options::{Axis, LineLayout, SortOptions};
 use image::RgbaImage;
 
@@ -32,7 +32,7 @@ pub fn first_left(iteration: u32) -> usize {
 
 /// One odd-even transposition pass over every line; returns the number of swaps.
 pub fn odd_even_pass(img: &mut RgbaImage, options: &SortOptions, iteration: u32) -> u64 {
-    odd_even_pass_in_runs(img, options, None, iteration)
+    odd_even_pass_within(img, options, None, iteration)
 }
 
 /// One odd-even pass in which a pair swaps only when its left key is greater and both pixels
@@ -40,24 +40,24 @@ pub fn odd_even_pass(img: &mut RgbaImage, options: &SortOptions, iteration: u32)
 ///
 /// # Panics
 /// When the map is for another size or axis.
-pub fn odd_even_pass_in_runs(
+pub fn odd_even_pass_within(
     img: &mut RgbaImage,
     options: &SortOptions,
-    runs: Option<&RunMap>,
+    runs: Option<&IntervalMap>,
     iteration: u32,
 ) -> u64 {
     let layout = LineLayout::new(img.width(), img.height(), options.axis);
     if let Some(runs) = runs {
         check_map(img, options.axis, runs);
     }
-    let same_run = |a: usize, b: usize| runs.is_none_or(|r| r.ids()[a] == r.ids()[b]);
+    let same_interval = |a: usize, b: usize| runs.is_none_or(|r| r.ids()[a] == r.ids()[b]);
     let px = pixels_mut(img);
     let mut swaps = 0;
     for line in 0..layout.count {
         let mut left = first_left(iteration);
         while left + 1 < layout.len {
             let (a, b) = (layout.index(line, left), layout.index(line, left + 1));
-            if options.order_key(px[a]) > options.order_key(px[b]) && same_run(a, b) {
+            if options.order_key(px[a]) > options.order_key(px[b]) && same_interval(a, b) {
                 px.swap(a, b);
                 swaps += 1;
             }
@@ -69,24 +69,24 @@ pub fn odd_even_pass_in_runs(
 
 /// The state after the first `passes` odd-even passes.
 pub fn odd_even_passes(img: &RgbaImage, options: &SortOptions, passes: u32) -> RgbaImage {
-    odd_even_passes_in_runs(img, options, None, passes)
+    odd_even_passes_within(img, options, None, passes)
 }
 
 /// The state after the first `passes` odd-even passes within `runs`.
-pub fn odd_even_passes_in_runs(
+pub fn odd_even_passes_within(
     img: &RgbaImage,
     options: &SortOptions,
-    runs: Option<&RunMap>,
+    runs: Option<&IntervalMap>,
     passes: u32,
 ) -> RgbaImage {
     let mut state = img.clone();
     for i in 0..passes {
-        odd_even_pass_in_runs(&mut state, options, runs, i);
+        odd_even_pass_within(&mut state, options, runs, i);
     }
     state
 }
 
-fn check_map(img: &RgbaImage, axis: Axis, runs: &RunMap) {
+fn check_map(img: &RgbaImage, axis: Axis, runs: &IntervalMap) {
     assert_eq!(
         (img.width(), img.height(), axis),
         (runs.width(), runs.height(), runs.axis()),
@@ -95,7 +95,7 @@ fn check_map(img: &RgbaImage, axis: Axis, runs: &RunMap) {
 }
 
 /// Every run of `runs` stably sorted by `key`, every other pixel where it was.
-pub fn sort_runs_by(img: &RgbaImage, runs: &RunMap, key: impl Fn([u8; 4]) -> u32) -> RgbaImage {
+pub fn sort_runs_by(img: &RgbaImage, runs: &IntervalMap, key: impl Fn([u8; 4]) -> u32) -> RgbaImage {
     check_map(img, runs.axis(), runs);
     let layout = runs.layout();
     let mut out = img.clone();
@@ -113,13 +113,13 @@ pub fn sort_runs_by(img: &RgbaImage, runs: &RunMap, key: impl Fn([u8; 4]) -> u32
 }
 
 /// Every run stably sorted by the options' key: what every complete sort within runs produces.
-pub fn stable_sort_in_runs(img: &RgbaImage, options: &SortOptions, runs: &RunMap) -> RgbaImage {
+pub fn stable_sort_within(img: &RgbaImage, options: &SortOptions, runs: &IntervalMap) -> RgbaImage {
     assert_eq!(options.axis, runs.axis(), "the run map is for the other axis");
     sort_runs_by(img, runs, |p| options.order_key(p))
 }
 
 /// Whether every pixel that cannot move (a run of one pixel) is in `after` where it is in `before`.
-pub fn fixed_pixels_stay(before: &RgbaImage, after: &RgbaImage, runs: &RunMap) -> bool {
+pub fn fixed_pixels_stay(before: &RgbaImage, after: &RgbaImage, runs: &IntervalMap) -> bool {
     let (b, a) = (pixels(before), pixels(after));
     b.len() == a.len() && (0..b.len()).all(|i| runs.can_move(i) || b[i] == a[i])
 }
@@ -230,7 +230,7 @@ mod tests {
         assert!(is_sorted(&odd_even_passes(&img, &red_opts(), 9), &red_opts()));
     }
 
-    fn runs_of(cells: &str) -> RunMap {
+    fn runs_of(cells: &str) -> IntervalMap {
         use crate::intervals::Cell;
         let cells: Vec<Cell> = cells
             .chars()
@@ -240,7 +240,7 @@ mod tests {
                 _ => Cell::Join,
             })
             .collect();
-        RunMap::build(cells.len() as u32, 1, Axis::Rows, |_, pos, _| cells[pos])
+        IntervalMap::build(cells.len() as u32, 1, Axis::Rows, |_, pos, _| cells[pos])
     }
 
     #[test]
@@ -250,14 +250,14 @@ mod tests {
         let mut img = red_row(&[5, 4, 3, 2, 1, 0]);
         let before = img.clone();
         for i in 0..6 {
-            odd_even_pass_in_runs(&mut img, &red_opts(), Some(&runs), i);
+            odd_even_pass_within(&mut img, &red_opts(), Some(&runs), i);
             assert!(fixed_pixels_stay(&before, &img, &runs));
         }
         let reds: Vec<u8> = img.pixels().map(|p| p[0]).collect();
         assert_eq!(reds, [4, 5, 3, 1, 2, 0], "each run sorted on its own");
-        assert_eq!(img, stable_sort_in_runs(&before, &red_opts(), &runs));
+        assert_eq!(img, stable_sort_within(&before, &red_opts(), &runs));
         // Without a map the same passes sort the whole row.
-        let whole = odd_even_passes_in_runs(&before, &red_opts(), None, 6);
+        let whole = odd_even_passes_within(&before, &red_opts(), None, 6);
         assert_eq!(whole, stable_sort(&before, &red_opts()));
     }
 
@@ -271,14 +271,15 @@ mod tests {
                 // A fixed pixel before the run when it starts at 1, and one after it.
                 let cells = format!("{}S{}F", "F".repeat(offset), "J".repeat(len - 1));
                 let runs = runs_of(&cells);
-                assert_eq!(runs.max_run_len() as usize, len.max(1));
+                assert_eq!(runs.max_interval_len() as usize, len.max(1));
                 for bits in 0u32..(1 << len) {
                     let mut values = vec![9u8; offset];
                     values.extend((0..len).map(|i| (bits >> i & 1) as u8));
                     values.push(0);
                     let img = red_row(&values);
-                    let sorted = odd_even_passes_in_runs(&img, &red_opts(), Some(&runs), runs.max_run_len());
-                    assert_eq!(sorted, stable_sort_in_runs(&img, &red_opts(), &runs), "{cells} {bits:b}");
+                    let sorted =
+                        odd_even_passes_within(&img, &red_opts(), Some(&runs), runs.max_interval_len());
+                    assert_eq!(sorted, stable_sort_within(&img, &red_opts(), &runs), "{cells} {bits:b}");
                 }
             }
         }

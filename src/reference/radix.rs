@@ -2,7 +2,7 @@
 //! with the scatter of a pass optionally split into stages for viewing.
 
 use super::{pixels, pixels_mut};
-use crate::intervals::RunMap;
+use crate::intervals::IntervalMap;
 use crate::keys::options::{Axis, Scope};
 use crate::keys::radix_key::RadixKey;
 use image::RgbaImage;
@@ -106,12 +106,12 @@ pub fn dim([r, g, b, a]: [u8; 4], twin_indices: bool) -> [u8; 4] {
 /// Where the pixels of `sequence` go in digit pass `pass`: a stable counting sort by digit
 /// (histogram, exclusive prefix sum, then each pixel to its digit's next free slot, in order).
 pub fn destinations(sequence: &[[u8; 4]], key: &RadixKey, digit_bits: u32, pass: u32) -> Vec<usize> {
-    destinations_in_runs(sequence, &vec![0; sequence.len()], key, digit_bits, pass)
+    destinations_within(sequence, &vec![0; sequence.len()], key, digit_bits, pass)
 }
 
 /// [`destinations`] by the digits of the composite key: `runs[i]` is the run id that pixel
 /// `sequence[i]` carries.
-pub fn destinations_in_runs(
+pub fn destinations_within(
     sequence: &[[u8; 4]],
     runs: &[u32],
     key: &RadixKey,
@@ -121,7 +121,7 @@ pub fn destinations_in_runs(
     let digits: Vec<usize> = sequence
         .iter()
         .zip(runs)
-        .map(|(&p, &run)| key.digit_in_run(p, run, pass, digit_bits) as usize)
+        .map(|(&p, &run)| key.digit_in_interval(p, run, pass, digit_bits) as usize)
         .collect();
     let mut next = vec![0usize; 1 << digit_bits];
     for &d in &digits {
@@ -145,28 +145,28 @@ pub fn destinations_in_runs(
 /// scatters positions `stage_limit(s - 1)..stage_limit(s)` of every sequence; before the first
 /// stage the target shows the pass's input dimmed, unless a single stage fills it at once.
 pub fn radix_steps(img: &RgbaImage, seqs: Sequences, plan: &RadixPlan, steps: u32) -> (RgbaImage, Vec<u64>) {
-    radix_steps_in_runs(img, seqs, plan, None, steps)
+    radix_steps_within(img, seqs, plan, None, steps)
 }
 
 /// [`radix_steps`] within the runs of `runs`: each pixel carries the run id of the position it
 /// started at, and the digits are those of the composite key (run id above the key, see
-/// `RadixKey::in_run`). The run id's digits come last, so earlier passes may move pixels across
+/// `RadixKey::in_interval`). The run id's digits come last, so earlier passes may move pixels across
 /// runs; after the last one every run holds its own pixels, sorted.
 ///
 /// # Panics
 /// When there is a map and the sequences are not the map's lines, or its ids need more bits
-/// than the key has room for (`plan.key.run_bits`).
-pub fn radix_steps_in_runs(
+/// than the key has room for (`plan.key.interval_bits`).
+pub fn radix_steps_within(
     img: &RgbaImage,
     seqs: Sequences,
     plan: &RadixPlan,
-    runs: Option<&RunMap>,
+    runs: Option<&IntervalMap>,
     steps: u32,
 ) -> (RgbaImage, Vec<u64>) {
     if let Some(runs) = runs {
         assert_eq!(seqs.scope, Scope::Rows, "runs are sorted within lines");
         assert_eq!((runs.width(), runs.height(), runs.axis()), (seqs.width, seqs.height, seqs.axis));
-        assert!(runs.run_bits() <= plan.key.run_bits, "the key has no room for the run ids");
+        assert!(runs.interval_bits() <= plan.key.interval_bits, "the key has no room for the run ids");
     }
     let mut current = img.clone();
     let mut target = img.clone();
@@ -188,7 +188,7 @@ pub fn radix_steps_in_runs(
         let out = pixels_mut(&mut target);
         for (s, sequence) in sequences.iter().enumerate() {
             let sequence_ids: Vec<u32> = (0..seqs.len()).map(|p| ids[seqs.index(s, p)]).collect();
-            let dest = destinations_in_runs(sequence, &sequence_ids, &plan.key, plan.digit_bits, pass);
+            let dest = destinations_within(sequence, &sequence_ids, &plan.key, plan.digit_bits, pass);
             for pos in from..to {
                 out[seqs.index(s, dest[pos])] = sequence[pos];
                 target_ids[seqs.index(s, dest[pos])] = sequence_ids[pos];
@@ -335,24 +335,29 @@ mod tests {
                 let settings = IntervalSettings {
                     mode,
                     threshold: Threshold::new(0.3, 0.8).unwrap(),
-                    run_length: crate::intervals::RunLength::new(2, 9).unwrap(),
+                    interval_length: crate::intervals::IntervalLength::new(2, 9).unwrap(),
                     ..Default::default()
                 };
-                let runs = RunMap::compute(&img, axis, &settings, None).unwrap();
+                let runs = IntervalMap::compute(&img, axis, &settings, None).unwrap();
                 let options = SortOptions { key: SortKey::Hue, descending: axis == Axis::Columns, axis };
-                let key = RadixKey::new(options, None).unwrap().with_run_bits(runs.run_bits()).unwrap();
-                let expected = super::super::stable_sort_in_runs(&img, &options, &runs);
-                let odd_even =
-                    super::super::odd_even_passes_in_runs(&img, &options, Some(&runs), runs.max_run_len());
+                let key =
+                    RadixKey::new(options, None).unwrap().with_interval_bits(runs.interval_bits()).unwrap();
+                let expected = super::super::stable_sort_within(&img, &options, &runs);
+                let odd_even = super::super::odd_even_passes_within(
+                    &img,
+                    &options,
+                    Some(&runs),
+                    runs.max_interval_len(),
+                );
                 assert_eq!(odd_even, expected, "{mode:?} {axis:?}");
                 for digit_bits in crate::keys::radix_key::DIGIT_BITS {
                     let plan = RadixPlan { key, digit_bits, stages: 1, twin_indices: false };
                     let s = seqs(&img, axis, Scope::Rows);
                     for steps in 0..plan.steps() {
-                        let (state, _) = radix_steps_in_runs(&img, s, &plan, Some(&runs), steps);
+                        let (state, _) = radix_steps_within(&img, s, &plan, Some(&runs), steps);
                         assert!(sequences_are_permutations(&img, &state, s));
                     }
-                    let (done, _) = radix_steps_in_runs(&img, s, &plan, Some(&runs), plan.steps());
+                    let (done, _) = radix_steps_within(&img, s, &plan, Some(&runs), plan.steps());
                     assert_eq!(done, expected, "{mode:?} {axis:?} {digit_bits}-bit digits");
                 }
             }

@@ -7,9 +7,9 @@ use super::stages::{Stage, StageClock};
 use super::yuv_gpu::Yuv420Reader;
 use crate::algorithms::ping_pong::StartPicture;
 use crate::algorithms::{RunSettings, SortRun};
-use crate::headless::{Sorter, run_map, start_run_quietly};
+use crate::headless::{Sorter, interval_map, start_run_quietly};
 use crate::intervals::threshold::ThresholdSweep;
-use crate::intervals::{IntervalSettings, Mask, RunMap};
+use crate::intervals::{IntervalMap, IntervalSettings, Mask};
 use crate::settings::Settings;
 use image::RgbaImage;
 use std::sync::{Mutex, mpsc};
@@ -48,23 +48,23 @@ impl FramePreparer<'_> {
     ) -> anyhow::Result<Started> {
         let sorter = self.sorter;
         let intervals = frame_intervals(self.settings, self.sweep, index);
-        let gpu_runs = sorter.gpu_runs(&intervals, self.mask, frame.dimensions());
+        let gpu_intervals = sorter.gpu_intervals(&intervals, self.mask, frame.dimensions());
         let whole_lines = self.sweep.is_none() && sorter.whole_lines_from_texture();
         if let Some(reader) = self.reader
-            && (gpu_runs.is_some() || whole_lines)
+            && (gpu_intervals.is_some() || whole_lines)
             && let DecodedFrame::Yuv420 { planes, size, matrix } = &frame
             && Yuv420Reader::fits(sorter.gpu, *size)
         {
             let started = self.stages.time(Stage::Start, || {
                 let picture = StartPicture::Texture(reader.picture(sorter.gpu, planes, *size, *matrix));
-                sorter.start_on_gpu(picture, self.run_settings, gpu_runs)
+                sorter.start_on_gpu(picture, self.run_settings, gpu_intervals)
             });
             let _ = spares.send(frame.into_bytes());
             return Ok(started);
         }
         let buffer = self.converted.lock().unwrap_or_else(|p| p.into_inner()).pop().unwrap_or_default();
         let (frame, planes) = self.stages.time(Stage::ToRgba, || frame.into_rgba(buffer));
-        let started = match gpu_runs {
+        let started = match gpu_intervals {
             // The GPU finds the runs from the frame it sorts.
             Some(runs) => self.stages.time(Stage::Start, || {
                 sorter.start_on_gpu(StartPicture::Image(&frame), self.run_settings, Some(runs))
@@ -90,12 +90,12 @@ impl FramePreparer<'_> {
 
     /// The runs a frame is sorted within, found on the CPU: under `intervals`, the frame's own
     /// (with a sweep, its threshold for the frame), or the settings'.
-    fn runs(&self, intervals: &IntervalSettings, frame: &RgbaImage) -> anyhow::Result<Option<RunMap>> {
+    fn runs(&self, intervals: &IntervalSettings, frame: &RgbaImage) -> anyhow::Result<Option<IntervalMap>> {
         Ok(match self.sweep {
             Some(_) => self.sorter.lines.runs(frame, intervals, self.mask)?,
             None => {
                 debug_assert_eq!(intervals, &self.settings.intervals);
-                run_map(self.sorter, frame, self.mask)?
+                interval_map(self.sorter, frame, self.mask)?
             }
         })
     }

@@ -9,10 +9,10 @@ use super::decoded::{assert_frames_equal, folder_frames, planes_of, samples_of, 
 use super::{COFFEE, arg, assert_fails, assert_succeeds, coffee, open};
 use crate::clips::{ffmpeg, frames_of, have_ffmpeg, lossless_clip};
 use image::RgbaImage;
-use shadersort::intervals::{IntervalMode, IntervalSettings, RunMap, Threshold};
+use shadersort::intervals::{IntervalMap, IntervalMode, IntervalSettings, Threshold};
 use shadersort::keys::SortKey;
 use shadersort::keys::options::{Axis, SortOptions};
-use shadersort::reference::{is_sorted, stable_sort, stable_sort_in_runs};
+use shadersort::reference::{is_sorted, stable_sort, stable_sort_within};
 use shadersort::video::yuv::{Matrix, Yuv420Size, to_rgba, to_yuv420};
 use std::path::Path;
 
@@ -66,7 +66,11 @@ fn every_frame_of_a_clip_sorts_exactly_with_every_algorithm() {
     let expected: Vec<RgbaImage> = input
         .iter()
         .map(|f| {
-            stable_sort_in_runs(f, &columns, &RunMap::compute(f, Axis::Columns, &threshold, None).unwrap())
+            stable_sort_within(
+                f,
+                &columns,
+                &IntervalMap::compute(f, Axis::Columns, &threshold, None).unwrap(),
+            )
         })
         .collect();
     // No --algorithm: a clip is sorted with bitonic, the fastest. Radix finds threshold runs on
@@ -134,7 +138,7 @@ fn a_420_clip_goes_through_as_420_and_sorts_exactly() {
         let within: Vec<RgbaImage> = input
             .iter()
             .map(|f| {
-                stable_sort_in_runs(f, &rows, &RunMap::compute(f, Axis::Rows, &threshold, None).unwrap())
+                stable_sort_within(f, &rows, &IntervalMap::compute(f, Axis::Rows, &threshold, None).unwrap())
             })
             .collect();
         // Every algorithm finds threshold runs on the GPU too (tests/cli/clip_gpu_start.rs).

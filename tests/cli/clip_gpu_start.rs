@@ -11,9 +11,9 @@ use crate::clips::{ffmpeg, frames_of, have_ffmpeg};
 use image::RgbaImage;
 use shadersort::angle::{Angle, LineSpace};
 use shadersort::intervals::threshold::ThresholdSweep;
-use shadersort::intervals::{IntervalMode, IntervalSettings, Mask, RunMap, Threshold};
+use shadersort::intervals::{IntervalMap, IntervalMode, IntervalSettings, Mask, Threshold};
 use shadersort::keys::options::{Axis, SortOptions};
-use shadersort::reference::{stable_sort, stable_sort_in_runs};
+use shadersort::reference::{stable_sort, stable_sort_within};
 use shadersort::video::yuv::Yuv420Size;
 
 /// What the clip's debug line says when no frame was converted or cut into runs on the CPU.
@@ -62,7 +62,9 @@ fn every_algorithm_takes_a_420_clip_on_the_gpu_whole_and_within_a_threshold() {
         let whole: Vec<RgbaImage> = input.iter().map(|f| stable_sort(f, &options)).collect();
         let within: Vec<RgbaImage> = input
             .iter()
-            .map(|f| stable_sort_in_runs(f, &options, &RunMap::compute(f, axis, &threshold, None).unwrap()))
+            .map(|f| {
+                stable_sort_within(f, &options, &IntervalMap::compute(f, axis, &threshold, None).unwrap())
+            })
             .collect();
         for algorithm in ["odd-even", "bubble", "radix", "bitonic"] {
             for (runs, expected) in [(None, &whole), (Some("0.25..0.75"), &within)] {
@@ -116,11 +118,11 @@ fn every_algorithm_takes_a_420_clip_on_the_gpu_within_masks_edges_and_random_run
             IntervalSettings {
                 mode: IntervalMode::Random,
                 seed: 5,
-                run_length: "2..6".parse().unwrap(),
+                interval_length: "2..6".parse().unwrap(),
                 ..base
             },
             false,
-            &["--seed", "5", "--run-length", "2..6"],
+            &["--seed", "5", "--interval-length", "2..6"],
         ),
     ];
     let debug = [("RUST_LOG", "shadersort=debug")];
@@ -131,7 +133,9 @@ fn every_algorithm_takes_a_420_clip_on_the_gpu_within_masks_edges_and_random_run
             let mask = masked.then_some(&mask);
             let expected: Vec<RgbaImage> = input
                 .iter()
-                .map(|f| stable_sort_in_runs(f, &options, &RunMap::compute(f, axis, settings, mask).unwrap()))
+                .map(|f| {
+                    stable_sort_within(f, &options, &IntervalMap::compute(f, axis, settings, mask).unwrap())
+                })
                 .collect();
             let what = format!("{algorithm} {axis:?} {flags:?} masked {masked}");
             let out = dir.path().join(format!("{algorithm}-{c}.mkv"));
@@ -188,11 +192,11 @@ fn every_algorithm_takes_a_420_clip_on_the_gpu_at_an_angle_in_every_mode() {
             IntervalSettings {
                 mode: IntervalMode::Random,
                 seed: 9,
-                run_length: "2..5".parse().unwrap(),
+                interval_length: "2..5".parse().unwrap(),
                 ..base
             },
             false,
-            &["--seed", "9", "--run-length", "2..5"],
+            &["--seed", "9", "--interval-length", "2..5"],
         ),
     ];
     let debug = [("RUST_LOG", "shadersort=debug")];
@@ -202,10 +206,10 @@ fn every_algorithm_takes_a_420_clip_on_the_gpu_at_an_angle_in_every_mode() {
         let options = SortOptions::default();
         for (m, (settings, masked, flags)) in modes.iter().enumerate() {
             let mask = masked.then_some(&mask);
-            let map = |f: &RgbaImage| space.run_map(f, settings, mask).unwrap();
+            let map = |f: &RgbaImage| space.interval_map(f, settings, mask).unwrap();
             let expected: Vec<RgbaImage> = input
                 .iter()
-                .map(|f| space.scatter(&stable_sort_in_runs(&space.gather(f), &options, &map(f))))
+                .map(|f| space.scatter(&stable_sort_within(&space.gather(f), &options, &map(f))))
                 .collect();
             let what = format!("{algorithm} at {degrees}° {flags:?} masked {masked}");
             let out = dir.path().join(format!("{algorithm}-{m}.mkv"));
@@ -244,8 +248,8 @@ fn a_threshold_sweep_over_a_clip_finds_each_frames_runs_on_the_gpu() {
                     threshold: sweep.threshold(k as u32),
                     ..Default::default()
                 };
-                let map = space.run_map(&input[k], &settings, None).unwrap();
-                space.scatter(&stable_sort_in_runs(&space.gather(&input[k]), &options, &map))
+                let map = space.interval_map(&input[k], &settings, None).unwrap();
+                space.scatter(&stable_sort_within(&space.gather(&input[k]), &options, &map))
             })
             .collect();
         let what = format!("{algorithm} at {degrees}° sweeping 0.1..0.9");

@@ -310,7 +310,7 @@ fn the_window_takes_interval_flags_and_checks_the_mask_before_opening() {
     for args in [
         &["--threshold", "0.2..0.6", "--play"][..],
         &["--intervals", "edges", "--edge-level", "0.3", "--interval-key", "hue"],
-        &["--seed", "4", "--run-length", "3..9"],
+        &["--seed", "4", "--interval-length", "3..9"],
         &["--mask", arg(&mask), "--threshold", "0.1..0.9"],
         &["--threshold", "0..1", "--algorithm", "radix", "--scope", "image"],
     ] {
@@ -574,8 +574,10 @@ fn save_block_mask(path: &Path, width: u32, height: u32) {
 /// the CPU model says, and every pixel outside the runs where it was.
 #[test]
 fn intervals_and_masks_sort_to_the_same_model_file_with_every_algorithm() {
-    use shadersort::intervals::{IntervalMode, IntervalSettings, Mask, RunLength, RunMap, Threshold};
-    use shadersort::reference::{fixed_pixels_stay, stable_sort_in_runs};
+    use shadersort::intervals::{
+        IntervalLength, IntervalMap, IntervalMode, IntervalSettings, Mask, Threshold,
+    };
+    use shadersort::reference::{fixed_pixels_stay, stable_sort_within};
     let dir = tempfile::tempdir().unwrap();
     let (w, h) = (45, 31);
     let input = random_image(w, h, 21);
@@ -598,7 +600,7 @@ fn intervals_and_masks_sort_to_the_same_model_file_with_every_algorithm() {
     let random = IntervalSettings {
         mode: IntervalMode::Random,
         seed: 7,
-        run_length: RunLength::new(2, 9).unwrap(),
+        interval_length: IntervalLength::new(2, 9).unwrap(),
         ..Default::default()
     };
     let rows = SortOptions::default();
@@ -613,12 +615,12 @@ fn intervals_and_masks_sort_to_the_same_model_file_with_every_algorithm() {
             false,
             columns_down,
         ),
-        ("random", vec!["--seed", "7", "--run-length", "2..9", "--mask", mask_arg], random, true, rows),
+        ("random", vec!["--seed", "7", "--interval-length", "2..9", "--mask", mask_arg], random, true, rows),
         ("mask", vec!["--mask", mask_arg], IntervalSettings::default(), true, columns_down),
     ];
     for (name, flags, settings, masked, options) in cases {
-        let runs = RunMap::compute(&input, options.axis, &settings, masked.then_some(&mask)).unwrap();
-        let expected = stable_sort_in_runs(&input, &options, &runs);
+        let runs = IntervalMap::compute(&input, options.axis, &settings, masked.then_some(&mask)).unwrap();
+        let expected = stable_sort_within(&input, &options, &runs);
         assert!(expected != stable_sort(&input, &options), "{name}: the runs must change the picture");
         let mut files = Vec::new();
         for algorithm in ["odd-even", "bubble", "radix", "bitonic"] {
@@ -645,8 +647,8 @@ fn intervals_and_masks_sort_to_the_same_model_file_with_every_algorithm() {
 /// picture's own size, then scaled with it.
 #[test]
 fn a_mask_is_checked_at_the_pictures_size_and_scaled_with_it() {
-    use shadersort::intervals::{IntervalSettings, Mask, RunMap};
-    use shadersort::reference::stable_sort_in_runs;
+    use shadersort::intervals::{IntervalMap, IntervalSettings, Mask};
+    use shadersort::reference::stable_sort_within;
     let dir = tempfile::tempdir().unwrap();
     let mask_path = dir.path().join("mask.png");
     save_block_mask(&mask_path, 600, 400);
@@ -654,8 +656,8 @@ fn a_mask_is_checked_at_the_pictures_size_and_scaled_with_it() {
     assert_succeeds(&["--mask", arg(&mask_path), "--max-size", "150", "--out", arg(&out)], &[]);
     let small = image::imageops::resize(&coffee(), 150, 100, image::imageops::FilterType::Triangle);
     let mask = Mask::load(&mask_path).unwrap().resized(150, 100);
-    let runs = RunMap::compute(&small, Axis::Rows, &IntervalSettings::default(), Some(&mask)).unwrap();
-    assert!(open(&out).1 == stable_sort_in_runs(&small, &SortOptions::default(), &runs));
+    let runs = IntervalMap::compute(&small, Axis::Rows, &IntervalSettings::default(), Some(&mask)).unwrap();
+    assert!(open(&out).1 == stable_sort_within(&small, &SortOptions::default(), &runs));
 }
 
 #[test]
@@ -722,14 +724,14 @@ fn angled_model(
     settings: Option<&shadersort::intervals::IntervalSettings>,
 ) -> RgbaImage {
     use shadersort::angle::{Angle, LineSpace};
-    use shadersort::reference::stable_sort_in_runs;
+    use shadersort::reference::stable_sort_within;
     let space = LineSpace::new(input.width(), input.height(), Angle::new(degrees).unwrap());
     let map = match settings {
-        Some(settings) => space.run_map(input, settings, None).unwrap(),
+        Some(settings) => space.interval_map(input, settings, None).unwrap(),
         None => space.whole_lines().expect("an angle off the axes pads its lines").clone(),
     };
     let rows = SortOptions { axis: Axis::Rows, ..options };
-    space.scatter(&stable_sort_in_runs(&space.gather(input), &rows, &map))
+    space.scatter(&stable_sort_within(&space.gather(input), &rows, &map))
 }
 
 /// The pixels of a picture as a sorted list: equal lists, equal multisets.

@@ -13,12 +13,10 @@ use shadersort::algorithms::{Algorithm, Pipelines, RunSettings, SortRun};
 use shadersort::gpu::Gpu;
 use shadersort::gpu::readback::read_texture;
 use shadersort::gpu::texture::picture_texture;
-use shadersort::intervals::RunMap;
+use shadersort::intervals::IntervalMap;
 use shadersort::keys::options::SortOptions;
 use shadersort::reference::bitonic::BitonicModel;
-use shadersort::reference::{
-    lines_are_permutations, odd_even_pass_in_runs, stable_sort, stable_sort_in_runs,
-};
+use shadersort::reference::{lines_are_permutations, odd_even_pass_within, stable_sort, stable_sort_within};
 
 /// 1x1, one row, one column, odd sides, 63/64/65 and widths whose rows are no multiple of 256
 /// bytes.
@@ -67,12 +65,12 @@ pub fn check_every_algorithm(
     input: &RgbaImage,
     options: SortOptions,
     source: MapSource<'_>,
-    runs: Option<&RunMap>,
+    runs: Option<&IntervalMap>,
     what: &str,
 ) {
     let what = format!("{}x{} {options:?} {what}", input.width(), input.height());
     let expected =
-        runs.map_or_else(|| stable_sort(input, &options), |r| stable_sort_in_runs(input, &options, r));
+        runs.map_or_else(|| stable_sort(input, &options), |r| stable_sort_within(input, &options, r));
     for (name, pipelines) in all {
         let (pass_kind, phases) = match *name {
             "odd-even fragment" => (PassKind::Fragment, 1),
@@ -93,7 +91,7 @@ pub fn check_every_algorithm(
             step_through(gpu, run, |step, state, swaps| {
                 let passes = (step - 1) * phases..step * phases;
                 let model_swaps: u64 =
-                    passes.map(|p| odd_even_pass_in_runs(&mut model, &options, runs, p)).sum();
+                    passes.map(|p| odd_even_pass_within(&mut model, &options, runs, p)).sum();
                 assert!(*state == model, "{what} {name}: step {step} differs from the model");
                 assert_eq!(swaps, model_swaps, "{what} {name}: swaps of step {step}");
                 assert!(lines_are_permutations(input, state, options.axis), "{what} {name}: step {step}");

@@ -11,9 +11,9 @@ use shadersort::record::palette::{indexed_picture, quantize};
 /// the runs at its pass, through the palette, and the last one has every run sorted.
 #[test]
 fn a_recording_within_runs_is_the_model_at_every_pass() {
-    use shadersort::intervals::{IntervalMode, IntervalSettings, RunMap, Threshold};
+    use shadersort::intervals::{IntervalMap, IntervalMode, IntervalSettings, Threshold};
     use shadersort::keys::options::Axis;
-    use shadersort::reference::{odd_even_passes_in_runs, stable_sort_in_runs};
+    use shadersort::reference::{odd_even_passes_within, stable_sort_within};
     let dir = tempfile::tempdir().unwrap();
     let input = random_image(13, 29, 5);
     let name = save(&input, dir.path(), "tall.png");
@@ -24,18 +24,22 @@ fn a_recording_within_runs_is_the_model_at_every_pass() {
         threshold: Threshold::new(0.2, 0.8).unwrap(),
         ..Default::default()
     };
-    let runs = RunMap::compute(&input, Axis::Columns, &settings, None).unwrap();
+    let runs = IntervalMap::compute(&input, Axis::Columns, &settings, None).unwrap();
     let options = SortOptions { axis: Axis::Columns, ..Default::default() };
     let quantized = quantize(&input, [0, 0, 0], true);
     let indexed = indexed_picture(&input, &quantized.indices);
     let frames = gif_frames(&dir.path().join("t.gif"));
     assert!(stdout.contains(&format!("recorded {} frames", frames.len())), "{stdout}");
-    assert!(frames.len() as u32 <= runs.max_run_len() + 1, "passes are the longest run: {}", frames.len());
+    assert!(
+        frames.len() as u32 <= runs.max_interval_len() + 1,
+        "passes are the longest run: {}",
+        frames.len()
+    );
     for (k, (frame, _)) in frames.iter().enumerate() {
-        let model = odd_even_passes_in_runs(&indexed, &options, Some(&runs), k as u32);
+        let model = odd_even_passes_within(&indexed, &options, Some(&runs), k as u32);
         assert!(*frame == through_palette(&model, &quantized.palette.colours), "frame {k}");
     }
-    let sorted = through_palette(&stable_sort_in_runs(&indexed, &options, &runs), &quantized.palette.colours);
+    let sorted = through_palette(&stable_sort_within(&indexed, &options, &runs), &quantized.palette.colours);
     assert!(frames.last().unwrap().0 == sorted, "the last frame has every run sorted");
 }
 
@@ -44,9 +48,9 @@ fn a_recording_within_runs_is_the_model_at_every_pass() {
 #[test]
 fn a_threshold_sweep_records_one_fully_sorted_frame_per_threshold() {
     use shadersort::intervals::threshold::ThresholdSweep;
-    use shadersort::intervals::{IntervalMode, IntervalSettings, RunMap};
+    use shadersort::intervals::{IntervalMap, IntervalMode, IntervalSettings};
     use shadersort::keys::SortKey;
-    use shadersort::reference::stable_sort_in_runs;
+    use shadersort::reference::stable_sort_within;
     let dir = tempfile::tempdir().unwrap();
     let input = random_image(31, 9, 6);
     let name = save(&input, dir.path(), "noise.png");
@@ -78,9 +82,9 @@ fn a_threshold_sweep_records_one_fully_sorted_frame_per_threshold() {
             threshold: sweep.threshold(k as u32),
             ..Default::default()
         };
-        let runs = RunMap::compute(&input, options.axis, &settings, None).unwrap();
+        let runs = IntervalMap::compute(&input, options.axis, &settings, None).unwrap();
         let want =
-            through_palette(&stable_sort_in_runs(&indexed, &options, &runs), &quantized.palette.colours);
+            through_palette(&stable_sort_within(&indexed, &options, &runs), &quantized.palette.colours);
         assert!(
             *frame == want,
             "frame {k} (threshold 0..{}) differs from the model",
@@ -113,7 +117,7 @@ fn recordings_at_an_angle_are_the_model_scattered_at_every_pass() {
     use shadersort::intervals::threshold::ThresholdSweep;
     use shadersort::intervals::{IntervalMode, IntervalSettings, Threshold};
     use shadersort::keys::options::Axis;
-    use shadersort::reference::{odd_even_passes_in_runs, stable_sort_in_runs};
+    use shadersort::reference::{odd_even_passes_within, stable_sort_within};
     let dir = tempfile::tempdir().unwrap();
     let input = random_image(21, 13, 15);
     let name = save(&input, dir.path(), "tilt.png");
@@ -129,15 +133,15 @@ fn recordings_at_an_angle_are_the_model_scattered_at_every_pass() {
     let quantized = quantize(&input, [0, 0, 0], true);
     let indexed = indexed_picture(&input, &quantized.indices);
     let space = LineSpace::new(21, 13, Angle::new(30.0).unwrap());
-    let runs = space.run_map(&input, &settings(0.2, 0.8), None).unwrap();
+    let runs = space.interval_map(&input, &settings(0.2, 0.8), None).unwrap();
     let lines = space.gather(&indexed);
     let frames = gif_frames(&gif);
     assert!(frames.len() > 2, "{} frames", frames.len());
     for (k, (frame, _)) in frames.iter().enumerate() {
-        let model = space.scatter(&odd_even_passes_in_runs(&lines, &rows, Some(&runs), k as u32));
+        let model = space.scatter(&odd_even_passes_within(&lines, &rows, Some(&runs), k as u32));
         assert!(*frame == through_palette(&model, &quantized.palette.colours), "frame {k}");
     }
-    let sorted = space.scatter(&stable_sort_in_runs(&lines, &rows, &runs));
+    let sorted = space.scatter(&stable_sort_within(&lines, &rows, &runs));
     assert!(frames.last().unwrap().0 == through_palette(&sorted, &quantized.palette.colours));
 
     ok(&[&name, "--angle", "120", "--sweep", "0..1", "--frames", "3", "--record", "sweep.gif"], dir.path());
@@ -148,8 +152,8 @@ fn recordings_at_an_angle_are_the_model_scattered_at_every_pass() {
     assert_eq!(frames.len(), 3);
     for (k, (frame, _)) in frames.iter().enumerate() {
         let t = sweep.threshold(k as u32);
-        let runs = space.run_map(&input, &settings(t.lo(), t.hi()), None).unwrap();
-        let model = space.scatter(&stable_sort_in_runs(&lines, &rows, &runs));
+        let runs = space.interval_map(&input, &settings(t.lo(), t.hi()), None).unwrap();
+        let model = space.scatter(&stable_sort_within(&lines, &rows, &runs));
         assert!(*frame == through_palette(&model, &quantized.palette.colours), "sweep frame {k}");
     }
 }

@@ -140,8 +140,8 @@ fn a_folder_holds_every_frame_and_is_replaced_whole() {
 #[test]
 fn a_threshold_sweep_records_exact_frames() {
     use shadersort::intervals::threshold::ThresholdSweep;
-    use shadersort::intervals::{IntervalMode, IntervalSettings, RunMap};
-    use shadersort::reference::stable_sort_in_runs;
+    use shadersort::intervals::{IntervalMap, IntervalMode, IntervalSettings};
+    use shadersort::reference::stable_sort_within;
     let dir = tempfile::tempdir().unwrap();
     let input = opaque(random_image(17, 6, 3));
     let name = save(&input, dir.path(), "noise.png");
@@ -157,8 +157,8 @@ fn a_threshold_sweep_records_exact_frames() {
             threshold: sweep.threshold(k as u32),
             ..Default::default()
         };
-        let runs = RunMap::compute(&input, options.axis, &settings, None).unwrap();
-        assert!(*frame == stable_sort_in_runs(&input, &options, &runs), "frame {k}");
+        let runs = IntervalMap::compute(&input, options.axis, &settings, None).unwrap();
+        assert!(*frame == stable_sort_within(&input, &options, &runs), "frame {k}");
     }
 }
 
@@ -168,10 +168,10 @@ fn a_threshold_sweep_records_exact_frames() {
 /// delay 1/8 s but the hold's; the last frame is each run stably sorted.
 #[test]
 fn bitonic_within_a_threshold_along_columns_records_every_stage_exactly() {
-    use shadersort::intervals::{IntervalMode, IntervalSettings, RunMap, Threshold};
+    use shadersort::intervals::{IntervalMap, IntervalMode, IntervalSettings, Threshold};
     use shadersort::keys::options::Axis;
     use shadersort::reference::bitonic::BitonicModel;
-    use shadersort::reference::{fixed_pixels_stay, stable_sort_in_runs};
+    use shadersort::reference::{fixed_pixels_stay, stable_sort_within};
     let dir = tempfile::tempdir().unwrap();
     let input = random_image(13, 37, 45);
     let name = save(&input, dir.path(), "noise.png");
@@ -185,7 +185,7 @@ fn bitonic_within_a_threshold_along_columns_records_every_stage_exactly() {
         threshold: Threshold::new(0.3, 0.9).unwrap(),
         ..Default::default()
     };
-    let runs = RunMap::compute(&input, Axis::Columns, &settings, None).unwrap();
+    let runs = IntervalMap::compute(&input, Axis::Columns, &settings, None).unwrap();
     let mut model = BitonicModel::new(&input, options, Some(&runs));
     // The runs must be long enough for several merges, and leave pixels fixed.
     assert!(model.stages() >= 6 && runs.summary().fixed > 0, "{:?}", runs.summary());
@@ -202,6 +202,6 @@ fn bitonic_within_a_threshold_along_columns_records_every_stage_exactly() {
         }
     }
     let last = &frames.last().unwrap().0;
-    assert!(*last == stable_sort_in_runs(&input, &options, &runs), "the last frame is each run sorted");
+    assert!(*last == stable_sort_within(&input, &options, &runs), "the last frame is each run sorted");
     assert!(fixed_pixels_stay(&input, last, &runs), "pixels outside the threshold stay");
 }

@@ -12,7 +12,7 @@ use shadersort::controls::lane_plan::{self, start_lane};
 use shadersort::controls::player::Stepper;
 use shadersort::gpu::readback::read_texture_async;
 use shadersort::gpu::{Gpu, GpuError};
-use shadersort::intervals::RunMap;
+use shadersort::intervals::IntervalMap;
 use shadersort::keys::options::SortOptions;
 use std::rc::Rc;
 
@@ -59,7 +59,7 @@ impl Lanes {
         lines: &Lines,
         options: SortOptions,
         which: &[(Algorithm, RunSettings)],
-        runs: Option<&RunMap>,
+        runs: Option<&IntervalMap>,
     ) -> Lanes {
         let lanes = which
             .iter()

@@ -56,11 +56,11 @@ fn page_action(command: Command) -> Option<&'static str> {
 }
 
 /// Whether the page offers `command`: the window's runs overlay, lane sync by time, row lens,
-/// quit and a clip's frame keys have no place in it (see README, *The browser build*).
+/// quit and a clip's frame keys have no place in it (see docs/browser.md).
 fn offered(command: Command) -> bool {
     !matches!(
         command,
-        Command::ToggleRunsOverlay
+        Command::ToggleIntervalsOverlay
             | Command::ToggleSync
             | Command::ToggleLens
             | Command::MoveLens(_)

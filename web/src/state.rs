@@ -15,7 +15,7 @@ use shadersort::controls::explain::{self, thousands};
 use shadersort::controls::lane_plan::{LaneSync, lane_kinds};
 use shadersort::controls::player::{Player, Stepper};
 use shadersort::gpu::{Gpu, GpuError};
-use shadersort::intervals::{IntervalMode, IntervalSettings, RunMap, Threshold};
+use shadersort::intervals::{IntervalMap, IntervalMode, IntervalSettings, Threshold};
 use shadersort::keys::SortKey;
 use shadersort::keys::options::{Axis, Scope, SortOptions};
 use shadersort::keys::radix_key::{DIGIT_BITS, next_digit_bits};
@@ -78,7 +78,7 @@ pub struct State {
     /// How runs are cut.
     pub intervals: IntervalSettings,
     /// The runs of the current picture, `None` for whole lines.
-    pub runs: Option<RunMap>,
+    pub runs: Option<IntervalMap>,
     /// Every algorithm side by side.
     pub compare: bool,
     /// What is shown.

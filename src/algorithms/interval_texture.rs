@@ -2,20 +2,20 @@
 //! map cannot be used.
 //!
 //! A run without a map binds a 1x1 stand-in and runs the kernels built without run checks
-//! (odd-even and bubble; the `RUNS` override of `shaders/runs.wgsl`), or tells them through a
+//! (odd-even and bubble; the `INTERVALS` override of `shaders/intervals.wgsl`), or tells them through a
 //! flag (the radix view), so the plain sort reads no run ids at all. A new map is one texture upload
-//! ([`RunTexture::set`]); the texture is only made anew when the picture's size needs it.
+//! ([`IntervalTexture::set`]); the texture is only made anew when the picture's size needs it.
 
 use crate::gpu::Gpu;
-use crate::intervals::RunMap;
+use crate::intervals::IntervalMap;
 use crate::keys::options::Axis;
 
 /// The texel format of run ids.
-pub const RUN_ID_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::R32Uint;
+pub const INTERVAL_ID_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::R32Uint;
 
 /// Why a sort cannot run within a run map.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
-pub enum RunsError {
+pub enum IntervalMapError {
     /// The map was made for another picture size or axis.
     #[error(
         "the run map is {}x{} along {}, but the picture is {}x{} sorted along {}; compute the map from the picture being sorted",
@@ -43,29 +43,29 @@ pub enum RunsError {
 }
 
 /// The pipeline constant that builds a comparison kernel (odd-even, bubble) with or without
-/// the run check: `RUNS` in `shaders/runs.wgsl`. Their pipelines come in pairs indexed by
+/// the run check: `INTERVALS` in `shaders/intervals.wgsl`. Their pipelines come in pairs indexed by
 /// `usize::from(with_runs)`.
-pub fn runs_constant(with_runs: bool) -> (&'static str, f64) {
-    ("RUNS", if with_runs { 1.0 } else { 0.0 })
+pub fn intervals_constant(with_runs: bool) -> (&'static str, f64) {
+    ("INTERVALS", if with_runs { 1.0 } else { 0.0 })
 }
 
 /// Checks that `runs` was made for a `width` x `height` picture sorted along `axis`.
-pub fn check_map(runs: &RunMap, width: u32, height: u32, axis: Axis) -> Result<(), RunsError> {
+pub fn check_map(runs: &IntervalMap, width: u32, height: u32, axis: Axis) -> Result<(), IntervalMapError> {
     let map = (runs.width(), runs.height(), runs.axis());
     if map == (width, height, axis) {
         Ok(())
     } else {
-        Err(RunsError::Mismatch { map, picture: (width, height, axis) })
+        Err(IntervalMapError::Mismatch { map, picture: (width, height, axis) })
     }
 }
 
-/// A texture of run ids (`width` x `height`, [`RUN_ID_FORMAT`]) that kernels can load, store
+/// A texture of run ids (`width` x `height`, [`INTERVAL_ID_FORMAT`]) that kernels can load, store
 /// to, and copies can fill.
-pub fn run_id_texture(gpu: &Gpu, width: u32, height: u32, label: &str) -> wgpu::Texture {
+pub fn interval_id_texture(gpu: &Gpu, width: u32, height: u32, label: &str) -> wgpu::Texture {
     crate::gpu::texture::create_texture_2d(
         gpu,
         (width, height),
-        RUN_ID_FORMAT,
+        INTERVAL_ID_FORMAT,
         wgpu::TextureUsages::TEXTURE_BINDING
             | wgpu::TextureUsages::STORAGE_BINDING
             | wgpu::TextureUsages::COPY_SRC
@@ -75,41 +75,41 @@ pub fn run_id_texture(gpu: &Gpu, width: u32, height: u32, label: &str) -> wgpu::
 }
 
 /// The run map of a sort on the GPU, or a 1x1 stand-in while it has none.
-pub struct RunTexture {
+pub struct IntervalTexture {
     texture: wgpu::Texture,
     view: wgpu::TextureView,
     enabled: bool,
     label: String,
 }
 
-impl RunTexture {
+impl IntervalTexture {
     /// Uploads `runs`, or makes the stand-in; `label` names the texture.
-    pub fn new(gpu: &Gpu, runs: Option<&RunMap>, label: &str) -> Self {
+    pub fn new(gpu: &Gpu, runs: Option<&IntervalMap>, label: &str) -> Self {
         let (width, height) = runs.map_or((1, 1), |r| (r.width(), r.height()));
-        let texture = run_id_texture(gpu, width, height, label);
+        let texture = interval_id_texture(gpu, width, height, label);
         let view = texture.create_view(&Default::default());
-        let mut run_texture = RunTexture { texture, view, enabled: false, label: label.into() };
+        let mut run_texture = IntervalTexture { texture, view, enabled: false, label: label.into() };
         run_texture.set(gpu, runs);
         run_texture
     }
 
-    /// A map of `width` x `height` whose ids a kernel writes (`found_runs`) before any step
+    /// A map of `width` x `height` whose ids a kernel writes (`found_intervals`) before any step
     /// reads them.
     pub fn written_on_gpu(gpu: &Gpu, width: u32, height: u32, label: &str) -> Self {
-        let texture = run_id_texture(gpu, width, height, label);
+        let texture = interval_id_texture(gpu, width, height, label);
         let view = texture.create_view(&Default::default());
-        RunTexture { texture, view, enabled: true, label: label.into() }
+        IntervalTexture { texture, view, enabled: true, label: label.into() }
     }
 
     /// Makes `runs` the map (`None`: none, every line one run), uploading it into the texture,
     /// which is made anew only when its size differs; returns whether it was (then bind groups
     /// holding the old view must be made again). The upload reaches every step submitted after.
-    pub fn set(&mut self, gpu: &Gpu, runs: Option<&RunMap>) -> bool {
+    pub fn set(&mut self, gpu: &Gpu, runs: Option<&IntervalMap>) -> bool {
         self.enabled = runs.is_some();
         let Some(runs) = runs else { return false };
         let replaced = (self.texture.width(), self.texture.height()) != (runs.width(), runs.height());
         if replaced {
-            self.texture = run_id_texture(gpu, runs.width(), runs.height(), &self.label);
+            self.texture = interval_id_texture(gpu, runs.width(), runs.height(), &self.label);
             self.view = self.texture.create_view(&Default::default());
         }
         gpu.queue.write_texture(

@@ -1,6 +1,6 @@
 //! Writes the sort key of every texel of a picture into a buffer, in scanline order.
 //!
-//! Composed after `key.wgsl`. Used to prove the WGSL keys equal the Rust mirror, and by sorts
+//! Composed after `sort_key.wgsl`. Used to prove the WGSL keys equal the Rust mirror, and by sorts
 //! that work on keys rather than on textures.
 
 /// Mirrors `KeyParams` in `src/keys/extract.rs`.

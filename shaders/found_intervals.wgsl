@@ -1,8 +1,8 @@
-//! Runs found on the GPU: the run id of every pixel of a picture, exactly as `RunMap::compute`
+//! Runs found on the GPU: the run id of every pixel of a picture, exactly as `IntervalMap::compute`
 //! makes them on the CPU (`src/intervals/`) along rows or columns, for every interval rule
 //! (whole lines, threshold, edges, random lengths) with or without a mask, or along the rows of
-//! line space for lines at an angle, as `LineSpace::run_map` makes them. Composed after
-//! `key.wgsl` and `u64.wgsl`.
+//! line space for lines at an angle, as `LineSpace::interval_map` makes them. Composed after
+//! `sort_key.wgsl` and `u64.wgsl`.
 //!
 //! Each pixel is a cell as on the CPU: fixed (outside the threshold, on an edge, or black in
 //! the mask), the start of a random run, or joining the run before it. A pixel begins a run
@@ -11,8 +11,8 @@
 //! each invocation counts the beginnings of its share of consecutive positions, the workgroup
 //! scans the counts, and each invocation numbers its share from where the scan puts it.
 
-/// Mirrors `RunParams` in `src/algorithms/found_runs.rs`.
-struct RunParams {
+/// Mirrors `IntervalParams` in `src/algorithms/found_intervals.rs`.
+struct IntervalParams {
     /// `RULE_*`: how the runs are cut.
     rule: u32,
     /// The interval key (threshold and edges).
@@ -58,11 +58,11 @@ const NO_PIXEL: u32 = 0xffffffffu;
 /// Invocations per workgroup.
 const WORKGROUP: u32 = 256u;
 /// Words of the random runs' starts of one line: lines up to 32768 pixels
-/// (`MAX_RANDOM_LINE` in `src/algorithms/found_runs.rs`).
+/// (`MAX_RANDOM_LINE` in `src/algorithms/found_intervals.rs`).
 const START_WORDS: u32 = 1024u;
 
 @group(0) @binding(0) var picture: texture_2d<u32>;
-@group(0) @binding(1) var<uniform> params: RunParams;
+@group(0) @binding(1) var<uniform> params: IntervalParams;
 @group(0) @binding(2) var ids: texture_storage_2d<r32uint, write>;
 /// 1 where the mask is white (a 1x1 stand-in when there is no mask).
 @group(0) @binding(3) var mask: texture_2d<u32>;
@@ -134,7 +134,7 @@ fn begins(pos: u32, now: u32, before: u32) -> bool {
     return pos > 0u && (now != JOIN || before == FIXED);
 }
 
-/// Marks where the random runs of `line` start, as `random::run_starts` does: the line's own
+/// Marks where the random runs of `line` start, as `random::interval_starts` does: the line's own
 /// SplitMix64 generator, seeded with draw `line` of the generator seeded with the seed, draws
 /// each run's length as `min_len + draw % len_count`.
 fn mark_random_starts(line: u32) {

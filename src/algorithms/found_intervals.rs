@@ -1,17 +1,17 @@
-//! Runs found on the GPU (`shaders/found_runs.wgsl`): a picture's run ids written into a run
-//! texture by a kernel, equal to what [`RunMap::compute`] makes on the CPU along rows or columns
+//! Runs found on the GPU (`shaders/found_intervals.wgsl`): a picture's run ids written into a run
+//! texture by a kernel, equal to what [`IntervalMap::compute`] makes on the CPU along rows or columns
 //! for every interval rule (whole lines, threshold, edges, random lengths) with or without a
-//! mask, and in line space along lines at an angle as `LineSpace::run_map` makes them, so a
+//! mask, and in line space along lines at an angle as `LineSpace::interval_map` makes them, so a
 //! clip's frames need no run map from the CPU and no upload of one.
 //!
-//! [`RunMap::compute`]: crate::intervals::RunMap::compute
+//! [`IntervalMap::compute`]: crate::intervals::IntervalMap::compute
 
 use super::gpu_mask::GpuMask;
-use super::runs::{RUN_ID_FORMAT, run_id_texture};
+use super::interval_texture::{INTERVAL_ID_FORMAT, interval_id_texture};
 use crate::gpu::Gpu;
 use crate::gpu::bindings::{compute_buffer, storage_target, uint_texture};
-use crate::gpu::shaders::FOUND_RUNS_PROGRAM;
-use crate::intervals::{IntervalMode, IntervalSettings, RunLength, Threshold, edges};
+use crate::gpu::shaders::FOUND_INTERVALS_PROGRAM;
+use crate::intervals::{IntervalLength, IntervalMode, IntervalSettings, Threshold, edges};
 use crate::keys::SortKey;
 use crate::keys::options::Axis;
 use wgpu::util::DeviceExt;
@@ -20,10 +20,10 @@ use wgpu::util::DeviceExt;
 /// the shader); longer ones take the CPU's map.
 pub const MAX_RANDOM_LINE: u32 = 1024 * 32;
 
-/// Mirrors `RunParams` in `shaders/found_runs.wgsl`.
+/// Mirrors `IntervalParams` in `shaders/found_intervals.wgsl`.
 #[repr(C)]
 #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
-struct RunParams {
+struct IntervalParams {
     rule: u32,
     key: u32,
     lo: u32,
@@ -44,7 +44,7 @@ struct RunParams {
 
 /// How the GPU cuts each line into runs: the interval mode with what it reads.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum RunRule {
+pub enum IntervalRule {
     /// Every line one run (cut only by a mask).
     Whole,
     /// Runs of the pixels whose `key` lies inside `threshold`.
@@ -66,29 +66,31 @@ pub enum RunRule {
         /// The seed.
         seed: u64,
         /// The range the lengths are drawn from.
-        lengths: RunLength,
+        lengths: IntervalLength,
     },
 }
 
-impl RunRule {
+impl IntervalRule {
     /// The rule of `settings`' mode.
     pub fn of(settings: &IntervalSettings) -> Self {
         match settings.mode {
-            IntervalMode::None => RunRule::Whole,
+            IntervalMode::None => IntervalRule::Whole,
             IntervalMode::Threshold => {
-                RunRule::Threshold { key: settings.key, threshold: settings.threshold }
+                IntervalRule::Threshold { key: settings.key, threshold: settings.threshold }
             }
-            IntervalMode::Edges => RunRule::Edges { key: settings.key, level: settings.edge_level },
-            IntervalMode::Random => RunRule::Random { seed: settings.seed, lengths: settings.run_length },
+            IntervalMode::Edges => IntervalRule::Edges { key: settings.key, level: settings.edge_level },
+            IntervalMode::Random => {
+                IntervalRule::Random { seed: settings.seed, lengths: settings.interval_length }
+            }
         }
     }
 }
 
 /// Which runs to find: those `rule` cuts along `axis`, the black pixels of `mask` fixed.
 #[derive(Clone, Copy, Debug)]
-pub struct FoundRuns<'a> {
+pub struct FoundIntervals<'a> {
     /// How the lines are cut.
-    pub rule: RunRule,
+    pub rule: IntervalRule,
     /// The lines the runs lie along (rows in line space).
     pub axis: Axis,
     /// The mask, already on the GPU.
@@ -108,60 +110,60 @@ pub struct LineCells<'a> {
     pub cells: &'a wgpu::Texture,
 }
 
-impl<'a> FoundRuns<'a> {
+impl<'a> FoundIntervals<'a> {
     /// Runs cut by `rule` along `axis`, without a mask.
-    pub fn new(rule: RunRule, axis: Axis) -> Self {
-        FoundRuns { rule, axis, mask: None, angled: None }
+    pub fn new(rule: IntervalRule, axis: Axis) -> Self {
+        FoundIntervals { rule, axis, mask: None, angled: None }
     }
 
     /// Threshold runs without a mask.
     pub fn threshold(key: SortKey, threshold: Threshold, axis: Axis) -> Self {
-        FoundRuns::new(RunRule::Threshold { key, threshold }, axis)
+        FoundIntervals::new(IntervalRule::Threshold { key, threshold }, axis)
     }
 
     /// The most bits a run id takes in a picture of `width` x `height`: an id grows by at most
     /// one a position, so it is below the line's length.
-    pub fn run_bits(&self, width: u32, height: u32) -> u32 {
+    pub fn interval_bits(&self, width: u32, height: u32) -> u32 {
         let len = if self.axis == Axis::Rows { width } else { height };
         u32::BITS - len.saturating_sub(1).leading_zeros()
     }
 
     /// Whether the kernel can cut lines of `line_len` pixels so.
     pub fn fits(&self, line_len: u32) -> bool {
-        !matches!(self.rule, RunRule::Random { .. }) || line_len <= MAX_RANDOM_LINE
+        !matches!(self.rule, IntervalRule::Random { .. }) || line_len <= MAX_RANDOM_LINE
     }
 }
 
 /// The kernel that finds runs.
-pub struct RunsKernel {
+pub struct IntervalsKernel {
     layout: wgpu::BindGroupLayout,
     pipeline: wgpu::ComputePipeline,
     /// Bound where there is no mask or no line space.
     stand_in: wgpu::TextureView,
 }
 
-impl RunsKernel {
+impl IntervalsKernel {
     /// Builds the kernel on `gpu`.
     pub fn new(gpu: &Gpu) -> Self {
         let device = &gpu.device;
-        let module = FOUND_RUNS_PROGRAM.module(device);
+        let module = FOUND_INTERVALS_PROGRAM.module(device);
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("found_runs::layout"),
+            label: Some("found_intervals::layout"),
             entries: &[
                 uint_texture(0, wgpu::ShaderStages::COMPUTE),
                 compute_buffer(1, wgpu::BufferBindingType::Uniform, false),
-                storage_target(2, RUN_ID_FORMAT),
+                storage_target(2, INTERVAL_ID_FORMAT),
                 uint_texture(3, wgpu::ShaderStages::COMPUTE),
                 uint_texture(4, wgpu::ShaderStages::COMPUTE),
             ],
         });
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("found_runs::pipeline_layout"),
+            label: Some("found_intervals::pipeline_layout"),
             bind_group_layouts: &[Some(&layout)],
             immediate_size: 0,
         });
         let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some("found_runs::find_runs"),
+            label: Some("found_intervals::find_runs"),
             layout: Some(&pipeline_layout),
             module: &module,
             entry_point: Some("find_runs"),
@@ -173,8 +175,9 @@ impl RunsKernel {
             },
             cache: gpu.pipeline_cache(),
         });
-        let stand_in = run_id_texture(gpu, 1, 1, "found_runs::stand_in").create_view(&Default::default());
-        RunsKernel { layout, pipeline, stand_in }
+        let stand_in =
+            interval_id_texture(gpu, 1, 1, "found_intervals::stand_in").create_view(&Default::default());
+        IntervalsKernel { layout, pipeline, stand_in }
     }
 
     /// Records writing the run ids of `picture` (an `Rgba8Uint` texture, the one sorted: line
@@ -186,7 +189,7 @@ impl RunsKernel {
         encoder: &mut wgpu::CommandEncoder,
         picture: &wgpu::Texture,
         ids: &wgpu::Texture,
-        runs: FoundRuns<'_>,
+        runs: FoundIntervals<'_>,
     ) {
         let (width, height) = (picture.width(), picture.height());
         assert_eq!((ids.width(), ids.height()), (width, height), "run ids for the picture's size");
@@ -207,7 +210,7 @@ impl RunsKernel {
             assert_eq!(mask.dimensions(), (read.width(), read.height()), "a mask of the picture's size");
         }
         let groups_x = line_count.min(gpu.device.limits().max_compute_workgroups_per_dimension);
-        let mut params = RunParams {
+        let mut params = IntervalParams {
             axis: runs.axis as u32,
             line_len,
             line_count,
@@ -217,8 +220,8 @@ impl RunsKernel {
             ..bytemuck::Zeroable::zeroed()
         };
         match runs.rule {
-            RunRule::Whole => {}
-            RunRule::Threshold { key, threshold } => {
+            IntervalRule::Whole => {}
+            IntervalRule::Threshold { key, threshold } => {
                 let inside = threshold.key_values(key);
                 // An empty threshold: `lo` past every key, so nothing is inside.
                 (params.lo, params.span) = if inside.is_empty() {
@@ -228,12 +231,12 @@ impl RunsKernel {
                 };
                 (params.rule, params.key) = (1, key.id());
             }
-            RunRule::Edges { key, level } => {
+            IntervalRule::Edges { key, level } => {
                 let limit = edges::squared_limit(key, level);
                 (params.limit_low, params.limit_high) = (limit as u32, (limit >> 32) as u32);
                 (params.rule, params.key) = (2, key.id());
             }
-            RunRule::Random { seed, lengths } => {
+            IntervalRule::Random { seed, lengths } => {
                 (params.seed_low, params.seed_high) = (seed as u32, (seed >> 32) as u32);
                 // At most u32::MAX lengths, since the shortest is at least 1.
                 (params.min_len, params.len_count) = (lengths.min(), lengths.max() - lengths.min() + 1);
@@ -241,7 +244,7 @@ impl RunsKernel {
             }
         }
         let params = gpu.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("found_runs::params"),
+            label: Some("found_intervals::params"),
             contents: bytemuck::bytes_of(&params),
             usage: wgpu::BufferUsages::UNIFORM,
         });
@@ -250,7 +253,7 @@ impl RunsKernel {
         let mask = runs.mask.map_or(&self.stand_in, GpuMask::view);
         let cells = runs.angled.map(|a| a.cells.create_view(&Default::default()));
         let bind_group = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("found_runs::bind_group"),
+            label: Some("found_intervals::bind_group"),
             layout: &self.layout,
             entries: &[
                 wgpu::BindGroupEntry {
@@ -267,7 +270,7 @@ impl RunsKernel {
             ],
         });
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: Some("found_runs"),
+            label: Some("found_intervals"),
             timestamp_writes: None,
         });
         pass.set_pipeline(&self.pipeline);
@@ -282,23 +285,23 @@ mod tests {
 
     #[test]
     fn run_ids_stay_below_the_line_length() {
-        let runs = FoundRuns::threshold(SortKey::Luma, Threshold::DEFAULT, Axis::Rows);
-        assert_eq!(runs.run_bits(1920, 1080), 11);
-        assert_eq!(runs.run_bits(1, 5), 0);
-        assert_eq!(runs.run_bits(2049, 5), 12);
-        assert_eq!(FoundRuns { axis: Axis::Columns, ..runs }.run_bits(1920, 1080), 11);
-        assert_eq!(FoundRuns { axis: Axis::Columns, ..runs }.run_bits(7, 2), 1);
+        let runs = FoundIntervals::threshold(SortKey::Luma, Threshold::DEFAULT, Axis::Rows);
+        assert_eq!(runs.interval_bits(1920, 1080), 11);
+        assert_eq!(runs.interval_bits(1, 5), 0);
+        assert_eq!(runs.interval_bits(2049, 5), 12);
+        assert_eq!(FoundIntervals { axis: Axis::Columns, ..runs }.interval_bits(1920, 1080), 11);
+        assert_eq!(FoundIntervals { axis: Axis::Columns, ..runs }.interval_bits(7, 2), 1);
     }
 
     /// The shader's bitset of random starts holds the longest line the Rust side allows.
     #[test]
     fn the_random_starts_hold_the_longest_line_allowed() {
         let words = format!("const START_WORDS: u32 = {}u;", MAX_RANDOM_LINE / 32);
-        assert!(crate::gpu::shaders::FOUND_RUNS.contains(&words), "{words}");
+        assert!(crate::gpu::shaders::FOUND_INTERVALS.contains(&words), "{words}");
     }
 
     #[test]
     fn params_are_sixteen_words_as_in_the_shader() {
-        assert_eq!(std::mem::size_of::<RunParams>(), 64);
+        assert_eq!(std::mem::size_of::<IntervalParams>(), 64);
     }
 }

@@ -1,28 +1,28 @@
 //! The window's interval runs: the map computed from the session's settings and mask, the
 //! live update as the controls move (every lane restarted in the new runs, the player carried
-//! on as [`live_runs::resume_after_new_runs`] says), masks loaded and cleared, and the runs
+//! on as [`live_intervals::resume_after_new_intervals`] says), masks loaded and cleared, and the runs
 //! drawn over the pictures.
 
 use super::Running;
-use super::live_runs::{self, PlayerPosition, Resume, RunInputs};
+use super::live_intervals::{self, IntervalInputs, PlayerPosition, Resume};
 use super::window_mask::WindowMask;
 use crate::angle::Lines;
 use crate::controls::player::Stepper;
-use crate::intervals::{IntervalMode, IntervalSettings, RunMap};
+use crate::intervals::{IntervalMap, IntervalMode, IntervalSettings};
 use image::RgbaImage;
 use std::path::Path;
 use std::time::Instant;
 
 /// The runs of `picture` along `lines` for `inputs` (made from `settings` and `mask`), or
 /// `None` when every line is sorted whole.
-pub(super) fn compute_runs(
+pub(super) fn compute_intervals(
     lines: &Lines,
     picture: &RgbaImage,
-    inputs: &RunInputs,
+    inputs: &IntervalInputs,
     settings: &IntervalSettings,
     mask: Option<&WindowMask>,
-) -> Result<Option<RunMap>, crate::intervals::IntervalError> {
-    if !inputs.uses_runs() {
+) -> Result<Option<IntervalMap>, crate::intervals::IntervalError> {
+    if !inputs.uses_interval_map() {
         return Ok(None);
     }
     lines.runs(picture, settings, mask.map(WindowMask::mask))
@@ -30,38 +30,38 @@ pub(super) fn compute_runs(
 
 impl Running {
     /// What the runs would be made from now.
-    fn run_inputs(&self) -> RunInputs {
+    fn interval_inputs(&self) -> IntervalInputs {
         let s = &self.session;
-        RunInputs::new(&s.intervals, s.mask.as_ref().map(|m| m.id), s.lines.angle())
+        IntervalInputs::new(&s.intervals, s.mask.as_ref().map(|m| m.id), s.lines.angle())
     }
 
     /// Whether the controls have changed the runs since the lanes' map was made.
-    pub(super) fn runs_pending(&self) -> bool {
-        self.run_inputs() != self.session.runs_made_from
+    pub(super) fn intervals_pending(&self) -> bool {
+        self.interval_inputs() != self.session.intervals_made_from
     }
 
     /// Computes the session's runs from the current settings (no lanes restarted).
-    pub(super) fn recompute_runs(&mut self) {
+    pub(super) fn recompute_intervals(&mut self) {
         let started = Instant::now();
-        let inputs = self.run_inputs();
+        let inputs = self.interval_inputs();
         let s = &self.session;
-        let runs = compute_runs(&s.lines, &s.picture.pixels, &inputs, &s.intervals, s.mask.as_ref())
+        let runs = compute_intervals(&s.lines, &s.picture.pixels, &inputs, &s.intervals, s.mask.as_ref())
             .unwrap_or_else(|e| {
                 // The mask was fitted to this picture when it was loaded; say so if not.
                 self.ui.error(e.to_string());
                 None
             });
         self.session.runs = runs;
-        self.session.runs_made_from = inputs;
+        self.session.intervals_made_from = inputs;
         self.session.throttle.done(started, started.elapsed());
-        self.update_runs_overlay();
+        self.update_intervals_overlay();
     }
 
     /// When the controls have changed the runs and the throttle allows: computes the new map
     /// from the input picture and restarts every lane in it, then carries on playing, sorts to
     /// the end again, or returns to the step the sort was at.
-    pub(super) fn refresh_runs(&mut self, now: Instant) {
-        if !self.runs_pending() || !self.session.throttle.ready(now) {
+    pub(super) fn refresh_intervals(&mut self, now: Instant) {
+        if !self.intervals_pending() || !self.session.throttle.ready(now) {
             return;
         }
         let s = &self.session;
@@ -72,11 +72,11 @@ impl Running {
             total: s.lanes.total_steps(),
             known_sorted: s.lanes.known_sorted(),
         };
-        self.recompute_runs();
+        self.recompute_intervals();
         let s = &mut self.session;
         s.player.stop();
-        let notices = s.lanes.restart_in_runs(&s.lines, s.options, s.runs.as_ref());
-        match live_runs::resume_after_new_runs(at) {
+        let notices = s.lanes.restart_within(&s.lines, s.options, s.runs.as_ref());
+        match live_intervals::resume_after_new_intervals(at) {
             Resume::Play => s.player.apply(super::Command::PlayPause, &mut s.lanes),
             Resume::ToEnd => {
                 let end = s.lanes.total_steps();
@@ -85,17 +85,17 @@ impl Running {
             Resume::Step(step) => s.player.go_to(step, &mut s.lanes),
         }
         self.last_reported_pass = None;
-        self.report_runs();
+        self.report_intervals();
         if let Some(notice) = notices.first() {
             self.ui.say(notice.clone());
         }
     }
 
     /// Says what the runs are: "threshold 0.20..0.60 of luma: 812 runs of up to 40 pixels, ...".
-    pub(super) fn report_runs(&mut self) {
+    pub(super) fn report_intervals(&mut self) {
         let s = &self.session;
         let Some(runs) = &s.runs else {
-            if s.runs_made_from.settings.mode == IntervalMode::None && s.mask.is_none() {
+            if s.intervals_made_from.settings.mode == IntervalMode::None && s.mask.is_none() {
                 self.ui.say("whole lines: no interval runs");
             }
             return;
@@ -108,7 +108,12 @@ impl Running {
             }
             IntervalMode::Edges => format!("edges above {:.2} of {}", i.edge_level, i.key),
             IntervalMode::Random => {
-                format!("random runs of {}..{}, seed {}", i.run_length.min(), i.run_length.max(), i.seed)
+                format!(
+                    "random runs of {}..{}, seed {}",
+                    i.interval_length.min(),
+                    i.interval_length.max(),
+                    i.seed
+                )
             }
         };
         let masked = if s.mask.is_some() { " within the mask" } else { "" };
@@ -139,10 +144,10 @@ impl Running {
     }
 
     /// Shows or hides the runs over the pictures.
-    pub(super) fn toggle_runs_overlay(&mut self) {
-        self.session.show_runs = !self.session.show_runs;
-        self.update_runs_overlay();
-        if !self.session.show_runs {
+    pub(super) fn toggle_intervals_overlay(&mut self) {
+        self.session.show_intervals = !self.session.show_intervals;
+        self.update_intervals_overlay();
+        if !self.session.show_intervals {
             self.ui.say("runs hidden");
         } else if self.session.runs.is_none() {
             self.ui.say(
@@ -154,19 +159,21 @@ impl Running {
     }
 
     /// Draws the current runs for the overlay while it is shown; drops the drawing otherwise.
-    fn update_runs_overlay(&mut self) {
-        let runs = self.session.runs.as_ref().filter(|_| self.session.show_runs);
+    fn update_intervals_overlay(&mut self) {
+        let runs = self.session.runs.as_ref().filter(|_| self.session.show_intervals);
         let Some(runs) = runs else {
-            self.runs_overlay = None;
+            self.intervals_overlay = None;
             return;
         };
         let marks = self.session.lines.marks(runs);
         let size = [marks.width() as usize, marks.height() as usize];
         let image = egui::ColorImage::from_rgba_unmultiplied(size, marks.as_raw());
         let options = egui::TextureOptions::NEAREST;
-        match &mut self.runs_overlay {
+        match &mut self.intervals_overlay {
             Some(handle) => handle.set(image, options),
-            None => self.runs_overlay = Some(self.egui_ctx.load_texture("runs_overlay", image, options)),
+            None => {
+                self.intervals_overlay = Some(self.egui_ctx.load_texture("intervals_overlay", image, options))
+            }
         }
     }
 }

@@ -2,9 +2,9 @@
 //! rules behind the interval controls' live update.
 //!
 //! The map depends on the interval settings the mode reads, the mask and the direction; the window
-//! compares those ([`RunInputs`]) every frame, recomputes when they differ, but no more often
+//! compares those ([`IntervalInputs`]) every frame, recomputes when they differ, but no more often
 //! than [`RefreshThrottle`] allows while a slider is being dragged, and then restarts every
-//! lane in the new runs and carries on as [`resume_after_new_runs`] says.
+//! lane in the new runs and carries on as [`resume_after_new_intervals`] says.
 
 use crate::angle::Angle;
 use crate::intervals::IntervalSettings;
@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 /// Everything the window's run map is computed from, besides the picture (a new picture
 /// restarts the lanes and computes the map at once).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct RunInputs {
+pub struct IntervalInputs {
     /// The settings, only the fields the mode reads ([`IntervalSettings::relevant`]).
     pub settings: IntervalSettings,
     /// Which mask is loaded: a number that changes with every load or clear; `None` without one.
@@ -22,14 +22,14 @@ pub struct RunInputs {
     pub angle: Angle,
 }
 
-impl RunInputs {
+impl IntervalInputs {
     /// The inputs of these settings, mask and direction.
     pub fn new(settings: &IntervalSettings, mask: Option<u64>, angle: Angle) -> Self {
-        RunInputs { settings: settings.relevant(), mask, angle }
+        IntervalInputs { settings: settings.relevant(), mask, angle }
     }
 
     /// Whether the sort runs within runs at all: a mode other than none, or a mask.
-    pub fn uses_runs(&self) -> bool {
+    pub fn uses_interval_map(&self) -> bool {
         self.mask.is_some() || self.settings.mode != crate::intervals::IntervalMode::None
     }
 }
@@ -89,7 +89,7 @@ pub enum Resume {
 
 /// What follows a restart in new runs: playing goes on playing; a finished sort (or one heading
 /// for its end) is sorted to the end again; a sort paused part way returns to the same step.
-pub fn resume_after_new_runs(at: PlayerPosition) -> Resume {
+pub fn resume_after_new_intervals(at: PlayerPosition) -> Resume {
     if at.playing {
         return Resume::Play;
     }
@@ -107,25 +107,25 @@ mod tests {
     #[test]
     fn inputs_differ_only_when_the_runs_would() {
         let threshold = IntervalSettings { mode: IntervalMode::Threshold, ..Default::default() };
-        let a = RunInputs::new(&threshold, None, Angle::ROWS);
-        assert_eq!(a, RunInputs::new(&IntervalSettings { seed: 5, ..threshold }, None, Angle::ROWS));
+        let a = IntervalInputs::new(&threshold, None, Angle::ROWS);
+        assert_eq!(a, IntervalInputs::new(&IntervalSettings { seed: 5, ..threshold }, None, Angle::ROWS));
         let moved = IntervalSettings { threshold: Threshold::new(0.3, 0.75).unwrap(), ..threshold };
-        assert_ne!(a, RunInputs::new(&moved, None, Angle::ROWS));
+        assert_ne!(a, IntervalInputs::new(&moved, None, Angle::ROWS));
         assert_ne!(
             a,
-            RunInputs::new(&IntervalSettings { key: SortKey::Hue, ..threshold }, None, Angle::ROWS)
+            IntervalInputs::new(&IntervalSettings { key: SortKey::Hue, ..threshold }, None, Angle::ROWS)
         );
-        assert_ne!(a, RunInputs::new(&threshold, Some(1), Angle::ROWS));
+        assert_ne!(a, IntervalInputs::new(&threshold, Some(1), Angle::ROWS));
         assert_ne!(
-            RunInputs::new(&threshold, Some(1), Angle::ROWS),
-            RunInputs::new(&threshold, Some(2), Angle::ROWS)
+            IntervalInputs::new(&threshold, Some(1), Angle::ROWS),
+            IntervalInputs::new(&threshold, Some(2), Angle::ROWS)
         );
-        assert_ne!(a, RunInputs::new(&threshold, None, Angle::COLUMNS));
-        assert_ne!(a, RunInputs::new(&threshold, None, Angle::new(30.0).unwrap()));
-        assert!(a.uses_runs());
-        let plain = RunInputs::new(&IntervalSettings::default(), None, Angle::ROWS);
-        assert!(!plain.uses_runs());
-        assert!(RunInputs::new(&IntervalSettings::default(), Some(0), Angle::ROWS).uses_runs());
+        assert_ne!(a, IntervalInputs::new(&threshold, None, Angle::COLUMNS));
+        assert_ne!(a, IntervalInputs::new(&threshold, None, Angle::new(30.0).unwrap()));
+        assert!(a.uses_interval_map());
+        let plain = IntervalInputs::new(&IntervalSettings::default(), None, Angle::ROWS);
+        assert!(!plain.uses_interval_map());
+        assert!(IntervalInputs::new(&IntervalSettings::default(), Some(0), Angle::ROWS).uses_interval_map());
     }
 
     #[test]
@@ -152,19 +152,19 @@ mod tests {
 
     #[test]
     fn new_runs_keep_playing_finish_a_finished_sort_and_keep_a_paused_step() {
-        assert_eq!(resume_after_new_runs(at(true, 10, None, 64, false)), Resume::Play);
-        assert_eq!(resume_after_new_runs(at(true, 0, None, 64, false)), Resume::Play);
+        assert_eq!(resume_after_new_intervals(at(true, 10, None, 64, false)), Resume::Play);
+        assert_eq!(resume_after_new_intervals(at(true, 0, None, 64, false)), Resume::Play);
         // Sorted to the end, or known sorted before it: sort the new runs to the end too.
-        assert_eq!(resume_after_new_runs(at(false, 64, None, 64, true)), Resume::ToEnd);
-        assert_eq!(resume_after_new_runs(at(false, 64, None, 64, false)), Resume::ToEnd);
-        assert_eq!(resume_after_new_runs(at(false, 30, None, 64, true)), Resume::ToEnd);
+        assert_eq!(resume_after_new_intervals(at(false, 64, None, 64, true)), Resume::ToEnd);
+        assert_eq!(resume_after_new_intervals(at(false, 64, None, 64, false)), Resume::ToEnd);
+        assert_eq!(resume_after_new_intervals(at(false, 30, None, 64, true)), Resume::ToEnd);
         // Still on the way to the end after the previous change (a slider being dragged).
-        assert_eq!(resume_after_new_runs(at(false, 12, Some(64), 64, false)), Resume::ToEnd);
+        assert_eq!(resume_after_new_intervals(at(false, 12, Some(64), 64, false)), Resume::ToEnd);
         // Paused part way, or heading for a step before the end: that step again.
-        assert_eq!(resume_after_new_runs(at(false, 20, None, 64, false)), Resume::Step(20));
-        assert_eq!(resume_after_new_runs(at(false, 3, Some(8), 64, false)), Resume::Step(8));
-        assert_eq!(resume_after_new_runs(at(false, 0, None, 64, false)), Resume::Step(0));
+        assert_eq!(resume_after_new_intervals(at(false, 20, None, 64, false)), Resume::Step(20));
+        assert_eq!(resume_after_new_intervals(at(false, 3, Some(8), 64, false)), Resume::Step(8));
+        assert_eq!(resume_after_new_intervals(at(false, 0, None, 64, false)), Resume::Step(0));
         // A picture with nothing to sort has no end to head for.
-        assert_eq!(resume_after_new_runs(at(false, 0, None, 0, false)), Resume::Step(0));
+        assert_eq!(resume_after_new_intervals(at(false, 0, None, 0, false)), Resume::Step(0));
     }
 }
