@@ -342,12 +342,12 @@ mod tests {
 
     #[test]
     fn the_readme_lists_every_key() {
-        let readme = include_str!("../../README.md");
+        let readme = include_str!("../../docs/window.md");
         for spec in command_table() {
             let row = format!("| {} | ", spec.keys_label());
             assert!(
                 readme.contains(&row),
-                "README.md's key table has no row starting {row:?} ({})",
+                "docs/window.md's key table has no row starting {row:?} ({})",
                 spec.name
             );
         }
