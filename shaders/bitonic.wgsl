@@ -1,11 +1,12 @@
-//! Bitonic rows: each run of each line sorted by the bitonic network (`src/reference/bitonic.rs`
-//! is the CPU model and says what every stage does). Composed after `sort_key.wgsl`.
+//! Bitonic rows: each interval of each line sorted by the bitonic network
+//! (`src/reference/bitonic.rs` is the CPU model and says what every stage does). Composed after
+//! `sort_key.wgsl`.
 //!
 //! `sort_blocks` runs a range of stages on units of at most BLOCK positions held in workgroup
-//! memory: a whole line, a block of a line, or a chunk of whole runs (`units`). Every stage it
-//! runs stays within aligned blocks of BLOCK positions of each run, so a unit needs nothing from
-//! outside. `global_stage` runs one stage whose comparators reach further, in global memory.
-//! A dispatch of either reads the state from `src` and writes all of it to `dst`.
+//! memory: a whole line, a block of a line, or a chunk of whole intervals (`units`). Every stage it
+//! runs stays within aligned blocks of BLOCK positions of each interval, so a unit needs nothing
+//! from outside. `global_stage` runs one stage whose comparators reach further, in global memory. A
+//! dispatch of either reads the state from `src` and writes all of it to `dst`.
 //!
 //! Pixels are ranked by key, then by their origin (where they stood in their line before the
 //! first stage), kept per position in `origins` between dispatches. The rank is one word,
@@ -29,8 +30,8 @@ struct BitonicParams {
     load_origins: u32,
     /// 1 when a later dispatch reads `origins`.
     store_origins: u32,
-    /// 1 when `bounds` holds the runs (else every line is one run).
-    has_runs: u32,
+    /// 1 when `bounds` holds the intervals (else every line is one interval).
+    has_intervals: u32,
     /// Bits of the origin in the one-word rank.
     origin_bits: u32,
     /// The key's largest value: a descending rank is `key_max - key`.
@@ -49,8 +50,8 @@ override WORKGROUP: u32 = 256u;
 override BLOCK: u32 = 1024u;
 /// Whether the rank takes two words (key, origin): BLOCK, else 1.
 override WIDE_CAPACITY: u32 = 1u;
-/// Whether runs are kept per position in workgroup memory: BLOCK, else 1.
-override RUNS_CAPACITY: u32 = 1u;
+/// Whether intervals are kept per position in workgroup memory: BLOCK, else 1.
+override INTERVALS_CAPACITY: u32 = 1u;
 
 @group(0) @binding(0) var src: texture_2d<u32>;
 @group(0) @binding(1) var<uniform> params: BitonicParams;
@@ -62,7 +63,7 @@ override RUNS_CAPACITY: u32 = 1u;
 @group(0) @binding(4) var input: texture_2d<u32>;
 /// Per position (line-major), the origin of the pixel standing there.
 @group(0) @binding(5) var<storage, read_write> origins: array<u32>;
-/// Per position (line-major), its run: start << 16 | (length - 1).
+/// Per position (line-major), its interval: start << 16 | (length - 1).
 @group(0) @binding(6) var<storage, read> bounds: array<u32>;
 /// The units of `sort_blocks`: line, first position, length.
 @group(0) @binding(7) var<storage, read> units: array<vec4<u32>>;
@@ -71,8 +72,8 @@ override RUNS_CAPACITY: u32 = 1u;
 var<workgroup> ranks: array<u32, BLOCK>;
 /// Per position, the origin (WIDE only).
 var<workgroup> wide_origins: array<u32, WIDE_CAPACITY>;
-/// Per position, its run (with runs only).
-var<workgroup> run_of: array<u32, RUNS_CAPACITY>;
+/// Per position, its interval (with intervals only).
+var<workgroup> interval_of: array<u32, INTERVALS_CAPACITY>;
 var<workgroup> exchanges: atomic<u32>;
 
 fn coord(line: u32, pos: u32) -> vec2<u32> {
@@ -97,12 +98,12 @@ fn rank_key(pixel: vec4<u32>) -> u32 {
     return select(k, params.key_max - k, params.descending != 0u);
 }
 
-/// What stage `merge`, `distance` pairs position `a` of a run with: the bits it flips.
+/// What stage `merge`, `distance` pairs position `a` of an interval with: the bits it flips.
 fn partner_mask(merge: u32, distance: u32) -> u32 {
     return select(1u << distance, (1u << merge) - 1u, distance + 1u == merge);
 }
 
-fn run_start_len(word: u32) -> vec2<u32> {
+fn interval_start_len(word: u32) -> vec2<u32> {
     return vec2<u32>(word >> 16u, (word & 0xffffu) + 1u);
 }
 
@@ -133,17 +134,18 @@ fn origin_at(x: u32) -> u32 {
 }
 
 /// One stage over a unit starting at line position `start` (aligned to the stage's blocks
-/// where the line is one run): returns this invocation's exchanges.
+/// where the line is one interval): returns this invocation's exchanges.
 fn unit_stage(merge: u32, distance: u32, start: u32, len: u32, lid: u32) -> u32 {
     var made = 0u;
     let mask = partner_mask(merge, distance);
-    if (RUNS_CAPACITY > 1u) {
-        // Runs start anywhere: every position looks for a partner after it in its own run.
+    if (INTERVALS_CAPACITY > 1u) {
+        // Intervals start anywhere: every position looks for a partner after it in its own
+        // interval.
         for (var x = lid; x < len; x += WORKGROUP) {
-            let run = run_start_len(run_of[x]);
-            let a = start + x - run.x;
+            let interval = interval_start_len(interval_of[x]);
+            let a = start + x - interval.x;
             let b = a ^ mask;
-            if (b > a && b < run.y) {
+            if (b > a && b < interval.y) {
                 let y = x + (b - a);
                 if (ranks_after(x, y)) {
                     exchange(x, y);
@@ -152,7 +154,7 @@ fn unit_stage(merge: u32, distance: u32, start: u32, len: u32, lid: u32) -> u32 
             }
         }
     } else {
-        // The line is one run and the unit is aligned: enumerate the pairs of the network of
+        // The line is one interval and the unit is aligned: enumerate the pairs of the network of
         // the next power of two. The first member of pair p is p with a 0 put in at bit
         // `distance` (for the flip, `distance` is merge - 1 too); its partner differs there.
         let pairs = (1u << (32u - countLeadingZeros(len - 1u))) / 2u;
@@ -195,8 +197,8 @@ fn sort_blocks(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_
         } else {
             ranks[x] = (key << params.origin_bits) | origin;
         }
-        if (RUNS_CAPACITY > 1u) {
-            run_of[x] = bounds[row + pos];
+        if (INTERVALS_CAPACITY > 1u) {
+            interval_of[x] = bounds[row + pos];
         }
     }
     if (lid == 0u) {
@@ -264,18 +266,18 @@ fn global_stage(@builtin(global_invocation_id) gid: vec3<u32>) {
         return;
     }
     let row = line * params.line_len;
-    var run = vec2<u32>(0u, params.line_len);
-    if (params.has_runs != 0u) {
-        run = run_start_len(bounds[row + pos]);
+    var interval = vec2<u32>(0u, params.line_len);
+    if (params.has_intervals != 0u) {
+        interval = interval_start_len(bounds[row + pos]);
     }
-    let a = pos - run.x;
+    let a = pos - interval.x;
     let b = a ^ partner_mask(params.merge, params.distance);
     if (b < a) {
         // The comparator's first member writes both.
         return;
     }
     let p = textureLoad(src, coord(line, pos), 0);
-    if (b >= run.y) {
+    if (b >= interval.y) {
         textureStore(dst, coord(line, pos), p);
         return;
     }

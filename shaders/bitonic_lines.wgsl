@@ -1,5 +1,5 @@
-//! `sort_lines`: `sort_blocks` for whole lines without runs whose ranks take at most 31 bits, with
-//! the ranks held in registers. Composed after `bitonic.wgsl`, whose stages it runs and whose
+//! `sort_lines`: `sort_blocks` for whole lines without intervals whose ranks take at most 31 bits,
+//! with the ranks held in registers. Composed after `bitonic.wgsl`, whose stages it runs and whose
 //! states it makes, exactly.
 //!
 //! Invocation t holds positions HELD x t ... HELD x t + HELD - 1 of the line (positions past its

@@ -1,10 +1,10 @@
-//! The bitonic network's plan within runs, made on the GPU from a run-id texture (run ids found
-//! there too, so no map crosses from the CPU): per position its run (start << 16 | length - 1),
-//! and per line its units of `sort_blocks` — exactly `Plan::new` in
+//! The bitonic network's plan within intervals, made on the GPU from an interval-id texture
+//! (interval ids found there too, so no map crosses from the CPU): per position its interval
+//! (start << 16 | length - 1), and per line its units of `sort_blocks` — exactly `Plan::new` in
 //! `src/algorithms/bitonic_plan.rs`, each line's units in its own fixed slots, unused ones empty.
 //!
-//! One invocation a line walks it in order: packing runs into units needs every earlier run of
-//! the line, and a line's walk reads each id once.
+//! One invocation a line walks it in order: packing intervals into units needs every earlier
+//! interval of the line, and a line's walk reads each id once.
 
 /// Mirrors `PlanParams` in `src/algorithms/bitonic_plan.rs`.
 struct PlanParams {
@@ -14,7 +14,7 @@ struct PlanParams {
     line_len: u32,
     /// Lines.
     line_count: u32,
-    /// Positions a unit holds at most (the block of `sort_blocks` within runs).
+    /// Positions a unit holds at most (the block of `sort_blocks` within intervals).
     block: u32,
     /// Unit slots per line (enough for any map: see `slots_per_line`).
     slots: u32,
@@ -25,7 +25,7 @@ struct PlanParams {
 
 @group(0) @binding(0) var ids: texture_2d<u32>;
 @group(0) @binding(1) var<uniform> params: PlanParams;
-/// Per position (line-major), its run: start << 16 | (length - 1).
+/// Per position (line-major), its interval: start << 16 | (length - 1).
 @group(0) @binding(2) var<storage, read_write> bounds: array<u32>;
 /// Per line, `slots` units: line, first position, length (0 in an unused slot), 0.
 @group(0) @binding(3) var<storage, read_write> units: array<vec4<u32>>;
@@ -44,7 +44,7 @@ fn emit(line: u32, start: u32, len: u32, next: u32, end: u32) -> u32 {
     return next + 1u;
 }
 
-/// Emits a run longer than a block as blocks from its start.
+/// Emits an interval longer than a block as blocks from its start.
 fn emit_blocks(line: u32, start: u32, len: u32, first_slot: u32, end: u32) -> u32 {
     var next = first_slot;
     for (var first = 0u; first < len; first += params.block) {
@@ -63,10 +63,10 @@ fn bitonic_plan(@builtin(global_invocation_id) gid: vec3<u32>) {
     let row = line * len;
     var next = line * params.slots;
     let end = next + params.slots;
-    // The chunk of whole runs being packed: its start and length (0: none yet).
+    // The chunk of whole intervals being packed: its start and length (0: none yet).
     var chunk_start = 0u;
     var chunk_len = 0u;
-    var run_start = 0u;
+    var interval_start = 0u;
     var id = id_at(line, 0u);
     for (var pos = 0u; pos < len; pos += 1u) {
         var next_id = id;
@@ -74,27 +74,27 @@ fn bitonic_plan(@builtin(global_invocation_id) gid: vec3<u32>) {
             next_id = id_at(line, pos + 1u);
         }
         if (pos + 1u == len || next_id != id) {
-            // The run [run_start, pos] ends here.
-            let run_len = pos + 1u - run_start;
-            for (var p = run_start; p <= pos; p += 1u) {
-                bounds[row + p] = (run_start << 16u) | (run_len - 1u);
+            // The interval [interval_start, pos] ends here.
+            let interval_len = pos + 1u - interval_start;
+            for (var p = interval_start; p <= pos; p += 1u) {
+                bounds[row + p] = (interval_start << 16u) | (interval_len - 1u);
             }
-            if (run_len > params.block) {
+            if (interval_len > params.block) {
                 if (chunk_len != 0u) {
                     next = emit(line, chunk_start, chunk_len, next, end);
                     chunk_len = 0u;
                 }
-                next = emit_blocks(line, run_start, run_len, next, end);
-            } else if (chunk_len != 0u && chunk_len + run_len <= params.block) {
-                chunk_len += run_len;
+                next = emit_blocks(line, interval_start, interval_len, next, end);
+            } else if (chunk_len != 0u && chunk_len + interval_len <= params.block) {
+                chunk_len += interval_len;
             } else {
                 if (chunk_len != 0u) {
                     next = emit(line, chunk_start, chunk_len, next, end);
                 }
-                chunk_start = run_start;
-                chunk_len = run_len;
+                chunk_start = interval_start;
+                chunk_len = interval_len;
             }
-            run_start = pos + 1u;
+            interval_start = pos + 1u;
         }
         id = next_id;
     }

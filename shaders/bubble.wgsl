@@ -3,7 +3,7 @@
 //! phases made no swap.
 //!
 //! Composed after `sort_key.wgsl` and `intervals.wgsl` (see `src/gpu/shaders.rs`): a pair swaps only within
-//! a run of the run map, as in `odd_even.wgsl`.
+//! an interval of the interval map, as in `odd_even.wgsl`.
 //!
 //! Uniformity: `workgroupBarrier()` must be reached by every invocation of the workgroup, so it
 //! may only sit in uniform control flow. A plain load of a `var<workgroup>` is not uniform in
@@ -24,7 +24,7 @@ struct BubbleParams {
     first_phase: u32,
     /// Phases to run at most.
     phases: u32,
-    /// Phases after which every line is sorted: the longest run's length.
+    /// Phases after which every line is sorted: the longest interval's length.
     line_phases: u32,
     _pad0: u32,
     _pad1: u32,
@@ -131,7 +131,7 @@ fn bubble(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index
         }
         swaps += mine;
     }
-    // A line is also sorted once it has had as many phases as its longest run has pixels.
+    // A line is also sorted once it has had as many phases as its longest interval has pixels.
     sorted = sorted || params.first_phase + done >= params.line_phases;
 
     for (var x = lid; x < len; x += WORKGROUP) {

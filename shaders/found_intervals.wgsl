@@ -1,19 +1,19 @@
-//! Runs found on the GPU: the run id of every pixel of a picture, exactly as `IntervalMap::compute`
-//! makes them on the CPU (`src/intervals/`) along rows or columns, for every interval rule
-//! (whole lines, threshold, edges, random lengths) with or without a mask, or along the rows of
-//! line space for lines at an angle, as `LineSpace::interval_map` makes them. Composed after
-//! `sort_key.wgsl` and `u64.wgsl`.
+//! Intervals found on the GPU: the interval id of every pixel of a picture, exactly as
+//! `IntervalMap::compute` makes them on the CPU (`src/intervals/`) along rows or columns, for every
+//! interval rule (whole lines, threshold, edges, random lengths) with or without a mask, or along
+//! the rows of line space for lines at an angle, as `LineSpace::interval_map` makes them. Composed
+//! after `sort_key.wgsl` and `u64.wgsl`.
 //!
-//! Each pixel is a cell as on the CPU: fixed (outside the threshold, on an edge, or black in
-//! the mask), the start of a random run, or joining the run before it. A pixel begins a run
-//! when it is not a joining cell or the pixel before it on its line is fixed; its id counts the
-//! beginnings before it and its own, from 0 at the line's first pixel. One workgroup a line:
-//! each invocation counts the beginnings of its share of consecutive positions, the workgroup
+//! Each pixel is a cell as on the CPU: fixed (outside the threshold, on an edge, or black in the
+//! mask), the start of a random interval, or joining the interval before it. A pixel begins an
+//! interval when it is not a joining cell or the pixel before it on its line is fixed; its id
+//! counts the beginnings before it and its own, from 0 at the line's first pixel. One workgroup a
+//! line: each invocation counts the beginnings of its share of consecutive positions, the workgroup
 //! scans the counts, and each invocation numbers its share from where the scan puts it.
 
 /// Mirrors `IntervalParams` in `src/algorithms/found_intervals.rs`.
 struct IntervalParams {
-    /// `RULE_*`: how the runs are cut.
+    /// `RULE_*`: how the intervals are cut.
     rule: u32,
     /// The interval key (threshold and edges).
     key: u32,
@@ -33,7 +33,7 @@ struct IntervalParams {
     /// Edges: a pixel whose squared Sobel magnitude exceeds this (low, high) is fixed.
     limit_low: u32,
     limit_high: u32,
-    /// Random: the seed (low, high), the shortest run and how many lengths there are.
+    /// Random: the seed (low, high), the shortest interval and how many lengths there are.
     seed_low: u32,
     seed_high: u32,
     min_len: u32,
@@ -57,7 +57,7 @@ const NO_PIXEL: u32 = 0xffffffffu;
 
 /// Invocations per workgroup.
 const WORKGROUP: u32 = 256u;
-/// Words of the random runs' starts of one line: lines up to 32768 pixels
+/// Words of the random intervals' starts of one line: lines up to 32768 pixels
 /// (`MAX_RANDOM_LINE` in `src/algorithms/found_intervals.rs`).
 const START_WORDS: u32 = 1024u;
 
@@ -71,7 +71,7 @@ const START_WORDS: u32 = 1024u;
 
 /// Per invocation, its beginnings, then the scan of them.
 var<workgroup> counts: array<u32, WORKGROUP>;
-/// Random runs: one bit a position of the line, set where a run starts.
+/// Random intervals: one bit a position of the line, set where an interval starts.
 var<workgroup> starts: array<u32, START_WORDS>;
 
 fn coord(line: u32, pos: u32) -> vec2<u32> {
@@ -129,14 +129,14 @@ fn cell(line: u32, pos: u32) -> u32 {
     return JOIN;
 }
 
-/// Whether a pixel of cell `now` at `pos` begins a run after a pixel of cell `before`.
+/// Whether a pixel of cell `now` at `pos` begins an interval after a pixel of cell `before`.
 fn begins(pos: u32, now: u32, before: u32) -> bool {
     return pos > 0u && (now != JOIN || before == FIXED);
 }
 
-/// Marks where the random runs of `line` start, as `random::interval_starts` does: the line's own
-/// SplitMix64 generator, seeded with draw `line` of the generator seeded with the seed, draws
-/// each run's length as `min_len + draw % len_count`.
+/// Marks where the random intervals of `line` start, as `random::interval_starts` does: the line's
+/// own SplitMix64 generator, seeded with draw `line` of the generator seeded with the seed, draws
+/// each interval's length as `min_len + draw % len_count`.
 fn mark_random_starts(line: u32) {
     let seed = vec2<u32>(params.seed_low, params.seed_high);
     var state = splitmix_mix(add64(seed, mul64(vec2<u32>(line + 1u, 0u), SPLITMIX_GAMMA)));
@@ -154,7 +154,7 @@ fn mark_random_starts(line: u32) {
 }
 
 @compute @workgroup_size(WORKGROUP)
-fn find_runs(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+fn find_intervals(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
     let line = wid.y * params.groups_x + wid.x;
     if (line >= params.line_count) {
         // The whole workgroup leaves together: no barrier is skipped by only some.

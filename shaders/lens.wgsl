@@ -1,13 +1,13 @@
 //! The row lens: one line of a run's state, read on the GPU where the run keeps it, for the
 //! window to draw. Nothing here sorts; it reads what the sort left.
 //!
-//! For each position along the line it writes `CELL_WORDS` words: the pixel there now, its sort
-//! key and run id, the pixel there before the last step, and for a radix pass the digit of that
-//! input pixel and the slot the pass's scatter sent it to. The slot follows the scatter's own
-//! rule (`scatter` in `radix.wgsl`): the first slot of its digit and tile, read from the pass's
-//! counts, plus the number of earlier pixels of the tile with the same digit. After the cells
-//! come `extra_count` words copied from the run's buffer (the radix pass's prefix sums, or the
-//! bubble dispatch's report of the line). Composed after `sort_key.wgsl`.
+//! For each position along the line it writes `CELL_WORDS` words: the pixel there now, its sort key
+//! and interval id, the pixel there before the last step, and for a radix pass the digit of that
+//! input pixel and the slot the pass's scatter sent it to. The slot follows the scatter's own rule
+//! (`scatter` in `radix.wgsl`): the first slot of its digit and tile, read from the pass's counts,
+//! plus the number of earlier pixels of the tile with the same digit. After the cells come
+//! `extra_count` words copied from the run's buffer (the radix pass's prefix sums, or the bubble
+//! dispatch's report of the line). Composed after `sort_key.wgsl`.
 
 /// Mirrors `LensParams` in `src/lens/probe.rs`.
 struct LensParams {
@@ -21,8 +21,8 @@ struct LensParams {
     len: u32,
     /// 1 when `before` holds the state before the last step (else it is `state` again).
     has_before: u32,
-    /// 1 when `runs` is a run map (else a stand-in).
-    has_runs: u32,
+    /// 1 when `intervals` is an interval map (else a stand-in).
+    has_intervals: u32,
     /// 0: no digits; 1: digits of the input pixels; 2: digits and scatter slots.
     radix: u32,
     /// The radix pass's parameters (see `RadixParams` in `radix.wgsl`).
@@ -32,7 +32,7 @@ struct LensParams {
     digit_shift: u32,
     digit_mask: u32,
     interval_shift: u32,
-    /// 1 when the input pixels carry run ids (`input_runs`).
+    /// 1 when the input pixels carry interval ids (`input_intervals`).
     carried_intervals: u32,
     /// The sequence the line lies in, where its position 0 lies in the sequence, and the
     /// sequence's length; 1 in `whole_picture` when the picture is one sequence.
@@ -53,15 +53,15 @@ struct LensParams {
     _pad1: u32,
 }
 
-/// Words per position: pixel, key, run id, pixel before, digit, slot.
+/// Words per position: pixel, key, interval id, pixel before, digit, slot.
 const CELL_WORDS: u32 = 6u;
 /// Marks a word that does not apply (no digit, no slot).
 const NONE: u32 = 0xffffffffu;
 
 @group(0) @binding(0) var state: texture_2d<u32>;
 @group(0) @binding(1) var before: texture_2d<u32>;
-@group(0) @binding(2) var runs: texture_2d<u32>;
-@group(0) @binding(3) var input_runs: texture_2d<u32>;
+@group(0) @binding(2) var intervals: texture_2d<u32>;
+@group(0) @binding(3) var input_intervals: texture_2d<u32>;
 @group(0) @binding(4) var<uniform> lens: LensParams;
 @group(0) @binding(5) var<storage, read_write> out: array<u32>;
 @group(0) @binding(6) var<storage, read> extra: array<u32>;
@@ -86,12 +86,12 @@ fn sequence_texel(pos: u32) -> vec2<u32> {
 /// The radix pass's digit of the input pixel at texel `t`. Mirrors `radix_digit` in `radix.wgsl`.
 fn input_digit(t: vec2<u32>) -> u32 {
     let c = textureLoad(before, t, 0).rgb;
-    var run = 0u;
+    var interval = 0u;
     if (lens.carried_intervals == 1u) {
-        run = textureLoad(input_runs, t, 0).r;
+        interval = textureLoad(input_intervals, t, 0).r;
     }
     let q = sort_key(c, lens.key) >> lens.key_shift;
-    let key = (run << lens.interval_shift) | select(q, lens.key_mask - q, lens.descending != 0u);
+    let key = (interval << lens.interval_shift) | select(q, lens.key_mask - q, lens.descending != 0u);
     return (key >> lens.digit_shift) & lens.digit_mask;
 }
 
@@ -109,7 +109,7 @@ fn read_line(@builtin(global_invocation_id) gid: vec3<u32>) {
     let base = i * CELL_WORDS;
     out[base] = pack4xU8(now);
     out[base + 1u] = sort_key(now.rgb, lens.key);
-    out[base + 2u] = select(0u, textureLoad(runs, t, 0).r, lens.has_runs == 1u);
+    out[base + 2u] = select(0u, textureLoad(intervals, t, 0).r, lens.has_intervals == 1u);
     out[base + 3u] = select(0u, pack4xU8(textureLoad(before, t, 0)), lens.has_before == 1u);
     var digit = NONE;
     var slot = NONE;

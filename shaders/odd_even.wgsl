@@ -41,7 +41,7 @@ fn ordered(p: vec4<u32>) -> u32 {
 /// and the iteration have the same parity, else with `x + 1`; a texel without a partner keeps its
 /// value. Both members of a pair evaluate `ordered(left) > ordered(right)` and `same_interval` on the
 /// same two texels, so a pair either swaps whole pixels or keeps both: nothing is duplicated or
-/// lost, equal keys never swap (the sort is stable), and no pixel leaves its run.
+/// lost, equal keys never swap (the sort is stable), and no pixel leaves its interval.
 fn odd_even_step(coord: vec2<u32>) -> Step {
     let dims = textureDimensions(src);
     let columns = params.axis == 1u;

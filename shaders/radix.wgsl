@@ -9,9 +9,10 @@
 //!    pixel's rank is the number of earlier pixels of the tile with the same digit, so pixels
 //!    with equal digits keep their order: the scatter is stable, which is what LSD needs.
 //!
-//! Within interval runs every pixel carries its run id (`src_runs` to `dst_runs`, moved with
-//! it) and the key is composite, the run id above the key: its digits come last, so earlier
-//! passes may move pixels across runs and the last ones put every pixel back into its run.
+//! Within intervals every pixel carries its interval id (`src_intervals` to `dst_intervals`, moved
+//! with it) and the key is composite, the interval id above the key: its digits come last, so
+//! earlier passes may move pixels across intervals and the last ones put every pixel back into its
+//! interval.
 //!
 //! `dim` shows the target of a pass being overwritten: the pass's input at quarter brightness,
 //! before the first stage of a scatter shown in stages. Composed after `sort_key.wgsl`.
@@ -46,9 +47,10 @@ struct RadixParams {
     /// 1: the alpha byte is a recorder palette index below 128, and a waiting pixel takes the
     /// index of its dimmed twin, index + 128.
     twin_indices: u32,
-    /// 1: pixels carry run ids (`src_runs`, `dst_runs`) above their keys; 0: no interval runs.
-    runs: u32,
-    /// Where the run id sits in the composite key: the key's bits.
+    /// 1: pixels carry interval ids (`src_intervals`, `dst_intervals`) above their keys; 0: no
+    /// intervals.
+    intervals: u32,
+    /// Where the interval id sits in the composite key: the key's bits.
     interval_shift: u32,
     _pad0: u32,
     _pad1: u32,
@@ -67,10 +69,10 @@ const MAX_BUCKETS: u32 = 256u;
 @group(0) @binding(3) var dst: texture_storage_2d<rgba8uint, write>;
 /// Per sequence, digit-major: counts[seq * buckets * tiles + digit * tiles + tile].
 @group(0) @binding(4) var<storage, read_write> counts: array<u32>;
-/// The run id each pixel of `src` carries (1x1 and unused without runs).
-@group(0) @binding(5) var src_runs: texture_2d<u32>;
-/// The run ids of `dst`, written with the pixels.
-@group(0) @binding(6) var dst_runs: texture_storage_2d<r32uint, write>;
+/// The interval id each pixel of `src` carries (1x1 and unused without intervals).
+@group(0) @binding(5) var src_intervals: texture_2d<u32>;
+/// The interval ids of `dst`, written with the pixels.
+@group(0) @binding(6) var dst_intervals: texture_storage_2d<r32uint, write>;
 
 /// The texel of position `pos` of sequence `seq`. Mirrors `Sequences::index`.
 fn texel(seq: u32, pos: u32) -> vec2<u32> {
@@ -84,23 +86,24 @@ fn texel(seq: u32, pos: u32) -> vec2<u32> {
     return select(vec2<u32>(pos, seq), vec2<u32>(seq, pos), params.axis == 1u);
 }
 
-/// The run id the pixel at texel `t` of `src` carries (0 without runs).
-fn run_of(t: vec2<u32>) -> u32 {
-    if (params.runs == 0u) {
+/// The interval id the pixel at texel `t` of `src` carries (0 without intervals).
+fn interval_of(t: vec2<u32>) -> u32 {
+    if (params.intervals == 0u) {
         return 0u;
     }
-    return textureLoad(src_runs, t, 0).r;
+    return textureLoad(src_intervals, t, 0).r;
 }
 
-/// The quantised key in sorting order, with the run id above it. Mirrors `RadixKey::in_interval`.
-fn radix_key(c: vec3<u32>, run: u32) -> u32 {
+/// The quantised key in sorting order, with the interval id above it. Mirrors
+/// `RadixKey::in_interval`.
+fn radix_key(c: vec3<u32>, interval: u32) -> u32 {
     let q = sort_key(c, params.key) >> params.key_shift;
-    return (run << params.interval_shift) | select(q, params.key_mask - q, params.descending != 0u);
+    return (interval << params.interval_shift) | select(q, params.key_mask - q, params.descending != 0u);
 }
 
-/// This pass's digit of a pixel in run `run`. Mirrors `RadixKey::digit_in_interval`.
-fn radix_digit(c: vec3<u32>, run: u32) -> u32 {
-    return (radix_key(c, run) >> params.digit_shift) & params.digit_mask;
+/// This pass's digit of a pixel in interval `interval`. Mirrors `RadixKey::digit_in_interval`.
+fn radix_digit(c: vec3<u32>, interval: u32) -> u32 {
+    return (radix_key(c, interval) >> params.digit_shift) & params.digit_mask;
 }
 
 /// The tile a workgroup works on (dispatches are two-dimensional when there are many tiles).
@@ -131,7 +134,7 @@ fn count_digits(
         let pos = begin + c * TILE_CHUNK + lid;
         if (pos < params.seq_len) {
             let t = texel(seq, pos);
-            let d = radix_digit(textureLoad(src, t, 0).rgb, run_of(t));
+            let d = radix_digit(textureLoad(src, t, 0).rgb, interval_of(t));
             atomicAdd(&histogram[d], 1u);
         }
     }
@@ -147,7 +150,7 @@ var<workgroup> partial_sums: array<u32, TILE_CHUNK>;
 fn scan_counts(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
     let n = (params.digit_mask + 1u) * params.tiles;
     let base = wid.x * n;
-    // Each invocation sums a contiguous run of the sequence's counts ...
+    // Each invocation sums a contiguous span of the sequence's counts ...
     let per = (n + TILE_CHUNK - 1u) / TILE_CHUNK;
     let begin = min(lid * per, n);
     let end = min(begin + per, n);
@@ -155,7 +158,7 @@ fn scan_counts(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_
     for (var i = begin; i < end; i += 1u) {
         sum += counts[base + i];
     }
-    // ... the runs' sums are scanned across the workgroup (Hillis-Steele, inclusive) ...
+    // ... the spans' sums are scanned across the workgroup (Hillis-Steele, inclusive) ...
     partial_sums[lid] = sum;
     workgroupBarrier();
     for (var offset = 1u; offset < TILE_CHUNK; offset *= 2u) {
@@ -167,7 +170,7 @@ fn scan_counts(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_
         partial_sums[lid] += add;
         workgroupBarrier();
     }
-    // ... and each run is rewritten as exclusive prefix sums starting from its run's offset.
+    // ... and each span is rewritten as exclusive prefix sums starting from its span's offset.
     var running = partial_sums[lid] - sum;
     for (var i = begin; i < end; i += 1u) {
         let count = counts[base + i];
@@ -207,13 +210,13 @@ fn scatter(
         let pos = begin + c * TILE_CHUNK + lid;
         let inside = pos < params.seq_len;
         var pixel = vec4<u32>(0u);
-        var run = 0u;
+        var interval = 0u;
         var d = MAX_BUCKETS;
         if (inside) {
             let t = texel(seq, pos);
             pixel = textureLoad(src, t, 0);
-            run = run_of(t);
-            d = radix_digit(pixel.rgb, run);
+            interval = interval_of(t);
+            d = radix_digit(pixel.rgb, interval);
             atomicAdd(&chunk_counts[d], 1u);
         }
         chunk_digits[lid] = d;
@@ -227,8 +230,8 @@ fn scatter(
             let slot = next_slot[d] + rank;
             if (pos >= params.scatter_begin && pos < params.scatter_end) {
                 textureStore(dst, texel(seq, slot), pixel);
-                if (params.runs != 0u) {
-                    textureStore(dst_runs, texel(seq, slot), vec4<u32>(run, 0u, 0u, 0u));
+                if (params.intervals != 0u) {
+                    textureStore(dst_intervals, texel(seq, slot), vec4<u32>(interval, 0u, 0u, 0u));
                 }
                 my_moves += u32(slot != pos);
             }

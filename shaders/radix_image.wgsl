@@ -68,7 +68,7 @@ fn gather(
     if (i >= params.len) {
         return;
     }
-    // The radix view's key (`radix_key` in radix.wgsl, no runs). Mirrors `RadixKey::of`.
+    // The radix view's key (`radix_key` in radix.wgsl, no intervals). Mirrors `RadixKey::of`.
     let q = sort_key(textureLoad(input, texel(i), 0).rgb, params.key) >> params.key_shift;
     keys[i] = select(q, params.key_mask - q, params.descending != 0u) & params.step_mask;
     positions[i] = i;

@@ -1,6 +1,6 @@
 //! 64-bit unsigned integers for WGSL, which has none: a value is `vec2<u32>(low, high)`. Just
-//! what the kernels that find runs need to match the CPU's `u64` arithmetic bit for bit: the
-//! edges' squared Sobel magnitudes and the random runs' SplitMix64 generator
+//! what the kernels that find intervals need to match the CPU's `u64` arithmetic bit for bit: the
+//! edges' squared Sobel magnitudes and the random intervals' SplitMix64 generator
 //! (`src/picture/patterns.rs`).
 
 /// The full 64-bit product of two 32-bit numbers, from four 16-bit products.

@@ -1,5 +1,5 @@
 //! The headless front end: sort a picture on the GPU and write the state as PNG (`--out`),
-//! record the sort (`--record`: GIF, animated PNG or PNG frames), or both; within interval runs
+//! record the sort (`--record`: GIF, animated PNG or PNG frames), or both; within intervals
 //! when asked, and a threshold sweep (`--record --sweep`).
 
 use crate::algorithms::found_intervals::IntervalsKernel;
@@ -45,8 +45,8 @@ pub struct SortReport {
     pub total_swaps: u64,
     /// What `total_swaps` counts: "swaps" or "pixels moved".
     pub moves_name: &'static str,
-    /// The runs sorted within, if not whole lines.
-    pub runs: Option<crate::intervals::IntervalSummary>,
+    /// The intervals sorted within, if not whole lines.
+    pub intervals: Option<crate::intervals::IntervalSummary>,
     /// Wall time of the passes (GPU work and counter reads).
     pub elapsed: Duration,
     /// The adapter used.
@@ -54,7 +54,7 @@ pub struct SortReport {
 }
 
 /// Where the recording goes when `--record` names no path: `gifs/<image>-<algorithm>-<key>.gif`,
-/// with `-angle<degrees>` for any direction but rows, then `-<intervals>` within interval runs
+/// with `-angle<degrees>` for any direction but rows, then `-<intervals>` within intervals
 /// (`-sweep` for a sweep, `-mask` for a mask alone), before `.gif`.
 pub fn default_record_path(settings: &Settings, picture: &Picture) -> PathBuf {
     let intervals = if settings.sweep.is_some() {
@@ -112,7 +112,7 @@ pub fn run(settings: &Settings) -> anyhow::Result<()> {
     let mask = mask.map(|m| if m.dimensions() == (width, height) { m } else { m.resized(width, height) });
     let max_side = gpu.device.limits().max_texture_dimension_2d;
     let (lines, early_intervals) = match early.and_then(|e| e.take((width, height), max_side)) {
-        Some((lines, runs)) => (lines, Some(runs)),
+        Some((lines, intervals)) => (lines, Some(intervals)),
         None => (Lines::new(settings.direction, (width, height), max_side)?, None),
     };
     let sorter = Sorter::with_pipelines(&gpu, settings, lines, pipelines);
@@ -126,19 +126,19 @@ pub fn run(settings: &Settings) -> anyhow::Result<()> {
         gpu.save_pipeline_cache();
         return Ok(());
     }
-    let runs = match early_intervals {
-        Some(runs) => checked(&sorter, runs?)?,
+    let intervals = match early_intervals {
+        Some(intervals) => checked(&sorter, intervals?)?,
         None => interval_map(&sorter, &picture.pixels, mask.as_ref())?,
     };
     if let Some(target) = record_target {
-        let report = record_sort(&sorter, &picture.pixels, runs.as_ref(), target)?;
+        let report = record_sort(&sorter, &picture.pixels, intervals.as_ref(), target)?;
         println!("{report}");
         if report.format == RecordFormat::Frames {
             println!("{}", video_hint(&report.path, settings.record.fps));
         }
     }
     if let Some(target) = png_target {
-        let report = sort_to_png(&sorter, &picture, runs.as_ref(), target)?;
+        let report = sort_to_png(&sorter, &picture, intervals.as_ref(), target)?;
         println!("{report}");
     }
     // Every pipeline the run needed is built by now.
@@ -158,13 +158,13 @@ pub(crate) struct Sorter<'a> {
     pipelines: Pipelines,
     scatter: LineScatter,
     pub(crate) lines: Lines,
-    /// The kernel that finds runs, built when a clip first needs it.
+    /// The kernel that finds intervals, built when a clip first needs it.
     found_intervals: std::sync::OnceLock<IntervalsKernel>,
     /// The clip's mask on the GPU, uploaded when a frame first needs it.
     gpu_mask: std::sync::OnceLock<crate::algorithms::gpu_mask::GpuMask>,
 }
 
-/// The runs the settings ask for, computed from the picture to be sorted along its lines, or
+/// The intervals the settings ask for, computed from the picture to be sorted along its lines, or
 /// `None` for whole lines; an error when the algorithm cannot sort within them.
 pub(crate) fn interval_map(
     sorter: &Sorter<'_>,
@@ -172,26 +172,27 @@ pub(crate) fn interval_map(
     mask: Option<&Mask>,
 ) -> anyhow::Result<Option<IntervalMap>> {
     let s = sorter.settings;
-    let runs = if s.uses_intervals() { sorter.lines.runs(picture, &s.intervals, mask)? } else { None };
-    checked(sorter, runs)
+    let intervals =
+        if s.uses_intervals() { sorter.lines.intervals(picture, &s.intervals, mask)? } else { None };
+    checked(sorter, intervals)
 }
 
-/// `runs`, once checked that the algorithm can sort within them along the lines.
-fn checked(sorter: &Sorter<'_>, runs: Option<IntervalMap>) -> anyhow::Result<Option<IntervalMap>> {
+/// `intervals`, once checked that the algorithm can sort within them along the lines.
+fn checked(sorter: &Sorter<'_>, intervals: Option<IntervalMap>) -> anyhow::Result<Option<IntervalMap>> {
     let s = sorter.settings;
-    sorter.lines.check(s.algorithm, s.options, &s.run, runs.as_ref())?;
-    Ok(runs)
+    sorter.lines.check(s.algorithm, s.options, &s.run, intervals.as_ref())?;
+    Ok(intervals)
 }
 
-/// Starts the chosen algorithm on `picture` along the lines within `runs` (checked by
+/// Starts the chosen algorithm on `picture` along the lines within `intervals` (checked by
 /// [`interval_map`]), printing its notice.
 fn start_run(
     sorter: &Sorter<'_>,
     picture: &RgbaImage,
     settings: crate::algorithms::RunSettings,
-    runs: Option<&IntervalMap>,
+    intervals: Option<&IntervalMap>,
 ) -> Box<dyn SortRun> {
-    let (run, notice) = start_run_quietly(sorter, picture, settings, runs);
+    let (run, notice) = start_run_quietly(sorter, picture, settings, intervals);
     if let Some(notice) = notice {
         eprintln!("note: {notice}");
     }
@@ -204,13 +205,13 @@ pub(crate) fn start_run_quietly(
     sorter: &Sorter<'_>,
     picture: &RgbaImage,
     settings: crate::algorithms::RunSettings,
-    runs: Option<&IntervalMap>,
+    intervals: Option<&IntervalMap>,
 ) -> (Box<dyn SortRun>, Option<String>) {
     let options = sorter.settings.options;
     let run = sorter
         .lines
-        .start(sorter.gpu, &sorter.pipelines, &sorter.scatter, picture, options, settings, runs)
-        .expect("interval_map checked that the algorithm can sort along the lines within the runs");
+        .start(sorter.gpu, &sorter.pipelines, &sorter.scatter, picture, options, settings, intervals)
+        .expect("interval_map checked that the algorithm can sort along the lines within the intervals");
     let notice = run.notice().map(str::to_string);
     (run, notice)
 }
@@ -232,8 +233,9 @@ fn record_threshold_sweep(
     // Each frame's map is made when its frame is due.
     let frame_intervals = (0..sweep.frames).map(|k| {
         let settings = IntervalSettings { threshold: sweep.threshold(k), ..base };
-        let runs = sorter.lines.runs(picture, &settings, mask).expect("the mask was checked and resized");
-        runs.expect("a threshold makes runs")
+        let intervals =
+            sorter.lines.intervals(picture, &settings, mask).expect("the mask was checked and resized");
+        intervals.expect("a threshold makes intervals")
     });
     let report = record_sweep(gpu, picture, start, frame_intervals, &s.record, target, |done, _| {
         bar.set_done(u64::from(done));
@@ -246,13 +248,13 @@ fn record_threshold_sweep(
 fn record_sort(
     sorter: &Sorter<'_>,
     picture: &RgbaImage,
-    runs: Option<&IntervalMap>,
+    intervals: Option<&IntervalMap>,
     target: RecordTarget,
 ) -> anyhow::Result<RecordReport> {
     let (gpu, s) = (sorter.gpu, sorter.settings);
     let mut bar = Progress::new("recording", "frames");
     let settings = target.format().run_settings(s.run, s.algorithm);
-    let start = |first: &RgbaImage| start_run(sorter, first, settings, runs);
+    let start = |first: &RgbaImage| start_run(sorter, first, settings, intervals);
     let report = record(gpu, picture, start, &s.record, target, |done, most| {
         bar.set_total(u64::from(most));
         bar.set_done(u64::from(done));
@@ -265,14 +267,14 @@ fn record_sort(
 fn sort_to_png(
     sorter: &Sorter<'_>,
     picture: &Picture,
-    runs: Option<&IntervalMap>,
+    intervals: Option<&IntervalMap>,
     target: OutputFile,
 ) -> anyhow::Result<SortReport> {
     let (gpu, s) = (sorter.gpu, sorter.settings);
     // Without --passes nobody watches the steps: the bubble sort then runs as one dispatch.
     let settings = if s.passes.is_none() { s.unwatched_run() } else { s.run };
     let start_from = Instant::now();
-    let mut run = start_run(sorter, &picture.pixels, settings, runs);
+    let mut run = start_run(sorter, &picture.pixels, settings, intervals);
     log::debug!("run started (picture uploaded) in {:.1} ms", start_from.elapsed().as_secs_f64() * 1e3);
     let steps_asked = s.passes.unwrap_or(run.total_steps()).min(run.total_steps());
     let mut bar = Progress::new("sorting", "steps");
@@ -311,7 +313,7 @@ fn sort_to_png(
         sorted_after: stats.sorted_after,
         total_swaps: stats.total_swaps,
         moves_name: s.algorithm.moves_name(),
-        runs: runs.map(|r| sorter.lines.summary(r)),
+        intervals: intervals.map(|r| sorter.lines.summary(r)),
         elapsed,
         adapter: gpu.describe(),
     })
@@ -331,8 +333,8 @@ impl std::fmt::Display for SortReport {
             self.total_swaps,
             self.moves_name
         )?;
-        if let Some(runs) = &self.runs {
-            write!(f, "within {runs}; ")?;
+        if let Some(intervals) = &self.intervals {
+            write!(f, "within {intervals}; ")?;
         }
         let unit = &self.steps_label;
         match self.sorted_after {

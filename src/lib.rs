@@ -1,12 +1,12 @@
 //! shadersort: sorts the pixels of a picture on the GPU, pass by pass, and shows how.
 //!
-//! Every front end (the window in [`app`], the headless outputs in [`headless`], the
-//! benchmarks in [`bench`](mod@bench), the tests) drives the same core: a [`gpu::Gpu`], a
+//! Every front end (the window in [`app`], the headless outputs in [`headless`], the benchmarks in
+//! [`bench`](mod@bench), the tests) drives the same core: a [`gpu::Gpu`], a
 //! [`picture::input::Picture`], [`keys::options::SortOptions`] and an algorithm's
-//! [`algorithms::SortRun`], checked against the CPU model in [`reference`](mod@reference); optionally within
-//! the runs of an [`intervals::IntervalMap`], which sorts only parts of each line, and along lines
-//! at any angle ([`angle::Lines`]: line space gathered, sorted as rows, scattered back).
-//! [`sort`] is the device-wide radix sort, usable on its own.
+//! [`algorithms::SortRun`], checked against the CPU model in [`reference`](mod@reference);
+//! optionally within the intervals of an [`intervals::IntervalMap`], which sorts only parts of each
+//! line, and along lines at any angle ([`angle::Lines`]: line space gathered, sorted as rows,
+//! scattered back). [`sort`] is the device-wide radix sort, usable on its own.
 //!
 //! The layers, top to bottom; a module imports only from its own layer or those below:
 //! 1. front ends: [`app`] (the window), [`headless`] (with [`progress`]), [`bench`](mod@bench), and [`cli`],
@@ -16,7 +16,7 @@
 //!    keys, the player, the lanes and the explanations the window and the page share);
 //! 3. [`algorithms`]: each algorithm's GPU passes;
 //! 4. [`sort`] (the device-wide radix sort) and [`reference`](mod@reference) (the CPU model, the tests' oracle);
-//! 5. [`intervals`]: the runs of each line that are sorted;
+//! 5. [`intervals`]: the intervals of each line that are sorted;
 //! 6. [`keys`] (sort keys and options) and [`picture`] (files in and out);
 //! 7. [`gpu`]: context, textures, read-back, shader assembly, timestamps.
 //!
@@ -25,9 +25,9 @@
 //!
 //! For `wasm32-unknown-unknown` (the browser, on WebGPU: `web/`) the library builds without the
 //! native front ends and what needs files, signals or threads ([`app`], [`bench`](mod@bench),
-//! [`cli`], [`settings`], [`headless`], [`interrupt`], the recorder's file path and writing
-//! outputs in [`picture::output`]): the algorithms, the angles, the runs, the lens, the controls,
-//! the GIF recorder (into memory), the radix sort and the CPU model are the same code on both.
+//! [`cli`], [`settings`], [`headless`], [`interrupt`], the recorder's file path and writing outputs
+//! in [`picture::output`]): the algorithms, the angles, the intervals, the lens, the controls, the
+//! GIF recorder (into memory), the radix sort and the CPU model are the same code on both.
 
 pub mod algorithms;
 pub mod angle;
@@ -46,6 +46,7 @@ pub mod interrupt;
 pub mod intervals;
 pub mod keys;
 pub mod lens;
+pub mod named;
 pub mod picture;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod progress;

@@ -29,7 +29,7 @@ pub struct Settings {
     /// Whether phases per step were asked for; otherwise a sort nobody watches step by step
     /// runs the bubble sort in one dispatch.
     pub phases_per_step_given: bool,
-    /// How lines are cut into runs.
+    /// How lines are cut into intervals.
     pub intervals: IntervalSettings,
     /// A threshold sweep to record, one fully sorted frame per threshold.
     pub sweep: Option<ThresholdSweep>,
@@ -73,7 +73,7 @@ impl Settings {
         self.image.as_deref().filter(|_| self.clip)
     }
 
-    /// Whether the sort runs within runs: an interval mode other than none, or a mask.
+    /// Whether the sort runs within intervals: an interval mode other than none, or a mask.
     pub fn uses_intervals(&self) -> bool {
         self.mask.is_some() || self.intervals.mode != IntervalMode::None
     }

@@ -3,8 +3,8 @@
 //! started from a picture texture, gathered into line space and scattered back by the GPU,
 //! equal the CPU model (the same algorithm on the gathered picture, scattered on the CPU) after
 //! every step, in line space and in the picture; every line stays a permutation of its pixels
-//! with the padding untouched; all end in the same picture, each line (or run) stably sorted;
-//! whole lines, within a threshold, within edge runs and under masks (whose fixed pixels are
+//! with the padding untouched; all end in the same picture, each line (or interval) stably sorted;
+//! whole lines, within a threshold, within edge intervals and under masks (whose fixed pixels are
 //! checked against the picture itself), on awkward sizes, in both orders, on every backend.
 
 mod common;
@@ -67,9 +67,9 @@ struct Case {
     what: String,
     picture: RgbaImage,
     space: Arc<LineSpace>,
-    /// The interval runs in line space (`None`: whole lines).
-    runs: Option<IntervalMap>,
-    /// What the sort runs within: the runs, or whole lines with the padding fixed.
+    /// The intervals in line space (`None`: whole lines).
+    intervals: Option<IntervalMap>,
+    /// What the sort runs within: the intervals, or whole lines with the padding fixed.
     map: IntervalMap,
     /// Line space as gathered.
     lines: RgbaImage,
@@ -95,7 +95,7 @@ impl Case {
         Case::within(degrees, (w, h), key, descending, &settings, None)
     }
 
-    /// A case within the runs `settings` and `mask` make along the lines (whole lines when
+    /// A case within the intervals `settings` and `mask` make along the lines (whole lines when
     /// they make none).
     fn within(
         degrees: f64,
@@ -108,9 +108,9 @@ impl Case {
         let angle = Angle::new(degrees).unwrap();
         let picture = random_image(w, h, (degrees.abs() as u64) * 1000 + u64::from(w * 7 + h));
         let space = Arc::new(LineSpace::new(w, h, angle));
-        let has_runs = settings.mode != IntervalMode::None || mask.is_some();
-        let runs = has_runs.then(|| space.interval_map(&picture, settings, mask).unwrap());
-        let map = runs
+        let has_intervals = settings.mode != IntervalMode::None || mask.is_some();
+        let intervals = has_intervals.then(|| space.interval_map(&picture, settings, mask).unwrap());
+        let map = intervals
             .clone()
             .unwrap_or_else(|| space.interval_map(&picture, &IntervalSettings::default(), None).unwrap());
         let lines = space.gather(&picture);
@@ -120,7 +120,7 @@ impl Case {
             settings.relevant(),
             mask.is_some()
         );
-        Case { what, picture, space, runs, map, lines, options }
+        Case { what, picture, space, intervals, map, lines, options }
     }
 
     /// Starts from the picture as a texture already on the GPU, as a clip's frame does (the
@@ -135,7 +135,7 @@ impl Case {
             StartPicture::Texture(texture),
             self.options,
             settings,
-            MapSource::Cpu(self.runs.as_ref()),
+            MapSource::Cpu(self.intervals.as_ref()),
         )
         .unwrap()
     }
@@ -185,7 +185,7 @@ fn check_all(gpu: &Gpu, kit: &Kit, case: &Case) {
 
     for pass_kind in [PassKind::Compute, PassKind::Fragment] {
         let run = case.start(gpu, kit, &kit.odd_even, RunSettings { pass_kind, ..Default::default() });
-        assert_eq!(run.total_steps(), passes, "{}: passes are the longest run", case.what);
+        assert_eq!(run.total_steps(), passes, "{}: passes are the longest interval", case.what);
         case.check_state(gpu, &run, &case.lines, "odd-even start");
         let mut model = case.lines.clone();
         let run = step_through(gpu, run, |run, step, swaps| {
@@ -219,8 +219,8 @@ fn check_all(gpu: &Gpu, kit: &Kit, case: &Case) {
     let (_, model_moved) = radix_steps_within(&case.lines, seqs, &plan, Some(&case.map), plan.steps());
     let run = step_through(gpu, run, |run, step, moved| {
         let (model, _) = radix_steps_within(&case.lines, seqs, &plan, Some(&case.map), step);
-        // Digit passes before the run id's carry pixels across runs (not out of their line);
-        // the padding is a run of its own, so only the end must keep it in place.
+        // Digit passes before the interval id's carry pixels across intervals (not out of their
+        // line); the padding is an interval of its own, so only the end must keep it in place.
         let lines = read_texture(gpu, run.line_state()).unwrap();
         assert!(lines == model, "{}: radix pass {step} differs from the model", case.what);
         assert!(lines_are_permutations(&case.lines, &lines, Axis::Rows), "{}: radix pass {step}", case.what);
@@ -289,7 +289,7 @@ enum Masked {
     Random,
     /// Every pixel black: nothing may move.
     Black,
-    /// Every pixel white: the runs are the mode's alone.
+    /// Every pixel white: the intervals are the mode's alone.
     White,
 }
 
@@ -305,12 +305,12 @@ impl Masked {
     }
 }
 
-/// The map made at an angle, against the picture itself: every line-space cell whose picture
-/// pixel the mode or the mask fixes (per `fixed`, row-major in the picture), and every padding
-/// cell, is a run of its own, and every other run is a longest stretch of the cells left; so a
-/// run that crosses a fixed pixel, or stops one pixel short of it, fails here.
+/// The map made at an angle, against the picture itself: every line-space cell whose picture pixel
+/// the mode or the mask fixes (per `fixed`, row-major in the picture), and every padding cell, is
+/// an interval of its own, and every other interval is a longest stretch of the cells left; so an
+/// interval that crosses a fixed pixel, or stops one pixel short of it, fails here.
 fn check_map_fixes_what_the_picture_says(case: &Case, fixed: &[bool]) {
-    let runs = case.runs.as_ref().expect("a case within runs");
+    let intervals = case.intervals.as_ref().expect("a case within intervals");
     let (width, lines) = case.space.size();
     let width = width as usize;
     for line in 0..lines as usize {
@@ -325,11 +325,11 @@ fn check_map_fixes_what_the_picture_says(case: &Case, fixed: &[bool]) {
             expected.push(p..end);
             p = end;
         }
-        assert_eq!(runs.runs(line), expected, "{}: the runs of line {line}", case.what);
+        assert_eq!(intervals.intervals(line), expected, "{}: the intervals of line {line}", case.what);
     }
 }
 
-/// Edge runs and masks at an angle (alone, together, and with a threshold): the map fixes
+/// Edge intervals and masks at an angle (alone, together, and with a threshold): the map fixes
 /// exactly the picture pixels on edges, outside the threshold or under black, every algorithm
 /// matches the model within it after every step, and those pixels end where they were; on
 /// awkward sizes (1x1, 1xN, Nx1, lines of 63, 64 and 65), in both orders.
@@ -378,9 +378,10 @@ fn every_algorithm_matches_the_model_at_angles_within_edges_and_masks() {
                 let (x, y) = (i as u32 % size.0, i as u32 / size.0);
                 assert_eq!(end.get_pixel(x, y), picture.get_pixel(x, y), "{}: fixed pixel {i}", case.what);
             }
-            // The cases mean something: pixels fixed and runs to sort, except where nothing can be.
+            // The cases mean something: pixels fixed and intervals to sort, except where nothing
+            // can be.
             let movable = size.0 * size.1 > 1 && !matches!(masked, Masked::Black);
-            assert_eq!(case.map.max_interval_len() > 1, movable, "{}: runs to sort", case.what);
+            assert_eq!(case.map.max_interval_len() > 1, movable, "{}: intervals to sort", case.what);
             if size.0 * size.1 > 1 {
                 let fixes = !matches!(masked, Masked::White);
                 assert_eq!(fixed.contains(&true), fixes, "{}: pixels fixed", case.what);
@@ -389,14 +390,14 @@ fn every_algorithm_matches_the_model_at_angles_within_edges_and_masks() {
     });
 }
 
-/// A run restarted in a threshold's runs, then in none, sorts as a fresh run would, and the
-/// padding stays fixed without interval runs too; a sort started through [`Lines`] is the
+/// A run restarted in a threshold's intervals, then in none, sorts as a fresh run would, and the
+/// padding stays fixed without intervals too; a sort started through [`Lines`] is the
 /// same sort.
 #[test]
 fn restarts_keep_the_padding_fixed_and_lines_start_the_same_sort() {
     let case = Case::new(30.0, (19, 11), SortKey::Luma, false, Some((0.2, 0.7)));
     let whole = Case::new(30.0, (19, 11), SortKey::Luma, false, None);
-    let threshold = case.runs.clone().unwrap();
+    let threshold = case.intervals.clone().unwrap();
     on_every_gpu(|gpu| {
         let kit = Kit::new(gpu);
         for pipelines in [&kit.odd_even, &kit.bubble, &kit.radix, &kit.bitonic] {
@@ -404,9 +405,9 @@ fn restarts_keep_the_padding_fixed_and_lines_start_the_same_sort() {
                 run_until(gpu, run, u32::MAX, |_| true).unwrap();
                 read_texture(gpu, run.state()).unwrap()
             };
-            let restart = |run: &mut AngledRun, runs: Option<&IntervalMap>| {
+            let restart = |run: &mut AngledRun, intervals: Option<&IntervalMap>| {
                 let mut encoder = gpu.device.create_command_encoder(&Default::default());
-                run.restart_within(gpu, &mut encoder, runs).unwrap();
+                run.restart_within(gpu, &mut encoder, intervals).unwrap();
                 gpu.queue.submit([encoder.finish()]);
                 assert!(read_texture(gpu, run.state()).unwrap() == case.picture, "a restart shows the input");
             };

@@ -1,6 +1,6 @@
 //! The bitonic rows equal the CPU model of the network after every stage (stepped one at a
 //! time, and recorded together so stages share dispatches), on awkward sizes, across blocks of
-//! workgroup memory, within runs, with two-word ranks, and end in the stable sort; on every
+//! workgroup memory, within intervals, with two-word ranks, and end in the stable sort; on every
 //! backend under test.
 
 mod common;
@@ -26,18 +26,18 @@ fn check_batches(
     bitonic: &Bitonic,
     input: &RgbaImage,
     options: SortOptions,
-    runs: Option<&IntervalMap>,
+    intervals: Option<&IntervalMap>,
     batch: u32,
 ) {
     let what = format!(
-        "{}x{} {options:?} batches of {batch} runs: {}",
+        "{}x{} {options:?} batches of {batch} intervals: {}",
         input.width(),
         input.height(),
-        runs.is_some()
+        intervals.is_some()
     );
-    let mut run = bitonic.start_within(gpu, input, options, runs);
+    let mut run = bitonic.start_within(gpu, input, options, intervals);
     let reader = SwapReader::new(gpu, &run);
-    let mut model = BitonicModel::new(input, options, runs);
+    let mut model = BitonicModel::new(input, options, intervals);
     assert_eq!(run.total_steps(), model.stages(), "{what}");
     while run.steps_done() < run.total_steps() {
         let counted = run.stats().total_swaps;
@@ -50,13 +50,13 @@ fn check_batches(
         let done = run.steps_done();
         assert!(&state == model.state(), "{what}: differs from the model after {done} stages");
         assert!(lines_are_permutations(input, &state, options.axis), "{what}: lost a pixel");
-        if let Some(map) = runs {
+        if let Some(map) = intervals {
             assert!(fixed_pixels_stay(input, &state, map), "{what}: a fixed pixel moved");
         }
         assert_eq!(run.stats().total_swaps - counted, exchanges, "{what}: exchanges by {done}");
     }
     let end = read_texture(gpu, run.state()).unwrap();
-    let expected = match runs {
+    let expected = match intervals {
         Some(map) => stable_sort_within(input, &options, map),
         None => stable_sort(input, &options),
     };
@@ -64,8 +64,8 @@ fn check_batches(
     assert_eq!(run.stats().sorted_after, Some(run.total_steps()), "{what}");
 }
 
-/// Runs of random lengths: a pixel is fixed, starts a run or joins one, from a seed.
-fn random_runs(width: u32, height: u32, axis: Axis, seed: u64) -> IntervalMap {
+/// Intervals of random lengths: a pixel is fixed, starts an interval or joins one, from a seed.
+fn random_intervals(width: u32, height: u32, axis: Axis, seed: u64) -> IntervalMap {
     let mut state = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
     IntervalMap::build(width, height, axis, |_, _, _| {
         state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
@@ -116,16 +116,16 @@ fn every_stage_matches_the_model_on_awkward_sizes_within_and_across_blocks() {
 }
 
 #[test]
-fn runs_sort_as_segments_stage_by_stage() {
+fn intervals_sort_as_segments_stage_by_stage() {
     on_every_gpu(|gpu| {
         for bitonic in [Bitonic::new(gpu), Bitonic::with_max_block(gpu, 16)] {
             for (i, &(w, h)) in [(1, 1), (40, 3), (65, 4), (3, 70), (200, 2)].iter().enumerate() {
                 let input = random_image(w, h, 700 + i as u64);
                 for axis in [Axis::Rows, Axis::Columns] {
-                    let runs = random_runs(w, h, axis, 800 + i as u64);
+                    let intervals = random_intervals(w, h, axis, 800 + i as u64);
                     let options = SortOptions { key: SortKey::ALL[i], descending: i % 2 == 0, axis };
-                    check_batches(gpu, &bitonic, &input, options, Some(&runs), 1);
-                    check_batches(gpu, &bitonic, &input, options, Some(&runs), u32::MAX);
+                    check_batches(gpu, &bitonic, &input, options, Some(&intervals), 1);
+                    check_batches(gpu, &bitonic, &input, options, Some(&intervals), u32::MAX);
                 }
             }
         }
@@ -213,21 +213,21 @@ fn ranks_take_two_words_where_the_key_and_the_origin_do_not_fit_one() {
 }
 
 #[test]
-fn restarting_returns_to_the_input_and_new_runs_take_effect() {
+fn restarting_returns_to_the_input_and_new_intervals_take_effect() {
     let input = random_image(90, 6, 11);
     on_every_gpu(|gpu| {
         let bitonic = Bitonic::with_max_block(gpu, 32);
         let options = SortOptions { key: SortKey::Luma, descending: false, axis: Axis::Rows };
         let mut run = bitonic.start_within(gpu, &input, options, None);
         run_until(gpu, &mut run, 5, |_| true).unwrap();
-        let runs = random_runs(90, 6, Axis::Rows, 12);
+        let intervals = random_intervals(90, 6, Axis::Rows, 12);
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
-        run.restart_within(gpu, &mut encoder, Some(&runs)).unwrap();
+        run.restart_within(gpu, &mut encoder, Some(&intervals)).unwrap();
         gpu.queue.submit([encoder.finish()]);
         assert_eq!(run.steps_done(), 0);
         assert!(read_texture(gpu, run.state()).unwrap() == input);
-        assert_eq!(run.total_steps(), stage_count(runs.max_interval_len()));
+        assert_eq!(run.total_steps(), stage_count(intervals.max_interval_len()));
         run_until(gpu, &mut run, u32::MAX, |_| true).unwrap();
-        assert!(read_texture(gpu, run.state()).unwrap() == stable_sort_within(&input, &options, &runs));
+        assert!(read_texture(gpu, run.state()).unwrap() == stable_sort_within(&input, &options, &intervals));
     });
 }

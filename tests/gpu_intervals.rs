@@ -1,8 +1,8 @@
-//! Sorting within interval runs on the GPU: odd-even (compute and fragment), bubble, the radix
+//! Sorting within intervals on the GPU: odd-even (compute and fragment), bubble, the radix
 //! view and the bitonic network (in the device's blocks and in blocks of 16) each equal the CPU
 //! model after every pass, step and stage, keep every line a
-//! permutation, never move a pixel that has no run to move in, and end in the same picture,
-//! each run stably sorted; for runs from thresholds, edges, random lengths and masks, on
+//! permutation, never move a pixel that has no interval to move in, and end in the same picture,
+//! each interval stably sorted; for intervals from thresholds, edges, random lengths and masks, on
 //! awkward sizes, along rows and columns in both orders; on every backend under test.
 
 mod common;
@@ -35,7 +35,7 @@ struct AllPipelines {
     bubble: Pipelines,
     radix: Pipelines,
     bitonic: Pipelines,
-    /// Bitonic in blocks of 16: longer runs span blocks, so stages reach across them.
+    /// Bitonic in blocks of 16: longer intervals span blocks, so stages reach across them.
     bitonic_16: Pipelines,
 }
 
@@ -51,33 +51,33 @@ impl AllPipelines {
     }
 }
 
-/// Every algorithm on `input` within `runs`, checked against the model step by step; returns
+/// Every algorithm on `input` within `intervals`, checked against the model step by step; returns
 /// the common final picture.
 fn check_all(
     gpu: &Gpu,
     pipes: &AllPipelines,
     input: &RgbaImage,
     options: SortOptions,
-    runs: &IntervalMap,
+    intervals: &IntervalMap,
     what: &str,
 ) {
     let what = format!("{}x{} {options:?} {what}", input.width(), input.height());
-    let expected = stable_sort_within(input, &options, runs);
-    let passes = runs.max_interval_len();
+    let expected = stable_sort_within(input, &options, intervals);
+    let passes = intervals.max_interval_len();
     let mut finals = Vec::new();
 
     // Odd-even, both pass kinds: the model's pass after every pass.
     for pass_kind in [PassKind::Compute, PassKind::Fragment] {
         let settings = RunSettings { pass_kind, ..Default::default() };
-        let run = pipes.odd_even.start_within(gpu, input, options, settings, Some(runs)).unwrap();
-        assert_eq!(run.total_steps(), passes, "{what}: passes are the longest run");
+        let run = pipes.odd_even.start_within(gpu, input, options, settings, Some(intervals)).unwrap();
+        assert_eq!(run.total_steps(), passes, "{what}: passes are the longest interval");
         let mut model = input.clone();
         let run = step_through(gpu, run, |step, state, swaps| {
-            let model_swaps = odd_even_pass_within(&mut model, &options, Some(runs), step - 1);
+            let model_swaps = odd_even_pass_within(&mut model, &options, Some(intervals), step - 1);
             assert!(*state == model, "{what} {pass_kind:?}: pass {step} differs from the model");
             assert_eq!(swaps, model_swaps, "{what} {pass_kind:?}: swaps of pass {step}");
             assert!(lines_are_permutations(input, state, options.axis), "{what}: pass {step} lost a pixel");
-            assert!(fixed_pixels_stay(input, state, runs), "{what}: pass {step} moved a fixed pixel");
+            assert!(fixed_pixels_stay(input, state, intervals), "{what}: pass {step} moved a fixed pixel");
         });
         assert!(run.stats().sorted_after.is_some(), "{what} {pass_kind:?}");
         finals.push((format!("odd-even {pass_kind:?}"), read_texture(gpu, run.state()).unwrap()));
@@ -85,14 +85,14 @@ fn check_all(
 
     // Bubble, 3 phases per step: the model after as many odd-even passes.
     let settings = RunSettings { phases_per_step: 3, ..Default::default() };
-    let run = pipes.bubble.start_within(gpu, input, options, settings, Some(runs)).unwrap();
+    let run = pipes.bubble.start_within(gpu, input, options, settings, Some(intervals)).unwrap();
     assert_eq!(run.total_steps(), passes.div_ceil(3), "{what}: bubble steps");
     let mut model = input.clone();
     let mut phases = 0;
     let run = step_through(gpu, run, |step, state, swaps| {
         let end = (3 * step).min(passes);
         let model_swaps: u64 =
-            (phases..end).map(|p| odd_even_pass_within(&mut model, &options, Some(runs), p)).sum();
+            (phases..end).map(|p| odd_even_pass_within(&mut model, &options, Some(intervals), p)).sum();
         phases = end;
         assert!(*state == model, "{what} bubble: step {step} differs from the model");
         assert_eq!(swaps, model_swaps, "{what} bubble: swaps of step {step}");
@@ -100,43 +100,44 @@ fn check_all(
             lines_are_permutations(input, state, options.axis),
             "{what} bubble: step {step} lost a pixel"
         );
-        assert!(fixed_pixels_stay(input, state, runs), "{what} bubble: step {step} moved a fixed pixel");
+        assert!(fixed_pixels_stay(input, state, intervals), "{what} bubble: step {step} moved a fixed pixel");
     });
     assert!(run.stats().sorted_after.is_some(), "{what} bubble");
     finals.push(("bubble".into(), read_texture(gpu, run.state()).unwrap()));
 
-    // The radix view, exact key, 4-bit digits: the model after every digit pass. Passes may
-    // carry pixels across runs (the run id's digits come last), but never out of their line.
+    // The radix view, exact key, 4-bit digits: the model after every digit pass. Passes may carry
+    // pixels across intervals (the interval id's digits come last), but never out of their line.
     let radix = RadixSettings::default();
     let run = pipes.radix.start_within(
         gpu,
         input,
         options,
         RunSettings { radix, ..Default::default() },
-        Some(runs),
+        Some(intervals),
     );
     let run = run.unwrap();
-    let key = RadixKey::new(options, None).unwrap().with_interval_bits(runs.interval_bits()).unwrap();
+    let key = RadixKey::new(options, None).unwrap().with_interval_bits(intervals.interval_bits()).unwrap();
     let plan = RadixPlan { key, digit_bits: radix.digit_bits, stages: 1, twin_indices: false };
-    assert_eq!(run.total_steps(), plan.steps(), "{what}: digit passes of key and run id");
+    assert_eq!(run.total_steps(), plan.steps(), "{what}: digit passes of key and interval id");
     let seqs =
         Sequences { width: input.width(), height: input.height(), axis: options.axis, scope: Scope::Rows };
-    let (_, model_moved) = radix_steps_within(input, seqs, &plan, Some(runs), plan.steps());
+    let (_, model_moved) = radix_steps_within(input, seqs, &plan, Some(intervals), plan.steps());
     let run = step_through(gpu, run, |step, state, moved| {
-        let (model, _) = radix_steps_within(input, seqs, &plan, Some(runs), step);
+        let (model, _) = radix_steps_within(input, seqs, &plan, Some(intervals), step);
         assert!(*state == model, "{what} radix: digit pass {step} differs from the model");
         assert_eq!(moved, model_moved[step as usize - 1], "{what} radix: pixels moved by pass {step}");
         assert!(lines_are_permutations(input, state, options.axis), "{what} radix: pass {step} lost a pixel");
     });
     let radix_final = read_texture(gpu, run.state()).unwrap();
-    assert!(fixed_pixels_stay(input, &radix_final, runs), "{what} radix: moved a fixed pixel");
+    assert!(fixed_pixels_stay(input, &radix_final, intervals), "{what} radix: moved a fixed pixel");
     finals.push(("radix".into(), radix_final));
 
     // The bitonic network, one stage per step: the model's stage after every stage, with
     // exactly its exchanges.
     for (name, pipelines) in [("bitonic", &pipes.bitonic), ("bitonic in blocks of 16", &pipes.bitonic_16)] {
-        let run = pipelines.start_within(gpu, input, options, RunSettings::default(), Some(runs)).unwrap();
-        let mut model = BitonicModel::new(input, options, Some(runs));
+        let run =
+            pipelines.start_within(gpu, input, options, RunSettings::default(), Some(intervals)).unwrap();
+        let mut model = BitonicModel::new(input, options, Some(intervals));
         assert_eq!(run.total_steps(), model.stages(), "{what}: {name} stages");
         let run = step_through(gpu, run, |step, state, swaps| {
             let exchanges = model.step();
@@ -146,14 +147,17 @@ fn check_all(
                 lines_are_permutations(input, state, options.axis),
                 "{what} {name}: stage {step} lost a pixel"
             );
-            assert!(fixed_pixels_stay(input, state, runs), "{what} {name}: stage {step} moved a fixed pixel");
+            assert!(
+                fixed_pixels_stay(input, state, intervals),
+                "{what} {name}: stage {step} moved a fixed pixel"
+            );
         });
         assert_eq!(run.stats().sorted_after, Some(run.total_steps()), "{what} {name}");
         finals.push((name.into(), read_texture(gpu, run.state()).unwrap()));
     }
 
     for (name, picture) in &finals {
-        assert!(*picture == expected, "{what}: {name} does not end with every run stably sorted");
+        assert!(*picture == expected, "{what}: {name} does not end with every interval stably sorted");
     }
 }
 
@@ -166,7 +170,7 @@ fn random_mask(width: u32, height: u32, seed: u64) -> Mask {
     Mask::from_fn(width, height, |_, _| !rng.next_u32().is_multiple_of(3))
 }
 
-/// The run sources every size meets in turn: (name, settings, mask).
+/// The interval sources every size meets in turn: (name, settings, mask).
 fn sources(width: u32, height: u32, i: usize) -> Vec<(String, IntervalSettings, Option<Mask>)> {
     let threshold = |lo, hi| IntervalSettings {
         mode: IntervalMode::Threshold,
@@ -186,11 +190,11 @@ fn sources(width: u32, height: u32, i: usize) -> Vec<(String, IntervalSettings, 
         ("threshold 0.3..0.7".into(), threshold(0.3, 0.7), None),
         ("edges".into(), edges, None),
         ("random 2..9".into(), random(2, 9), None),
-        // No pixel inside: no run longer than one pixel (nothing may move).
-        ("threshold 1..1 (no runs)".into(), threshold(1.0, 1.0), None),
-        // Every run one pixel long.
+        // No pixel inside: no interval longer than one pixel (nothing may move).
+        ("threshold 1..1 (no intervals)".into(), threshold(1.0, 1.0), None),
+        // Every interval one pixel long.
         ("random 1..1".into(), random(1, 1), None),
-        // Every pixel inside: runs of the full line.
+        // Every pixel inside: intervals of the full line.
         ("threshold 0..1 (whole lines)".into(), threshold(0.0, 1.0), None),
         ("mask all white".into(), none, Some(Mask::from_fn(width, height, |_, _| true))),
         ("mask all black".into(), none, Some(Mask::from_fn(width, height, |_, _| false))),
@@ -199,7 +203,7 @@ fn sources(width: u32, height: u32, i: usize) -> Vec<(String, IntervalSettings, 
 }
 
 #[test]
-fn every_algorithm_matches_the_model_within_runs_on_awkward_sizes() {
+fn every_algorithm_matches_the_model_within_intervals_on_awkward_sizes() {
     on_every_gpu(|gpu| {
         let pipes = AllPipelines::new(gpu);
         for (i, &(w, h)) in AWKWARD_SIZES.iter().enumerate() {
@@ -211,30 +215,30 @@ fn every_algorithm_matches_the_model_within_runs_on_awkward_sizes() {
                 let axis = if (i + k) % 2 == 0 { Axis::Rows } else { Axis::Columns };
                 let key = SortKey::ALL[(i + 2 * k) % SortKey::ALL.len()];
                 let options = SortOptions { key, descending: (i + k) % 3 == 1, axis };
-                let runs = IntervalMap::compute(&input, axis, settings, mask.as_ref()).unwrap();
-                check_all(gpu, &pipes, &input, options, &runs, name);
+                let intervals = IntervalMap::compute(&input, axis, settings, mask.as_ref()).unwrap();
+                check_all(gpu, &pipes, &input, options, &intervals, name);
             }
         }
     });
 }
 
-/// The special run maps on one size, along both axes: no pixel can move, every run one
+/// The special interval maps on one size, along both axes: no pixel can move, every interval one
 /// pixel, whole lines (which end in the plain sort), and the masks.
 #[test]
-fn runs_of_no_pixels_one_pixel_and_whole_lines_and_every_mask() {
+fn intervals_of_no_pixels_one_pixel_and_whole_lines_and_every_mask() {
     let input = random_image(21, 6, 31);
     on_every_gpu(|gpu| {
         let pipes = AllPipelines::new(gpu);
         for (name, settings, mask) in sources(21, 6, 3).into_iter().skip(3) {
             for axis in [Axis::Rows, Axis::Columns] {
                 let options = SortOptions { key: SortKey::Luma, descending: axis == Axis::Columns, axis };
-                let runs = IntervalMap::compute(&input, axis, &settings, mask.as_ref()).unwrap();
-                check_all(gpu, &pipes, &input, options, &runs, &name);
-                let end = stable_sort_within(&input, &options, &runs);
-                if runs.max_interval_len() == 1 {
-                    assert!(end == input, "{name}: runs of one pixel leave the picture as it is");
+                let intervals = IntervalMap::compute(&input, axis, &settings, mask.as_ref()).unwrap();
+                check_all(gpu, &pipes, &input, options, &intervals, &name);
+                let end = stable_sort_within(&input, &options, &intervals);
+                if intervals.max_interval_len() == 1 {
+                    assert!(end == input, "{name}: intervals of one pixel leave the picture as it is");
                 }
-                if runs.is_whole_lines() {
+                if intervals.is_whole_lines() {
                     assert!(end == stable_sort(&input, &options), "{name}: whole lines are the plain sort");
                 }
             }
@@ -272,9 +276,9 @@ fn restarting_with_another_map_sorts_as_a_fresh_run_would() {
                 run_until(gpu, run.as_mut(), u32::MAX, |_| true).unwrap();
                 read_texture(gpu, run.state()).unwrap()
             };
-            let restart = |run: &mut Box<dyn SortRun>, runs: Option<&IntervalMap>| {
+            let restart = |run: &mut Box<dyn SortRun>, intervals: Option<&IntervalMap>| {
                 let mut encoder = gpu.device.create_command_encoder(&Default::default());
-                run.restart_within(gpu, &mut encoder, runs).unwrap();
+                run.restart_within(gpu, &mut encoder, intervals).unwrap();
                 gpu.queue.submit([encoder.finish()]);
                 assert_eq!(run.steps_done(), 0);
                 assert!(
@@ -334,13 +338,13 @@ fn maps_that_cannot_be_used_are_refused_and_leave_the_run_as_it_was() {
     });
 }
 
-/// The radix view within runs with its scatter shown in stages, quantised keys and every
-/// digit width: every stage equals the model, and the end is each run stably sorted by the
+/// The radix view within intervals with its scatter shown in stages, quantised keys and every
+/// digit width: every stage equals the model, and the end is each interval stably sorted by the
 /// quantised key.
 #[test]
-fn radix_scatter_stages_and_quantised_keys_match_the_model_within_runs() {
+fn radix_scatter_stages_and_quantised_keys_match_the_model_within_intervals() {
     use shadersort::algorithms::radix::Radix;
-    use shadersort::reference::sort_runs_by;
+    use shadersort::reference::sort_intervals_by;
     let random = IntervalSettings {
         mode: IntervalMode::Random,
         seed: 5,
@@ -351,7 +355,7 @@ fn radix_scatter_stages_and_quantised_keys_match_the_model_within_runs() {
         let radix = Radix::new(gpu);
         for (i, (w, h, axis)) in [(67, 4, Axis::Rows), (5, 33, Axis::Columns)].into_iter().enumerate() {
             let input = random_image(w, h, 50 + i as u64);
-            let runs = IntervalMap::compute(&input, axis, &random, None).unwrap();
+            let intervals = IntervalMap::compute(&input, axis, &random, None).unwrap();
             let options = SortOptions { key: SortKey::Saturation, descending: i == 1, axis };
             for (digit_bits, key_bits, sub_steps) in
                 [(2, Some(6), true), (8, None, true), (1, Some(3), false), (4, None, false)]
@@ -363,33 +367,34 @@ fn radix_scatter_stages_and_quantised_keys_match_the_model_within_runs() {
                     sub_steps,
                     twin_indices: sub_steps,
                 };
-                let run = radix.start_within(gpu, &input, options, settings, Some(&runs)).unwrap();
+                let run = radix.start_within(gpu, &input, options, settings, Some(&intervals)).unwrap();
                 let plan = run.plan();
-                assert_eq!(plan.key.interval_bits, runs.interval_bits());
+                assert_eq!(plan.key.interval_bits, intervals.interval_bits());
                 let seqs = run.sequences();
                 let what = format!("{w}x{h} {plan:?}");
-                let (_, model_moved) = radix_steps_within(&input, seqs, &plan, Some(&runs), plan.steps());
+                let (_, model_moved) =
+                    radix_steps_within(&input, seqs, &plan, Some(&intervals), plan.steps());
                 let run = step_through(gpu, Box::new(run), |step, state, moved| {
-                    let (model, _) = radix_steps_within(&input, seqs, &plan, Some(&runs), step);
+                    let (model, _) = radix_steps_within(&input, seqs, &plan, Some(&intervals), step);
                     assert!(*state == model, "{what}: step {step} differs from the model");
                     assert_eq!(moved, model_moved[step as usize - 1], "{what}: pixels moved by step {step}");
                 });
                 let end = read_texture(gpu, run.state()).unwrap();
                 assert!(
-                    end == sort_runs_by(&input, &runs, |p| plan.key.of(p)),
-                    "{what}: not each run sorted"
+                    end == sort_intervals_by(&input, &intervals, |p| plan.key.of(p)),
+                    "{what}: not each interval sorted"
                 );
-                assert!(fixed_pixels_stay(&input, &end, &runs), "{what}: a fixed pixel moved");
+                assert!(fixed_pixels_stay(&input, &end, &intervals), "{what}: a fixed pixel moved");
             }
         }
     });
 }
 
-/// Threshold runs found on the GPU (a clip's frames take them so) equal the CPU's map id for
+/// Threshold intervals found on the GPU (a clip's frames take them so) equal the CPU's map id for
 /// id: every key, both axes, thresholds that take some, all, one value or no value of the key,
 /// on lines shorter and longer than the kernel's 256 invocations and not multiples of them.
 #[test]
-fn threshold_runs_found_on_the_gpu_equal_the_cpu_map() {
+fn threshold_intervals_found_on_the_gpu_equal_the_cpu_map() {
     use shadersort::algorithms::found_intervals::{FoundIntervals, IntervalsKernel};
     use shadersort::algorithms::interval_texture::interval_id_texture;
     use shadersort::gpu::texture::picture_texture;
@@ -400,7 +405,7 @@ fn threshold_runs_found_on_the_gpu_equal_the_cpu_map() {
         for (i, &(w, h)) in sizes.iter().enumerate() {
             let picture = random_image(w, h, 900 + i as u64);
             let texture = picture_texture(gpu, &picture, "test::picture");
-            let ids = interval_id_texture(gpu, w, h, "test::run_ids");
+            let ids = interval_id_texture(gpu, w, h, "test::interval_ids");
             let thresholds = [
                 (SortKey::ALL[i % SortKey::ALL.len()], Threshold::DEFAULT),
                 (SortKey::Luma, Threshold::ALL),
@@ -411,9 +416,9 @@ fn threshold_runs_found_on_the_gpu_equal_the_cpu_map() {
             ];
             for axis in [Axis::Rows, Axis::Columns] {
                 for (key, threshold) in thresholds {
-                    let runs = FoundIntervals::threshold(key, threshold, axis);
+                    let intervals = FoundIntervals::threshold(key, threshold, axis);
                     let mut encoder = gpu.device.create_command_encoder(&Default::default());
-                    kernel.record(gpu, &mut encoder, &texture, &ids, runs);
+                    kernel.record(gpu, &mut encoder, &texture, &ids, intervals);
                     gpu.queue.submit([encoder.finish()]);
                     let got: Vec<u32> =
                         read_texture(gpu, &ids).unwrap().pixels().map(|p| u32::from_le_bytes(p.0)).collect();
@@ -426,8 +431,8 @@ fn threshold_runs_found_on_the_gpu_equal_the_cpu_map() {
                     let expected = IntervalMap::compute(&picture, axis, &settings, None).unwrap();
                     assert!(got == expected.ids(), "{w}x{h} {axis:?} {key:?} {threshold:?}");
                     assert!(
-                        expected.interval_bits() <= runs.interval_bits(w, h),
-                        "{w}x{h} {axis:?}: run bits"
+                        expected.interval_bits() <= intervals.interval_bits(w, h),
+                        "{w}x{h} {axis:?}: interval bits"
                     );
                 }
             }
@@ -435,11 +440,11 @@ fn threshold_runs_found_on_the_gpu_equal_the_cpu_map() {
     });
 }
 
-/// The radix view within threshold runs found on the GPU ends in the same picture as within
-/// the CPU's map of them (its run ids then take as many bits as a line's could), for keys, orders
-/// and both axes; and a key too wide for those bits is refused as with a map.
+/// The radix view within threshold intervals found on the GPU ends in the same picture as within
+/// the CPU's map of them (its interval ids then take as many bits as a line's could), for keys,
+/// orders and both axes; and a key too wide for those bits is refused as with a map.
 #[test]
-fn radix_within_threshold_runs_found_on_the_gpu_sorts_as_within_the_cpu_map() {
+fn radix_within_threshold_intervals_found_on_the_gpu_sorts_as_within_the_cpu_map() {
     use shadersort::algorithms::found_intervals::{FoundIntervals, IntervalsKernel};
     use shadersort::algorithms::radix::Radix;
     on_every_gpu(|gpu| {
@@ -450,10 +455,17 @@ fn radix_within_threshold_runs_found_on_the_gpu_sorts_as_within_the_cpu_map() {
             let picture = random_image(w, h, 950 + i as u64);
             for axis in [Axis::Rows, Axis::Columns] {
                 let options = SortOptions { key: SortKey::ALL[i], descending: i % 2 == 1, axis };
-                let runs = FoundIntervals::threshold(SortKey::Luma, threshold, axis);
+                let intervals = FoundIntervals::threshold(SortKey::Luma, threshold, axis);
                 let settings = RadixSettings::default();
                 let mut run = radix
-                    .start_within_found(gpu, StartPicture::Image(&picture), options, settings, &kernel, runs)
+                    .start_within_found(
+                        gpu,
+                        StartPicture::Image(&picture),
+                        options,
+                        settings,
+                        &kernel,
+                        intervals,
+                    )
                     .unwrap();
                 run_until(gpu, &mut run, u32::MAX, |_| true).unwrap();
                 let intervals =
@@ -466,14 +478,14 @@ fn radix_within_threshold_runs_found_on_the_gpu_sorts_as_within_the_cpu_map() {
         // Hue takes 19 bits, ids of a line of 16384 take 14.
         let wide = RgbaImage::new(16384, 1);
         let options = SortOptions { key: SortKey::Hue, ..Default::default() };
-        let runs = FoundIntervals::threshold(SortKey::Luma, threshold, Axis::Rows);
+        let intervals = FoundIntervals::threshold(SortKey::Luma, threshold, Axis::Rows);
         let refused = radix.start_within_found(
             gpu,
             StartPicture::Image(&wide),
             options,
             RadixSettings::default(),
             &kernel,
-            runs,
+            intervals,
         );
         assert!(matches!(refused, Err(IntervalMapError::KeyTooWide(_))));
     });

@@ -2,7 +2,7 @@
 //! reads back equals the CPU model's line (pixels, keys, the state before the step), and what
 //! it reports of the step does too (odd-even's compared and swapped pairs, the bubble's phases
 //! and early exit, a radix pass's digits, prefix sums and destinations); on awkward sizes,
-//! rows and columns, within runs and at an angle, on every backend under test.
+//! rows and columns, within intervals and at an angle, on every backend under test.
 
 mod common;
 
@@ -113,24 +113,25 @@ fn odd_even_lens_shows_each_pass_pairs_and_swaps_as_the_model_has_them() {
 }
 
 #[test]
-fn within_runs_the_lens_compares_only_pairs_of_one_run() {
+fn within_intervals_the_lens_compares_only_pairs_of_one_interval() {
     on_every_gpu(|gpu| {
         let mut probe = LensProbe::new(gpu);
         let (w, h) = (23, 2);
         let input = random_image(w, h, 5);
         let options = SortOptions::default();
-        // Runs of five, every seventh pixel fixed.
-        let runs = IntervalMap::build(w, h, Axis::Rows, |_, pos, _| match pos {
+        // Intervals of five, every seventh pixel fixed.
+        let intervals = IntervalMap::build(w, h, Axis::Rows, |_, pos, _| match pos {
             p if p % 7 == 6 => Cell::Fixed,
             p if p % 5 == 0 => Cell::Start,
             _ => Cell::Join,
         });
-        let mut run = OddEven::new(gpu).start_within(gpu, &input, options, PassKind::Compute, Some(&runs));
+        let mut run =
+            OddEven::new(gpu).start_within(gpu, &input, options, PassKind::Compute, Some(&intervals));
         for iteration in 0..3 {
             step(gpu, &mut run);
             let lens = read(gpu, &mut probe, &run, (w, h), Axis::Rows, 1);
-            let ids: Vec<u32> = (0..w).map(|x| runs.id(x, 1)).collect();
-            assert_eq!(lens.cells.iter().map(|c| c.run).collect::<Vec<_>>(), ids);
+            let ids: Vec<u32> = (0..w).map(|x| intervals.id(x, 1)).collect();
+            assert_eq!(lens.cells.iter().map(|c| c.interval).collect::<Vec<_>>(), ids);
             let expected: Vec<usize> = (first_left(iteration)..w as usize - 1)
                 .step_by(2)
                 .filter(|&l| ids[l] == ids[l + 1])
@@ -388,8 +389,8 @@ fn at_an_angle_the_lens_reads_the_line_through_the_point() {
 }
 
 /// The bitonic lens shows each stage's line and the state before it as the model has them, the
-/// stage by number, the pairs it compared within each run (as the model's stage pairs them from
-/// the run's start) and exactly the exchanges the model made.
+/// stage by number, the pairs it compared within each interval (as the model's stage pairs them
+/// from the interval's start) and exactly the exchanges the model made.
 #[test]
 fn bitonic_lens_shows_each_stage_pairs_and_exchanges_as_the_model_has_them() {
     use shadersort::algorithms::bitonic::Bitonic;
@@ -400,13 +401,13 @@ fn bitonic_lens_shows_each_stage_pairs_and_exchanges_as_the_model_has_them() {
         let (w, h) = (23, 3);
         let input = random_image(w, h, 17);
         let options = SortOptions::default();
-        // Runs of up to five, every seventh pixel fixed, in line 1; the others whole.
-        let runs = IntervalMap::build(w, h, Axis::Rows, |line, pos, _| match pos {
+        // Intervals of up to five, every seventh pixel fixed, in line 1; the others whole.
+        let intervals = IntervalMap::build(w, h, Axis::Rows, |line, pos, _| match pos {
             p if line == 1 && p % 7 == 6 => Cell::Fixed,
             p if line == 1 && p % 5 == 0 => Cell::Start,
             _ => Cell::Join,
         });
-        for map in [None, Some(&runs)] {
+        for map in [None, Some(&intervals)] {
             let mut run = bitonic.start_within(gpu, &input, options, map);
             let mut model = BitonicModel::new(&input, options, map);
             let mut before = input.clone();
@@ -416,7 +417,7 @@ fn bitonic_lens_shows_each_stage_pairs_and_exchanges_as_the_model_has_them() {
                 let exchanges = model.step();
                 for line in 0..h {
                     let lens = read(gpu, &mut probe, &run, (w, h), Axis::Rows, line);
-                    let what = format!("stage {index}, line {line}, runs {}", map.is_some());
+                    let what = format!("stage {index}, line {line}, intervals {}", map.is_some());
                     assert_eq!(
                         lens.step,
                         StepReading::Bitonic { index, stages: run.total_steps() },
@@ -426,8 +427,10 @@ fn bitonic_lens_shows_each_stage_pairs_and_exchanges_as_the_model_has_them() {
                     let earlier: Vec<_> = lens.cells.iter().map(|c| c.before.unwrap()).collect();
                     assert_eq!(earlier, model_line(&before, Axis::Rows, line), "{what}");
                     let mut expected = Vec::new();
-                    let ranges = map
-                        .map_or_else(|| std::iter::once(0..w as usize).collect(), |m| m.runs(line as usize));
+                    let ranges = map.map_or_else(
+                        || std::iter::once(0..w as usize).collect(),
+                        |m| m.intervals(line as usize),
+                    );
                     for range in ranges {
                         for a in 0..range.len() as u32 {
                             if let Some(b) = Stage::at(index).partner(a, range.len() as u32) {

@@ -154,7 +154,7 @@ fn bitonic_entry_points_overrides_and_params_match_the_rust_side() {
     }
     assert_eq!(struct_size(&module, "BitonicParams") as usize, std::mem::size_of::<BitonicParams>());
     let overrides: Vec<_> = module.overrides.iter().filter_map(|(_, o)| o.name.clone()).collect();
-    for name in ["WORKGROUP", "BLOCK", "WIDE_CAPACITY", "RUNS_CAPACITY"] {
+    for name in ["WORKGROUP", "BLOCK", "WIDE_CAPACITY", "INTERVALS_CAPACITY"] {
         assert!(overrides.contains(&name.to_string()), "{name} missing from {overrides:?}");
     }
 }

@@ -1,12 +1,11 @@
 //! The live window end to end, on the software GPU under its own Xvfb: keys sent with xdotool
-//! (XTEST) move the pass counter as the key table says, stepping changes the picture on screen,
-//! S saves a PNG, G records a GIF whose frames are the CPU model's, Q quits (more keys in
-//! [`keys`]); the interval flags start it within runs, M changes the runs live, I draws them
-//! over the picture and ] turns the lines to an angle; a clip plays sorted, pauses on a frame,
-//! steps through its passes and frames, and records. Needs `xvfb`,
-//! `xdotool`, `x11-utils` (xdpyinfo) and `imagemagick` (`.ci/run` installs them); set
-//! SHADERSORT_SKIP_WINDOW_TEST=1 to skip it on a machine without them. A failing test prints the
-//! app's log and the X server's.
+//! (XTEST) move the pass counter as the key table says, stepping changes the picture on screen, S
+//! saves a PNG, G records a GIF whose frames are the CPU model's, Q quits (more keys in [`keys`]);
+//! the interval flags start it within intervals, M changes the intervals live, I draws them over
+//! the picture and ] turns the lines to an angle; a clip plays sorted, pauses on a frame, steps
+//! through its passes and frames, and records. Needs `xvfb`, `xdotool`, `x11-utils` (xdpyinfo) and
+//! `imagemagick` (`.ci/run` installs them); set SHADERSORT_SKIP_WINDOW_TEST=1 to skip it on a
+//! machine without them. A failing test prints the app's log and the X server's.
 
 use image::RgbaImage;
 use std::path::PathBuf;
@@ -460,8 +459,8 @@ fn few_colours() -> RgbaImage {
     picture
 }
 
-/// Pixels of a screenshot in the overlay's run-start magenta (the whole screen: a small window's
-/// picture starts left of [`picture_area`], and the panel has no magenta).
+/// Pixels of a screenshot in the overlay's interval-start magenta (the whole screen: a small
+/// window's picture starts left of [`picture_area`], and the panel has no magenta).
 fn magenta_pixels(shot: &RgbaImage) -> usize {
     shot.pixels().filter(|p| p.0 == shadersort::intervals::overlay::INTERVAL_START).count()
 }
@@ -476,13 +475,13 @@ fn last_gif_frame(path: &std::path::Path) -> RgbaImage {
 
 /// One window at a time, as above.
 #[test]
-fn interval_flags_the_mode_key_and_the_runs_overlay_on_both_backends() {
+fn interval_flags_the_mode_key_and_the_intervals_overlay_on_both_backends() {
     for backend in ["vulkan", "gl"] {
-        interval_flags_the_mode_key_and_the_runs_overlay(backend);
+        interval_flags_the_mode_key_and_the_intervals_overlay(backend);
     }
 }
 
-fn interval_flags_the_mode_key_and_the_runs_overlay(backend: &str) {
+fn interval_flags_the_mode_key_and_the_intervals_overlay(backend: &str) {
     use shadersort::intervals::{IntervalMap, IntervalMode, IntervalSettings, Threshold};
     use shadersort::keys::options::{Axis, SortOptions};
     use shadersort::reference::stable_sort_within;
@@ -494,14 +493,14 @@ fn interval_flags_the_mode_key_and_the_runs_overlay(backend: &str) {
     };
     let edges = IntervalSettings { mode: IntervalMode::Edges, ..Default::default() };
     let random = IntervalSettings { mode: IntervalMode::Random, ..Default::default() };
-    let threshold_runs = IntervalMap::compute(&picture, Axis::Rows, &threshold, None).unwrap();
-    let edge_runs = IntervalMap::compute(&picture, Axis::Rows, &edges, None).unwrap();
-    let random_runs = IntervalMap::compute(&picture, Axis::Rows, &random, None).unwrap();
+    let threshold_intervals = IntervalMap::compute(&picture, Axis::Rows, &threshold, None).unwrap();
+    let edge_intervals = IntervalMap::compute(&picture, Axis::Rows, &edges, None).unwrap();
+    let random_intervals = IntervalMap::compute(&picture, Axis::Rows, &random, None).unwrap();
     let options = SortOptions::default();
-    let by_threshold = stable_sort_within(&picture, &options, &threshold_runs);
-    assert!(by_threshold != stable_sort_within(&picture, &options, &edge_runs), "the modes must differ");
+    let by_threshold = stable_sort_within(&picture, &options, &threshold_intervals);
+    assert!(by_threshold != stable_sort_within(&picture, &options, &edge_intervals), "the modes must differ");
 
-    let summary = threshold_runs.summary().to_string();
+    let summary = threshold_intervals.summary().to_string();
     let args = ["--threshold", "0.2..0.6", "--play"];
     let Some(mut s) = start(backend, &picture, &args, &format!("threshold 0.20..0.60 of luma: {summary}"))
     else {
@@ -509,7 +508,7 @@ fn interval_flags_the_mode_key_and_the_runs_overlay(backend: &str) {
     };
     // It plays from the start; End then goes to the last pass (playing may stop earlier, once
     // the picture is known sorted).
-    let total = threshold_runs.max_interval_len();
+    let total = threshold_intervals.max_interval_len();
     s.expect_pass_at_least(2, total);
     s.keys(&["End"]);
     s.expect_step(&format!("pass {total}/{total}"));
@@ -517,7 +516,7 @@ fn interval_flags_the_mode_key_and_the_runs_overlay(backend: &str) {
     let saved = format!("noise-odd-even-luma-threshold-pass{total}.png");
     s.expect_log(&format!("saved {saved}"));
     let window_png = image::open(s.dir.path().join(&saved)).unwrap().to_rgba8();
-    assert!(window_png == by_threshold, "the window's result is not each run stably sorted");
+    assert!(window_png == by_threshold, "the window's result is not each interval stably sorted");
 
     // The headless --out of the same flags writes the same picture.
     let out = s.dir.path().join("headless.png");
@@ -531,22 +530,26 @@ fn interval_flags_the_mode_key_and_the_runs_overlay(backend: &str) {
     assert!(status.success());
     assert!(image::open(&out).unwrap().to_rgba8() == window_png, "the window and --out differ");
 
-    // G records within the same runs: its last frame is the sorted picture (64 colours: exact).
+    // G records within the same intervals: its last frame is the sorted picture (64 colours:
+    // exact).
     s.keys(&["g"]);
     wait_for("the recording", Duration::from_secs(60), || s.log_text().contains("recorded"));
     let gif = s.dir.path().join("gifs/noise-odd-even-luma-threshold.gif");
     assert!(last_gif_frame(&gif) == by_threshold, "the recording's last frame is not the sorted picture");
 
-    // M: edge runs, then random runs; each time the finished sort sorts to the end again within
-    // the new runs (random runs need more passes than the edge runs had: not just clamped).
-    let edge_line = format!("edges above 0.10 of luma: {}", edge_runs.summary());
-    let random_line = format!("random runs of 8..64, seed 0: {}", random_runs.summary());
-    assert!(random_runs.max_interval_len() > edge_runs.max_interval_len());
-    for (line, runs, mode) in [(&edge_line, &edge_runs, "edges"), (&random_line, &random_runs, "random")] {
+    // M: edge intervals, then random intervals; each time the finished sort sorts to the end again
+    // within the new intervals (random intervals need more passes than the edge intervals had: not
+    // just clamped).
+    let edge_line = format!("edges above 0.10 of luma: {}", edge_intervals.summary());
+    let random_line = format!("random intervals of 8..64, seed 0: {}", random_intervals.summary());
+    assert!(random_intervals.max_interval_len() > edge_intervals.max_interval_len());
+    for (line, intervals, mode) in
+        [(&edge_line, &edge_intervals, "edges"), (&random_line, &random_intervals, "random")]
+    {
         s.keys(&["m"]);
         s.expect_log(line);
-        let end = runs.max_interval_len();
-        wait_for(&format!("the {mode} runs sorted to the end"), Duration::from_secs(60), || {
+        let end = intervals.max_interval_len();
+        wait_for(&format!("the {mode} intervals sorted to the end"), Duration::from_secs(60), || {
             let log = s.log_text();
             let after = &log[log.find(line.as_str()).unwrap_or(0)..];
             after.lines().any(|l| l.ends_with(&format!("pass {end}/{end}")))
@@ -555,34 +558,34 @@ fn interval_flags_the_mode_key_and_the_runs_overlay(backend: &str) {
         let saved = format!("noise-odd-even-luma-{mode}-pass{end}.png");
         s.expect_log(&format!("saved {saved}"));
         let live = image::open(s.dir.path().join(&saved)).unwrap().to_rgba8();
-        let expected = stable_sort_within(&picture, &options, runs);
-        assert!(live == expected, "after M the window's result is not sorted within the {mode} runs");
+        let expected = stable_sort_within(&picture, &options, intervals);
+        assert!(live == expected, "after M the window's result is not sorted within the {mode} intervals");
     }
 
-    // I draws the runs over the picture: every run start a whole block of magenta pixels.
+    // I draws the intervals over the picture: every interval start a whole block of magenta pixels.
     std::thread::sleep(Duration::from_millis(300));
     assert_eq!(magenta_pixels(&s.screenshot("plain.png")), 0, "magenta before I");
     s.keys(&["i"]);
-    s.expect_log("runs shown: fixed pixels darkened, run starts magenta");
+    s.expect_log("intervals shown: fixed pixels darkened, interval starts magenta");
     std::thread::sleep(Duration::from_millis(500));
-    let shown = magenta_pixels(&s.screenshot("runs.png"));
-    let starts = random_runs.summary().runs as usize;
+    let shown = magenta_pixels(&s.screenshot("intervals.png"));
+    let starts = random_intervals.summary().intervals as usize;
     let zoom = (1..=16).find(|z| z * z * starts == shown);
-    assert!(zoom.is_some(), "{shown} magenta pixels for {starts} run starts: not one square block each");
+    assert!(zoom.is_some(), "{shown} magenta pixels for {starts} interval starts: not one square block each");
     s.keys(&["i"]);
-    s.expect_log("runs hidden");
+    s.expect_log("intervals hidden");
     std::thread::sleep(Duration::from_millis(500));
     assert_eq!(magenta_pixels(&s.screenshot("hidden.png")), 0, "magenta after hiding");
 
-    // ] turns the direction 15° clockwise: the random runs now lie along lines at 15°, and the
+    // ] turns the direction 15° clockwise: the random intervals now lie along lines at 15°, and the
     // end is the CPU model's, gathered into line space, sorted and scattered back.
     let space = shadersort::angle::LineSpace::new(64, 48, shadersort::angle::Angle::new(15.0).unwrap());
-    let angled_runs = space.interval_map(&picture, &random, None).unwrap();
+    let angled_intervals = space.interval_map(&picture, &random, None).unwrap();
     let turned = "Odd-even transposition, lines at 15° by luma, smallest first; compute";
     s.keys(&["bracketright"]);
     s.expect_log(turned);
     s.keys(&["End"]);
-    let end = angled_runs.max_interval_len();
+    let end = angled_intervals.max_interval_len();
     wait_for("the sort at 15° to the end", Duration::from_secs(60), || {
         let log = s.log_text();
         let after = &log[log.find(turned).unwrap_or(0)..];
@@ -592,7 +595,7 @@ fn interval_flags_the_mode_key_and_the_runs_overlay(backend: &str) {
     let saved = format!("noise-odd-even-luma-angle15-random-pass{end}.png");
     s.expect_log(&format!("saved {saved}"));
     let live = image::open(s.dir.path().join(&saved)).unwrap().to_rgba8();
-    let expected = space.scatter(&stable_sort_within(&space.gather(&picture), &options, &angled_runs));
+    let expected = space.scatter(&stable_sort_within(&space.gather(&picture), &options, &angled_intervals));
     assert!(live == expected, "at 15° the window's result is not the model's");
 
     s.keys(&["q"]);

@@ -1,4 +1,4 @@
-//! Bitonic rows: each run of each line sorted by the bitonic network, one stage per step
+//! Bitonic rows: each interval of each line sorted by the bitonic network, one stage per step
 //! (`shaders/bitonic.wgsl`; the CPU model is `crate::reference::bitonic`).
 //!
 //! Steps recorded together run as few dispatches as the network allows: consecutive stages
@@ -55,7 +55,7 @@ pub struct BitonicParams {
     distance: u32,
     load_origins: u32,
     store_origins: u32,
-    has_runs: u32,
+    has_intervals: u32,
     origin_bits: u32,
     key_max: u32,
     groups_x: u32,
@@ -63,22 +63,22 @@ pub struct BitonicParams {
     pad: [u32; 2],
 }
 
-/// How a unit's pixels are ranked in workgroup memory and whether runs are kept there.
+/// How a unit's pixels are ranked in workgroup memory and whether intervals are kept there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Layout {
     /// The origin takes a second word: the key's bits and the origin's do not fit one.
     wide: bool,
-    /// Each position's run is kept beside its rank.
-    runs: bool,
+    /// Each position's interval is kept beside its rank.
+    intervals: bool,
 }
 
 impl Layout {
     fn bytes_per_position(self) -> u32 {
-        4 * (1 + u32::from(self.wide) + u32::from(self.runs))
+        4 * (1 + u32::from(self.wide) + u32::from(self.intervals))
     }
 
     fn index(self) -> usize {
-        usize::from(self.wide) * 2 + usize::from(self.runs)
+        usize::from(self.wide) * 2 + usize::from(self.intervals)
     }
 }
 
@@ -162,7 +162,7 @@ pub struct Bitonic {
     lines: std::sync::Mutex<Vec<(u32, wgpu::ComputePipeline)>>,
     /// The subgroup size `sort_lines` shuffles within, where it does.
     shuffle_width: Option<u32>,
-    /// The kernel that plans runs found on the GPU, built on first use.
+    /// The kernel that plans intervals found on the GPU, built on first use.
     plan_kernel: std::sync::OnceLock<PlanKernel>,
 }
 
@@ -266,7 +266,7 @@ impl Bitonic {
             ("WORKGROUP", f64::from(workgroup)),
             ("BLOCK", f64::from(block)),
             ("WIDE_CAPACITY", per_position(layout.wide)),
-            ("RUNS_CAPACITY", per_position(layout.runs)),
+            ("INTERVALS_CAPACITY", per_position(layout.intervals)),
         ];
         let pipeline = self.unit_pipeline("sort_blocks", block, &constants);
         let made = BlockPipeline { pipeline, block };
@@ -323,7 +323,7 @@ impl Bitonic {
         Some(pipeline)
     }
 
-    /// Starts sorting `picture` within the runs of `runs` (every line whole with `None`).
+    /// Starts sorting `picture` within the intervals of `intervals` (every line whole with `None`).
     ///
     /// # Panics
     /// When the map is for another picture size or axis (`Pipelines::start_within` checks).
@@ -332,16 +332,16 @@ impl Bitonic {
         gpu: &Gpu,
         picture: &RgbaImage,
         options: SortOptions,
-        runs: Option<&IntervalMap>,
+        intervals: Option<&IntervalMap>,
     ) -> BitonicRun {
-        BitonicRun::new(self, gpu, StartPicture::Image(picture), options, MapSource::Cpu(runs))
+        BitonicRun::new(self, gpu, StartPicture::Image(picture), options, MapSource::Cpu(intervals))
     }
 
-    /// [`Bitonic::start_within`] from a picture on the CPU or a texture already on the GPU,
-    /// within runs from the CPU or found on the GPU from the picture. Within runs found on the
-    /// GPU the plan is made there too, and the steps are those of the longest run a line could
-    /// hold (a stage beyond a run's own network leaves it as it is): the sorted picture is the
-    /// same.
+    /// [`Bitonic::start_within`] from a picture on the CPU or a texture already on the GPU, within
+    /// intervals from the CPU or found on the GPU from the picture. Within intervals found on the
+    /// GPU the plan is made there too, and the steps are those of the longest interval a line could
+    /// hold (a stage beyond an interval's own network leaves it as it is): the sorted picture is
+    /// the same.
     pub fn start_from(
         &self,
         gpu: &Gpu,
@@ -358,7 +358,7 @@ pub struct BitonicRun {
     queue: wgpu::Queue,
     device: wgpu::Device,
     layout: wgpu::BindGroupLayout,
-    /// `sort_blocks` without and with runs, for this run's rank layout.
+    /// `sort_blocks` without and with intervals, for this run's rank layout.
     blocks: [BlockPipeline; 2],
     /// `sort_lines` for this run's lines, where they take it (one-word ranks, and the device
     /// holds a line that way).
@@ -374,7 +374,7 @@ pub struct BitonicRun {
     units: wgpu::Buffer,
     unit_count: u32,
     bind_groups: [wgpu::BindGroup; 2],
-    runs: IntervalTexture,
+    intervals: IntervalTexture,
     options: SortOptions,
     line_len: u32,
     line_count: u32,
@@ -399,22 +399,22 @@ impl BitonicRun {
         source: MapSource<'_>,
     ) -> Self {
         let (width, height) = picture.dimensions();
-        let runs = source.cpu_map();
-        if let Some(map) = runs {
+        let intervals = source.cpu_map();
+        if let Some(map) = intervals {
             interval_texture::check_map(map, width, height, options.axis)
-                .expect("a run map for this picture");
+                .expect("an interval map for this picture");
         }
         let line_len = options.line_len(width, height);
         let line_count = options.line_count(width, height);
         let wide = bits_of(options.key.max_value()) + bits_of(line_len.saturating_sub(1)) > 32;
         // Whole lines take blocks no larger than the line (less workgroup memory, more
-        // workgroups at once); units within runs pack whole runs into the largest block.
-        let whole = Layout { wide, runs: false };
-        let within_runs = Layout { wide, runs: true };
+        // workgroups at once); units within intervals pack whole intervals into the largest block.
+        let whole = Layout { wide, intervals: false };
+        let within_intervals = Layout { wide, intervals: true };
         let line_block = bitonic.device_block(whole).min(line_len.max(2).next_power_of_two());
         let blocks = [
             bitonic.block_pipeline(whole, line_block),
-            bitonic.block_pipeline(within_runs, bitonic.device_block(within_runs)),
+            bitonic.block_pipeline(within_intervals, bitonic.device_block(within_intervals)),
         ];
         let rank_bits = bits_of(options.key.max_value()) + bits_of(line_len.saturating_sub(1));
         let lines = if rank_bits > LINE_RANK_BITS { None } else { bitonic.lines_pipeline(line_len) };
@@ -455,7 +455,7 @@ impl BitonicRun {
             units,
             unit_count: 0,
             bind_groups,
-            runs: IntervalTexture::new(gpu, None, "bitonic::runs"),
+            intervals: IntervalTexture::new(gpu, None, "bitonic::intervals"),
             options,
             line_len,
             line_count,
@@ -469,9 +469,9 @@ impl BitonicRun {
             stats: RunStats::default(),
         };
         match source {
-            MapSource::Cpu(runs) => run.use_intervals(gpu, runs),
+            MapSource::Cpu(intervals) => run.use_intervals(gpu, intervals),
             MapSource::Gpu(kernel, found) => {
-                assert_eq!(found.axis, options.axis, "runs found along the sort's axis");
+                assert_eq!(found.axis, options.axis, "intervals found along the sort's axis");
                 let plan_kernel = bitonic.plan_kernel.get_or_init(|| PlanKernel::new(gpu));
                 run.use_gpu_intervals(gpu, |encoder, input, ids, plan| {
                     kernel.record(gpu, encoder, input, ids, found);
@@ -482,22 +482,22 @@ impl BitonicRun {
         run
     }
 
-    /// Sorts within runs that `find` records finding on the GPU (from the input picture into
-    /// the run-id texture, then the plan from those): the map and the plan never leave the GPU,
-    /// and the steps are those of a run as long as a line.
+    /// Sorts within intervals that `find` records finding on the GPU (from the input picture into
+    /// the interval-id texture, then the plan from those): the map and the plan never leave the
+    /// GPU, and the steps are those of an interval as long as a line.
     fn use_gpu_intervals(
         &mut self,
         gpu: &Gpu,
         find: impl FnOnce(&mut wgpu::CommandEncoder, &wgpu::Texture, &wgpu::Texture, &GpuPlan),
     ) {
         let (width, height) = (self.pictures.input().width(), self.pictures.input().height());
-        self.runs = IntervalTexture::written_on_gpu(gpu, width, height, "bitonic::runs");
+        self.intervals = IntervalTexture::written_on_gpu(gpu, width, height, "bitonic::intervals");
         let block = self.block().block;
         let plan = GpuPlan::new(gpu, self.options.axis, (self.line_len, self.line_count), block);
         let mut encoder = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
             label: Some("bitonic::gpu_intervals"),
         });
-        find(&mut encoder, self.pictures.input(), self.runs.texture(), &plan);
+        find(&mut encoder, self.pictures.input(), self.intervals.texture(), &plan);
         gpu.queue.submit([encoder.finish()]);
         self.unit_count = plan.unit_count;
         self.set_plan_buffers(plan.bounds, plan.units);
@@ -505,11 +505,12 @@ impl BitonicRun {
         self.reset_stats();
     }
 
-    /// Sorts within `runs` from now on: uploads the map, the runs per position and the units.
-    fn use_intervals(&mut self, gpu: &Gpu, runs: Option<&IntervalMap>) {
-        self.runs.set(gpu, runs);
+    /// Sorts within `intervals` from now on: uploads the map, the intervals per position and the
+    /// units.
+    fn use_intervals(&mut self, gpu: &Gpu, intervals: Option<&IntervalMap>) {
+        self.intervals.set(gpu, intervals);
         let block = self.block().block;
-        let plan = Plan::new(self.line_len, self.line_count, runs, block);
+        let plan = Plan::new(self.line_len, self.line_count, intervals, block);
         let storage = |label, contents: &[u8]| {
             gpu.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
                 label: Some(label),
@@ -522,7 +523,7 @@ impl BitonicRun {
             storage("bitonic::bounds", bytemuck::cast_slice(&plan.bounds)),
             storage("bitonic::units", bytemuck::cast_slice(&plan.units)),
         );
-        let longest = runs.map_or(self.line_len, IntervalMap::max_interval_len);
+        let longest = intervals.map_or(self.line_len, IntervalMap::max_interval_len);
         self.total_steps = stage_count(longest);
         self.reset_stats();
     }
@@ -541,7 +542,7 @@ impl BitonicRun {
     }
 
     fn block(&self) -> &BlockPipeline {
-        &self.blocks[usize::from(self.runs.enabled())]
+        &self.blocks[usize::from(self.intervals.enabled())]
     }
 
     fn reset_stats(&mut self) {
@@ -577,7 +578,7 @@ impl BitonicRun {
             distance: stage.distance,
             load_origins: u32::from(first > 0),
             store_origins: u32::from(first + stages < self.total_steps),
-            has_runs: u32::from(self.runs.enabled()),
+            has_intervals: u32::from(self.intervals.enabled()),
             origin_bits: bits_of(self.line_len.saturating_sub(1)),
             key_max: self.options.key.max_value(),
             groups_x,
@@ -588,8 +589,8 @@ impl BitonicRun {
         let counter = self.counters.dynamic_offset(first + stages - 1);
         pass.set_bind_group(0, &self.bind_groups[(self.dispatches % 2) as usize], &[offset, counter]);
         if local {
-            // Whole lines without runs are one unit each: `sort_lines` takes them if it can.
-            let whole_lines = !self.runs.enabled() && self.block().block >= self.line_len;
+            // Whole lines without intervals are one unit each: `sort_lines` takes them if it can.
+            let whole_lines = !self.intervals.enabled() && self.block().block >= self.line_len;
             match &self.lines {
                 Some(lines) if whole_lines => pass.set_pipeline(lines),
                 _ => pass.set_pipeline(&self.block().pipeline),
@@ -674,7 +675,7 @@ impl SortRun for BitonicRun {
             state: self.pictures.state(self.dispatches),
             before: one_stage.then(|| self.pictures.state(self.dispatches - 1)),
             axis: self.options.axis,
-            runs: self.runs.enabled().then(|| self.runs.texture()),
+            intervals: self.intervals.enabled().then(|| self.intervals.texture()),
             options: self.options,
             steps_done: self.steps_done,
             step: LensStep::Bitonic { stages: self.total_steps },
@@ -695,20 +696,20 @@ impl SortRun for BitonicRun {
         &mut self,
         gpu: &Gpu,
         encoder: &mut wgpu::CommandEncoder,
-        runs: Option<&IntervalMap>,
+        intervals: Option<&IntervalMap>,
     ) -> Result<(), IntervalMapError> {
         let texture = self.pictures.state(0);
-        if let Some(map) = runs {
+        if let Some(map) = intervals {
             interval_texture::check_map(map, texture.width(), texture.height(), self.options.axis)?;
         }
-        self.use_intervals(gpu, runs);
+        self.use_intervals(gpu, intervals);
         self.restart(encoder);
         Ok(())
     }
 }
 
 /// The two step bind groups (see `PingPong::step_bind_groups`), with the input picture at
-/// binding 4 and the origins, runs and units at 5, 6 and 7.
+/// binding 4 and the origins, intervals and units at 5, 6 and 7.
 fn bind_groups(
     device: &wgpu::Device,
     layout: &wgpu::BindGroupLayout,
@@ -734,10 +735,10 @@ mod tests {
 
     #[test]
     fn blocks_are_powers_of_two_that_fit_workgroup_memory() {
-        let narrow = Layout { wide: false, runs: false };
+        let narrow = Layout { wide: false, intervals: false };
         assert_eq!(block_for(16384, narrow, u32::MAX), 2048);
         assert_eq!(block_for(49152, narrow, u32::MAX), 8192);
-        assert_eq!(block_for(49152, Layout { wide: true, runs: true }, u32::MAX), 2048);
+        assert_eq!(block_for(49152, Layout { wide: true, intervals: true }, u32::MAX), 2048);
         assert_eq!(block_for(49152, narrow, 100), 64);
     }
 }

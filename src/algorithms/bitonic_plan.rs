@@ -1,7 +1,7 @@
-//! What the bitonic network's `sort_blocks` works on within runs, and the runs `global_stage`
-//! reads: the plan, made on the CPU from a run map ([`Plan::new`]) or on the GPU from a run-id
-//! texture the GPU wrote itself ([`PlanKernel`], `shaders/bitonic_plan.wgsl`), so that a clip's
-//! threshold runs need nothing from the CPU.
+//! What the bitonic network's `sort_blocks` works on within intervals, and the intervals
+//! `global_stage` reads: the plan, made on the CPU from an interval map ([`Plan::new`]) or on the
+//! GPU from an interval-id texture the GPU wrote itself ([`PlanKernel`],
+//! `shaders/bitonic_plan.wgsl`), so that a clip's threshold intervals need nothing from the CPU.
 
 use crate::gpu::Gpu;
 use crate::gpu::bindings::{compute_buffer, uint_texture};
@@ -13,21 +13,22 @@ use wgpu::util::DeviceExt;
 /// Invocations per workgroup of `bitonic_plan` (one a line).
 const PLAN_WORKGROUP: u32 = 64;
 
-/// Units (line, first position, length, 0) and, within runs, each position's run.
+/// Units (line, first position, length, 0) and, within intervals, each position's interval.
 #[doc(hidden)]
 pub struct Plan {
     /// Line, first position, length, 0.
     pub units: Vec<[u32; 4]>,
-    /// Per position (line-major), start << 16 | (length - 1) of its run; empty without runs.
+    /// Per position (line-major), start << 16 | (length - 1) of its interval; empty without
+    /// intervals.
     pub bounds: Vec<u32>,
 }
 
 impl Plan {
-    /// Lines of `line_len` cut into aligned blocks, or, within runs, chunks of whole runs of at
-    /// most `block` positions and runs longer than that cut into blocks from their start. Lines
-    /// are planned on every core (natively), a share of consecutive lines each.
-    pub fn new(line_len: u32, line_count: u32, runs: Option<&IntervalMap>, block: u32) -> Self {
-        let Some(map) = runs else {
+    /// Lines of `line_len` cut into aligned blocks, or, within intervals, chunks of whole intervals
+    /// of at most `block` positions and intervals longer than that cut into blocks from their
+    /// start. Lines are planned on every core (natively), a share of consecutive lines each.
+    pub fn new(line_len: u32, line_count: u32, intervals: Option<&IntervalMap>, block: u32) -> Self {
+        let Some(map) = intervals else {
             let mut units = Vec::new();
             for line in 0..line_count {
                 blocks_of(&mut units, block, line, 0, line_len);
@@ -77,7 +78,7 @@ fn plan_lines(
     let layout = map.layout();
     for (offset, bounds) in bounds.chunks_exact_mut(len).enumerate() {
         let line = first_line + offset;
-        // Each position's run, without a branch on the ids: where it starts (forwards), then
+        // Each position's interval, without a branch on the ids: where it starts (forwards), then
         // where it ends (backwards).
         let ids = &map.ids()[layout.index(line, 0)..];
         let id = |pos: usize| ids[pos * layout.stride];
@@ -91,7 +92,7 @@ fn plan_lines(
             end = if pos + 1 < len && id(pos + 1) != id(pos) { pos as u32 } else { end };
             bounds[pos] = starts[pos] << 16 | (end - starts[pos]);
         }
-        // The runs in order, one step each, packed into chunks.
+        // The intervals in order, one step each, packed into chunks.
         let line = line as u32;
         let mut chunk: Option<(u32, u32)> = None;
         let mut pos = 0;
@@ -120,10 +121,10 @@ fn plan_lines(
     units
 }
 
-/// Unit slots a line needs at most in [`Plan::new`] within any runs: of three consecutive units
-/// of a line, the first is a chunk closed because the next run did not fit, or a full block of
-/// a long run, or its last piece (then the next begins another item): in each case the three
-/// hold more than a block, so a line has fewer than `3 * ceil(line_len / block)` units.
+/// Unit slots a line needs at most in [`Plan::new`] within any intervals: of three consecutive
+/// units of a line, the first is a chunk closed because the next interval did not fit, or a full
+/// block of a long interval, or its last piece (then the next begins another item): in each case
+/// the three hold more than a block, so a line has fewer than `3 * ceil(line_len / block)` units.
 pub fn slots_per_line(line_len: u32, block: u32) -> u32 {
     3 * line_len.div_ceil(block)
 }
@@ -143,7 +144,7 @@ struct PlanParams {
 /// The plan of one picture made on the GPU: its buffers, bound by the steps, and the unit
 /// count (every line's slots, unused ones empty).
 pub struct GpuPlan {
-    /// Per position, its run (as [`Plan::bounds`]).
+    /// Per position, its interval (as [`Plan::bounds`]).
     pub bounds: wgpu::Buffer,
     /// Per line, [`slots_per_line`] units; an unused slot has length 0.
     pub units: wgpu::Buffer,
@@ -177,7 +178,7 @@ impl GpuPlan {
     }
 }
 
-/// The kernel that makes a [`GpuPlan`] from run ids.
+/// The kernel that makes a [`GpuPlan`] from interval ids.
 pub struct PlanKernel {
     layout: wgpu::BindGroupLayout,
     pipeline: wgpu::ComputePipeline,
@@ -214,12 +215,12 @@ impl PlanKernel {
         PlanKernel { layout, pipeline }
     }
 
-    /// Records filling `plan` from `ids` (a run-id texture of the picture, written before this
-    /// runs in `encoder`).
+    /// Records filling `plan` from `ids` (an interval-id texture of the picture, written before
+    /// this runs in `encoder`).
     pub fn record(&self, gpu: &Gpu, encoder: &mut wgpu::CommandEncoder, ids: &wgpu::Texture, plan: &GpuPlan) {
         let p = plan.params;
         let lines = if p.axis == Axis::Rows as u32 { ids.height() } else { ids.width() };
-        assert_eq!(lines, p.line_count, "run ids for the plan's picture");
+        assert_eq!(lines, p.line_count, "interval ids for the plan's picture");
         let params = gpu.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("bitonic_plan::params"),
             contents: bytemuck::bytes_of(&p),
@@ -263,8 +264,8 @@ mod tests {
     }
 
     #[test]
-    fn runs_are_packed_whole_into_chunks_and_long_runs_cut_from_their_start() {
-        // Runs [0, 2), [2] fixed, [3, 9) longer than a block, [9, 10).
+    fn intervals_are_packed_whole_into_chunks_and_long_intervals_cut_from_their_start() {
+        // Intervals [0, 2), [2] fixed, [3, 9) longer than a block, [9, 10).
         let cells = "JJFSJJJJJS";
         let map = IntervalMap::build(10, 1, Axis::Rows, |_, pos, _| match &cells[pos..=pos] {
             "F" => Cell::Fixed,
@@ -277,9 +278,9 @@ mod tests {
         assert_eq!(plan.bounds[2], 2 << 16);
     }
 
-    /// Units per line stay within the slots the GPU plan gives a line, for runs of random
-    /// lengths around the block's and for the worst pattern: a run one longer than a block, then
-    /// a run of one, over and over.
+    /// Units per line stay within the slots the GPU plan gives a line, for intervals of random
+    /// lengths around the block's and for the worst pattern: an interval one longer than a block,
+    /// then an interval of one, over and over.
     #[test]
     fn no_line_needs_more_units_than_its_slots() {
         let mut rng = SplitMix64::new(7);
@@ -293,9 +294,9 @@ mod tests {
                         let reach = 2 * block as u64 + 2;
                         let mut cells: Vec<Cell> = Vec::new();
                         while cells.len() < len as usize {
-                            let run = 1 + rng.next_u64() % reach;
-                            cells.push(if run == 1 && k % 2 == 0 { Cell::Fixed } else { Cell::Start });
-                            cells.extend((1..run).map(|_| Cell::Join));
+                            let len = 1 + rng.next_u64() % reach;
+                            cells.push(if len == 1 && k % 2 == 0 { Cell::Fixed } else { Cell::Start });
+                            cells.extend((1..len).map(|_| Cell::Join));
                         }
                         IntervalMap::build(len, 1, Axis::Rows, |_, pos, _| cells[pos])
                     })

@@ -45,7 +45,7 @@ pub struct BubbleParams {
     pub first_phase: u32,
     /// Phases to run at most.
     pub phases: u32,
-    /// Phases after which every line is sorted: the longest run's length.
+    /// Phases after which every line is sorted: the longest interval's length.
     pub line_phases: u32,
     /// Padding to 32 bytes.
     pub pad: [u32; 2],
@@ -64,8 +64,8 @@ pub fn workgroup_size(limits: &wgpu::Limits) -> u32 {
         .min(limits.max_compute_workgroup_size_x)
 }
 
-/// The bubble pipelines, built once per device, `[whole lines, in runs]` (the `INTERVALS` override
-/// of `shaders/intervals.wgsl`), and the odd-even pipelines it falls back on.
+/// The bubble pipelines, built once per device, `[whole lines, in intervals]` (the `INTERVALS`
+/// override of `shaders/intervals.wgsl`), and the odd-even pipelines it falls back on.
 pub struct Bubble {
     layout: wgpu::BindGroupLayout,
     pipeline: [wgpu::ComputePipeline; 2],
@@ -103,14 +103,14 @@ impl Bubble {
             bind_group_layouts: &[Some(&layout)],
             immediate_size: 0,
         });
-        let pipeline = [false, true].map(|with_runs| {
+        let pipeline = [false, true].map(|with_intervals| {
             let constants = [
                 ("ROW_CAPACITY", f64::from(capacity)),
                 ("WORKGROUP", f64::from(workgroup)),
-                interval_texture::intervals_constant(with_runs),
+                interval_texture::intervals_constant(with_intervals),
             ];
             device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: Some(&format!("bubble::pipeline[{}]", usize::from(with_runs))),
+                label: Some(&format!("bubble::pipeline[{}]", usize::from(with_intervals))),
                 layout: Some(&pipeline_layout),
                 module: &module,
                 entry_point: Some("bubble"),
@@ -144,7 +144,8 @@ impl Bubble {
         self.start_within(gpu, picture, options, phases_per_step, None)
     }
 
-    /// [`Bubble::start`] sorting within the runs of `runs` (every line whole with `None`).
+    /// [`Bubble::start`] sorting within the intervals of `intervals` (every line whole with
+    /// `None`).
     ///
     /// # Panics
     /// When the map is for another picture size or axis (`Pipelines::start_within` checks).
@@ -154,13 +155,19 @@ impl Bubble {
         picture: &RgbaImage,
         options: SortOptions,
         phases_per_step: u32,
-        runs: Option<&IntervalMap>,
+        intervals: Option<&IntervalMap>,
     ) -> Box<dyn SortRun> {
-        self.start_from(gpu, StartPicture::Image(picture), options, phases_per_step, MapSource::Cpu(runs))
+        self.start_from(
+            gpu,
+            StartPicture::Image(picture),
+            options,
+            phases_per_step,
+            MapSource::Cpu(intervals),
+        )
     }
 
     /// [`Bubble::start_within`] from a picture on the CPU or a texture already on the GPU,
-    /// within runs from the CPU or found on the GPU from the picture (then with a budget of as
+    /// within intervals from the CPU or found on the GPU from the picture (then with a budget of as
     /// many phases as a line is long: each line still leaves once it is sorted).
     pub fn start_from(
         &self,
@@ -199,7 +206,7 @@ impl Bubble {
         self.start_in_workgroups_within(gpu, picture, options, phases_per_step, None)
     }
 
-    /// [`Bubble::start_in_workgroups`] sorting within the runs of `runs`.
+    /// [`Bubble::start_in_workgroups`] sorting within the intervals of `intervals`.
     ///
     /// # Panics
     /// When the map is for another picture size or axis.
@@ -209,7 +216,7 @@ impl Bubble {
         picture: &RgbaImage,
         options: SortOptions,
         phases_per_step: u32,
-        runs: Option<&IntervalMap>,
+        intervals: Option<&IntervalMap>,
     ) -> Option<BubbleRun> {
         let len = options.line_len(picture.width(), picture.height());
         (len <= self.capacity).then(|| {
@@ -219,7 +226,7 @@ impl Bubble {
                 StartPicture::Image(picture),
                 options,
                 phases_per_step,
-                MapSource::Cpu(runs),
+                MapSource::Cpu(intervals),
             )
         })
     }
@@ -229,9 +236,9 @@ impl Bubble {
 pub struct BubbleRun {
     /// For writing a dispatch's parameters when it is recorded.
     queue: wgpu::Queue,
-    /// Without and with a run map.
+    /// Without and with an interval map.
     pipeline: [wgpu::ComputePipeline; 2],
-    /// The layout of `bind_groups`, to make them again for a new run-map texture.
+    /// The layout of `bind_groups`, to make them again for a new interval-map texture.
     layout: wgpu::BindGroupLayout,
     pictures: PingPong,
     bind_groups: [wgpu::BindGroup; 2],
@@ -239,11 +246,11 @@ pub struct BubbleRun {
     counters: SwapCounters,
     /// Per line, the phases the last dispatch ran and whether it left early (the lens reads it).
     line_reports: wgpu::Buffer,
-    runs: IntervalTexture,
+    intervals: IntervalTexture,
     options: SortOptions,
     line_len: u32,
     line_count: u32,
-    /// Phases after which every line is sorted: the longest run's length.
+    /// Phases after which every line is sorted: the longest interval's length.
     line_phases: u32,
     /// Phases per step as asked for; `phases_per_step` is it within 1..=line_phases.
     asked_phases_per_step: u32,
@@ -268,12 +275,13 @@ impl BubbleRun {
         let (width, height) = picture.dimensions();
         if let Some(map) = source.cpu_map() {
             interval_texture::check_map(map, width, height, options.axis)
-                .expect("a run map for this picture");
+                .expect("an interval map for this picture");
         }
         let pictures = PingPong::start(gpu, picture, "bubble");
         let params = ParamsRing::new(gpu, std::mem::size_of::<BubbleParams>(), RING, "bubble::params");
         let counters = SwapCounters::new(gpu, RING, 3, "bubble::counters");
-        let run_texture = IntervalTexture::from_source(gpu, source, pictures.input(), "bubble::runs");
+        let interval_texture =
+            IntervalTexture::from_source(gpu, source, pictures.input(), "bubble::intervals");
         let line_count = options.line_count(width, height);
         let line_reports = gpu.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("bubble::line_reports"),
@@ -282,7 +290,7 @@ impl BubbleRun {
             mapped_at_creation: false,
         });
         let bind_groups =
-            bind_groups(gpu, &bubble.layout, &pictures, &params, &counters, &line_reports, &run_texture);
+            bind_groups(gpu, &bubble.layout, &pictures, &params, &counters, &line_reports, &interval_texture);
         let line_len = options.line_len(width, height);
         let mut run = BubbleRun {
             queue: gpu.queue.clone(),
@@ -293,7 +301,7 @@ impl BubbleRun {
             params,
             counters,
             line_reports,
-            runs: run_texture,
+            intervals: interval_texture,
             options,
             line_len,
             line_count,
@@ -306,14 +314,14 @@ impl BubbleRun {
             stats: RunStats::default(),
             last_step_phases: None,
         };
-        run.set_line_phases(source.longest_run(line_len));
+        run.set_line_phases(source.longest_interval(line_len));
         run
     }
 
-    /// Sorts within `runs` from now on: uploads the map and sets the phases to the longest
-    /// run's length.
-    fn use_intervals(&mut self, gpu: &Gpu, runs: Option<&IntervalMap>) {
-        if self.runs.set(gpu, runs) {
+    /// Sorts within `intervals` from now on: uploads the map and sets the phases to the longest
+    /// interval's length.
+    fn use_intervals(&mut self, gpu: &Gpu, intervals: Option<&IntervalMap>) {
+        if self.intervals.set(gpu, intervals) {
             self.bind_groups = bind_groups(
                 gpu,
                 &self.layout,
@@ -321,13 +329,13 @@ impl BubbleRun {
                 &self.params,
                 &self.counters,
                 &self.line_reports,
-                &self.runs,
+                &self.intervals,
             );
         }
-        self.set_line_phases(runs.map_or(self.line_len, IntervalMap::max_interval_len));
+        self.set_line_phases(intervals.map_or(self.line_len, IntervalMap::max_interval_len));
     }
 
-    /// Sorts every line in `line_phases` phases from now on (the longest run's length), in
+    /// Sorts every line in `line_phases` phases from now on (the longest interval's length), in
     /// steps of the phases asked for.
     fn set_line_phases(&mut self, line_phases: u32) {
         self.line_phases = line_phases;
@@ -373,7 +381,7 @@ impl SortRun for BubbleRun {
             label: Some("bubble::steps"),
             timestamp_writes: None,
         });
-        pass.set_pipeline(&self.pipeline[usize::from(self.runs.enabled())]);
+        pass.set_pipeline(&self.pipeline[usize::from(self.intervals.enabled())]);
         for step in first..first + n {
             let first_phase = step * self.phases_per_step;
             let params = BubbleParams {
@@ -436,7 +444,7 @@ impl SortRun for BubbleRun {
             line_phases: self.line_phases,
             reports: &self.line_reports,
         };
-        LensView::of_ping_pong(&self.pictures, &self.runs, self.options, self.steps_done, step)
+        LensView::of_ping_pong(&self.pictures, &self.intervals, self.options, self.steps_done, step)
     }
 
     fn restart(&mut self, encoder: &mut wgpu::CommandEncoder) {
@@ -449,19 +457,19 @@ impl SortRun for BubbleRun {
         &mut self,
         gpu: &Gpu,
         encoder: &mut wgpu::CommandEncoder,
-        runs: Option<&IntervalMap>,
+        intervals: Option<&IntervalMap>,
     ) -> Result<(), IntervalMapError> {
         let texture = self.pictures.state(0);
-        if let Some(map) = runs {
+        if let Some(map) = intervals {
             interval_texture::check_map(map, texture.width(), texture.height(), self.options.axis)?;
         }
-        self.use_intervals(gpu, runs);
+        self.use_intervals(gpu, intervals);
         self.restart(encoder);
         Ok(())
     }
 }
 
-/// The two step bind groups (see `PingPong::step_bind_groups`), with the run map at binding 4
+/// The two step bind groups (see `PingPong::step_bind_groups`), with the interval map at binding 4
 /// and the line reports at 5.
 fn bind_groups(
     gpu: &Gpu,
@@ -470,11 +478,14 @@ fn bind_groups(
     params: &ParamsRing,
     counters: &SwapCounters,
     line_reports: &wgpu::Buffer,
-    runs: &IntervalTexture,
+    intervals: &IntervalTexture,
 ) -> [wgpu::BindGroup; 2] {
     pictures.step_bind_groups(&gpu.device, layout, "bubble", params.binding(), counters.binding(), |_| {
         vec![
-            wgpu::BindGroupEntry { binding: 4, resource: wgpu::BindingResource::TextureView(runs.view()) },
+            wgpu::BindGroupEntry {
+                binding: 4,
+                resource: wgpu::BindingResource::TextureView(intervals.view()),
+            },
             wgpu::BindGroupEntry { binding: 5, resource: line_reports.as_entire_binding() },
         ]
     })

@@ -1,8 +1,8 @@
-//! Runs found on the GPU (`shaders/found_intervals.wgsl`): a picture's run ids written into a run
-//! texture by a kernel, equal to what [`IntervalMap::compute`] makes on the CPU along rows or columns
-//! for every interval rule (whole lines, threshold, edges, random lengths) with or without a
-//! mask, and in line space along lines at an angle as `LineSpace::interval_map` makes them, so a
-//! clip's frames need no run map from the CPU and no upload of one.
+//! Intervals found on the GPU (`shaders/found_intervals.wgsl`): a picture's interval ids written
+//! into an interval texture by a kernel, equal to what [`IntervalMap::compute`] makes on the CPU
+//! along rows or columns for every interval rule (whole lines, threshold, edges, random lengths)
+//! with or without a mask, and in line space along lines at an angle as `LineSpace::interval_map`
+//! makes them, so a clip's frames need no interval map from the CPU and no upload of one.
 //!
 //! [`IntervalMap::compute`]: crate::intervals::IntervalMap::compute
 
@@ -16,8 +16,8 @@ use crate::keys::SortKey;
 use crate::keys::options::Axis;
 use wgpu::util::DeviceExt;
 
-/// The longest line the kernel cuts into random runs (`START_WORDS` bits of workgroup memory in
-/// the shader); longer ones take the CPU's map.
+/// The longest line the kernel cuts into random intervals (`START_WORDS` bits of workgroup memory
+/// in the shader); longer ones take the CPU's map.
 pub const MAX_RANDOM_LINE: u32 = 1024 * 32;
 
 /// Mirrors `IntervalParams` in `shaders/found_intervals.wgsl`.
@@ -42,12 +42,12 @@ struct IntervalParams {
     angled: u32,
 }
 
-/// How the GPU cuts each line into runs: the interval mode with what it reads.
+/// How the GPU cuts each line into intervals: the interval mode with what it reads.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum IntervalRule {
-    /// Every line one run (cut only by a mask).
+    /// Every line one interval (cut only by a mask).
     Whole,
-    /// Runs of the pixels whose `key` lies inside `threshold`.
+    /// Intervals of the pixels whose `key` lies inside `threshold`.
     Threshold {
         /// The interval key.
         key: SortKey,
@@ -61,7 +61,7 @@ pub enum IntervalRule {
         /// The edge level, a fraction of the largest magnitude.
         level: f64,
     },
-    /// Runs of random lengths (`intervals::random`).
+    /// Intervals of random lengths (`intervals::random`).
     Random {
         /// The seed.
         seed: u64,
@@ -86,21 +86,21 @@ impl IntervalRule {
     }
 }
 
-/// Which runs to find: those `rule` cuts along `axis`, the black pixels of `mask` fixed.
+/// Which intervals to find: those `rule` cuts along `axis`, the black pixels of `mask` fixed.
 #[derive(Clone, Copy, Debug)]
 pub struct FoundIntervals<'a> {
     /// How the lines are cut.
     pub rule: IntervalRule,
-    /// The lines the runs lie along (rows in line space).
+    /// The lines the intervals lie along (rows in line space).
     pub axis: Axis,
     /// The mask, already on the GPU.
     pub mask: Option<&'a GpuMask>,
-    /// Lines at an angle: the runs are found in line space, each cell read from the picture
+    /// Lines at an angle: the intervals are found in line space, each cell read from the picture
     /// where the cell's pixel lies (padding fixed).
     pub angled: Option<LineCells<'a>>,
 }
 
-/// What finding runs in line space reads: the picture in image space, and for each line-space
+/// What finding intervals in line space reads: the picture in image space, and for each line-space
 /// cell the picture pixel it holds (`angle::LineSpace::cells`, `u32::MAX` for padding).
 #[derive(Clone, Copy, Debug)]
 pub struct LineCells<'a> {
@@ -111,18 +111,18 @@ pub struct LineCells<'a> {
 }
 
 impl<'a> FoundIntervals<'a> {
-    /// Runs cut by `rule` along `axis`, without a mask.
+    /// Intervals cut by `rule` along `axis`, without a mask.
     pub fn new(rule: IntervalRule, axis: Axis) -> Self {
         FoundIntervals { rule, axis, mask: None, angled: None }
     }
 
-    /// Threshold runs without a mask.
+    /// Threshold intervals without a mask.
     pub fn threshold(key: SortKey, threshold: Threshold, axis: Axis) -> Self {
         FoundIntervals::new(IntervalRule::Threshold { key, threshold }, axis)
     }
 
-    /// The most bits a run id takes in a picture of `width` x `height`: an id grows by at most
-    /// one a position, so it is below the line's length.
+    /// The most bits an interval id takes in a picture of `width` x `height`: an id grows by at
+    /// most one a position, so it is below the line's length.
     pub fn interval_bits(&self, width: u32, height: u32) -> u32 {
         let len = if self.axis == Axis::Rows { width } else { height };
         u32::BITS - len.saturating_sub(1).leading_zeros()
@@ -134,7 +134,7 @@ impl<'a> FoundIntervals<'a> {
     }
 }
 
-/// The kernel that finds runs.
+/// The kernel that finds intervals.
 pub struct IntervalsKernel {
     layout: wgpu::BindGroupLayout,
     pipeline: wgpu::ComputePipeline,
@@ -163,10 +163,10 @@ impl IntervalsKernel {
             immediate_size: 0,
         });
         let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some("found_intervals::find_runs"),
+            label: Some("found_intervals::find_intervals"),
             layout: Some(&pipeline_layout),
             module: &module,
-            entry_point: Some("find_runs"),
+            entry_point: Some("find_intervals"),
             // Every workgroup word is written before it is read (the random starts cleared
             // first), and zeroing them makes GL's compile slow.
             compilation_options: wgpu::PipelineCompilationOptions {
@@ -180,46 +180,46 @@ impl IntervalsKernel {
         IntervalsKernel { layout, pipeline, stand_in }
     }
 
-    /// Records writing the run ids of `picture` (an `Rgba8Uint` texture, the one sorted: line
-    /// space at an angle, where the runs' own picture is read instead) under `runs` into `ids`
-    /// (a run id texture of the same size).
+    /// Records writing the interval ids of `picture` (an `Rgba8Uint` texture, the one sorted: line
+    /// space at an angle, where the intervals' own picture is read instead) under `intervals` into
+    /// `ids` (an interval id texture of the same size).
     pub fn record(
         &self,
         gpu: &Gpu,
         encoder: &mut wgpu::CommandEncoder,
         picture: &wgpu::Texture,
         ids: &wgpu::Texture,
-        runs: FoundIntervals<'_>,
+        intervals: FoundIntervals<'_>,
     ) {
         let (width, height) = (picture.width(), picture.height());
-        assert_eq!((ids.width(), ids.height()), (width, height), "run ids for the picture's size");
-        let (line_len, line_count) = match runs.axis {
+        assert_eq!((ids.width(), ids.height()), (width, height), "interval ids for the picture's size");
+        let (line_len, line_count) = match intervals.axis {
             Axis::Rows => (width, height),
             Axis::Columns => (height, width),
         };
-        assert!(runs.fits(line_len), "random runs along lines of {line_len} pixels");
-        let read = match runs.angled {
+        assert!(intervals.fits(line_len), "random intervals along lines of {line_len} pixels");
+        let read = match intervals.angled {
             Some(angled) => {
-                assert_eq!(runs.axis, Axis::Rows, "line space is cut along its rows");
+                assert_eq!(intervals.axis, Axis::Rows, "line space is cut along its rows");
                 assert_eq!(angled.cells.size(), ids.size(), "a cell table of line space's size");
                 angled.picture
             }
             None => picture,
         };
-        if let Some(mask) = runs.mask {
+        if let Some(mask) = intervals.mask {
             assert_eq!(mask.dimensions(), (read.width(), read.height()), "a mask of the picture's size");
         }
         let groups_x = line_count.min(gpu.device.limits().max_compute_workgroups_per_dimension);
         let mut params = IntervalParams {
-            axis: runs.axis as u32,
+            axis: intervals.axis as u32,
             line_len,
             line_count,
             groups_x,
-            masked: u32::from(runs.mask.is_some()),
-            angled: u32::from(runs.angled.is_some()),
+            masked: u32::from(intervals.mask.is_some()),
+            angled: u32::from(intervals.angled.is_some()),
             ..bytemuck::Zeroable::zeroed()
         };
-        match runs.rule {
+        match intervals.rule {
             IntervalRule::Whole => {}
             IntervalRule::Threshold { key, threshold } => {
                 let inside = threshold.key_values(key);
@@ -250,8 +250,8 @@ impl IntervalsKernel {
         });
         let picture_view = read.create_view(&Default::default());
         let ids_view = ids.create_view(&Default::default());
-        let mask = runs.mask.map_or(&self.stand_in, GpuMask::view);
-        let cells = runs.angled.map(|a| a.cells.create_view(&Default::default()));
+        let mask = intervals.mask.map_or(&self.stand_in, GpuMask::view);
+        let cells = intervals.angled.map(|a| a.cells.create_view(&Default::default()));
         let bind_group = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("found_intervals::bind_group"),
             layout: &self.layout,
@@ -284,13 +284,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn run_ids_stay_below_the_line_length() {
-        let runs = FoundIntervals::threshold(SortKey::Luma, Threshold::DEFAULT, Axis::Rows);
-        assert_eq!(runs.interval_bits(1920, 1080), 11);
-        assert_eq!(runs.interval_bits(1, 5), 0);
-        assert_eq!(runs.interval_bits(2049, 5), 12);
-        assert_eq!(FoundIntervals { axis: Axis::Columns, ..runs }.interval_bits(1920, 1080), 11);
-        assert_eq!(FoundIntervals { axis: Axis::Columns, ..runs }.interval_bits(7, 2), 1);
+    fn interval_ids_stay_below_the_line_length() {
+        let intervals = FoundIntervals::threshold(SortKey::Luma, Threshold::DEFAULT, Axis::Rows);
+        assert_eq!(intervals.interval_bits(1920, 1080), 11);
+        assert_eq!(intervals.interval_bits(1, 5), 0);
+        assert_eq!(intervals.interval_bits(2049, 5), 12);
+        assert_eq!(FoundIntervals { axis: Axis::Columns, ..intervals }.interval_bits(1920, 1080), 11);
+        assert_eq!(FoundIntervals { axis: Axis::Columns, ..intervals }.interval_bits(7, 2), 1);
     }
 
     /// The shader's bitset of random starts holds the longest line the Rust side allows.

@@ -1,4 +1,4 @@
-//! A clip's mask on the GPU: uploaded once, then read by the kernel that finds runs
+//! A clip's mask on the GPU: uploaded once, then read by the kernel that finds intervals
 //! (`found_intervals`) for every frame. Its texels are 1 where the mask is white, exactly the
 //! pixels `Mask::is_sortable` says, so the CPU's definition of white is the only one.
 

@@ -1,24 +1,25 @@
-//! Interval runs on the GPU: the run map as an `R32Uint` texture the sorts bind, and why a run
-//! map cannot be used.
+//! Intervals on the GPU: the interval map as an `R32Uint` texture the sorts bind, and why an
+//! interval map cannot be used.
 //!
-//! A run without a map binds a 1x1 stand-in and runs the kernels built without run checks
-//! (odd-even and bubble; the `INTERVALS` override of `shaders/intervals.wgsl`), or tells them through a
-//! flag (the radix view), so the plain sort reads no run ids at all. A new map is one texture upload
-//! ([`IntervalTexture::set`]); the texture is only made anew when the picture's size needs it.
+//! A run without a map binds a 1x1 stand-in and runs the kernels built without interval checks
+//! (odd-even and bubble; the `INTERVALS` override of `shaders/intervals.wgsl`), or tells them
+//! through a flag (the radix view), so the plain sort reads no interval ids at all. A new map is
+//! one texture upload ([`IntervalTexture::set`]); the texture is only made anew when the picture's
+//! size needs it.
 
 use crate::gpu::Gpu;
 use crate::intervals::IntervalMap;
 use crate::keys::options::Axis;
 
-/// The texel format of run ids.
+/// The texel format of interval ids.
 pub const INTERVAL_ID_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::R32Uint;
 
-/// Why a sort cannot run within a run map.
+/// Why a sort cannot run within an interval map.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum IntervalMapError {
     /// The map was made for another picture size or axis.
     #[error(
-        "the run map is {}x{} along {}, but the picture is {}x{} sorted along {}; compute the map from the picture being sorted",
+        "the interval map is {}x{} along {}, but the picture is {}x{} sorted along {}; compute the map from the picture being sorted",
         map.0, map.1, map.2.name(), picture.0, picture.1, picture.2.name()
     )]
     Mismatch {
@@ -27,12 +28,12 @@ pub enum IntervalMapError {
         /// The picture's width, height and the sort's axis.
         picture: (u32, u32, Axis),
     },
-    /// The radix view's run ids and key do not fit 32 bits.
+    /// The radix view's interval ids and key do not fit 32 bits.
     #[error("{0}")]
     KeyTooWide(String),
-    /// Runs are parts of lines; the radix view's whole-picture scope has no lines.
+    /// Intervals are parts of lines; the radix view's whole-picture scope has no lines.
     #[error(
-        "--scope image sorts the whole picture as one sequence, but interval runs (--intervals, --threshold, --mask) are parts of lines; drop --scope image or the interval flags"
+        "--scope image sorts the whole picture as one sequence, but intervals (--intervals, --threshold, --mask) are parts of lines; drop --scope image or the interval flags"
     )]
     WholePicture,
     /// Lines at an angle are lines; the radix view's whole-picture scope has none.
@@ -42,16 +43,21 @@ pub enum IntervalMapError {
     WholePictureAtAngle,
 }
 
-/// The pipeline constant that builds a comparison kernel (odd-even, bubble) with or without
-/// the run check: `INTERVALS` in `shaders/intervals.wgsl`. Their pipelines come in pairs indexed by
-/// `usize::from(with_runs)`.
-pub fn intervals_constant(with_runs: bool) -> (&'static str, f64) {
-    ("INTERVALS", if with_runs { 1.0 } else { 0.0 })
+/// The pipeline constant that builds a comparison kernel (odd-even, bubble) with or without the
+/// interval check: `INTERVALS` in `shaders/intervals.wgsl`. Their pipelines come in pairs indexed
+/// by `usize::from(with_intervals)`.
+pub fn intervals_constant(with_intervals: bool) -> (&'static str, f64) {
+    ("INTERVALS", if with_intervals { 1.0 } else { 0.0 })
 }
 
-/// Checks that `runs` was made for a `width` x `height` picture sorted along `axis`.
-pub fn check_map(runs: &IntervalMap, width: u32, height: u32, axis: Axis) -> Result<(), IntervalMapError> {
-    let map = (runs.width(), runs.height(), runs.axis());
+/// Checks that `intervals` was made for a `width` x `height` picture sorted along `axis`.
+pub fn check_map(
+    intervals: &IntervalMap,
+    width: u32,
+    height: u32,
+    axis: Axis,
+) -> Result<(), IntervalMapError> {
+    let map = (intervals.width(), intervals.height(), intervals.axis());
     if map == (width, height, axis) {
         Ok(())
     } else {
@@ -59,8 +65,8 @@ pub fn check_map(runs: &IntervalMap, width: u32, height: u32, axis: Axis) -> Res
     }
 }
 
-/// A texture of run ids (`width` x `height`, [`INTERVAL_ID_FORMAT`]) that kernels can load, store
-/// to, and copies can fill.
+/// A texture of interval ids (`width` x `height`, [`INTERVAL_ID_FORMAT`]) that kernels can load,
+/// store to, and copies can fill.
 pub fn interval_id_texture(gpu: &Gpu, width: u32, height: u32, label: &str) -> wgpu::Texture {
     crate::gpu::texture::create_texture_2d(
         gpu,
@@ -74,7 +80,7 @@ pub fn interval_id_texture(gpu: &Gpu, width: u32, height: u32, label: &str) -> w
     )
 }
 
-/// The run map of a sort on the GPU, or a 1x1 stand-in while it has none.
+/// The interval map of a sort on the GPU, or a 1x1 stand-in while it has none.
 pub struct IntervalTexture {
     texture: wgpu::Texture,
     view: wgpu::TextureView,
@@ -83,14 +89,14 @@ pub struct IntervalTexture {
 }
 
 impl IntervalTexture {
-    /// Uploads `runs`, or makes the stand-in; `label` names the texture.
-    pub fn new(gpu: &Gpu, runs: Option<&IntervalMap>, label: &str) -> Self {
-        let (width, height) = runs.map_or((1, 1), |r| (r.width(), r.height()));
+    /// Uploads `intervals`, or makes the stand-in; `label` names the texture.
+    pub fn new(gpu: &Gpu, intervals: Option<&IntervalMap>, label: &str) -> Self {
+        let (width, height) = intervals.map_or((1, 1), |r| (r.width(), r.height()));
         let texture = interval_id_texture(gpu, width, height, label);
         let view = texture.create_view(&Default::default());
-        let mut run_texture = IntervalTexture { texture, view, enabled: false, label: label.into() };
-        run_texture.set(gpu, runs);
-        run_texture
+        let mut interval_texture = IntervalTexture { texture, view, enabled: false, label: label.into() };
+        interval_texture.set(gpu, intervals);
+        interval_texture
     }
 
     /// A map of `width` x `height` whose ids a kernel writes (`found_intervals`) before any step
@@ -101,24 +107,26 @@ impl IntervalTexture {
         IntervalTexture { texture, view, enabled: true, label: label.into() }
     }
 
-    /// Makes `runs` the map (`None`: none, every line one run), uploading it into the texture,
-    /// which is made anew only when its size differs; returns whether it was (then bind groups
-    /// holding the old view must be made again). The upload reaches every step submitted after.
-    pub fn set(&mut self, gpu: &Gpu, runs: Option<&IntervalMap>) -> bool {
-        self.enabled = runs.is_some();
-        let Some(runs) = runs else { return false };
-        let replaced = (self.texture.width(), self.texture.height()) != (runs.width(), runs.height());
+    /// Makes `intervals` the map (`None`: none, every line one interval), uploading it into the
+    /// texture, which is made anew only when its size differs; returns whether it was (then bind
+    /// groups holding the old view must be made again). The upload reaches every step submitted
+    /// after.
+    pub fn set(&mut self, gpu: &Gpu, intervals: Option<&IntervalMap>) -> bool {
+        self.enabled = intervals.is_some();
+        let Some(intervals) = intervals else { return false };
+        let replaced =
+            (self.texture.width(), self.texture.height()) != (intervals.width(), intervals.height());
         if replaced {
-            self.texture = interval_id_texture(gpu, runs.width(), runs.height(), &self.label);
+            self.texture = interval_id_texture(gpu, intervals.width(), intervals.height(), &self.label);
             self.view = self.texture.create_view(&Default::default());
         }
         gpu.queue.write_texture(
             self.texture.as_image_copy(),
-            bytemuck::cast_slice(runs.ids()),
+            bytemuck::cast_slice(intervals.ids()),
             wgpu::TexelCopyBufferLayout {
                 offset: 0,
-                bytes_per_row: Some(runs.width() * 4),
-                rows_per_image: Some(runs.height()),
+                bytes_per_row: Some(intervals.width() * 4),
+                rows_per_image: Some(intervals.height()),
             },
             self.texture.size(),
         );

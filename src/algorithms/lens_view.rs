@@ -15,8 +15,8 @@ pub struct LensView<'a> {
     pub before: Option<&'a wgpu::Texture>,
     /// Whether the lines are the rows or the columns of `state`.
     pub axis: Axis,
-    /// The run map: the run id of every position (`None` without interval runs).
-    pub runs: Option<&'a wgpu::Texture>,
+    /// The interval map: the interval id of every position (`None` without intervals).
+    pub intervals: Option<&'a wgpu::Texture>,
     /// Key and order.
     pub options: SortOptions,
     /// Steps done.
@@ -30,7 +30,7 @@ impl<'a> LensView<'a> {
     /// the state after `steps_done` steps, and the one before it in the other texture.
     pub fn of_ping_pong(
         pictures: &'a PingPong,
-        runs: &'a IntervalTexture,
+        intervals: &'a IntervalTexture,
         options: SortOptions,
         steps_done: u32,
         step: LensStep<'a>,
@@ -39,7 +39,7 @@ impl<'a> LensView<'a> {
             state: pictures.state(steps_done),
             before: (steps_done > 0).then(|| pictures.state(steps_done - 1)),
             axis: options.axis,
-            runs: runs.enabled().then(|| runs.texture()),
+            intervals: intervals.enabled().then(|| intervals.texture()),
             options,
             steps_done,
             step,
@@ -55,7 +55,7 @@ pub enum LensStep<'a> {
     Bubble {
         /// Phases per step (the budget).
         phases_per_step: u32,
-        /// Phases after which every line is sorted (the longest run's length).
+        /// Phases after which every line is sorted (the longest interval's length).
         line_phases: u32,
         /// Per line, two words the last dispatch wrote: the phases it ran, and 1 when the line
         /// left early because a phase pair made no swap.
@@ -74,8 +74,8 @@ pub enum LensStep<'a> {
         /// (`shaders/radix.wgsl`); `None` where the whole-picture steps run on the device-wide
         /// sort, which keeps no per-digit counts.
         counts: Option<&'a wgpu::Buffer>,
-        /// The run ids the pass's input pixels carry (`None` without runs).
-        input_runs: Option<&'a wgpu::Texture>,
+        /// The interval ids the pass's input pixels carry (`None` without intervals).
+        input_intervals: Option<&'a wgpu::Texture>,
         /// Bits per digit.
         digit_bits: u32,
         /// Digit passes in all, and stages per pass.
@@ -101,7 +101,7 @@ pub struct RadixPass {
     pub digit_shift: u32,
     /// See `digit_shift`.
     pub digit_mask: u32,
-    /// Where the run id sits in the composite key.
+    /// Where the interval id sits in the composite key.
     pub interval_shift: u32,
     /// Pixels per sequence.
     pub seq_len: u32,

@@ -1,5 +1,5 @@
-//! Where a run's map comes from: made on the CPU and uploaded, or found on the GPU from the
-//! picture (and a mask already there) by the kernel of `found_intervals`; and the run texture each
+//! Where a run's map comes from: made on the CPU and uploaded, or found on the GPU from the picture
+//! (and a mask already there) by the kernel of `found_intervals`; and the interval texture each
 //! gives.
 
 use super::found_intervals::{FoundIntervals, IntervalsKernel};
@@ -10,9 +10,9 @@ use crate::intervals::IntervalMap;
 /// Where a run's map comes from.
 #[derive(Clone, Copy)]
 pub enum MapSource<'a> {
-    /// Made on the CPU and uploaded (`None`: every line one run).
+    /// Made on the CPU and uploaded (`None`: every line one interval).
     Cpu(Option<&'a IntervalMap>),
-    /// Runs found on the GPU from the picture by the kernel, under any rule.
+    /// Intervals found on the GPU from the picture by the kernel, under any rule.
     Gpu(&'a IntervalsKernel, FoundIntervals<'a>),
 }
 
@@ -20,20 +20,20 @@ impl<'a> MapSource<'a> {
     /// The CPU's map, if it is one.
     pub fn cpu_map(self) -> Option<&'a IntervalMap> {
         match self {
-            MapSource::Cpu(runs) => runs,
+            MapSource::Cpu(intervals) => intervals,
             MapSource::Gpu(..) => None,
         }
     }
 
-    /// The longest run a sort within these runs must sort, as far as the CPU knows: the map's
-    /// longest, or a whole line of `line_len` (no map, or runs found on the GPU).
-    pub fn longest_run(self, line_len: u32) -> u32 {
+    /// The longest interval a sort within these intervals must sort, as far as the CPU knows: the
+    /// map's longest, or a whole line of `line_len` (no map, or intervals found on the GPU).
+    pub fn longest_interval(self, line_len: u32) -> u32 {
         self.cpu_map().map_or(line_len, IntervalMap::max_interval_len)
     }
 }
 
 impl IntervalTexture {
-    /// The run texture of `source` for `input`, a picture on the GPU: the CPU's map uploaded
+    /// The interval texture of `source` for `input`, a picture on the GPU: the CPU's map uploaded
     /// (or the stand-in), or the ids the kernel finds from `input`, recorded and
     /// submitted now, before any step.
     pub fn from_source(gpu: &Gpu, source: MapSource<'_>, input: &wgpu::Texture, label: &str) -> Self {

@@ -21,7 +21,8 @@ use crate::intervals::IntervalMap;
 use interval_texture::IntervalMapError;
 
 /// Which algorithm sorts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(clap::ValueEnum))]
 pub enum Algorithm {
     /// Odd-even transposition: one global pass per step, two textures ping-ponged.
     #[default]
@@ -32,7 +33,7 @@ pub enum Algorithm {
     /// LSD radix sort: one step per digit pass (--digit-bits), each a histogram, prefix sum
     /// and stable scatter; per line or of the whole picture (--scope).
     Radix,
-    /// Bitonic network: one step per stage (merge 2^k, distance 2^j), each run of each line
+    /// Bitonic network: one step per stage (merge 2^k, distance 2^j), each interval of each line
     /// sorted in workgroup memory where it fits; stable (ties keep their order).
     Bitonic,
 }
@@ -172,8 +173,8 @@ impl Pipelines {
         self.start_within(gpu, picture, options, settings, None).expect("whole lines always fit")
     }
 
-    /// Starts sorting `picture` within the runs of `runs` (every line whole with `None`).
-    /// Every algorithm ends in the same picture: each run stably sorted, every other pixel in
+    /// Starts sorting `picture` within the intervals of `intervals` (every line whole with `None`).
+    /// Every algorithm ends in the same picture: each interval stably sorted, every other pixel in
     /// place. [`SortRun::restart_within`] later moves the same run to another map.
     pub fn start_within(
         &self,
@@ -181,19 +182,19 @@ impl Pipelines {
         picture: &image::RgbaImage,
         options: crate::keys::options::SortOptions,
         settings: RunSettings,
-        runs: Option<&IntervalMap>,
+        intervals: Option<&IntervalMap>,
     ) -> Result<Box<dyn SortRun>, IntervalMapError> {
         let picture = ping_pong::StartPicture::Image(picture);
-        self.start_from(gpu, picture, options, settings, map_source::MapSource::Cpu(runs))
+        self.start_from(gpu, picture, options, settings, map_source::MapSource::Cpu(intervals))
     }
 }
 
 impl Pipelines {
-    /// Starts sorting `picture` (on the CPU, or a texture already on the GPU) within the runs of
-    /// `source`: the CPU's map (every line whole with `None`), or runs the GPU finds
-    /// from the picture itself. Every algorithm ends in the picture [`Pipelines::start_within`]
-    /// ends in with the CPU's map of the same runs; within runs found on the GPU the steps may
-    /// be more (the CPU does not know the longest run). Errors as `start_within` does.
+    /// Starts sorting `picture` (on the CPU, or a texture already on the GPU) within the intervals
+    /// of `source`: the CPU's map (every line whole with `None`), or intervals the GPU finds from
+    /// the picture itself. Every algorithm ends in the picture [`Pipelines::start_within`] ends in
+    /// with the CPU's map of the same intervals; within intervals found on the GPU the steps may be
+    /// more (the CPU does not know the longest interval). Errors as `start_within` does.
     pub fn start_from(
         &self,
         gpu: &Gpu,
@@ -212,8 +213,8 @@ impl Pipelines {
             }
             Pipelines::Bubble(b) => b.start_from(gpu, picture, options, settings.phases_per_step, source),
             Pipelines::Radix(r) => Box::new(match source {
-                map_source::MapSource::Cpu(runs) => {
-                    r.start_from(gpu, picture, options, settings.radix, runs)?
+                map_source::MapSource::Cpu(intervals) => {
+                    r.start_from(gpu, picture, options, settings.radix, intervals)?
                 }
                 map_source::MapSource::Gpu(kernel, found) => {
                     r.start_within_found(gpu, picture, options, settings.radix, kernel, found)?
@@ -225,17 +226,17 @@ impl Pipelines {
 }
 
 impl Algorithm {
-    /// Whether a run of this algorithm can sort within `runs`, as
+    /// Whether a run of this algorithm can sort within `intervals`, as
     /// [`Pipelines::start_within`] would find (so a caller can refuse before any GPU work).
     pub fn check_intervals(
         self,
         options: crate::keys::options::SortOptions,
         settings: &RunSettings,
-        runs: &IntervalMap,
+        intervals: &IntervalMap,
     ) -> Result<(), IntervalMapError> {
         match self {
             Algorithm::OddEven | Algorithm::Bubble | Algorithm::Bitonic => Ok(()),
-            Algorithm::Radix => settings.radix.key_within(options, Some(runs)).map(|_| ()),
+            Algorithm::Radix => settings.radix.key_within(options, Some(intervals)).map(|_| ()),
         }
     }
 }
@@ -315,7 +316,7 @@ pub trait SortRun: MaybeSend {
     fn state(&self) -> &wgpu::Texture;
     /// Records a return to the input picture, step 0.
     fn restart(&mut self, encoder: &mut wgpu::CommandEncoder);
-    /// Records a return to the input picture, step 0, sorting within `runs` from now on
+    /// Records a return to the input picture, step 0, sorting within `intervals` from now on
     /// (every line whole with `None`): one upload of the map, no new pipelines or pictures, so
     /// a new threshold is cheap. [`SortRun::total_steps`] follows the map. The map reaches
     /// every step submitted after this call; on an error the run is left as it was.
@@ -323,7 +324,7 @@ pub trait SortRun: MaybeSend {
         &mut self,
         gpu: &Gpu,
         encoder: &mut wgpu::CommandEncoder,
-        runs: Option<&IntervalMap>,
+        intervals: Option<&IntervalMap>,
     ) -> Result<(), IntervalMapError>;
     /// Something the user should know about this run (for example that it stands in for
     /// another algorithm), if anything.

@@ -23,7 +23,8 @@ pub const WORKGROUP_SIZE: [u32; 2] = [16, 16];
 const COUNTER_RING: u32 = 1024;
 
 /// How a pass is run on the GPU; both give bit-identical textures after every pass.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(clap::ValueEnum))]
 pub enum PassKind {
     /// A compute kernel reads one texture and stores into the other.
     #[default]
@@ -64,7 +65,7 @@ pub struct PassParams {
     pub parity: u32,
 }
 
-/// The odd-even pipelines, built once per device: each kind twice, `[whole lines, in runs]`
+/// The odd-even pipelines, built once per device: each kind twice, `[whole lines, in intervals]`
 /// (the `INTERVALS` override of `shaders/intervals.wgsl`).
 pub struct OddEven {
     compute_layout: wgpu::BindGroupLayout,
@@ -83,18 +84,18 @@ struct FragmentPass {
 }
 
 impl FragmentPass {
-    /// The pipelines, `[whole lines, in runs]`, built on first use.
+    /// The pipelines, `[whole lines, in intervals]`, built on first use.
     fn pipelines(&self, gpu: &Gpu) -> &[wgpu::RenderPipeline; 2] {
         self.pipelines.get_or_init(|| {
-            [false, true].map(|with_runs| {
+            [false, true].map(|with_intervals| {
                 fullscreen_pipeline(
                     gpu,
-                    &format!("odd_even::fragment[{}]", usize::from(with_runs)),
+                    &format!("odd_even::fragment[{}]", usize::from(with_intervals)),
                     &self.pipeline_layout,
                     &self.module,
                     "odd_even_fragment",
                     PICTURE_FORMAT.into(),
-                    &[interval_texture::intervals_constant(with_runs)],
+                    &[interval_texture::intervals_constant(with_intervals)],
                 )
             })
         })
@@ -157,14 +158,14 @@ impl OddEven {
             })
         };
         let compute_pipeline_layout = pipeline_layout(&compute_layout, "odd_even::compute_pipeline_layout");
-        let compute = [false, true].map(|with_runs| {
+        let compute = [false, true].map(|with_intervals| {
             device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: Some(&format!("odd_even::compute[{}]", usize::from(with_runs))),
+                label: Some(&format!("odd_even::compute[{}]", usize::from(with_intervals))),
                 layout: Some(&compute_pipeline_layout),
                 module: &module,
                 entry_point: Some("odd_even_compute"),
                 compilation_options: wgpu::PipelineCompilationOptions {
-                    constants: &[interval_texture::intervals_constant(with_runs)],
+                    constants: &[interval_texture::intervals_constant(with_intervals)],
                     ..Default::default()
                 },
                 cache: gpu.pipeline_cache(),
@@ -187,8 +188,9 @@ impl OddEven {
         self.start_within(gpu, picture, options, kind, None)
     }
 
-    /// [`OddEven::start`] sorting within the runs of `runs` (every line one run with `None`):
-    /// a pair swaps only inside a run, and the longest run's length in passes sorts every run.
+    /// [`OddEven::start`] sorting within the intervals of `intervals` (every line one interval with
+    /// `None`): a pair swaps only inside an interval, and the longest interval's length in passes
+    /// sorts every interval.
     ///
     /// # Panics
     /// When the map is for another picture size or axis (`Pipelines::start_within` checks).
@@ -198,14 +200,14 @@ impl OddEven {
         picture: &RgbaImage,
         options: SortOptions,
         kind: PassKind,
-        runs: Option<&IntervalMap>,
+        intervals: Option<&IntervalMap>,
     ) -> OddEvenRun {
-        self.start_from(gpu, StartPicture::Image(picture), options, kind, MapSource::Cpu(runs))
+        self.start_from(gpu, StartPicture::Image(picture), options, kind, MapSource::Cpu(intervals))
     }
 
     /// [`OddEven::start_within`] from a picture on the CPU or a texture already on the GPU,
-    /// within runs from the CPU or found on the GPU from the picture (then as many passes as a
-    /// line is long: any that many sort every run, whatever its length).
+    /// within intervals from the CPU or found on the GPU from the picture (then as many passes as a
+    /// line is long: any that many sort every interval, whatever its length).
     pub fn start_from(
         &self,
         gpu: &Gpu,
@@ -227,7 +229,7 @@ impl OddEven {
         let (width, height) = picture.dimensions();
         if let Some(map) = source.cpu_map() {
             interval_texture::check_map(map, width, height, options.axis)
-                .expect("a run map for this picture");
+                .expect("an interval map for this picture");
         }
         let layout = match (kind, &self.fragment) {
             (PassKind::Fragment, Some(fragment)) => &fragment.layout,
@@ -249,8 +251,9 @@ impl OddEven {
         });
         let pictures = PingPong::start(gpu, picture, "odd_even");
         let counters = SwapCounters::new(gpu, COUNTER_RING, 1, "odd_even::swap_counters");
-        let run_texture = IntervalTexture::from_source(gpu, source, pictures.input(), "odd_even::runs");
-        let bind_groups = bind_groups(gpu, layout, &pictures, &params, &counters, &run_texture, kind);
+        let interval_texture =
+            IntervalTexture::from_source(gpu, source, pictures.input(), "odd_even::intervals");
+        let bind_groups = bind_groups(gpu, layout, &pictures, &params, &counters, &interval_texture, kind);
         let mut run = OddEvenRun {
             kind,
             compute: self.compute.clone(),
@@ -262,7 +265,7 @@ impl OddEven {
             options,
             line_len: options.line_len(width, height),
             params,
-            runs: run_texture,
+            intervals: interval_texture,
             pictures,
             bind_groups,
             counters,
@@ -273,8 +276,8 @@ impl OddEven {
             previous_swaps: None,
             notice,
         };
-        // A run of L pixels is sorted by any L consecutive passes (the 0-1 principle).
-        run.total_steps = source.longest_run(run.line_len);
+        // An interval of L pixels is sorted by any L consecutive passes (the 0-1 principle).
+        run.total_steps = source.longest_interval(run.line_len);
         run.reset_stats();
         run
     }
@@ -287,7 +290,7 @@ fn bind_groups(
     pictures: &PingPong,
     params: &[wgpu::Buffer; 2],
     counters: &SwapCounters,
-    runs: &IntervalTexture,
+    intervals: &IntervalTexture,
     kind: PassKind,
 ) -> [wgpu::BindGroup; 2] {
     [0usize, 1].map(|p| {
@@ -298,7 +301,10 @@ fn bind_groups(
             },
             wgpu::BindGroupEntry { binding: 1, resource: params[p].as_entire_binding() },
             wgpu::BindGroupEntry { binding: 2, resource: counters.binding() },
-            wgpu::BindGroupEntry { binding: 4, resource: wgpu::BindingResource::TextureView(runs.view()) },
+            wgpu::BindGroupEntry {
+                binding: 4,
+                resource: wgpu::BindingResource::TextureView(intervals.view()),
+            },
         ];
         if kind == PassKind::Compute {
             entries.push(wgpu::BindGroupEntry {
@@ -317,18 +323,18 @@ fn bind_groups(
 /// One picture being sorted by odd-even passes.
 pub struct OddEvenRun {
     kind: PassKind,
-    /// Without and with a run map.
+    /// Without and with an interval map.
     compute: [wgpu::ComputePipeline; 2],
-    /// Present whenever `kind` is `Fragment`: without and with a run map.
+    /// Present whenever `kind` is `Fragment`: without and with an interval map.
     fragment: Option<[wgpu::RenderPipeline; 2]>,
-    /// The layout of `bind_groups`, to make them again for a new run-map texture.
+    /// The layout of `bind_groups`, to make them again for a new interval-map texture.
     layout: wgpu::BindGroupLayout,
     /// Key, order and axis.
     options: SortOptions,
     line_len: u32,
     /// `PassParams` of each parity.
     params: [wgpu::Buffer; 2],
-    runs: IntervalTexture,
+    intervals: IntervalTexture,
     pictures: PingPong,
     bind_groups: [wgpu::BindGroup; 2],
     counters: SwapCounters,
@@ -349,29 +355,29 @@ impl OddEvenRun {
         self
     }
 
-    /// Sorts within `runs` from now on: uploads the map, and sets the passes to the longest
-    /// run's length.
-    fn use_intervals(&mut self, gpu: &Gpu, runs: Option<&IntervalMap>) {
-        if self.runs.set(gpu, runs) {
+    /// Sorts within `intervals` from now on: uploads the map, and sets the passes to the longest
+    /// interval's length.
+    fn use_intervals(&mut self, gpu: &Gpu, intervals: Option<&IntervalMap>) {
+        if self.intervals.set(gpu, intervals) {
             self.bind_groups = bind_groups(
                 gpu,
                 &self.layout,
                 &self.pictures,
                 &self.params,
                 &self.counters,
-                &self.runs,
+                &self.intervals,
                 self.kind,
             );
         }
-        // A run of L pixels is sorted by any L consecutive passes (the 0-1 principle).
-        self.total_steps = runs.map_or(self.line_len, IntervalMap::max_interval_len);
+        // An interval of L pixels is sorted by any L consecutive passes (the 0-1 principle).
+        self.total_steps = intervals.map_or(self.line_len, IntervalMap::max_interval_len);
         self.reset_stats();
     }
 
     fn reset_stats(&mut self) {
         self.collected = 0;
         self.previous_swaps = None;
-        // A line (or the longest run) of one pixel is sorted before the first pass.
+        // A line (or the longest interval) of one pixel is sorted before the first pass.
         self.stats = RunStats { sorted_after: (self.total_steps <= 1).then_some(0), ..Default::default() };
     }
 
@@ -381,7 +387,7 @@ impl OddEvenRun {
             label: Some("odd_even::compute_passes"),
             timestamp_writes: None,
         });
-        pass.set_pipeline(&self.compute[usize::from(self.runs.enabled())]);
+        pass.set_pipeline(&self.compute[usize::from(self.intervals.enabled())]);
         for step in first..first + n {
             let parity = (step % 2) as usize;
             pass.set_bind_group(0, &self.bind_groups[parity], &[self.counters.dynamic_offset(step)]);
@@ -395,7 +401,7 @@ impl OddEvenRun {
 
     fn record_fragment(&self, encoder: &mut wgpu::CommandEncoder, first: u32, n: u32) {
         let fragment = self.fragment.as_ref().expect("fragment runs start only where the pass is supported");
-        let fragment = &fragment[usize::from(self.runs.enabled())];
+        let fragment = &fragment[usize::from(self.intervals.enabled())];
         for step in first..first + n {
             let parity = (step % 2) as usize;
             let mut pass =
@@ -473,7 +479,13 @@ impl SortRun for OddEvenRun {
     }
 
     fn lens_view(&self) -> LensView<'_> {
-        LensView::of_ping_pong(&self.pictures, &self.runs, self.options, self.steps_done, LensStep::OddEven)
+        LensView::of_ping_pong(
+            &self.pictures,
+            &self.intervals,
+            self.options,
+            self.steps_done,
+            LensStep::OddEven,
+        )
     }
 
     fn restart(&mut self, encoder: &mut wgpu::CommandEncoder) {
@@ -486,13 +498,13 @@ impl SortRun for OddEvenRun {
         &mut self,
         gpu: &Gpu,
         encoder: &mut wgpu::CommandEncoder,
-        runs: Option<&IntervalMap>,
+        intervals: Option<&IntervalMap>,
     ) -> Result<(), IntervalMapError> {
         let (width, height) = (self.pictures.state(0).width(), self.pictures.state(0).height());
-        if let Some(map) = runs {
+        if let Some(map) = intervals {
             interval_texture::check_map(map, width, height, self.options.axis)?;
         }
-        self.use_intervals(gpu, runs);
+        self.use_intervals(gpu, intervals);
         self.restart(encoder);
         Ok(())
     }

@@ -3,8 +3,8 @@
 //! pass is the classic histogram (`count_digits`), prefix sum (`scan_counts`) and stable
 //! scatter of `shaders/radix.wgsl`, moving whole pixels between two textures.
 //!
-//! Within interval runs each pixel carries its run id through the passes, in a second pair of
-//! textures ping-ponged with the pictures, and the key is composite: the run id above the key
+//! Within intervals each pixel carries its interval id through the passes, in a second pair of
+//! textures ping-ponged with the pictures, and the key is composite: the interval id above the key
 //! (`RadixKey::interval_bits`), whose digits LSD sorts last.
 //!
 //! The whole-picture scope sorts one sequence of W x H pixels. Without sub-steps each of its
@@ -92,17 +92,19 @@ impl RadixSettings {
         (key, notice)
     }
 
-    /// [`RadixSettings::key`] with the run ids of `runs` above it: an error when they do not
-    /// fit 32 bits together, or when the scope is the whole picture (runs are parts of lines).
+    /// [`RadixSettings::key`] with the interval ids of `intervals` above it: an error when they do
+    /// not fit 32 bits together, or when the scope is the whole picture (intervals are parts of
+    /// lines).
     pub fn key_within(
         &self,
         options: SortOptions,
-        runs: Option<&IntervalMap>,
+        intervals: Option<&IntervalMap>,
     ) -> Result<(RadixKey, Option<String>), IntervalMapError> {
-        self.key_with_interval_bits(options, runs.map(IntervalMap::interval_bits))
+        self.key_with_interval_bits(options, intervals.map(IntervalMap::interval_bits))
     }
 
-    /// [`RadixSettings::key`] with run ids of `interval_bits` above it (none without runs).
+    /// [`RadixSettings::key`] with interval ids of `interval_bits` above it (none without
+    /// intervals).
     fn key_with_interval_bits(
         &self,
         options: SortOptions,
@@ -152,9 +154,9 @@ pub struct RadixParams {
     pub scatter_end: u32,
     /// 1 when waiting pixels also take their dimmed twin's palette index.
     pub twin_indices: u32,
-    /// 1 when pixels carry run ids (the composite key), 0 without interval runs.
-    pub runs: u32,
-    /// Where the run id sits in the composite key: the key's bits.
+    /// 1 when pixels carry interval ids (the composite key), 0 without intervals.
+    pub intervals: u32,
+    /// Where the interval id sits in the composite key: the key's bits.
     pub interval_shift: u32,
     /// Padding to 80 bytes.
     pub pad: [u32; 3],
@@ -263,9 +265,9 @@ impl Radix {
             .expect("whole lines always fit")
     }
 
-    /// Starts sorting `picture` within the runs of `runs` (every line whole with `None`): by
-    /// the composite key, run id above the key. Errors when they need more than 32 bits or the
-    /// scope is the whole picture.
+    /// Starts sorting `picture` within the intervals of `intervals` (every line whole with `None`):
+    /// by the composite key, interval id above the key. Errors when they need more than 32 bits or
+    /// the scope is the whole picture.
     ///
     /// # Panics
     /// When the map is for another picture size or axis (`Pipelines::start_within` checks).
@@ -275,9 +277,17 @@ impl Radix {
         picture: &RgbaImage,
         options: SortOptions,
         settings: RadixSettings,
-        runs: Option<&IntervalMap>,
+        intervals: Option<&IntervalMap>,
     ) -> Result<RadixRun, IntervalMapError> {
-        RadixRun::new(self, gpu, StartPicture::Image(picture), options, settings, 1, MapSource::Cpu(runs))
+        RadixRun::new(
+            self,
+            gpu,
+            StartPicture::Image(picture),
+            options,
+            settings,
+            1,
+            MapSource::Cpu(intervals),
+        )
     }
 
     /// [`Radix::start_within`] from a picture on the CPU or a texture already on the GPU.
@@ -287,14 +297,14 @@ impl Radix {
         picture: StartPicture<'_>,
         options: SortOptions,
         settings: RadixSettings,
-        runs: Option<&IntervalMap>,
+        intervals: Option<&IntervalMap>,
     ) -> Result<RadixRun, IntervalMapError> {
-        RadixRun::new(self, gpu, picture, options, settings, 1, MapSource::Cpu(runs))
+        RadixRun::new(self, gpu, picture, options, settings, 1, MapSource::Cpu(intervals))
     }
 
-    /// Starts sorting `picture` (on the CPU, or a texture already on the GPU) within runs that
+    /// Starts sorting `picture` (on the CPU, or a texture already on the GPU) within intervals that
     /// `kernel` finds on the GPU from the picture itself, as [`Radix::start_within`] does with
-    /// the CPU's map of them; the run ids are given as many bits as any id of a line could
+    /// the CPU's map of them; the interval ids are given as many bits as any id of a line could
     /// take, so the steps may be more than with the CPU's map, and the sorted picture is the
     /// same. Errors as `start_within` does.
     pub fn start_within_found(
@@ -304,10 +314,10 @@ impl Radix {
         options: SortOptions,
         settings: RadixSettings,
         kernel: &IntervalsKernel,
-        runs: FoundIntervals<'_>,
+        intervals: FoundIntervals<'_>,
     ) -> Result<RadixRun, IntervalMapError> {
-        assert_eq!(runs.axis, options.axis, "runs found along the sort's axis");
-        RadixRun::new(self, gpu, picture, options, settings, 1, MapSource::Gpu(kernel, runs))
+        assert_eq!(intervals.axis, options.axis, "intervals found along the sort's axis");
+        RadixRun::new(self, gpu, picture, options, settings, 1, MapSource::Gpu(kernel, intervals))
     }
 
     /// Starts sorting `picture` with tiles of at least `min_chunks` chunks: longer tiles than
@@ -341,7 +351,7 @@ pub struct RadixRun {
     scan: wgpu::ComputePipeline,
     scatter: wgpu::ComputePipeline,
     dim: wgpu::ComputePipeline,
-    /// The layout of `bind_groups`, to make them again for new run-id textures.
+    /// The layout of `bind_groups`, to make them again for new interval-id textures.
     layout: wgpu::BindGroupLayout,
     pictures: PingPong,
     bind_groups: [wgpu::BindGroup; 2],
@@ -350,7 +360,7 @@ pub struct RadixRun {
     counters: SwapCounters,
     /// The whole-picture scope's steps on the device-wide sort, where they apply.
     image: Option<ImageSteps>,
-    runs: CarriedIntervals,
+    intervals: CarriedIntervals,
     plan: RadixPlan,
     sequences: Sequences,
     tiling: Tiling,
@@ -378,16 +388,16 @@ impl RadixRun {
             settings.digit_bits
         );
         let (width, height) = picture.dimensions();
-        let runs = match source {
-            MapSource::Cpu(runs) => runs,
+        let intervals = match source {
+            MapSource::Cpu(intervals) => intervals,
             MapSource::Gpu(..) => None,
         };
-        if let Some(map) = runs {
+        if let Some(map) = intervals {
             interval_texture::check_map(map, width, height, options.axis)
-                .expect("a run map for this picture");
+                .expect("an interval map for this picture");
         }
         let interval_bits = match source {
-            MapSource::Cpu(runs) => runs.map(IntervalMap::interval_bits),
+            MapSource::Cpu(intervals) => intervals.map(IntervalMap::interval_bits),
             MapSource::Gpu(_, found) => Some(found.interval_bits(width, height)),
         };
         let (key, notice) = settings.key_with_interval_bits(options, interval_bits)?;
@@ -416,7 +426,7 @@ impl RadixRun {
             mapped_at_creation: false,
         });
         let carried = match source {
-            MapSource::Cpu(runs) => CarriedIntervals::new(gpu, runs),
+            MapSource::Cpu(intervals) => CarriedIntervals::new(gpu, intervals),
             MapSource::Gpu(_, found) => {
                 let len = if found.axis == Axis::Rows { width } else { height };
                 CarriedIntervals::written_on_gpu(gpu, width, height, len)
@@ -436,7 +446,7 @@ impl RadixRun {
             counts,
             counters,
             image,
-            runs: carried,
+            intervals: carried,
             plan,
             sequences,
             tiling,
@@ -449,9 +459,9 @@ impl RadixRun {
         let mut encoder =
             device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("radix::start") });
         if let MapSource::Gpu(kernel, found) = source {
-            kernel.record(gpu, &mut encoder, run.pictures.input(), run.runs.map.texture(), found);
+            kernel.record(gpu, &mut encoder, run.pictures.input(), run.intervals.map.texture(), found);
         }
-        run.runs.record_restart(&mut encoder);
+        run.intervals.record_restart(&mut encoder);
         gpu.queue.submit([encoder.finish()]);
         run.reset_stats();
         Ok(run)
@@ -459,8 +469,8 @@ impl RadixRun {
 
     fn reset_stats(&mut self) {
         self.collected = 0;
-        // A sequence (or the longest run) of one pixel is sorted before the first pass.
-        let longest = self.runs.max_interval_len.unwrap_or(self.sequences.len() as u32);
+        // A sequence (or the longest interval) of one pixel is sorted before the first pass.
+        let longest = self.intervals.max_interval_len.unwrap_or(self.sequences.len() as u32);
         self.stats = RunStats { sorted_after: (longest <= 1).then_some(0), ..Default::default() };
     }
 
@@ -505,7 +515,7 @@ impl RadixRun {
             scatter_begin: stage_limit(len, stage - 1, self.plan.stages) as u32,
             scatter_end: stage_limit(len, stage, self.plan.stages) as u32,
             twin_indices: self.plan.twin_indices.into(),
-            runs: self.runs.map.enabled().into(),
+            intervals: self.intervals.map.enabled().into(),
             interval_shift: self.plan.key.bits,
             pad: [0; 3],
         }
@@ -608,12 +618,12 @@ impl SortRun for RadixRun {
     fn lens_view(&self) -> LensView<'_> {
         // The digit pass under way or just done, and its input (the other texture).
         let pass = self.steps_done.checked_sub(1).map(|step| step / self.plan.stages);
-        let runs = self.runs.map.enabled();
+        let intervals = self.intervals.map.enabled();
         LensView {
             state: self.state(),
             before: pass.map(|p| self.pictures.state(p)),
             axis: self.sequences.axis,
-            runs: runs.then(|| self.runs.map.texture()),
+            intervals: intervals.then(|| self.intervals.map.texture()),
             options: self.plan.key.options,
             steps_done: self.steps_done,
             step: LensStep::Radix {
@@ -632,7 +642,7 @@ impl SortRun for RadixRun {
                     }
                 }),
                 counts: self.image.is_none().then_some(&self.counts),
-                input_runs: pass.filter(|_| runs).map(|p| &self.runs.ids[(p % 2) as usize]),
+                input_intervals: pass.filter(|_| intervals).map(|p| &self.intervals.ids[(p % 2) as usize]),
                 digit_bits: self.plan.digit_bits,
                 passes: self.plan.passes(),
                 stages: self.plan.stages,
@@ -643,7 +653,7 @@ impl SortRun for RadixRun {
 
     fn restart(&mut self, encoder: &mut wgpu::CommandEncoder) {
         self.pictures.record_restart(encoder);
-        self.runs.record_restart(encoder);
+        self.intervals.record_restart(encoder);
         self.steps_done = 0;
         self.reset_stats();
     }
@@ -652,21 +662,21 @@ impl SortRun for RadixRun {
         &mut self,
         gpu: &Gpu,
         encoder: &mut wgpu::CommandEncoder,
-        runs: Option<&IntervalMap>,
+        intervals: Option<&IntervalMap>,
     ) -> Result<(), IntervalMapError> {
         let (width, height) = (self.sequences.width, self.sequences.height);
-        if let Some(map) = runs {
+        if let Some(map) = intervals {
             interval_texture::check_map(map, width, height, self.sequences.axis)?;
         }
-        // The key without run bits, then with this map's (checked before anything changes).
+        // The key without interval bits, then with this map's (checked before anything changes).
         let key = crate::keys::radix_key::RadixKey { interval_bits: 0, ..self.plan.key };
-        let key = match runs {
+        let key = match intervals {
             None => key,
             Some(_) if self.sequences.scope == Scope::Image => return Err(IntervalMapError::WholePicture),
             Some(map) => key.with_interval_bits(map.interval_bits()).map_err(IntervalMapError::KeyTooWide)?,
         };
         self.plan.key = key;
-        if self.runs.set(gpu, runs) {
+        if self.intervals.set(gpu, intervals) {
             self.bind_groups = bind_groups(
                 gpu,
                 &self.layout,
@@ -674,7 +684,7 @@ impl SortRun for RadixRun {
                 &self.params,
                 &self.counts,
                 &self.counters,
-                &self.runs,
+                &self.intervals,
             );
         }
         self.restart(encoder);
@@ -687,7 +697,7 @@ impl SortRun for RadixRun {
 }
 
 /// The two step bind groups (see `PingPong::step_bind_groups`): the counts at binding 4, and
-/// group `d` reads the run ids of texture `d` (5) and writes those of `1 - d` (6).
+/// group `d` reads the interval ids of texture `d` (5) and writes those of `1 - d` (6).
 fn bind_groups(
     gpu: &Gpu,
     layout: &wgpu::BindGroupLayout,
@@ -695,57 +705,62 @@ fn bind_groups(
     params: &ParamsRing,
     counts: &wgpu::Buffer,
     counters: &SwapCounters,
-    runs: &CarriedIntervals,
+    intervals: &CarriedIntervals,
 ) -> [wgpu::BindGroup; 2] {
     pictures.step_bind_groups(&gpu.device, layout, "radix", params.binding(), counters.binding(), |d| {
         vec![
             wgpu::BindGroupEntry { binding: 4, resource: counts.as_entire_binding() },
-            wgpu::BindGroupEntry { binding: 5, resource: wgpu::BindingResource::TextureView(&runs.views[d]) },
+            wgpu::BindGroupEntry {
+                binding: 5,
+                resource: wgpu::BindingResource::TextureView(&intervals.views[d]),
+            },
             wgpu::BindGroupEntry {
                 binding: 6,
-                resource: wgpu::BindingResource::TextureView(&runs.views[1 - d]),
+                resource: wgpu::BindingResource::TextureView(&intervals.views[1 - d]),
             },
         ]
     })
 }
 
-/// The run ids the pixels carry through the passes: the map, and two textures ping-ponged
+/// The interval ids the pixels carry through the passes: the map, and two textures ping-ponged
 /// with the pictures (`ids[k % 2]` holds them after `k` digit passes). Without a map all three
 /// are 1x1 stand-ins that the kernels never read or write.
 struct CarriedIntervals {
     map: IntervalTexture,
     ids: [wgpu::Texture; 2],
     views: [wgpu::TextureView; 2],
-    /// The longest run, with a map.
+    /// The longest interval, with a map.
     max_interval_len: Option<u32>,
 }
 
 impl CarriedIntervals {
-    fn new(gpu: &Gpu, runs: Option<&IntervalMap>) -> Self {
-        let map = IntervalTexture::new(gpu, runs, "radix::runs");
+    fn new(gpu: &Gpu, intervals: Option<&IntervalMap>) -> Self {
+        let map = IntervalTexture::new(gpu, intervals, "radix::intervals");
         let (ids, views) = Self::textures(gpu, map.texture());
-        CarriedIntervals { map, ids, views, max_interval_len: runs.map(IntervalMap::max_interval_len) }
+        CarriedIntervals { map, ids, views, max_interval_len: intervals.map(IntervalMap::max_interval_len) }
     }
 
-    /// A map of `width` x `height` that a kernel writes before the first step, whose runs are
+    /// A map of `width` x `height` that a kernel writes before the first step, whose intervals are
     /// at most `longest` long.
     fn written_on_gpu(gpu: &Gpu, width: u32, height: u32, longest: u32) -> Self {
-        let map = IntervalTexture::written_on_gpu(gpu, width, height, "radix::runs");
+        let map = IntervalTexture::written_on_gpu(gpu, width, height, "radix::intervals");
         let (ids, views) = Self::textures(gpu, map.texture());
         CarriedIntervals { map, ids, views, max_interval_len: Some(longest) }
     }
 
     fn textures(gpu: &Gpu, map: &wgpu::Texture) -> ([wgpu::Texture; 2], [wgpu::TextureView; 2]) {
-        let ids = [0, 1]
-            .map(|i| interval_id_texture(gpu, map.width(), map.height(), &format!("radix::run_ids[{i}]")));
+        let ids = [0, 1].map(|i| {
+            interval_id_texture(gpu, map.width(), map.height(), &format!("radix::interval_ids[{i}]"))
+        });
         let views = ids.each_ref().map(|t| t.create_view(&Default::default()));
         (ids, views)
     }
 
-    /// Uploads `runs` (see [`IntervalTexture::set`]); returns whether the textures were made anew.
-    fn set(&mut self, gpu: &Gpu, runs: Option<&IntervalMap>) -> bool {
-        self.max_interval_len = runs.map(IntervalMap::max_interval_len);
-        let replaced = self.map.set(gpu, runs);
+    /// Uploads `intervals` (see [`IntervalTexture::set`]); returns whether the textures were made
+    /// anew.
+    fn set(&mut self, gpu: &Gpu, intervals: Option<&IntervalMap>) -> bool {
+        self.max_interval_len = intervals.map(IntervalMap::max_interval_len);
+        let replaced = self.map.set(gpu, intervals);
         if replaced {
             (self.ids, self.views) = Self::textures(gpu, self.map.texture());
         }
@@ -776,11 +791,11 @@ mod tests {
     }
 
     #[test]
-    fn run_ids_and_the_key_must_fit_32_bits_and_runs_need_lines() {
+    fn interval_ids_and_the_key_must_fit_32_bits_and_intervals_need_lines() {
         use crate::intervals::Cell;
         use crate::keys::options::Axis;
         let options = SortOptions { key: crate::keys::SortKey::Hue, ..Default::default() };
-        // 16384 fixed pixels: run ids up to 16383 (14 bits) above 19 bits of hue.
+        // 16384 fixed pixels: interval ids up to 16383 (14 bits) above 19 bits of hue.
         let fixed = IntervalMap::build(16384, 1, Axis::Rows, |_, _, _| Cell::Fixed);
         let e = RadixSettings::default().key_within(options, Some(&fixed)).unwrap_err();
         assert!(

@@ -4,7 +4,7 @@
 //! With the integer [`Slope`] of the angle, pixel `(x, y)` of a picture whose lines follow rows
 //! lies on line `y - offset(x)` at position `x` (`W - 1 - x` when the sort runs right to left);
 //! lines that follow columns swap the roles of x and y. Lines are numbered from 0 at the
-//! smallest. Since the offset is monotone, each line is a contiguous run of positions: line
+//! smallest. Since the offset is monotone, each line is a contiguous span of positions: line
 //! `l` becomes row `l` of the line-space picture, its pixels left-aligned in sort order, and
 //! the rest of the row, up to the longest line's length, is padding.
 
@@ -14,7 +14,7 @@ use crate::keys::options::Axis;
 use image::RgbaImage;
 use std::sync::OnceLock;
 
-/// What a padding cell of the line-space picture holds (it never moves: the run map fixes it).
+/// What a padding cell of the line-space picture holds (it never moves: the interval map fixes it).
 pub const PADDING: [u8; 4] = [0, 0, 0, 0];
 
 /// Marks a line-space cell that holds no picture pixel (`NO_TEXEL` in the GPU's gather).
@@ -188,8 +188,8 @@ impl LineSpace {
         out
     }
 
-    /// The runs of `picture` under `settings` in line space: the threshold, the edges and the
-    /// mask taken from the picture itself, random runs along the lines, padding fixed.
+    /// The intervals of `picture` under `settings` in line space: the threshold, the edges and the
+    /// mask taken from the picture itself, random intervals along the lines, padding fixed.
     pub fn interval_map(
         &self,
         picture: &RgbaImage,
@@ -205,7 +205,7 @@ impl LineSpace {
         )
     }
 
-    /// The map of whole lines: each line one run, each padding cell fixed; `None` when no
+    /// The map of whole lines: each line one interval, each padding cell fixed; `None` when no
     /// line is padded (then whole lines need no map at all). Made once.
     pub fn whole_lines(&self) -> Option<&IntervalMap> {
         let map = self.whole_lines.get_or_init(|| {
@@ -221,10 +221,10 @@ impl LineSpace {
         map.as_ref()
     }
 
-    /// The runs of a line-space map in numbers, padding left out (each padding cell is a
-    /// fixed run of its own).
-    pub fn summary(&self, runs: &IntervalMap) -> IntervalSummary {
-        let summary = runs.summary();
+    /// The intervals of a line-space map in numbers, padding left out (each padding cell is a
+    /// fixed interval of its own).
+    pub fn summary(&self, intervals: &IntervalMap) -> IntervalSummary {
+        let summary = intervals.summary();
         IntervalSummary { fixed: summary.fixed - self.padding_cells() as u64, ..summary }
     }
 }
@@ -378,7 +378,7 @@ mod tests {
     }
 
     #[test]
-    fn run_maps_take_the_picture_and_fix_the_padding() {
+    fn interval_maps_take_the_picture_and_fix_the_padding() {
         use crate::intervals::{IntervalMode, Threshold};
         let picture = random_image(17, 11, 3);
         let settings = IntervalSettings {
@@ -403,7 +403,7 @@ mod tests {
                     }
                 }
             }
-            // Whole lines are the map of no interval runs.
+            // Whole lines are the map of no intervals.
             assert_eq!(
                 space.whole_lines(),
                 Some(&space.interval_map(&picture, &IntervalSettings::default(), None).unwrap())
@@ -414,10 +414,10 @@ mod tests {
         }
     }
 
-    /// Pixels in runs of two or more.
+    /// Pixels in intervals of two or more.
     fn moving_pixels(map: &IntervalMap) -> u64 {
         (0..map.height() as usize)
-            .flat_map(|l| map.runs(l))
+            .flat_map(|l| map.intervals(l))
             .filter(|r| r.len() > 1)
             .map(|r| r.len() as u64)
             .sum()

@@ -1,6 +1,6 @@
 //! The lines a sort follows through one picture, as front ends hold them: the picture's own
 //! rows or columns, or lines at an angle laid out in line space. Everything that depends on
-//! which (the run map, its summary and overlay, starting a run) goes through [`Lines`], so the
+//! which (the interval map, its summary and overlay, starting a run) goes through [`Lines`], so the
 //! window, `--out`, `--record` and `--sweep` treat every angle alike.
 
 use super::line_space::line_count;
@@ -77,7 +77,13 @@ impl Lines {
         }
         // In the browser wgpu's objects (the space's GPU tables) stay on the page's one thread,
         // so the Arc is never shared across threads.
-        #[cfg_attr(target_arch = "wasm32", allow(clippy::arc_with_non_send_sync))]
+        #[cfg_attr(
+            target_arch = "wasm32",
+            allow(
+                clippy::arc_with_non_send_sync,
+                reason = "in the browser wgpu's objects stay on the page's one thread"
+            )
+        )]
         let space = Arc::new(LineSpace::new(width, height, angle));
         Ok(Lines::Angled(space))
     }
@@ -112,9 +118,9 @@ impl Lines {
         SortOptions { axis: self.sorted_axis(), ..options }
     }
 
-    /// The runs of `picture` under `settings` and `mask` along these lines (in line space for
+    /// The intervals of `picture` under `settings` and `mask` along these lines (in line space for
     /// an angle), or `None` when every line is sorted whole.
-    pub fn runs(
+    pub fn intervals(
         &self,
         picture: &RgbaImage,
         settings: &IntervalSettings,
@@ -129,24 +135,26 @@ impl Lines {
         }
     }
 
-    /// Whether `algorithm` can sort along these lines within `runs` (whole lines with `None`),
+    /// Whether `algorithm` can sort along these lines within `intervals` (whole lines with `None`),
     /// as [`Lines::start`] would find, so a caller can refuse before any GPU work: at an angle
-    /// the map must also hold the padding's run ids, and the radix view needs lines.
+    /// the map must also hold the padding's interval ids, and the radix view needs lines.
     pub fn check(
         &self,
         algorithm: Algorithm,
         options: SortOptions,
         settings: &RunSettings,
-        runs: Option<&IntervalMap>,
+        intervals: Option<&IntervalMap>,
     ) -> Result<(), IntervalMapError> {
         let options = self.sort_options(options);
         match self {
-            Lines::Axis(_) => runs.map_or(Ok(()), |map| algorithm.check_intervals(options, settings, map)),
+            Lines::Axis(_) => {
+                intervals.map_or(Ok(()), |map| algorithm.check_intervals(options, settings, map))
+            }
             Lines::Angled(space) => {
                 if algorithm == Algorithm::Radix && settings.radix.scope == Scope::Image {
                     return Err(IntervalMapError::WholePictureAtAngle);
                 }
-                match runs {
+                match intervals {
                     Some(map) => algorithm.check_intervals(options, settings, map),
                     None => space
                         .whole_lines()
@@ -156,26 +164,26 @@ impl Lines {
         }
     }
 
-    /// A map's runs in numbers, counting the picture's pixels only.
-    pub fn summary(&self, runs: &IntervalMap) -> IntervalSummary {
+    /// A map's intervals in numbers, counting the picture's pixels only.
+    pub fn summary(&self, intervals: &IntervalMap) -> IntervalSummary {
         match self {
-            Lines::Axis(_) => runs.summary(),
-            Lines::Angled(space) => space.summary(runs),
+            Lines::Axis(_) => intervals.summary(),
+            Lines::Angled(space) => space.summary(intervals),
         }
     }
 
-    /// A map's runs drawn over the picture (see [`crate::intervals::overlay::marks`]).
-    pub fn marks(&self, runs: &IntervalMap) -> RgbaImage {
-        let marks = crate::intervals::overlay::marks(runs);
+    /// A map's intervals drawn over the picture (see [`crate::intervals::overlay::marks`]).
+    pub fn marks(&self, intervals: &IntervalMap) -> RgbaImage {
+        let marks = crate::intervals::overlay::marks(intervals);
         match self {
             Lines::Axis(_) => marks,
             Lines::Angled(space) => space.scatter(&marks),
         }
     }
 
-    /// Starts sorting `picture` along these lines with `pipelines`, within `runs` (made by
-    /// [`Lines::runs`]; whole lines with `None`). The options' axis is the lines' own.
-    #[allow(clippy::too_many_arguments)]
+    /// Starts sorting `picture` along these lines with `pipelines`, within `intervals` (made by
+    /// [`Lines::intervals`]; whole lines with `None`). The options' axis is the lines' own.
+    #[allow(clippy::too_many_arguments, reason = "what a run starts from, each of its own type, used once")]
     pub fn start(
         &self,
         gpu: &Gpu,
@@ -184,16 +192,16 @@ impl Lines {
         picture: &RgbaImage,
         options: SortOptions,
         settings: RunSettings,
-        runs: Option<&IntervalMap>,
+        intervals: Option<&IntervalMap>,
     ) -> Result<Box<dyn SortRun>, IntervalMapError> {
-        let source = MapSource::Cpu(runs);
+        let source = MapSource::Cpu(intervals);
         self.start_from(gpu, pipelines, scatter, StartPicture::Image(picture), options, settings, source)
     }
 
-    /// [`Lines::start`] from a picture on the CPU or a picture texture already on the GPU (a
-    /// clip's frame converted there), within the runs of `source` (a map of [`Lines::runs`], or
-    /// runs the GPU finds along these lines): nothing of the picture need cross from the CPU.
-    #[allow(clippy::too_many_arguments)]
+    /// [`Lines::start`] from a picture on the CPU or a picture texture already on the GPU (a clip's
+    /// frame converted there), within the intervals of `source` (a map of [`Lines::intervals`], or
+    /// intervals the GPU finds along these lines): nothing of the picture need cross from the CPU.
+    #[allow(clippy::too_many_arguments, reason = "what a run starts from, each of its own type, used once")]
     pub fn start_from(
         &self,
         gpu: &Gpu,

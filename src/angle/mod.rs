@@ -3,7 +3,7 @@
 //!
 //! The pixels of a line at an angle are just another sequence. [`LineSpace`] lays every line
 //! out as one row of a *line-space picture* (gather), the algorithms sort its rows as they sort
-//! any picture's rows, with the padding at the end of short rows fixed by the run map, and one
+//! any picture's rows, with the padding at the end of short rows fixed by the interval map, and one
 //! GPU pass puts every pixel back where its line passes through the picture (scatter,
 //! [`scatter::LineScatter`]). Gather and scatter are one permutation and its inverse, so no
 //! pixel is ever lost or duplicated. [`Lines`] is what front ends hold: the rows or columns of
@@ -49,7 +49,7 @@ pub struct Slope {
 impl Slope {
     /// How far across its line the pixel `m` steps along it lies from the line's pixel at
     /// `m = 0`: `round(m * step / SLOPE_ONE)`, halves rounded up, in integers. Monotone in `m`,
-    /// and changing by at most one per step, so every line is a contiguous run of steps and
+    /// and changing by at most one per step, so every line is a contiguous span of steps and
     /// consecutive pixels of a line are 8-neighbours.
     pub fn offset(&self, m: i64) -> i64 {
         (2 * m * self.step + SLOPE_ONE).div_euclid(2 * SLOPE_ONE)

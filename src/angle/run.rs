@@ -3,9 +3,9 @@
 //!
 //! [`AngledRun`] is a [`SortRun`] like any other, so the window, the recorder, `--out` and the
 //! tests drive it unchanged: its [`SortRun::state`] is always the picture, in image space. The
-//! run inside sorts the rows of line space, always within runs that fix the padding at the end
-//! of short lines (the interval runs' map, one of whole lines, or runs the GPU finds in line
-//! space), so the padding never moves and never joins a line's run.
+//! run inside sorts the rows of line space, always within intervals that fix the padding at the end
+//! of short lines (the interval map, one of whole lines, or intervals the GPU finds in line
+//! space), so the padding never moves and never joins a line's interval.
 
 use super::LineSpace;
 use super::scatter::LineScatter;
@@ -37,12 +37,12 @@ pub struct AngledRun {
 
 impl AngledRun {
     /// Starts sorting `picture` (on the CPU, uploaded, or a picture texture already on the GPU,
-    /// which becomes the run's picture) along the lines of `space` with `pipelines`, within
-    /// the runs of `source`: a map of line space, as [`LineSpace::interval_map`] makes (whole lines
-    /// with `None`), or runs the GPU finds in line space from the picture (any axis given is
-    /// taken as line space's rows). The GPU gathers line space from the picture. The options'
-    /// axis is ignored: line space is sorted by rows.
-    #[allow(clippy::too_many_arguments)]
+    /// which becomes the run's picture) along the lines of `space` with `pipelines`, within the
+    /// intervals of `source`: a map of line space, as [`LineSpace::interval_map`] makes (whole
+    /// lines with `None`), or intervals the GPU finds in line space from the picture (any axis
+    /// given is taken as line space's rows). The GPU gathers line space from the picture. The
+    /// options' axis is ignored: line space is sorted by rows.
+    #[allow(clippy::too_many_arguments, reason = "what a run starts from, each of its own type, used once")]
     pub fn start(
         gpu: &Gpu,
         pipelines: &Pipelines,
@@ -65,7 +65,7 @@ impl AngledRun {
         };
         let tables = space.tables(gpu);
         let source = match source {
-            MapSource::Cpu(runs) => MapSource::Cpu(runs.or(space.whole_lines())),
+            MapSource::Cpu(intervals) => MapSource::Cpu(intervals.or(space.whole_lines())),
             MapSource::Gpu(kernel, found) => {
                 let angled = Some(LineCells { picture: &picture, cells: &tables.cells });
                 MapSource::Gpu(kernel, FoundIntervals { axis: Axis::Rows, angled, ..found })
@@ -187,9 +187,9 @@ impl SortRun for AngledRun {
         &mut self,
         gpu: &Gpu,
         encoder: &mut wgpu::CommandEncoder,
-        runs: Option<&IntervalMap>,
+        intervals: Option<&IntervalMap>,
     ) -> Result<(), IntervalMapError> {
-        self.inner.restart_within(gpu, encoder, runs.or(self.space.whole_lines()))?;
+        self.inner.restart_within(gpu, encoder, intervals.or(self.space.whole_lines()))?;
         self.record_scatter(encoder);
         Ok(())
     }

@@ -23,7 +23,7 @@ pub const PLACES_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::R32Uint;
 pub struct LineTables {
     /// The device they live on ([`Gpu::id`]).
     gpu: u64,
-    /// Each line-space cell's picture pixel (what the gather and the runs kernel read).
+    /// Each line-space cell's picture pixel (what the gather and the intervals kernel read).
     pub cells: wgpu::Texture,
     /// Each picture pixel's line-space cell (what the scatter reads).
     pub places: wgpu::Texture,
@@ -76,7 +76,13 @@ impl LineScatter {
         let build =
             Builder { device: device.clone(), layout: pipeline_layout, cache: gpu.pipeline_cache().cloned() };
         // In the browser wgpu's objects stay on the page's one thread, so the Arc is never shared.
-        #[cfg_attr(target_arch = "wasm32", allow(clippy::arc_with_non_send_sync))]
+        #[cfg_attr(
+            target_arch = "wasm32",
+            allow(
+                clippy::arc_with_non_send_sync,
+                reason = "in the browser wgpu's objects stay on the page's one thread"
+            )
+        )]
         let build = std::sync::Arc::new(build);
         LineScatter { pipeline: Default::default(), build, layout }
     }

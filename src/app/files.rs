@@ -55,12 +55,12 @@ impl Running {
     }
 
     /// `<picture>-<algorithm>-<key>`, then `-angle<degrees>` for any direction but rows and
-    /// `-<interval mode>` (or `-mask`) within runs, as `--record` names its files.
+    /// `-<interval mode>` (or `-mask`) within intervals, as `--record` names its files.
     pub(super) fn file_stem(&self) -> String {
         let s = &self.session;
-        let runs = crate::intervals::file_suffix(s.intervals.mode, s.mask.is_some());
+        let intervals = crate::intervals::file_suffix(s.intervals.mode, s.mask.is_some());
         let angle = s.lines.angle().file_suffix();
-        format!("{}-{}-{}{angle}{runs}", s.picture.name, s.algorithm.name(), s.options.key.name())
+        format!("{}-{}-{}{angle}{intervals}", s.picture.name, s.algorithm.name(), s.options.key.name())
     }
 
     /// What S names its file after: the stem, and the clip's frame (counted from 1) when a

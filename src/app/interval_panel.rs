@@ -1,6 +1,6 @@
-//! The side panel's interval controls: mode, interval key, the threshold as a two-handled
-//! slider, edge level, random seed and run lengths, the mask, and the runs overlay. Like the
-//! rest of the panel it only reads the [`UiModel`] and reports [`Action`]s.
+//! The side panel's interval controls: mode, interval key, the threshold as a two-handled slider,
+//! edge level, random seed and interval lengths, the mask, and the intervals overlay. Like the rest
+//! of the panel it only reads the [`UiModel`] and reports [`Action`]s.
 //!
 //! The two-handled slider is egui's own `RangeSlider` (since egui 0.37): it drags either
 //! handle, jumps the nearer one to a click on the rail, lets both values be typed, and never
@@ -11,7 +11,8 @@ use crate::controls::commands::Command;
 use crate::intervals::{IntervalLength, IntervalMode, IntervalSettings, Threshold};
 use crate::keys::SortKey;
 
-/// The longest random run length the slider offers (longer runs than a line sort whole lines).
+/// The longest random interval length the slider offers (longer intervals than a line sort whole
+/// lines).
 pub const MAX_INTERVAL_LENGTH: u32 = 4096;
 
 /// The threshold the slider's handles stand for: each end clamped to 0..1, the lower first,
@@ -22,7 +23,7 @@ pub fn threshold_from_handles(lo: f64, hi: f64) -> Threshold {
     Threshold::new(lo.min(hi), lo.max(hi)).expect("clamped and ordered")
 }
 
-/// The run lengths the random slider's handles stand for: each at least 1, the shorter first.
+/// The interval lengths the random slider's handles stand for: each at least 1, the shorter first.
 pub fn interval_length_from_handles(min: u32, max: u32) -> IntervalLength {
     let (min, max) = (min.max(1), max.max(1));
     IntervalLength::new(min.min(max), min.max(max)).expect("at least 1 and ordered")
@@ -35,8 +36,9 @@ pub fn interval_controls(
     state: &mut UiState,
     actions: &mut Vec<Action>,
 ) {
-    ui.label(egui::RichText::new("Intervals").strong())
-        .on_hover_text("Sort only runs of each line; the runs come from the input picture and stay put");
+    ui.label(egui::RichText::new("Intervals").strong()).on_hover_text(
+        "Sort only intervals of each line; the intervals come from the input picture and stay put",
+    );
     let mut settings = model.intervals;
     egui::Grid::new("intervals").num_columns(2).show(ui, |ui| {
         ui.label("Mode");
@@ -54,8 +56,8 @@ pub fn interval_controls(
     mask_controls(ui, model, state, actions);
     let mut show = model.show_intervals;
     if ui
-        .checkbox(&mut show, "show runs (I)")
-        .on_hover_text("Fixed pixels darkened, run starts magenta")
+        .checkbox(&mut show, "show intervals (I)")
+        .on_hover_text("Fixed pixels darkened, interval starts magenta")
         .changed()
     {
         actions.push(Action::Command(Command::ToggleIntervalsOverlay));
@@ -97,18 +99,18 @@ fn mode_controls(ui: &mut egui::Ui, settings: &mut IntervalSettings) {
         IntervalMode::Edges => {
             ui.label("Edge level");
             ui.add(egui::Slider::new(&mut settings.edge_level, 0.0..=1.0).max_decimals(2))
-                .on_hover_text("Pixels on edges stronger than this stay and end the runs");
+                .on_hover_text("Pixels on edges stronger than this stay and end the intervals");
             ui.end_row();
         }
         IntervalMode::Random => {
             ui.label("Seed");
             ui.add(egui::DragValue::new(&mut settings.seed));
             ui.end_row();
-            ui.label("Run length");
+            ui.label("Interval length");
             let (mut min, mut max) = (settings.interval_length.min(), settings.interval_length.max());
             let slider =
                 egui::RangeSlider::new(&mut min, &mut max, 1..=MAX_INTERVAL_LENGTH).logarithmic(true);
-            if ui.add(slider).on_hover_text("Run lengths are drawn from MIN..MAX").changed() {
+            if ui.add(slider).on_hover_text("Interval lengths are drawn from MIN..MAX").changed() {
                 settings.interval_length = interval_length_from_handles(min, max);
             }
             ui.end_row();
@@ -164,7 +166,7 @@ mod tests {
     }
 
     #[test]
-    fn any_pair_of_handles_makes_valid_run_lengths() {
+    fn any_pair_of_handles_makes_valid_interval_lengths() {
         let r = interval_length_from_handles(8, 64);
         assert_eq!((r.min(), r.max()), (8, 64));
         let r = interval_length_from_handles(64, 8);

@@ -27,9 +27,9 @@ pub struct Lane {
     pub run: Box<dyn SortRun>,
     /// The lines it sorts along (the window's, or rows where it cannot follow them).
     pub lines: Lines,
-    /// Whether the run sorts within the window's interval runs (false: without them).
-    pub in_runs: bool,
-    /// Why the lane sorts without the window's runs, if it does.
+    /// Whether the run sorts within the window's intervals (false: without them).
+    pub in_intervals: bool,
+    /// Why the lane sorts without the window's intervals, if it does.
     pub notice: Option<String>,
     /// GPU milliseconds per pass, from timestamps, averaged over the last batch.
     pub gpu_ms_per_pass: Option<f64>,
@@ -72,10 +72,10 @@ pub struct Lanes {
 }
 
 impl Lanes {
-    /// Starts one lane per (algorithm, pass kind) on `picture`, along `lines` within `runs`
+    /// Starts one lane per (algorithm, pass kind) on `picture`, along `lines` within `intervals`
     /// (whole lines with `None`; see `for_lane` for a lane whose algorithm cannot sort
     /// along them within them).
-    #[allow(clippy::too_many_arguments)]
+    #[allow(clippy::too_many_arguments, reason = "what a lane starts from, each of its own type, used once")]
     pub fn start(
         gpu: &Arc<Gpu>,
         pipelines: &[(Algorithm, Pipelines)],
@@ -84,7 +84,7 @@ impl Lanes {
         lines: &Lines,
         options: SortOptions,
         which: &[(Algorithm, RunSettings)],
-        runs: Option<&IntervalMap>,
+        intervals: Option<&IntervalMap>,
     ) -> Self {
         let lanes = which
             .iter()
@@ -95,8 +95,8 @@ impl Lanes {
                     .expect("pipelines for every algorithm")
                     .1;
                 let start =
-                    start_lane(gpu, pipes, scatter, picture, lines, algorithm, options, settings, runs);
-                let in_runs = start.runs.is_some() && start.notice.is_none();
+                    start_lane(gpu, pipes, scatter, picture, lines, algorithm, options, settings, intervals);
+                let in_intervals = start.intervals.is_some() && start.notice.is_none();
                 let (run, lane_lines, notice) = (start.run, start.lines, start.notice);
                 let swaps = SwapReader::new(gpu, run.as_ref());
                 Lane {
@@ -106,7 +106,7 @@ impl Lanes {
                     settings,
                     run,
                     lines: lane_lines,
-                    in_runs,
+                    in_intervals,
                     notice,
                     gpu_ms_per_pass: None,
                     ms_per_pass: None,
@@ -119,7 +119,7 @@ impl Lanes {
         Lanes { gpu: gpu.clone(), lanes, sync: LaneSync::default(), wall_ms_per_pass: None, error: None }
     }
 
-    /// Returns every lane to the input, sorting within `runs` (of the `lines` the lanes were
+    /// Returns every lane to the input, sorting within `intervals` (of the `lines` the lanes were
     /// started along) from now on (whole lines with `None`, or where a lane's algorithm cannot
     /// sort within them): one upload of the map per lane, no new pipelines. Returns the lanes'
     /// notices.
@@ -127,7 +127,7 @@ impl Lanes {
         &mut self,
         lines: &Lines,
         options: SortOptions,
-        runs: Option<&IntervalMap>,
+        intervals: Option<&IntervalMap>,
     ) -> Vec<String> {
         let mut encoder = self
             .gpu
@@ -136,13 +136,14 @@ impl Lanes {
         for lane in &mut self.lanes {
             // A lane's lines depend on its algorithm and settings alone, so they are the ones
             // it was started along.
-            let (_, lane_runs, mut notice) = for_lane(lines, lane.algorithm, options, &lane.settings, runs);
-            if let Err(e) = lane.run.restart_within(&self.gpu, &mut encoder, lane_runs) {
+            let (_, lane_intervals, mut notice) =
+                for_lane(lines, lane.algorithm, options, &lane.settings, intervals);
+            if let Err(e) = lane.run.restart_within(&self.gpu, &mut encoder, lane_intervals) {
                 notice = Some(whole_lines_notice(lane.algorithm, &e));
                 // Whole lines always fit.
                 let _ = lane.run.restart_within(&self.gpu, &mut encoder, None);
             }
-            lane.in_runs = lane_runs.is_some() && notice.is_none();
+            lane.in_intervals = lane_intervals.is_some() && notice.is_none();
             lane.notice = notice;
             lane.owed_ms = 0.0;
         }

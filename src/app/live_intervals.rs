@@ -1,16 +1,16 @@
-//! When the window computes its run map anew, and where the sort goes afterwards: the pure
+//! When the window computes its interval map anew, and where the sort goes afterwards: the pure
 //! rules behind the interval controls' live update.
 //!
 //! The map depends on the interval settings the mode reads, the mask and the direction; the window
 //! compares those ([`IntervalInputs`]) every frame, recomputes when they differ, but no more often
 //! than [`RefreshThrottle`] allows while a slider is being dragged, and then restarts every
-//! lane in the new runs and carries on as [`resume_after_new_intervals`] says.
+//! lane in the new intervals and carries on as [`resume_after_new_intervals`] says.
 
 use crate::angle::Angle;
 use crate::intervals::IntervalSettings;
 use std::time::{Duration, Instant};
 
-/// Everything the window's run map is computed from, besides the picture (a new picture
+/// Everything the window's interval map is computed from, besides the picture (a new picture
 /// restarts the lanes and computes the map at once).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct IntervalInputs {
@@ -28,7 +28,7 @@ impl IntervalInputs {
         IntervalInputs { settings: settings.relevant(), mask, angle }
     }
 
-    /// Whether the sort runs within runs at all: a mode other than none, or a mask.
+    /// Whether the sort runs within intervals at all: a mode other than none, or a mask.
     pub fn uses_interval_map(&self) -> bool {
         self.mask.is_some() || self.settings.mode != crate::intervals::IntervalMode::None
     }
@@ -60,7 +60,7 @@ impl RefreshThrottle {
     }
 }
 
-/// Where the player stood when the runs changed.
+/// Where the player stood when the intervals changed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PlayerPosition {
     /// Playing.
@@ -69,26 +69,27 @@ pub struct PlayerPosition {
     pub done: u32,
     /// The step being headed for, if any.
     pub target: Option<u32>,
-    /// Steps in all (with the old runs).
+    /// Steps in all (with the old intervals).
     pub total: u32,
     /// Whether the picture was known sorted.
     pub known_sorted: bool,
 }
 
-/// What the sort does after restarting in new runs.
+/// What the sort does after restarting in new intervals.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Resume {
     /// Play on from the input.
     Play,
     /// Sort to the end at once: the picture was sorted (or on its way to sorted), so the user
-    /// sees the sorted result for the new runs, as an artist moving the threshold expects.
+    /// sees the sorted result for the new intervals, as an artist moving the threshold expects.
     ToEnd,
-    /// Go back to this step, as far as the new runs have steps (0: the input).
+    /// Go back to this step, as far as the new intervals have steps (0: the input).
     Step(u32),
 }
 
-/// What follows a restart in new runs: playing goes on playing; a finished sort (or one heading
-/// for its end) is sorted to the end again; a sort paused part way returns to the same step.
+/// What follows a restart in new intervals: playing goes on playing; a finished sort (or one
+/// heading for its end) is sorted to the end again; a sort paused part way returns to the same
+/// step.
 pub fn resume_after_new_intervals(at: PlayerPosition) -> Resume {
     if at.playing {
         return Resume::Play;
@@ -105,7 +106,7 @@ mod tests {
     use crate::keys::SortKey;
 
     #[test]
-    fn inputs_differ_only_when_the_runs_would() {
+    fn inputs_differ_only_when_the_intervals_would() {
         let threshold = IntervalSettings { mode: IntervalMode::Threshold, ..Default::default() };
         let a = IntervalInputs::new(&threshold, None, Angle::ROWS);
         assert_eq!(a, IntervalInputs::new(&IntervalSettings { seed: 5, ..threshold }, None, Angle::ROWS));
@@ -151,10 +152,10 @@ mod tests {
     }
 
     #[test]
-    fn new_runs_keep_playing_finish_a_finished_sort_and_keep_a_paused_step() {
+    fn new_intervals_keep_playing_finish_a_finished_sort_and_keep_a_paused_step() {
         assert_eq!(resume_after_new_intervals(at(true, 10, None, 64, false)), Resume::Play);
         assert_eq!(resume_after_new_intervals(at(true, 0, None, 64, false)), Resume::Play);
-        // Sorted to the end, or known sorted before it: sort the new runs to the end too.
+        // Sorted to the end, or known sorted before it: sort the new intervals to the end too.
         assert_eq!(resume_after_new_intervals(at(false, 64, None, 64, true)), Resume::ToEnd);
         assert_eq!(resume_after_new_intervals(at(false, 64, None, 64, false)), Resume::ToEnd);
         assert_eq!(resume_after_new_intervals(at(false, 30, None, 64, true)), Resume::ToEnd);

@@ -11,7 +11,7 @@
 //!   `pictures` and `interval_panel` (the egui panel itself), `zoom`, `lens` and `lens_panel`
 //!   (the row lens: the line inspected, and its strip of bars);
 //! - the sort: `session` (what is sorted and how), `explain` (the panel's sentences on it), `lanes` (the GPU runs shown), `window_intervals`
-//!   and `live_intervals` (interval runs, live), `window_mask`, `window_angle` (the direction);
+//!   and `live_intervals` (intervals, live), `window_mask`, `window_angle` (the direction);
 //! - files: `files` (open, save PNG), `window_recording` and `recording` (G, in the background),
 //!   `window_clip` (a clip played sorted, paused, stepped, recorded).
 
@@ -117,7 +117,7 @@ pub struct WindowOptions {
     pub quit_after: Option<Duration>,
     /// Settings for G (record).
     pub record: RecordSettings,
-    /// How the lines are cut into runs.
+    /// How the lines are cut into intervals.
     pub intervals: IntervalSettings,
     /// A mask (`--mask`) and its file, already checked against the picture's size.
     pub mask: Option<(PathBuf, Mask)>,
@@ -229,20 +229,20 @@ struct Session {
     player: Player,
     /// The picture's size before it was fitted to the size limit (masks must have it).
     source_size: (u32, u32),
-    /// How the lines are cut into runs (the panel's interval controls).
+    /// How the lines are cut into intervals (the panel's interval controls).
     intervals: IntervalSettings,
     /// The loaded mask, if any.
     mask: Option<window_mask::WindowMask>,
     /// Masks loaded so far, to number the next.
     masks_loaded: u64,
-    /// The runs the lanes sort within (`None`: whole lines), and what they were made from.
-    runs: Option<IntervalMap>,
+    /// The intervals the lanes sort within (`None`: whole lines), and what they were made from.
+    interval_map: Option<IntervalMap>,
     intervals_made_from: IntervalInputs,
     throttle: RefreshThrottle,
     /// An angle dragged in the panel and not yet laid out, and how often lay-outs may run.
     pending_angle: Option<Angle>,
     angle_throttle: RefreshThrottle,
-    /// Whether the runs are drawn over the pictures.
+    /// Whether the intervals are drawn over the pictures.
     show_intervals: bool,
 }
 
@@ -279,7 +279,7 @@ struct Running {
     /// Seconds one pass took last time, to size the next frame's batch.
     seconds_per_pass: f64,
     last_reported_pass: Option<u32>,
-    /// The runs drawn for the overlay, while it is shown.
+    /// The intervals drawn for the overlay, while it is shown.
     intervals_overlay: Option<egui::TextureHandle>,
     /// The row lens, while it is open.
     lens: Option<lens::WindowLens>,

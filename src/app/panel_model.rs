@@ -73,9 +73,9 @@ pub struct LaneView {
     pub sorted_after: Option<u32>,
     /// GPU time per pass, from timestamps.
     pub gpu_ms_per_pass: Option<f64>,
-    /// Whether the lane sorts within the interval runs (the overlay is drawn over it then).
-    pub in_runs: bool,
-    /// Why the lane sorts without the runs although there are some, if it does.
+    /// Whether the lane sorts within the intervals (the overlay is drawn over it then).
+    pub in_intervals: bool,
+    /// Why the lane sorts without the intervals although there are some, if it does.
     pub notice: Option<String>,
 }
 
@@ -125,15 +125,15 @@ pub struct UiModel<'a> {
     pub explanation: String,
     /// A recording under way: frames, expected, path.
     pub recording: Option<(u64, u64, String)>,
-    /// How the lines are cut into runs.
+    /// How the lines are cut into intervals.
     pub intervals: IntervalSettings,
     /// The loaded mask's file, if any.
     pub mask_label: Option<String>,
-    /// Whether the runs are drawn over the pictures.
+    /// Whether the intervals are drawn over the pictures.
     pub show_intervals: bool,
-    /// The runs in numbers, if the sort is within runs.
+    /// The intervals in numbers, if the sort is within intervals.
     pub intervals_summary: Option<String>,
-    /// The runs drawn for the overlay, while it is shown.
+    /// The intervals drawn for the overlay, while it is shown.
     pub intervals_overlay: Option<egui::TextureId>,
     /// The row lens, while it is open: per lane, the line read back, or why it could not be.
     pub lens: Option<&'a [Result<crate::lens::LensReading, String>]>,

@@ -68,9 +68,9 @@ pub fn pictures(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, act
         }
         let painter = ui.painter_at(body);
         painter.add(lane.picture.callback(rect, model.size, ppp));
-        if let Some(runs) = model.intervals_overlay.filter(|_| lane.in_runs) {
+        if let Some(intervals) = model.intervals_overlay.filter(|_| lane.in_intervals) {
             let uv = egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0));
-            painter.image(runs, rect, uv, egui::Color32::WHITE);
+            painter.image(intervals, rect, uv, egui::Color32::WHITE);
         }
         // A click on a picture opens the lens on the line through that pixel.
         let to_picture = |p: egui::Pos2| {

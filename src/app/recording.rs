@@ -33,8 +33,8 @@ pub struct RecordingJob {
     pub settings: RecordSettings,
     /// Where the recording goes (its extension, or a trailing /, says the format).
     pub path: PathBuf,
-    /// The runs to sort within, as the window does (`None`: whole lines).
-    pub runs: Option<IntervalMap>,
+    /// The intervals to sort within, as the window does (`None`: whole lines).
+    pub intervals: Option<IntervalMap>,
 }
 
 /// A recording under way.
@@ -68,7 +68,7 @@ impl BackgroundRecording {
                         first,
                         job.options,
                         job.run_settings,
-                        job.runs.as_ref(),
+                        job.intervals.as_ref(),
                     )
                     .unwrap_or_else(|_| {
                         let rows = Lines::Axis(crate::keys::options::Axis::Rows).sort_options(job.options);

@@ -121,7 +121,7 @@ impl Running {
         let sort_options = lines.sort_options(options.options);
         let intervals_made_from =
             IntervalInputs::new(&options.intervals, mask.as_ref().map(|m| m.id), lines.angle());
-        let runs = window_intervals::compute_intervals(
+        let interval_map = window_intervals::compute_intervals(
             &lines,
             &picture.pixels,
             &intervals_made_from,
@@ -143,7 +143,7 @@ impl Running {
             &lines,
             sort_options,
             &lanes_for,
-            runs.as_ref(),
+            interval_map.as_ref(),
         );
         let mut player = Player::default();
         if let Some(speed) = options.speed {
@@ -165,7 +165,7 @@ impl Running {
             intervals: options.intervals,
             mask,
             masks_loaded: 1,
-            runs,
+            interval_map,
             intervals_made_from,
             throttle: RefreshThrottle::default(),
             pending_angle: None,
@@ -292,7 +292,11 @@ impl Running {
             intervals: self.session.intervals,
             mask_label: self.session.mask.as_ref().map(|m| m.path.display().to_string()),
             show_intervals: self.session.show_intervals,
-            intervals_summary: self.session.runs.as_ref().map(|r| self.session.lines.summary(r).to_string()),
+            intervals_summary: self
+                .session
+                .interval_map
+                .as_ref()
+                .map(|r| self.session.lines.summary(r).to_string()),
             intervals_overlay: self.intervals_overlay.as_ref().map(egui::TextureHandle::id),
             lens: self.lens.as_ref().map(|l| l.readings.as_slice()),
             clip: self.clip_view(),
@@ -367,7 +371,7 @@ impl Running {
                     moves_name: lane.algorithm.moves_name(),
                     sorted_after: stats.sorted_after,
                     gpu_ms_per_pass: lane.gpu_ms_per_pass,
-                    in_runs: lane.in_runs,
+                    in_intervals: lane.in_intervals,
                     notice: lane.notice.clone(),
                 }
             })

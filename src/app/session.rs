@@ -13,7 +13,7 @@ use crate::keys::options::Axis;
 
 impl Running {
     /// Starts new lanes for the current picture and settings, at pass 0 (a clip's frame: sorted
-    /// to the end), within runs computed anew.
+    /// to the end), within intervals computed anew.
     pub(super) fn restart_lanes(&mut self) {
         self.fit_lines_to_picture();
         self.recompute_intervals();
@@ -27,7 +27,7 @@ impl Running {
             &s.lines,
             s.options,
             &kinds,
-            s.runs.as_ref(),
+            s.interval_map.as_ref(),
         );
         self.session.lanes.sync = self.session.sync;
         self.session.player.stop();

@@ -1,7 +1,7 @@
-//! The window's interval runs: the map computed from the session's settings and mask, the
-//! live update as the controls move (every lane restarted in the new runs, the player carried
-//! on as [`live_intervals::resume_after_new_intervals`] says), masks loaded and cleared, and the runs
-//! drawn over the pictures.
+//! The window's intervals: the map computed from the session's settings and mask, the live update
+//! as the controls move (every lane restarted in the new intervals, the player carried on as
+//! [`live_intervals::resume_after_new_intervals`] says), masks loaded and cleared, and the
+//! intervals drawn over the pictures.
 
 use super::Running;
 use super::live_intervals::{self, IntervalInputs, PlayerPosition, Resume};
@@ -13,7 +13,7 @@ use image::RgbaImage;
 use std::path::Path;
 use std::time::Instant;
 
-/// The runs of `picture` along `lines` for `inputs` (made from `settings` and `mask`), or
+/// The intervals of `picture` along `lines` for `inputs` (made from `settings` and `mask`), or
 /// `None` when every line is sorted whole.
 pub(super) fn compute_intervals(
     lines: &Lines,
@@ -25,39 +25,40 @@ pub(super) fn compute_intervals(
     if !inputs.uses_interval_map() {
         return Ok(None);
     }
-    lines.runs(picture, settings, mask.map(WindowMask::mask))
+    lines.intervals(picture, settings, mask.map(WindowMask::mask))
 }
 
 impl Running {
-    /// What the runs would be made from now.
+    /// What the intervals would be made from now.
     fn interval_inputs(&self) -> IntervalInputs {
         let s = &self.session;
         IntervalInputs::new(&s.intervals, s.mask.as_ref().map(|m| m.id), s.lines.angle())
     }
 
-    /// Whether the controls have changed the runs since the lanes' map was made.
+    /// Whether the controls have changed the intervals since the lanes' map was made.
     pub(super) fn intervals_pending(&self) -> bool {
         self.interval_inputs() != self.session.intervals_made_from
     }
 
-    /// Computes the session's runs from the current settings (no lanes restarted).
+    /// Computes the session's intervals from the current settings (no lanes restarted).
     pub(super) fn recompute_intervals(&mut self) {
         let started = Instant::now();
         let inputs = self.interval_inputs();
         let s = &self.session;
-        let runs = compute_intervals(&s.lines, &s.picture.pixels, &inputs, &s.intervals, s.mask.as_ref())
-            .unwrap_or_else(|e| {
-                // The mask was fitted to this picture when it was loaded; say so if not.
-                self.ui.error(e.to_string());
-                None
-            });
-        self.session.runs = runs;
+        let interval_map =
+            compute_intervals(&s.lines, &s.picture.pixels, &inputs, &s.intervals, s.mask.as_ref())
+                .unwrap_or_else(|e| {
+                    // The mask was fitted to this picture when it was loaded; say so if not.
+                    self.ui.error(e.to_string());
+                    None
+                });
+        self.session.interval_map = interval_map;
         self.session.intervals_made_from = inputs;
         self.session.throttle.done(started, started.elapsed());
         self.update_intervals_overlay();
     }
 
-    /// When the controls have changed the runs and the throttle allows: computes the new map
+    /// When the controls have changed the intervals and the throttle allows: computes the new map
     /// from the input picture and restarts every lane in it, then carries on playing, sorts to
     /// the end again, or returns to the step the sort was at.
     pub(super) fn refresh_intervals(&mut self, now: Instant) {
@@ -75,7 +76,7 @@ impl Running {
         self.recompute_intervals();
         let s = &mut self.session;
         s.player.stop();
-        let notices = s.lanes.restart_within(&s.lines, s.options, s.runs.as_ref());
+        let notices = s.lanes.restart_within(&s.lines, s.options, s.interval_map.as_ref());
         match live_intervals::resume_after_new_intervals(at) {
             Resume::Play => s.player.apply(super::Command::PlayPause, &mut s.lanes),
             Resume::ToEnd => {
@@ -91,12 +92,13 @@ impl Running {
         }
     }
 
-    /// Says what the runs are: "threshold 0.20..0.60 of luma: 812 runs of up to 40 pixels, ...".
+    /// Says what the intervals are: "threshold 0.20..0.60 of luma: 812 intervals of up to 40
+    /// pixels, ...".
     pub(super) fn report_intervals(&mut self) {
         let s = &self.session;
-        let Some(runs) = &s.runs else {
+        let Some(interval_map) = &s.interval_map else {
             if s.intervals_made_from.settings.mode == IntervalMode::None && s.mask.is_none() {
-                self.ui.say("whole lines: no interval runs");
+                self.ui.say("whole lines: no intervals");
             }
             return;
         };
@@ -109,7 +111,7 @@ impl Running {
             IntervalMode::Edges => format!("edges above {:.2} of {}", i.edge_level, i.key),
             IntervalMode::Random => {
                 format!(
-                    "random runs of {}..{}, seed {}",
+                    "random intervals of {}..{}, seed {}",
                     i.interval_length.min(),
                     i.interval_length.max(),
                     i.seed
@@ -117,7 +119,7 @@ impl Running {
             }
         };
         let masked = if s.mask.is_some() { " within the mask" } else { "" };
-        self.ui.say(format!("{mode}{masked}: {}", s.lines.summary(runs)));
+        self.ui.say(format!("{mode}{masked}: {}", s.lines.summary(interval_map)));
     }
 
     /// Loads the mask at `path` for the current picture; an unreadable file or one of another
@@ -143,29 +145,29 @@ impl Running {
         }
     }
 
-    /// Shows or hides the runs over the pictures.
+    /// Shows or hides the intervals over the pictures.
     pub(super) fn toggle_intervals_overlay(&mut self) {
         self.session.show_intervals = !self.session.show_intervals;
         self.update_intervals_overlay();
         if !self.session.show_intervals {
-            self.ui.say("runs hidden");
-        } else if self.session.runs.is_none() {
+            self.ui.say("intervals hidden");
+        } else if self.session.interval_map.is_none() {
             self.ui.say(
-                "runs shown once there are some: every line is sorted whole (M chooses an interval mode)",
+                "intervals shown once there are some: every line is sorted whole (M chooses an interval mode)",
             );
         } else {
-            self.ui.say("runs shown: fixed pixels darkened, run starts magenta");
+            self.ui.say("intervals shown: fixed pixels darkened, interval starts magenta");
         }
     }
 
-    /// Draws the current runs for the overlay while it is shown; drops the drawing otherwise.
+    /// Draws the current intervals for the overlay while it is shown; drops the drawing otherwise.
     fn update_intervals_overlay(&mut self) {
-        let runs = self.session.runs.as_ref().filter(|_| self.session.show_intervals);
-        let Some(runs) = runs else {
+        let map = self.session.interval_map.as_ref().filter(|_| self.session.show_intervals);
+        let Some(map) = map else {
             self.intervals_overlay = None;
             return;
         };
-        let marks = self.session.lines.marks(runs);
+        let marks = self.session.lines.marks(map);
         let size = [marks.width() as usize, marks.height() as usize];
         let image = egui::ColorImage::from_rgba_unmultiplied(size, marks.as_raw());
         let options = egui::TextureOptions::NEAREST;

@@ -30,15 +30,15 @@ impl Running {
             settings.max_frames = Some(DEFAULT_FRAME_LIMIT);
         }
         let s = &self.session;
-        // What the window shows: its lines and runs, or what the algorithm can sort instead.
-        let (lines, runs, _) = crate::controls::lane_plan::for_lane(
+        // What the window shows: its lines and intervals, or what the algorithm can sort instead.
+        let (lines, intervals, _) = crate::controls::lane_plan::for_lane(
             &s.lines,
             s.algorithm,
             s.options,
             &run_settings,
-            s.runs.as_ref(),
+            s.interval_map.as_ref(),
         );
-        let runs = runs.cloned();
+        let intervals = intervals.cloned();
         let job = RecordingJob {
             picture: s.picture.pixels.clone(),
             lines,
@@ -47,7 +47,7 @@ impl Running {
             run_settings,
             settings,
             path,
-            runs,
+            intervals,
         };
         self.recording = Some(BackgroundRecording::start(self.gpu.clone(), job));
         self.ui.say("recording...");

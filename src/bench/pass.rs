@@ -1,7 +1,7 @@
 //! `shadersort bench pass`: one odd-even pass over a picture texture (compute, and fragment where
 //! the adapter runs it) as effective bytes per second, beside `copy_texture_to_texture` of a
 //! texture of the same size and format, timed the same way in the same run; and the same pass
-//! within threshold runs (`--threshold 0.25..0.75`), which prices the run check.
+//! within threshold intervals (`--threshold 0.25..0.75`), which prices the interval check.
 
 use super::{WARM_UP_RUNS, WARM_UP_SECONDS, median, parse_size, warm_up};
 use crate::algorithms::SortRun;
@@ -45,7 +45,7 @@ pub struct PassBenchArgs {
 enum Operation {
     Copy,
     Pass(PassKind),
-    /// The pass within threshold runs: a pair swaps only inside one run.
+    /// The pass within threshold intervals: a pair swaps only inside one interval.
     PassWithin(PassKind),
 }
 
@@ -55,8 +55,8 @@ impl Operation {
             Operation::Copy => "copy",
             Operation::Pass(PassKind::Compute) => "odd-even-compute",
             Operation::Pass(PassKind::Fragment) => "odd-even-fragment",
-            Operation::PassWithin(PassKind::Compute) => "odd-even-compute-runs",
-            Operation::PassWithin(PassKind::Fragment) => "odd-even-fragment-runs",
+            Operation::PassWithin(PassKind::Compute) => "odd-even-compute-intervals",
+            Operation::PassWithin(PassKind::Fragment) => "odd-even-fragment-intervals",
         }
     }
 
@@ -65,8 +65,8 @@ impl Operation {
             Operation::Copy => "copy_texture_to_texture",
             Operation::Pass(PassKind::Compute) => "odd-even pass, compute",
             Operation::Pass(PassKind::Fragment) => "odd-even pass, fragment",
-            Operation::PassWithin(PassKind::Compute) => "odd-even pass within runs, compute",
-            Operation::PassWithin(PassKind::Fragment) => "odd-even pass within runs, fragment",
+            Operation::PassWithin(PassKind::Compute) => "odd-even pass within intervals, compute",
+            Operation::PassWithin(PassKind::Fragment) => "odd-even pass within intervals, fragment",
         }
     }
 }
@@ -159,18 +159,18 @@ fn measure_size(
     rows.push(Row { width, height, operation: Operation::Copy, time });
     let options = SortOptions::default();
     let threshold = IntervalSettings { mode: IntervalMode::Threshold, ..IntervalSettings::default() };
-    let runs = IntervalMap::compute(picture, options.axis, &threshold, None)?;
+    let intervals = IntervalMap::compute(picture, options.axis, &threshold, None)?;
     let kinds: &[PassKind] = if fragment_pass_supported(gpu) {
         &[PassKind::Compute, PassKind::Fragment]
     } else {
         &[PassKind::Compute]
     };
-    for (runs, operation) in
-        [(None, Operation::Pass as fn(PassKind) -> Operation), (Some(&runs), Operation::PassWithin)]
+    for (intervals, operation) in
+        [(None, Operation::Pass as fn(PassKind) -> Operation), (Some(&intervals), Operation::PassWithin)]
     {
-        let want = odd_even_passes_within(picture, &options, runs, args.batch);
+        let want = odd_even_passes_within(picture, &options, intervals, args.batch);
         for &kind in kinds {
-            let mut run = odd_even.start_within(gpu, picture, options, kind, runs);
+            let mut run = odd_even.start_within(gpu, picture, options, kind, intervals);
             let reader = SwapReader::new(gpu, &run);
             let time = measure(args.runs, || time_passes(gpu, timer, &mut run, &reader, args.batch))?;
             let got = read_texture(gpu, run.state())?;

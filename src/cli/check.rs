@@ -118,7 +118,7 @@ impl Cli {
                 ));
             }
         }
-        // The window takes --scope image with runs: its radix lane then sorts whole lines and
+        // The window takes --scope image with intervals: its radix lane then sorts whole lines and
         // says why (it may switch scope or algorithm later); a headless run cannot.
         let headless = self.out.is_some() || self.record.is_some();
         if headless && self.uses_intervals() && self.scope == Scope::Image {

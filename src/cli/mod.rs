@@ -188,7 +188,7 @@ pub struct Cli {
     #[arg(long)]
     pub no_downscale: bool,
 
-    /// Sort only runs of each line: pixels whose interval key lies inside --threshold
+    /// Sort only intervals of each line: pixels whose interval key lies inside --threshold
     /// (threshold), between strong edges (edges), of random lengths (random), or whole lines
     /// (none) [default: none, or the mode the other interval flags imply].
     #[arg(long, value_enum, value_name = "MODE")]
@@ -199,17 +199,17 @@ pub struct Cli {
     #[arg(long, value_name = "LO..HI")]
     pub threshold: Option<Threshold>,
 
-    /// The key the threshold and the edges are computed on (any key; --key is what the runs are
-    /// sorted by) [default: luma].
+    /// The key the threshold and the edges are computed on (any key; --key is what the intervals
+    /// are sorted by) [default: luma].
     #[arg(long, value_enum, value_name = "KEY")]
     pub interval_key: Option<SortKey>,
 
-    /// Edge intervals: a pixel whose Sobel magnitude exceeds this fraction of the largest
-    /// possible one stays fixed and splits the runs (implies --intervals edges) [default: 0.1].
+    /// Edge intervals: a pixel whose Sobel magnitude exceeds this fraction of the largest possible
+    /// one stays fixed and splits the intervals (implies --intervals edges) [default: 0.1].
     #[arg(long, value_name = "F", value_parser = parse_fraction)]
     pub edge_level: Option<f64>,
 
-    /// Random intervals: the seed; the same seed gives the same runs (implies --intervals
+    /// Random intervals: the seed; the same seed gives the same intervals (implies --intervals
     /// random) [default: 0].
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,

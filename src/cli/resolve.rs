@@ -98,7 +98,7 @@ impl Cli {
         }
     }
 
-    /// Whether the sort runs within interval runs: an interval mode other than none, or a mask.
+    /// Whether the sort runs within intervals: an interval mode other than none, or a mask.
     pub fn uses_intervals(&self) -> bool {
         self.mask.is_some() || self.interval_mode().is_ok_and(|m| m != IntervalMode::None)
     }

@@ -141,7 +141,7 @@ fn interval_flags_reach_the_settings_and_imply_their_mode() {
     // A mask alone sorts whole lines around its black pixels.
     let cli = Cli::parse_from(["shadersort", "--mask", "m.png", "--out", "o.png"]);
     assert_eq!((cli.interval_settings().mode, cli.uses_intervals()), (IntervalMode::None, true));
-    assert!(cli.settings().uses_intervals(), "a mask alone sorts within runs");
+    assert!(cli.settings().uses_intervals(), "a mask alone sorts within intervals");
     let plain = Cli::parse_from(["shadersort", "--out", "o.png"]);
     assert!(!plain.uses_intervals() && plain.threshold_sweep().is_none());
     assert!(!plain.settings().uses_intervals() && plain.settings().headless());

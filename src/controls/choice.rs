@@ -33,7 +33,7 @@ pub struct SortChoice {
 
 impl SortChoice {
     /// The choice after `command`, which changes one thing; `None` for a command that changes
-    /// nothing here (it moves the player, the view or the lens, cuts runs, or opens or saves).
+    /// nothing here (it moves the player, the view or the lens, cuts intervals, or opens or saves).
     pub fn after(self, command: Command) -> Option<SortChoice> {
         let mut next = self;
         let radix = &mut next.settings.radix;

@@ -48,7 +48,7 @@ pub enum Command {
     ToggleSubSteps,
     /// Intervals: the next mode (none, threshold, edges, random).
     CycleIntervalMode,
-    /// Intervals: show the runs over the picture, or not.
+    /// Intervals: show the intervals over the picture, or not.
     ToggleIntervalsOverlay,
     /// Every algorithm side by side.
     ToggleCompare,
@@ -246,13 +246,13 @@ pub fn command_table() -> Vec<CommandSpec> {
             Command::CycleIntervalMode,
             &[p(M)],
             "Interval mode",
-            "Sort within runs: none (whole lines), threshold, edges or random",
+            "Sort within intervals: none (whole lines), threshold, edges or random",
         ),
         spec(
             Command::ToggleIntervalsOverlay,
             &[p(I)],
-            "Show runs",
-            "Mark the runs over the picture: fixed pixels darkened, run starts magenta",
+            "Show intervals",
+            "Mark the intervals over the picture: fixed pixels darkened, interval starts magenta",
         ),
         spec(
             Command::ToggleCompare,

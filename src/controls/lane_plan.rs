@@ -1,6 +1,6 @@
-//! Which lanes a viewer shows and what each sorts along: the chosen algorithm, or every
-//! algorithm and pass kind side by side; the lines and runs a lane's algorithm can follow (with
-//! the reason where it falls back); and each lane's label.
+//! Which lanes a viewer shows and what each sorts along: the chosen algorithm, or every algorithm
+//! and pass kind side by side; the lines and intervals a lane's algorithm can follow (with the
+//! reason where it falls back); and each lane's label.
 
 use crate::algorithms::interval_texture::IntervalMapError;
 use crate::algorithms::{Algorithm, Pipelines, RunSettings, SortRun};
@@ -75,23 +75,23 @@ pub fn short_lane_label(algorithm: Algorithm, settings: &RunSettings) -> String 
     }
 }
 
-/// The lines and runs a lane of `algorithm` sorts along and within: `lines` and `runs`, or
-/// the closest the algorithm can do, with the reason: `lines` without the runs when they
-/// cannot be sorted within (the radix view's whole-picture scope, or run ids and key too wide
-/// for 32 bits), and the picture's rows without runs when it cannot sort along `lines` at all
+/// The lines and intervals a lane of `algorithm` sorts along and within: `lines` and `intervals`,
+/// or the closest the algorithm can do, with the reason: `lines` without the intervals when they
+/// cannot be sorted within (the radix view's whole-picture scope, or interval ids and key too wide
+/// for 32 bits), and the picture's rows without intervals when it cannot sort along `lines` at all
 /// (the whole-picture scope at an angle, or even whole lines of line space too wide).
 pub fn for_lane<'a>(
     lines: &Lines,
     algorithm: Algorithm,
     options: SortOptions,
     settings: &RunSettings,
-    runs: Option<&'a IntervalMap>,
+    intervals: Option<&'a IntervalMap>,
 ) -> (Lines, Option<&'a IntervalMap>, Option<String>) {
-    let Err(e) = lines.check(algorithm, options, settings, runs) else {
-        return (lines.clone(), runs, None);
+    let Err(e) = lines.check(algorithm, options, settings, intervals) else {
+        return (lines.clone(), intervals, None);
     };
     if e != IntervalMapError::WholePictureAtAngle
-        && runs.is_some()
+        && intervals.is_some()
         && lines.check(algorithm, options, settings, None).is_ok()
     {
         return (lines.clone(), None, Some(whole_lines_notice(algorithm, &e)));
@@ -106,32 +106,33 @@ pub fn for_lane<'a>(
     (Lines::Axis(Axis::Rows), None, Some(notice))
 }
 
-/// "LSD radix sorts without the interval runs: ...", in the window's words.
+/// "LSD radix sorts without the intervals: ...", in the window's words.
 pub fn whole_lines_notice(algorithm: Algorithm, e: &IntervalMapError) -> String {
     let why = match e {
         IntervalMapError::WholePicture => {
-            "its whole-picture scope has no lines to cut into runs (W sorts lines within them)".to_string()
+            "its whole-picture scope has no lines to cut into intervals (W sorts lines within them)"
+                .to_string()
         }
         other => other.to_string(),
     };
-    format!("{} sorts without the interval runs: {why}", algorithm.title())
+    format!("{} sorts without the intervals: {why}", algorithm.title())
 }
 
-/// A lane's run, started as [`for_lane`] plans it: along the lines and within the runs its
+/// A lane's run, started as [`for_lane`] plans it: along the lines and within the intervals its
 /// algorithm can follow; should the start fail all the same, along the picture's rows.
 pub struct LaneStart<'a> {
     /// The run.
     pub run: Box<dyn SortRun>,
     /// The lines it sorts along.
     pub lines: Lines,
-    /// The runs it sorts within (`None`: whole lines).
-    pub runs: Option<&'a IntervalMap>,
+    /// The intervals it sorts within (`None`: whole lines).
+    pub intervals: Option<&'a IntervalMap>,
     /// Why it sorts something other than what was asked, if it does.
     pub notice: Option<String>,
 }
 
 /// Starts a lane of `algorithm` on `picture` (see [`LaneStart`]).
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments, reason = "what a lane starts from, each of its own type, used once")]
 pub fn start_lane<'a>(
     gpu: &Gpu,
     pipelines: &Pipelines,
@@ -141,17 +142,17 @@ pub fn start_lane<'a>(
     algorithm: Algorithm,
     options: SortOptions,
     settings: RunSettings,
-    runs: Option<&'a IntervalMap>,
+    intervals: Option<&'a IntervalMap>,
 ) -> LaneStart<'a> {
-    let (lane_lines, lane_runs, notice) = for_lane(lines, algorithm, options, &settings, runs);
-    match lane_lines.start(gpu, pipelines, scatter, picture, options, settings, lane_runs) {
-        Ok(run) => LaneStart { run, lines: lane_lines, runs: lane_runs, notice },
+    let (lane_lines, lane_intervals, notice) = for_lane(lines, algorithm, options, &settings, intervals);
+    match lane_lines.start(gpu, pipelines, scatter, picture, options, settings, lane_intervals) {
+        Ok(run) => LaneStart { run, lines: lane_lines, intervals: lane_intervals, notice },
         Err(e) => {
             let rows = SortOptions { axis: Axis::Rows, ..options };
             LaneStart {
                 run: pipelines.start(gpu, picture, rows, settings),
                 lines: Lines::Axis(Axis::Rows),
-                runs: None,
+                intervals: None,
                 notice: Some(whole_lines_notice(algorithm, &e)),
             }
         }

@@ -99,7 +99,7 @@ fn create(device: &wgpu::Device, data: Option<&[u8]>) -> Option<wgpu::PipelineCa
     // the same `pipeline_cache_key`: only such data is written to the file named by that key,
     // whole (a rename), and read back only when its checksum matches; wgpu validates the
     // header and falls back to an empty cache when the driver or wgpu changed.
-    #[allow(unsafe_code)]
+    #[allow(unsafe_code, reason = "wgpu trusts the cache data to be its own; see SAFETY")]
     let cache = unsafe { device.create_pipeline_cache(&desc) };
     match pollster::block_on(scope.pop()) {
         None => Some(cache),

@@ -1,13 +1,13 @@
 //! Every WGSL program, composed from the files in `shaders/`, and how to compile one.
 //!
 //! WGSL has no imports, so a kernel that sorts by key is compiled as `sort_key.wgsl` followed by
-//! the kernel's file (the comparison sorts also take `intervals.wgsl`, the interval runs): whole
+//! the kernel's file (the comparison sorts also take `intervals.wgsl`, the interval map): whole
 //! files joined, never text generated or templated. The list
 //! [`PROGRAMS`] is what the validation test checks with naga.
 
 /// The key prelude: `sort_key`, `order_key` and the key constants.
 pub const SORT_KEY: &str = include_str!("../../shaders/sort_key.wgsl");
-/// The run map binding and the same-run rule of the comparison sorts.
+/// The interval map binding and the same-interval rule of the comparison sorts.
 pub const INTERVALS: &str = include_str!("../../shaders/intervals.wgsl");
 /// One odd-even transposition pass, compute and fragment.
 pub const ODD_EVEN: &str = include_str!("../../shaders/odd_even.wgsl");
@@ -36,13 +36,13 @@ pub const LINE_SCATTER: &str = include_str!("../../shaders/line_scatter.wgsl");
 /// The row lens: one line of a run's state read back for the window.
 pub const LENS: &str = include_str!("../../shaders/lens.wgsl");
 
-/// Runs found on the GPU: a frame's run ids without the CPU, for every interval rule.
+/// Intervals found on the GPU: a frame's interval ids without the CPU, for every interval rule.
 pub const FOUND_INTERVALS: &str = include_str!("../../shaders/found_intervals.wgsl");
 
 /// 64-bit unsigned arithmetic on pairs of `u32` (the edges' magnitudes, SplitMix64).
 pub const U64: &str = include_str!("../../shaders/u64.wgsl");
 
-/// The bitonic network's plan within runs, made on the GPU from run ids.
+/// The bitonic network's plan within intervals, made on the GPU from interval ids.
 pub const BITONIC_PLAN: &str = include_str!("../../shaders/bitonic_plan.wgsl");
 
 /// A sorted frame to 4:2:0 for an encoder.
@@ -98,7 +98,7 @@ impl Program {
         };
         // SAFETY: wgpu requires that the shader contains no infinite loop, which the callers
         // guarantee (see above); every other runtime check is kept.
-        #[allow(unsafe_code)]
+        #[allow(unsafe_code, reason = "wgpu trusts the shader to end; see SAFETY")]
         unsafe {
             device.create_shader_module_trusted(descriptor, checks)
         }
@@ -170,7 +170,7 @@ pub fn fullscreen_pipeline(
 pub const SORT_KEY_PROGRAM: Program =
     Program { name: "sort_key", files: &["sort_key.wgsl"], sources: &[SORT_KEY] };
 
-/// The run prelude on its own (valid by itself; checked like every program).
+/// The interval prelude on its own (valid by itself; checked like every program).
 pub const INTERVALS_PROGRAM: Program =
     Program { name: "intervals", files: &["intervals.wgsl"], sources: &[INTERVALS] };
 
@@ -233,7 +233,7 @@ pub const LINE_SCATTER_PROGRAM: Program =
 pub const LENS_PROGRAM: Program =
     Program { name: "lens", files: &["sort_key.wgsl", "lens.wgsl"], sources: &[SORT_KEY, LENS] };
 
-/// The kernel that finds runs, with the key and 64-bit preludes.
+/// The kernel that finds intervals, with the key and 64-bit preludes.
 pub const FOUND_INTERVALS_PROGRAM: Program = Program {
     name: "found_intervals",
     files: &["sort_key.wgsl", "u64.wgsl", "found_intervals.wgsl"],

@@ -1,5 +1,5 @@
 //! Starting a sort from a picture already on the GPU (a clip's frame converted from 4:2:0
-//! there), with the runs found there too where they can be: nothing of the frame crosses from
+//! there), with the intervals found there too where they can be: nothing of the frame crosses from
 //! the CPU.
 
 use super::Sorter;
@@ -13,12 +13,12 @@ use crate::intervals::{IntervalSettings, Mask};
 use crate::keys::options::{Axis, Scope};
 
 impl Sorter<'_> {
-    /// Where the GPU can find the runs of a picture itself: any algorithm sorting along the
-    /// picture's rows or columns, or along lines at an angle (in line space), within runs of
+    /// Where the GPU can find the intervals of a picture itself: any algorithm sorting along the
+    /// picture's rows or columns, or along lines at an angle (in line space), within intervals of
     /// any mode, with or without a mask (uploaded the first time, then kept: one mask per
     /// clip), and along whole lines at an angle (the padding fixed); for the radix view only
-    /// sorting to the end, along lines, with the key and a line's run ids fitting 32 bits. The
-    /// runs, or `None` (the CPU's map then, or whole lines when no runs are asked for).
+    /// sorting to the end, along lines, with the key and a line's interval ids fitting 32 bits. The
+    /// intervals, or `None` (the CPU's map then, or whole lines when no intervals are asked for).
     pub(crate) fn gpu_intervals(
         &self,
         intervals: &IntervalSettings,
@@ -28,7 +28,7 @@ impl Sorter<'_> {
         let s = self.settings;
         let rule = IntervalRule::of(intervals);
         // The picture the algorithm sorts (line space at an angle) and whether whole lines
-        // need runs found (padding to fix).
+        // need intervals found (padding to fix).
         let (axis, sorted_size, padded) = match &self.lines {
             Lines::Axis(axis) => (*axis, (width, height), false),
             Lines::Angled(space) => {
@@ -42,8 +42,8 @@ impl Sorter<'_> {
         let eligible = (rule != IntervalRule::Whole || mask.is_some() || padded)
             && mask.is_none_or(|m| m.dimensions() == (width, height))
             && self.lines.check(s.algorithm, s.options, &s.run, None).is_ok();
-        let runs = FoundIntervals::new(rule, axis);
-        let fits = runs.fits(line_len)
+        let intervals = FoundIntervals::new(rule, axis);
+        let fits = intervals.fits(line_len)
             && match self.pipelines {
                 Pipelines::Radix(_) => {
                     let radix = s.run.radix;
@@ -51,7 +51,7 @@ impl Sorter<'_> {
                     let (w, h) = sorted_size;
                     s.passes.is_none()
                         && radix.scope == Scope::Rows
-                        && radix.key(options).0.with_interval_bits(runs.interval_bits(w, h)).is_ok()
+                        && radix.key(options).0.with_interval_bits(intervals.interval_bits(w, h)).is_ok()
                 }
                 _ => true,
             };
@@ -59,28 +59,28 @@ impl Sorter<'_> {
             return None;
         }
         let mask = mask.map(|m| self.gpu_mask.get_or_init(|| GpuMask::new(self.gpu, m)));
-        Some(FoundIntervals { mask, ..runs })
+        Some(FoundIntervals { mask, ..intervals })
     }
 
     /// Whether a picture sorted along whole lines can start from a texture already on the GPU:
-    /// no runs are asked for, along rows, columns or lines at an angle (gathered on the GPU).
+    /// no intervals are asked for, along rows, columns or lines at an angle (gathered on the GPU).
     pub(crate) fn whole_lines_from_texture(&self) -> bool {
         let s = self.settings;
         !s.uses_intervals() && self.lines.check(s.algorithm, s.options, &s.run, None).is_ok()
     }
 
-    /// Starts sorting `picture` within the runs the GPU finds from it (`runs`, where
+    /// Starts sorting `picture` within the intervals the GPU finds from it (`intervals`, where
     /// [`Sorter::gpu_intervals`] said so), or along whole lines (where
     /// [`Sorter::whole_lines_from_texture`] said so), with its notice.
     pub(crate) fn start_on_gpu(
         &self,
         picture: StartPicture<'_>,
         settings: RunSettings,
-        runs: Option<FoundIntervals<'_>>,
+        intervals: Option<FoundIntervals<'_>>,
     ) -> (Box<dyn SortRun>, Option<String>) {
-        let source = match runs {
-            Some(runs) => {
-                MapSource::Gpu(self.found_intervals.get_or_init(|| IntervalsKernel::new(self.gpu)), runs)
+        let source = match intervals {
+            Some(intervals) => {
+                MapSource::Gpu(self.found_intervals.get_or_init(|| IntervalsKernel::new(self.gpu)), intervals)
             }
             None => MapSource::Cpu(None),
         };

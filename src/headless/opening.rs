@@ -1,6 +1,6 @@
 //! Opening the GPU and building the algorithm's pipelines on a thread of their own while the
-//! picture is read and decoded and its lines and runs are found: for a still, each takes a good
-//! part of the whole run. Also how a [`Sorter`] is made from an algorithm's pipelines.
+//! picture is read and decoded and its lines and intervals are found: for a still, each takes a
+//! good part of the whole run. Also how a [`Sorter`] is made from an algorithm's pipelines.
 
 use super::Sorter;
 use crate::algorithms::{Algorithm, Pipelines};
@@ -43,18 +43,18 @@ impl Opening {
     }
 }
 
-/// The lines through a picture and its runs, found while the GPU opens: they depend only on
+/// The lines through a picture and its intervals, found while the GPU opens: they depend only on
 /// the picture, the mask and the settings, so they are used as found unless the GPU's limits
 /// change the picture's size or refuse the lines.
 pub(super) struct EarlyIntervals {
     size: (u32, u32),
     lines: Lines,
-    runs: Result<Option<IntervalMap>, IntervalError>,
+    intervals: Result<Option<IntervalMap>, IntervalError>,
 }
 
 impl EarlyIntervals {
-    /// The lines and runs of `picture` under the settings (none for a sweep, which finds its
-    /// runs frame by frame).
+    /// The lines and intervals of `picture` under the settings (none for a sweep, which finds its
+    /// intervals frame by frame).
     pub(super) fn find(settings: &Settings, picture: &RgbaImage, mask: Option<&Mask>) -> Option<Self> {
         if settings.sweep.is_some() {
             return None;
@@ -62,13 +62,16 @@ impl EarlyIntervals {
         let start = Instant::now();
         let size = picture.dimensions();
         let lines = Lines::new(settings.direction, size, u32::MAX).ok()?;
-        let runs =
-            if settings.uses_intervals() { lines.runs(picture, &settings.intervals, mask) } else { Ok(None) };
-        log::debug!("lines and runs found in {:.1} ms while the GPU opens", ms(start));
-        Some(EarlyIntervals { size, lines, runs })
+        let intervals = if settings.uses_intervals() {
+            lines.intervals(picture, &settings.intervals, mask)
+        } else {
+            Ok(None)
+        };
+        log::debug!("lines and intervals found in {:.1} ms while the GPU opens", ms(start));
+        Some(EarlyIntervals { size, lines, intervals })
     }
 
-    /// The lines and runs, if they were found for a picture of `size` and the lines fit a
+    /// The lines and intervals, if they were found for a picture of `size` and the lines fit a
     /// device whose largest texture side is `max_side` (else `Lines::new` says why not).
     pub(super) fn take(
         self,
@@ -79,7 +82,7 @@ impl EarlyIntervals {
             Lines::Axis(_) => true,
             Lines::Angled(space) => space.size().1 <= max_side,
         };
-        (self.size == size && fits).then_some((self.lines, self.runs))
+        (self.size == size && fits).then_some((self.lines, self.intervals))
     }
 }
 

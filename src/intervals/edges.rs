@@ -1,4 +1,4 @@
-//! Edge intervals: pixels on strong edges stay fixed and split the runs between them.
+//! Edge intervals: pixels on strong edges stay fixed and split the intervals between them.
 //!
 //! The edge strength is the Sobel magnitude of the interval key, `sqrt(gx² + gy²)` with the
 //! 3x3 kernels `[-1 0 1; -2 0 2; -1 0 1]` and its transpose, the picture's border pixels

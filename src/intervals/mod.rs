@@ -1,18 +1,18 @@
 //! Interval sorting: which pixels of each line are sorted together.
 //!
-//! A [`IntervalMap`] is computed once on the CPU, from the input picture (and an optional [`Mask`]),
-//! before any pass: it gives every pixel the id of its *run*, unique per run within its line and
-//! non-decreasing along the line. The sorts never compare pixels of different runs (odd-even and
-//! bubble swap two neighbours only when they share a run id; the radix view sorts by the run id
-//! above the key), so each run is sorted on its own and a pixel in a run of its own never moves.
-//! The map stays fixed while the pixels move.
+//! A [`IntervalMap`] is computed once on the CPU, from the input picture (and an optional
+//! [`Mask`]), before any pass: it gives every pixel the id of its *interval*, unique per interval
+//! within its line and non-decreasing along the line. The sorts never compare pixels of different
+//! intervals (odd-even and bubble swap two neighbours only when they share an interval id; the
+//! radix view sorts by the interval id above the key), so each interval is sorted on its own and a
+//! pixel in an interval of its own never moves. The map stays fixed while the pixels move.
 //!
-//! Runs come from one [`IntervalMode`] and the mask together:
-//! - `none`: every line is one run (the plain sort);
-//! - `threshold`: runs of pixels whose interval key lies inside a [`Threshold`]; the others
+//! Intervals come from one [`IntervalMode`] and the mask together:
+//! - `none`: every line is one interval (the plain sort);
+//! - `threshold`: intervals of pixels whose interval key lies inside a [`Threshold`]; the others
 //!   are fixed ([`threshold`]);
-//! - `edges`: pixels on strong edges are fixed and split the runs between them ([`edges`]);
-//! - `random`: runs of seeded random lengths ([`random`]);
+//! - `edges`: pixels on strong edges are fixed and split the intervals between them ([`edges`]);
+//! - `random`: intervals of seeded random lengths ([`random`]);
 //! - a mask's black pixels are fixed in every mode ([`mask`]).
 //!
 //! [`IntervalMap::build`] takes any per-pixel rule, and [`IntervalMap::compute_on`] the interval rules on
@@ -36,18 +36,19 @@ pub use mask::Mask;
 pub use random::IntervalLength;
 pub use threshold::Threshold;
 
-/// How the runs of each line are cut (a mask applies on top of every mode).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, clap::ValueEnum)]
+/// How the intervals of each line are cut (a mask applies on top of every mode).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(clap::ValueEnum))]
 pub enum IntervalMode {
-    /// Every line is one run: the whole line is sorted.
+    /// Every line is one interval: the whole line is sorted.
     #[default]
     None,
-    /// Runs of pixels whose interval key lies inside the threshold; the others stay fixed.
+    /// Intervals of pixels whose interval key lies inside the threshold; the others stay fixed.
     Threshold,
     /// Pixels on strong edges (Sobel magnitude of the interval key above the edge level) stay
-    /// fixed and split the runs between them.
+    /// fixed and split the intervals between them.
     Edges,
-    /// Runs of random lengths, reproducible from a seed.
+    /// Intervals of random lengths, reproducible from a seed.
     Random,
 }
 
@@ -73,10 +74,10 @@ impl IntervalMode {
     }
 }
 
-/// Everything that decides the runs except the mask. Each mode reads only its own fields.
+/// Everything that decides the intervals except the mask. Each mode reads only its own fields.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct IntervalSettings {
-    /// How the runs are cut.
+    /// How the intervals are cut.
     pub mode: IntervalMode,
     /// The key the threshold and the edges are computed on (any sort key; the sort's own key
     /// is separate).
@@ -88,7 +89,7 @@ pub struct IntervalSettings {
     pub edge_level: f64,
     /// `random`: the seed.
     pub seed: u64,
-    /// `random`: the range run lengths are drawn from.
+    /// `random`: the range interval lengths are drawn from.
     pub interval_length: IntervalLength,
 }
 
@@ -110,7 +111,7 @@ impl Default for IntervalSettings {
 
 impl IntervalSettings {
     /// The same settings with every field the mode does not read set to its default, so two
-    /// settings that make the same runs compare equal (a new seed changes nothing in threshold
+    /// settings that make the same intervals compare equal (a new seed changes nothing in threshold
     /// mode).
     pub fn relevant(&self) -> IntervalSettings {
         let d = IntervalSettings::default();
@@ -131,7 +132,7 @@ impl IntervalSettings {
     }
 }
 
-/// What output file names carry for sorts within runs: `-threshold` (the mode), `-mask` for a
+/// What output file names carry for sorts within intervals: `-threshold` (the mode), `-mask` for a
 /// mask alone around whole lines, nothing for the plain sort.
 pub fn file_suffix(mode: IntervalMode, masked: bool) -> String {
     match (mode, masked) {
@@ -141,7 +142,7 @@ pub fn file_suffix(mode: IntervalMode, masked: bool) -> String {
     }
 }
 
-/// Why a run map cannot be made.
+/// Why an interval map cannot be made.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum IntervalError {
     /// The mask's size is not the picture's.
@@ -161,37 +162,41 @@ pub enum IntervalError {
     },
 }
 
-/// The runs of a map in numbers, for messages and the window.
+/// The intervals of a map in numbers, for messages and the window.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct IntervalSummary {
-    /// Runs of two pixels or more (the ones that sort anything).
-    pub runs: u64,
-    /// The longest run.
+    /// Intervals of two pixels or more (the ones that sort anything).
+    pub intervals: u64,
+    /// The longest interval.
     pub longest: u32,
-    /// Pixels in runs of their own, which never move.
+    /// Pixels in intervals of their own, which never move.
     pub fixed: u64,
 }
 
 impl std::fmt::Display for IntervalSummary {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} runs of up to {} pixels, {} pixels fixed", self.runs, self.longest, self.fixed)
+        write!(
+            f,
+            "{} intervals of up to {} pixels, {} pixels fixed",
+            self.intervals, self.longest, self.fixed
+        )
     }
 }
 
-/// What one pixel is to the runs of its line.
+/// What one pixel is to the intervals of its line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Cell {
-    /// Stays where it is: a run of its own, which also ends the run before it.
+    /// Stays where it is: an interval of its own, which also ends the interval before it.
     Fixed,
-    /// Sortable, and begins a new run.
+    /// Sortable, and begins a new interval.
     Start,
-    /// Sortable, and joins the run of the pixel before it (or begins one, at the start of the
+    /// Sortable, and joins the interval of the pixel before it (or begins one, at the start of the
     /// line or after a fixed pixel).
     Join,
 }
 
-/// The run id of every pixel along one axis: unique per run within its line, starting at 0 and
-/// growing by one from run to run along the line.
+/// The interval id of every pixel along one axis: unique per interval within its line, starting at
+/// 0 and growing by one from interval to interval along the line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct IntervalMap {
     width: u32,
@@ -224,27 +229,27 @@ impl IntervalMap {
     }
 
     /// The map of `cells`, one per pixel, row-major. One pass in memory order for either axis
-    /// (columns keep one run state per column) with no branch on the cells, so a frame of a
-    /// clip is cut into runs in a few milliseconds whatever its content.
+    /// (columns keep one interval state per column) with no branch on the cells, so a frame of a
+    /// clip is cut into intervals in a few milliseconds whatever its content.
     pub fn from_cells(width: u32, height: u32, axis: Axis, cells: &[Cell]) -> Self {
         let (w, h) = (width as usize, height as usize);
         assert_eq!(cells.len(), w * h, "one cell per pixel");
         let mut ids = vec![0; w * h];
         let (mut max_interval_len, mut max_id) = (0, 0);
-        // Whether pixel `c` begins a run rather than continue the one before it on its line
-        // (`open`: that pixel is sortable), and the length of the run it is in then.
+        // Whether pixel `c` begins an interval rather than continue the one before it on its line
+        // (`open`: that pixel is sortable), and the length of the interval it is in then.
         let begins = |c: Cell, open: bool| !(c == Cell::Join && open);
         let length = |begins: bool, before: u32| (before & u32::from(begins).wrapping_sub(1)) + 1;
         match axis {
             Axis::Rows => {
                 for (row, out) in cells.chunks_exact(w).zip(ids.chunks_exact_mut(w)) {
-                    let (mut id, mut open, mut run_len) = (0u32, row[0] != Cell::Fixed, 1u32);
+                    let (mut id, mut open, mut interval_len) = (0u32, row[0] != Cell::Fixed, 1u32);
                     max_interval_len = max_interval_len.max(1);
                     for (&c, out) in row[1..].iter().zip(&mut out[1..]) {
                         let new = begins(c, open);
                         id += u32::from(new);
-                        run_len = length(new, run_len);
-                        max_interval_len = max_interval_len.max(run_len);
+                        interval_len = length(new, interval_len);
+                        max_interval_len = max_interval_len.max(interval_len);
                         *out = id;
                         open = c != Cell::Fixed;
                     }
@@ -253,18 +258,18 @@ impl IntervalMap {
             }
             Axis::Columns => {
                 let mut open: Vec<bool> = cells[..w].iter().map(|&c| c != Cell::Fixed).collect();
-                let mut run_len = vec![1u32; w];
+                let mut interval_len = vec![1u32; w];
                 max_interval_len = 1;
                 for (y, row) in cells.chunks_exact(w).enumerate().skip(1) {
                     let (above, below) = ids.split_at_mut(y * w);
                     let lines = row.iter().zip(&above[(y - 1) * w..]).zip(&mut below[..w]);
-                    for (((&c, &id_above), id), (open, run_len)) in
-                        lines.zip(open.iter_mut().zip(&mut run_len))
+                    for (((&c, &id_above), id), (open, interval_len)) in
+                        lines.zip(open.iter_mut().zip(&mut interval_len))
                     {
                         let new = begins(c, *open);
                         *id = id_above + u32::from(new);
-                        *run_len = length(new, *run_len);
-                        max_interval_len = max_interval_len.max(*run_len);
+                        *interval_len = length(new, *interval_len);
+                        max_interval_len = max_interval_len.max(*interval_len);
                         *open = c != Cell::Fixed;
                     }
                 }
@@ -274,12 +279,13 @@ impl IntervalMap {
         IntervalMap { width, height, axis, ids, max_interval_len, max_id }
     }
 
-    /// Every line one run: the plain sort.
+    /// Every line one interval: the plain sort.
     pub fn whole_lines(width: u32, height: u32, axis: Axis) -> Self {
         Self::build(width, height, axis, |_, _, _| Cell::Join)
     }
 
-    /// The runs of `picture` along `axis` under `settings`, with the mask's black pixels fixed.
+    /// The intervals of `picture` along `axis` under `settings`, with the mask's black pixels
+    /// fixed.
     pub fn compute(
         picture: &RgbaImage,
         axis: Axis,
@@ -321,12 +327,12 @@ impl IntervalMap {
         Ok(Self::from_cells(width, height, axis, &cells))
     }
 
-    /// The runs of `picture` under `settings` (the mask's black pixels fixed) in a map of
+    /// The intervals of `picture` under `settings` (the mask's black pixels fixed) in a map of
     /// `width` x `height` along `axis` whose cells need not be the picture's own: position `pos`
     /// of line `line`, at row-major `index` of the map, holds the picture pixel whose row-major
     /// index `pixel(line, pos, index)` gives, or no pixel (`None`: a cell that is fixed). So a
     /// map of lines at an angle, laid out as rows (`crate::angle`), takes the threshold, the
-    /// edges and the mask from the picture itself, and random runs along its own lines.
+    /// edges and the mask from the picture itself, and random intervals along its own lines.
     pub fn compute_on(
         (width, height, axis): (u32, u32, Axis),
         picture: &RgbaImage,
@@ -380,43 +386,44 @@ impl IntervalMap {
         LineLayout::new(self.width, self.height, self.axis)
     }
 
-    /// The run id of every pixel, row-major (the GPU's `r32uint` texture holds exactly these).
+    /// The interval id of every pixel, row-major (the GPU's `r32uint` texture holds exactly these).
     pub fn ids(&self) -> &[u32] {
         &self.ids
     }
 
-    /// The run id of the pixel at `(x, y)`.
+    /// The interval id of the pixel at `(x, y)`.
     pub fn id(&self, x: u32, y: u32) -> u32 {
         self.ids[y as usize * self.width as usize + x as usize]
     }
 
-    /// The longest run: odd-even sorts every run in this many passes.
+    /// The longest interval: odd-even sorts every interval in this many passes.
     pub fn max_interval_len(&self) -> u32 {
         self.max_interval_len
     }
 
-    /// The largest run id (0 when every line is one run).
+    /// The largest interval id (0 when every line is one interval).
     pub fn max_id(&self) -> u32 {
         self.max_id
     }
 
-    /// Bits that hold every run id (0 when every line is one run): the radix view's extra key bits.
+    /// Bits that hold every interval id (0 when every line is one interval): the radix view's extra
+    /// key bits.
     pub fn interval_bits(&self) -> u32 {
         u32::BITS - self.max_id.leading_zeros()
     }
 
-    /// Whether every line is a single run (the map changes nothing).
+    /// Whether every line is a single interval (the map changes nothing).
     pub fn is_whole_lines(&self) -> bool {
         self.max_id == 0
     }
 
-    /// The runs of line `line`, as ranges of positions along it, in order.
-    pub fn runs(&self, line: usize) -> Vec<Range<usize>> {
-        self.line_runs(line).collect()
+    /// The intervals of line `line`, as ranges of positions along it, in order.
+    pub fn intervals(&self, line: usize) -> Vec<Range<usize>> {
+        self.line_intervals(line).collect()
     }
 
-    /// [`IntervalMap::runs`] without collecting them: one walk along the line.
-    pub fn line_runs(&self, line: usize) -> impl Iterator<Item = Range<usize>> + '_ {
+    /// [`IntervalMap::intervals`] without collecting them: one walk along the line.
+    pub fn line_intervals(&self, line: usize) -> impl Iterator<Item = Range<usize>> + '_ {
         let layout = self.layout();
         let along = self.ids[layout.index(line, 0)..].iter().step_by(layout.stride).take(layout.len);
         let mut along = along.copied().enumerate().peekable();
@@ -430,14 +437,14 @@ impl IntervalMap {
         })
     }
 
-    /// How many runs can move pixels, how long the longest is, and how many pixels are fixed.
+    /// How many intervals can move pixels, how long the longest is, and how many pixels are fixed.
     pub fn summary(&self) -> IntervalSummary {
         let layout = self.layout();
-        let mut summary = IntervalSummary { runs: 0, longest: self.max_interval_len, fixed: 0 };
+        let mut summary = IntervalSummary { intervals: 0, longest: self.max_interval_len, fixed: 0 };
         for line in 0..layout.count {
-            for run in self.runs(line) {
-                if run.len() > 1 {
-                    summary.runs += 1;
+            for interval in self.intervals(line) {
+                if interval.len() > 1 {
+                    summary.intervals += 1;
                 } else {
                     summary.fixed += 1;
                 }
@@ -446,7 +453,7 @@ impl IntervalMap {
         summary
     }
 
-    /// Whether the pixel at row-major `index` can move: its run holds another pixel.
+    /// Whether the pixel at row-major `index` can move: its interval holds another pixel.
     pub fn can_move(&self, index: usize) -> bool {
         let layout = self.layout();
         let (w, i) = (self.width as usize, index);
@@ -469,17 +476,17 @@ mod tests {
     }
 
     #[test]
-    fn ids_grow_by_one_per_run_and_fixed_pixels_are_runs_of_their_own() {
+    fn ids_grow_by_one_per_interval_and_fixed_pixels_are_intervals_of_their_own() {
         use Cell::{Fixed as F, Join as J, Start as S};
         let map = row(&[J, J, F, J, J, S, J, F, F, J]);
         assert_eq!(map.ids(), [0, 0, 1, 2, 2, 3, 3, 4, 5, 6]);
         assert_eq!((map.max_interval_len(), map.max_id(), map.interval_bits()), (2, 6, 3));
-        assert_eq!(map.runs(0), [0..2, 2..3, 3..5, 5..7, 7..8, 8..9, 9..10]);
-        assert_eq!(map.summary(), IntervalSummary { runs: 3, longest: 2, fixed: 4 });
-        assert_eq!(map.summary().to_string(), "3 runs of up to 2 pixels, 4 pixels fixed");
+        assert_eq!(map.intervals(0), [0..2, 2..3, 3..5, 5..7, 7..8, 8..9, 9..10]);
+        assert_eq!(map.summary(), IntervalSummary { intervals: 3, longest: 2, fixed: 4 });
+        assert_eq!(map.summary().to_string(), "3 intervals of up to 2 pixels, 4 pixels fixed");
         let movable: Vec<bool> = (0..10).map(|i| map.can_move(i)).collect();
         assert_eq!(movable, [true, true, false, true, true, true, true, false, false, false]);
-        // A line starting fixed, and a start right after a fixed pixel, add no empty runs.
+        // A line starting fixed, and a start right after a fixed pixel, add no empty intervals.
         assert_eq!(row(&[F, S, J]).ids(), [0, 1, 1]);
         assert_eq!(row(&[S]).ids(), [0]);
     }
@@ -550,7 +557,7 @@ mod tests {
                         assert_eq!(map.ids(), ids, "{what}");
                         assert_eq!(map.max_id(), ids.iter().copied().max().unwrap(), "{what}");
                         let longest = (0..layout.count)
-                            .flat_map(|line| map.runs(line).into_iter().map(|r| r.len() as u32))
+                            .flat_map(|line| map.intervals(line).into_iter().map(|r| r.len() as u32))
                             .max()
                             .unwrap();
                         assert_eq!(map.max_interval_len(), longest, "{what}");
@@ -561,7 +568,7 @@ mod tests {
     }
 
     #[test]
-    fn whole_lines_are_one_run_along_either_axis() {
+    fn whole_lines_are_one_interval_along_either_axis() {
         for axis in [Axis::Rows, Axis::Columns] {
             let map = IntervalMap::whole_lines(5, 3, axis);
             assert!(map.is_whole_lines());
@@ -572,19 +579,19 @@ mod tests {
     }
 
     #[test]
-    fn columns_number_their_runs_down_each_column() {
+    fn columns_number_their_intervals_down_each_column() {
         // Column 0 fixed at y = 1, column 1 whole.
         let map = IntervalMap::build(2, 3, Axis::Columns, |line, pos, _| {
             if (line, pos) == (0, 1) { Cell::Fixed } else { Cell::Join }
         });
         assert_eq!(map.ids(), [0, 0, 1, 0, 2, 0]);
-        assert_eq!(map.runs(0), [0..1, 1..2, 2..3]);
-        assert_eq!(map.runs(1), vec![0..3]);
+        assert_eq!(map.intervals(0), [0..1, 1..2, 2..3]);
+        assert_eq!(map.intervals(1), vec![0..3]);
         assert!(!map.can_move(0) && !map.can_move(2) && map.can_move(1) && map.can_move(5));
     }
 
     #[test]
-    fn ids_are_unique_per_run_and_never_decrease_along_a_line() {
+    fn ids_are_unique_per_interval_and_never_decrease_along_a_line() {
         let img = random_image(23, 9, 5);
         for mode in [IntervalMode::None, IntervalMode::Threshold, IntervalMode::Edges, IntervalMode::Random] {
             for axis in [Axis::Rows, Axis::Columns] {
@@ -595,9 +602,9 @@ mod tests {
                     let ids: Vec<u32> = (0..layout.len).map(|p| map.ids()[layout.index(line, p)]).collect();
                     assert_eq!(ids[0], 0);
                     assert!(ids.windows(2).all(|w| w[1] == w[0] || w[1] == w[0] + 1), "{mode:?} {ids:?}");
-                    let runs = map.runs(line);
-                    assert_eq!(runs.len() as u32, ids[layout.len - 1] + 1);
-                    assert!(runs.iter().all(|r| r.len() as u32 <= map.max_interval_len()));
+                    let intervals = map.intervals(line);
+                    assert_eq!(intervals.len() as u32, ids[layout.len - 1] + 1);
+                    assert!(intervals.iter().all(|r| r.len() as u32 <= map.max_interval_len()));
                 }
             }
         }
@@ -627,7 +634,7 @@ mod tests {
         assert_eq!(edges.relevant(), IntervalSettings { seed: 1, ..edges }.relevant());
         let none = IntervalSettings { mode: IntervalMode::None, ..base };
         assert_eq!(none.relevant(), IntervalSettings::default());
-        // The relevant settings make the same runs as the full ones.
+        // The relevant settings make the same intervals as the full ones.
         let img = random_image(17, 6, 3);
         for s in [base, random, edges, none] {
             let full = IntervalMap::compute(&img, Axis::Rows, &s, None).unwrap();

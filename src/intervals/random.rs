@@ -1,15 +1,15 @@
-//! Random intervals: each line is cut into consecutive runs whose lengths are drawn uniformly
-//! from a range, by a seeded generator, so the same seed gives the same runs everywhere.
+//! Random intervals: each line is cut into consecutive intervals whose lengths are drawn uniformly
+//! from a range, by a seeded generator, so the same seed gives the same intervals everywhere.
 //!
 //! Every line has a generator of its own, so lines can be cut independently (the GPU cuts each
 //! in its own workgroup, `shaders/found_intervals.wgsl`): line `l`'s SplitMix64 is seeded with draw
-//! `l` (from 0) of the SplitMix64 seeded with the seed, and each run's length is
+//! `l` (from 0) of the SplitMix64 seeded with the seed, and each interval's length is
 //! `min + draw % (max - min + 1)`.
 
 use crate::picture::patterns::SplitMix64;
 use std::str::FromStr;
 
-/// An inclusive range of run lengths, `1 <= min <= max`.
+/// An inclusive range of interval lengths, `1 <= min <= max`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct IntervalLength {
     min: u32,
@@ -24,18 +24,18 @@ impl IntervalLength {
     pub fn new(min: u32, max: u32) -> Result<Self, String> {
         if min == 0 || min > max {
             return Err(format!(
-                "{min}..{max} is not a range of run lengths: give MIN..MAX with 1 <= MIN <= MAX (like 8..64)"
+                "{min}..{max} is not a range of interval lengths: give MIN..MAX with 1 <= MIN <= MAX (like 8..64)"
             ));
         }
         Ok(IntervalLength { min, max })
     }
 
-    /// The shortest run.
+    /// The shortest interval.
     pub fn min(&self) -> u32 {
         self.min
     }
 
-    /// The longest run.
+    /// The longest interval.
     pub fn max(&self) -> u32 {
         self.max
     }
@@ -44,7 +44,7 @@ impl IntervalLength {
 impl FromStr for IntervalLength {
     type Err = String;
 
-    /// `MIN..MAX`, or one number for runs of that length.
+    /// `MIN..MAX`, or one number for intervals of that length.
     fn from_str(s: &str) -> Result<Self, String> {
         let number = |t: &str| t.trim().parse::<u32>().ok();
         let (min, max) = match s.split_once("..") {
@@ -53,19 +53,19 @@ impl FromStr for IntervalLength {
         };
         match (min, max) {
             (Some(min), Some(max)) => IntervalLength::new(min, max),
-            _ => Err(format!("'{s}' is not a range of run lengths like 8..64")),
+            _ => Err(format!("'{s}' is not a range of interval lengths like 8..64")),
         }
     }
 }
 
-/// The generator of line `line`'s run lengths (see the module's description).
+/// The generator of line `line`'s interval lengths (see the module's description).
 pub fn line_generator(seed: u64, line: usize) -> SplitMix64 {
     SplitMix64::new(SplitMix64::new(seed).advanced(line as u64).next_u64())
 }
 
 /// For `lines` lines of `len` pixels, whether each position (`line * len + pos`) begins a new
-/// run: every line's runs have lengths drawn from `lengths` by the line's own generator (the
-/// last run of a line is cut short by its end).
+/// interval: every line's intervals have lengths drawn from `lengths` by the line's own generator
+/// (the last interval of a line is cut short by its end).
 pub fn interval_starts(lines: usize, len: usize, seed: u64, lengths: IntervalLength) -> Vec<bool> {
     let span = u64::from(lengths.max - lengths.min) + 1;
     let mut starts = vec![false; lines * len];
@@ -90,7 +90,7 @@ mod tests {
     }
 
     #[test]
-    fn runs_have_lengths_in_range_and_the_seed_decides_them() {
+    fn intervals_have_lengths_in_range_and_the_seed_decides_them() {
         let lengths = IntervalLength::new(3, 7).unwrap();
         let a = interval_starts(1, 500, 42, lengths);
         assert!(a[0]);
@@ -101,11 +101,11 @@ mod tests {
         }
         assert_eq!(a, interval_starts(1, 500, 42, lengths));
         assert_ne!(a, interval_starts(1, 500, 43, lengths));
-        // Every line starts a run; lines differ.
+        // Every line starts an interval; lines differ.
         let two = interval_starts(2, 50, 1, lengths);
         assert!(two[0] && two[50]);
         assert_ne!(two[..50], two[50..]);
-        // A line's runs do not depend on the lines before it.
+        // A line's intervals do not depend on the lines before it.
         let many = interval_starts(3, 50, 1, lengths);
         assert_eq!(many[..100], two[..]);
     }
@@ -128,7 +128,7 @@ mod tests {
     }
 
     #[test]
-    fn run_lengths_parse_and_bad_ones_say_why() {
+    fn interval_lengths_parse_and_bad_ones_say_why() {
         assert_eq!("8..64".parse::<IntervalLength>().unwrap(), IntervalLength::DEFAULT);
         assert_eq!("5".parse::<IntervalLength>().unwrap(), IntervalLength::new(5, 5).unwrap());
         assert!("0..4".parse::<IntervalLength>().unwrap_err().contains("1 <= MIN <= MAX"));

@@ -126,7 +126,7 @@ pub fn outside(picture: &RgbaImage, key: SortKey, threshold: Threshold) -> Vec<b
     cells(picture, key, threshold).into_iter().map(|c| c == Cell::Fixed).collect()
 }
 
-/// Every pixel's cell (row-major) under `threshold` alone: inside joins the run before it,
+/// Every pixel's cell (row-major) under `threshold` alone: inside joins the interval before it,
 /// outside is fixed. One loop per key, so the key's formula is inlined into it (a 1080p frame
 /// takes a few milliseconds, where a key chosen per pixel took three times as long).
 pub fn cells(picture: &RgbaImage, key: SortKey, threshold: Threshold) -> Vec<Cell> {

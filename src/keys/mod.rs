@@ -15,7 +15,8 @@ pub const HUE_SECTOR: u32 = 65536;
 pub const SATURATION_MAX: u32 = 65535;
 
 /// What a pixel is sorted by. The discriminants are the `KEY_*` ids of `shaders/sort_key.wgsl`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(clap::ValueEnum))]
 #[repr(u32)]
 pub enum SortKey {
     /// Rec. 601 luma of the stored (gamma-encoded) values: 299 R + 587 G + 114 B (0..=255000).

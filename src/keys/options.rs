@@ -4,7 +4,8 @@
 use crate::keys::SortKey;
 
 /// The direction pixels are sorted in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(clap::ValueEnum))]
 #[repr(u32)]
 pub enum Axis {
     /// Each row is sorted left to right.
@@ -25,7 +26,8 @@ impl Axis {
 }
 
 /// What one sorted sequence is: each line on its own, or the whole picture (radix view only).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(clap::ValueEnum))]
 #[repr(u32)]
 pub enum Scope {
     /// Every line (row or column, as the axis says) is sorted on its own.

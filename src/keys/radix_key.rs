@@ -8,10 +8,11 @@
 //! other algorithms. Descending order sorts `2^bits - 1 - q`, which reverses the order and
 //! keeps ties in input order, like the complement the comparison sorts use.
 //!
-//! Sorting within interval runs, the key is composite: the pixel's run id above the quantised
-//! key, `run << bits | key`, with as many run bits as the largest run id needs. The run id's
-//! digits are the most significant, so LSD sorts by them last: earlier passes may carry pixels
-//! across runs, the last ones put every pixel back into its own run, in key order.
+//! Sorting within intervals, the key is composite: the pixel's interval id above the quantised key,
+//! `interval << bits | key`, with as many interval bits as the largest interval id needs. The
+//! interval id's digits are the most significant, so LSD sorts by them last: earlier passes may
+//! carry pixels across intervals, the last ones put every pixel back into its own interval, in key
+//! order.
 
 use crate::keys::SortKey;
 use crate::keys::options::SortOptions;
@@ -40,7 +41,7 @@ pub struct RadixKey {
     pub options: SortOptions,
     /// Bits kept, 1..=[`exact_bits`].
     pub bits: u32,
-    /// Bits of the run id above the key (0 without interval runs); `bits + interval_bits <= 32`.
+    /// Bits of the interval id above the key (0 without intervals); `bits + interval_bits <= 32`.
     pub interval_bits: u32,
 }
 
@@ -58,8 +59,8 @@ impl RadixKey {
         Ok(RadixKey { options, bits, interval_bits: 0 })
     }
 
-    /// The same key with run ids of `interval_bits` bits above it; errors say why it does not fit
-    /// 32 bits and what to do.
+    /// The same key with interval ids of `interval_bits` bits above it; errors say why it does not
+    /// fit 32 bits and what to do.
     pub fn with_interval_bits(self, interval_bits: u32) -> Result<Self, String> {
         let total = self.bits + interval_bits;
         if total > u32::BITS {
@@ -70,7 +71,7 @@ impl RadixKey {
                 None => "pass a smaller picture (--max-size)".into(),
             };
             return Err(format!(
-                "the radix view sorts each run by its run id above the key, and {interval_bits} bits of run ids and {} bits of {} need {total} bits, more than 32; {fix}",
+                "the radix view sorts each interval by its interval id above the key, and {interval_bits} bits of interval ids and {} bits of {} need {total} bits, more than 32; {fix}",
                 self.bits, self.options.key
             ));
         }
@@ -93,17 +94,17 @@ impl RadixKey {
         if self.options.descending { self.mask() - q } else { q }
     }
 
-    /// The composite key of `pixel` in run `run`: `run << bits | of(pixel)`.
-    pub fn in_interval(&self, pixel: [u8; 4], run: u32) -> u32 {
+    /// The composite key of `pixel` in interval `interval`: `interval << bits | of(pixel)`.
+    pub fn in_interval(&self, pixel: [u8; 4], interval: u32) -> u32 {
         debug_assert!(
-            u64::from(run) < 1 << self.interval_bits,
-            "run id {run} needs more than {} bits",
+            u64::from(interval) < 1 << self.interval_bits,
+            "interval id {interval} needs more than {} bits",
             self.interval_bits
         );
-        if self.interval_bits == 0 { self.of(pixel) } else { run << self.bits | self.of(pixel) }
+        if self.interval_bits == 0 { self.of(pixel) } else { interval << self.bits | self.of(pixel) }
     }
 
-    /// Digit passes for digits of `digit_bits` bits: the key's, then the run id's.
+    /// Digit passes for digits of `digit_bits` bits: the key's, then the interval id's.
     pub fn passes(&self, digit_bits: u32) -> u32 {
         (self.bits + self.interval_bits).div_ceil(digit_bits)
     }
@@ -113,9 +114,9 @@ impl RadixKey {
         self.digit_in_interval(pixel, 0, pass, digit_bits)
     }
 
-    /// Digit `pass` (0 = least significant) of the composite key of `pixel` in run `run`.
-    pub fn digit_in_interval(&self, pixel: [u8; 4], run: u32, pass: u32, digit_bits: u32) -> u32 {
-        (self.in_interval(pixel, run) >> (pass * digit_bits)) & ((1 << digit_bits) - 1)
+    /// Digit `pass` (0 = least significant) of the composite key of `pixel` in interval `interval`.
+    pub fn digit_in_interval(&self, pixel: [u8; 4], interval: u32, pass: u32, digit_bits: u32) -> u32 {
+        (self.in_interval(pixel, interval) >> (pass * digit_bits)) & ((1 << digit_bits) - 1)
     }
 }
 
@@ -178,20 +179,20 @@ mod tests {
     }
 
     #[test]
-    fn run_ids_sit_above_the_key_and_add_passes() {
+    fn interval_ids_sit_above_the_key_and_add_passes() {
         let key = RadixKey::new(options(SortKey::Red, false), None).unwrap().with_interval_bits(3).unwrap();
         assert_eq!(key.in_interval([0x12, 0, 0, 0], 5), 0x512);
-        assert_eq!(key.passes(4), 3, "8 key bits and 3 run bits in 4-bit digits");
+        assert_eq!(key.passes(4), 3, "8 key bits and 3 interval bits in 4-bit digits");
         assert_eq!(key.digit_in_interval([0x12, 0, 0, 0], 5, 2, 4), 5);
         assert_eq!(key.digit([0x12, 0, 0, 0], 2, 4), 0);
-        // A higher run always sorts after a lower one, whatever the keys.
+        // A higher interval always sorts after a lower one, whatever the keys.
         assert!(key.in_interval([0xff, 0, 0, 0], 1) < key.in_interval([0, 0, 0, 0], 2));
         let down = RadixKey::new(options(SortKey::Red, true), None).unwrap().with_interval_bits(1).unwrap();
         assert_eq!(down.in_interval([0xff, 0, 0, 0], 1), 0x100);
     }
 
     #[test]
-    fn keys_and_run_ids_must_fit_32_bits_and_the_error_says_how() {
+    fn keys_and_interval_ids_must_fit_32_bits_and_the_error_says_how() {
         let hue = RadixKey::new(options(SortKey::Hue, false), None).unwrap();
         assert_eq!(hue.with_interval_bits(13).unwrap().passes(8), 4);
         let e = hue.with_interval_bits(14).unwrap_err();

@@ -28,7 +28,7 @@ struct LensParams {
     unit_y: u32,
     len: u32,
     has_before: u32,
-    has_runs: u32,
+    has_intervals: u32,
     radix: u32,
     descending: u32,
     key_shift: u32,
@@ -54,8 +54,8 @@ struct LensParams {
 pub struct LensProbe {
     layout: wgpu::BindGroupLayout,
     pipeline: wgpu::ComputePipeline,
-    /// A 1x1 run-id texture bound where a run has no runs.
-    no_runs: wgpu::Texture,
+    /// A 1x1 interval-id texture bound where a run has no intervals.
+    no_intervals: wgpu::Texture,
     /// A one-word buffer bound where a run has nothing extra to copy.
     no_extra: wgpu::Buffer,
     /// The parameters' uniform buffer, kept from read to read.
@@ -100,7 +100,8 @@ impl LensProbe {
             compilation_options: Default::default(),
             cache: gpu.pipeline_cache(),
         });
-        let no_runs = crate::algorithms::interval_texture::interval_id_texture(gpu, 1, 1, "lens::no_runs");
+        let no_intervals =
+            crate::algorithms::interval_texture::interval_id_texture(gpu, 1, 1, "lens::no_intervals");
         let no_extra = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("lens::no_extra"),
             size: 4,
@@ -113,7 +114,7 @@ impl LensProbe {
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        LensProbe { layout, pipeline, no_runs, no_extra, uniform, output: None }
+        LensProbe { layout, pipeline, no_intervals, no_extra, uniform, output: None }
     }
 
     /// The output buffers, made anew only when `words` no longer fit.
@@ -149,10 +150,10 @@ impl LensProbe {
         let views = [
             texture_view(view.state),
             texture_view(view.before.unwrap_or(view.state)),
-            texture_view(view.runs.unwrap_or(&self.no_runs)),
+            texture_view(view.intervals.unwrap_or(&self.no_intervals)),
             texture_view(match &view.step {
-                LensStep::Radix { input_runs: Some(ids), .. } => ids,
-                _ => &self.no_runs,
+                LensStep::Radix { input_intervals: Some(ids), .. } => ids,
+                _ => &self.no_intervals,
             }),
         ];
         let mut entries: Vec<wgpu::BindGroupEntry> = views
@@ -206,7 +207,7 @@ impl LensProbe {
             unit_y: line.unit.1,
             len: line.len,
             has_before: view.before.is_some().into(),
-            has_runs: view.runs.is_some().into(),
+            has_intervals: view.intervals.is_some().into(),
             columns: (view.axis == Axis::Columns).into(),
             seq: line.index,
             ..Default::default()
@@ -218,7 +219,7 @@ impl LensProbe {
                 Some(*reports)
             }
             LensStep::Radix { pass: None, .. } => None,
-            LensStep::Radix { pass: Some(radix), counts, input_runs, whole_picture, .. } => {
+            LensStep::Radix { pass: Some(radix), counts, input_intervals, whole_picture, .. } => {
                 params.radix = if counts.is_some() { 2 } else { 1 };
                 params.descending = radix.descending;
                 params.key_shift = radix.key_shift;
@@ -226,7 +227,7 @@ impl LensProbe {
                 params.digit_shift = radix.digit_shift;
                 params.digit_mask = radix.digit_mask;
                 params.interval_shift = radix.interval_shift;
-                params.carried_intervals = input_runs.is_some().into();
+                params.carried_intervals = input_intervals.is_some().into();
                 params.whole_picture = (*whole_picture).into();
                 params.seq_len = radix.seq_len;
                 params.tiles = radix.tiles;
@@ -254,7 +255,7 @@ fn decode(view: &LensView<'_>, line: &LensLine, params: &LensParams, words: &[u3
         .map(|c| LensCell {
             pixel: c[0].to_le_bytes(),
             key: c[1],
-            run: c[2],
+            interval: c[2],
             before: view.before.map(|_| c[3].to_le_bytes()),
             digit: option(c[4]),
             slot: option(c[5]),

@@ -11,8 +11,8 @@ pub struct LensCell {
     pub pixel: [u8; 4],
     /// Its sort key (the bar's height).
     pub key: u32,
-    /// The run id of the position (0 without interval runs).
-    pub run: u32,
+    /// The interval id of the position (0 without intervals).
+    pub interval: u32,
     /// The pixel there before the last step (the pass's input for radix).
     pub before: Option<[u8; 4]>,
     /// Radix: the digit of the pass's input pixel at this position.
@@ -91,12 +91,12 @@ pub struct LensReading {
 
 impl LensReading {
     /// The left positions `l` of the pairs `(l, l + 1)` that phase (or pass) `phase` compares:
-    /// `l + 1` has the phase's parity, and both lie in the same run.
+    /// `l + 1` has the phase's parity, and both lie in the same interval.
     pub fn compared_in(&self, phase: u32) -> Vec<usize> {
         let first = crate::reference::first_left(phase);
         (first..self.cells.len().saturating_sub(1))
             .step_by(2)
-            .filter(|&l| self.cells[l].run == self.cells[l + 1].run)
+            .filter(|&l| self.cells[l].interval == self.cells[l + 1].interval)
             .collect()
     }
 
@@ -108,16 +108,16 @@ impl LensReading {
         }
     }
 
-    /// The pairs `(a, b)` the last bitonic stage compared in this line: within each run, as
-    /// `crate::reference::bitonic::Stage::partner` pairs positions from the run's start.
+    /// The pairs `(a, b)` the last bitonic stage compared in this line: within each interval, as
+    /// `crate::reference::bitonic::Stage::partner` pairs positions from the interval's start.
     pub fn stage_pairs(&self) -> Vec<(usize, usize)> {
         let StepReading::Bitonic { index, .. } = self.step else { return Vec::new() };
         let stage = crate::reference::bitonic::Stage::at(index);
         let mut pairs = Vec::new();
         let mut start = 0;
         while start < self.cells.len() {
-            let run = self.cells[start].run;
-            let len = self.cells[start..].iter().take_while(|c| c.run == run).count();
+            let interval = self.cells[start].interval;
+            let len = self.cells[start..].iter().take_while(|c| c.interval == interval).count();
             for a in 0..len as u32 {
                 if let Some(b) = stage.partner(a, len as u32) {
                     pairs.push((start + a as usize, start + b as usize));

@@ -53,7 +53,8 @@ pub enum OutputError {
 
 /// How hard a PNG picture is compressed: the same pixels either way, a smaller file for more
 /// time (`--png-compression`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(clap::ValueEnum))]
 pub enum PngCompression {
     /// Quick to write, a somewhat larger file: fdeflate's fastest mode, Paeth-filtered strips of
     /// rows compressed on every core (src/picture/png_fast.rs).

@@ -5,8 +5,9 @@
 use super::*;
 use crate::picture::patterns::SplitMix64;
 
-/// A `width` x `height` RGBA picture with flat areas (zero runs after filtering), gradients and
-/// noise, rows `stride` bytes apart (the padding bytes are noise too, and must not be written).
+/// A `width` x `height` RGBA picture with flat areas (long stretches of zeros after filtering),
+/// gradients and noise, rows `stride` bytes apart (the padding bytes are noise too, and must not be
+/// written).
 fn picture(width: usize, height: usize, stride: usize, seed: u64) -> Vec<u8> {
     let mut rng = SplitMix64::new(seed);
     let mut pixels = vec![0u8; stride * height];

@@ -28,7 +28,7 @@ impl<P: Copy + PartialEq> Region<P> {
 
     /// The smallest rectangle holding every pixel where `current` differs from `previous`; inside
     /// it, unchanged pixels become `transparent` when the format has such a pixel (they keep
-    /// showing the previous frame, and long transparent runs compress well). A frame with no
+    /// showing the previous frame, and long transparent stretches compress well). A frame with no
     /// change is one transparent pixel (or one unchanged pixel when there is no such pixel).
     pub fn changed(previous: &[P], current: &[P], width: u32, height: u32, transparent: Option<P>) -> Self {
         let (w, h) = (width as usize, height as usize);

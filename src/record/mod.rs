@@ -140,9 +140,9 @@ pub enum RecordError {
     #[cfg(not(target_arch = "wasm32"))]
     #[error(transparent)]
     Output(#[from] crate::picture::output::OutputError),
-    /// A frame's runs cannot be sorted by this algorithm.
+    /// A frame's intervals cannot be sorted by this algorithm.
     #[error(transparent)]
-    Runs(#[from] crate::algorithms::interval_texture::IntervalMapError),
+    Intervals(#[from] crate::algorithms::interval_texture::IntervalMapError),
     /// Ctrl-C.
     #[cfg(not(target_arch = "wasm32"))]
     #[error(transparent)]

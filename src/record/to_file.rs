@@ -329,11 +329,11 @@ pub struct SweepReport {
     pub palette: Option<PaletteUse>,
 }
 
-/// Records one frame per run map of `frame_intervals` into `target`, each the picture fully sorted
-/// within those runs: one run, started by `start` on the picture it is given (for a GIF, the
-/// source with palette indices in alpha) and restarted in each frame's runs
-/// ([`SortRun::restart_within`]), each time run to the end. `progress` hears (frames done,
-/// frames) and returns false to cancel, which fails with [`Interrupted`] and leaves no file.
+/// Records one frame per interval map of `frame_intervals` into `target`, each the picture fully
+/// sorted within those intervals: one run, started by `start` on the picture it is given (for a
+/// GIF, the source with palette indices in alpha) and restarted in each frame's intervals
+/// ([`SortRun::restart_within`]), each time run to the end. `progress` hears (frames done, frames)
+/// and returns false to cancel, which fails with [`Interrupted`] and leaves no file.
 pub fn record_sweep(
     gpu: &Gpu,
     picture: &RgbaImage,
@@ -365,7 +365,7 @@ pub fn record_sweep(
     Ok(SweepReport { bytes: bytes_at(&path), path, format, frames, steps_run, palette })
 }
 
-/// The sweep's frames into `writer`: `run` restarted in each frame's runs and sorted to the
+/// The sweep's frames into `writer`: `run` restarted in each frame's intervals and sorted to the
 /// end; then the writer is ended. Returns the frames written and the steps run.
 fn sweep_frames<S: EndWriting>(
     gpu: &Gpu,
@@ -382,9 +382,9 @@ fn sweep_frames<S: EndWriting>(
     let mut sequence: Option<FrameSequence<'_, S>> = None;
     let mut writer = Some(writer);
     let mut steps_run = 0;
-    for (k, runs) in (0..).zip(frame_intervals) {
+    for (k, intervals) in (0..).zip(frame_intervals) {
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
-        run.restart_within(gpu, &mut encoder, Some(&runs))?;
+        run.restart_within(gpu, &mut encoder, Some(&intervals))?;
         gpu.queue.submit([encoder.finish()]);
         crate::algorithms::run_until(gpu, run.as_mut(), u32::MAX, |_| true)?;
         steps_run += u64::from(run.steps_done());

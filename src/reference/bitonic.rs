@@ -1,14 +1,14 @@
 //! The CPU model of the bitonic rows: the bitonic sorting network, stage by stage, on each
-//! run of each line (every line is one run without a run map).
+//! interval of each line (every line is one interval without an interval map).
 //!
-//! The network is the form whose comparators all put the smaller element first: merging
-//! blocks of 2^k begins with the "flip" stage, which compares position `a` of each block with
-//! position `2^k - 1 - a`, and goes on with half-cleaners at distances 2^(k-2), ..., 1. A run of
-//! `len` pixels is sorted by the network of the next power of two with every comparator that
-//! reaches past the run left out: the left-out positions would hold padding that sorts after
-//! every pixel, and such a comparator never exchanges, so no pixel ever leaves its run. Every
-//! run takes the stages of the longest run's network (a shorter run is sorted before the stages
-//! it does not need, and they leave it as it is).
+//! The network is the form whose comparators all put the smaller element first: merging blocks of
+//! 2^k begins with the "flip" stage, which compares position `a` of each block with position `2^k -
+//! 1 - a`, and goes on with half-cleaners at distances 2^(k-2), ..., 1. An interval of `len` pixels
+//! is sorted by the network of the next power of two with every comparator that reaches past the
+//! interval left out: the left-out positions would hold padding that sorts after every pixel, and
+//! such a comparator never exchanges, so no pixel ever leaves its interval. Every interval takes
+//! the stages of the longest interval's network (a shorter interval is sorted before the stages it
+//! does not need, and they leave it as it is).
 //!
 //! Pixels are compared by key, then by where they stood in their line before the first stage
 //! (their origin): the order is total, so the network's result is the stable sort.
@@ -47,8 +47,8 @@ impl Stage {
         self.distance + 1 == self.merge
     }
 
-    /// The position a comparator of this stage pairs with `a` (both relative to the run's
-    /// start), when `a` is the comparator's first member and its partner lies within a run of
+    /// The position a comparator of this stage pairs with `a` (both relative to the interval's
+    /// start), when `a` is the comparator's first member and its partner lies within an interval of
     /// `len` pixels.
     pub fn partner(self, a: u32, len: u32) -> Option<u32> {
         let b = if self.is_flip() { a ^ ((1 << self.merge) - 1) } else { a ^ (1 << self.distance) };
@@ -71,7 +71,7 @@ impl Stage {
     }
 }
 
-/// Stages of the network that sorts runs of up to `max_len` pixels: m(m + 1)/2 where 2^m is
+/// Stages of the network that sorts intervals of up to `max_len` pixels: m(m + 1)/2 where 2^m is
 /// the next power of two.
 pub fn stage_count(max_len: u32) -> u32 {
     let m = max_len.max(1).next_power_of_two().trailing_zeros();
@@ -86,26 +86,28 @@ pub struct BitonicModel {
     /// Per pixel (row-major), its position along its line before the first stage.
     origins: Vec<u32>,
     options: SortOptions,
-    /// Per line, its runs.
-    runs: Vec<Vec<Range<usize>>>,
+    /// Per line, its intervals.
+    intervals: Vec<Vec<Range<usize>>>,
     stages: u32,
     stages_done: u32,
 }
 
 impl BitonicModel {
-    /// Starts sorting `picture` within `runs` (every line whole with `None`).
+    /// Starts sorting `picture` within `intervals` (every line whole with `None`).
     ///
     /// # Panics
     /// When the map is for another size or axis.
-    pub fn new(picture: &RgbaImage, options: SortOptions, runs: Option<&IntervalMap>) -> Self {
+    pub fn new(picture: &RgbaImage, options: SortOptions, intervals: Option<&IntervalMap>) -> Self {
         let layout = LineLayout::new(picture.width(), picture.height(), options.axis);
-        if let Some(map) = runs {
+        if let Some(map) = intervals {
             check_map(picture, options.axis, map);
         }
-        let line_runs: Vec<Vec<Range<usize>>> = (0..layout.count)
-            .map(|line| runs.map_or_else(|| std::iter::once(0..layout.len).collect(), |map| map.runs(line)))
+        let line_intervals: Vec<Vec<Range<usize>>> = (0..layout.count)
+            .map(|line| {
+                intervals.map_or_else(|| std::iter::once(0..layout.len).collect(), |map| map.intervals(line))
+            })
             .collect();
-        let max_len = runs.map_or(layout.len as u32, IntervalMap::max_interval_len);
+        let max_len = intervals.map_or(layout.len as u32, IntervalMap::max_interval_len);
         let mut origins = vec![0; layout.count * layout.len];
         for line in 0..layout.count {
             for pos in 0..layout.len {
@@ -116,13 +118,13 @@ impl BitonicModel {
             state: picture.clone(),
             origins,
             options,
-            runs: line_runs,
+            intervals: line_intervals,
             stages: stage_count(max_len),
             stages_done: 0,
         }
     }
 
-    /// Stages after which every run is sorted.
+    /// Stages after which every interval is sorted.
     pub fn stages(&self) -> u32 {
         self.stages
     }
@@ -143,13 +145,13 @@ impl BitonicModel {
         let options = self.options;
         let px = pixels_mut(&mut self.state);
         let mut exchanges = 0;
-        for (line, runs) in self.runs.iter().enumerate() {
-            for run in runs {
-                let len = run.len() as u32;
+        for (line, intervals) in self.intervals.iter().enumerate() {
+            for interval in intervals {
+                let len = interval.len() as u32;
                 for a in 0..len {
                     let Some(b) = stage.partner(a, len) else { continue };
-                    let i = layout.index(line, run.start + a as usize);
-                    let j = layout.index(line, run.start + b as usize);
+                    let i = layout.index(line, interval.start + a as usize);
+                    let j = layout.index(line, interval.start + b as usize);
                     let rank = |p: usize| (options.order_key(px[p]), self.origins[p]);
                     if rank(i) > rank(j) {
                         px.swap(i, j);
@@ -163,14 +165,14 @@ impl BitonicModel {
     }
 }
 
-/// The picture after the first `stages` stages within `runs`.
+/// The picture after the first `stages` stages within `intervals`.
 pub fn bitonic_stages(
     picture: &RgbaImage,
     options: SortOptions,
-    runs: Option<&IntervalMap>,
+    intervals: Option<&IntervalMap>,
     stages: u32,
 ) -> RgbaImage {
-    let mut model = BitonicModel::new(picture, options, runs);
+    let mut model = BitonicModel::new(picture, options, intervals);
     for _ in 0..stages {
         model.step();
     }
@@ -215,7 +217,7 @@ mod tests {
         let half = Stage { merge: 3, distance: 1 };
         let pairs: Vec<(u32, u32)> = (0..8).filter_map(|a| half.partner(a, 8).map(|b| (a, b))).collect();
         assert_eq!(pairs, [(0, 2), (1, 3), (4, 6), (5, 7)]);
-        // Past the run's end there is no comparator.
+        // Past the interval's end there is no comparator.
         assert_eq!(flip.partner(1, 6), None);
         assert!(half.fits_block(4) && !half.fits_block(2));
     }
@@ -256,30 +258,30 @@ mod tests {
     }
 
     #[test]
-    fn runs_sort_as_segments_and_fixed_pixels_never_move() {
-        // Runs [0, 3), [3] fixed, [4, 9) started anew at 4, [9, 11).
+    fn intervals_sort_as_segments_and_fixed_pixels_never_move() {
+        // Intervals [0, 3), [3] fixed, [4, 9) started anew at 4, [9, 11).
         let cells = "JJJFSJJJJSJ";
-        let runs =
+        let intervals =
             IntervalMap::build(cells.len() as u32, 1, Axis::Rows, |_, pos, _| match &cells[pos..=pos] {
                 "F" => Cell::Fixed,
                 "S" => Cell::Start,
                 _ => Cell::Join,
             });
         let img = red_row(&[9, 3, 5, 0, 8, 8, 1, 7, 2, 6, 4]);
-        let mut model = BitonicModel::new(&img, red(), Some(&runs));
+        let mut model = BitonicModel::new(&img, red(), Some(&intervals));
         assert_eq!(model.stages(), stage_count(5));
         for _ in 0..model.stages() {
             model.step();
-            assert!(fixed_pixels_stay(&img, model.state(), &runs));
-            for range in runs.runs(0) {
+            assert!(fixed_pixels_stay(&img, model.state(), &intervals));
+            for range in intervals.intervals(0) {
                 let mut a: Vec<_> = range.clone().map(|x| img.get_pixel(x as u32, 0).0).collect();
                 let mut b: Vec<_> = range.map(|x| model.state().get_pixel(x as u32, 0).0).collect();
                 a.sort_unstable();
                 b.sort_unstable();
-                assert_eq!(a, b, "no pixel leaves its run");
+                assert_eq!(a, b, "no pixel leaves its interval");
             }
         }
-        assert_eq!(model.state(), &stable_sort_within(&img, &red(), &runs));
+        assert_eq!(model.state(), &stable_sort_within(&img, &red(), &intervals));
     }
 
     #[test]

@@ -35,22 +35,22 @@ pub fn odd_even_pass(img: &mut RgbaImage, options: &SortOptions, iteration: u32)
     odd_even_pass_within(img, options, None, iteration)
 }
 
-/// One odd-even pass in which a pair swaps only when its left key is greater and both pixels
-/// lie in the same run of `runs` (every line is one run without a map); returns the swaps.
+/// One odd-even pass in which a pair swaps only when its left key is greater and both pixels lie in
+/// the same interval of `intervals` (every line is one interval without a map); returns the swaps.
 ///
 /// # Panics
 /// When the map is for another size or axis.
 pub fn odd_even_pass_within(
     img: &mut RgbaImage,
     options: &SortOptions,
-    runs: Option<&IntervalMap>,
+    intervals: Option<&IntervalMap>,
     iteration: u32,
 ) -> u64 {
     let layout = LineLayout::new(img.width(), img.height(), options.axis);
-    if let Some(runs) = runs {
-        check_map(img, options.axis, runs);
+    if let Some(intervals) = intervals {
+        check_map(img, options.axis, intervals);
     }
-    let same_interval = |a: usize, b: usize| runs.is_none_or(|r| r.ids()[a] == r.ids()[b]);
+    let same_interval = |a: usize, b: usize| intervals.is_none_or(|r| r.ids()[a] == r.ids()[b]);
     let px = pixels_mut(img);
     let mut swaps = 0;
     for line in 0..layout.count {
@@ -72,39 +72,43 @@ pub fn odd_even_passes(img: &RgbaImage, options: &SortOptions, passes: u32) -> R
     odd_even_passes_within(img, options, None, passes)
 }
 
-/// The state after the first `passes` odd-even passes within `runs`.
+/// The state after the first `passes` odd-even passes within `intervals`.
 pub fn odd_even_passes_within(
     img: &RgbaImage,
     options: &SortOptions,
-    runs: Option<&IntervalMap>,
+    intervals: Option<&IntervalMap>,
     passes: u32,
 ) -> RgbaImage {
     let mut state = img.clone();
     for i in 0..passes {
-        odd_even_pass_within(&mut state, options, runs, i);
+        odd_even_pass_within(&mut state, options, intervals, i);
     }
     state
 }
 
-fn check_map(img: &RgbaImage, axis: Axis, runs: &IntervalMap) {
+fn check_map(img: &RgbaImage, axis: Axis, intervals: &IntervalMap) {
     assert_eq!(
         (img.width(), img.height(), axis),
-        (runs.width(), runs.height(), runs.axis()),
-        "the run map is for another picture or axis"
+        (intervals.width(), intervals.height(), intervals.axis()),
+        "the interval map is for another picture or axis"
     );
 }
 
-/// Every run of `runs` stably sorted by `key`, every other pixel where it was.
-pub fn sort_runs_by(img: &RgbaImage, runs: &IntervalMap, key: impl Fn([u8; 4]) -> u32) -> RgbaImage {
-    check_map(img, runs.axis(), runs);
-    let layout = runs.layout();
+/// Every interval of `intervals` stably sorted by `key`, every other pixel where it was.
+pub fn sort_intervals_by(
+    img: &RgbaImage,
+    intervals: &IntervalMap,
+    key: impl Fn([u8; 4]) -> u32,
+) -> RgbaImage {
+    check_map(img, intervals.axis(), intervals);
+    let layout = intervals.layout();
     let mut out = img.clone();
     let px = pixels_mut(&mut out);
     for line in 0..layout.count {
-        for run in runs.runs(line) {
-            let mut values: Vec<[u8; 4]> = run.clone().map(|p| px[layout.index(line, p)]).collect();
+        for interval in intervals.intervals(line) {
+            let mut values: Vec<[u8; 4]> = interval.clone().map(|p| px[layout.index(line, p)]).collect();
             values.sort_by_key(|&p| key(p));
-            for (pos, v) in run.zip(values) {
+            for (pos, v) in interval.zip(values) {
                 px[layout.index(line, pos)] = v;
             }
         }
@@ -112,16 +116,18 @@ pub fn sort_runs_by(img: &RgbaImage, runs: &IntervalMap, key: impl Fn([u8; 4]) -
     out
 }
 
-/// Every run stably sorted by the options' key: what every complete sort within runs produces.
-pub fn stable_sort_within(img: &RgbaImage, options: &SortOptions, runs: &IntervalMap) -> RgbaImage {
-    assert_eq!(options.axis, runs.axis(), "the run map is for the other axis");
-    sort_runs_by(img, runs, |p| options.order_key(p))
+/// Every interval stably sorted by the options' key: what every complete sort within intervals
+/// produces.
+pub fn stable_sort_within(img: &RgbaImage, options: &SortOptions, intervals: &IntervalMap) -> RgbaImage {
+    assert_eq!(options.axis, intervals.axis(), "the interval map is for the other axis");
+    sort_intervals_by(img, intervals, |p| options.order_key(p))
 }
 
-/// Whether every pixel that cannot move (a run of one pixel) is in `after` where it is in `before`.
-pub fn fixed_pixels_stay(before: &RgbaImage, after: &RgbaImage, runs: &IntervalMap) -> bool {
+/// Whether every pixel that cannot move (an interval of one pixel) is in `after` where it is in
+/// `before`.
+pub fn fixed_pixels_stay(before: &RgbaImage, after: &RgbaImage, intervals: &IntervalMap) -> bool {
     let (b, a) = (pixels(before), pixels(after));
-    b.len() == a.len() && (0..b.len()).all(|i| runs.can_move(i) || b[i] == a[i])
+    b.len() == a.len() && (0..b.len()).all(|i| intervals.can_move(i) || b[i] == a[i])
 }
 
 /// Every line stably sorted by the options' key: what every complete sort must produce.
@@ -230,7 +236,7 @@ mod tests {
         assert!(is_sorted(&odd_even_passes(&img, &red_opts(), 9), &red_opts()));
     }
 
-    fn runs_of(cells: &str) -> IntervalMap {
+    fn intervals_of(cells: &str) -> IntervalMap {
         use crate::intervals::Cell;
         let cells: Vec<Cell> = cells
             .chars()
@@ -244,42 +250,46 @@ mod tests {
     }
 
     #[test]
-    fn pairs_across_a_run_boundary_never_swap() {
-        // Runs [0, 1], [2] fixed, [3, 4] started anew at 3, [5].
-        let runs = runs_of("JJFSJS");
+    fn pairs_across_an_interval_boundary_never_swap() {
+        // Intervals [0, 1], [2] fixed, [3, 4] started anew at 3, [5].
+        let intervals = intervals_of("JJFSJS");
         let mut img = red_row(&[5, 4, 3, 2, 1, 0]);
         let before = img.clone();
         for i in 0..6 {
-            odd_even_pass_within(&mut img, &red_opts(), Some(&runs), i);
-            assert!(fixed_pixels_stay(&before, &img, &runs));
+            odd_even_pass_within(&mut img, &red_opts(), Some(&intervals), i);
+            assert!(fixed_pixels_stay(&before, &img, &intervals));
         }
         let reds: Vec<u8> = img.pixels().map(|p| p[0]).collect();
-        assert_eq!(reds, [4, 5, 3, 1, 2, 0], "each run sorted on its own");
-        assert_eq!(img, stable_sort_within(&before, &red_opts(), &runs));
+        assert_eq!(reds, [4, 5, 3, 1, 2, 0], "each interval sorted on its own");
+        assert_eq!(img, stable_sort_within(&before, &red_opts(), &intervals));
         // Without a map the same passes sort the whole row.
         let whole = odd_even_passes_within(&before, &red_opts(), None, 6);
         assert_eq!(whole, stable_sort(&before, &red_opts()));
     }
 
-    /// The 0-1 principle again, inside runs: a run of L pixels starting at an even or an odd
-    /// position is sorted by any L consecutive passes starting with pass 0, whatever stands
-    /// around it; so the longest run's length in passes sorts every run.
+    /// The 0-1 principle again, inside intervals: an interval of L pixels starting at an even or an
+    /// odd position is sorted by any L consecutive passes starting with pass 0, whatever stands
+    /// around it; so the longest interval's length in passes sorts every interval.
     #[test]
-    fn max_run_len_passes_sort_every_zero_one_run_at_either_parity() {
+    fn max_interval_len_passes_sort_every_zero_one_interval_at_either_parity() {
         for len in 1..=10usize {
             for offset in [0usize, 1] {
-                // A fixed pixel before the run when it starts at 1, and one after it.
+                // A fixed pixel before the interval when it starts at 1, and one after it.
                 let cells = format!("{}S{}F", "F".repeat(offset), "J".repeat(len - 1));
-                let runs = runs_of(&cells);
-                assert_eq!(runs.max_interval_len() as usize, len.max(1));
+                let intervals = intervals_of(&cells);
+                assert_eq!(intervals.max_interval_len() as usize, len.max(1));
                 for bits in 0u32..(1 << len) {
                     let mut values = vec![9u8; offset];
                     values.extend((0..len).map(|i| (bits >> i & 1) as u8));
                     values.push(0);
                     let img = red_row(&values);
-                    let sorted =
-                        odd_even_passes_within(&img, &red_opts(), Some(&runs), runs.max_interval_len());
-                    assert_eq!(sorted, stable_sort_within(&img, &red_opts(), &runs), "{cells} {bits:b}");
+                    let sorted = odd_even_passes_within(
+                        &img,
+                        &red_opts(),
+                        Some(&intervals),
+                        intervals.max_interval_len(),
+                    );
+                    assert_eq!(sorted, stable_sort_within(&img, &red_opts(), &intervals), "{cells} {bits:b}");
                 }
             }
         }

@@ -109,19 +109,19 @@ pub fn destinations(sequence: &[[u8; 4]], key: &RadixKey, digit_bits: u32, pass:
     destinations_within(sequence, &vec![0; sequence.len()], key, digit_bits, pass)
 }
 
-/// [`destinations`] by the digits of the composite key: `runs[i]` is the run id that pixel
-/// `sequence[i]` carries.
+/// [`destinations`] by the digits of the composite key: `intervals[i]` is the interval id that
+/// pixel `sequence[i]` carries.
 pub fn destinations_within(
     sequence: &[[u8; 4]],
-    runs: &[u32],
+    intervals: &[u32],
     key: &RadixKey,
     digit_bits: u32,
     pass: u32,
 ) -> Vec<usize> {
     let digits: Vec<usize> = sequence
         .iter()
-        .zip(runs)
-        .map(|(&p, &run)| key.digit_in_interval(p, run, pass, digit_bits) as usize)
+        .zip(intervals)
+        .map(|(&p, &interval)| key.digit_in_interval(p, interval, pass, digit_bits) as usize)
         .collect();
     let mut next = vec![0usize; 1 << digit_bits];
     for &d in &digits {
@@ -148,10 +148,10 @@ pub fn radix_steps(img: &RgbaImage, seqs: Sequences, plan: &RadixPlan, steps: u3
     radix_steps_within(img, seqs, plan, None, steps)
 }
 
-/// [`radix_steps`] within the runs of `runs`: each pixel carries the run id of the position it
-/// started at, and the digits are those of the composite key (run id above the key, see
-/// `RadixKey::in_interval`). The run id's digits come last, so earlier passes may move pixels across
-/// runs; after the last one every run holds its own pixels, sorted.
+/// [`radix_steps`] within the intervals of `intervals`: each pixel carries the interval id of the
+/// position it started at, and the digits are those of the composite key (interval id above the
+/// key, see `RadixKey::in_interval`). The interval id's digits come last, so earlier passes may
+/// move pixels across intervals; after the last one every interval holds its own pixels, sorted.
 ///
 /// # Panics
 /// When there is a map and the sequences are not the map's lines, or its ids need more bits
@@ -160,18 +160,24 @@ pub fn radix_steps_within(
     img: &RgbaImage,
     seqs: Sequences,
     plan: &RadixPlan,
-    runs: Option<&IntervalMap>,
+    intervals: Option<&IntervalMap>,
     steps: u32,
 ) -> (RgbaImage, Vec<u64>) {
-    if let Some(runs) = runs {
-        assert_eq!(seqs.scope, Scope::Rows, "runs are sorted within lines");
-        assert_eq!((runs.width(), runs.height(), runs.axis()), (seqs.width, seqs.height, seqs.axis));
-        assert!(runs.interval_bits() <= plan.key.interval_bits, "the key has no room for the run ids");
+    if let Some(intervals) = intervals {
+        assert_eq!(seqs.scope, Scope::Rows, "intervals are sorted within lines");
+        assert_eq!(
+            (intervals.width(), intervals.height(), intervals.axis()),
+            (seqs.width, seqs.height, seqs.axis)
+        );
+        assert!(
+            intervals.interval_bits() <= plan.key.interval_bits,
+            "the key has no room for the interval ids"
+        );
     }
     let mut current = img.clone();
     let mut target = img.clone();
     let mut ids =
-        runs.map_or_else(|| vec![0; seqs.width as usize * seqs.height as usize], |r| r.ids().to_vec());
+        intervals.map_or_else(|| vec![0; seqs.width as usize * seqs.height as usize], |r| r.ids().to_vec());
     let mut target_ids = ids.clone();
     let mut moved = Vec::new();
     for step in 0..steps.min(plan.steps()) {
@@ -323,11 +329,11 @@ mod tests {
         }
     }
 
-    /// Within runs, the composite key's last passes put every pixel back into its run: the end
-    /// is each run stably sorted, for every digit width, with thresholds, edges and random runs
-    /// along rows and columns; the odd-even model ends in the same picture.
+    /// Within intervals, the composite key's last passes put every pixel back into its interval:
+    /// the end is each interval stably sorted, for every digit width, with thresholds, edges and
+    /// random intervals along rows and columns; the odd-even model ends in the same picture.
     #[test]
-    fn runs_end_sorted_within_themselves_for_every_digit_width() {
+    fn intervals_end_sorted_within_themselves_for_every_digit_width() {
         use crate::intervals::{IntervalMode, IntervalSettings, Threshold};
         let img = random_image(29, 6, 12);
         for mode in [IntervalMode::None, IntervalMode::Threshold, IntervalMode::Edges, IntervalMode::Random] {
@@ -338,26 +344,28 @@ mod tests {
                     interval_length: crate::intervals::IntervalLength::new(2, 9).unwrap(),
                     ..Default::default()
                 };
-                let runs = IntervalMap::compute(&img, axis, &settings, None).unwrap();
+                let intervals = IntervalMap::compute(&img, axis, &settings, None).unwrap();
                 let options = SortOptions { key: SortKey::Hue, descending: axis == Axis::Columns, axis };
-                let key =
-                    RadixKey::new(options, None).unwrap().with_interval_bits(runs.interval_bits()).unwrap();
-                let expected = super::super::stable_sort_within(&img, &options, &runs);
+                let key = RadixKey::new(options, None)
+                    .unwrap()
+                    .with_interval_bits(intervals.interval_bits())
+                    .unwrap();
+                let expected = super::super::stable_sort_within(&img, &options, &intervals);
                 let odd_even = super::super::odd_even_passes_within(
                     &img,
                     &options,
-                    Some(&runs),
-                    runs.max_interval_len(),
+                    Some(&intervals),
+                    intervals.max_interval_len(),
                 );
                 assert_eq!(odd_even, expected, "{mode:?} {axis:?}");
                 for digit_bits in crate::keys::radix_key::DIGIT_BITS {
                     let plan = RadixPlan { key, digit_bits, stages: 1, twin_indices: false };
                     let s = seqs(&img, axis, Scope::Rows);
                     for steps in 0..plan.steps() {
-                        let (state, _) = radix_steps_within(&img, s, &plan, Some(&runs), steps);
+                        let (state, _) = radix_steps_within(&img, s, &plan, Some(&intervals), steps);
                         assert!(sequences_are_permutations(&img, &state, s));
                     }
-                    let (done, _) = radix_steps_within(&img, s, &plan, Some(&runs), plan.steps());
+                    let (done, _) = radix_steps_within(&img, s, &plan, Some(&intervals), plan.steps());
                     assert_eq!(done, expected, "{mode:?} {axis:?} {digit_bits}-bit digits");
                 }
             }

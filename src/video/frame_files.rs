@@ -137,7 +137,7 @@ fn pattern_parts(name: &str) -> Option<(String, usize, String)> {
     (!suffix.contains('%')).then(|| (name[..start].to_string(), digits, suffix.to_string()))
 }
 
-/// Name order with runs of digits compared as numbers (`frame-2` before `frame-10`).
+/// Name order with sequences of digits compared as numbers (`frame-2` before `frame-10`).
 fn natural_order(a: &str, b: &str) -> std::cmp::Ordering {
     let split = |s: &str| {
         let mut parts: Vec<(bool, String)> = Vec::new();

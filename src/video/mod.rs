@@ -1,9 +1,9 @@
 //! Clips in and out: a video (read through ffmpeg), an animated GIF or a folder of frames is
-//! decoded frame by frame, every frame is sorted on the GPU with the settings a picture takes,
-//! and the sorted frames are encoded into a video (through ffmpeg) or written as PNG frames.
-//! Decoding, finding each frame's runs (on several threads: on the CPU it takes longer than the
-//! GPU's sort), sorting and encoding overlap, with a few frames queued between the stages, so
-//! memory does not grow with the clip.
+//! decoded frame by frame, every frame is sorted on the GPU with the settings a picture takes, and
+//! the sorted frames are encoded into a video (through ffmpeg) or written as PNG frames. Decoding,
+//! finding each frame's intervals (on several threads: on the CPU it takes longer than the GPU's
+//! sort), sorting and encoding overlap, with a few frames queued between the stages, so memory does
+//! not grow with the clip.
 
 pub mod encoding;
 pub mod error;
@@ -360,11 +360,11 @@ enum ToSink {
     End,
 }
 
-/// A decoded frame on the GPU within its runs, ready to sort, and the run's notice (or an error
-/// that ends the clip).
+/// A decoded frame on the GPU within its intervals, ready to sort, and the run's notice (or an
+/// error that ends the clip).
 type Prepared = anyhow::Result<prepare::Started>;
 
-/// Decodes, finds runs, sorts and encodes every frame, a few frames queued between the stages;
+/// Decodes, finds intervals, sorts and encodes every frame, a few frames queued between the stages;
 /// frames go to `sink` as RGBA, or as 4:2:0 of the matrix given with it.
 fn pipeline(
     sorter: &Sorter<'_>,
@@ -377,9 +377,9 @@ fn pipeline(
 ) -> anyhow::Result<PathBuf> {
     let (frames_in, decoded) = mpsc::sync_channel::<Result<DecodedFrame, ClipError>>(2);
     let (sorted, frames_out) = mpsc::sync_channel::<ToSink>(2);
-    // Workers find each frame's runs (on the CPU that takes longer than the GPU's sort) and
+    // Workers find each frame's intervals (on the CPU that takes longer than the GPU's sort) and
     // start its run: the upload and what the algorithm prepares on the CPU, off the thread that
-    // sorts. Whole lines need no runs, so fewer workers keep up.
+    // sorts. Whole lines need no intervals, so fewer workers keep up.
     let most = if settings.uses_intervals() || settings.sweep.is_some() { 8 } else { 3 };
     let workers = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, most);
     // Each prepared frame holds its textures on the GPU: a few wait, not the whole clip.
@@ -390,7 +390,7 @@ fn pipeline(
     let sweep = settings
         .sweep
         .map(|s| ThresholdSweep::new(s.from, s.to, info.frames.clamp(2, u64::from(u32::MAX)) as u32));
-    // A 4:2:0 frame whose runs the GPU finds itself, or that has none, is converted there.
+    // A 4:2:0 frame whose intervals the GPU finds itself, or that has none, is converted there.
     let reader = info.yuv420.as_ref().map(|_| Yuv420Reader::new(sorter.gpu));
     let preparer = FramePreparer {
         sorter,
@@ -418,7 +418,7 @@ fn pipeline(
         for worker in 0..workers {
             let (decoded, prepared_in, spares) = (decoded.clone(), prepared_in.clone(), spares.clone());
             std::thread::Builder::new()
-                .name(format!("clip-runs-{worker}"))
+                .name(format!("clip-prepare-{worker}"))
                 .spawn_scoped(scope, move || {
                     loop {
                         let next = decoded.lock().unwrap_or_else(|p| p.into_inner()).next();

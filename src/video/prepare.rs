@@ -1,6 +1,7 @@
 //! A clip's frame made ready to sort, on a worker thread: converted to RGBA (on the GPU where no
-//! runs are needed from the CPU), its runs found, its run started on the GPU (the upload and what
-//! the algorithm prepares on the CPU), and the frame's memory handed back for later frames.
+//! intervals are needed from the CPU), its intervals found, its run started on the GPU (the upload
+//! and what the algorithm prepares on the CPU), and the frame's memory handed back for later
+//! frames.
 
 use super::source::DecodedFrame;
 use super::stages::{Stage, StageClock};
@@ -27,7 +28,7 @@ pub(crate) struct FramePreparer<'a> {
     pub(crate) run_settings: RunSettings,
     /// The threshold moving over the clip, if any.
     pub(crate) sweep: Option<ThresholdSweep>,
-    /// The mask runs are found under, if any.
+    /// The mask intervals are found under, if any.
     pub(crate) mask: Option<&'a Mask>,
     /// The GPU's conversion from 4:2:0, for a clip that comes as 4:2:0.
     pub(crate) reader: Option<&'a Yuv420Reader>,
@@ -65,14 +66,15 @@ impl FramePreparer<'_> {
         let buffer = self.converted.lock().unwrap_or_else(|p| p.into_inner()).pop().unwrap_or_default();
         let (frame, planes) = self.stages.time(Stage::ToRgba, || frame.into_rgba(buffer));
         let started = match gpu_intervals {
-            // The GPU finds the runs from the frame it sorts.
-            Some(runs) => self.stages.time(Stage::Start, || {
-                sorter.start_on_gpu(StartPicture::Image(&frame), self.run_settings, Some(runs))
+            // The GPU finds the intervals from the frame it sorts.
+            Some(found) => self.stages.time(Stage::Start, || {
+                sorter.start_on_gpu(StartPicture::Image(&frame), self.run_settings, Some(found))
             }),
             None => {
-                let runs = self.stages.time(Stage::Runs, || self.runs(&intervals, &frame))?;
+                let interval_map =
+                    self.stages.time(Stage::Intervals, || self.intervals(&intervals, &frame))?;
                 self.stages.time(Stage::Start, || {
-                    start_run_quietly(sorter, &frame, self.run_settings, runs.as_ref())
+                    start_run_quietly(sorter, &frame, self.run_settings, interval_map.as_ref())
                 })
             }
         };
@@ -88,11 +90,15 @@ impl FramePreparer<'_> {
         Ok(started)
     }
 
-    /// The runs a frame is sorted within, found on the CPU: under `intervals`, the frame's own
+    /// The intervals a frame is sorted within, found on the CPU: under `intervals`, the frame's own
     /// (with a sweep, its threshold for the frame), or the settings'.
-    fn runs(&self, intervals: &IntervalSettings, frame: &RgbaImage) -> anyhow::Result<Option<IntervalMap>> {
+    fn intervals(
+        &self,
+        intervals: &IntervalSettings,
+        frame: &RgbaImage,
+    ) -> anyhow::Result<Option<IntervalMap>> {
         Ok(match self.sweep {
-            Some(_) => self.sorter.lines.runs(frame, intervals, self.mask)?,
+            Some(_) => self.sorter.lines.intervals(frame, intervals, self.mask)?,
             None => {
                 debug_assert_eq!(intervals, &self.settings.intervals);
                 interval_map(self.sorter, frame, self.mask)?

@@ -11,8 +11,8 @@ pub enum Stage {
     Decode,
     /// Converting a 4:2:0 frame to RGBA on the CPU.
     ToRgba,
-    /// Finding the frame's runs on the CPU.
-    Runs,
+    /// Finding the frame's intervals on the CPU.
+    Intervals,
     /// Starting the frame's run: textures made, the frame uploaded, the algorithm's CPU plan.
     Start,
     /// The sorting thread waiting for the next frame in clip order.
@@ -30,7 +30,7 @@ impl Stage {
     pub const ALL: [Stage; 8] = [
         Stage::Decode,
         Stage::ToRgba,
-        Stage::Runs,
+        Stage::Intervals,
         Stage::Start,
         Stage::SorterIdle,
         Stage::Submit,
@@ -43,7 +43,7 @@ impl Stage {
         match self {
             Stage::Decode => "decode",
             Stage::ToRgba => "4:2:0 to RGBA",
-            Stage::Runs => "runs",
+            Stage::Intervals => "intervals",
             Stage::Start => "upload + plan",
             Stage::SorterIdle => "sorter idle",
             Stage::Submit => "submit",
@@ -88,7 +88,7 @@ impl StageTimes {
 
 impl StageTimes {
     /// `decode 2100345 ns, 4:2:0 to RGBA 0 ns, ...`: exact, so that a stage that never ran
-    /// (a frame converted or its runs found on the GPU) tells from one that was only quick.
+    /// (a frame converted or its intervals found on the GPU) tells from one that was only quick.
     pub fn nanos_words(&self) -> String {
         let parts: Vec<String> =
             Stage::ALL.iter().map(|&s| format!("{} {} ns", s.name(), self.of(s).as_nanos())).collect();
@@ -97,7 +97,7 @@ impl StageTimes {
 }
 
 impl std::fmt::Display for StageTimes {
-    /// `decode 2.10 s, runs 3.02 s, ...`.
+    /// `decode 2.10 s, intervals 3.02 s, ...`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let parts: Vec<String> =
             Stage::ALL.iter().map(|&s| format!("{} {:.2} s", s.name(), self.of(s).as_secs_f64())).collect();
@@ -114,17 +114,20 @@ mod tests {
         let clock = StageClock::default();
         std::thread::scope(|s| {
             for _ in 0..3 {
-                s.spawn(|| clock.time(Stage::Runs, || std::thread::sleep(Duration::from_millis(20))));
+                s.spawn(|| clock.time(Stage::Intervals, || std::thread::sleep(Duration::from_millis(20))));
             }
         });
         let value = clock.time(Stage::Sink, || 7);
         assert_eq!(value, 7);
         let times = clock.times();
-        assert!(times.of(Stage::Runs) >= Duration::from_millis(60), "{times}");
+        assert!(times.of(Stage::Intervals) >= Duration::from_millis(60), "{times}");
         assert!(times.of(Stage::Sink) < Duration::from_millis(20), "{times}");
         assert_eq!(times.of(Stage::Decode), Duration::ZERO);
-        assert!(times.to_string().starts_with("decode 0.00 s, 4:2:0 to RGBA 0.00 s, runs 0.0"), "{times}");
-        assert!(times.nanos_words().starts_with("decode 0 ns, 4:2:0 to RGBA 0 ns, runs "), "{times}");
-        assert!(!times.nanos_words().contains("runs 0 ns"), "{times}");
+        assert!(
+            times.to_string().starts_with("decode 0.00 s, 4:2:0 to RGBA 0.00 s, intervals 0.0"),
+            "{times}"
+        );
+        assert!(times.nanos_words().starts_with("decode 0 ns, 4:2:0 to RGBA 0 ns, intervals "), "{times}");
+        assert!(!times.nanos_words().contains("intervals 0 ns"), "{times}");
     }
 }

@@ -73,8 +73,8 @@ fn every_frame_of_a_clip_sorts_exactly_with_every_algorithm() {
             )
         })
         .collect();
-    // No --algorithm: a clip is sorted with bitonic, the fastest. Radix finds threshold runs on
-    // the GPU.
+    // No --algorithm: a clip is sorted with bitonic, the fastest. Radix finds threshold intervals
+    // on the GPU.
     for (backend, algorithm) in
         [("vulkan", None), ("gl", None), ("vulkan", Some("radix")), ("gl", Some("radix"))]
     {
@@ -87,13 +87,13 @@ fn every_frame_of_a_clip_sorts_exactly_with_every_algorithm() {
         let (stdout, _) = assert_succeeds(&args, &[("WGPU_BACKEND", backend)]);
         let with = format!("with {}", algorithm.unwrap_or("bitonic"));
         assert!(stdout.contains("audio not kept") && stdout.contains(&with), "{stdout}");
-        let what = format!("threshold runs on {backend} with {with}");
+        let what = format!("threshold intervals on {backend} with {with}");
         assert_frames_equal(&folder_frames(&out), &expected, &what);
     }
 }
 
 /// A 4:2:0 clip comes through the pipe as 4:2:0 and is converted by shadersort's model (BT.601
-/// untagged, BT.709 as tagged; odd sides too), on the GPU where the GPU finds the runs or none
+/// untagged, BT.709 as tagged; odd sides too), on the GPU where the GPU finds the intervals or none
 /// are needed, else on the CPU; a 4:2:0 encoder is given 4:2:0 made on the GPU,
 /// tagged as the clip was: with `--crf 0` (lossless H.264) every plane of every frame equals the
 /// model's conversion of the CPU model's sort.
@@ -129,7 +129,7 @@ fn a_420_clip_goes_through_as_420_and_sorts_exactly() {
         let folder = dir.path().join(format!("frames-{w}x{h}/"));
         assert_succeeds(&[arg(&clip), "--algorithm", "radix", "--out", arg(&folder)], &[]);
         assert_frames_equal(&folder_frames(&folder), &sorted, &format!("{w}x{h} {matrix:?} to PNG frames"));
-        // Radix within a threshold: the GPU finds the runs, and converts the frame itself.
+        // Radix within a threshold: the GPU finds the intervals, and converts the frame itself.
         let threshold = IntervalSettings {
             mode: IntervalMode::Threshold,
             threshold: Threshold::new(0.25, 0.75).unwrap(),
@@ -141,7 +141,7 @@ fn a_420_clip_goes_through_as_420_and_sorts_exactly() {
                 stable_sort_within(f, &rows, &IntervalMap::compute(f, Axis::Rows, &threshold, None).unwrap())
             })
             .collect();
-        // Every algorithm finds threshold runs on the GPU too (tests/cli/clip_gpu_start.rs).
+        // Every algorithm finds threshold intervals on the GPU too (tests/cli/clip_gpu_start.rs).
         for (backend, algorithm) in [("vulkan", "radix"), ("gl", "radix"), ("vulkan", "bitonic")] {
             let folder = dir.path().join(format!("within-{w}x{h}-{backend}-{algorithm}/"));
             let args =

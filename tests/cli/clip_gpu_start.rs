@@ -1,6 +1,6 @@
 //! A 4:2:0 clip with every algorithm along rows, columns and lines at an angle, whole and
-//! within a threshold, a mask, threshold with a mask, edges and random runs: each frame
-//! converted to RGBA and its runs found (in line space at an angle) on the GPU, the CPU's
+//! within a threshold, a mask, threshold with a mask, edges and random intervals: each frame
+//! converted to RGBA and its intervals found (in line space at an angle) on the GPU, the CPU's
 //! stages for both never running, which the clip's debug line shows exactly, and every frame
 //! as the CPU model sorts the model's conversion of it, read back from `--lossless`.
 
@@ -16,8 +16,8 @@ use shadersort::keys::options::{Axis, SortOptions};
 use shadersort::reference::{stable_sort, stable_sort_within};
 use shadersort::video::yuv::Yuv420Size;
 
-/// What the clip's debug line says when no frame was converted or cut into runs on the CPU.
-const NOTHING_ON_THE_CPU: &str = "4:2:0 to RGBA 0 ns, runs 0 ns";
+/// What the clip's debug line says when no frame was converted or cut into intervals on the CPU.
+const NOTHING_ON_THE_CPU: &str = "4:2:0 to RGBA 0 ns, intervals 0 ns";
 
 /// A 21x13 clip of 3 frames as FFV1 4:2:0 in `dir`, and its frames as the model converts them.
 fn tiny_clip(dir: &std::path::Path) -> (std::path::PathBuf, Vec<RgbaImage>) {
@@ -67,11 +67,11 @@ fn every_algorithm_takes_a_420_clip_on_the_gpu_whole_and_within_a_threshold() {
             })
             .collect();
         for algorithm in ["odd-even", "bubble", "radix", "bitonic"] {
-            for (runs, expected) in [(None, &whole), (Some("0.25..0.75"), &within)] {
-                let what = format!("{algorithm} {axis:?} within {runs:?}");
-                let out = dir.path().join(format!("{algorithm}-{axis:?}-{}.mkv", runs.is_some()));
+            for (intervals, expected) in [(None, &whole), (Some("0.25..0.75"), &within)] {
+                let what = format!("{algorithm} {axis:?} within {intervals:?}");
+                let out = dir.path().join(format!("{algorithm}-{axis:?}-{}.mkv", intervals.is_some()));
                 let mut args = vec![arg(&clip), "--algorithm", algorithm, "--axis", axis.name()];
-                args.extend(runs.map(|r| ["--threshold", r]).into_iter().flatten());
+                args.extend(intervals.map(|r| ["--threshold", r]).into_iter().flatten());
                 args.extend(["--lossless", "--out", arg(&out)]);
                 let (_, stderr) = assert_succeeds(&args, &debug);
                 assert!(stderr.contains(NOTHING_ON_THE_CPU), "{what}: CPU stages ran:\n{stderr}");
@@ -81,11 +81,11 @@ fn every_algorithm_takes_a_420_clip_on_the_gpu_whole_and_within_a_threshold() {
     }
 }
 
-/// Every algorithm within a mask alone, a threshold with the mask, edges and random runs (the
-/// axis alternating): no frame converted or cut into runs on the CPU, the mask uploaded once,
+/// Every algorithm within a mask alone, a threshold with the mask, edges and random intervals (the
+/// axis alternating): no frame converted or cut into intervals on the CPU, the mask uploaded once,
 /// every frame as the model sorts it within the CPU's map.
 #[test]
-fn every_algorithm_takes_a_420_clip_on_the_gpu_within_masks_edges_and_random_runs() {
+fn every_algorithm_takes_a_420_clip_on_the_gpu_within_masks_edges_and_random_intervals() {
     if !have_ffmpeg() {
         return;
     }
@@ -153,9 +153,9 @@ fn every_algorithm_takes_a_420_clip_on_the_gpu_within_masks_edges_and_random_run
 }
 
 /// Every algorithm at an angle (one angle each, both orders of lines, rows- and
-/// columns-following) along whole lines and within a threshold, a mask, edges and random runs:
-/// each frame converted on the GPU, gathered into line space and cut into runs there (no CPU
-/// conversion, no runs), written through `--lossless`, every frame as the model sorts the
+/// columns-following) along whole lines and within a threshold, a mask, edges and random intervals:
+/// each frame converted on the GPU, gathered into line space and cut into intervals there (no CPU
+/// conversion, no intervals), written through `--lossless`, every frame as the model sorts the
 /// model's line space within the CPU's line-space map.
 #[test]
 fn every_algorithm_takes_a_420_clip_on_the_gpu_at_an_angle_in_every_mode() {
@@ -227,9 +227,9 @@ fn every_algorithm_takes_a_420_clip_on_the_gpu_at_an_angle_in_every_mode() {
 }
 
 /// `--sweep` on a clip along rows and at an angle: each frame within its own threshold, its
-/// runs found on the GPU, every frame as the model sorts it within that threshold's map.
+/// intervals found on the GPU, every frame as the model sorts it within that threshold's map.
 #[test]
-fn a_threshold_sweep_over_a_clip_finds_each_frames_runs_on_the_gpu() {
+fn a_threshold_sweep_over_a_clip_finds_each_frames_intervals_on_the_gpu() {
     if !have_ffmpeg() {
         return;
     }

@@ -569,9 +569,9 @@ fn save_block_mask(path: &Path, width: u32, height: u32) {
     mask.save(path).unwrap();
 }
 
-/// Threshold, edge and random runs, with and without a mask, along rows and columns in both
-/// orders: odd-even, bubble and the radix view write the same file, each run stably sorted as
-/// the CPU model says, and every pixel outside the runs where it was.
+/// Threshold, edge and random intervals, with and without a mask, along rows and columns in both
+/// orders: odd-even, bubble and the radix view write the same file, each interval stably sorted as
+/// the CPU model says, and every pixel outside the intervals where it was.
 #[test]
 fn intervals_and_masks_sort_to_the_same_model_file_with_every_algorithm() {
     use shadersort::intervals::{
@@ -619,9 +619,10 @@ fn intervals_and_masks_sort_to_the_same_model_file_with_every_algorithm() {
         ("mask", vec!["--mask", mask_arg], IntervalSettings::default(), true, columns_down),
     ];
     for (name, flags, settings, masked, options) in cases {
-        let runs = IntervalMap::compute(&input, options.axis, &settings, masked.then_some(&mask)).unwrap();
-        let expected = stable_sort_within(&input, &options, &runs);
-        assert!(expected != stable_sort(&input, &options), "{name}: the runs must change the picture");
+        let intervals =
+            IntervalMap::compute(&input, options.axis, &settings, masked.then_some(&mask)).unwrap();
+        let expected = stable_sort_within(&input, &options, &intervals);
+        assert!(expected != stable_sort(&input, &options), "{name}: the intervals must change the picture");
         let mut files = Vec::new();
         for algorithm in ["odd-even", "bubble", "radix", "bitonic"] {
             let out = dir.path().join(format!("{name}-{algorithm}.png"));
@@ -633,10 +634,16 @@ fn intervals_and_masks_sort_to_the_same_model_file_with_every_algorithm() {
             }
             args.extend(&flags);
             let (stdout, _) = assert_succeeds(&args, &[]);
-            assert!(stdout.contains(&format!("within {}", runs.summary())), "{name} {algorithm}: {stdout}");
+            assert!(
+                stdout.contains(&format!("within {}", intervals.summary())),
+                "{name} {algorithm}: {stdout}"
+            );
             let (_, sorted) = open(&out);
-            assert!(sorted == expected, "{name} {algorithm}: not each run stably sorted");
-            assert!(fixed_pixels_stay(&input, &sorted, &runs), "{name} {algorithm}: a fixed pixel moved");
+            assert!(sorted == expected, "{name} {algorithm}: not each interval stably sorted");
+            assert!(
+                fixed_pixels_stay(&input, &sorted, &intervals),
+                "{name} {algorithm}: a fixed pixel moved"
+            );
             files.push(std::fs::read(&out).unwrap());
         }
         assert!(files.windows(2).all(|f| f[0] == f[1]), "{name}: the algorithms wrote different files");
@@ -656,8 +663,9 @@ fn a_mask_is_checked_at_the_pictures_size_and_scaled_with_it() {
     assert_succeeds(&["--mask", arg(&mask_path), "--max-size", "150", "--out", arg(&out)], &[]);
     let small = image::imageops::resize(&coffee(), 150, 100, image::imageops::FilterType::Triangle);
     let mask = Mask::load(&mask_path).unwrap().resized(150, 100);
-    let runs = IntervalMap::compute(&small, Axis::Rows, &IntervalSettings::default(), Some(&mask)).unwrap();
-    assert!(open(&out).1 == stable_sort_within(&small, &SortOptions::default(), &runs));
+    let intervals =
+        IntervalMap::compute(&small, Axis::Rows, &IntervalSettings::default(), Some(&mask)).unwrap();
+    assert!(open(&out).1 == stable_sort_within(&small, &SortOptions::default(), &intervals));
 }
 
 #[test]
@@ -714,7 +722,7 @@ fn interval_errors_are_one_line_and_leave_no_files() {
     assert_eq!(std::fs::read(&out).unwrap(), b"an earlier output");
 }
 
-/// The CPU model of a whole sort at an angle: the picture gathered into line space, each run
+/// The CPU model of a whole sort at an angle: the picture gathered into line space, each interval
 /// (whole lines with the padding fixed, without interval settings) stably sorted as rows, and
 /// scattered back.
 fn angled_model(

@@ -24,7 +24,7 @@ pub fn gif_frames(path: &Path) -> Vec<(RgbaImage, u32)> {
 
 /// The picture a recorded GIF should show for a state of the palette-indexed picture the
 /// recorder sorts (the palette index in alpha): each pixel's palette colour, opaque.
-#[allow(dead_code)] // the clips' tests have no palette-indexed recordings
+#[allow(dead_code, reason = "the clips' tests have no palette-indexed recordings")]
 pub fn through_palette(state: &RgbaImage, colours: &[[u8; 3]]) -> RgbaImage {
     RgbaImage::from_fn(state.width(), state.height(), |x, y| {
         let [r, g, b] = colours[state.get_pixel(x, y)[3] as usize];

@@ -6,7 +6,7 @@
 //! Shared by every test binary through `mod common` or `#[path]` (tests/common/mod.rs,
 //! tests/clips/mod.rs, tests/window.rs, tests/browser.rs, tests/shaders.rs, tests/interrupts.rs,
 //! and the radix sort crate's tests/gpus/mod.rs); each binary uses part of it.
-#![allow(dead_code)]
+#![allow(dead_code, reason = "each test binary uses part of this module")]
 
 use std::io::Write;
 

@@ -1,7 +1,7 @@
-//! The kit of the tests that sort from a picture on the GPU within runs found there: awkward
+//! The kit of the tests that sort from a picture on the GPU within intervals found there: awkward
 //! sizes, every comparison sort's pipelines, and a check of each step against the CPU model.
 
-#![allow(dead_code)]
+#![allow(dead_code, reason = "each test binary uses part of this module")]
 
 use image::RgbaImage;
 use shadersort::algorithms::bitonic::Bitonic;
@@ -55,22 +55,22 @@ pub fn start(
     pipelines.start_from(gpu, StartPicture::Texture(texture), options, settings, source).unwrap()
 }
 
-/// Odd-even (both pass kinds), bubble (3 phases a step) and bitonic (the device's blocks and
-/// blocks of 4) from `input` as a texture within the runs `source` gives (`runs`, the CPU's map
+/// Odd-even (both pass kinds), bubble (3 phases a step) and bitonic (the device's blocks and blocks
+/// of 4) from `input` as a texture within the intervals `source` gives (`intervals`, the CPU's map
 /// of them, for the model; `None`: whole lines): the model's state and swaps after every step,
-/// every line a permutation, and each run stably sorted at the end.
+/// every line a permutation, and each interval stably sorted at the end.
 pub fn check_every_algorithm(
     gpu: &Gpu,
     all: &[(&str, Pipelines)],
     input: &RgbaImage,
     options: SortOptions,
     source: MapSource<'_>,
-    runs: Option<&IntervalMap>,
+    intervals: Option<&IntervalMap>,
     what: &str,
 ) {
     let what = format!("{}x{} {options:?} {what}", input.width(), input.height());
     let expected =
-        runs.map_or_else(|| stable_sort(input, &options), |r| stable_sort_within(input, &options, r));
+        intervals.map_or_else(|| stable_sort(input, &options), |r| stable_sort_within(input, &options, r));
     for (name, pipelines) in all {
         let (pass_kind, phases) = match *name {
             "odd-even fragment" => (PassKind::Fragment, 1),
@@ -80,7 +80,7 @@ pub fn check_every_algorithm(
         let settings = RunSettings { pass_kind, phases_per_step: phases, ..Default::default() };
         let run = start(gpu, pipelines, input, options, settings, source);
         let run = if name.starts_with("bitonic") {
-            let mut model = BitonicModel::new(input, options, runs);
+            let mut model = BitonicModel::new(input, options, intervals);
             step_through(gpu, run, |step, state, swaps| {
                 let exchanges = model.step();
                 assert!(state == model.state(), "{what} {name}: stage {step} differs from the model");
@@ -91,14 +91,14 @@ pub fn check_every_algorithm(
             step_through(gpu, run, |step, state, swaps| {
                 let passes = (step - 1) * phases..step * phases;
                 let model_swaps: u64 =
-                    passes.map(|p| odd_even_pass_within(&mut model, &options, runs, p)).sum();
+                    passes.map(|p| odd_even_pass_within(&mut model, &options, intervals, p)).sum();
                 assert!(*state == model, "{what} {name}: step {step} differs from the model");
                 assert_eq!(swaps, model_swaps, "{what} {name}: swaps of step {step}");
                 assert!(lines_are_permutations(input, state, options.axis), "{what} {name}: step {step}");
             })
         };
         let state = read_texture(gpu, run.state()).unwrap();
-        assert!(state == expected, "{what}: {name} does not end with every run stably sorted");
+        assert!(state == expected, "{what}: {name} does not end with every interval stably sorted");
     }
 }
 
@@ -108,7 +108,7 @@ pub fn every_pipeline(gpu: &Gpu) -> Vec<(&'static str, Pipelines)> {
         ("odd-even fragment", Pipelines::new(gpu, Algorithm::OddEven)),
         ("bubble", Pipelines::new(gpu, Algorithm::Bubble)),
         ("bitonic", Pipelines::new(gpu, Algorithm::Bitonic)),
-        // Runs longer than a block: stages reach across blocks through `global_stage`.
+        // Intervals longer than a block: stages reach across blocks through `global_stage`.
         ("bitonic in blocks of 4", Pipelines::Bitonic(Bitonic::with_max_block(gpu, 4))),
     ]
 }

@@ -1,11 +1,11 @@
-//! `--record`: every format's frames against the CPU model. [`gif`] and [`gif_runs`] decode GIFs
-//! through their palette; [`png`] decodes animated PNGs and folders of PNG frames, which must be
-//! exact.
+//! `--record`: every format's frames against the CPU model. [`gif`] and [`gif_intervals`] decode
+//! GIFs through their palette; [`png`] decodes animated PNGs and folders of PNG frames, which must
+//! be exact.
 
 mod gif;
 #[path = "../clips/gif.rs"]
 mod gif_frames;
-mod gif_runs;
+mod gif_intervals;
 mod png;
 
 use image::RgbaImage;

@@ -136,7 +136,7 @@ fn a_folder_holds_every_frame_and_is_replaced_whole() {
 }
 
 /// A threshold sweep as an animated PNG: frame k is the picture sorted within threshold k's
-/// runs, exactly.
+/// intervals, exactly.
 #[test]
 fn a_threshold_sweep_records_exact_frames() {
     use shadersort::intervals::threshold::ThresholdSweep;
@@ -157,15 +157,15 @@ fn a_threshold_sweep_records_exact_frames() {
             threshold: sweep.threshold(k as u32),
             ..Default::default()
         };
-        let runs = IntervalMap::compute(&input, options.axis, &settings, None).unwrap();
-        assert!(*frame == stable_sort_within(&input, &options, &runs), "frame {k}");
+        let intervals = IntervalMap::compute(&input, options.axis, &settings, None).unwrap();
+        assert!(*frame == stable_sort_within(&input, &options, &intervals), "frame {k}");
     }
 }
 
-/// README's bitonic APNG (`--algorithm bitonic --threshold 0.3..0.9 --axis columns --fps 8`) on
-/// a small random picture, columns of 37 across several runs: one frame per stage, each the
-/// CPU model's state after that stage within the threshold's runs exactly, alpha included, every
-/// delay 1/8 s but the hold's; the last frame is each run stably sorted.
+/// README's bitonic APNG (`--algorithm bitonic --threshold 0.3..0.9 --axis columns --fps 8`) on a
+/// small random picture, columns of 37 across several intervals: one frame per stage, each the CPU
+/// model's state after that stage within the threshold's intervals exactly, alpha included, every
+/// delay 1/8 s but the hold's; the last frame is each interval stably sorted.
 #[test]
 fn bitonic_within_a_threshold_along_columns_records_every_stage_exactly() {
     use shadersort::intervals::{IntervalMap, IntervalMode, IntervalSettings, Threshold};
@@ -185,10 +185,10 @@ fn bitonic_within_a_threshold_along_columns_records_every_stage_exactly() {
         threshold: Threshold::new(0.3, 0.9).unwrap(),
         ..Default::default()
     };
-    let runs = IntervalMap::compute(&input, Axis::Columns, &settings, None).unwrap();
-    let mut model = BitonicModel::new(&input, options, Some(&runs));
-    // The runs must be long enough for several merges, and leave pixels fixed.
-    assert!(model.stages() >= 6 && runs.summary().fixed > 0, "{:?}", runs.summary());
+    let intervals = IntervalMap::compute(&input, Axis::Columns, &settings, None).unwrap();
+    let mut model = BitonicModel::new(&input, options, Some(&intervals));
+    // The intervals must be long enough for several merges, and leave pixels fixed.
+    assert!(model.stages() >= 6 && intervals.summary().fixed > 0, "{:?}", intervals.summary());
     let frames = decode_apng(&dir.path().join("b.png"));
     assert_eq!(frames.len() as u32, model.stages() + 1, "the input and one frame per stage");
     assert!(stdout.contains(&format!("recorded {} frames", frames.len())), "{stdout}");
@@ -202,6 +202,9 @@ fn bitonic_within_a_threshold_along_columns_records_every_stage_exactly() {
         }
     }
     let last = &frames.last().unwrap().0;
-    assert!(*last == stable_sort_within(&input, &options, &runs), "the last frame is each run sorted");
-    assert!(fixed_pixels_stay(&input, last, &runs), "pixels outside the threshold stay");
+    assert!(
+        *last == stable_sort_within(&input, &options, &intervals),
+        "the last frame is each interval sorted"
+    );
+    assert!(fixed_pixels_stay(&input, last, &intervals), "pixels outside the threshold stay");
 }

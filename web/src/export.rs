@@ -1,5 +1,5 @@
 //! GIF export in the page: the core's recorder ([`record_gif_in_memory`]) runs the chosen
-//! algorithm with the page's settings, lines and runs, and hands back the file's bytes for a
+//! algorithm with the page's settings, lines and intervals, and hands back the file's bytes for a
 //! download.
 
 use crate::state::State;
@@ -22,14 +22,14 @@ pub async fn record(
         dimmed_twins: run_settings.radix.twin_indices,
         ..RecordSettings::default()
     };
-    // What the page shows: its lines and runs, or what the algorithm can sort instead.
-    let (lines, runs, _) =
-        for_lane(&state.lines, state.algorithm, state.options, &run_settings, state.runs.as_ref());
+    // What the page shows: its lines and intervals, or what the algorithm can sort instead.
+    let (lines, intervals, _) =
+        for_lane(&state.lines, state.algorithm, state.options, &run_settings, state.interval_map.as_ref());
     let pipelines = state.pipelines(state.algorithm);
     let gpu = state.gpu();
     let start = |indexed: &image::RgbaImage| {
         lines
-            .start(gpu, pipelines, state.scatter(), indexed, state.options, run_settings, runs)
+            .start(gpu, pipelines, state.scatter(), indexed, state.options, run_settings, intervals)
             .unwrap_or_else(|_| {
                 pipelines.start(gpu, indexed, state.lines.sort_options(state.options), run_settings)
             })

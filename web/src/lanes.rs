@@ -49,8 +49,8 @@ pub struct Lanes {
 
 impl Lanes {
     /// Starts one lane per `(algorithm, settings)` of `which` on `picture`, along `lines` and
-    /// within `runs` where the algorithm can (see [`for_lane`]).
-    #[allow(clippy::too_many_arguments)]
+    /// within `intervals` where the algorithm can (see [`for_lane`]).
+    #[allow(clippy::too_many_arguments, reason = "what a lane starts from, each of its own type, used once")]
     pub fn start(
         gpu: &Rc<Gpu>,
         pipelines: &[(Algorithm, Pipelines)],
@@ -59,14 +59,14 @@ impl Lanes {
         lines: &Lines,
         options: SortOptions,
         which: &[(Algorithm, RunSettings)],
-        runs: Option<&IntervalMap>,
+        intervals: Option<&IntervalMap>,
     ) -> Lanes {
         let lanes = which
             .iter()
             .map(|&(algorithm, settings)| {
                 let pipes = &pipelines.iter().find(|(a, _)| *a == algorithm).expect("every algorithm").1;
                 let start =
-                    start_lane(gpu, pipes, scatter, picture, lines, algorithm, options, settings, runs);
+                    start_lane(gpu, pipes, scatter, picture, lines, algorithm, options, settings, intervals);
                 let (run, notice) = (start.run, start.notice);
                 let swaps = SwapReader::new(gpu, run.as_ref());
                 Lane { algorithm, settings, run, notice, shown: None, shown_at: None, swaps }

@@ -55,7 +55,7 @@ fn page_action(command: Command) -> Option<&'static str> {
     })
 }
 
-/// Whether the page offers `command`: the window's runs overlay, lane sync by time, row lens,
+/// Whether the page offers `command`: the window's intervals overlay, lane sync by time, row lens,
 /// quit and a clip's frame keys have no place in it (see docs/browser.md).
 fn offered(command: Command) -> bool {
     !matches!(
@@ -326,7 +326,10 @@ impl Viewer {
     /// The test hook's sort: a seeded noise picture sorted to the end with the sort `spec`
     /// names (see [`settings::Job`]), read back from the GPU, as hex. The page's own lanes are
     /// not touched.
-    #[allow(clippy::too_many_arguments)]
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "an export to JavaScript takes plain values, one argument each"
+    )]
     pub fn sort_picture(
         &self,
         spec: String,

@@ -2,7 +2,6 @@
 //! sort specification ([`Job`]); names and values are the command line's.
 
 use crate::state::Input;
-use clap::ValueEnum;
 use shadersort::algorithms::odd_even::PassKind;
 use shadersort::algorithms::radix::RadixSettings;
 use shadersort::algorithms::{Algorithm, RunSettings};
@@ -12,6 +11,7 @@ use shadersort::intervals::threshold::parse_range;
 use shadersort::keys::SortKey;
 use shadersort::keys::options::{Axis, Scope, SortOptions};
 use shadersort::keys::radix_key::DIGIT_BITS;
+use shadersort::named::Named;
 
 /// A control's value as the change it asks for.
 pub fn parse(name: &str, value: &str) -> Result<Input, String> {
@@ -24,24 +24,19 @@ pub fn parse(name: &str, value: &str) -> Result<Input, String> {
     let choice = |names: &[&str]| format!("{name}: unknown value '{value}'; use {}", names.join(", "));
     Ok(match name {
         "algorithm" => Input::Command(Command::ChooseAlgorithm(
-            Algorithm::from_str(value, true).map_err(|_| choice(&["odd-even", "bubble", "radix"]))?,
+            Algorithm::from_name(value).ok_or_else(|| choice(&Algorithm::names()))?,
         )),
-        "key" => {
-            Input::Key(SortKey::from_str(value, true).map_err(|_| choice(&SortKey::ALL.map(SortKey::name)))?)
-        }
+        "key" => Input::Key(SortKey::from_name(value).ok_or_else(|| choice(&SortKey::names()))?),
         "descending" => Input::Descending(flag()?),
         "angle" => Input::Angle(number()?),
-        "pass_kind" => {
-            Input::PassKind(PassKind::from_str(value, true).map_err(|_| choice(&["compute", "fragment"]))?)
-        }
+        "pass_kind" => Input::PassKind(PassKind::from_name(value).ok_or_else(|| choice(&PassKind::names()))?),
         "phases_per_step" => Input::PhasesPerStep(number()?.clamp(1.0, 1e6) as u32),
         "digit_bits" => Input::DigitBits(number()? as u32),
-        "scope" => Input::Scope(Scope::from_str(value, true).map_err(|_| choice(&["rows", "image"]))?),
+        "scope" => Input::Scope(Scope::from_name(value).ok_or_else(|| choice(&Scope::names()))?),
         "sub_steps" => Input::SubSteps(flag()?),
-        "intervals" => Input::IntervalMode(
-            IntervalMode::from_str(value, true)
-                .map_err(|_| choice(&["none", "threshold", "edges", "random"]))?,
-        ),
+        "intervals" => {
+            Input::IntervalMode(IntervalMode::from_name(value).ok_or_else(|| choice(&IntervalMode::names()))?)
+        }
         "threshold" => {
             let (lo, hi) = parse_range(value).map_err(|e| format!("{name}: {e}"))?;
             Input::Threshold(lo, hi)
@@ -68,13 +63,13 @@ impl Job {
     /// Reads a specification; the error names what is wrong.
     pub fn parse(spec: &str, key: &str, descending: bool, columns: bool) -> Result<Job, String> {
         let (name, variant) = spec.split_once(':').unwrap_or((spec, ""));
-        let algorithm = Algorithm::from_str(name, true).map_err(|_| format!("unknown algorithm '{name}'"))?;
+        let algorithm = Algorithm::from_name(name).ok_or_else(|| format!("unknown algorithm '{name}'"))?;
         let mut settings = RunSettings::default();
         match (algorithm, variant) {
             (_, "") => {}
             (Algorithm::OddEven, kind) => {
                 settings.pass_kind =
-                    PassKind::from_str(kind, true).map_err(|_| format!("unknown pass kind '{kind}'"))?
+                    PassKind::from_name(kind).ok_or_else(|| format!("unknown pass kind '{kind}'"))?
             }
             (Algorithm::Radix, "image") => settings.radix.scope = Scope::Image,
             (Algorithm::Radix, bits) => {
@@ -90,7 +85,7 @@ impl Job {
                 return Err(format!("the bitonic network has no variant '{other}'"));
             }
         }
-        let key = SortKey::from_str(key, true).map_err(|_| format!("unknown key '{key}'"))?;
+        let key = SortKey::from_name(key).ok_or_else(|| format!("unknown key '{key}'"))?;
         let axis = if columns { Axis::Columns } else { Axis::Rows };
         Ok(Job { algorithm, settings, options: SortOptions { key, descending, axis } })
     }

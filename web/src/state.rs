@@ -48,9 +48,9 @@ pub enum Input {
     Scope(Scope),
     /// Radix: each scatter in stages.
     SubSteps(bool),
-    /// Which runs of each line are sorted.
+    /// Which intervals of each line are sorted.
     IntervalMode(IntervalMode),
-    /// Threshold runs: the range of the key that is sorted.
+    /// Threshold intervals: the range of the key that is sorted.
     Threshold(f64, f64),
     /// Passes per second while playing.
     Speed(f64),
@@ -75,10 +75,10 @@ pub struct State {
     pub angle: Angle,
     /// The lines the lanes sort along.
     pub lines: Lines,
-    /// How runs are cut.
+    /// How intervals are cut.
     pub intervals: IntervalSettings,
-    /// The runs of the current picture, `None` for whole lines.
-    pub runs: Option<IntervalMap>,
+    /// The intervals of the current picture, `None` for whole lines.
+    pub interval_map: Option<IntervalMap>,
     /// Every algorithm side by side.
     pub compare: bool,
     /// What is shown.
@@ -110,7 +110,7 @@ impl State {
             angle: Angle::ROWS,
             lines,
             intervals: IntervalSettings::default(),
-            runs: None,
+            interval_map: None,
             compare: false,
             lanes,
             player: Player::default(),
@@ -233,10 +233,11 @@ impl State {
             });
         }
         self.options = self.lines.sort_options(self.options);
-        self.runs = self.lines.runs(&self.picture.pixels, &self.intervals, None).unwrap_or_else(|e| {
-            self.message = e.to_string();
-            None
-        });
+        self.interval_map =
+            self.lines.intervals(&self.picture.pixels, &self.intervals, None).unwrap_or_else(|e| {
+                self.message = e.to_string();
+                None
+            });
         let kinds = lane_kinds(self.algorithm, self.settings, self.compare, LaneSync::ByPass);
         self.lanes = Lanes::start(
             &self.gpu,
@@ -246,7 +247,7 @@ impl State {
             &self.lines,
             self.options,
             &kinds,
-            self.runs.as_ref(),
+            self.interval_map.as_ref(),
         );
         if let Some(notice) = self.lanes.lanes.iter().find_map(|l| l.notice.clone()) {
             self.message = notice;

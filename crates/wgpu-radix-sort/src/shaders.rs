@@ -59,7 +59,7 @@ pub(crate) fn module(device: &wgpu::Device, subgroups: bool) -> wgpu::ShaderModu
     };
     // SAFETY: wgpu requires that the shader contains no infinite loop and indexes no array or
     // buffer out of bounds; both hold (see above).
-    #[allow(unsafe_code)]
+    #[allow(unsafe_code, reason = "wgpu trusts the shader to end and to index in bounds; see SAFETY")]
     unsafe {
         device.create_shader_module_trusted(descriptor, checks)
     }

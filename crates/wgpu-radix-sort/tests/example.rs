@@ -2,7 +2,7 @@
 //! the test machine (lavapipe through Vulkan, llvmpipe through GL), at lengths around a tile.
 
 #[path = "../examples/sort_buffer.rs"]
-#[allow(dead_code)]
+#[allow(dead_code, reason = "the test calls the example's sort, not its main")]
 mod sort_buffer;
 
 #[test]

@@ -114,7 +114,7 @@ impl Bench {
 
 /// A peer library's rows, keys then pairs for each length and distribution, like ours.
 // Only `--peers` makes one, and only a build with the `peers` feature has it.
-#[cfg_attr(not(feature = "peers"), allow(dead_code))]
+#[cfg_attr(not(feature = "peers"), allow(dead_code, reason = "only the peers feature makes one"))]
 pub(super) struct Peers {
     /// Its short name, for column headers and JSON keys.
     pub(super) name: &'static str,

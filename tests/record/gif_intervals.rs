@@ -1,5 +1,5 @@
-//! GIF recordings within runs and of threshold sweeps, straight and at an angle: every frame is
-//! the CPU model within its runs (or at its threshold) through the palette.
+//! GIF recordings within intervals and of threshold sweeps, straight and at an angle: every frame
+//! is the CPU model within its intervals (or at its threshold) through the palette.
 
 use super::gif_frames::{gif_frames, through_palette};
 use super::{fails, ok, ok_on, save};
@@ -7,10 +7,10 @@ use shadersort::keys::options::SortOptions;
 use shadersort::picture::patterns::random_image;
 use shadersort::record::palette::{indexed_picture, quantize};
 
-/// `--record` within threshold runs along columns: every frame is the odd-even model within
-/// the runs at its pass, through the palette, and the last one has every run sorted.
+/// `--record` within threshold intervals along columns: every frame is the odd-even model within
+/// the intervals at its pass, through the palette, and the last one has every interval sorted.
 #[test]
-fn a_recording_within_runs_is_the_model_at_every_pass() {
+fn a_recording_within_intervals_is_the_model_at_every_pass() {
     use shadersort::intervals::{IntervalMap, IntervalMode, IntervalSettings, Threshold};
     use shadersort::keys::options::Axis;
     use shadersort::reference::{odd_even_passes_within, stable_sort_within};
@@ -24,23 +24,24 @@ fn a_recording_within_runs_is_the_model_at_every_pass() {
         threshold: Threshold::new(0.2, 0.8).unwrap(),
         ..Default::default()
     };
-    let runs = IntervalMap::compute(&input, Axis::Columns, &settings, None).unwrap();
+    let intervals = IntervalMap::compute(&input, Axis::Columns, &settings, None).unwrap();
     let options = SortOptions { axis: Axis::Columns, ..Default::default() };
     let quantized = quantize(&input, [0, 0, 0], true);
     let indexed = indexed_picture(&input, &quantized.indices);
     let frames = gif_frames(&dir.path().join("t.gif"));
     assert!(stdout.contains(&format!("recorded {} frames", frames.len())), "{stdout}");
     assert!(
-        frames.len() as u32 <= runs.max_interval_len() + 1,
-        "passes are the longest run: {}",
+        frames.len() as u32 <= intervals.max_interval_len() + 1,
+        "passes are the longest interval: {}",
         frames.len()
     );
     for (k, (frame, _)) in frames.iter().enumerate() {
-        let model = odd_even_passes_within(&indexed, &options, Some(&runs), k as u32);
+        let model = odd_even_passes_within(&indexed, &options, Some(&intervals), k as u32);
         assert!(*frame == through_palette(&model, &quantized.palette.colours), "frame {k}");
     }
-    let sorted = through_palette(&stable_sort_within(&indexed, &options, &runs), &quantized.palette.colours);
-    assert!(frames.last().unwrap().0 == sorted, "the last frame has every run sorted");
+    let sorted =
+        through_palette(&stable_sort_within(&indexed, &options, &intervals), &quantized.palette.colours);
+    assert!(frames.last().unwrap().0 == sorted, "the last frame has every interval sorted");
 }
 
 /// `--record --sweep FROM..TO`: frame k is the picture sorted to the end within the threshold
@@ -82,9 +83,9 @@ fn a_threshold_sweep_records_one_fully_sorted_frame_per_threshold() {
             threshold: sweep.threshold(k as u32),
             ..Default::default()
         };
-        let runs = IntervalMap::compute(&input, options.axis, &settings, None).unwrap();
+        let intervals = IntervalMap::compute(&input, options.axis, &settings, None).unwrap();
         let want =
-            through_palette(&stable_sort_within(&indexed, &options, &runs), &quantized.palette.colours);
+            through_palette(&stable_sort_within(&indexed, &options, &intervals), &quantized.palette.colours);
         assert!(
             *frame == want,
             "frame {k} (threshold 0..{}) differs from the model",
@@ -108,7 +109,7 @@ fn a_sweep_goes_to_the_default_path_and_needs_a_recording() {
     assert!(!dir.path().join("x.png").exists());
 }
 
-/// `--record` at an angle within threshold runs: every frame is the odd-even model in line
+/// `--record` at an angle within threshold intervals: every frame is the odd-even model in line
 /// space at its pass, scattered, through the palette; the default path carries the angle. A
 /// sweep at an angle: every frame is the whole sort at its threshold along the lines.
 #[test]
@@ -133,15 +134,15 @@ fn recordings_at_an_angle_are_the_model_scattered_at_every_pass() {
     let quantized = quantize(&input, [0, 0, 0], true);
     let indexed = indexed_picture(&input, &quantized.indices);
     let space = LineSpace::new(21, 13, Angle::new(30.0).unwrap());
-    let runs = space.interval_map(&input, &settings(0.2, 0.8), None).unwrap();
+    let intervals = space.interval_map(&input, &settings(0.2, 0.8), None).unwrap();
     let lines = space.gather(&indexed);
     let frames = gif_frames(&gif);
     assert!(frames.len() > 2, "{} frames", frames.len());
     for (k, (frame, _)) in frames.iter().enumerate() {
-        let model = space.scatter(&odd_even_passes_within(&lines, &rows, Some(&runs), k as u32));
+        let model = space.scatter(&odd_even_passes_within(&lines, &rows, Some(&intervals), k as u32));
         assert!(*frame == through_palette(&model, &quantized.palette.colours), "frame {k}");
     }
-    let sorted = space.scatter(&stable_sort_within(&lines, &rows, &runs));
+    let sorted = space.scatter(&stable_sort_within(&lines, &rows, &intervals));
     assert!(frames.last().unwrap().0 == through_palette(&sorted, &quantized.palette.colours));
 
     ok(&[&name, "--angle", "120", "--sweep", "0..1", "--frames", "3", "--record", "sweep.gif"], dir.path());
@@ -152,8 +153,8 @@ fn recordings_at_an_angle_are_the_model_scattered_at_every_pass() {
     assert_eq!(frames.len(), 3);
     for (k, (frame, _)) in frames.iter().enumerate() {
         let t = sweep.threshold(k as u32);
-        let runs = space.interval_map(&input, &settings(t.lo(), t.hi()), None).unwrap();
-        let model = space.scatter(&stable_sort_within(&lines, &rows, &runs));
+        let intervals = space.interval_map(&input, &settings(t.lo(), t.hi()), None).unwrap();
+        let model = space.scatter(&stable_sort_within(&lines, &rows, &intervals));
         assert!(*frame == through_palette(&model, &quantized.palette.colours), "sweep frame {k}");
     }
 }

@@ -1,4 +1,4 @@
-//! Runs found on the GPU in every interval mode (a mask alone, threshold with a mask, edges
+//! Intervals found on the GPU in every interval mode (a mask alone, threshold with a mask, edges
 //! and random lengths, with and without a mask), along rows, columns and lines at angles (in
 //! line space), equal the CPU's `IntervalMap` id for id, and every comparison sort within them
 //! sorts as the model does within the CPU's map, step by step. On awkward sizes, both axes,
@@ -66,7 +66,7 @@ fn modes(i: usize) -> Vec<IntervalSettings> {
     ]
 }
 
-/// The run ids the kernel finds in `picture` under `settings` and `mask`.
+/// The interval ids the kernel finds in `picture` under `settings` and `mask`.
 fn found_ids(
     gpu: &Gpu,
     kernel: &IntervalsKernel,
@@ -77,10 +77,10 @@ fn found_ids(
 ) -> Vec<u32> {
     let (w, h) = picture.dimensions();
     let texture = picture_texture(gpu, picture, "test::picture");
-    let ids = interval_id_texture(gpu, w, h, "test::run_ids");
-    let runs = FoundIntervals { mask, ..FoundIntervals::new(IntervalRule::of(settings), axis) };
+    let ids = interval_id_texture(gpu, w, h, "test::interval_ids");
+    let intervals = FoundIntervals { mask, ..FoundIntervals::new(IntervalRule::of(settings), axis) };
     let mut encoder = gpu.device.create_command_encoder(&Default::default());
-    kernel.record(gpu, &mut encoder, &texture, &ids, runs);
+    kernel.record(gpu, &mut encoder, &texture, &ids, intervals);
     gpu.queue.submit([encoder.finish()]);
     read_texture(gpu, &ids).unwrap().pixels().map(|p| u32::from_le_bytes(p.0)).collect()
 }
@@ -88,7 +88,7 @@ fn found_ids(
 /// Every mode, with no mask and with black, white and random masks, on noise and on slopes:
 /// the GPU's ids are the CPU's map's, on lines shorter and longer than a workgroup.
 #[test]
-fn runs_found_on_the_gpu_equal_the_cpu_map_in_every_mode() {
+fn intervals_found_on_the_gpu_equal_the_cpu_map_in_every_mode() {
     let sizes = AWKWARD_SIZES.iter().copied().chain([(300, 3), (2, 270)]);
     on_every_gpu(|gpu| {
         let kernel = IntervalsKernel::new(gpu);
@@ -119,11 +119,11 @@ fn runs_found_on_the_gpu_equal_the_cpu_map_in_every_mode() {
     });
 }
 
-/// Every comparison sort within runs found on the GPU in each mode (a mask alone, threshold
+/// Every comparison sort within intervals found on the GPU in each mode (a mask alone, threshold
 /// with a mask, edges, random, random with a mask) sorts as the model does within the CPU's
 /// map of them, step by step, on awkward sizes and both axes.
 #[test]
-fn every_algorithm_within_runs_found_in_every_mode_matches_the_model() {
+fn every_algorithm_within_intervals_found_in_every_mode_matches_the_model() {
     on_every_gpu(|gpu| {
         let all = every_pipeline(gpu);
         let kernel = IntervalsKernel::new(gpu);
@@ -149,7 +149,7 @@ fn every_algorithm_within_runs_found_in_every_mode_matches_the_model() {
             for axis in [Axis::Rows, Axis::Columns] {
                 let options = SortOptions { key: SortKey::ALL[i], descending: i % 2 == 0, axis };
                 let map = IntervalMap::compute(&input, axis, &settings, mask.as_ref()).unwrap();
-                let runs = FoundIntervals {
+                let intervals = FoundIntervals {
                     mask: on_gpu.as_ref(),
                     ..FoundIntervals::new(IntervalRule::of(&settings), axis)
                 };
@@ -159,7 +159,7 @@ fn every_algorithm_within_runs_found_in_every_mode_matches_the_model() {
                     &all,
                     &input,
                     options,
-                    MapSource::Gpu(&kernel, runs),
+                    MapSource::Gpu(&kernel, intervals),
                     Some(&map),
                     &what,
                 );
@@ -180,12 +180,13 @@ fn found_ids_at_angle(
     let (lw, lines) = space.size();
     let texture = picture_texture(gpu, picture, "test::picture");
     let line_space = picture_texture(gpu, &space.gather(picture), "test::line_space");
-    let ids = interval_id_texture(gpu, lw, lines, "test::run_ids");
+    let ids = interval_id_texture(gpu, lw, lines, "test::interval_ids");
     let tables = space.tables(gpu);
     let angled = Some(LineCells { picture: &texture, cells: &tables.cells });
-    let runs = FoundIntervals { mask, angled, ..FoundIntervals::new(IntervalRule::of(settings), Axis::Rows) };
+    let intervals =
+        FoundIntervals { mask, angled, ..FoundIntervals::new(IntervalRule::of(settings), Axis::Rows) };
     let mut encoder = gpu.device.create_command_encoder(&Default::default());
-    kernel.record(gpu, &mut encoder, &line_space, &ids, runs);
+    kernel.record(gpu, &mut encoder, &line_space, &ids, intervals);
     gpu.queue.submit([encoder.finish()]);
     read_texture(gpu, &ids).unwrap().pixels().map(|p| u32::from_le_bytes(p.0)).collect()
 }
@@ -197,7 +198,7 @@ const ANGLES: [f64; 6] = [30.0, 135.0, 200.0, 290.0, 63.43494882, 180.0];
 /// black, white and random masks, on noise and on slopes: the GPU's ids are those of the
 /// CPU's line-space map (`LineSpace::interval_map`), on awkward sizes.
 #[test]
-fn runs_found_on_the_gpu_at_angles_equal_the_cpu_map_in_line_space() {
+fn intervals_found_on_the_gpu_at_angles_equal_the_cpu_map_in_line_space() {
     let sizes = AWKWARD_SIZES.iter().copied().chain([(300, 3), (2, 270)]);
     on_every_gpu(|gpu| {
         let kernel = IntervalsKernel::new(gpu);
@@ -225,11 +226,11 @@ fn runs_found_on_the_gpu_at_angles_equal_the_cpu_map_in_line_space() {
     });
 }
 
-/// Every algorithm sorting line space within runs found on the GPU at an angle (whole lines,
+/// Every algorithm sorting line space within intervals found on the GPU at an angle (whole lines,
 /// a mask alone, threshold with a mask, edges, random) sorts as the model does within the
 /// CPU's line-space map, step by step; the padding never moves.
 #[test]
-fn every_algorithm_within_runs_found_at_angles_matches_the_model() {
+fn every_algorithm_within_intervals_found_at_angles_matches_the_model() {
     on_every_gpu(|gpu| {
         let all = every_pipeline(gpu);
         let kernel = IntervalsKernel::new(gpu);
@@ -258,14 +259,14 @@ fn every_algorithm_within_runs_found_at_angles_matches_the_model() {
             let texture = picture_texture(gpu, &input, "test::picture");
             let tables = space.tables(gpu);
             let angled = Some(LineCells { picture: &texture, cells: &tables.cells });
-            let runs = FoundIntervals {
+            let intervals = FoundIntervals {
                 mask: on_gpu.as_ref(),
                 angled,
                 ..FoundIntervals::new(IntervalRule::of(&settings), Axis::Rows)
             };
             let options = SortOptions { key: SortKey::ALL[i], descending: i % 2 == 1, axis: Axis::Rows };
             let what = format!("at {degrees}° within {settings:?}, masked {masked}");
-            let source = MapSource::Gpu(&kernel, runs);
+            let source = MapSource::Gpu(&kernel, intervals);
             check_every_algorithm(gpu, &all, &space.gather(&input), options, source, Some(&map), &what);
         }
     });

@@ -1,5 +1,5 @@
-//! Sorts that start from a picture already on the GPU and find their runs there (a clip's
-//! frames): threshold runs and the bitonic network's plan made on the GPU equal what the CPU
+//! Sorts that start from a picture already on the GPU and find their intervals there (a clip's
+//! frames): threshold intervals and the bitonic network's plan made on the GPU equal what the CPU
 //! makes from its map, and odd-even (compute and fragment), bubble and bitonic (in the device's
 //! blocks and in blocks of 4) sort within them exactly as the CPU model does within the CPU's
 //! map, step by step; odd-even and bubble along whole lines from a texture too. On awkward
@@ -21,13 +21,13 @@ use shadersort::keys::SortKey;
 use shadersort::keys::options::{Axis, SortOptions};
 use shadersort::picture::patterns::random_image;
 
-/// The CPU's map of the threshold runs the GPU is asked to find.
+/// The CPU's map of the threshold intervals the GPU is asked to find.
 fn cpu_map(picture: &RgbaImage, (key, threshold, axis): (SortKey, Threshold, Axis)) -> IntervalMap {
     let settings = IntervalSettings { mode: IntervalMode::Threshold, key, threshold, ..Default::default() };
     IntervalMap::compute(picture, axis, &settings, None).unwrap()
 }
 
-/// Thresholds that make many runs, none (an empty range), every pixel one run, and few.
+/// Thresholds that make many intervals, none (an empty range), every pixel one interval, and few.
 fn thresholds(i: usize) -> [(SortKey, Threshold); 3] {
     [
         (SortKey::ALL[i % SortKey::ALL.len()], Threshold::new(0.3, 0.7).unwrap()),
@@ -36,9 +36,9 @@ fn thresholds(i: usize) -> [(SortKey, Threshold); 3] {
     ]
 }
 
-/// The plan `bitonic_plan.wgsl` makes from GPU-found run ids equals `Plan::new` from the CPU's
-/// map of the same runs: every position's run, and every line's units in order (its unused
-/// slots empty), for blocks smaller and larger than the lines.
+/// The plan `bitonic_plan.wgsl` makes from GPU-found interval ids equals `Plan::new` from the CPU's
+/// map of the same intervals: every position's interval, and every line's units in order (its
+/// unused slots empty), for blocks smaller and larger than the lines.
 #[test]
 fn the_bitonic_plan_made_on_the_gpu_equals_the_cpu_plan() {
     on_every_gpu(|gpu| {
@@ -46,22 +46,22 @@ fn the_bitonic_plan_made_on_the_gpu_equals_the_cpu_plan() {
         for (i, &(w, h)) in AWKWARD_SIZES.iter().enumerate() {
             let picture = random_image(w, h, 300 + i as u64);
             let texture = picture_texture(gpu, &picture, "test::picture");
-            let ids = interval_id_texture(gpu, w, h, "test::run_ids");
+            let ids = interval_id_texture(gpu, w, h, "test::interval_ids");
             for axis in [Axis::Rows, Axis::Columns] {
                 let (len, lines) = if axis == Axis::Rows { (w, h) } else { (h, w) };
                 for (key, threshold) in thresholds(i) {
-                    let runs = FoundIntervals::threshold(key, threshold, axis);
+                    let intervals = FoundIntervals::threshold(key, threshold, axis);
                     let map = cpu_map(&picture, (key, threshold, axis));
                     for block in [2, 4, 2048] {
                         let plan = GpuPlan::new(gpu, axis, (len, lines), block);
                         let mut encoder = gpu.device.create_command_encoder(&Default::default());
-                        threshold_kernel.record(gpu, &mut encoder, &texture, &ids, runs);
+                        threshold_kernel.record(gpu, &mut encoder, &texture, &ids, intervals);
                         plan_kernel.record(gpu, &mut encoder, &ids, &plan);
                         gpu.queue.submit([encoder.finish()]);
                         let what = format!("{w}x{h} {axis:?} {key:?} {threshold:?} blocks of {block}");
                         let expected = Plan::new(len, lines, Some(&map), block);
                         let bounds = read_u32s(gpu, &plan.bounds, 0, (len * lines) as usize).unwrap();
-                        assert!(bounds == expected.bounds, "{what}: runs per position");
+                        assert!(bounds == expected.bounds, "{what}: intervals per position");
                         let slots = slots_per_line(len, block);
                         assert_eq!(plan.unit_count, slots * lines, "{what}");
                         let words = read_u32s(gpu, &plan.units, 0, 4 * plan.unit_count as usize).unwrap();
@@ -88,11 +88,11 @@ fn the_bitonic_plan_made_on_the_gpu_equals_the_cpu_plan() {
     });
 }
 
-/// Every comparison sort within threshold runs found on the GPU from a texture sorts as the
+/// Every comparison sort within threshold intervals found on the GPU from a texture sorts as the
 /// model does within the CPU's map of them, step by step (the steps are a line's worth; those
-/// past the longest run change nothing), on awkward sizes, both axes and orders.
+/// past the longest interval change nothing), on awkward sizes, both axes and orders.
 #[test]
-fn every_algorithm_within_threshold_runs_found_on_the_gpu_matches_the_model() {
+fn every_algorithm_within_threshold_intervals_found_on_the_gpu_matches_the_model() {
     on_every_gpu(|gpu| {
         let all = every_pipeline(gpu);
         let kernel = IntervalsKernel::new(gpu);
@@ -105,7 +105,7 @@ fn every_algorithm_within_threshold_runs_found_on_the_gpu_matches_the_model() {
                     axis,
                 };
                 let (key, threshold) = thresholds(i)[if i % 3 == 2 { 2 } else { 0 }];
-                let runs = FoundIntervals::threshold(key, threshold, axis);
+                let intervals = FoundIntervals::threshold(key, threshold, axis);
                 let map = cpu_map(&input, (key, threshold, axis));
                 let what = format!("within {key:?} {threshold:?}");
                 check_every_algorithm(
@@ -113,7 +113,7 @@ fn every_algorithm_within_threshold_runs_found_on_the_gpu_matches_the_model() {
                     &all,
                     &input,
                     options,
-                    MapSource::Gpu(&kernel, runs),
+                    MapSource::Gpu(&kernel, intervals),
                     Some(&map),
                     &what,
                 );
