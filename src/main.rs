@@ -32,11 +32,7 @@ fn main() -> ExitCode {
     } else if let Some(clip) = settings.clip().filter(|_| settings.headless()) {
         shadersort::video::run(&settings, clip)
     } else if settings.headless() {
-        let result = shadersort::headless::run(&settings);
-        if result.is_ok() {
-            leave_without_teardown();
-        }
-        result
+        leave_without_teardown(report(shadersort::headless::run(&settings)));
     } else {
         // A window closed by a signal ends as a headless run does.
         open_window(settings).and_then(|()| {
@@ -44,34 +40,35 @@ fn main() -> ExitCode {
                 .map_err(|signal| shadersort::interrupt::WindowClosed(signal).into())
         })
     };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {}", shadersort::cli::error_line(&e));
-            match interrupted(&e) {
-                Some(signal) => ExitCode::from(signal.exit_code()),
-                None => ExitCode::FAILURE,
-            }
-        }
-    }
+    ExitCode::from(report(result))
 }
 
-/// Ends a finished headless run at once: its outputs are whole and in place and its lines
-/// printed, and the GPU driver's teardown at exit frees nothing the system does not (it took a
-/// good part of a still's run on NVIDIA's driver: BENCHMARKS.md, stills).
-fn leave_without_teardown() {
+/// The exit status of a front end's result, its error (if any) printed in one line: 0, 1, or
+/// 128 plus the signal that ended the run.
+fn report(result: anyhow::Result<()>) -> u8 {
+    let Err(e) = result else { return 0 };
+    eprintln!("error: {}", shadersort::cli::error_line(&e));
+    interrupted(&e).map_or(1, |signal| signal.exit_code())
+}
+
+/// Ends a headless run at once with exit status `code`. Its outputs are whole and in place (or,
+/// after an error, nothing was written) and its lines are printed. The exit handlers are skipped:
+/// after an early error the GPU may still be opening on its thread, and tearing the driver down
+/// under it can crash the process; after a finished run the teardown frees nothing the system
+/// does not, and it took a good part of a still's run on NVIDIA's driver (BENCHMARKS.md, stills).
+fn leave_without_teardown(code: u8) -> ! {
+    use std::io::Write;
+    let _ = std::io::stdout().flush();
+    let _ = std::io::stderr().flush();
     #[cfg(unix)]
-    {
-        use std::io::Write;
-        let _ = std::io::stdout().flush();
-        let _ = std::io::stderr().flush();
-        // SAFETY: `_exit` ends the process without running exit handlers; no other thread
-        // has work in flight and both output streams are flushed.
-        #[allow(unsafe_code)]
-        unsafe {
-            libc::_exit(0)
-        }
+    // SAFETY: `_exit` ends the process, every thread with it, without running exit handlers;
+    // both output streams are flushed and nothing else is buffered.
+    #[allow(unsafe_code, reason = "_exit skips the exit handlers; see SAFETY")]
+    unsafe {
+        libc::_exit(i32::from(code))
     }
+    #[cfg(not(unix))]
+    std::process::exit(i32::from(code))
 }
 
 /// The live window on the settings' picture, or playing its clip.
