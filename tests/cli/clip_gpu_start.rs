@@ -43,6 +43,18 @@ fn tiny_clip(dir: &std::path::Path) -> (std::path::PathBuf, Vec<RgbaImage>) {
     (clip, input)
 }
 
+/// A mask of `size` white where `white` says, written as a PNG in `dir`, and the same mask.
+fn mask_file(
+    dir: &std::path::Path,
+    (w, h): (u32, u32),
+    white: impl Fn(u32, u32) -> bool,
+) -> (std::path::PathBuf, Mask) {
+    let path = dir.join("mask.png");
+    let grey = |x, y| image::Rgba(if white(x, y) { [255; 4] } else { [0, 0, 0, 255] });
+    RgbaImage::from_fn(w, h, grey).save(&path).unwrap();
+    (path, Mask::from_fn(w, h, white))
+}
+
 #[test]
 fn every_algorithm_takes_a_420_clip_on_the_gpu_whole_and_within_a_threshold() {
     if !have_ffmpeg() {
@@ -92,11 +104,7 @@ fn every_algorithm_takes_a_420_clip_on_the_gpu_within_masks_edges_and_random_int
     let dir = tempfile::tempdir().unwrap();
     let (clip, input) = tiny_clip(dir.path());
     let (w, h) = input[0].dimensions();
-    let mask_path = dir.path().join("mask.png");
-    let white = |x: u32, y: u32| !(x * 3 + y * 5).is_multiple_of(7);
-    let grey = |x, y| image::Rgba(if white(x, y) { [255; 4] } else { [0, 0, 0, 255] });
-    RgbaImage::from_fn(w, h, grey).save(&mask_path).unwrap();
-    let mask = Mask::from_fn(w, h, white);
+    let (mask_path, mask) = mask_file(dir.path(), (w, h), |x, y| !(x * 3 + y * 5).is_multiple_of(7));
     let base = IntervalSettings::default();
     let cases: [(IntervalSettings, bool, &[&str]); 4] = [
         (base, true, &[]),
@@ -165,11 +173,7 @@ fn every_algorithm_takes_a_420_clip_on_the_gpu_at_an_angle_in_every_mode() {
     let dir = tempfile::tempdir().unwrap();
     let (clip, input) = tiny_clip(dir.path());
     let (w, h) = input[0].dimensions();
-    let mask_path = dir.path().join("mask.png");
-    let white = |x: u32, y: u32| !(x * 2 + y * 3).is_multiple_of(5);
-    let grey = |x, y| image::Rgba(if white(x, y) { [255; 4] } else { [0, 0, 0, 255] });
-    RgbaImage::from_fn(w, h, grey).save(&mask_path).unwrap();
-    let mask = Mask::from_fn(w, h, white);
+    let (mask_path, mask) = mask_file(dir.path(), (w, h), |x, y| !(x * 2 + y * 3).is_multiple_of(5));
     let base = IntervalSettings::default();
     let modes: [(IntervalSettings, bool, &[&str]); 5] = [
         (base, false, &[]),
