@@ -10,14 +10,13 @@
 //! partner's. Loads and stores are coalesced (neighbouring invocations, neighbouring positions)
 //! and go through workgroup memory to and from the invocations that hold the positions.
 //!
-//! What made it fast (BENCHMARKS.md has each step): the loads' texture reads issued together,
-//! before any rank is made, and the gathers' eight at a time before those pixels are written
-//! (NVIDIA's compiler had them wait one by one: 1080p 0.0445 ms instead of 0.0505 on an H100);
-//! merges 1 to 4 written out and one loop over the rest whose stages choose only between shuffles
-//! and workgroup memory (0.0505 instead of 0.0557); workgroup memory reached by row and constant
-//! word (no bounds check per word); a comparator across invocations is one comparison, one select
-//! and one add on each side, and one within registers counts its exchange from the sign of a
-//! difference.
+//! What keeps it fast (each step measured in docs/benchmarks/bitonic-history.md): the loads'
+//! texture reads issued together, before any rank is made, and the gathers' eight at a time
+//! before those pixels are written, since NVIDIA's compiler otherwise had each wait for the one
+//! before; merges 1 to 4 written out and one loop over the rest whose stages choose only between
+//! shuffles and workgroup memory; workgroup memory reached by row and constant word (no bounds
+//! check per word); a comparator across invocations is one comparison, one select and one add on
+//! each side, and one within registers counts its exchange from the sign of a difference.
 //! NVIDIA's machine code for a kernel can be read with `benchmarks/pipeline_stats` (CACHE=).
 
 /// Positions an invocation holds.
@@ -50,7 +49,7 @@ const ROW_WORDS: u32 = HELD + 1u;
 var<workgroup> line_ranks: array<array<u32, ROW_WORDS>, LINE_ROWS>;
 
 // The ranks an invocation holds, one variable each, so that no index is computed at run time
-// (an array measured the same on an H100).
+// (an array measured the same on an H100; numbers: docs/benchmarks/bitonic-history.md).
 var<private> r0: u32;
 var<private> r1: u32;
 var<private> r2: u32;
@@ -427,8 +426,8 @@ fn across_stage(mask: u32, lid: u32, shuffles: bool) {
 /// registers and are written out; each further merge is its flip, its half-cleaners beyond an
 /// invocation's positions (both across invocations), then the four half-cleaners within its
 /// registers. Written as one loop over those merges, so that NVIDIA's compiler keeps the ranks
-/// in the same registers from stage to stage (the network written out whole took 95 registers
-/// instead of 45 there, and ran slower).
+/// in the same registers from stage to stage (the network written out whole took twice the
+/// registers there and ran slower; numbers: docs/benchmarks/bitonic-history.md).
 fn whole_network(lid: u32, shuffles: bool) {
     held_half_1();
     held_flip_4();

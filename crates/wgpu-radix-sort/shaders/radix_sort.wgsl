@@ -66,7 +66,8 @@ const_assert ITEMS % 4u == 0u;
 /// Keys per tile.
 override TILE: u32 = WORKGROUP * ITEMS;
 /// Invocations per workgroup of `histogram_all` (the pipeline may set more where the device
-/// allows them: on an H100, 512 counted 2^22 keys in 19 us instead of 21).
+/// allows them: 512 counted faster on an H100; numbers: docs/benchmarks/radix-history.md in the
+/// repository).
 override HISTOGRAM_GROUP: u32 = 256u;
 /// Keys each histogram workgroup counts at a time.
 override HISTOGRAM_BLOCK: u32 = HISTOGRAM_GROUP * ITEMS;
@@ -90,13 +91,14 @@ const INCLUSIVE: u32 = 0x80000000u;
 const COUNT_MASK: u32 = 0x3fffffffu;
 /// Steps of a look-back (each reads `LOOK_BACK_WORDS` predecessors' words) before the workgroup
 /// counts the keys of the tile it has reached itself. Every step counts, not only those that
-/// found nothing new: the simpler loop sorted 2^26 keys 0.4% and pairs 0.7% faster on an H100.
-/// A walk that moves on never needs many: the first tiles of a pass find tile 0's inclusive
-/// count within a few dozen steps, and later ones within a few.
+/// found nothing new: the simpler loop sorted faster on an H100 (numbers:
+/// docs/benchmarks/radix-history.md in the repository). A walk that moves on never needs many:
+/// the first tiles of a pass find tile 0's inclusive count within a few dozen steps, and later
+/// ones within a few.
 override SPINS: u32 = 256u;
 /// Predecessors' status words the look-back reads per step (the array in `look_back_prefix` is
-/// written out for six). Reading 1, 2, 3, 4, 6 and 8 took 3.37, 3.21, 3.16, 3.14, 3.13 and
-/// 3.14 ms for 2^26 keys on an H100 (BENCHMARKS.md).
+/// written out for six): six sorted as fast as any count from 1 to 8 on an H100 (numbers:
+/// docs/benchmarks/radix-history.md in the repository).
 const LOOK_BACK_WORDS: u32 = 6u;
 
 @group(0) @binding(0) var<uniform> params: SortParams;
@@ -117,9 +119,9 @@ const LOOK_BACK_WORDS: u32 = 6u;
 
 /// The key transforms are XORs with masks that are uniform across a pass, so that a pass that
 /// transforms nothing (the masks zero) spends two or three instructions a key on them, where
-/// comparisons and selects took six on an H100 (read and written keys alike; 1% of a sort of
-/// 2^26 keys). The order of a key `k` is `k ^ (sign_fill(k) & sign_mask(true)) ^
-/// flip_mask(true)`:
+/// comparisons and selects took six on an H100 at every read and write of a key (numbers:
+/// docs/benchmarks/radix-history.md in the repository). The order of a key `k` is `k ^
+/// (sign_fill(k) & sign_mask(true)) ^ flip_mask(true)`:
 /// - f32 keys: negative floats reverse their order (all bits flip), positive ones go above them
 ///   (the sign bit flips): the sign bit always flips, the others where the sign is set;
 /// - descending: every bit flips once more.
@@ -198,8 +200,9 @@ fn histogram_all(
         }
         // Each key against the next, until the invocation has found one smaller than the key
         // before it: unsorted keys show one in the first block, and the later blocks read
-        // nothing more (the histogram of 2^26 keys took 0.138 ms on an H100, against 0.154
-        // reading every next key). Past the end, both reads are of the last key.
+        // nothing more (faster on an H100 than reading every next key; numbers:
+        // docs/benchmarks/radix-history.md in the repository). Past the end, both reads are of
+        // the last key.
         if (!descents) {
             var next: array<u32, ITEMS>;
             for (var i = 0u; i < ITEMS; i += 1u) {
@@ -413,7 +416,8 @@ fn tile_to_sort(wid: vec3<u32>, groups: vec3<u32>, lid: u32, look_back: bool) ->
         }
     }
     // Cleared before the first barrier (pass_mode's), which the ranking would otherwise need
-    // for itself (2% faster for pairs on an H100).
+    // for itself (faster for pairs on an H100; numbers: docs/benchmarks/radix-history.md in the
+    // repository).
     clear_counts(lid);
     if (REORDER && !COUNTS_IN_ORDER) {
         clear_tile_order(lid);
@@ -488,10 +492,11 @@ override REORDER: bool = false;
 override REORDER_WORDS: u32 = 1u;
 /// The tile in digit order (its first `REORDER_WORDS`), as 16-bit indices into the tile, two to
 /// a word (filled with atomicOr, so it is cleared first). Indices rather than keys halve the
-/// memory: on an H100 a workgroup of more than about 15.5 KiB runs the sort 16% slower
-/// (BENCHMARKS.md); keys and values are read again from the input, where the tile was just
-/// read, as they are written. The ranking file sizes it (`TILE_MEMORY_WORDS`) and may keep its
-/// own counts there until the tile is reordered.
+/// memory, and on an H100 a workgroup of more than about 15.5 KiB runs the sort markedly slower
+/// (numbers: docs/benchmarks/radix-history.md in the repository); keys and values are read
+/// again from the input, where the tile was just read, as they are written. The ranking file
+/// sizes it (`TILE_MEMORY_WORDS`) and may keep its own counts there until the tile is
+/// reordered.
 var<workgroup> tile_memory: array<atomic<u32>, TILE_MEMORY_WORDS>;
 
 /// Each digit's first position in the tile in digit order, set by the ranking file's
@@ -534,8 +539,9 @@ fn sort_tile(tile: u32, lid: u32, group: u32, lane: u32, width: u32, look_back: 
     let is_digit = lid < RADIX;
     let total = tile_start[d];
     if (look_back && is_digit) {
-        // As soon as the tile's counts are known, so that later tiles looking back find
-        // them sooner (5% faster on an H100 than publishing after the reorder).
+        // As soon as the tile's counts are known, so that later tiles looking back find them
+        // sooner (faster on an H100 than publishing after the reorder; numbers:
+        // docs/benchmarks/radix-history.md in the repository).
         publish_aggregate(tile, d, total);
     }
     var own_local_start = 0u;
@@ -579,7 +585,8 @@ fn reorder_tile(lid: u32, group: u32, lane: u32, width: u32) -> u32 {
         workgroupBarrier();
     }
     // A whole tile's keys need no test (without them, and with past-end digits set as they are
-    // packed, keys-only sorts of 2^26 keys ran 4% faster on an H100).
+    // packed, keys-only sorts ran faster on an H100; numbers: docs/benchmarks/radix-history.md
+    // in the repository).
     if (tile_items == ITEMS) {
         for (var i = 0u; i < ITEMS; i += 1u) {
             order_item(i, group, lane, width);
@@ -683,7 +690,8 @@ fn write_whole_tile(tile: u32, lid: u32) {
 /// pairs (`VALUES_IN_ORDER`), the values then take the keys' places (each invocation stores its
 /// own keys' values, read from the input where its keys were, at their positions, which
 /// `tile_ranks` still holds) and go to the same slots. A whole tile's loops test no position
-/// (with the test, keys-only sorts of up to 2^20 keys took 2 us longer on an H100).
+/// (with the test, short keys-only sorts took longer on an H100; numbers:
+/// docs/benchmarks/radix-history.md in the repository).
 fn write_held_tile(tile_len: u32, lid: u32, first: u32, width: u32) {
     var slots: array<u32, ITEMS>;
     if (tile_len == TILE) {
@@ -795,7 +803,8 @@ fn look_back_prefix(tile: u32, lid: u32, total: u32) -> u32 {
             loop {
                 // Six predecessors' words at once (tile 0 again where `next` is smaller; tile 0
                 // is inclusive, so the walk stops at its first copy). Written out: filled in a
-                // loop, the array took 4 more registers and the sort 24% longer on an H100.
+                // loop, the array took more registers and the sort far longer on an H100
+                // (numbers: docs/benchmarks/radix-history.md in the repository).
                 let words = array<u32, LOOK_BACK_WORDS>(
                     atomicLoad(&status[status_word(next, d)]),
                     atomicLoad(&status[status_word(next - min(next, 1u), d)]),

@@ -27,11 +27,11 @@ const_assert ITEMS == 16u;
 /// eight times: on an H100 each `subgroupBallot` compiled to about seven instructions, the
 /// active mask computed again for each.
 ///
-/// On an H100 a workgroup of more than about 15.5 KiB ran the sort 16% slower, and one of at most
-/// 11.5 KiB sorted keys 4% faster but pairs slower (BENCHMARKS.md). So where the tile is
-/// reordered, the ballots take the tile order's words until then (`count_groups` clears them
-/// again), and for keys-only sorts (`SHARED_COUNTS`) the counts do too: 10 KiB a workgroup with
-/// subgroups of 32, against 14 KiB for pairs.
+/// On an H100 a workgroup of more than about 15.5 KiB ran the sort slower, and one of at most
+/// 11.5 KiB sorted keys faster but pairs slower (numbers: docs/benchmarks/radix-history.md in
+/// the repository). So where the tile is reordered, the ballots take the tile order's words
+/// until then (`count_groups` clears them again), and for keys-only sorts (`SHARED_COUNTS`) the
+/// counts do too: 10 KiB a workgroup with subgroups of 32, against 14 KiB for pairs.
 override SHARED_COUNTS: bool = false;
 /// The counts share the tile order's words, so `reorder_tile` finds every position before it
 /// clears the order.
@@ -42,9 +42,9 @@ override COUNTS_IN_ORDER: bool = SHARED_COUNTS && REORDER;
 /// gathers nothing from the input. It takes 18 KiB and more registers, so fewer workgroups fit
 /// an SM: faster while the whole sort's tiles run at once, slower beyond.
 override KEYS_IN_ORDER: bool = false;
-/// Set with `KEYS_IN_ORDER` in the kernel for pairs: the values follow the keys through the tile
-/// order. (One kernel for both, testing the sort's parameter, ran keys-only sorts about 1 us
-/// slower on an H100.)
+/// Set with `KEYS_IN_ORDER` in the kernel for pairs: the values follow the keys through the
+/// tile order. (One kernel for both, testing the sort's parameter, ran keys-only sorts slower
+/// on an H100; numbers: docs/benchmarks/radix-history.md in the repository.)
 override VALUES_IN_ORDER: bool = false;
 /// Four words per invocation (at most TILE / 2: the tile order's words hold them).
 override BALLOT_WORDS: u32 = 4u * WORKGROUP;

@@ -8,7 +8,7 @@ use super::{
 };
 /// The workgroup memory of the kernels that sort tiles (`scatter` and `onesweep`), which
 /// decides how many workgroups a GPU core holds at once and, on an H100, how much L1 cache is
-/// left beside them (BENCHMARKS.md).
+/// left beside them (numbers: docs/benchmarks/radix-history.md in the repository).
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TileMemory {
@@ -233,7 +233,8 @@ pub enum TileOrder {
 
 impl TileOrder {
     /// Workgroup order on NVIDIA GPUs, which start workgroups in order (CUB's single-pass scan
-    /// relies on the same) and where it was 1% faster at 2^26 keys on an H100; tickets elsewhere.
+    /// relies on the same): tiles skip the ticket's atomic and barrier, which paid on an H100
+    /// (numbers: docs/benchmarks/radix-history.md in the repository). Tickets elsewhere.
     pub fn best_for(device: &wgpu::Device) -> Self {
         if device.adapter_info().vendor == NVIDIA { TileOrder::WorkgroupOrder } else { TileOrder::Tickets }
     }

@@ -58,9 +58,9 @@ const HISTOGRAM_WORDS: u32 = 2 * RADIX * PASSES + 2 * PASSES + 1;
 pub const PASS_MODES_WORD: u32 = 2 * RADIX * PASSES + PASSES;
 /// Workgroups of the histogram kernel: a quarter of the tiles, within these bounds (and no more
 /// than the tiles). Each workgroup adds its 1024 counts to the global words once, so fewer
-/// workgroups make fewer global atomics, but each reads more tiles in turn: on an H100, 264
-/// workgroups instead of 1024 sorted 2^22 keys 3% faster, and 1024 sorted 2^26 keys 1% faster
-/// than 264 (BENCHMARKS.md).
+/// workgroups make fewer global atomics, but each reads more tiles in turn: on an H100 fewer
+/// workgroups paid at 2^22 keys and more at 2^26 (numbers: docs/benchmarks/radix-history.md in
+/// the repository).
 const HISTOGRAM_GROUPS: std::ops::RangeInclusive<u32> = 256..=1024;
 /// Look-back steps a OneSweep workgroup takes before it counts the keys of the tile it has
 /// reached itself (`SPINS` in the shader).
@@ -68,46 +68,42 @@ const LOOK_BACK_SPINS: u32 = 256;
 /// OneSweep's status words keep counts in 30 bits.
 const ONESWEEP_MAX_LEN: u32 = (1 << 30) - 1;
 /// The first length the default sorter sorts with OneSweep where the device runs it: every
-/// length. Since a sort records one compute pass and no clears, OneSweep is the faster strategy
-/// on an H100 at every length measured, from 2^14 keys (0.058 against 0.085 ms) through 2^20
-/// (0.090 against 0.112) to 2^26 (2.31 against 2.94 ms) (BENCHMARKS.md).
+/// length. Since a sort records one compute pass and no clears, OneSweep beat reduce-then-scan
+/// on an H100 at every length measured, from 2^14 keys to 2^26 (numbers:
+/// docs/benchmarks/radix-history.md in the repository).
 pub const ONESWEEP_FROM: u32 = 0;
 /// The longest sort that OneSweep on the subgroup path sorts with each tile's keys kept in
 /// registers and put in digit order in workgroup memory (`KEYS_IN_ORDER` in the shader), then
 /// the values the same way, where the device's workgroup memory holds them: the write then
-/// gathers nothing from the input, but the kernels need 18 KiB and about 120 registers an
-/// invocation on an H100 (the other keys kernel 64), so half as many workgroups run at once. It
-/// pays while a pass's tiles all run at once: on an H100, 2^12 keys sorted in 0.047 ms instead
-/// of 0.053 and pairs in 0.052 instead of 0.057, 2^20 keys (256 tiles) in 0.079 instead of
-/// 0.086 and pairs in 0.096 instead of 0.102, but 2^21 keys in 0.131 instead of 0.126
-/// (BENCHMARKS.md).
+/// gathers nothing from the input, but the kernels need 18 KiB and about twice the registers of
+/// the other keys kernel, so half as many workgroups run at once. It pays while a pass's tiles
+/// all run at once: on an H100 up to 2^20 keys (256 tiles), not at 2^21 (numbers:
+/// docs/benchmarks/radix-history.md in the repository).
 pub const KEYS_IN_ORDER_UP_TO: u32 = 1 << 20;
 /// Invocations per workgroup of the kernels that sort tiles, unless widened (`WORKGROUP` in the
 /// shader).
 const WORKGROUP: u32 = 256;
 /// Invocations per workgroup of OneSweep's kernel for keys-only sorts longer than
-/// [`KEYS_IN_ORDER_UP_TO`] on NVIDIA GPUs (subgroups of 32): tiles of 8192 keys. On an H100 it
-/// sorted 2^26 keys in 2.18-2.20 ms instead of 2.29 (the same 64 registers an invocation, so two
-/// workgroups of 512 fit an SM where four of 256 did); 384 invocations took 2.37 ms (72
-/// registers), 768 2.58 and 1024 6.04 (BENCHMARKS.md); with today's shaders 384 took 2.08 ms
-/// against 2.05 (56 registers, room for three workgroups an SM). Its tile order holds 16-bit
+/// [`KEYS_IN_ORDER_UP_TO`] on NVIDIA GPUs (subgroups of 32): tiles of 8192 keys. 512 was the
+/// fastest width measured on an H100: at the same registers an invocation, two workgroups of
+/// 512 fit an SM where four of 256 did, in half as many tiles. Its tile order holds 16-bit
 /// indices (16 KiB), so the write reads each key from the input again: with the tile's keys in
-/// workgroup memory instead (32 KiB), NVIDIA's driver ran one workgroup an SM and the sort took
-/// 2.47 ms or more.
+/// workgroup memory instead (32 KiB), NVIDIA's driver ran one workgroup an SM and the sort was
+/// slower (numbers: docs/benchmarks/radix-history.md in the repository).
 const WIDE_KEYS_WORKGROUP: u32 = 512;
 /// Invocations per workgroup of OneSweep's kernel for pairs sorts of at least
-/// [`WIDE_PAIRS_FROM`] keys on NVIDIA GPUs (subgroups of 32): tiles of 6144 keys. On an H100 it
-/// sorted 2^26 pairs in 2.96-2.98 ms instead of 3.22 (at 76 registers an invocation two
-/// workgroups of 384 fit an SM: as many invocations as three of 256 at 70, in bigger tiles); 512
-/// invocations took 3.59 ms (76 registers: one workgroup an SM), 768 3.23 (BENCHMARKS.md).
+/// [`WIDE_PAIRS_FROM`] keys on NVIDIA GPUs (subgroups of 32): tiles of 6144 keys. 384 was the
+/// fastest width measured on an H100: two workgroups of 384 fit an SM, as many invocations as
+/// three of 256 in bigger tiles, where one of 512 fits alone (numbers:
+/// docs/benchmarks/radix-history.md in the repository).
 const WIDE_PAIRS_WORKGROUP: u32 = 384;
 /// The first length of pairs sorted with [`WIDE_PAIRS_WORKGROUP`]: on an H100 the wider tiles
-/// were slower at 2^22 pairs (0.261 against 0.256 ms) and faster from 2^23 (0.440 against
-/// 0.450; 2^24: 0.806 against 0.838) (BENCHMARKS.md).
+/// were slower at 2^22 pairs and faster from 2^23 (numbers: docs/benchmarks/radix-history.md in
+/// the repository).
 const WIDE_PAIRS_FROM: u32 = 1 << 23;
-/// Invocations per workgroup of the histogram kernel beside the wide kernels: on an H100 it
-/// counted 2^22 keys in 19 us instead of 21 and 2^26 in 0.166 ms instead of 0.172, and 2^22
-/// keys sorted in 0.199 ms instead of 0.203 (BENCHMARKS.md).
+/// Invocations per workgroup of the histogram kernel beside the wide kernels: on an H100, 512
+/// counted keys faster than 256 from 2^22 keys to 2^26 (numbers:
+/// docs/benchmarks/radix-history.md in the repository).
 const WIDE_HISTOGRAM_WORKGROUP: u32 = 512;
 // The histogram kernels give each digit value an invocation.
 const _: () = assert!(WORKGROUP == RADIX);

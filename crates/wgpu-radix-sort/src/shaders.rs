@@ -17,9 +17,9 @@ pub fn program(subgroups: bool) -> String {
 /// Compiles [`program`] without the runtime checks wgpu adds to shaders: the counter on every
 /// loop that keeps a loop that never ends from hanging the GPU, and the bounds checks on array
 /// indices. The counter keeps drivers from unrolling loops, so arrays indexed by the loop leave
-/// registers: measured on an H100, the sort ran 1.8x slower with it. The bounds checks (a clamp
-/// on every index of workgroup memory, and on buffers where the driver does not check them)
-/// cost 4% at 2^26 keys on an H100.
+/// registers, and the sort ran far slower with it on an H100. The bounds checks (a clamp on
+/// every index of workgroup memory, and on buffers where the driver does not check them) cost a
+/// few percent there too (numbers: docs/benchmarks/radix-history.md in the repository).
 ///
 /// Every loop of the sort provably ends: each counts up to a bound fixed before it starts,
 /// except the look-back's, where each round either reads a status word that moves some
