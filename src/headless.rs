@@ -1,8 +1,10 @@
 //! The headless front end: sort a picture on the GPU and write the state as PNG (`--out`),
 //! record the sort (`--record`: GIF, animated PNG or PNG frames), or both; within intervals
 //! when asked, and a threshold sweep (`--record --sweep`).
+#![cfg(not(target_arch = "wasm32"))]
 
 use crate::algorithms::found_intervals::IntervalsKernel;
+use crate::algorithms::request::StartRequest;
 use crate::algorithms::{Pipelines, SortRun, run_until};
 use crate::angle::Lines;
 use crate::angle::scatter::LineScatter;
@@ -210,7 +212,12 @@ pub(crate) fn start_run_quietly(
     let options = sorter.settings.options;
     let run = sorter
         .lines
-        .start(sorter.gpu, &sorter.pipelines, &sorter.scatter, picture, options, settings, intervals)
+        .start(
+            sorter.gpu,
+            &sorter.pipelines,
+            &sorter.scatter,
+            StartRequest::new(picture, options).settings(settings).within(intervals),
+        )
         .expect("interval_map checked that the algorithm can sort along the lines within the intervals");
     let notice = run.notice().map(str::to_string);
     (run, notice)
@@ -237,12 +244,20 @@ fn record_threshold_sweep(
             sorter.lines.intervals(picture, &settings, mask).expect("the mask was checked and resized");
         intervals.expect("a threshold makes intervals")
     });
-    let report = record_sweep(gpu, picture, start, frame_intervals, &s.record, target, |done, _| {
-        bar.set_done(u64::from(done));
-        interrupt::check().is_ok()
-    });
+    let report =
+        record_sweep(gpu, picture, start, frame_intervals, &s.record, target, frame_progress(&mut bar));
     bar.finish();
     Ok(report?)
+}
+
+/// A recording's progress callback: `bar` follows (frames done, frames expected), and Ctrl-C
+/// stops the recording.
+fn frame_progress(bar: &mut Progress) -> impl FnMut(u32, u32) -> bool + '_ {
+    move |done, most| {
+        bar.set_total(u64::from(most));
+        bar.set_done(u64::from(done));
+        interrupt::check().is_ok()
+    }
 }
 
 fn record_sort(
@@ -255,11 +270,7 @@ fn record_sort(
     let mut bar = Progress::new("recording", "frames");
     let settings = target.format().run_settings(s.run, s.algorithm);
     let start = |first: &RgbaImage| start_run(sorter, first, settings, intervals);
-    let report = record(gpu, picture, start, &s.record, target, |done, most| {
-        bar.set_total(u64::from(most));
-        bar.set_done(u64::from(done));
-        interrupt::check().is_ok()
-    });
+    let report = record(gpu, picture, start, &s.record, target, frame_progress(&mut bar));
     bar.finish();
     Ok(report?)
 }

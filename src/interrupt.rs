@@ -3,6 +3,7 @@
 //! or batch, so temporary files are removed on the way out and nothing half-written is left;
 //! the process then exits with 128 + the signal. A second signal ends the process at once, after
 //! removing the temporary files still registered ([`register_temporary`]).
+#![cfg(not(target_arch = "wasm32"))]
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;

@@ -29,30 +29,25 @@
 //! in [`picture::output`]): the algorithms, the angles, the intervals, the lens, the controls, the
 //! GIF recorder (into memory), the radix sort and the CPU model are the same code on both.
 
+// The modules that only native builds have (listed above) say so at their top with
+// `#![cfg(not(target_arch = "wasm32"))]`; `video` says so here.
 pub mod algorithms;
 pub mod angle;
-#[cfg(not(target_arch = "wasm32"))]
 pub mod app;
-#[cfg(not(target_arch = "wasm32"))]
 pub mod bench;
-#[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 pub mod controls;
 pub mod gpu;
-#[cfg(not(target_arch = "wasm32"))]
 pub mod headless;
-#[cfg(not(target_arch = "wasm32"))]
 pub mod interrupt;
 pub mod intervals;
 pub mod keys;
 pub mod lens;
 pub mod named;
 pub mod picture;
-#[cfg(not(target_arch = "wasm32"))]
 pub mod progress;
 pub mod record;
 pub mod reference;
-#[cfg(not(target_arch = "wasm32"))]
 pub mod settings;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod video;

@@ -30,7 +30,7 @@ fn main() -> ExitCode {
                 .and_then(|settings| shadersort::bench::video::run(args, &settings)),
         }
     } else if let Some(clip) = settings.clip().filter(|_| settings.headless()) {
-        shadersort::video::run(&settings, clip)
+        leave_without_teardown(report(shadersort::video::run(&settings, clip)));
     } else if settings.headless() {
         leave_without_teardown(report(shadersort::headless::run(&settings)));
     } else {
@@ -51,8 +51,9 @@ fn report(result: anyhow::Result<()>) -> u8 {
     interrupted(&e).map_or(1, |signal| signal.exit_code())
 }
 
-/// Ends a headless run at once with exit status `code`. Its outputs are whole and in place (or,
-/// after an error, nothing was written) and its lines are printed. The exit handlers are skipped:
+/// Ends a headless run (a still, a recording or a clip) at once with exit status `code`. Its
+/// outputs are whole and in place (or, after an error, nothing was written) and its lines are
+/// printed. The exit handlers are skipped:
 /// after an early error the GPU may still be opening on its thread, and tearing the driver down
 /// under it can crash the process; after a finished run the teardown frees nothing the system
 /// does not, and it took a good part of a still's run on NVIDIA's driver (BENCHMARKS.md, stills).
@@ -103,25 +104,7 @@ fn open_window(settings: Settings) -> anyhow::Result<()> {
         }
         None => None,
     };
-    shadersort::app::run(shadersort::app::WindowOptions {
-        source,
-        video: settings.video,
-        options: settings.options,
-        angle: settings.direction,
-        algorithm: settings.algorithm,
-        pass_kind: settings.run.pass_kind,
-        phases_per_step: settings.run.phases_per_step,
-        radix: settings.run.radix,
-        max_size: settings.max_size,
-        no_downscale: settings.no_downscale,
-        play: settings.play,
-        speed: settings.speed,
-        lens: settings.lens,
-        quit_after: settings.quit_after,
-        record: settings.record,
-        intervals: settings.intervals,
-        mask,
-    })
+    shadersort::app::run(shadersort::app::WindowOptions { source, settings, mask })
 }
 
 /// The signal that ended the run, however the error was wrapped.

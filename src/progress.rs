@@ -1,6 +1,7 @@
 //! Progress of long headless work: on a terminal a bar with the rate and the time left; without
 //! one (a log, a CI runner, a pipe) a line on stderr every few seconds, so a long run shows that
 //! it works.
+#![cfg(not(target_arch = "wasm32"))]
 
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};

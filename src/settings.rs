@@ -1,5 +1,6 @@
 //! What the user asked for, resolved from the command line into plain values: the front ends
 //! (the window and the headless outputs) take these, never the parser's flags.
+#![cfg(not(target_arch = "wasm32"))]
 
 use crate::algorithms::{Algorithm, RunSettings};
 use crate::angle::Angle;

@@ -13,10 +13,10 @@ use common::on_every_gpu;
 use image::RgbaImage;
 use shadersort::algorithms::bitonic::Bitonic;
 use shadersort::algorithms::interval_texture::IntervalMapError;
-use shadersort::algorithms::map_source::MapSource;
 use shadersort::algorithms::odd_even::PassKind;
 use shadersort::algorithms::ping_pong::StartPicture;
 use shadersort::algorithms::radix::RadixSettings;
+use shadersort::algorithms::request::StartRequest;
 use shadersort::algorithms::swap_reader::SwapReader;
 use shadersort::algorithms::{Algorithm, Pipelines, RunSettings, SortRun, run_until};
 use shadersort::angle::scatter::LineScatter;
@@ -132,10 +132,9 @@ impl Case {
             pipelines,
             &kit.scatter,
             self.space.clone(),
-            StartPicture::Texture(texture),
-            self.options,
-            settings,
-            MapSource::Cpu(self.intervals.as_ref()),
+            StartRequest::of(StartPicture::Texture(texture), self.options)
+                .settings(settings)
+                .within(self.intervals.as_ref()),
         )
         .unwrap()
     }
@@ -430,10 +429,7 @@ fn restarts_keep_the_padding_fixed_and_lines_start_the_same_sort() {
                     gpu,
                     pipelines,
                     &kit.scatter,
-                    &case.picture,
-                    options,
-                    RunSettings::default(),
-                    Some(&threshold),
+                    StartRequest::new(&case.picture, options).within(Some(&threshold)),
                 )
                 .unwrap();
             run_until(gpu, run.as_mut(), u32::MAX, |_| true).unwrap();
@@ -448,10 +444,7 @@ fn restarts_keep_the_padding_fixed_and_lines_start_the_same_sort() {
             &kit.radix,
             &kit.scatter,
             case.space.clone(),
-            StartPicture::Image(&case.picture),
-            case.options,
-            image,
-            MapSource::Cpu(None),
+            StartRequest::new(&case.picture, case.options).settings(image),
         )
         .err()
         .unwrap();

@@ -8,6 +8,7 @@ mod common;
 use common::on_every_gpu;
 use image::RgbaImage;
 use shadersort::algorithms::bitonic::{Bitonic, BitonicTuning};
+use shadersort::algorithms::request::StartRequest;
 use shadersort::algorithms::swap_reader::SwapReader;
 use shadersort::algorithms::{SortRun, run_until};
 use shadersort::gpu::Gpu;
@@ -35,7 +36,7 @@ fn check_batches(
         input.height(),
         intervals.is_some()
     );
-    let mut run = bitonic.start_within(gpu, input, options, intervals);
+    let mut run = bitonic.start(gpu, StartRequest::new(input, options).within(intervals));
     let reader = SwapReader::new(gpu, &run);
     let mut model = BitonicModel::new(input, options, intervals);
     assert_eq!(run.total_steps(), model.stages(), "{what}");
@@ -178,7 +179,7 @@ fn a_restarted_run_counts_only_its_own_exchanges() {
     let exchanges: u64 = (0..model.stages()).map(|_| model.step()).sum();
     on_every_gpu(|gpu| {
         let bitonic = Bitonic::new(gpu);
-        let mut run = bitonic.start_within(gpu, &input, options, None);
+        let mut run = bitonic.start(gpu, StartRequest::new(&input, options).within(None));
         let reader = SwapReader::new(gpu, &run);
         for (read_before_restart, batch) in [(true, 1), (false, 5), (true, u32::MAX), (false, u32::MAX)] {
             let mut encoder = gpu.device.create_command_encoder(&Default::default());
@@ -205,7 +206,7 @@ fn ranks_take_two_words_where_the_key_and_the_origin_do_not_fit_one() {
     on_every_gpu(|gpu| {
         let bitonic = Bitonic::new(gpu);
         let options = SortOptions { key: SortKey::Hue, descending: true, axis: Axis::Rows };
-        let run = bitonic.start_within(gpu, &input, options, None);
+        let run = bitonic.start(gpu, StartRequest::new(&input, options).within(None));
         assert!(run.wide());
         assert_eq!(run.total_steps(), stage_count(8200));
         check_batches(gpu, &bitonic, &input, options, None, 7);
@@ -218,7 +219,7 @@ fn restarting_returns_to_the_input_and_new_intervals_take_effect() {
     on_every_gpu(|gpu| {
         let bitonic = Bitonic::with_max_block(gpu, 32);
         let options = SortOptions { key: SortKey::Luma, descending: false, axis: Axis::Rows };
-        let mut run = bitonic.start_within(gpu, &input, options, None);
+        let mut run = bitonic.start(gpu, StartRequest::new(&input, options).within(None));
         run_until(gpu, &mut run, 5, |_| true).unwrap();
         let intervals = random_intervals(90, 6, Axis::Rows, 12);
         let mut encoder = gpu.device.create_command_encoder(&Default::default());

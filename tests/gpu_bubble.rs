@@ -7,6 +7,7 @@ mod common;
 use common::on_every_gpu;
 use image::RgbaImage;
 use shadersort::algorithms::bubble::{Bubble, BubbleRun};
+use shadersort::algorithms::request::StartRequest;
 use shadersort::algorithms::swap_reader::SwapReader;
 use shadersort::algorithms::{SortRun, run_until};
 use shadersort::gpu::Gpu;
@@ -26,7 +27,9 @@ fn check_every_step(
     phases_per_step: u32,
 ) {
     let what = format!("{}x{} {options:?} {phases_per_step} phases per step", input.width(), input.height());
-    let mut run = bubble.start_in_workgroups(gpu, input, options, phases_per_step).expect("the lines fit");
+    let mut run = bubble
+        .start_in_workgroups(gpu, StartRequest::new(input, options).phases_per_step(phases_per_step))
+        .expect("the lines fit");
     let reader = SwapReader::new(gpu, &run);
     let len = options.line_len(input.width(), input.height());
     let per_step = run.phases_per_step();
@@ -100,7 +103,9 @@ fn an_already_sorted_row_costs_one_phase_pair_and_the_exit_is_exact() {
         for (name, input, most_phases) in
             [("sorted", &sorted, 2), ("equal", &equal, 2), ("reversed", &reversed, w)]
         {
-            let mut run = bubble.start_in_workgroups(gpu, input, options, u32::MAX).unwrap();
+            let mut run = bubble
+                .start_in_workgroups(gpu, StartRequest::new(input, options).phases_per_step(u32::MAX))
+                .unwrap();
             assert_eq!(run.total_steps(), 1, "an unbounded budget is one dispatch");
             run_until(gpu, &mut run, u32::MAX, |_| true).unwrap();
             let state = read_texture(gpu, run.state()).unwrap();
@@ -126,7 +131,9 @@ fn lines_at_and_around_the_capacity() {
         let options = SortOptions::default();
         for width in [capacity - 1, capacity] {
             let input = random_image(width, 2, u64::from(width));
-            let mut run: BubbleRun = bubble.start_in_workgroups(gpu, &input, options, width / 2).unwrap();
+            let mut run: BubbleRun = bubble
+                .start_in_workgroups(gpu, StartRequest::new(&input, options).phases_per_step(width / 2))
+                .unwrap();
             let reader = SwapReader::new(gpu, &run);
             let mut encoder = gpu.device.create_command_encoder(&Default::default());
             run.record_steps(&mut encoder, 1);
@@ -144,7 +151,9 @@ fn lines_at_and_around_the_capacity() {
         // The whole sort of a full-capacity line in one dispatch (on llvmpipe this needs the
         // large workgroup: it ends loops after 65535 trips).
         let input = random_image(capacity, 1, 77);
-        let mut run = bubble.start_in_workgroups(gpu, &input, options, u32::MAX).unwrap();
+        let mut run = bubble
+            .start_in_workgroups(gpu, StartRequest::new(&input, options).phases_per_step(u32::MAX))
+            .unwrap();
         assert_eq!(run.total_steps(), 1);
         run_until(gpu, &mut run, u32::MAX, |_| true).unwrap();
         assert!(
@@ -153,8 +162,10 @@ fn lines_at_and_around_the_capacity() {
         );
         // One pixel more: global odd-even passes instead, and the user is told.
         let input = random_image(capacity + 1, 1, 3);
-        assert!(bubble.start_in_workgroups(gpu, &input, options, 2).is_none());
-        let mut run = bubble.start(gpu, &input, options, u32::MAX);
+        assert!(
+            bubble.start_in_workgroups(gpu, StartRequest::new(&input, options).phases_per_step(2)).is_none()
+        );
+        let mut run = bubble.start(gpu, StartRequest::new(&input, options).phases_per_step(u32::MAX));
         assert!(run.notice().is_some_and(|n| n.contains("do not fit one workgroup")));
         run_until(gpu, run.as_mut(), u32::MAX, |_| true).unwrap();
         assert!(read_texture(gpu, run.state()).unwrap() == stable_sort(&input, &options));

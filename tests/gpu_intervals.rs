@@ -13,8 +13,8 @@ use image::RgbaImage;
 use shadersort::algorithms::bitonic::Bitonic;
 use shadersort::algorithms::interval_texture::IntervalMapError;
 use shadersort::algorithms::odd_even::PassKind;
-use shadersort::algorithms::ping_pong::StartPicture;
 use shadersort::algorithms::radix::RadixSettings;
+use shadersort::algorithms::request::StartRequest;
 use shadersort::algorithms::{Algorithm, Pipelines, RunSettings, SortRun, run_until};
 use shadersort::gpu::Gpu;
 use shadersort::gpu::readback::read_texture;
@@ -69,7 +69,10 @@ fn check_all(
     // Odd-even, both pass kinds: the model's pass after every pass.
     for pass_kind in [PassKind::Compute, PassKind::Fragment] {
         let settings = RunSettings { pass_kind, ..Default::default() };
-        let run = pipes.odd_even.start_within(gpu, input, options, settings, Some(intervals)).unwrap();
+        let run = pipes
+            .odd_even
+            .start(gpu, StartRequest::new(input, options).settings(settings).within(Some(intervals)))
+            .unwrap();
         assert_eq!(run.total_steps(), passes, "{what}: passes are the longest interval");
         let mut model = input.clone();
         let run = step_through(gpu, run, |step, state, swaps| {
@@ -85,7 +88,10 @@ fn check_all(
 
     // Bubble, 3 phases per step: the model after as many odd-even passes.
     let settings = RunSettings { phases_per_step: 3, ..Default::default() };
-    let run = pipes.bubble.start_within(gpu, input, options, settings, Some(intervals)).unwrap();
+    let run = pipes
+        .bubble
+        .start(gpu, StartRequest::new(input, options).settings(settings).within(Some(intervals)))
+        .unwrap();
     assert_eq!(run.total_steps(), passes.div_ceil(3), "{what}: bubble steps");
     let mut model = input.clone();
     let mut phases = 0;
@@ -108,13 +114,7 @@ fn check_all(
     // The radix view, exact key, 4-bit digits: the model after every digit pass. Passes may carry
     // pixels across intervals (the interval id's digits come last), but never out of their line.
     let radix = RadixSettings::default();
-    let run = pipes.radix.start_within(
-        gpu,
-        input,
-        options,
-        RunSettings { radix, ..Default::default() },
-        Some(intervals),
-    );
+    let run = pipes.radix.start(gpu, StartRequest::new(input, options).radix(radix).within(Some(intervals)));
     let run = run.unwrap();
     let key = RadixKey::new(options, None).unwrap().with_interval_bits(intervals.interval_bits()).unwrap();
     let plan = RadixPlan { key, digit_bits: radix.digit_bits, stages: 1, twin_indices: false };
@@ -135,8 +135,12 @@ fn check_all(
     // The bitonic network, one stage per step: the model's stage after every stage, with
     // exactly its exchanges.
     for (name, pipelines) in [("bitonic", &pipes.bitonic), ("bitonic in blocks of 16", &pipes.bitonic_16)] {
-        let run =
-            pipelines.start_within(gpu, input, options, RunSettings::default(), Some(intervals)).unwrap();
+        let run = pipelines
+            .start(
+                gpu,
+                StartRequest::new(input, options).settings(RunSettings::default()).within(Some(intervals)),
+            )
+            .unwrap();
         let mut model = BitonicModel::new(input, options, Some(intervals));
         assert_eq!(run.total_steps(), model.stages(), "{what}: {name} stages");
         let run = step_through(gpu, run, |step, state, swaps| {
@@ -286,17 +290,22 @@ fn restarting_with_another_map_sorts_as_a_fresh_run_would() {
                     "lane {i}: a restart shows the input"
                 );
             };
-            let mut run = pipelines.start_within(gpu, &input, options, settings, Some(&narrow)).unwrap();
+            let mut run = pipelines
+                .start(gpu, StartRequest::new(&input, options).settings(settings).within(Some(&narrow)))
+                .unwrap();
             assert!(sort(&mut run) == stable_sort_within(&input, &options, &narrow), "lane {i}: narrow");
-            let fresh_steps =
-                pipelines.start_within(gpu, &input, options, settings, Some(&wide)).unwrap().total_steps();
+            let fresh_steps = pipelines
+                .start(gpu, StartRequest::new(&input, options).settings(settings).within(Some(&wide)))
+                .unwrap()
+                .total_steps();
             restart(&mut run, Some(&wide));
             assert_eq!(run.total_steps(), fresh_steps, "lane {i}: the steps follow the map");
             assert!(sort(&mut run) == stable_sort_within(&input, &options, &wide), "lane {i}: wide");
             restart(&mut run, None);
             assert!(sort(&mut run) == stable_sort(&input, &options), "lane {i}: no map");
 
-            let mut run = pipelines.start(gpu, &input, options, settings);
+            let mut run =
+                pipelines.start(gpu, StartRequest::new(&input, options).settings(settings)).unwrap();
             restart(&mut run, Some(&narrow));
             assert!(sort(&mut run) == stable_sort_within(&input, &options, &narrow), "lane {i}: map added");
         }
@@ -314,13 +323,23 @@ fn maps_that_cannot_be_used_are_refused_and_leave_the_run_as_it_was() {
         for pipelines in [&pipes.odd_even, &pipes.bubble, &pipes.radix, &pipes.bitonic] {
             for wrong in [&columns, &other_size] {
                 let e = pipelines
-                    .start_within(gpu, &input, SortOptions::default(), RunSettings::default(), Some(wrong))
+                    .start(
+                        gpu,
+                        StartRequest::new(&input, SortOptions::default())
+                            .settings(RunSettings::default())
+                            .within(Some(wrong)),
+                    )
                     .err()
                     .expect("a map for another picture is refused");
                 assert!(matches!(e, IntervalMapError::Mismatch { .. }), "{e}");
             }
             let mut run = pipelines
-                .start_within(gpu, &input, SortOptions::default(), RunSettings::default(), Some(&rows))
+                .start(
+                    gpu,
+                    StartRequest::new(&input, SortOptions::default())
+                        .settings(RunSettings::default())
+                        .within(Some(&rows)),
+                )
                 .unwrap();
             let steps = run.total_steps();
             let mut encoder = gpu.device.create_command_encoder(&Default::default());
@@ -331,8 +350,11 @@ fn maps_that_cannot_be_used_are_refused_and_leave_the_run_as_it_was() {
             radix: RadixSettings { scope: Scope::Image, ..Default::default() },
             ..Default::default()
         };
-        let e =
-            pipes.radix.start_within(gpu, &input, SortOptions::default(), image, Some(&rows)).err().unwrap();
+        let e = pipes
+            .radix
+            .start(gpu, StartRequest::new(&input, SortOptions::default()).settings(image).within(Some(&rows)))
+            .err()
+            .unwrap();
         assert_eq!(e, IntervalMapError::WholePicture);
         assert!(e.to_string().contains("drop --scope image"), "{e}");
     });
@@ -367,7 +389,9 @@ fn radix_scatter_stages_and_quantised_keys_match_the_model_within_intervals() {
                     sub_steps,
                     twin_indices: sub_steps,
                 };
-                let run = radix.start_within(gpu, &input, options, settings, Some(&intervals)).unwrap();
+                let run = radix
+                    .start(gpu, StartRequest::new(&input, options).radix(settings).within(Some(&intervals)))
+                    .unwrap();
                 let plan = run.plan();
                 assert_eq!(plan.key.interval_bits, intervals.interval_bits());
                 let seqs = run.sequences();
@@ -458,13 +482,9 @@ fn radix_within_threshold_intervals_found_on_the_gpu_sorts_as_within_the_cpu_map
                 let intervals = FoundIntervals::threshold(SortKey::Luma, threshold, axis);
                 let settings = RadixSettings::default();
                 let mut run = radix
-                    .start_within_found(
+                    .start(
                         gpu,
-                        StartPicture::Image(&picture),
-                        options,
-                        settings,
-                        &kernel,
-                        intervals,
+                        StartRequest::new(&picture, options).radix(settings).found(&kernel, intervals),
                     )
                     .unwrap();
                 run_until(gpu, &mut run, u32::MAX, |_| true).unwrap();
@@ -479,14 +499,7 @@ fn radix_within_threshold_intervals_found_on_the_gpu_sorts_as_within_the_cpu_map
         let wide = RgbaImage::new(16384, 1);
         let options = SortOptions { key: SortKey::Hue, ..Default::default() };
         let intervals = FoundIntervals::threshold(SortKey::Luma, threshold, Axis::Rows);
-        let refused = radix.start_within_found(
-            gpu,
-            StartPicture::Image(&wide),
-            options,
-            RadixSettings::default(),
-            &kernel,
-            intervals,
-        );
+        let refused = radix.start(gpu, StartRequest::new(&wide, options).found(&kernel, intervals));
         assert!(matches!(refused, Err(IntervalMapError::KeyTooWide(_))));
     });
 }

@@ -10,7 +10,7 @@ mod common;
 use common::on_every_gpu;
 use common::steps::{AWKWARD_SIZES, check_every_algorithm, every_pipeline};
 use image::RgbaImage;
-use shadersort::algorithms::bitonic_plan::{GpuPlan, Plan, PlanKernel, slots_per_line};
+use shadersort::algorithms::bitonic::plan::{GpuPlan, Plan, PlanKernel, slots_per_line};
 use shadersort::algorithms::found_intervals::{FoundIntervals, IntervalsKernel};
 use shadersort::algorithms::interval_texture::interval_id_texture;
 use shadersort::algorithms::map_source::MapSource;

@@ -12,8 +12,9 @@ use shadersort::algorithms::bubble::Bubble;
 use shadersort::algorithms::bubble::DEFAULT_PHASES_PER_STEP;
 use shadersort::algorithms::odd_even::{OddEven, PassKind};
 use shadersort::algorithms::radix::{Radix, RadixSettings};
+use shadersort::algorithms::request::StartRequest;
 use shadersort::algorithms::swap_reader::SwapReader;
-use shadersort::algorithms::{Algorithm, Pipelines, RunSettings, SortRun};
+use shadersort::algorithms::{Algorithm, Pipelines, SortRun};
 use shadersort::angle::scatter::LineScatter;
 use shadersort::angle::{Angle, Lines};
 use shadersort::gpu::Gpu;
@@ -78,7 +79,8 @@ fn odd_even_lens_shows_each_pass_pairs_and_swaps_as_the_model_has_them() {
             let input = random_image(w, h, u64::from(w * 31 + h));
             let options = SortOptions { key, axis, ..Default::default() };
             let what = format!("{w}x{h} {options:?}");
-            let mut run = odd_even.start(gpu, &input, options, PassKind::Compute);
+            let mut run =
+                odd_even.start(gpu, StartRequest::new(&input, options).pass_kind(PassKind::Compute));
             let count = options.line_count(w, h);
             let mut model = input.clone();
             for index in some_lines(count) {
@@ -126,7 +128,7 @@ fn within_intervals_the_lens_compares_only_pairs_of_one_interval() {
             _ => Cell::Join,
         });
         let mut run =
-            OddEven::new(gpu).start_within(gpu, &input, options, PassKind::Compute, Some(&intervals));
+            OddEven::new(gpu).start(gpu, StartRequest::new(&input, options).within(Some(&intervals)));
         for iteration in 0..3 {
             step(gpu, &mut run);
             let lens = read(gpu, &mut probe, &run, (w, h), Axis::Rows, 1);
@@ -177,7 +179,9 @@ fn bubble_lens_reports_the_phases_each_line_ran_and_its_early_exit() {
                 })
             };
             let what = format!("{w}x{h} {axis:?} {budget} phases");
-            let mut run = bubble.start_in_workgroups(gpu, &input, options, budget).unwrap();
+            let mut run = bubble
+                .start_in_workgroups(gpu, StartRequest::new(&input, options).phases_per_step(budget))
+                .unwrap();
             let (len, count) = (options.line_len(w, h), options.line_count(w, h));
             let line_image = |picture: &RgbaImage, index: u32| {
                 let line = model_line(picture, axis, index);
@@ -240,7 +244,7 @@ fn radix_lens_shows_each_pass_digits_prefix_sums_and_destinations() {
             let settings =
                 RadixSettings { digit_bits, sub_steps, scope, key_bits: Some(12), ..Default::default() };
             let what = format!("{w}x{h} {axis:?} {digit_bits}-bit {scope:?} sub-steps {sub_steps}");
-            let mut run = radix.start(gpu, &input, options, settings);
+            let mut run = radix.start(gpu, StartRequest::new(&input, options).radix(settings)).unwrap();
             let plan: RadixPlan = run.plan();
             let seqs = Sequences { width: w, height: h, axis, scope };
             let count = options.line_count(w, h);
@@ -351,9 +355,7 @@ fn at_an_angle_the_lens_reads_the_line_through_the_point() {
         for algorithm in Algorithm::ALL {
             let pipelines = Pipelines::new(gpu, algorithm);
             let options = lines.sort_options(SortOptions::default());
-            let mut run = lines
-                .start(gpu, &pipelines, &scatter, &input, options, RunSettings::default(), None)
-                .unwrap();
+            let mut run = lines.start(gpu, &pipelines, &scatter, StartRequest::new(&input, options)).unwrap();
             let steps = 3.min(run.total_steps());
             for _ in 0..steps {
                 step(gpu, run.as_mut());
@@ -408,7 +410,7 @@ fn bitonic_lens_shows_each_stage_pairs_and_exchanges_as_the_model_has_them() {
             _ => Cell::Join,
         });
         for map in [None, Some(&intervals)] {
-            let mut run = bitonic.start_within(gpu, &input, options, map);
+            let mut run = bitonic.start(gpu, StartRequest::new(&input, options).within(map));
             let mut model = BitonicModel::new(&input, options, map);
             let mut before = input.clone();
             while run.steps_done() < run.total_steps() {

@@ -6,6 +6,7 @@ mod common;
 use common::on_every_gpu;
 use image::RgbaImage;
 use shadersort::algorithms::odd_even::{OddEven, PassKind};
+use shadersort::algorithms::request::StartRequest;
 use shadersort::algorithms::swap_reader::SwapReader;
 use shadersort::algorithms::{SortRun, run_until};
 use shadersort::gpu::Gpu;
@@ -28,7 +29,7 @@ fn check_every_pass(
     kind: PassKind,
 ) -> RgbaImage {
     let what = format!("{}x{} {options:?} {kind:?}", input.width(), input.height());
-    let mut run = odd_even.start(gpu, input, options, kind);
+    let mut run = odd_even.start(gpu, StartRequest::new(input, options).pass_kind(kind));
     let swaps = SwapReader::new(gpu, &run);
     let total = run.total_steps();
     assert_eq!(total, options.line_len(input.width(), input.height()), "{what}");
@@ -119,7 +120,7 @@ fn the_whole_photo_sorts_in_batches_to_the_stable_sort() {
         let odd_even = OddEven::new(gpu);
         for (kind, axis) in [(PassKind::Compute, Axis::Rows), (PassKind::Fragment, Axis::Columns)] {
             let options = SortOptions { axis, ..Default::default() };
-            let mut run = odd_even.start(gpu, &photo, options, kind);
+            let mut run = odd_even.start(gpu, StartRequest::new(&photo, options).pass_kind(kind));
             run_until(gpu, &mut run, u32::MAX, |_| true).unwrap();
             let state = read_texture(gpu, run.state()).unwrap();
             assert!(state == stable_sort(&photo, &options), "{kind:?} {axis:?}");
@@ -135,7 +136,7 @@ fn batches_stop_where_asked_and_restart_returns_to_the_input() {
     on_every_gpu(|gpu| {
         let odd_even = OddEven::new(gpu);
         for kind in KINDS {
-            let mut run = odd_even.start(gpu, &input, options, kind);
+            let mut run = odd_even.start(gpu, StartRequest::new(&input, options).pass_kind(kind));
             run_until(gpu, &mut run, 13, |_| true).unwrap();
             assert_eq!(run.steps_done(), 13);
             assert!(
@@ -164,14 +165,16 @@ fn a_reversed_row_needs_all_w_passes_and_a_sorted_row_stops_at_once() {
     let sorted = stable_sort(&reversed, &SortOptions::default());
     on_every_gpu(|gpu| {
         let odd_even = OddEven::new(gpu);
-        let mut run = odd_even.start(gpu, &reversed, SortOptions::default(), PassKind::Compute);
+        let mut run = odd_even
+            .start(gpu, StartRequest::new(&reversed, SortOptions::default()).pass_kind(PassKind::Compute));
         run_until(gpu, &mut run, width - 1, |_| true).unwrap();
         assert!(read_texture(gpu, run.state()).unwrap() != sorted, "W - 1 passes must not suffice");
         run_until(gpu, &mut run, width, |_| true).unwrap();
         assert!(read_texture(gpu, run.state()).unwrap() == sorted);
         assert_eq!(run.stats().sorted_after, Some(width));
 
-        let mut run = odd_even.start(gpu, &sorted, SortOptions::default(), PassKind::Fragment);
+        let mut run = odd_even
+            .start(gpu, StartRequest::new(&sorted, SortOptions::default()).pass_kind(PassKind::Fragment));
         run_until(gpu, &mut run, u32::MAX, |_| true).unwrap();
         assert_eq!(run.stats().sorted_after, Some(0), "two passes without a swap prove it sorted");
         assert!(run.steps_done() < width, "the run stops early once sorted");
@@ -188,7 +191,7 @@ fn rows_longer_than_the_swap_counter_ring_are_counted_correctly() {
     let total: u64 = (0..1100).map(|i| reference::odd_even_pass(&mut model, &options, i)).sum();
     on_every_gpu(|gpu| {
         let odd_even = OddEven::new(gpu);
-        let mut run = odd_even.start(gpu, &input, options, PassKind::Compute);
+        let mut run = odd_even.start(gpu, StartRequest::new(&input, options).pass_kind(PassKind::Compute));
         run_until(gpu, &mut run, u32::MAX, |_| true).unwrap();
         let state = read_texture(gpu, run.state()).unwrap();
         assert!(state == model);
@@ -204,8 +207,10 @@ fn rows_longer_than_the_swap_counter_ring_are_counted_correctly() {
 fn the_software_gpus_run_real_fragment_passes() {
     on_every_gpu(|gpu| {
         assert!(shadersort::algorithms::odd_even::fragment_pass_supported(gpu), "{}", gpu.describe());
-        let run =
-            OddEven::new(gpu).start(gpu, &random_image(5, 3, 1), SortOptions::default(), PassKind::Fragment);
+        let run = OddEven::new(gpu).start(
+            gpu,
+            StartRequest::new(&random_image(5, 3, 1), SortOptions::default()).pass_kind(PassKind::Fragment),
+        );
         assert_eq!(run.notice(), None);
     });
 }

@@ -8,6 +8,7 @@ mod common;
 use common::on_every_gpu;
 use image::{Rgba, RgbaImage};
 use shadersort::algorithms::radix::{Radix, RadixRun, RadixSettings};
+use shadersort::algorithms::request::StartRequest;
 use shadersort::algorithms::swap_reader::SwapReader;
 use shadersort::algorithms::{SortRun, run_until};
 use shadersort::gpu::Gpu;
@@ -75,7 +76,12 @@ fn every_step_matches_the_model_for_every_digit_width_and_scope() {
                         sub_steps: (i + j) % 2 == 1,
                         twin_indices: (i + j) % 4 == 3,
                     };
-                    check_every_step(gpu, &input, radix.start(gpu, &input, options, settings), "");
+                    check_every_step(
+                        gpu,
+                        &input,
+                        radix.start(gpu, StartRequest::new(&input, options).radix(settings)).unwrap(),
+                        "",
+                    );
                 }
             }
         }
@@ -96,7 +102,13 @@ fn tiles_of_several_chunks_carry_their_slots_from_chunk_to_chunk() {
                     sub_steps: true,
                     twin_indices: false,
                 };
-                let run = radix.start_with_chunks(gpu, &input, SortOptions::default(), settings, chunks);
+                let run = radix
+                    .start_with_chunks(
+                        gpu,
+                        StartRequest::new(&input, SortOptions::default()).radix(settings),
+                        chunks,
+                    )
+                    .unwrap();
                 assert!(run.tiling().chunks >= chunks);
                 check_every_step(gpu, &input, run, "chunked");
             }
@@ -115,7 +127,8 @@ fn exact_keys_end_in_the_odd_even_picture_for_every_key_and_order() {
                 for axis in [Axis::Rows, Axis::Columns] {
                     let options = SortOptions { key, descending, axis };
                     let settings = RadixSettings::default();
-                    let mut run = radix.start(gpu, &input, options, settings);
+                    let mut run =
+                        radix.start(gpu, StartRequest::new(&input, options).radix(settings)).unwrap();
                     run_until(gpu, &mut run, u32::MAX, |_| true).unwrap();
                     let state = read_texture(gpu, run.state()).unwrap();
                     assert!(state == stable_sort(&input, &options), "{options:?}");
@@ -133,7 +146,12 @@ fn exact_keys_match_the_model_pass_by_pass() {
         for (key, digit_bits) in [(SortKey::Luma, 4), (SortKey::Hue, 8), (SortKey::Saturation, 2)] {
             let options = SortOptions { key, descending: key == SortKey::Hue, axis: Axis::Rows };
             let settings = RadixSettings { digit_bits, ..Default::default() };
-            check_every_step(gpu, &input, radix.start(gpu, &input, options, settings), "exact");
+            check_every_step(
+                gpu,
+                &input,
+                radix.start(gpu, StartRequest::new(&input, options).radix(settings)).unwrap(),
+                "exact",
+            );
         }
     });
 }
@@ -144,7 +162,8 @@ fn one_repeated_colour_never_moves_and_distinct_keys_sort_fully() {
         let radix = Radix::new(gpu);
         let flat = RgbaImage::from_pixel(65, 3, Rgba([40, 90, 200, 255]));
         let settings = RadixSettings { digit_bits: 2, ..Default::default() };
-        let mut run = radix.start(gpu, &flat, SortOptions::default(), settings);
+        let mut run =
+            radix.start(gpu, StartRequest::new(&flat, SortOptions::default()).radix(settings)).unwrap();
         run_until(gpu, &mut run, u32::MAX, |_| true).unwrap();
         assert_eq!(run.stats().total_swaps, 0);
         assert!(read_texture(gpu, run.state()).unwrap() == flat);
@@ -157,7 +176,12 @@ fn one_repeated_colour_never_moves_and_distinct_keys_sort_fully() {
         let options = SortOptions { key: SortKey::Red, ..Default::default() };
         for scope in [Scope::Rows, Scope::Image] {
             let settings = RadixSettings { digit_bits: 1, scope, ..Default::default() };
-            check_every_step(gpu, &distinct, radix.start(gpu, &distinct, options, settings), "distinct");
+            check_every_step(
+                gpu,
+                &distinct,
+                radix.start(gpu, StartRequest::new(&distinct, options).radix(settings)).unwrap(),
+                "distinct",
+            );
         }
     });
 }
@@ -179,14 +203,24 @@ fn whole_picture_steps_on_the_device_sort_match_the_model_across_its_tiles() {
             let input = random_image(w, h, 900 + i as u64);
             let options = SortOptions { key, descending, axis };
             let settings = RadixSettings { digit_bits, key_bits, scope: Scope::Image, ..Default::default() };
-            let run = radix.start(gpu, &input, options, settings);
+            let run = radix.start(gpu, StartRequest::new(&input, options).radix(settings)).unwrap();
             assert!(run.device_sorted(), "{w}x{h}: not on the device sort");
             check_every_step(gpu, &input, run, "device-sorted");
         }
         let staged = RadixSettings { scope: Scope::Image, sub_steps: true, ..Default::default() };
         let input = random_image(9, 9, 3);
-        assert!(!radix.start(gpu, &input, SortOptions::default(), staged).device_sorted());
+        assert!(
+            !radix
+                .start(gpu, StartRequest::new(&input, SortOptions::default()).radix(staged))
+                .unwrap()
+                .device_sorted()
+        );
         let lines = RadixSettings::default();
-        assert!(!radix.start(gpu, &input, SortOptions::default(), lines).device_sorted());
+        assert!(
+            !radix
+                .start(gpu, StartRequest::new(&input, SortOptions::default()).radix(lines))
+                .unwrap()
+                .device_sorted()
+        );
     });
 }

@@ -7,6 +7,7 @@ mod common;
 
 use image::RgbaImage;
 use shadersort::algorithms::radix::RadixSettings;
+use shadersort::algorithms::request::StartRequest;
 use shadersort::algorithms::{Algorithm, Pipelines, RunSettings, SortRun};
 use shadersort::gpu::Gpu;
 use shadersort::keys::SortKey;
@@ -21,7 +22,7 @@ fn start<'a>(
     options: SortOptions,
     settings: RunSettings,
 ) -> impl FnOnce(&RgbaImage) -> Box<dyn SortRun> + 'a {
-    move |picture| pipelines.start(gpu, picture, options, settings)
+    move |picture| pipelines.start(gpu, StartRequest::new(picture, options).settings(settings)).unwrap()
 }
 
 #[test]

@@ -1,8 +1,8 @@
 //! The source tree keeps the shape docs/ARCHITECTURE.md describes: no import circles, whether
 //! between top-level modules or between the files of one folder (a module that needs another's
-//! piece and is needed by it is one responsibility cut in two), and no file of the window
-//! (`src/app/`) or of the device-wide sort (`crates/wgpu-radix-sort/src/`, whose files are
-//! held to the same rules) grows past 450 lines.
+//! piece and is needed by it is one responsibility cut in two; the device-wide sort's
+//! `crates/wgpu-radix-sort/src/` is held to the same rule), and no source file under `src/`,
+//! `web/` or `crates/` grows past 450 lines.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -195,16 +195,34 @@ fn the_sort_crate_has_no_import_circle_either() {
 /// The device-wide sort's source folder, relative to this package's.
 const SORT_CRATE_SRC: &str = "crates/wgpu-radix-sort/src";
 
-#[test]
-fn the_window_and_the_sort_keep_files_short() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    for folder in ["src/app", SORT_CRATE_SRC] {
-        for entry in std::fs::read_dir(root.join(folder)).unwrap() {
-            let path = entry.unwrap().path();
-            let lines = std::fs::read_to_string(&path).unwrap().lines().count();
-            assert!(lines <= 450, "{} has {lines} lines: split it by responsibility", path.display());
+/// Every `.rs` file under `dir`, at any depth (`target` folders left out).
+fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() && path.file_name().is_some_and(|n| n != "target") {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
         }
     }
+}
+
+#[test]
+fn every_source_file_stays_short() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for folder in ["src", "web", "crates"] {
+        rust_files(&root.join(folder), &mut files);
+    }
+    assert!(files.len() > 150, "found only {} files under src/, web/ and crates/", files.len());
+    let long: Vec<String> = files
+        .iter()
+        .filter_map(|path| {
+            let lines = std::fs::read_to_string(path).unwrap().lines().count();
+            (lines > 450).then(|| format!("{} ({lines} lines)", path.strip_prefix(root).unwrap().display()))
+        })
+        .collect();
+    assert!(long.is_empty(), "split these by responsibility (at most 450 lines a file): {}", long.join(", "));
 }
 
 #[test]

@@ -4,7 +4,7 @@ use shadersort::algorithms::bitonic::BitonicParams;
 use shadersort::algorithms::bubble::BubbleParams;
 use shadersort::algorithms::odd_even::{PassParams, WORKGROUP_SIZE};
 use shadersort::algorithms::radix::RadixParams;
-use shadersort::algorithms::radix_image::ImageStepParams;
+use shadersort::algorithms::radix::image::ImageStepParams;
 use shadersort::app::display::PictureParams;
 use shadersort::gpu::shaders::{
     BITONIC_PROGRAM, BUBBLE_PROGRAM, DISPLAY_PROGRAM, KEY_BUFFER_PROGRAM, LINE_SCATTER_PROGRAM,

@@ -6,30 +6,36 @@
 
 use super::interval_texture::{self, IntervalMapError, IntervalTexture};
 use super::lens_view::{LensStep, LensView};
-use super::map_source::MapSource;
 use super::odd_even::{OddEven, PassKind};
 use super::params_ring::ParamsRing;
-use super::ping_pong::{PingPong, StartPicture};
+use super::ping_pong::PingPong;
+use super::request::StartRequest;
+use super::step_ledger::{STEP_RING, StepLedger};
 use super::swap_counters::SwapCounters;
-use super::{RunStats, SortRun};
+use super::{RunSettings, SortRun};
 use crate::gpu::Gpu;
 use crate::gpu::bindings::{compute_buffer, storage_target, uint_texture};
+use crate::gpu::kernel::{compute_pipeline, kernel_layouts};
 use crate::gpu::shaders::BUBBLE_PROGRAM;
 use crate::gpu::texture::PICTURE_FORMAT;
 use crate::intervals::IntervalMap;
 use crate::keys::options::SortOptions;
-use image::RgbaImage;
 
 /// Most invocations per workgroup asked for (`WORKGROUP` in `shaders/bubble.wgsl`).
 pub const MAX_BUBBLE_WORKGROUP: u32 = 1024;
 /// Phases per step when none is asked for: one phase pair per frame.
 pub const DEFAULT_PHASES_PER_STEP: u32 = 2;
-/// Steps that may run between two readings of the counters.
-const RING: u32 = 1024;
 /// Workgroup memory the kernel needs besides the line: two u32 flags. WebGPU counts every
 /// workgroup variable rounded up to 16 bytes (a browser refuses the pipeline otherwise), so
 /// each flag takes 16.
 const WORKGROUP_OVERHEAD_BYTES: u32 = 2 * 16;
+
+impl StartRequest<'_> {
+    /// The same request with bubble steps of `phases` phases.
+    pub fn phases_per_step(self, phases: u32) -> Self {
+        StartRequest { settings: RunSettings { phases_per_step: phases, ..self.settings }, ..self }
+    }
+}
 
 /// Mirrors `BubbleParams` in `shaders/bubble.wgsl`.
 #[repr(C)]
@@ -87,9 +93,10 @@ impl Bubble {
             ty: wgpu::BindingType::Buffer { ty, has_dynamic_offset: true, min_binding_size: None },
             count: None,
         };
-        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("bubble::layout"),
-            entries: &[
+        let (layout, pipeline_layout) = kernel_layouts(
+            device,
+            "bubble",
+            &[
                 uint_texture(0, wgpu::ShaderStages::COMPUTE),
                 buffer(1, wgpu::BufferBindingType::Uniform),
                 buffer(2, wgpu::BufferBindingType::Storage { read_only: false }),
@@ -97,31 +104,21 @@ impl Bubble {
                 uint_texture(4, wgpu::ShaderStages::COMPUTE),
                 compute_buffer(5, wgpu::BufferBindingType::Storage { read_only: false }, false),
             ],
-        });
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("bubble::pipeline_layout"),
-            bind_group_layouts: &[Some(&layout)],
-            immediate_size: 0,
-        });
+        );
         let pipeline = [false, true].map(|with_intervals| {
             let constants = [
                 ("ROW_CAPACITY", f64::from(capacity)),
                 ("WORKGROUP", f64::from(workgroup)),
                 interval_texture::intervals_constant(with_intervals),
             ];
-            device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: Some(&format!("bubble::pipeline[{}]", usize::from(with_intervals))),
-                layout: Some(&pipeline_layout),
-                module: &module,
-                entry_point: Some("bubble"),
-                compilation_options: wgpu::PipelineCompilationOptions {
-                    constants: &constants,
-                    // The kernel writes every workgroup variable it reads before reading it, and
-                    // zero-filling a large array is very slow to compile on GL.
-                    zero_initialize_workgroup_memory: false,
-                },
-                cache: gpu.pipeline_cache(),
-            })
+            let label = format!("bubble::pipeline[{}]", usize::from(with_intervals));
+            let options = wgpu::PipelineCompilationOptions {
+                constants: &constants,
+                // The kernel writes every workgroup variable it reads before reading it, and
+                // zero-filling a large array is very slow to compile on GL.
+                zero_initialize_workgroup_memory: false,
+            };
+            compute_pipeline(gpu, &label, &pipeline_layout, &module, "bubble", options)
         });
         Bubble { layout, pipeline, capacity, fallback: Default::default() }
     }
@@ -131,104 +128,39 @@ impl Bubble {
         self.capacity
     }
 
-    /// Starts sorting `picture`, `phases_per_step` phases per step (at least 1; a budget as
-    /// long as the line sorts it in one step). Lines longer than [`Bubble::capacity`] are
+    /// Starts sorting the request's picture, its settings' phases per step at a time (at least
+    /// 1; a budget as long as the line sorts it in one step; within intervals found on the GPU,
+    /// each line still leaves once it is sorted). Lines longer than [`Bubble::capacity`] are
     /// sorted by global odd-even passes instead, with a notice.
-    pub fn start(
-        &self,
-        gpu: &Gpu,
-        picture: &RgbaImage,
-        options: SortOptions,
-        phases_per_step: u32,
-    ) -> Box<dyn SortRun> {
-        self.start_within(gpu, picture, options, phases_per_step, None)
-    }
-
-    /// [`Bubble::start`] sorting within the intervals of `intervals` (every line whole with
-    /// `None`).
     ///
     /// # Panics
-    /// When the map is for another picture size or axis (`Pipelines::start_within` checks).
-    pub fn start_within(
-        &self,
-        gpu: &Gpu,
-        picture: &RgbaImage,
-        options: SortOptions,
-        phases_per_step: u32,
-        intervals: Option<&IntervalMap>,
-    ) -> Box<dyn SortRun> {
-        self.start_from(
-            gpu,
-            StartPicture::Image(picture),
-            options,
-            phases_per_step,
-            MapSource::Cpu(intervals),
-        )
-    }
-
-    /// [`Bubble::start_within`] from a picture on the CPU or a texture already on the GPU,
-    /// within intervals from the CPU or found on the GPU from the picture (then with a budget of as
-    /// many phases as a line is long: each line still leaves once it is sorted).
-    pub fn start_from(
-        &self,
-        gpu: &Gpu,
-        picture: StartPicture<'_>,
-        options: SortOptions,
-        phases_per_step: u32,
-        source: MapSource<'_>,
-    ) -> Box<dyn SortRun> {
-        let (width, height) = picture.dimensions();
-        let len = options.line_len(width, height);
+    /// When the map is for another picture size or axis (`Pipelines::start` checks).
+    pub fn start(&self, gpu: &Gpu, request: StartRequest<'_>) -> Box<dyn SortRun> {
+        let (width, height) = request.picture.dimensions();
+        let len = request.options.line_len(width, height);
         if len > self.capacity {
             let notice = format!(
                 "lines of {len} pixels do not fit one workgroup on this GPU (at most {}); the bubble sort runs as global odd-even passes instead",
                 self.capacity
             );
+            let settings = RunSettings { pass_kind: PassKind::Compute, ..request.settings };
+            let request = request.settings(settings);
             return Box::new(
-                self.fallback
-                    .get_or_init(|| OddEven::new(gpu))
-                    .start_from(gpu, picture, options, PassKind::Compute, source)
-                    .with_notice(notice),
+                self.fallback.get_or_init(|| OddEven::new(gpu)).start(gpu, request).with_notice(notice),
             );
         }
-        Box::new(BubbleRun::new(self, gpu, picture, options, phases_per_step, source))
+        Box::new(BubbleRun::new(self, gpu, request))
     }
 
-    /// Starts sorting `picture` a line per workgroup, or `None` when its lines are longer than
-    /// [`Bubble::capacity`].
-    pub fn start_in_workgroups(
-        &self,
-        gpu: &Gpu,
-        picture: &RgbaImage,
-        options: SortOptions,
-        phases_per_step: u32,
-    ) -> Option<BubbleRun> {
-        self.start_in_workgroups_within(gpu, picture, options, phases_per_step, None)
-    }
-
-    /// [`Bubble::start_in_workgroups`] sorting within the intervals of `intervals`.
+    /// Starts sorting the request's picture a line per workgroup, or `None` when its lines are
+    /// longer than [`Bubble::capacity`].
     ///
     /// # Panics
     /// When the map is for another picture size or axis.
-    pub fn start_in_workgroups_within(
-        &self,
-        gpu: &Gpu,
-        picture: &RgbaImage,
-        options: SortOptions,
-        phases_per_step: u32,
-        intervals: Option<&IntervalMap>,
-    ) -> Option<BubbleRun> {
-        let len = options.line_len(picture.width(), picture.height());
-        (len <= self.capacity).then(|| {
-            BubbleRun::new(
-                self,
-                gpu,
-                StartPicture::Image(picture),
-                options,
-                phases_per_step,
-                MapSource::Cpu(intervals),
-            )
-        })
+    pub fn start_in_workgroups(&self, gpu: &Gpu, request: StartRequest<'_>) -> Option<BubbleRun> {
+        let (width, height) = request.picture.dimensions();
+        let len = request.options.line_len(width, height);
+        (len <= self.capacity).then(|| BubbleRun::new(self, gpu, request))
     }
 }
 
@@ -255,31 +187,20 @@ pub struct BubbleRun {
     /// Phases per step as asked for; `phases_per_step` is it within 1..=line_phases.
     asked_phases_per_step: u32,
     phases_per_step: u32,
-    total_steps: u32,
-    steps_done: u32,
-    collected: u32,
-    stats: RunStats,
+    ledger: StepLedger,
     /// The most phases any line ran in the last step read: what the early exit saved shows here.
     last_step_phases: Option<u32>,
 }
 
 impl BubbleRun {
-    fn new(
-        bubble: &Bubble,
-        gpu: &Gpu,
-        picture: StartPicture<'_>,
-        options: SortOptions,
-        phases_per_step: u32,
-        source: MapSource<'_>,
-    ) -> Self {
+    fn new(bubble: &Bubble, gpu: &Gpu, request: StartRequest<'_>) -> Self {
+        request.check().expect("an interval map for this picture");
+        let StartRequest { picture, options, settings, intervals: source } = request;
+        let phases_per_step = settings.phases_per_step;
         let (width, height) = picture.dimensions();
-        if let Some(map) = source.cpu_map() {
-            interval_texture::check_map(map, width, height, options.axis)
-                .expect("an interval map for this picture");
-        }
         let pictures = PingPong::start(gpu, picture, "bubble");
-        let params = ParamsRing::new(gpu, std::mem::size_of::<BubbleParams>(), RING, "bubble::params");
-        let counters = SwapCounters::new(gpu, RING, 3, "bubble::counters");
+        let params = ParamsRing::new(gpu, std::mem::size_of::<BubbleParams>(), STEP_RING, "bubble::params");
+        let counters = SwapCounters::new(gpu, STEP_RING, 3, "bubble::counters");
         let interval_texture =
             IntervalTexture::from_source(gpu, source, pictures.input(), "bubble::intervals");
         let line_count = options.line_count(width, height);
@@ -308,10 +229,7 @@ impl BubbleRun {
             line_phases: line_len,
             asked_phases_per_step: phases_per_step,
             phases_per_step,
-            total_steps: 0,
-            steps_done: 0,
-            collected: 0,
-            stats: RunStats::default(),
+            ledger: StepLedger::default(),
             last_step_phases: None,
         };
         run.set_line_phases(source.longest_interval(line_len));
@@ -340,13 +258,13 @@ impl BubbleRun {
     fn set_line_phases(&mut self, line_phases: u32) {
         self.line_phases = line_phases;
         self.phases_per_step = self.asked_phases_per_step.clamp(1, self.line_phases.max(1));
-        self.total_steps = self.line_phases.div_ceil(self.phases_per_step);
-        self.reset_stats();
+        self.restart_ledger();
     }
 
-    fn reset_stats(&mut self) {
-        self.collected = 0;
-        self.stats = RunStats { sorted_after: (self.line_phases <= 1).then_some(0), ..Default::default() };
+    /// Step 0: a line (or the longest interval) of one pixel is sorted before any phase.
+    fn restart_ledger(&mut self) {
+        let total = self.line_phases.div_ceil(self.phases_per_step);
+        self.ledger.restart(total, self.line_phases <= 1);
     }
 
     /// Phases per step.
@@ -361,21 +279,15 @@ impl BubbleRun {
 }
 
 impl SortRun for BubbleRun {
-    fn total_steps(&self) -> u32 {
-        self.total_steps
+    fn ledger(&self) -> &StepLedger {
+        &self.ledger
     }
 
-    fn steps_done(&self) -> u32 {
-        self.steps_done
+    fn ledger_mut(&mut self) -> &mut StepLedger {
+        &mut self.ledger
     }
 
-    fn record_steps(&mut self, encoder: &mut wgpu::CommandEncoder, n: u32) -> u32 {
-        let room = RING - (self.steps_done - self.collected);
-        let n = n.min(self.total_steps - self.steps_done).min(room);
-        if n == 0 {
-            return 0;
-        }
-        let first = self.steps_done;
+    fn record_from(&mut self, encoder: &mut wgpu::CommandEncoder, first: u32, n: u32) {
         self.counters.record_clear(encoder, first, n);
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some("bubble::steps"),
@@ -393,8 +305,7 @@ impl SortRun for BubbleRun {
                 line_phases: self.line_phases,
                 pad: [0; 2],
             };
-            // Each step has a slot of its own in the ring; at most RING steps are outstanding,
-            // so a slot is never rewritten before the step that reads it has run.
+            // Each step has a slot of its own in the ring (see `STEP_RING`).
             let offset = self.params.write(&self.queue, step, &params);
             let direction = (step % 2) as usize;
             pass.set_bind_group(
@@ -404,38 +315,25 @@ impl SortRun for BubbleRun {
             );
             pass.dispatch_workgroups(self.line_count, 1, 1);
         }
-        self.steps_done += n;
-        n
     }
 
     fn counters(&self) -> &SwapCounters {
         &self.counters
     }
 
-    fn steps_collected(&self) -> u32 {
-        self.collected
-    }
-
     fn accept_swaps(&mut self, bytes: &[u8]) {
         for slot in self.counters.decode_slots(bytes) {
-            assert!(self.collected < self.steps_done, "counts of unrecorded steps");
             let (swaps, sorted_lines) = (slot[0], slot[1]);
+            let step = self.ledger.take(swaps);
             self.last_step_phases = Some(slot[2]);
-            self.collected += 1;
-            self.stats.total_swaps += u64::from(swaps);
-            self.stats.last_step_swaps = Some(swaps);
-            if sorted_lines == self.line_count && self.stats.sorted_after.is_none() {
-                self.stats.sorted_after = Some(self.collected);
+            if sorted_lines == self.line_count {
+                self.ledger.sorted_after(step + 1);
             }
         }
     }
 
-    fn stats(&self) -> RunStats {
-        self.stats
-    }
-
     fn state(&self) -> &wgpu::Texture {
-        self.pictures.state(self.steps_done)
+        self.pictures.state(self.ledger.done())
     }
 
     fn lens_view(&self) -> LensView<'_> {
@@ -444,27 +342,17 @@ impl SortRun for BubbleRun {
             line_phases: self.line_phases,
             reports: &self.line_reports,
         };
-        LensView::of_ping_pong(&self.pictures, &self.intervals, self.options, self.steps_done, step)
+        LensView::of_ping_pong(&self.pictures, &self.intervals, self.options, self.ledger.done(), step)
     }
 
     fn restart(&mut self, encoder: &mut wgpu::CommandEncoder) {
         self.pictures.record_restart(encoder);
-        self.steps_done = 0;
-        self.reset_stats();
+        self.restart_ledger();
     }
 
-    fn restart_within(
-        &mut self,
-        gpu: &Gpu,
-        encoder: &mut wgpu::CommandEncoder,
-        intervals: Option<&IntervalMap>,
-    ) -> Result<(), IntervalMapError> {
-        let texture = self.pictures.state(0);
-        if let Some(map) = intervals {
-            interval_texture::check_map(map, texture.width(), texture.height(), self.options.axis)?;
-        }
+    fn set_intervals(&mut self, gpu: &Gpu, intervals: Option<&IntervalMap>) -> Result<(), IntervalMapError> {
+        interval_texture::check_map(intervals, self.pictures.size(), self.options.axis)?;
         self.use_intervals(gpu, intervals);
-        self.restart(encoder);
         Ok(())
     }
 }

@@ -10,6 +10,7 @@ use super::gpu_mask::GpuMask;
 use super::interval_texture::{INTERVAL_ID_FORMAT, interval_id_texture};
 use crate::gpu::Gpu;
 use crate::gpu::bindings::{compute_buffer, storage_target, uint_texture};
+use crate::gpu::kernel::{compute_pipeline, kernel_layouts};
 use crate::gpu::shaders::FOUND_INTERVALS_PROGRAM;
 use crate::intervals::{IntervalLength, IntervalMode, IntervalSettings, Threshold, edges};
 use crate::keys::SortKey;
@@ -147,34 +148,30 @@ impl IntervalsKernel {
     pub fn new(gpu: &Gpu) -> Self {
         let device = &gpu.device;
         let module = FOUND_INTERVALS_PROGRAM.module(device);
-        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("found_intervals::layout"),
-            entries: &[
+        let (layout, pipeline_layout) = kernel_layouts(
+            device,
+            "found_intervals",
+            &[
                 uint_texture(0, wgpu::ShaderStages::COMPUTE),
                 compute_buffer(1, wgpu::BufferBindingType::Uniform, false),
                 storage_target(2, INTERVAL_ID_FORMAT),
                 uint_texture(3, wgpu::ShaderStages::COMPUTE),
                 uint_texture(4, wgpu::ShaderStages::COMPUTE),
             ],
-        });
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("found_intervals::pipeline_layout"),
-            bind_group_layouts: &[Some(&layout)],
-            immediate_size: 0,
-        });
-        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some("found_intervals::find_intervals"),
-            layout: Some(&pipeline_layout),
-            module: &module,
-            entry_point: Some("find_intervals"),
+        );
+        let pipeline = compute_pipeline(
+            gpu,
+            "found_intervals::find_intervals",
+            &pipeline_layout,
+            &module,
+            "find_intervals",
             // Every workgroup word is written before it is read (the random starts cleared
             // first), and zeroing them makes GL's compile slow.
-            compilation_options: wgpu::PipelineCompilationOptions {
+            wgpu::PipelineCompilationOptions {
                 zero_initialize_workgroup_memory: false,
                 ..Default::default()
             },
-            cache: gpu.pipeline_cache(),
-        });
+        );
         let stand_in =
             interval_id_texture(gpu, 1, 1, "found_intervals::stand_in").create_view(&Default::default());
         IntervalsKernel { layout, pipeline, stand_in }

@@ -50,13 +50,14 @@ pub fn intervals_constant(with_intervals: bool) -> (&'static str, f64) {
     ("INTERVALS", if with_intervals { 1.0 } else { 0.0 })
 }
 
-/// Checks that `intervals` was made for a `width` x `height` picture sorted along `axis`.
+/// Checks that `intervals` (if any: whole lines fit every picture) was made for a `width` x
+/// `height` picture sorted along `axis`.
 pub fn check_map(
-    intervals: &IntervalMap,
-    width: u32,
-    height: u32,
+    intervals: Option<&IntervalMap>,
+    (width, height): (u32, u32),
     axis: Axis,
 ) -> Result<(), IntervalMapError> {
+    let Some(intervals) = intervals else { return Ok(()) };
     let map = (intervals.width(), intervals.height(), intervals.axis());
     if map == (width, height, axis) {
         Ok(())

@@ -1,7 +1,6 @@
 //! The sorting algorithms, each behind [`SortRun`]: what the window, the recorder and the tests drive.
 
 pub mod bitonic;
-pub mod bitonic_plan;
 pub mod bubble;
 pub mod found_intervals;
 pub mod gpu_mask;
@@ -12,13 +11,15 @@ pub mod odd_even;
 pub mod params_ring;
 pub mod ping_pong;
 pub mod radix;
-pub mod radix_image;
+pub mod request;
+pub mod step_ledger;
 pub mod swap_counters;
 pub mod swap_reader;
 
 use crate::gpu::{Gpu, GpuError};
 use crate::intervals::IntervalMap;
 use interval_texture::IntervalMapError;
+use request::StartRequest;
 
 /// Which algorithm sorts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -162,72 +163,25 @@ impl Pipelines {
         }
     }
 
-    /// Starts sorting `picture`, every line whole.
-    pub fn start(
-        &self,
-        gpu: &Gpu,
-        picture: &image::RgbaImage,
-        options: crate::keys::options::SortOptions,
-        settings: RunSettings,
-    ) -> Box<dyn SortRun> {
-        self.start_within(gpu, picture, options, settings, None).expect("whole lines always fit")
-    }
-
-    /// Starts sorting `picture` within the intervals of `intervals` (every line whole with `None`).
-    /// Every algorithm ends in the same picture: each interval stably sorted, every other pixel in
-    /// place. [`SortRun::restart_within`] later moves the same run to another map.
-    pub fn start_within(
-        &self,
-        gpu: &Gpu,
-        picture: &image::RgbaImage,
-        options: crate::keys::options::SortOptions,
-        settings: RunSettings,
-        intervals: Option<&IntervalMap>,
-    ) -> Result<Box<dyn SortRun>, IntervalMapError> {
-        let picture = ping_pong::StartPicture::Image(picture);
-        self.start_from(gpu, picture, options, settings, map_source::MapSource::Cpu(intervals))
-    }
-}
-
-impl Pipelines {
-    /// Starts sorting `picture` (on the CPU, or a texture already on the GPU) within the intervals
-    /// of `source`: the CPU's map (every line whole with `None`), or intervals the GPU finds from
-    /// the picture itself. Every algorithm ends in the picture [`Pipelines::start_within`] ends in
-    /// with the CPU's map of the same intervals; within intervals found on the GPU the steps may be
-    /// more (the CPU does not know the longest interval). Errors as `start_within` does.
-    pub fn start_from(
-        &self,
-        gpu: &Gpu,
-        picture: ping_pong::StartPicture<'_>,
-        options: crate::keys::options::SortOptions,
-        settings: RunSettings,
-        source: map_source::MapSource<'_>,
-    ) -> Result<Box<dyn SortRun>, IntervalMapError> {
-        let (width, height) = picture.dimensions();
-        if let Some(map) = source.cpu_map() {
-            interval_texture::check_map(map, width, height, options.axis)?;
-        }
+    /// Starts the run `request` asks for. Every algorithm ends in the same picture: each interval
+    /// stably sorted, every other pixel in place (within intervals found on the GPU the steps may
+    /// be more: the CPU does not know the longest interval). [`SortRun::restart_within`] later
+    /// moves the same run to another map. Errors when the map is for another picture size or
+    /// axis, or the algorithm cannot sort within it.
+    pub fn start(&self, gpu: &Gpu, request: StartRequest<'_>) -> Result<Box<dyn SortRun>, IntervalMapError> {
+        request.check()?;
         Ok(match self {
-            Pipelines::OddEven(o) => {
-                Box::new(o.start_from(gpu, picture, options, settings.pass_kind, source))
-            }
-            Pipelines::Bubble(b) => b.start_from(gpu, picture, options, settings.phases_per_step, source),
-            Pipelines::Radix(r) => Box::new(match source {
-                map_source::MapSource::Cpu(intervals) => {
-                    r.start_from(gpu, picture, options, settings.radix, intervals)?
-                }
-                map_source::MapSource::Gpu(kernel, found) => {
-                    r.start_within_found(gpu, picture, options, settings.radix, kernel, found)?
-                }
-            }),
-            Pipelines::Bitonic(b) => Box::new(b.start_from(gpu, picture, options, source)),
+            Pipelines::OddEven(o) => Box::new(o.start(gpu, request)),
+            Pipelines::Bubble(b) => b.start(gpu, request),
+            Pipelines::Radix(r) => Box::new(r.start(gpu, request)?),
+            Pipelines::Bitonic(b) => Box::new(b.start(gpu, request)),
         })
     }
 }
 
 impl Algorithm {
     /// Whether a run of this algorithm can sort within `intervals`, as
-    /// [`Pipelines::start_within`] would find (so a caller can refuse before any GPU work).
+    /// [`Pipelines::start`] would find (so a caller can refuse before any GPU work).
     pub fn check_intervals(
         self,
         options: crate::keys::options::SortOptions,
@@ -269,24 +223,44 @@ impl<T> MaybeSend for T {}
 ///
 /// A step is the unit a viewer watches (one odd-even pass). Steps are recorded into a caller's
 /// encoder. The GPU counts each step's swaps; those counts come back either blocking, through
-/// through a [`swap_reader::SwapReader`], or without a stall, by recording [`SortRun::record_swap_readback`]
-/// with the steps and handing the mapped bytes to [`SortRun::accept_swaps`] later. At most
-/// [`SortRun::max_uncollected_steps`] steps may be recorded before their counts are taken.
+/// a [`swap_reader::SwapReader`], or without a stall, by recording [`SortRun::record_swap_readback`]
+/// with the steps and handing the mapped bytes to [`SortRun::accept_swaps`] later. The run's
+/// [`step_ledger::StepLedger`] keeps the count of steps recorded and read, and how many more
+/// may be recorded before counts are taken.
 pub trait SortRun: MaybeSend {
+    /// The steps recorded and read, and what their counts say.
+    fn ledger(&self) -> &step_ledger::StepLedger;
+    /// [`SortRun::ledger`], to count steps recorded and read.
+    fn ledger_mut(&mut self) -> &mut step_ledger::StepLedger;
     /// Steps after which the picture is sorted whatever its content.
-    fn total_steps(&self) -> u32;
+    fn total_steps(&self) -> u32 {
+        self.ledger().total()
+    }
     /// Steps recorded so far.
-    fn steps_done(&self) -> u32;
-    /// Records up to `n` further steps (fewer at the end, or when counts are due); returns how many.
-    fn record_steps(&mut self, encoder: &mut wgpu::CommandEncoder, n: u32) -> u32;
-    /// The ring of per-step counters the GPU counts swaps (or moves) into.
-    fn counters(&self) -> &swap_counters::SwapCounters;
-    /// How many steps may be recorded before their swap counts are taken.
-    fn max_uncollected_steps(&self) -> u32 {
-        self.counters().capacity()
+    fn steps_done(&self) -> u32 {
+        self.ledger().done()
     }
     /// Steps whose swap counts have been taken.
-    fn steps_collected(&self) -> u32;
+    fn steps_collected(&self) -> u32 {
+        self.ledger().collected()
+    }
+    /// What the counts taken so far say.
+    fn stats(&self) -> RunStats {
+        self.ledger().stats()
+    }
+    /// Records up to `n` further steps (fewer at the end, or when counts are due); returns how many.
+    fn record_steps(&mut self, encoder: &mut wgpu::CommandEncoder, n: u32) -> u32 {
+        let n = self.ledger().room(n);
+        if n > 0 {
+            let first = self.ledger_mut().record(n);
+            self.record_from(encoder, first, n);
+        }
+        n
+    }
+    /// Records steps `first..first + n`, already counted as recorded (see [`SortRun::record_steps`]).
+    fn record_from(&mut self, encoder: &mut wgpu::CommandEncoder, first: u32, n: u32);
+    /// The ring of per-step counters the GPU counts swaps (or moves) into.
+    fn counters(&self) -> &swap_counters::SwapCounters;
     /// Bytes that [`SortRun::record_swap_readback`] writes for `n` steps.
     fn swap_readback_size(&self, n: u32) -> u64 {
         self.counters().copy_size(n)
@@ -305,8 +279,6 @@ pub trait SortRun: MaybeSend {
     /// Takes the counts of the steps that follow [`SortRun::steps_collected`], as copied by
     /// [`SortRun::record_swap_readback`].
     fn accept_swaps(&mut self, bytes: &[u8]);
-    /// What the counts taken so far say.
-    fn stats(&self) -> RunStats;
     /// Whether the counts can show the picture sorted before [`SortRun::total_steps`] (a
     /// step without a swap); a sorting network cannot, so its steps are best recorded at once.
     fn detects_sorted_early(&self) -> bool {
@@ -325,7 +297,14 @@ pub trait SortRun: MaybeSend {
         gpu: &Gpu,
         encoder: &mut wgpu::CommandEncoder,
         intervals: Option<&IntervalMap>,
-    ) -> Result<(), IntervalMapError>;
+    ) -> Result<(), IntervalMapError> {
+        self.set_intervals(gpu, intervals)?;
+        self.restart(encoder);
+        Ok(())
+    }
+    /// The part of [`SortRun::restart_within`] before the restart: checks `intervals` and sorts
+    /// within them after it (only `restart_within` calls it).
+    fn set_intervals(&mut self, gpu: &Gpu, intervals: Option<&IntervalMap>) -> Result<(), IntervalMapError>;
     /// Something the user should know about this run (for example that it stands in for
     /// another algorithm), if anything.
     fn notice(&self) -> Option<&str> {
@@ -344,15 +323,14 @@ pub fn submit_steps(gpu: &Gpu, run: &mut dyn SortRun, target: u32) -> Result<(),
     let target = target.min(run.total_steps());
     let mut reader: Option<swap_reader::SwapReader> = None;
     while run.steps_done() < target {
-        let uncollected = run.steps_done() - run.steps_collected();
-        let room = run.max_uncollected_steps().saturating_sub(uncollected);
+        let room = run.ledger().room(target - run.steps_done());
         let recorded = if room == 0 {
             0
         } else {
             let mut encoder = gpu
                 .device
                 .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("submit_steps") });
-            let recorded = run.record_steps(&mut encoder, room.min(target - run.steps_done()));
+            let recorded = run.record_steps(&mut encoder, room);
             gpu.queue.submit([encoder.finish()]);
             recorded
         };
@@ -399,7 +377,7 @@ pub async fn run_until_async(
         // Batches grow 2, 2, 4, 8, ...: an already sorted picture is found out after 2 steps.
         // A run that cannot find that out records every step at once.
         let batch = if run.detects_sorted_early() { run.steps_done().clamp(2, MAX_BATCH) } else { u32::MAX };
-        let n = batch.min(run.max_uncollected_steps()).min(target - run.steps_done());
+        let n = run.ledger().room(batch.min(target - run.steps_done()));
         let mut encoder =
             gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("run_until") });
         run.record_steps(&mut encoder, n);

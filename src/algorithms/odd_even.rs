@@ -3,24 +3,22 @@
 
 use super::interval_texture::{self, IntervalMapError, IntervalTexture};
 use super::lens_view::{LensStep, LensView};
-use super::map_source::MapSource;
-use super::ping_pong::{PingPong, StartPicture};
+use super::ping_pong::PingPong;
+use super::request::StartRequest;
+use super::step_ledger::{STEP_RING, StepLedger};
 use super::swap_counters::SwapCounters;
-use super::{RunStats, SortRun};
+use super::{RunSettings, SortRun};
 use crate::gpu::Gpu;
 use crate::gpu::bindings::{storage_target, uint_texture};
+use crate::gpu::kernel::compute_pipeline;
 use crate::gpu::shaders::{ODD_EVEN_PROGRAM, begin_fullscreen_pass, fullscreen_pipeline};
 use crate::gpu::texture::PICTURE_FORMAT;
 use crate::intervals::IntervalMap;
 use crate::keys::options::SortOptions;
-use image::RgbaImage;
 use wgpu::util::DeviceExt;
 
 /// `WORKGROUP_WIDTH` x `WORKGROUP_HEIGHT` of `odd_even_compute` (checked by a test).
 pub const WORKGROUP_SIZE: [u32; 2] = [16, 16];
-
-/// Steps that may run between two readings of the swap counters.
-const COUNTER_RING: u32 = 1024;
 
 /// How a pass is run on the GPU; both give bit-identical textures after every pass.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -48,6 +46,13 @@ impl PassKind {
             PassKind::Compute => "compute",
             PassKind::Fragment => "fragment",
         }
+    }
+}
+
+impl StartRequest<'_> {
+    /// The same request with odd-even passes of `kind`.
+    pub fn pass_kind(self, kind: PassKind) -> Self {
+        StartRequest { settings: RunSettings { pass_kind: kind, ..self.settings }, ..self }
     }
 }
 
@@ -159,17 +164,10 @@ impl OddEven {
         };
         let compute_pipeline_layout = pipeline_layout(&compute_layout, "odd_even::compute_pipeline_layout");
         let compute = [false, true].map(|with_intervals| {
-            device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: Some(&format!("odd_even::compute[{}]", usize::from(with_intervals))),
-                layout: Some(&compute_pipeline_layout),
-                module: &module,
-                entry_point: Some("odd_even_compute"),
-                compilation_options: wgpu::PipelineCompilationOptions {
-                    constants: &[interval_texture::intervals_constant(with_intervals)],
-                    ..Default::default()
-                },
-                cache: gpu.pipeline_cache(),
-            })
+            let label = format!("odd_even::compute[{}]", usize::from(with_intervals));
+            let constants = [interval_texture::intervals_constant(with_intervals)];
+            let options = wgpu::PipelineCompilationOptions { constants: &constants, ..Default::default() };
+            compute_pipeline(gpu, &label, &compute_pipeline_layout, &module, "odd_even_compute", options)
         });
         let fragment = fragment_pass_supported(gpu).then(|| {
             let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
@@ -182,40 +180,18 @@ impl OddEven {
         OddEven { compute_layout, compute, fragment }
     }
 
-    /// Starts sorting `picture`: uploads it and prepares both ping-pong directions. Where the
-    /// adapter cannot run the fragment pass, it runs compute passes instead, with a notice.
-    pub fn start(&self, gpu: &Gpu, picture: &RgbaImage, options: SortOptions, kind: PassKind) -> OddEvenRun {
-        self.start_within(gpu, picture, options, kind, None)
-    }
-
-    /// [`OddEven::start`] sorting within the intervals of `intervals` (every line one interval with
-    /// `None`): a pair swaps only inside an interval, and the longest interval's length in passes
-    /// sorts every interval.
+    /// Starts sorting the request's picture: uploads it and prepares both ping-pong directions.
+    /// A pair swaps only inside an interval, and the longest interval's length in passes sorts
+    /// every interval (within intervals found on the GPU, as many passes as a line is long).
+    /// Where the adapter cannot run the fragment pass, it runs compute passes, with a notice.
     ///
     /// # Panics
-    /// When the map is for another picture size or axis (`Pipelines::start_within` checks).
-    pub fn start_within(
-        &self,
-        gpu: &Gpu,
-        picture: &RgbaImage,
-        options: SortOptions,
-        kind: PassKind,
-        intervals: Option<&IntervalMap>,
-    ) -> OddEvenRun {
-        self.start_from(gpu, StartPicture::Image(picture), options, kind, MapSource::Cpu(intervals))
-    }
-
-    /// [`OddEven::start_within`] from a picture on the CPU or a texture already on the GPU,
-    /// within intervals from the CPU or found on the GPU from the picture (then as many passes as a
-    /// line is long: any that many sort every interval, whatever its length).
-    pub fn start_from(
-        &self,
-        gpu: &Gpu,
-        picture: StartPicture<'_>,
-        options: SortOptions,
-        kind: PassKind,
-        source: MapSource<'_>,
-    ) -> OddEvenRun {
+    /// When the map is for another picture size or axis (`Pipelines::start` checks).
+    pub fn start(&self, gpu: &Gpu, request: StartRequest<'_>) -> OddEvenRun {
+        request.check().expect("an interval map for this picture");
+        let StartRequest { picture, options, settings, intervals: source } = request;
+        let kind = settings.pass_kind;
+        let (width, height) = picture.dimensions();
         let (kind, notice) = match (kind, &self.fragment) {
             (PassKind::Fragment, None) => (
                 PassKind::Compute,
@@ -226,11 +202,6 @@ impl OddEven {
             ),
             _ => (kind, None),
         };
-        let (width, height) = picture.dimensions();
-        if let Some(map) = source.cpu_map() {
-            interval_texture::check_map(map, width, height, options.axis)
-                .expect("an interval map for this picture");
-        }
         let layout = match (kind, &self.fragment) {
             (PassKind::Fragment, Some(fragment)) => &fragment.layout,
             _ => &self.compute_layout,
@@ -250,7 +221,7 @@ impl OddEven {
             })
         });
         let pictures = PingPong::start(gpu, picture, "odd_even");
-        let counters = SwapCounters::new(gpu, COUNTER_RING, 1, "odd_even::swap_counters");
+        let counters = SwapCounters::new(gpu, STEP_RING, 1, "odd_even::swap_counters");
         let interval_texture =
             IntervalTexture::from_source(gpu, source, pictures.input(), "odd_even::intervals");
         let bind_groups = bind_groups(gpu, layout, &pictures, &params, &counters, &interval_texture, kind);
@@ -269,16 +240,11 @@ impl OddEven {
             pictures,
             bind_groups,
             counters,
-            total_steps: 0,
-            steps_done: 0,
-            collected: 0,
-            stats: RunStats::default(),
+            ledger: StepLedger::default(),
             previous_swaps: None,
             notice,
         };
-        // An interval of L pixels is sorted by any L consecutive passes (the 0-1 principle).
-        run.total_steps = source.longest_interval(run.line_len);
-        run.reset_stats();
+        run.restart_ledger(source.longest_interval(run.line_len));
         run
     }
 }
@@ -338,12 +304,8 @@ pub struct OddEvenRun {
     pictures: PingPong,
     bind_groups: [wgpu::BindGroup; 2],
     counters: SwapCounters,
-    total_steps: u32,
-    steps_done: u32,
-    /// Steps whose counters have been read.
-    collected: u32,
-    stats: RunStats,
-    /// Swaps of step `collected - 1`.
+    ledger: StepLedger,
+    /// Swaps of the last step whose count was read.
     previous_swaps: Option<u32>,
     notice: Option<String>,
 }
@@ -369,16 +331,14 @@ impl OddEvenRun {
                 self.kind,
             );
         }
-        // An interval of L pixels is sorted by any L consecutive passes (the 0-1 principle).
-        self.total_steps = intervals.map_or(self.line_len, IntervalMap::max_interval_len);
-        self.reset_stats();
+        self.restart_ledger(intervals.map_or(self.line_len, IntervalMap::max_interval_len));
     }
 
-    fn reset_stats(&mut self) {
-        self.collected = 0;
+    /// Step 0 of a sort whose longest interval is `longest` pixels: an interval of L pixels is
+    /// sorted by any L consecutive passes (the 0-1 principle), one of a pixel before any.
+    fn restart_ledger(&mut self, longest: u32) {
         self.previous_swaps = None;
-        // A line (or the longest interval) of one pixel is sorted before the first pass.
-        self.stats = RunStats { sorted_after: (self.total_steps <= 1).then_some(0), ..Default::default() };
+        self.ledger.restart(longest, longest <= 1);
     }
 
     fn record_compute(&self, encoder: &mut wgpu::CommandEncoder, first: u32, n: u32) {
@@ -414,60 +374,37 @@ impl OddEvenRun {
 }
 
 impl SortRun for OddEvenRun {
-    fn total_steps(&self) -> u32 {
-        self.total_steps
+    fn ledger(&self) -> &StepLedger {
+        &self.ledger
     }
 
-    fn steps_done(&self) -> u32 {
-        self.steps_done
+    fn ledger_mut(&mut self) -> &mut StepLedger {
+        &mut self.ledger
     }
 
-    fn record_steps(&mut self, encoder: &mut wgpu::CommandEncoder, n: u32) -> u32 {
-        let room = self.max_uncollected_steps() - (self.steps_done - self.collected);
-        let n = n.min(self.total_steps - self.steps_done).min(room);
-        if n == 0 {
-            return 0;
-        }
-        let first = self.steps_done;
+    fn record_from(&mut self, encoder: &mut wgpu::CommandEncoder, first: u32, n: u32) {
         self.counters.record_clear(encoder, first, n);
         match self.kind {
             PassKind::Compute => self.record_compute(encoder, first, n),
             PassKind::Fragment => self.record_fragment(encoder, first, n),
         }
-        self.steps_done += n;
-        n
     }
 
     fn counters(&self) -> &SwapCounters {
         &self.counters
     }
 
-    fn steps_collected(&self) -> u32 {
-        self.collected
-    }
-
     fn accept_swaps(&mut self, bytes: &[u8]) {
-        let first = self.collected;
-        let counts = self.counters.decode(bytes);
-        assert!(first as usize + counts.len() <= self.steps_done as usize, "counts of unrecorded steps");
-        for (i, swaps) in (first..).zip(counts) {
-            self.stats.total_swaps += u64::from(swaps);
-            self.stats.last_step_swaps = Some(swaps);
+        for swaps in self.counters.decode(bytes) {
+            let step = self.ledger.take(swaps);
             // Two consecutive passes without a swap cover both parities: every adjacent pair
             // is in order, so the state before them is sorted.
-            if swaps == 0 && self.previous_swaps == Some(0) && self.stats.sorted_after.is_none() {
-                self.stats.sorted_after = Some(i - 1);
+            if swaps == 0 && self.previous_swaps == Some(0) {
+                self.ledger.sorted_after(step - 1);
             }
             self.previous_swaps = Some(swaps);
-            self.collected = i + 1;
         }
-        if self.collected == self.total_steps && self.stats.sorted_after.is_none() {
-            self.stats.sorted_after = Some(self.total_steps);
-        }
-    }
-
-    fn stats(&self) -> RunStats {
-        self.stats
+        self.ledger.settle();
     }
 
     fn notice(&self) -> Option<&str> {
@@ -475,7 +412,7 @@ impl SortRun for OddEvenRun {
     }
 
     fn state(&self) -> &wgpu::Texture {
-        self.pictures.state(self.steps_done)
+        self.pictures.state(self.ledger.done())
     }
 
     fn lens_view(&self) -> LensView<'_> {
@@ -483,29 +420,19 @@ impl SortRun for OddEvenRun {
             &self.pictures,
             &self.intervals,
             self.options,
-            self.steps_done,
+            self.ledger.done(),
             LensStep::OddEven,
         )
     }
 
     fn restart(&mut self, encoder: &mut wgpu::CommandEncoder) {
         self.pictures.record_restart(encoder);
-        self.steps_done = 0;
-        self.reset_stats();
+        self.restart_ledger(self.ledger.total());
     }
 
-    fn restart_within(
-        &mut self,
-        gpu: &Gpu,
-        encoder: &mut wgpu::CommandEncoder,
-        intervals: Option<&IntervalMap>,
-    ) -> Result<(), IntervalMapError> {
-        let (width, height) = (self.pictures.state(0).width(), self.pictures.state(0).height());
-        if let Some(map) = intervals {
-            interval_texture::check_map(map, width, height, self.options.axis)?;
-        }
+    fn set_intervals(&mut self, gpu: &Gpu, intervals: Option<&IntervalMap>) -> Result<(), IntervalMapError> {
+        interval_texture::check_map(intervals, self.pictures.size(), self.options.axis)?;
         self.use_intervals(gpu, intervals);
-        self.restart(encoder);
         Ok(())
     }
 }

@@ -6,6 +6,7 @@ use crate::gpu::texture::{copy_picture, create_picture_texture, picture_texture}
 use image::RgbaImage;
 
 /// The picture a run starts from.
+#[derive(Clone)]
 pub enum StartPicture<'a> {
     /// A picture on the CPU, uploaded.
     Image(&'a RgbaImage),
@@ -55,6 +56,11 @@ impl PingPong {
         ping_pong.record_restart(&mut encoder);
         gpu.queue.submit([encoder.finish()]);
         ping_pong
+    }
+
+    /// Width and height of the picture.
+    pub fn size(&self) -> (u32, u32) {
+        (self.input.width(), self.input.height())
     }
 
     /// The input picture (never written by a step).

@@ -2,6 +2,7 @@
 //! stepping frame after frame allocates nothing: blocking, or awaited (in the browser).
 
 use super::SortRun;
+use super::step_ledger::STEP_RING;
 use crate::gpu::readback::map_and_read_async;
 use crate::gpu::{Gpu, GpuError};
 
@@ -13,7 +14,7 @@ pub struct SwapReader {
 impl SwapReader {
     /// A reader for `run`.
     pub fn new(gpu: &Gpu, run: &dyn SortRun) -> Self {
-        let size = run.swap_readback_size(run.max_uncollected_steps()).max(4);
+        let size = run.swap_readback_size(STEP_RING).max(4);
         let staging = gpu.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("swap_reader::staging"),
             size,

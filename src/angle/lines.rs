@@ -7,8 +7,7 @@ use super::line_space::line_count;
 use super::scatter::LineScatter;
 use super::{Angle, AngledRun, LineSpace};
 use crate::algorithms::interval_texture::IntervalMapError;
-use crate::algorithms::map_source::MapSource;
-use crate::algorithms::ping_pong::StartPicture;
+use crate::algorithms::request::StartRequest;
 use crate::algorithms::{Algorithm, Pipelines, RunSettings, SortRun};
 use crate::gpu::Gpu;
 use crate::intervals::{IntervalError, IntervalMap, IntervalMode, IntervalSettings, IntervalSummary, Mask};
@@ -181,52 +180,22 @@ impl Lines {
         }
     }
 
-    /// Starts sorting `picture` along these lines with `pipelines`, within `intervals` (made by
-    /// [`Lines::intervals`]; whole lines with `None`). The options' axis is the lines' own.
-    #[allow(clippy::too_many_arguments, reason = "what a run starts from, each of its own type, used once")]
+    /// Starts the run `request` asks for along these lines with `pipelines`: its picture on the
+    /// CPU or a picture texture already on the GPU (a clip's frame converted there), within a map
+    /// of [`Lines::intervals`] (whole lines with none) or intervals the GPU finds along these
+    /// lines, so nothing of the picture need cross from the CPU. The options' axis is the lines'.
     pub fn start(
         &self,
         gpu: &Gpu,
         pipelines: &Pipelines,
         scatter: &LineScatter,
-        picture: &RgbaImage,
-        options: SortOptions,
-        settings: RunSettings,
-        intervals: Option<&IntervalMap>,
+        request: StartRequest<'_>,
     ) -> Result<Box<dyn SortRun>, IntervalMapError> {
-        let source = MapSource::Cpu(intervals);
-        self.start_from(gpu, pipelines, scatter, StartPicture::Image(picture), options, settings, source)
-    }
-
-    /// [`Lines::start`] from a picture on the CPU or a picture texture already on the GPU (a clip's
-    /// frame converted there), within the intervals of `source` (a map of [`Lines::intervals`], or
-    /// intervals the GPU finds along these lines): nothing of the picture need cross from the CPU.
-    #[allow(clippy::too_many_arguments, reason = "what a run starts from, each of its own type, used once")]
-    pub fn start_from(
-        &self,
-        gpu: &Gpu,
-        pipelines: &Pipelines,
-        scatter: &LineScatter,
-        picture: StartPicture<'_>,
-        options: SortOptions,
-        settings: RunSettings,
-        source: MapSource<'_>,
-    ) -> Result<Box<dyn SortRun>, IntervalMapError> {
-        let options = self.sort_options(options);
+        let request = StartRequest { options: self.sort_options(request.options), ..request };
         match self {
-            Lines::Axis(_) => pipelines.start_from(gpu, picture, options, settings, source),
+            Lines::Axis(_) => pipelines.start(gpu, request),
             Lines::Angled(space) => {
-                let run = AngledRun::start(
-                    gpu,
-                    pipelines,
-                    scatter,
-                    space.clone(),
-                    picture,
-                    options,
-                    settings,
-                    source,
-                )?;
-                Ok(Box::new(run))
+                Ok(Box::new(AngledRun::start(gpu, pipelines, scatter, space.clone(), request)?))
             }
         }
     }

@@ -13,8 +13,10 @@ use crate::algorithms::found_intervals::{FoundIntervals, LineCells};
 use crate::algorithms::interval_texture::IntervalMapError;
 use crate::algorithms::map_source::MapSource;
 use crate::algorithms::ping_pong::StartPicture;
+use crate::algorithms::request::StartRequest;
+use crate::algorithms::step_ledger::StepLedger;
 use crate::algorithms::swap_counters::SwapCounters;
-use crate::algorithms::{Pipelines, RunSettings, RunStats, SortRun};
+use crate::algorithms::{Pipelines, SortRun};
 use crate::gpu::Gpu;
 use crate::intervals::IntervalMap;
 use crate::keys::options::{Axis, Scope, SortOptions};
@@ -36,23 +38,20 @@ pub struct AngledRun {
 }
 
 impl AngledRun {
-    /// Starts sorting `picture` (on the CPU, uploaded, or a picture texture already on the GPU,
-    /// which becomes the run's picture) along the lines of `space` with `pipelines`, within the
-    /// intervals of `source`: a map of line space, as [`LineSpace::interval_map`] makes (whole
-    /// lines with `None`), or intervals the GPU finds in line space from the picture (any axis
+    /// Starts the run `request` asks for along the lines of `space` with `pipelines`. Its picture
+    /// (on the CPU, uploaded, or a picture texture already on the GPU, which becomes the run's
+    /// picture) is sorted within a map of line space, as [`LineSpace::interval_map`] makes (whole
+    /// lines with none), or intervals the GPU finds in line space from the picture (any axis
     /// given is taken as line space's rows). The GPU gathers line space from the picture. The
     /// options' axis is ignored: line space is sorted by rows.
-    #[allow(clippy::too_many_arguments, reason = "what a run starts from, each of its own type, used once")]
     pub fn start(
         gpu: &Gpu,
         pipelines: &Pipelines,
         scatter: &LineScatter,
         space: Arc<LineSpace>,
-        picture: StartPicture<'_>,
-        options: SortOptions,
-        settings: RunSettings,
-        source: MapSource<'_>,
+        request: StartRequest<'_>,
     ) -> Result<Self, IntervalMapError> {
+        let StartRequest { picture, options, settings, intervals: source } = request;
         if matches!(pipelines, Pipelines::Radix(_)) && settings.radix.scope == Scope::Image {
             return Err(IntervalMapError::WholePictureAtAngle);
         }
@@ -72,7 +71,8 @@ impl AngledRun {
             }
         };
         let lines = StartPicture::Texture(scatter.gather(gpu, &space, &picture));
-        let inner = pipelines.start_from(gpu, lines, options, settings, source)?;
+        let inner =
+            pipelines.start(gpu, StartRequest { picture: lines, options, settings, intervals: source })?;
         let mut run = AngledRun {
             inner,
             places: tables.places,
@@ -123,55 +123,25 @@ impl AngledRun {
 }
 
 impl SortRun for AngledRun {
-    fn total_steps(&self) -> u32 {
-        self.inner.total_steps()
+    fn ledger(&self) -> &StepLedger {
+        self.inner.ledger()
     }
 
-    fn steps_done(&self) -> u32 {
-        self.inner.steps_done()
+    fn ledger_mut(&mut self) -> &mut StepLedger {
+        self.inner.ledger_mut()
     }
 
-    fn record_steps(&mut self, encoder: &mut wgpu::CommandEncoder, n: u32) -> u32 {
-        let steps = self.inner.record_steps(encoder, n);
-        if steps > 0 {
-            self.record_scatter(encoder);
-        }
-        steps
+    fn record_from(&mut self, encoder: &mut wgpu::CommandEncoder, first: u32, n: u32) {
+        self.inner.record_from(encoder, first, n);
+        self.record_scatter(encoder);
     }
 
     fn counters(&self) -> &SwapCounters {
         self.inner.counters()
     }
 
-    fn max_uncollected_steps(&self) -> u32 {
-        self.inner.max_uncollected_steps()
-    }
-
-    fn steps_collected(&self) -> u32 {
-        self.inner.steps_collected()
-    }
-
-    fn swap_readback_size(&self, n: u32) -> u64 {
-        self.inner.swap_readback_size(n)
-    }
-
-    fn record_swap_readback(
-        &self,
-        encoder: &mut wgpu::CommandEncoder,
-        first: u32,
-        n: u32,
-        staging: &wgpu::Buffer,
-        offset: u64,
-    ) {
-        self.inner.record_swap_readback(encoder, first, n, staging, offset);
-    }
-
     fn accept_swaps(&mut self, bytes: &[u8]) {
         self.inner.accept_swaps(bytes);
-    }
-
-    fn stats(&self) -> RunStats {
-        self.inner.stats()
     }
 
     fn state(&self) -> &wgpu::Texture {
@@ -183,15 +153,12 @@ impl SortRun for AngledRun {
         self.record_scatter(encoder);
     }
 
-    fn restart_within(
-        &mut self,
-        gpu: &Gpu,
-        encoder: &mut wgpu::CommandEncoder,
-        intervals: Option<&IntervalMap>,
-    ) -> Result<(), IntervalMapError> {
-        self.inner.restart_within(gpu, encoder, intervals.or(self.space.whole_lines()))?;
-        self.record_scatter(encoder);
-        Ok(())
+    fn set_intervals(&mut self, gpu: &Gpu, intervals: Option<&IntervalMap>) -> Result<(), IntervalMapError> {
+        self.inner.set_intervals(gpu, intervals.or(self.space.whole_lines()))
+    }
+
+    fn detects_sorted_early(&self) -> bool {
+        self.inner.detects_sorted_early()
     }
 
     fn notice(&self) -> Option<&str> {

@@ -8,6 +8,7 @@
 use super::LineSpace;
 use crate::gpu::Gpu;
 use crate::gpu::bindings::{storage_target, uint_texture};
+use crate::gpu::kernel::{compute_pipeline_on, kernel_layouts};
 use crate::gpu::shaders::LINE_SCATTER_PROGRAM;
 use crate::gpu::texture::PICTURE_FORMAT;
 
@@ -64,15 +65,11 @@ impl LineScatter {
     pub fn new(gpu: &Gpu) -> Self {
         let device = &gpu.device;
         let texture = |binding| uint_texture(binding, wgpu::ShaderStages::COMPUTE);
-        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("line_scatter::layout"),
-            entries: &[texture(0), texture(1), storage_target(2, PICTURE_FORMAT)],
-        });
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("line_scatter::pipeline_layout"),
-            bind_group_layouts: &[Some(&layout)],
-            immediate_size: 0,
-        });
+        let (layout, pipeline_layout) = kernel_layouts(
+            device,
+            "line_scatter",
+            &[texture(0), texture(1), storage_target(2, PICTURE_FORMAT)],
+        );
         let build =
             Builder { device: device.clone(), layout: pipeline_layout, cache: gpu.pipeline_cache().cloned() };
         // In the browser wgpu's objects stay on the page's one thread, so the Arc is never shared.
@@ -91,14 +88,15 @@ impl LineScatter {
     fn pipeline(&self) -> &wgpu::ComputePipeline {
         self.pipeline.get_or_init(|| {
             let Builder { device, layout, cache } = &*self.build;
-            device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: Some("line_scatter::pipeline"),
-                layout: Some(layout),
-                module: &LINE_SCATTER_PROGRAM.module(device),
-                entry_point: Some("scatter_lines"),
-                compilation_options: Default::default(),
-                cache: cache.as_ref(),
-            })
+            compute_pipeline_on(
+                device,
+                cache.as_ref(),
+                "line_scatter::pipeline",
+                Some(layout),
+                &LINE_SCATTER_PROGRAM.module(device),
+                "scatter_lines",
+                Default::default(),
+            )
         })
     }
 

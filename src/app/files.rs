@@ -2,6 +2,7 @@
 //! current state as a PNG named after the picture (and frame) and settings.
 
 use super::Running;
+use super::window_mask::FitTo;
 use crate::gpu::readback::read_texture;
 use crate::picture::input::Picture;
 use crate::picture::output::{OutputFile, OutputFormat};
@@ -44,7 +45,7 @@ impl Running {
         let same_size = picture.pixels.dimensions() == self.session.picture.pixels.dimensions()
             && source == self.session.source_size;
         if !same_size && let Some(mask) = self.session.mask.take() {
-            match mask.refit(&picture.label, source, picture.pixels.dimensions()) {
+            match mask.refit(FitTo::of(&picture, source)) {
                 Ok(mask) => self.session.mask = Some(mask),
                 Err(e) => self.ui.error(format!("mask dropped: {e}")),
             }

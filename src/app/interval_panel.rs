@@ -153,25 +153,26 @@ mod tests {
 
     #[test]
     fn any_pair_of_handles_makes_a_valid_threshold_lo_first() {
-        let t = threshold_from_handles(0.2, 0.6);
-        assert_eq!((t.lo(), t.hi()), (0.2, 0.6));
-        let crossed = threshold_from_handles(0.7, 0.3);
-        assert_eq!((crossed.lo(), crossed.hi()), (0.3, 0.7));
-        let outside = threshold_from_handles(-0.5, 1.5);
-        assert_eq!((outside.lo(), outside.hi()), (0.0, 1.0));
-        let met = threshold_from_handles(0.4, 0.4);
-        assert_eq!((met.lo(), met.hi()), (0.4, 0.4));
-        let nan = threshold_from_handles(f64::NAN, 0.5);
-        assert_eq!((nan.lo(), nan.hi()), (0.0, 0.5));
+        // Handles as dragged, and the threshold they make: crossed ones swap, outside ones clamp,
+        // NaN counts as 0.
+        let cases = [
+            ((0.2, 0.6), (0.2, 0.6)),
+            ((0.7, 0.3), (0.3, 0.7)),
+            ((-0.5, 1.5), (0.0, 1.0)),
+            ((0.4, 0.4), (0.4, 0.4)),
+            ((f64::NAN, 0.5), (0.0, 0.5)),
+        ];
+        for ((a, b), want) in cases {
+            let t = threshold_from_handles(a, b);
+            assert_eq!((t.lo(), t.hi()), want, "handles {a} and {b}");
+        }
     }
 
     #[test]
     fn any_pair_of_handles_makes_valid_interval_lengths() {
-        let r = interval_length_from_handles(8, 64);
-        assert_eq!((r.min(), r.max()), (8, 64));
-        let r = interval_length_from_handles(64, 8);
-        assert_eq!((r.min(), r.max()), (8, 64));
-        let r = interval_length_from_handles(0, 0);
-        assert_eq!((r.min(), r.max()), (1, 1));
+        for ((a, b), want) in [((8, 64), (8, 64)), ((64, 8), (8, 64)), ((0, 0), (1, 1))] {
+            let r = interval_length_from_handles(a, b);
+            assert_eq!((r.min(), r.max()), want, "handles {a} and {b}");
+        }
     }
 }

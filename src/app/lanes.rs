@@ -2,12 +2,13 @@
 //! all stepped in sync by pass.
 
 use super::display::{DisplayPipeline, LanePicture, PictureDraw};
+use crate::algorithms::request::StartRequest;
 use crate::algorithms::swap_reader::SwapReader;
 use crate::algorithms::{Algorithm, Pipelines, RunSettings, SortRun};
 use crate::angle::Lines;
 use crate::angle::scatter::LineScatter;
 pub use crate::controls::lane_plan::LaneSync;
-use crate::controls::lane_plan::{self, for_lane, start_lane, whole_lines_notice};
+use crate::controls::lane_plan::{self, for_lane, start_lanes, whole_lines_notice};
 use crate::controls::player::Stepper;
 use crate::gpu::timing::GpuTimer;
 use crate::gpu::{Gpu, GpuError};
@@ -86,28 +87,21 @@ impl Lanes {
         which: &[(Algorithm, RunSettings)],
         intervals: Option<&IntervalMap>,
     ) -> Self {
-        let lanes = which
-            .iter()
-            .map(|&(algorithm, settings)| {
-                let pipes = &pipelines
-                    .iter()
-                    .find(|(a, _)| *a == algorithm)
-                    .expect("pipelines for every algorithm")
-                    .1;
-                let start =
-                    start_lane(gpu, pipes, scatter, picture, lines, algorithm, options, settings, intervals);
+        let request = StartRequest::new(picture, options).within(intervals);
+        let lanes = start_lanes(gpu, pipelines, scatter, lines, which, request)
+            .into_iter()
+            .map(|(algorithm, settings, start)| {
                 let in_intervals = start.intervals.is_some() && start.notice.is_none();
-                let (run, lane_lines, notice) = (start.run, start.lines, start.notice);
-                let swaps = SwapReader::new(gpu, run.as_ref());
+                let swaps = SwapReader::new(gpu, start.run.as_ref());
                 Lane {
                     swaps,
                     picture: LanePicture::new(gpu),
                     algorithm,
                     settings,
-                    run,
-                    lines: lane_lines,
+                    run: start.run,
+                    lines: start.lines,
                     in_intervals,
-                    notice,
+                    notice: start.notice,
                     gpu_ms_per_pass: None,
                     ms_per_pass: None,
                     owed_ms: 0.0,
@@ -202,8 +196,7 @@ impl Lanes {
 impl Lane {
     /// Records up to `n` passes between the timer's timestamps; returns how many.
     fn record_timed(&mut self, encoder: &mut wgpu::CommandEncoder, n: u32) -> u32 {
-        let want =
-            n.min(self.run.total_steps() - self.run.steps_done()).min(self.run.max_uncollected_steps());
+        let want = self.run.ledger().room(n);
         if let Some(timer) = &self.timer {
             timer.start(encoder);
         }

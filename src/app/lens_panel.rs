@@ -129,14 +129,41 @@ pub fn describe(algorithm: Algorithm, lane: &LaneView, reading: &LensReading) ->
     }
 }
 
-/// The positions shown and the width of a bar, for a strip `width` points wide.
-fn visible(zoom: &mut LensZoom, len: usize, width: f32) -> (usize, usize, f32) {
+/// The positions a strip shows in its bars' rectangle: `first..end`, `bar` points each.
+#[derive(Clone, Copy, Debug)]
+struct Shown {
+    bars: egui::Rect,
+    first: usize,
+    end: usize,
+    bar: f32,
+}
+
+impl Shown {
+    /// Whether position `i` is in view.
+    fn contains(self, i: usize) -> bool {
+        (self.first..self.end).contains(&i)
+    }
+
+    /// The left edge of position `i`'s bar (`i` at least `first`).
+    fn left(self, i: usize) -> f32 {
+        self.bars.min.x + (i - self.first) as f32 * self.bar
+    }
+
+    /// The middle of position `i`'s bar.
+    fn middle(self, i: usize) -> f32 {
+        self.bars.min.x + (i as f32 - self.first as f32 + 0.5) * self.bar
+    }
+}
+
+/// The positions shown in `bars` as `zoom` says (clamping its pan to the line of `len`).
+fn visible(zoom: &mut LensZoom, len: usize, bars: egui::Rect) -> Shown {
+    let width = bars.width();
     let fit = width / len.max(1) as f32;
     let bar = zoom.bar_width.unwrap_or(fit).max(fit);
     let shown = ((width / bar).ceil() as usize).clamp(1, len.max(1));
     zoom.first = zoom.first.clamp(0.0, (len - shown.min(len)) as f32);
     let first = zoom.first as usize;
-    (first, (first + shown).min(len), bar)
+    Shown { bars, first, end: (first + shown).min(len), bar }
 }
 
 /// The bars of one lane's line, with the step's marks, and for radix the input, its digits,
@@ -164,7 +191,7 @@ fn strip(
     if response.hovered() {
         let scroll = ui.input(|i| i.smooth_scroll_delta.y);
         if scroll != 0.0 {
-            let (first, _, bar) = visible(zoom, len, bars.width());
+            let Shown { first, bar, .. } = visible(zoom, len, bars);
             let pointer = ui.input(|i| i.pointer.hover_pos()).map_or(0.0, |p| p.x - bars.min.x);
             let at = first as f32 + pointer / bar;
             let new_bar = (bar * if scroll > 0.0 { 1.25 } else { 0.8 }).min(bars.width() / 2.0);
@@ -173,10 +200,11 @@ fn strip(
         }
     }
     if response.dragged() {
-        let (_, _, bar) = visible(zoom, len, bars.width());
+        let bar = visible(zoom, len, bars).bar;
         zoom.first -= response.drag_delta().x / bar;
     }
-    let (first, end, bar) = visible(zoom, len, bars.width());
+    let shown = visible(zoom, len, bars);
+    let Shown { first, end, bar, .. } = shown;
     let painter = ui.painter_at(rect);
     // The bars are drawn into a picture of the strip, pixel for pixel, and shown as one
     // texture: a software GPU rasterises one quad far faster than a thousand thin ones.
@@ -209,7 +237,6 @@ fn strip(
     };
     let uv = egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0));
     painter.image(texture, bars, uv, egui::Color32::WHITE);
-    let x_of = |i: usize| bars.min.x + (i - first) as f32 * bar;
     let mut mesh = egui::Mesh::default();
     let marks = egui::Rect::from_min_max(
         egui::pos2(rect.min.x, bars.max.y),
@@ -218,7 +245,7 @@ fn strip(
     match &reading.step {
         StepReading::OddEven { .. } => {
             for l in reading.compared().into_iter().filter(|&l| l + 1 >= first && l < end) {
-                let (x0, x1) = (x_of(l.max(first)), x_of((l + 2).min(end)));
+                let (x0, x1) = (shown.left(l.max(first)), shown.left((l + 2).min(end)));
                 let pair = egui::Rect::from_min_max(
                     egui::pos2(x0 + 1.0, marks.min.y + 2.0),
                     egui::pos2(x1 - 1.0, marks.max.y - 2.0),
@@ -236,8 +263,8 @@ fn strip(
             }
         }
         StepReading::Bubble { .. } => {
-            for i in reading.changed().into_iter().filter(|&i| i >= first && i < end) {
-                let x = x_of(i);
+            for i in reading.changed().into_iter().filter(|&i| shown.contains(i)) {
+                let x = shown.left(i);
                 mesh.add_colored_rect(
                     egui::Rect::from_min_max(
                         egui::pos2(x, marks.min.y + 3.0),
@@ -247,10 +274,8 @@ fn strip(
                 );
             }
         }
-        StepReading::Radix { digit_bits, .. } => {
-            radix_rows(&painter, reading, bars, first, end, bar, *digit_bits)
-        }
-        StepReading::Bitonic { .. } => stage_pairs(&painter, reading, bars, first, end, bar),
+        StepReading::Radix { digit_bits, .. } => radix_rows(&painter, reading, shown, *digit_bits),
+        StepReading::Bitonic { .. } => stage_pairs(&painter, reading, shown),
         StepReading::Start => {}
     }
     painter.add(egui::Shape::mesh(mesh));
@@ -265,23 +290,15 @@ fn strip(
 
 /// Under the bars: each pair the bitonic stage compared, both ends in view, joined by a V
 /// (orange where it exchanged); where bars are too thin for that, the positions that changed.
-fn stage_pairs(
-    painter: &egui::Painter,
-    reading: &LensReading,
-    bars: egui::Rect,
-    first: usize,
-    end: usize,
-    bar: f32,
-) {
-    let x_of = |i: usize| bars.min.x + (i as f32 - first as f32 + 0.5) * bar;
-    let top = bars.max.y + 2.0;
-    if bar < 3.0 {
-        for i in reading.changed().into_iter().filter(|&i| i >= first && i < end) {
-            let x = bars.min.x + (i - first) as f32 * bar;
+fn stage_pairs(painter: &egui::Painter, reading: &LensReading, shown: Shown) {
+    let top = shown.bars.max.y + 2.0;
+    if shown.bar < 3.0 {
+        for i in reading.changed().into_iter().filter(|&i| shown.contains(i)) {
+            let x = shown.left(i);
             painter.rect_filled(
                 egui::Rect::from_min_max(
                     egui::pos2(x, top + 2.0),
-                    egui::pos2(x + bar.max(1.0), top + ROW - 2.0),
+                    egui::pos2(x + shown.bar.max(1.0), top + ROW - 2.0),
                 ),
                 0.0,
                 SWAPPED,
@@ -289,8 +306,8 @@ fn stage_pairs(
         }
         return;
     }
-    for (a, b) in reading.stage_pairs().into_iter().filter(|&(a, b)| a >= first && b < end) {
-        let (xa, xb) = (x_of(a), x_of(b));
+    for (a, b) in reading.stage_pairs().into_iter().filter(|&(a, b)| shown.contains(a) && shown.contains(b)) {
+        let (xa, xb) = (shown.middle(a), shown.middle(b));
         let depth = ((xb - xa) / 2.0).clamp(3.0, ROUTES - 6.0);
         let bottom = egui::pos2((xa + xb) / 2.0, top + depth);
         let colour = if reading.exchanged(a, b) { SWAPPED } else { COMPARED };
@@ -306,23 +323,15 @@ fn digit_colour(d: u32, buckets: u32) -> egui::Color32 {
 }
 
 /// Under the bars: where each input pixel went (lines), the input pixels, and their digits.
-fn radix_rows(
-    painter: &egui::Painter,
-    reading: &LensReading,
-    bars: egui::Rect,
-    first: usize,
-    end: usize,
-    bar: f32,
-    digit_bits: u32,
-) {
+fn radix_rows(painter: &egui::Painter, reading: &LensReading, shown: Shown, digit_bits: u32) {
+    let Shown { bars, first, end, bar } = shown;
     let buckets = 1 << digit_bits;
     let whole_picture = matches!(reading.step, StepReading::Radix { whole_picture: true, .. });
     let sequence_first = if whole_picture { (reading.line.index * reading.line.len) as usize } else { 0 };
     let input_top = bars.max.y + ROUTES;
     let digits_top = input_top + ROW;
-    let x_of = |i: usize| bars.min.x + (i as f32 - first as f32 + 0.5) * bar;
     for (i, cell) in reading.cells.iter().enumerate().take(end).skip(first) {
-        let x = bars.min.x + (i - first) as f32 * bar;
+        let x = shown.left(i);
         let w = bar.max(1.0);
         if let Some([r, g, b, _]) = cell.before {
             painter.rect_filled(
@@ -346,9 +355,9 @@ fn radix_rows(
             // Slots are positions in the sequence: the line's own, or the whole picture's.
             if let Some(slot) = cell.slot.and_then(|s| (s as usize).checked_sub(sequence_first)) {
                 // Lines only where both ends are in view (at most one per pixel column).
-                if (first..end).contains(&slot) && (bar >= 1.0 || i % (1.0 / bar).ceil() as usize == 0) {
+                if shown.contains(slot) && (bar >= 1.0 || i % (1.0 / bar).ceil() as usize == 0) {
                     painter.line_segment(
-                        [egui::pos2(x_of(i), input_top), egui::pos2(x_of(slot), bars.max.y)],
+                        [egui::pos2(shown.middle(i), input_top), egui::pos2(shown.middle(slot), bars.max.y)],
                         egui::Stroke::new(1.0, digit_colour(d, buckets).gamma_multiply(0.8)),
                     );
                 }

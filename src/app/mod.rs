@@ -14,6 +14,7 @@
 //!   and `live_intervals` (intervals, live), `window_mask`, `window_angle` (the direction);
 //! - files: `files` (open, save PNG), `window_recording` and `recording` (G, in the background),
 //!   `window_clip` (a clip played sorted, paused, stepped, recorded).
+#![cfg(not(target_arch = "wasm32"))]
 
 mod actions;
 pub mod display;
@@ -50,7 +51,7 @@ use crate::intervals::{IntervalMap, IntervalSettings, Mask};
 use crate::keys::options::SortOptions;
 use crate::picture::input::{Picture, SizeLimit};
 use crate::record::RecordSettings;
-use crate::settings::VideoSettings;
+use crate::settings::{Settings, VideoSettings};
 use crate::video::playback::ClipReader;
 use display::DisplayPipeline;
 use lanes::{LaneSync, Lanes};
@@ -89,36 +90,10 @@ impl WindowSource {
 pub struct WindowOptions {
     /// The picture or clip.
     pub source: WindowSource,
-    /// How clips are read and how G writes them.
-    pub video: VideoSettings,
-    /// Key and order (the axis follows `angle`).
-    pub options: SortOptions,
-    /// The direction to sort in.
-    pub angle: Angle,
-    /// Algorithm.
-    pub algorithm: Algorithm,
-    /// Pass kind.
-    pub pass_kind: PassKind,
-    /// Bubble: phases per step.
-    pub phases_per_step: u32,
-    /// Radix: digit width, key bits, scope, sub-steps.
-    pub radix: RadixSettings,
-    /// Largest picture side (`--max-size`), and whether larger ones are refused.
-    pub max_size: Option<u32>,
-    /// Refuse pictures over the limit instead of shrinking them.
-    pub no_downscale: bool,
-    /// Start playing.
-    pub play: bool,
-    /// Starting speed in passes per second (the nearest of [`crate::controls::player::SPEEDS`]).
-    pub speed: Option<f64>,
-    /// Open the row lens on this line.
-    pub lens: Option<u32>,
-    /// Close after this long and print frame statistics.
-    pub quit_after: Option<Duration>,
-    /// Settings for G (record).
-    pub record: RecordSettings,
-    /// How the lines are cut into intervals.
-    pub intervals: IntervalSettings,
+    /// What the command line asked for: algorithm, key and order, direction, run and interval
+    /// settings, the size limit, how G records and clips are written, and the window's own
+    /// flags (play, speed, lens, quit after).
+    pub settings: Settings,
     /// A mask (`--mask`) and its file, already checked against the picture's size.
     pub mask: Option<(PathBuf, Mask)>,
 }

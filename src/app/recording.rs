@@ -2,9 +2,11 @@
 //! progress and cancel: a picture's run (GIF, APNG or PNG frames) by the same recorder as
 //! `--record`, or a whole clip sorted as `CLIP --out PATH` sorts it.
 
+use crate::algorithms::request::StartRequest;
 use crate::algorithms::{Algorithm, Pipelines, RunSettings};
 use crate::angle::Lines;
 use crate::angle::scatter::LineScatter;
+use crate::controls::lane_plan::start_lane;
 use crate::gpu::Gpu;
 use crate::intervals::IntervalMap;
 use crate::keys::options::SortOptions;
@@ -60,20 +62,10 @@ impl BackgroundRecording {
             let pipelines = Pipelines::new(&gpu, job.algorithm);
             let scatter = LineScatter::new(&gpu);
             let start = |first: &RgbaImage| {
-                job.lines
-                    .start(
-                        &gpu,
-                        &pipelines,
-                        &scatter,
-                        first,
-                        job.options,
-                        job.run_settings,
-                        job.intervals.as_ref(),
-                    )
-                    .unwrap_or_else(|_| {
-                        let rows = Lines::Axis(crate::keys::options::Axis::Rows).sort_options(job.options);
-                        pipelines.start(&gpu, first, rows, job.run_settings)
-                    })
+                let request = StartRequest::new(first, job.options)
+                    .settings(job.run_settings)
+                    .within(job.intervals.as_ref());
+                start_lane(&gpu, &pipelines, &scatter, &job.lines, job.algorithm, request).run
             };
             let report = record(&gpu, &job.picture, start, &job.settings, target, |frames, most| {
                 d.store(frames.into(), Ordering::Relaxed);

@@ -3,6 +3,7 @@
 
 use super::Running;
 use crate::gpu::readback::read_texture;
+use crate::gpu::shaders::begin_cleared_pass;
 use crate::picture::output::{OutputFile, OutputFormat};
 
 impl Running {
@@ -129,22 +130,7 @@ impl Running {
         primitives: &[egui::ClippedPrimitive],
         screen: &egui_wgpu::ScreenDescriptor,
     ) {
-        let pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some(label),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: target,
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(self.background()),
-                    store: wgpu::StoreOp::Store,
-                },
-            })],
-            depth_stencil_attachment: None,
-            timestamp_writes: None,
-            occlusion_query_set: None,
-            multiview_mask: None,
-        });
+        let pass = begin_cleared_pass(encoder, target, label, self.background());
         self.renderer.render(&mut pass.forget_lifetime(), primitives, screen);
     }
 

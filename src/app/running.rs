@@ -7,7 +7,7 @@ use super::live_intervals::{IntervalInputs, RefreshThrottle};
 use super::panel_model::{Action, LaneView, UiModel, UiState};
 use super::{FrameClock, Running, Session, WindowOptions, WindowSource};
 use super::{ui, window_clip, window_intervals, window_mask, window_size};
-use crate::algorithms::{Algorithm, Pipelines, RunSettings};
+use crate::algorithms::{Algorithm, Pipelines};
 use crate::angle::Lines;
 use crate::angle::scatter::LineScatter;
 use crate::controls::commands::{Command, command_for, command_table};
@@ -30,11 +30,12 @@ impl Running {
         instance: wgpu::Instance,
         options: WindowOptions,
     ) -> anyhow::Result<Self> {
+        let WindowOptions { source, settings: given, mask } = options;
         let screen = event_loop.primary_monitor().map(|m| m.size().to_logical::<f64>(m.scale_factor()));
         let (width, height) =
             window_size::initial_size(screen.map(|s| (s.width, s.height)), window_size::remembered());
         let attributes = Window::default_attributes()
-            .with_title(format!("shadersort — {}", options.source.title()))
+            .with_title(format!("shadersort — {}", source.title()))
             .with_inner_size(winit::dpi::LogicalSize::new(width, height))
             .with_min_inner_size(winit::dpi::LogicalSize::new(480.0, 320.0));
         let window = Arc::new(event_loop.create_window(attributes)?);
@@ -71,13 +72,10 @@ impl Running {
         let renderer = egui_wgpu::Renderer::new(&gpu.device, format, egui_wgpu::RendererOptions::default());
         let display = DisplayPipeline::new(&gpu, format);
         let pipelines: Vec<_> = Algorithm::ALL.into_iter().map(|a| (a, Pipelines::new(&gpu, a))).collect();
-        let limit = SizeLimit::new(
-            gpu.device.limits().max_texture_dimension_2d,
-            options.max_size,
-            !options.no_downscale,
-        );
+        let limit =
+            SizeLimit::new(gpu.device.limits().max_texture_dimension_2d, given.max_size, !given.no_downscale);
         let mut ui = UiState::default();
-        let (picture, source_size, clip) = match options.source {
+        let (picture, source_size, clip) = match source {
             WindowSource::Picture(picture) => {
                 let source_size = picture.pixels.dimensions();
                 let (picture, notice) = picture.fit(&limit)?;
@@ -88,7 +86,7 @@ impl Running {
             }
             WindowSource::Clip(reader) => {
                 let info = reader.info().clone();
-                let (clip, picture, notice) = window_clip::open_clip(reader, &limit, options.video.clone())?;
+                let (clip, picture, notice) = window_clip::open_clip(reader, &limit, given.video.clone())?;
                 let line = format!(
                     "playing {} — {} frames at {:.3} fps; Space pauses, , and . step frames",
                     picture.label,
@@ -99,14 +97,12 @@ impl Running {
                 (picture, (info.width, info.height), Some(clip))
             }
         };
-        let mask = match options.mask {
+        let mask = match mask {
             Some((path, mask)) => Some(window_mask::WindowMask::new(
                 mask,
                 &path,
                 0,
-                &picture.label,
-                source_size,
-                picture.pixels.dimensions(),
+                window_mask::FitTo::of(&picture, source_size),
             )?),
             None => None,
         };
@@ -114,27 +110,22 @@ impl Running {
             ui.mask_path = mask.path.display().to_string();
         }
         let lines = Lines::new(
-            options.angle,
+            given.direction,
             picture.pixels.dimensions(),
             gpu.device.limits().max_texture_dimension_2d,
         )?;
-        let sort_options = lines.sort_options(options.options);
+        let sort_options = lines.sort_options(given.options);
         let intervals_made_from =
-            IntervalInputs::new(&options.intervals, mask.as_ref().map(|m| m.id), lines.angle());
+            IntervalInputs::new(&given.intervals, mask.as_ref().map(|m| m.id), lines.angle());
         let interval_map = window_intervals::compute_intervals(
             &lines,
             &picture.pixels,
             &intervals_made_from,
-            &options.intervals,
+            &given.intervals,
             mask.as_ref(),
         )?;
         let scatter = LineScatter::new(&gpu);
-        let settings = RunSettings {
-            pass_kind: options.pass_kind,
-            phases_per_step: options.phases_per_step,
-            radix: options.radix,
-        };
-        let lanes_for = lane_kinds(options.algorithm, settings, false, LaneSync::default());
+        let lanes_for = lane_kinds(given.algorithm, given.run, false, LaneSync::default());
         let lanes = Lanes::start(
             &gpu,
             &pipelines,
@@ -146,23 +137,23 @@ impl Running {
             interval_map.as_ref(),
         );
         let mut player = Player::default();
-        if let Some(speed) = options.speed {
+        if let Some(speed) = given.speed {
             player.set_speed(speed);
         }
         let session = Session {
             picture,
             options: sort_options,
             lines,
-            algorithm: options.algorithm,
-            pass_kind: options.pass_kind,
-            phases_per_step: options.phases_per_step,
-            radix: options.radix,
+            algorithm: given.algorithm,
+            pass_kind: given.run.pass_kind,
+            phases_per_step: given.run.phases_per_step,
+            radix: given.run.radix,
             compare: false,
             sync: LaneSync::default(),
             lanes,
             player,
             source_size,
-            intervals: options.intervals,
+            intervals: given.intervals,
             mask,
             masks_loaded: 1,
             interval_map,
@@ -192,7 +183,7 @@ impl Running {
             recording: None,
             opening: None,
             limit,
-            record_settings: options.record,
+            record_settings: given.record,
             clock: FrameClock {
                 started: now,
                 last: now,
@@ -200,7 +191,7 @@ impl Running {
                 slowest: Duration::ZERO,
                 recent: Default::default(),
             },
-            quit_after: options.quit_after,
+            quit_after: given.quit_after,
             quit: false,
             // One pass per frame until a pass has been timed.
             seconds_per_pass: FRAME_BUDGET_SECONDS,
@@ -211,8 +202,8 @@ impl Running {
             view_to_save: None,
             lens_probe: crate::lens::LensProbe::new(&gpu_for_lens),
             clip,
-            video: options.video,
-            options_max_size: options.max_size,
+            video: given.video,
+            options_max_size: given.max_size,
         };
         if running.ui.status.is_empty() {
             running.report_intervals();
@@ -224,10 +215,10 @@ impl Running {
         if let Some(notice) = running.session.lanes.lanes.iter().find_map(|l| l.notice.clone()) {
             running.ui.say(notice);
         }
-        if let Some(line) = options.lens {
+        if let Some(line) = given.lens {
             running.open_lens_on_line(line);
         }
-        if options.play {
+        if given.play {
             running.command(Command::PlayPause);
         }
         running.window.request_redraw();

@@ -80,17 +80,11 @@ fn side_panel(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, actio
     ui.separator();
 
     egui::Grid::new("settings").num_columns(2).show(ui, |ui| {
-        ui.label("Algorithm");
-        let mut algorithm = model.algorithm;
-        egui::ComboBox::from_id_salt("algorithm").selected_text(algorithm.title()).show_ui(ui, |ui| {
-            for a in Algorithm::ALL {
-                ui.selectable_value(&mut algorithm, a, a.title());
-            }
-        });
-        if algorithm != model.algorithm {
+        if let Some(algorithm) =
+            choice_row(ui, "Algorithm", model.algorithm, &Algorithm::ALL, Algorithm::title)
+        {
             actions.push(Action::SetAlgorithm(algorithm));
         }
-        ui.end_row();
 
         // Only odd-even has a choice of pass kinds.
         if model.algorithm.pass_kinds().len() > 1 {
@@ -110,37 +104,20 @@ fn side_panel(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, actio
             radix_settings(ui, model, actions);
         }
 
-        ui.label("Key");
-        let mut key = model.key;
-        egui::ComboBox::from_id_salt("key").selected_text(key.name()).show_ui(ui, |ui| {
-            for k in SortKey::ALL {
-                ui.selectable_value(&mut key, k, k.name());
-            }
-        });
-        if key != model.key {
+        if let Some(key) = choice_row(ui, "Key", model.key, &SortKey::ALL, SortKey::name) {
             actions.push(Action::SetKey(key));
         }
-        ui.end_row();
-
-        ui.label("Order");
-        let mut reverse = model.reverse;
-        ui.checkbox(&mut reverse, "largest first");
-        if reverse != model.reverse {
+        if let Some(reverse) = check_row(ui, "Order", model.reverse, "largest first") {
             actions.push(Action::SetReverse(reverse));
         }
-        ui.end_row();
 
         ui.label("Direction");
         direction(ui, model, actions);
         ui.end_row();
 
-        ui.label("View");
-        let mut compare = model.compare;
-        ui.checkbox(&mut compare, "side by side");
-        if compare != model.compare {
+        if let Some(compare) = check_row(ui, "View", model.compare, "side by side") {
             actions.push(Action::SetCompare(compare));
         }
-        ui.end_row();
 
         if model.compare {
             ui.label("Sync");
@@ -221,6 +198,36 @@ fn side_panel(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, actio
             command_button(ui, model, Command::Record, &label, actions);
         }
     }
+}
+
+/// A row of the settings grid: `label`, then a drop-down of `choices` (written as `name` says)
+/// showing `current`; returns the choice when the user picks another.
+fn choice_row<T: Copy + PartialEq>(
+    ui: &mut egui::Ui,
+    label: &str,
+    current: T,
+    choices: &[T],
+    name: fn(T) -> &'static str,
+) -> Option<T> {
+    ui.label(label);
+    let mut chosen = current;
+    egui::ComboBox::from_id_salt(label.to_lowercase()).selected_text(name(chosen)).show_ui(ui, |ui| {
+        for &choice in choices {
+            ui.selectable_value(&mut chosen, choice, name(choice));
+        }
+    });
+    ui.end_row();
+    (chosen != current).then_some(chosen)
+}
+
+/// A row of the settings grid: `label`, then a checkbox `text` showing `current`; returns the
+/// new state when the user toggles it.
+fn check_row(ui: &mut egui::Ui, label: &str, current: bool, text: &str) -> Option<bool> {
+    ui.label(label);
+    let mut checked = current;
+    ui.checkbox(&mut checked, text);
+    ui.end_row();
+    (checked != current).then_some(checked)
 }
 
 /// A clip's frame, its transport and a slider to seek with (the frame is shown when the

@@ -5,7 +5,7 @@
 
 use super::Running;
 use super::live_intervals::{self, IntervalInputs, PlayerPosition, Resume};
-use super::window_mask::WindowMask;
+use super::window_mask::{FitTo, WindowMask};
 use crate::angle::Lines;
 use crate::controls::player::Stepper;
 use crate::intervals::{IntervalMap, IntervalMode, IntervalSettings};
@@ -127,8 +127,7 @@ impl Running {
     pub(super) fn load_mask(&mut self, path: &Path) {
         let s = &self.session;
         let id = s.masks_loaded;
-        let fitted = s.picture.pixels.dimensions();
-        match WindowMask::load(path, id, &s.picture.label, s.source_size, fitted) {
+        match WindowMask::load(path, id, FitTo::of(&s.picture, s.source_size)) {
             Ok(mask) => {
                 self.ui.mask_path = path.display().to_string();
                 self.session.masks_loaded += 1;

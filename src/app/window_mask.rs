@@ -3,7 +3,7 @@
 //! paths do.
 
 use crate::intervals::{IntervalError, Mask};
-use crate::picture::input::InputError;
+use crate::picture::input::{InputError, Picture};
 use std::path::{Path, PathBuf};
 
 /// A mask as read and as fitted to the window's picture, and where it came from.
@@ -17,42 +17,42 @@ pub struct WindowMask {
     fitted: Mask,
 }
 
+/// The picture a mask is fitted to: how messages name it, and its size as read (`source`) and
+/// as sorted (`fitted`, after `--max-size`).
+#[derive(Clone, Copy, Debug)]
+pub struct FitTo<'a> {
+    /// The picture's label.
+    pub picture: &'a str,
+    /// Its size in its file.
+    pub source: (u32, u32),
+    /// Its size in the window.
+    pub fitted: (u32, u32),
+}
+
+impl<'a> FitTo<'a> {
+    /// `picture` as shown, which was `source` pixels in its file.
+    pub fn of(picture: &'a Picture, source: (u32, u32)) -> Self {
+        FitTo { picture: &picture.label, source, fitted: picture.pixels.dimensions() }
+    }
+}
+
 impl WindowMask {
-    /// Reads the mask at `path` and fits it to a picture that was `source` pixels before it
-    /// was fitted to `fitted` (`picture` names it in messages); `id` tells this load from
-    /// others. The error is one line naming the file, or both sizes.
-    pub fn load(
-        path: &Path,
-        id: u64,
-        picture: &str,
-        source: (u32, u32),
-        fitted: (u32, u32),
-    ) -> Result<Self, String> {
+    /// Reads the mask at `path` and fits it to `to`; `id` tells this load from others. The
+    /// error is one line naming the file, or both sizes.
+    pub fn load(path: &Path, id: u64, to: FitTo<'_>) -> Result<Self, String> {
         let mask = Mask::load(path).map_err(|e: InputError| e.to_string())?;
-        Self::new(mask, path, id, picture, source, fitted).map_err(|e| e.to_string())
+        Self::new(mask, path, id, to).map_err(|e| e.to_string())
     }
 
     /// A mask already read from `path`, fitted as [`WindowMask::load`] does.
-    pub fn new(
-        mask: Mask,
-        path: &Path,
-        id: u64,
-        picture: &str,
-        source: (u32, u32),
-        fitted: (u32, u32),
-    ) -> Result<Self, IntervalError> {
-        let fitted = fit(&mask, picture, source, fitted)?;
+    pub fn new(mask: Mask, path: &Path, id: u64, to: FitTo<'_>) -> Result<Self, IntervalError> {
+        let fitted = fit(&mask, to)?;
         Ok(WindowMask { path: path.to_path_buf(), id, original: mask, fitted })
     }
 
     /// The same mask fitted to another picture, or an error naming both sizes.
-    pub fn refit(
-        &self,
-        picture: &str,
-        source: (u32, u32),
-        fitted: (u32, u32),
-    ) -> Result<Self, IntervalError> {
-        Self::new(self.original.clone(), &self.path, self.id, picture, source, fitted)
+    pub fn refit(&self, to: FitTo<'_>) -> Result<Self, IntervalError> {
+        Self::new(self.original.clone(), &self.path, self.id, to)
     }
 
     /// The mask at the size of the picture being sorted.
@@ -61,11 +61,11 @@ impl WindowMask {
     }
 }
 
-/// `mask` for a picture that was `source` pixels before it was fitted to `fitted`: an error
-/// naming both sizes unless the mask is `source`, else the mask scaled to `fitted`.
-fn fit(mask: &Mask, picture: &str, source: (u32, u32), fitted: (u32, u32)) -> Result<Mask, IntervalError> {
-    mask.check_size(picture, source)?;
-    Ok(if source == fitted { mask.clone() } else { mask.resized(fitted.0, fitted.1) })
+/// `mask` fitted to `to`: an error naming both sizes unless the mask is the picture's source
+/// size, else the mask scaled to the fitted size.
+fn fit(mask: &Mask, to: FitTo<'_>) -> Result<Mask, IntervalError> {
+    mask.check_size(to.picture, to.source)?;
+    Ok(if to.source == to.fitted { mask.clone() } else { mask.resized(to.fitted.0, to.fitted.1) })
 }
 
 #[cfg(test)]
@@ -74,21 +74,22 @@ mod tests {
 
     #[test]
     fn a_mask_is_checked_at_the_source_size_and_scaled_to_the_fitted_one() {
+        let to = |picture, source, fitted| FitTo { picture, source, fitted };
         let original = Mask::from_fn(4, 2, |x, _| x < 2);
         let mask =
-            WindowMask::new(original.clone(), Path::new("m.png"), 1, "'p.png'", (4, 2), (4, 2)).unwrap();
+            WindowMask::new(original.clone(), Path::new("m.png"), 1, to("'p.png'", (4, 2), (4, 2))).unwrap();
         assert_eq!(mask.mask(), &original);
-        let half = mask.refit("'p.png'", (4, 2), (2, 1)).unwrap();
+        let half = mask.refit(to("'p.png'", (4, 2), (2, 1))).unwrap();
         assert_eq!((half.mask().dimensions(), half.id), ((2, 1), 1));
         assert!(half.mask().is_sortable(0) && !half.mask().is_sortable(1));
-        let e = mask.refit("'q.png'", (8, 4), (4, 2)).unwrap_err().to_string();
+        let e = mask.refit(to("'q.png'", (8, 4), (4, 2))).unwrap_err().to_string();
         assert!(e.contains("is 4x2 pixels but 'q.png' is 8x4"), "{e}");
     }
 
     #[test]
     fn an_unreadable_mask_is_an_error_not_a_panic() {
-        let e =
-            WindowMask::load(Path::new("/nonexistent/mask.png"), 1, "'p.png'", (4, 2), (4, 2)).unwrap_err();
+        let to = FitTo { picture: "'p.png'", source: (4, 2), fitted: (4, 2) };
+        let e = WindowMask::load(Path::new("/nonexistent/mask.png"), 1, to).unwrap_err();
         assert!(e.contains("/nonexistent/mask.png") && !e.contains('\n'), "{e}");
     }
 }

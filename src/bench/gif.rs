@@ -2,7 +2,8 @@
 //! the naive way (each frame read back as RGBA and quantized on its own by the `image` crate's
 //! GIF encoder), same picture, same passes, same run.
 
-use crate::algorithms::odd_even::{OddEven, PassKind};
+use crate::algorithms::odd_even::OddEven;
+use crate::algorithms::request::StartRequest;
 use crate::algorithms::{SortRun, run_until};
 use crate::gpu::Gpu;
 use crate::gpu::readback::read_texture;
@@ -61,7 +62,7 @@ pub fn run(args: &GifBenchArgs) -> anyhow::Result<()> {
 
     // The GPU work alone, so the rows below can be read as GPU time plus encoding.
     let started = Instant::now();
-    let mut run = odd_even.start(&gpu, &picture, options, PassKind::Compute);
+    let mut run = odd_even.start(&gpu, StartRequest::new(&picture, options));
     run_until(&gpu, &mut run, args.passes, |_| true)?;
     let gpu_only = started.elapsed();
 
@@ -78,7 +79,7 @@ pub fn run(args: &GifBenchArgs) -> anyhow::Result<()> {
         let target = RecordTarget::prepare(&dir.path().join(name))?;
         let format = target.format();
         let start = |first: &RgbaImage| -> Box<dyn SortRun> {
-            Box::new(odd_even.start(&gpu, first, options, PassKind::Compute))
+            Box::new(odd_even.start(&gpu, StartRequest::new(first, options)))
         };
         let report = record(&gpu, &picture, start, &settings, target, |_, _| true)?;
         let dither = if args.no_dither && format == RecordFormat::Gif { " --no-dither" } else { "" };
@@ -133,7 +134,7 @@ fn naive(
     let mut encoder = image::codecs::gif::GifEncoder::new_with_speed(file, speed);
     encoder.set_repeat(image::codecs::gif::Repeat::Infinite)?;
     let delay = image::Delay::from_numer_denom_ms(30, 1);
-    let mut run = odd_even.start(gpu, picture, options, PassKind::Compute);
+    let mut run = odd_even.start(gpu, StartRequest::new(picture, options));
     let mut frames = 0;
     loop {
         let state = read_texture(gpu, run.state())?;

@@ -1,4 +1,5 @@
 //! Benchmarks: commands that measure and print tables, never timed tests.
+#![cfg(not(target_arch = "wasm32"))]
 
 pub mod gif;
 pub mod pass;

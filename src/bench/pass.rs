@@ -4,8 +4,10 @@
 //! within threshold intervals (`--threshold 0.25..0.75`), which prices the interval check.
 
 use super::{WARM_UP_RUNS, WARM_UP_SECONDS, median, parse_size, warm_up};
+use crate::algorithms::RunSettings;
 use crate::algorithms::SortRun;
 use crate::algorithms::odd_even::{OddEven, OddEvenRun, PassKind, fragment_pass_supported};
+use crate::algorithms::request::StartRequest;
 use crate::algorithms::swap_reader::SwapReader;
 use crate::gpu::Gpu;
 use crate::gpu::readback::read_texture;
@@ -170,7 +172,9 @@ fn measure_size(
     {
         let want = odd_even_passes_within(picture, &options, intervals, args.batch);
         for &kind in kinds {
-            let mut run = odd_even.start_within(gpu, picture, options, kind, intervals);
+            let settings = RunSettings { pass_kind: kind, ..Default::default() };
+            let mut run =
+                odd_even.start(gpu, StartRequest::new(picture, options).settings(settings).within(intervals));
             let reader = SwapReader::new(gpu, &run);
             let time = measure(args.runs, || time_passes(gpu, timer, &mut run, &reader, args.batch))?;
             let got = read_texture(gpu, run.state())?;

@@ -5,6 +5,7 @@ use super::{median, parse_size};
 use crate::algorithms::bitonic::{Bitonic, BitonicTuning};
 use crate::algorithms::odd_even::{OddEven, PassKind};
 use crate::algorithms::radix::RadixSettings;
+use crate::algorithms::request::StartRequest;
 use crate::algorithms::swap_reader::SwapReader;
 use crate::algorithms::{Algorithm, Pipelines, RunSettings, SortRun};
 use crate::gpu::Gpu;
@@ -191,7 +192,8 @@ pub fn run(args: &SortBenchArgs) -> anyhow::Result<()> {
         for (label, own, contender) in &jobs {
             let shared = &pipelines.iter().find(|(a, _)| *a == contender.algorithm).expect("all built").1;
             let pipes = own.as_ref().unwrap_or(shared);
-            let mut run = pipes.start(&gpu, &picture, SortOptions::default(), contender.settings);
+            let request = StartRequest::new(&picture, SortOptions::default()).settings(contender.settings);
+            let mut run = pipes.start(&gpu, request)?;
             let note = run.notice().map(|n| format!(" ({n})")).unwrap_or_default();
             let reader = SwapReader::new(&gpu, run.as_ref());
             let mut samples = Vec::new();
@@ -240,13 +242,13 @@ pub fn run(args: &SortBenchArgs) -> anyhow::Result<()> {
 }
 
 /// The row of the bound every row sort is held against: one pass that reads every pixel once
-/// and writes it once (a texture-to-texture copy is no bound: on NVIDIA's Vulkan driver it
-/// moves about 110 GB/s, a tenth of what a compute pass does; BENCHMARKS.md).
+/// and writes it once (a texture-to-texture copy is no bound: on NVIDIA's Vulkan driver it is
+/// far slower than a compute pass; numbers: docs/benchmarks/row-sorts-history.md).
 const ONE_PASS: &str = "one odd-even pass (reads and writes each pixel once: the bound)";
 
 /// Median GPU time of one odd-even compute pass over the picture, from spans of 16 passes.
 fn pass_time(gpu: &Gpu, timer: &GpuTimer, picture: &image::RgbaImage, runs: u32) -> anyhow::Result<Duration> {
-    let mut run = OddEven::new(gpu).start(gpu, picture, SortOptions::default(), PassKind::Compute);
+    let mut run = OddEven::new(gpu).start(gpu, StartRequest::new(picture, SortOptions::default()));
     let reader = SwapReader::new(gpu, &run);
     let mut samples = Vec::new();
     for i in 0..runs + 2 {

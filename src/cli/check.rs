@@ -45,12 +45,11 @@ impl Cli {
                 ("--frame-rate", self.frame_rate.is_some()),
                 ("--ffmpeg", self.ffmpeg.is_some()),
             ];
-            if let Some((flag, _)) = clip_flags.iter().find(|(_, given)| *given) {
-                return Err(format!(
+            return refuse_any(&clip_flags, |flag| {
+                format!(
                     "{flag} applies to a clip (a video, an animated GIF or a folder of frames) sorted with --out; give one as the input, or drop {flag}"
-                ));
-            }
-            return Ok(());
+                )
+            });
         }
         let image = self.image.as_deref().expect("a clip is an input").display();
         let refused = [
@@ -59,19 +58,19 @@ impl Cli {
             ("--every", self.every.is_some()),
             ("--max-frames", self.max_frames.is_some()),
         ];
-        if let Some((flag, _)) = refused.iter().find(|(_, given)| *given) {
-            return Err(format!(
+        refuse_any(&refused, |flag| {
+            format!(
                 "{flag} does not go with a clip: each frame of '{image}' is sorted to the end (or to --passes) into --out, and --sweep moves the threshold over the clip; drop {flag}"
-            ));
-        }
+            )
+        })?;
         // Without --out the window plays the clip, every frame sorted to the end.
         if self.out.is_none() {
             let refused = [("--sweep", self.sweep.is_some()), ("--passes", self.passes.is_some())];
-            if let Some((flag, _)) = refused.iter().find(|(_, given)| *given) {
-                return Err(format!(
+            refuse_any(&refused, |flag| {
+                format!(
                     "{flag} applies to a clip sorted with --out: the window plays '{image}' with every frame sorted to the end (pause with Space to step through a frame's passes); add --out PATH or drop {flag}"
-                ));
-            }
+                )
+            })?;
         }
         if self.frame_rate.is_some()
             && !crate::video::frame_files::is_frame_files(self.image.as_deref().expect("an input"))
@@ -112,11 +111,11 @@ impl Cli {
                 ("--max-frames", self.max_frames.is_some()),
                 ("--sub-steps", self.sub_steps),
             ];
-            if let Some((flag, _)) = refused.iter().find(|(_, given)| *given) {
-                return Err(format!(
+            refuse_any(&refused, |flag| {
+                format!(
                     "{flag} does not go with --sweep: each frame is the whole sort for the threshold 0..T, T from FROM to TO, and --frames sets how many; drop {flag}"
-                ));
-            }
+                )
+            })?;
         }
         // The window takes --scope image with intervals: its radix lane then sorts whole lines and
         // says why (it may switch scope or algorithm later); a headless run cannot.
@@ -174,6 +173,14 @@ impl Cli {
             );
         }
         Ok(())
+    }
+}
+
+/// An error from `why` for the first of `flags` (name, whether given) that was given.
+fn refuse_any(flags: &[(&str, bool)], why: impl FnOnce(&str) -> String) -> Result<(), String> {
+    match flags.iter().find(|(_, given)| *given) {
+        Some((flag, _)) => Err(why(flag)),
+        None => Ok(()),
     }
 }
 

@@ -1,5 +1,6 @@
 //! The command line: flags, their defaults and help text. `check` refuses flags that do not
 //! go together, `resolve` turns them into the [`crate::settings::Settings`] front ends take.
+#![cfg(not(target_arch = "wasm32"))]
 
 mod check;
 mod resolve;

@@ -147,42 +147,55 @@ mod tests {
         }
     }
 
+    /// Checks that what the panel says for `facts` starts with `start` and holds each of `holds`.
+    fn says(facts: &Facts, start: &str, holds: &[&str]) {
+        let text = explain(facts);
+        assert!(text.starts_with(start), "{text}");
+        for part in holds {
+            assert!(text.contains(part), "{part:?} missing from: {text}");
+        }
+    }
+
     #[test]
     fn odd_even_names_the_last_pass_parity_and_the_bound() {
-        let text = explain(&facts(Algorithm::OddEven, (37, 640)));
-        assert!(text.starts_with("Pass 37 compared pairs starting at odd x: 1,204 swaps."), "{text}");
-        assert!(text.contains("a line of 640 pixels is sorted after at most 640 passes"), "{text}");
-        let text = explain(&facts(Algorithm::OddEven, (38, 640)));
-        assert!(text.starts_with("Pass 38 compared pairs starting at even x"), "{text}");
-        assert!(
-            explain(&facts(Algorithm::OddEven, (0, 640)))
-                .starts_with("Pass 1 will compare pairs starting at odd x")
+        says(
+            &facts(Algorithm::OddEven, (37, 640)),
+            "Pass 37 compared pairs starting at odd x: 1,204 swaps.",
+            &["a line of 640 pixels is sorted after at most 640 passes"],
         );
+        says(&facts(Algorithm::OddEven, (38, 640)), "Pass 38 compared pairs starting at even x", &[]);
+        says(&facts(Algorithm::OddEven, (0, 640)), "Pass 1 will compare pairs starting at odd x", &[]);
     }
 
     #[test]
     fn bubble_and_radix_say_what_a_step_does() {
-        let text = explain(&facts(Algorithm::Bubble, (3, 320)));
-        assert!(text.starts_with("Step 3 of 320: 1,204 swaps."), "{text}");
-        assert!(text.contains("2 odd-even phases per dispatch"), "{text}");
-        let text = explain(&facts(Algorithm::Radix, (2, 5)));
-        assert!(
-            text.starts_with("Digit pass 2 of 5 sorted by bits 4..7 of the key: 1,204 pixels moved."),
-            "{text}"
+        says(
+            &facts(Algorithm::Bubble, (3, 320)),
+            "Step 3 of 320: 1,204 swaps.",
+            &["2 odd-even phases per dispatch"],
         );
-        assert!(text.contains("16 buckets"), "{text}");
+        says(
+            &facts(Algorithm::Radix, (2, 5)),
+            "Digit pass 2 of 5 sorted by bits 4..7 of the key: 1,204 pixels moved.",
+            &["16 buckets"],
+        );
         let mut staged = facts(Algorithm::Radix, (6, 20));
         staged.settings.radix.sub_steps = true;
-        let text = explain(&staged);
-        assert!(text.starts_with("Digit pass 2 of 5 (scatter stage 2 of 4)"), "{text}");
+        says(&staged, "Digit pass 2 of 5 (scatter stage 2 of 4)", &[]);
     }
 
     #[test]
     fn bitonic_names_the_stage() {
-        let text = explain(&facts(Algorithm::Bitonic, (2, 55)));
-        assert!(text.starts_with("Stage 2 of 55, merge 2^2, flip (distance 2^1): 1,204 swaps."), "{text}");
-        let text = explain(&facts(Algorithm::Bitonic, (0, 55)));
-        assert!(text.starts_with("Stage 1 of 55 will be merge 2^1, flip (distance 2^0)."), "{text}");
+        says(
+            &facts(Algorithm::Bitonic, (2, 55)),
+            "Stage 2 of 55, merge 2^2, flip (distance 2^1): 1,204 swaps.",
+            &[],
+        );
+        says(
+            &facts(Algorithm::Bitonic, (0, 55)),
+            "Stage 1 of 55 will be merge 2^1, flip (distance 2^0).",
+            &[],
+        );
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! reason where it falls back); and each lane's label.
 
 use crate::algorithms::interval_texture::IntervalMapError;
+use crate::algorithms::request::StartRequest;
 use crate::algorithms::{Algorithm, Pipelines, RunSettings, SortRun};
 use crate::angle::Lines;
 use crate::angle::scatter::LineScatter;
@@ -131,30 +132,51 @@ pub struct LaneStart<'a> {
     pub notice: Option<String>,
 }
 
-/// Starts a lane of `algorithm` on `picture` (see [`LaneStart`]).
-#[allow(clippy::too_many_arguments, reason = "what a lane starts from, each of its own type, used once")]
+/// Starts a lane of `algorithm` on the request's picture with its options and settings, along
+/// `lines` and within the request's map, as far as the algorithm can (see [`LaneStart`]).
 pub fn start_lane<'a>(
     gpu: &Gpu,
     pipelines: &Pipelines,
     scatter: &LineScatter,
-    picture: &image::RgbaImage,
     lines: &Lines,
     algorithm: Algorithm,
-    options: SortOptions,
-    settings: RunSettings,
-    intervals: Option<&'a IntervalMap>,
+    request: StartRequest<'a>,
 ) -> LaneStart<'a> {
-    let (lane_lines, lane_intervals, notice) = for_lane(lines, algorithm, options, &settings, intervals);
-    match lane_lines.start(gpu, pipelines, scatter, picture, options, settings, lane_intervals) {
-        Ok(run) => LaneStart { run, lines: lane_lines, intervals: lane_intervals, notice },
+    let (options, settings) = (request.options, request.settings);
+    let (lane_lines, intervals, notice) =
+        for_lane(lines, algorithm, options, &settings, request.intervals.cpu_map());
+    match lane_lines.start(gpu, pipelines, scatter, request.clone().within(intervals)) {
+        Ok(run) => LaneStart { run, lines: lane_lines, intervals, notice },
         Err(e) => {
-            let rows = SortOptions { axis: Axis::Rows, ..options };
+            let rows = StartRequest { options: SortOptions { axis: Axis::Rows, ..options }, ..request };
             LaneStart {
-                run: pipelines.start(gpu, picture, rows, settings),
+                run: pipelines.start(gpu, rows.within(None)).expect("whole lines fit"),
                 lines: Lines::Axis(Axis::Rows),
                 intervals: None,
                 notice: Some(whole_lines_notice(algorithm, &e)),
             }
         }
     }
+}
+
+/// One lane per `(algorithm, settings)` of `which` (see [`lane_kinds`]), each started by
+/// [`start_lane`] with its algorithm's pipelines from `pipelines`: how the window and the page
+/// start theirs.
+pub fn start_lanes<'a>(
+    gpu: &Gpu,
+    pipelines: &[(Algorithm, Pipelines)],
+    scatter: &LineScatter,
+    lines: &Lines,
+    which: &[(Algorithm, RunSettings)],
+    request: StartRequest<'a>,
+) -> Vec<(Algorithm, RunSettings, LaneStart<'a>)> {
+    which
+        .iter()
+        .map(|&(algorithm, settings)| {
+            let pipes =
+                &pipelines.iter().find(|(a, _)| *a == algorithm).expect("pipelines for every algorithm").1;
+            let start = start_lane(gpu, pipes, scatter, lines, algorithm, request.clone().settings(settings));
+            (algorithm, settings, start)
+        })
+        .collect()
 }

@@ -242,30 +242,22 @@ mod tests {
     #[test]
     fn step_back_and_jumps_land_on_the_model_state() {
         let (mut player, mut run) = (Player::default(), model());
-        player.apply(Command::StepForward, &mut run);
-        settle(&mut player, &mut run);
-        assert_at(&run, 1);
-        player.apply(Command::JumpForward, &mut run);
-        settle(&mut player, &mut run);
-        assert_at(&run, 5);
-        player.apply(Command::StepBack, &mut run);
-        settle(&mut player, &mut run);
-        assert_at(&run, 4);
-        player.apply(Command::JumpBack, &mut run);
-        settle(&mut player, &mut run);
-        assert_at(&run, 0);
-        player.apply(Command::StepBack, &mut run);
-        settle(&mut player, &mut run);
-        assert_at(&run, 0);
-        player.apply(Command::Last, &mut run);
-        settle(&mut player, &mut run);
-        assert_at(&run, 40);
-        player.apply(Command::StepForward, &mut run);
-        settle(&mut player, &mut run);
-        assert_at(&run, 40);
-        player.apply(Command::First, &mut run);
-        settle(&mut player, &mut run);
-        assert_at(&run, 0);
+        // Each command in turn, and the pass it lands on: steps and jumps stop at either end.
+        let moves = [
+            (Command::StepForward, 1),
+            (Command::JumpForward, 5),
+            (Command::StepBack, 4),
+            (Command::JumpBack, 0),
+            (Command::StepBack, 0),
+            (Command::Last, 40),
+            (Command::StepForward, 40),
+            (Command::First, 0),
+        ];
+        for (command, pass) in moves {
+            player.apply(command, &mut run);
+            settle(&mut player, &mut run);
+            assert_at(&run, pass);
+        }
     }
 
     #[test]

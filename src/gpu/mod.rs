@@ -1,17 +1,19 @@
 //! GPU plumbing every algorithm shares: the context, picture textures, read-back, bind-group
-//! layout entries, shader assembly and timestamps.
+//! layout entries, kernel building, shader assembly and timestamps.
 //!
 //! - [`context`]: [`Gpu`] (instance, adapter, device, queue), headless or for a window, chosen
 //!   from the environment.
 //! - [`texture`]: `Rgba8Uint` picture textures and their upload.
 //! - [`readback`]: textures and buffers back to the CPU, row padding handled once.
 //! - [`bindings`]: the bind-group layout entries several kernel families declare alike.
+//! - [`kernel`]: a compute kernel's bind group and pipeline layouts, and its compute pipelines.
 //! - [`shaders`]: every WGSL program, composed from whole files in `shaders/`.
 //! - [`timing`]: GPU time of a span of commands, from timestamp queries.
 //! - [`pipeline_cache`]: the pipeline cache kept on disk between runs (native, Vulkan).
 
 pub mod bindings;
 pub mod context;
+pub mod kernel;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod pipeline_cache;
 pub mod readback;

@@ -81,8 +81,8 @@ impl Program {
 
     /// Compiles the program without the counter wgpu adds to every loop so that a loop that
     /// never ends cannot hang the GPU. The counter keeps drivers from unrolling loops, so
-    /// arrays indexed by the loop leave registers: measured on an H100, the radix sort ran
-    /// 1.8x slower with it (BENCHMARKS.md). Bounds checks stay.
+    /// arrays indexed by the loop leave registers, and the radix sort ran far slower with it on
+    /// an H100 (numbers: docs/benchmarks/radix-history.md). Bounds checks stay.
     ///
     /// Only for programs whose every loop provably ends. In the radix sort, each loop counts
     /// up to a bound fixed before it starts, except the look-back's: there each round either
@@ -112,16 +112,23 @@ pub fn begin_fullscreen_pass<'e>(
     target: &wgpu::TextureView,
     label: &str,
 ) -> wgpu::RenderPass<'e> {
+    begin_cleared_pass(encoder, target, label, wgpu::Color::TRANSPARENT)
+}
+
+/// Begins a render pass that draws into `target` alone, cleared to `clear` first and kept.
+pub fn begin_cleared_pass<'e>(
+    encoder: &'e mut wgpu::CommandEncoder,
+    target: &wgpu::TextureView,
+    label: &str,
+    clear: wgpu::Color,
+) -> wgpu::RenderPass<'e> {
     encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
         label: Some(label),
         color_attachments: &[Some(wgpu::RenderPassColorAttachment {
             view: target,
             depth_slice: None,
             resolve_target: None,
-            ops: wgpu::Operations {
-                load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT),
-                store: wgpu::StoreOp::Store,
-            },
+            ops: wgpu::Operations { load: wgpu::LoadOp::Clear(clear), store: wgpu::StoreOp::Store },
         })],
         depth_stencil_attachment: None,
         timestamp_writes: None,

@@ -7,6 +7,7 @@ use crate::algorithms::found_intervals::{FoundIntervals, IntervalRule, Intervals
 use crate::algorithms::gpu_mask::GpuMask;
 use crate::algorithms::map_source::MapSource;
 use crate::algorithms::ping_pong::StartPicture;
+use crate::algorithms::request::StartRequest;
 use crate::algorithms::{Pipelines, RunSettings, SortRun};
 use crate::angle::Lines;
 use crate::intervals::{IntervalSettings, Mask};
@@ -84,10 +85,10 @@ impl Sorter<'_> {
             }
             None => MapSource::Cpu(None),
         };
-        let options = self.settings.options;
+        let request = StartRequest::of(picture, self.settings.options).settings(settings).intervals(source);
         let run = self
             .lines
-            .start_from(self.gpu, &self.pipelines, &self.scatter, picture, options, settings, source)
+            .start(self.gpu, &self.pipelines, &self.scatter, request)
             .expect("gpu_intervals and whole_lines_from_texture checked that the run can start");
         let notice = run.notice().map(str::to_string);
         (run, notice)

@@ -1,5 +1,6 @@
 //! The GPU side of sort keys: a kernel that writes every texel's key into a buffer.
 
+use crate::gpu::kernel::compute_pipeline_on;
 use crate::gpu::readback::read_u32s;
 use crate::gpu::shaders::KEY_BUFFER_PROGRAM;
 use crate::gpu::{Gpu, GpuError};
@@ -27,14 +28,16 @@ impl KeyExtractor {
     /// Builds the pipeline.
     pub fn new(gpu: &Gpu) -> Self {
         let module = KEY_BUFFER_PROGRAM.module(&gpu.device);
-        let pipeline = gpu.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some("key_extract::pipeline"),
-            layout: None,
-            module: &module,
-            entry_point: Some("extract_keys"),
-            compilation_options: Default::default(),
-            cache: gpu.pipeline_cache(),
-        });
+        // No layout: wgpu derives it from the shader, and `record` binds through it.
+        let pipeline = compute_pipeline_on(
+            &gpu.device,
+            gpu.pipeline_cache(),
+            "key_extract::pipeline",
+            None,
+            &module,
+            "extract_keys",
+            Default::default(),
+        );
         KeyExtractor { pipeline }
     }
 

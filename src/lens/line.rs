@@ -43,28 +43,22 @@ impl LensLine {
     /// Line `index` (clamped to the last) along `lines` through a `width` x `height` picture.
     pub fn numbered(lines: &Lines, (width, height): (u32, u32), index: u32) -> LensLine {
         match lines {
-            Lines::Axis(Axis::Rows) => {
-                let y = index.min(height - 1);
+            Lines::Axis(axis) => {
+                // A column is a row of the transposed picture: work as for rows, with every pair
+                // of coordinates swapped back (`oriented`) for columns.
+                let columns = *axis == Axis::Columns;
+                let oriented = |(a, b): (u32, u32)| if columns { (b, a) } else { (a, b) };
+                let noun = if columns { "column" } else { "row" };
+                let (len, count) = oriented((width, height));
+                let line = index.min(count - 1);
                 LensLine {
-                    index: y,
-                    count: height,
-                    len: width,
-                    origin: (0, y),
-                    unit: (1, 0),
-                    ends: [(0, y), (width - 1, y)],
-                    name: format!("row {y}"),
-                }
-            }
-            Lines::Axis(Axis::Columns) => {
-                let x = index.min(width - 1);
-                LensLine {
-                    index: x,
-                    count: width,
-                    len: height,
-                    origin: (x, 0),
-                    unit: (0, 1),
-                    ends: [(x, 0), (x, height - 1)],
-                    name: format!("column {x}"),
+                    index: line,
+                    count,
+                    len,
+                    origin: oriented((0, line)),
+                    unit: oriented((1, 0)),
+                    ends: [oriented((0, line)), oriented((len - 1, line))],
+                    name: format!("{noun} {line}"),
                 }
             }
             Lines::Angled(space) => {

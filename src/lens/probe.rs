@@ -5,6 +5,7 @@ use super::line::LensLine;
 use super::reading::{LensCell, LensReading, StepReading};
 use crate::algorithms::lens_view::{LensStep, LensView};
 use crate::gpu::bindings::{compute_buffer, uint_texture};
+use crate::gpu::kernel::{compute_pipeline, kernel_layouts};
 use crate::gpu::readback::map_and_read;
 use crate::gpu::shaders::LENS_PROGRAM;
 use crate::gpu::{Gpu, GpuError};
@@ -75,9 +76,10 @@ impl LensProbe {
     /// Builds the kernel.
     pub fn new(gpu: &Gpu) -> Self {
         let device = &gpu.device;
-        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("lens::layout"),
-            entries: &[
+        let (layout, pipeline_layout) = kernel_layouts(
+            device,
+            "lens",
+            &[
                 uint_texture(0, wgpu::ShaderStages::COMPUTE),
                 uint_texture(1, wgpu::ShaderStages::COMPUTE),
                 uint_texture(2, wgpu::ShaderStages::COMPUTE),
@@ -86,20 +88,15 @@ impl LensProbe {
                 compute_buffer(5, wgpu::BufferBindingType::Storage { read_only: false }, false),
                 compute_buffer(6, wgpu::BufferBindingType::Storage { read_only: true }, false),
             ],
-        });
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("lens::pipeline_layout"),
-            bind_group_layouts: &[Some(&layout)],
-            immediate_size: 0,
-        });
-        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some("lens::read_line"),
-            layout: Some(&pipeline_layout),
-            module: &LENS_PROGRAM.module(device),
-            entry_point: Some("read_line"),
-            compilation_options: Default::default(),
-            cache: gpu.pipeline_cache(),
-        });
+        );
+        let pipeline = compute_pipeline(
+            gpu,
+            "lens::read_line",
+            &pipeline_layout,
+            &LENS_PROGRAM.module(device),
+            "read_line",
+            Default::default(),
+        );
         let no_intervals =
             crate::algorithms::interval_texture::interval_id_texture(gpu, 1, 1, "lens::no_intervals");
         let no_extra = device.create_buffer(&wgpu::BufferDescriptor {

@@ -157,6 +157,14 @@ pub(crate) fn existing_parent(path: &Path) -> Result<PathBuf, OutputError> {
     Ok(dir)
 }
 
+/// Removes a temporary file or folder that was never committed, and stops Ctrl-C from looking
+/// for it.
+pub(crate) fn discard_temporary(temp: impl AsRef<Path>) {
+    let temp_path = temp.as_ref().to_path_buf();
+    drop(temp);
+    crate::interrupt::forget_temporary(&temp_path);
+}
+
 /// An output file being prepared: a temporary file beside the target that becomes the target
 /// only on [`OutputFile::commit`]. The temporary is made only when writing begins, and is
 /// registered with [`crate::interrupt`] while it exists, so that even a second signal leaves no
@@ -283,9 +291,7 @@ impl OutputFile {
 impl Drop for OutputFile {
     fn drop(&mut self) {
         if let Some(temp) = self.temp.take() {
-            let temp_path = temp.path().to_path_buf();
-            drop(temp);
-            crate::interrupt::forget_temporary(&temp_path);
+            discard_temporary(temp);
         }
     }
 }

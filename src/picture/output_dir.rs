@@ -3,7 +3,7 @@
 //! half-filled folder. A folder that holds only an earlier recording's frames is replaced; one
 //! that holds anything else is refused, so no one's files are ever deleted.
 
-use super::output::{OutputError, existing_parent};
+use super::output::{OutputError, discard_temporary, existing_parent};
 use std::path::{Path, PathBuf};
 
 /// Why a folder cannot take a recording's frames (the other causes are [`OutputError`]'s).
@@ -137,9 +137,7 @@ impl OutputDir {
 impl Drop for OutputDir {
     fn drop(&mut self) {
         if let Some(temp) = self.temp.take() {
-            let temp_path = temp.path().to_path_buf();
-            drop(temp);
-            crate::interrupt::forget_temporary(&temp_path);
+            discard_temporary(temp);
         }
     }
 }

@@ -1,6 +1,7 @@
 //! A small ring of staging buffers, so reading frames back never stalls the GPU: each slot
 //! receives one frame's picture (palette indices or RGBA, as the format takes them) and the swap
 //! counts of the steps that led to it, and is mapped while later frames are already running.
+#![cfg(not(target_arch = "wasm32"))]
 
 use super::sequence::FramePixel;
 use crate::algorithms::SortRun;

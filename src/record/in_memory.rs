@@ -57,7 +57,7 @@ pub async fn record_gif_in_memory(
     while !sorted && run.steps_done() < plan.passes {
         let mut left = plan.every.min(plan.passes - run.steps_done());
         while left > 0 {
-            let room = run.max_uncollected_steps() - (run.steps_done() - run.steps_collected());
+            let room = run.ledger().room(left);
             if room == 0 {
                 reader.collect_async(gpu, run.as_mut()).await?;
                 continue;

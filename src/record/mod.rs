@@ -8,22 +8,18 @@
 //! ([`in_memory`]) each frame is awaited and compressed in turn into a GIF in memory, the same
 //! GIF as the file.
 
-#[cfg(not(target_arch = "wasm32"))]
+// Natively only (they need files or threads), as each says at its top: `apng_writer`,
+// `capture`, `ordered_pool`, `png_frames`, `target` and `to_file`.
 pub mod apng_writer;
-#[cfg(not(target_arch = "wasm32"))]
 pub mod capture;
 pub mod delta;
 pub mod gif_writer;
 pub mod in_memory;
-#[cfg(not(target_arch = "wasm32"))]
 pub mod ordered_pool;
 pub mod palette;
-#[cfg(not(target_arch = "wasm32"))]
 pub mod png_frames;
 pub mod sequence;
-#[cfg(not(target_arch = "wasm32"))]
 pub mod target;
-#[cfg(not(target_arch = "wasm32"))]
 pub mod to_file;
 
 use crate::gpu::GpuError;

@@ -1,6 +1,7 @@
 //! Work done on worker threads and handed, in the order it was given, to one consumer thread:
 //! how a recording compresses frames in parallel and still writes them in sequence. Memory stays
 //! bounded: [`OrderedPool::push`] blocks while the workers are busy.
+#![cfg(not(target_arch = "wasm32"))]
 
 use std::collections::BTreeMap;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};

@@ -1,6 +1,7 @@
 //! A recording as a folder of PNG frames (`frame-00000.png`, ...), for video editors and
 //! ffmpeg: each frame the whole picture, exact, compressed on worker threads and written in
 //! order into the folder the caller gives (a temporary one, renamed into place at the end).
+#![cfg(not(target_arch = "wasm32"))]
 
 use super::EncodeError;
 use super::apng_writer::{Rgba, encode_png};

@@ -1,6 +1,7 @@
 //! Where a recording goes, chosen by its path: a `.gif` file, an animated PNG (`.png` or
 //! `.apng`), or a folder of PNG frames (a path ending in `/`, or an existing folder). Each is
 //! checked before any work is done and written atomically.
+#![cfg(not(target_arch = "wasm32"))]
 
 use crate::algorithms::{Algorithm, RunSettings};
 use crate::picture::output::{OutputError, OutputFile, OutputFormat};

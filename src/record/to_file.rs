@@ -3,6 +3,7 @@
 //! written to a temporary file or folder that is put in place only when the recording is whole.
 //! GIF frames are palette indices carried through the sort; APNG and PNG frames are the sort's
 //! exact RGBA.
+#![cfg(not(target_arch = "wasm32"))]
 
 use super::apng_writer::{ApngWriter, Rgba};
 use super::capture::CaptureRing;
@@ -12,6 +13,7 @@ use super::sequence::{FramePixel, FrameSequence, FrameSink};
 use super::target::{RecordFormat, RecordTarget};
 use super::{EncodeError, FramePlan, RecordError, RecordSettings, palette};
 use crate::algorithms::SortRun;
+use crate::algorithms::step_ledger::STEP_RING;
 use crate::algorithms::swap_reader::SwapReader;
 use crate::gpu::{Gpu, GpuError};
 use crate::interrupt::Interrupted;
@@ -122,7 +124,7 @@ fn plan_frames(
     height: u32,
 ) -> Result<FramePlan, RecordError> {
     let plan = FramePlan::new(run.total_steps(), settings)?;
-    let max_counts_bytes = run.swap_readback_size(plan.every.min(run.max_uncollected_steps()));
+    let max_counts_bytes = run.swap_readback_size(plan.every.min(STEP_RING));
     if CaptureRing::slot_size(width, height, max_counts_bytes) > gpu.device.limits().max_buffer_size {
         return Err(RecordError::TooLarge(format!(
             "a {width}x{height} frame does not fit this GPU's largest buffer; record a smaller picture with --max-size"
@@ -142,7 +144,7 @@ fn record_frames<S: EndWriting>(
     mut progress: impl FnMut(u32, u32) -> bool,
 ) -> Result<u32, RecordError> {
     let (width, height) = frames.size();
-    let max_counts_bytes = run.swap_readback_size(plan.every.min(run.max_uncollected_steps()));
+    let max_counts_bytes = run.swap_readback_size(plan.every.min(STEP_RING));
     let mut ring = CaptureRing::new(gpu, width, height, max_counts_bytes, CAPTURE_DEPTH);
     // Steps whose swap counts were copied into a capture slot or read directly.
     let mut counted = 0;
@@ -158,7 +160,7 @@ fn record_frames<S: EndWriting>(
             let mut encoder = gpu.device.create_command_encoder(&Default::default());
             let mut left = n;
             while left > 0 {
-                let room = run.max_uncollected_steps() - (run.steps_done() - run.steps_collected());
+                let room = run.ledger().room(left);
                 if room == 0 {
                     // A frame spans more steps than the counters hold: take the older frames,
                     // then read these counts directly.

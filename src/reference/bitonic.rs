@@ -182,24 +182,9 @@ pub fn bitonic_stages(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::intervals::Cell;
-    use crate::keys::SortKey;
     use crate::keys::options::Axis;
-    use crate::picture::patterns::random_image;
+    use crate::reference::tests::{every_direction_cases, intervals_of, red_opts, red_row, zero_one_rows};
     use crate::reference::{fixed_pixels_stay, lines_are_permutations, stable_sort, stable_sort_within};
-
-    fn red_row(values: &[u8]) -> RgbaImage {
-        let mut img = RgbaImage::new(values.len() as u32, 1);
-        for (x, &v) in values.iter().enumerate() {
-            // Green records the original position, so stability is visible.
-            img.put_pixel(x as u32, 0, image::Rgba([v, x as u8, 0, 255]));
-        }
-        img
-    }
-
-    fn red() -> SortOptions {
-        SortOptions { key: SortKey::Red, ..Default::default() }
-    }
 
     #[test]
     fn stages_count_merges_then_distances() {
@@ -227,48 +212,31 @@ mod tests {
     /// for every length up to 13.
     #[test]
     fn the_network_sorts_every_zero_one_line() {
-        for len in 1..=13usize {
-            for bits in 0u32..(1 << len) {
-                let values: Vec<u8> = (0..len).map(|i| (bits >> i & 1) as u8).collect();
-                let img = red_row(&values);
-                let sorted = bitonic_stages(&img, red(), None, stage_count(len as u32));
-                assert_eq!(sorted, stable_sort(&img, &red()), "len {len}, bits {bits:b}");
-            }
+        for values in zero_one_rows(13) {
+            let img = red_row(&values);
+            let sorted = bitonic_stages(&img, red_opts(), None, stage_count(img.width()));
+            assert_eq!(sorted, stable_sort(&img, &red_opts()), "{values:?}");
         }
     }
 
     #[test]
     fn random_pictures_end_stably_sorted_in_every_direction() {
-        for (w, h, seed) in [(1, 1, 1), (2, 3, 2), (17, 5, 3), (64, 4, 4), (65, 9, 5), (7, 70, 6)] {
-            let img = random_image(w, h, seed);
-            for key in SortKey::ALL {
-                for descending in [false, true] {
-                    for axis in [Axis::Rows, Axis::Columns] {
-                        let opts = SortOptions { key, descending, axis };
-                        let mut model = BitonicModel::new(&img, opts, None);
-                        for _ in 0..model.stages() {
-                            model.step();
-                            assert!(lines_are_permutations(&img, model.state(), axis));
-                        }
-                        assert_eq!(model.state(), &stable_sort(&img, &opts), "{w}x{h} {opts:?}");
-                    }
-                }
+        for (img, opts) in every_direction_cases() {
+            let mut model = BitonicModel::new(&img, opts, None);
+            for _ in 0..model.stages() {
+                model.step();
+                assert!(lines_are_permutations(&img, model.state(), opts.axis));
             }
+            assert_eq!(model.state(), &stable_sort(&img, &opts), "{:?} {opts:?}", img.dimensions());
         }
     }
 
     #[test]
     fn intervals_sort_as_segments_and_fixed_pixels_never_move() {
         // Intervals [0, 3), [3] fixed, [4, 9) started anew at 4, [9, 11).
-        let cells = "JJJFSJJJJSJ";
-        let intervals =
-            IntervalMap::build(cells.len() as u32, 1, Axis::Rows, |_, pos, _| match &cells[pos..=pos] {
-                "F" => Cell::Fixed,
-                "S" => Cell::Start,
-                _ => Cell::Join,
-            });
+        let intervals = intervals_of("JJJFSJJJJSJ");
         let img = red_row(&[9, 3, 5, 0, 8, 8, 1, 7, 2, 6, 4]);
-        let mut model = BitonicModel::new(&img, red(), Some(&intervals));
+        let mut model = BitonicModel::new(&img, red_opts(), Some(&intervals));
         assert_eq!(model.stages(), stage_count(5));
         for _ in 0..model.stages() {
             model.step();
@@ -281,13 +249,13 @@ mod tests {
                 assert_eq!(a, b, "no pixel leaves its interval");
             }
         }
-        assert_eq!(model.state(), &stable_sort_within(&img, &red(), &intervals));
+        assert_eq!(model.state(), &stable_sort_within(&img, &red_opts(), &intervals));
     }
 
     #[test]
     fn the_last_stages_after_the_end_change_nothing() {
         let img = red_row(&[3, 1, 2]);
-        let mut model = BitonicModel::new(&img, red(), None);
+        let mut model = BitonicModel::new(&img, red_opts(), None);
         for _ in 0..model.stages() {
             model.step();
         }

@@ -170,17 +170,44 @@ mod tests {
     use crate::keys::SortKey;
     use crate::picture::patterns::random_image;
 
-    fn red_row(values: &[u8]) -> RgbaImage {
+    /// One row of the given reds; green records each pixel's original position, so stability
+    /// is visible.
+    pub(super) fn red_row(values: &[u8]) -> RgbaImage {
         let mut img = RgbaImage::new(values.len() as u32, 1);
         for (x, &v) in values.iter().enumerate() {
-            // Green records the original position, so stability is visible.
             img.put_pixel(x as u32, 0, image::Rgba([v, x as u8, 0, 255]));
         }
         img
     }
 
-    fn red_opts() -> SortOptions {
+    /// Ascending by red, along rows.
+    pub(super) fn red_opts() -> SortOptions {
         SortOptions { key: SortKey::Red, ..Default::default() }
+    }
+
+    /// Every row of zeros and ones (as reds) of 1 to `max_len` pixels: by the 0-1 principle, a
+    /// comparator network that sorts all of them sorts every row of those lengths.
+    pub(super) fn zero_one_rows(max_len: usize) -> impl Iterator<Item = Vec<u8>> {
+        (1..=max_len).flat_map(|len| {
+            (0u32..1 << len).map(move |bits| (0..len).map(|i| (bits >> i & 1) as u8).collect())
+        })
+    }
+
+    /// Random pictures of several sizes (one pixel, odd and power-of-two widths, tall ones),
+    /// each with every key, order and axis.
+    pub(super) fn every_direction_cases() -> Vec<(RgbaImage, SortOptions)> {
+        let mut cases = Vec::new();
+        for (w, h, seed) in [(1, 1, 1), (2, 3, 2), (17, 5, 3), (64, 4, 4), (65, 9, 5), (7, 70, 6)] {
+            let img = random_image(w, h, seed);
+            for key in SortKey::ALL {
+                for descending in [false, true] {
+                    for axis in [Axis::Rows, Axis::Columns] {
+                        cases.push((img.clone(), SortOptions { key, descending, axis }));
+                    }
+                }
+            }
+        }
+        cases
     }
 
     #[test]
@@ -199,32 +226,21 @@ mod tests {
     /// the proof for every width up to 14.
     #[test]
     fn width_passes_sort_every_zero_one_row() {
-        for width in 1..=14usize {
-            for bits in 0u32..(1 << width) {
-                let values: Vec<u8> = (0..width).map(|i| (bits >> i & 1) as u8).collect();
-                let img = red_row(&values);
-                let sorted = odd_even_passes(&img, &red_opts(), width as u32);
-                assert_eq!(sorted, stable_sort(&img, &red_opts()), "width {width}, bits {bits:b}");
-            }
+        for values in zero_one_rows(14) {
+            let img = red_row(&values);
+            let sorted = odd_even_passes(&img, &red_opts(), img.width());
+            assert_eq!(sorted, stable_sort(&img, &red_opts()), "{values:?}");
         }
     }
 
     #[test]
     fn width_passes_sort_random_pictures_stably_in_every_direction() {
-        for (w, h, seed) in [(1, 1, 1), (2, 3, 2), (17, 5, 3), (64, 4, 4), (65, 9, 5), (7, 70, 6)] {
-            let img = random_image(w, h, seed);
-            for key in SortKey::ALL {
-                for descending in [false, true] {
-                    for axis in [Axis::Rows, Axis::Columns] {
-                        let opts = SortOptions { key, descending, axis };
-                        let n = opts.line_len(w, h);
-                        let got = odd_even_passes(&img, &opts, n);
-                        assert_eq!(got, stable_sort(&img, &opts), "{w}x{h} {opts:?}");
-                        assert!(is_sorted(&got, &opts));
-                        assert!(lines_are_permutations(&img, &got, axis));
-                    }
-                }
-            }
+        for (img, opts) in every_direction_cases() {
+            let (w, h) = img.dimensions();
+            let got = odd_even_passes(&img, &opts, opts.line_len(w, h));
+            assert_eq!(got, stable_sort(&img, &opts), "{w}x{h} {opts:?}");
+            assert!(is_sorted(&got, &opts));
+            assert!(lines_are_permutations(&img, &got, opts.axis));
         }
     }
 
@@ -236,7 +252,9 @@ mod tests {
         assert!(is_sorted(&odd_even_passes(&img, &red_opts(), 9), &red_opts()));
     }
 
-    fn intervals_of(cells: &str) -> IntervalMap {
+    /// A one-row interval map from letters: `F` a fixed pixel, `S` a pixel that starts an
+    /// interval, anything else one that joins the interval before it.
+    pub(super) fn intervals_of(cells: &str) -> IntervalMap {
         use crate::intervals::Cell;
         let cells: Vec<Cell> = cells
             .chars()

@@ -7,6 +7,7 @@
 
 use super::yuv::{Matrix, ToRgb, Yuv420Size, to_yuv_coefficients};
 use crate::gpu::bindings::{compute_buffer, storage_target, uint_texture};
+use crate::gpu::kernel::{compute_pipeline, kernel_layouts};
 use crate::gpu::readback::{PendingMap, staging_at_least};
 use crate::gpu::shaders::{RGBA_TO_YUV420_PROGRAM, YUV420_TO_RGBA_PROGRAM};
 use crate::gpu::texture::{PICTURE_FORMAT, create_picture_texture};
@@ -61,27 +62,23 @@ impl Yuv420Reader {
     pub fn new(gpu: &Gpu) -> Self {
         let device = &gpu.device;
         let module = YUV420_TO_RGBA_PROGRAM.module(device);
-        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("yuv420_to_rgba::layout"),
-            entries: &[
+        let (layout, pipeline_layout) = kernel_layouts(
+            device,
+            "yuv420_to_rgba",
+            &[
                 compute_buffer(0, wgpu::BufferBindingType::Storage { read_only: true }, false),
                 compute_buffer(1, wgpu::BufferBindingType::Uniform, false),
                 storage_target(2, PICTURE_FORMAT),
             ],
-        });
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("yuv420_to_rgba::pipeline_layout"),
-            bind_group_layouts: &[Some(&layout)],
-            immediate_size: 0,
-        });
-        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some("yuv420_to_rgba"),
-            layout: Some(&pipeline_layout),
-            module: &module,
-            entry_point: Some("yuv420_to_rgba"),
-            compilation_options: Default::default(),
-            cache: gpu.pipeline_cache(),
-        });
+        );
+        let pipeline = compute_pipeline(
+            gpu,
+            "yuv420_to_rgba",
+            &pipeline_layout,
+            &module,
+            "yuv420_to_rgba",
+            Default::default(),
+        );
         Yuv420Reader { layout, pipeline }
     }
 
@@ -217,27 +214,23 @@ impl Yuv420Writer {
     pub fn new(gpu: &Gpu) -> Self {
         let device = &gpu.device;
         let module = RGBA_TO_YUV420_PROGRAM.module(device);
-        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("yuv420::layout"),
-            entries: &[
+        let (layout, pipeline_layout) = kernel_layouts(
+            device,
+            "yuv420",
+            &[
                 uint_texture(0, wgpu::ShaderStages::COMPUTE),
                 compute_buffer(1, wgpu::BufferBindingType::Uniform, false),
                 compute_buffer(2, wgpu::BufferBindingType::Storage { read_only: false }, false),
             ],
-        });
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("yuv420::pipeline_layout"),
-            bind_group_layouts: &[Some(&layout)],
-            immediate_size: 0,
-        });
-        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some("yuv420::rgba_to_yuv420"),
-            layout: Some(&pipeline_layout),
-            module: &module,
-            entry_point: Some("rgba_to_yuv420"),
-            compilation_options: Default::default(),
-            cache: gpu.pipeline_cache(),
-        });
+        );
+        let pipeline = compute_pipeline(
+            gpu,
+            "yuv420::rgba_to_yuv420",
+            &pipeline_layout,
+            &module,
+            "rgba_to_yuv420",
+            Default::default(),
+        );
         Yuv420Writer { layout, pipeline, planes: None }
     }
 

@@ -8,6 +8,7 @@ use shadersort::algorithms::bitonic::Bitonic;
 use shadersort::algorithms::map_source::MapSource;
 use shadersort::algorithms::odd_even::PassKind;
 use shadersort::algorithms::ping_pong::StartPicture;
+use shadersort::algorithms::request::StartRequest;
 use shadersort::algorithms::swap_reader::SwapReader;
 use shadersort::algorithms::{Algorithm, Pipelines, RunSettings, SortRun};
 use shadersort::gpu::Gpu;
@@ -52,7 +53,12 @@ pub fn start(
     source: MapSource<'_>,
 ) -> Box<dyn SortRun> {
     let texture = picture_texture(gpu, input, "test::frame");
-    pipelines.start_from(gpu, StartPicture::Texture(texture), options, settings, source).unwrap()
+    pipelines
+        .start(
+            gpu,
+            StartRequest::of(StartPicture::Texture(texture), options).settings(settings).intervals(source),
+        )
+        .unwrap()
 }
 
 /// Odd-even (both pass kinds), bubble (3 phases a step) and bitonic (the device's blocks and blocks

@@ -3,7 +3,8 @@
 //! download.
 
 use crate::state::State;
-use shadersort::controls::lane_plan::for_lane;
+use shadersort::algorithms::request::StartRequest;
+use shadersort::controls::lane_plan::start_lane;
 use shadersort::record::in_memory::{GifInMemory, record_gif_in_memory};
 use shadersort::record::{RecordError, RecordSettings};
 
@@ -23,16 +24,13 @@ pub async fn record(
         ..RecordSettings::default()
     };
     // What the page shows: its lines and intervals, or what the algorithm can sort instead.
-    let (lines, intervals, _) =
-        for_lane(&state.lines, state.algorithm, state.options, &run_settings, state.interval_map.as_ref());
     let pipelines = state.pipelines(state.algorithm);
     let gpu = state.gpu();
     let start = |indexed: &image::RgbaImage| {
-        lines
-            .start(gpu, pipelines, state.scatter(), indexed, state.options, run_settings, intervals)
-            .unwrap_or_else(|_| {
-                pipelines.start(gpu, indexed, state.lines.sort_options(state.options), run_settings)
-            })
+        let request = StartRequest::new(indexed, state.options)
+            .settings(run_settings)
+            .within(state.interval_map.as_ref());
+        start_lane(gpu, pipelines, state.scatter(), &state.lines, state.algorithm, request).run
     };
     record_gif_in_memory(gpu, &state.picture.pixels, start, &settings, &gif_name(state), progress).await
 }

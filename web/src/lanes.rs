@@ -4,11 +4,12 @@
 //! counts and the pictures shown are awaited afterwards ([`Lanes::settle`]).
 
 use image::RgbaImage;
+use shadersort::algorithms::request::StartRequest;
 use shadersort::algorithms::swap_reader::SwapReader;
 use shadersort::algorithms::{Algorithm, Pipelines, RunSettings, SortRun};
 use shadersort::angle::Lines;
 use shadersort::angle::scatter::LineScatter;
-use shadersort::controls::lane_plan::{self, start_lane};
+use shadersort::controls::lane_plan::{self, start_lanes};
 use shadersort::controls::player::Stepper;
 use shadersort::gpu::readback::read_texture_async;
 use shadersort::gpu::{Gpu, GpuError};
@@ -61,12 +62,10 @@ impl Lanes {
         which: &[(Algorithm, RunSettings)],
         intervals: Option<&IntervalMap>,
     ) -> Lanes {
-        let lanes = which
-            .iter()
-            .map(|&(algorithm, settings)| {
-                let pipes = &pipelines.iter().find(|(a, _)| *a == algorithm).expect("every algorithm").1;
-                let start =
-                    start_lane(gpu, pipes, scatter, picture, lines, algorithm, options, settings, intervals);
+        let request = StartRequest::new(picture, options).within(intervals);
+        let lanes = start_lanes(gpu, pipelines, scatter, lines, which, request)
+            .into_iter()
+            .map(|(algorithm, settings, start)| {
                 let (run, notice) = (start.run, start.notice);
                 let swaps = SwapReader::new(gpu, run.as_ref());
                 Lane { algorithm, settings, run, notice, shown: None, shown_at: None, swaps }
@@ -119,8 +118,7 @@ impl Stepper for Lanes {
             .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("web::lanes") });
         for lane in &mut self.lanes {
             let run = lane.run.as_mut();
-            let room = run.max_uncollected_steps() - (run.steps_done() - run.steps_collected());
-            let want = n.min(run.total_steps() - run.steps_done()).min(room);
+            let want = run.ledger().room(n);
             if want > 0 {
                 run.record_steps(&mut encoder, want);
             }

@@ -13,6 +13,7 @@ mod settings;
 mod state;
 
 use js_sys::{Array, Function, Object, Promise, Reflect};
+use shadersort::algorithms::request::StartRequest;
 use shadersort::algorithms::run_until_async;
 use shadersort::controls::commands::{Command, CommandSpec, command_for, command_table};
 use shadersort::gpu::Gpu;
@@ -359,7 +360,11 @@ async fn sort_to_end(
     picture: &image::RgbaImage,
 ) -> Result<image::RgbaImage, shadersort::gpu::GpuError> {
     let gpu = state.gpu();
-    let mut run = state.pipelines(job.algorithm).start(gpu, picture, job.options, job.settings);
+    let request = StartRequest::new(picture, job.options).settings(job.settings);
+    let mut run = state
+        .pipelines(job.algorithm)
+        .start(gpu, request)
+        .map_err(|e| shadersort::gpu::GpuError::Device(e.to_string()))?;
     let total = run.total_steps();
     run_until_async(gpu, run.as_mut(), total, |_| true).await?;
     read_texture_async(gpu, run.state()).await

@@ -5,6 +5,7 @@
 
 use crate::gpu::Gpu;
 use crate::gpu::bindings::{compute_buffer, uint_texture};
+use crate::gpu::kernel::{compute_pipeline, kernel_layouts};
 use crate::gpu::shaders::BITONIC_PLAN_PROGRAM;
 use crate::intervals::IntervalMap;
 use crate::keys::options::Axis;
@@ -190,28 +191,24 @@ impl PlanKernel {
         let device = &gpu.device;
         let module = BITONIC_PLAN_PROGRAM.module(device);
         let storage = wgpu::BufferBindingType::Storage { read_only: false };
-        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("bitonic_plan::layout"),
-            entries: &[
+        let (layout, pipeline_layout) = kernel_layouts(
+            device,
+            "bitonic_plan",
+            &[
                 uint_texture(0, wgpu::ShaderStages::COMPUTE),
                 compute_buffer(1, wgpu::BufferBindingType::Uniform, false),
                 compute_buffer(2, storage, false),
                 compute_buffer(3, storage, false),
             ],
-        });
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("bitonic_plan::pipeline_layout"),
-            bind_group_layouts: &[Some(&layout)],
-            immediate_size: 0,
-        });
-        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some("bitonic_plan::bitonic_plan"),
-            layout: Some(&pipeline_layout),
-            module: &module,
-            entry_point: Some("bitonic_plan"),
-            compilation_options: Default::default(),
-            cache: gpu.pipeline_cache(),
-        });
+        );
+        let pipeline = compute_pipeline(
+            gpu,
+            "bitonic_plan::bitonic_plan",
+            &pipeline_layout,
+            &module,
+            "bitonic_plan",
+            Default::default(),
+        );
         PlanKernel { layout, pipeline }
     }
 

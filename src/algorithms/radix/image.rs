@@ -8,13 +8,14 @@
 //! view's own kernels scan every tile's counts in a single workgroup.
 //!
 //! Used for the whole-picture scope without sub-steps (a staged scatter needs the view's own
-//! kernels) when the picture fits one sort; [`super::radix::RadixRun`] decides.
+//! kernels) when the picture fits one sort; [`super::RadixRun`] decides.
 
-use super::params_ring::ParamsRing;
-use super::ping_pong::PingPong;
-use super::swap_counters::SwapCounters;
+use crate::algorithms::params_ring::ParamsRing;
+use crate::algorithms::ping_pong::PingPong;
+use crate::algorithms::swap_counters::SwapCounters;
 use crate::gpu::Gpu;
 use crate::gpu::bindings::{compute_buffer, storage_target, uint_texture};
+use crate::gpu::kernel::{compute_pipeline, kernel_layouts};
 use crate::gpu::shaders::RADIX_IMAGE_PROGRAM;
 use crate::gpu::texture::PICTURE_FORMAT;
 use crate::keys::radix_key::RadixKey;
@@ -79,9 +80,10 @@ impl ImagePipelines {
         let device = &gpu.device;
         let module = RADIX_IMAGE_PROGRAM.module(device);
         let storage = wgpu::BufferBindingType::Storage { read_only: false };
-        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("radix_image::layout"),
-            entries: &[
+        let (layout, pipeline_layout) = kernel_layouts(
+            device,
+            "radix_image",
+            &[
                 uint_texture(0, wgpu::ShaderStages::COMPUTE),
                 compute_buffer(1, wgpu::BufferBindingType::Uniform, true),
                 compute_buffer(2, storage, true),
@@ -90,21 +92,10 @@ impl ImagePipelines {
                 compute_buffer(5, storage, false),
                 compute_buffer(6, storage, false),
             ],
-        });
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("radix_image::pipeline_layout"),
-            bind_group_layouts: &[Some(&layout)],
-            immediate_size: 0,
-        });
+        );
         let pipeline = |entry_point: &str| {
-            device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: Some(&format!("radix_image::{entry_point}")),
-                layout: Some(&pipeline_layout),
-                module: &module,
-                entry_point: Some(entry_point),
-                compilation_options: Default::default(),
-                cache: gpu.pipeline_cache(),
-            })
+            let label = format!("radix_image::{entry_point}");
+            compute_pipeline(gpu, &label, &pipeline_layout, &module, entry_point, Default::default())
         };
         ImagePipelines {
             gather: pipeline("gather"),

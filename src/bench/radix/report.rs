@@ -19,39 +19,29 @@ pub(super) fn ratio(row: &Row, peers: Option<&Peers>) -> Option<f64> {
 /// The table: one line per path, length and distribution; with peers, their lines follow
 /// ours, and ours gain a column of our throughput over the peer's.
 pub(super) fn print_table(rows: &[Row], peers: Option<&Peers>) {
-    let Some(peers) = peers else {
-        println!("| sort | keys | distribution | keys only, ms | G keys/s | pairs, ms | G pairs/s |");
-        println!("| --- | ---: | --- | ---: | ---: | ---: | ---: |");
-        for pair in rows.chunks(2) {
-            let (k, p) = (&pair[0], &pair[1]);
-            println!(
-                "| {} | 2^{} | {} | {} | {} | {} | {} |",
-                k.who,
-                k.len.trailing_zeros(),
-                k.distribution.name(),
-                k.ms_cell(),
-                k.rate_cell(),
-                p.ms_cell(),
-                p.rate_cell()
-            );
+    // Without peers the ratio columns are left out: these are empty.
+    let (ratio_head, ratio_rule) = match peers {
+        Some(peers) => {
+            println!("peer: {}", peers.description);
+            (format!(" ours / {} |", peers.name), " ---: |")
         }
-        return;
+        None => (String::new(), ""),
     };
-    println!("peer: {}", peers.description);
-    let name = peers.name;
     println!(
-        "| sort | keys | distribution | keys only, ms | G keys/s | ours / {name} | pairs, ms | G pairs/s | ours / {name} |"
+        "| sort | keys | distribution | keys only, ms | G keys/s |{ratio_head} pairs, ms | G pairs/s |{ratio_head}"
     );
-    println!("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+    println!("| --- | ---: | --- | ---: | ---: |{ratio_rule} ---: | ---: |{ratio_rule}");
+    let peer_rows = peers.map_or(&[][..], |p| &p.rows[..]);
     let ours = rows.chunks(2).map(|pair| (pair, true));
-    for (pair, is_ours) in ours.chain(peers.rows.chunks(2).map(|pair| (pair, false))) {
+    for (pair, is_ours) in ours.chain(peer_rows.chunks(2).map(|pair| (pair, false))) {
         let (k, p) = (&pair[0], &pair[1]);
-        let cell = |r: &Row| match ratio(r, Some(peers)) {
-            Some(x) if is_ours => format!("{x:.2}x"),
-            _ => String::from("-"),
+        let cell = |r: &Row| match (peers, ratio(r, peers)) {
+            (None, _) => String::new(),
+            (Some(_), Some(x)) if is_ours => format!(" {x:.2}x |"),
+            (Some(_), _) => String::from(" - |"),
         };
         println!(
-            "| {} | 2^{} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | 2^{} | {} | {} | {} |{} {} | {} |{}",
             k.who,
             k.len.trailing_zeros(),
             k.distribution.name(),
@@ -63,16 +53,8 @@ pub(super) fn print_table(rows: &[Row], peers: Option<&Peers>) {
             cell(p)
         );
     }
-    for r in peers.rows.iter().filter(|r| r.wrong.is_some()) {
-        println!(
-            "{} 2^{} {} {}: {}: {}",
-            r.who,
-            r.len.trailing_zeros(),
-            r.distribution.name(),
-            if r.pairs { "pairs" } else { "keys" },
-            r.rate_cell(),
-            r.wrong.as_deref().unwrap_or_default()
-        );
+    for r in peer_rows.iter().filter(|r| r.wrong.is_some()) {
+        println!("{}: {}: {}", r.label(), r.rate_cell(), r.wrong.as_deref().unwrap_or_default());
     }
 }
 

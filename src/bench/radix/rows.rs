@@ -39,6 +39,12 @@ impl Row {
         self.time.map_or(String::from("-"), |t| format!("{:.3}", t.as_secs_f64() * 1e3))
     }
 
+    /// "subgroups, onesweep 2^20 uniform pairs": who sorted what, in words.
+    pub(super) fn label(&self) -> String {
+        let what = if self.pairs { "pairs" } else { "keys" };
+        format!("{} 2^{} {} {what}", self.who, self.len.trailing_zeros(), self.distribution.name())
+    }
+
     /// The rate for the table, or why there is none.
     pub(super) fn rate_cell(&self) -> String {
         match (self.rate_g(), self.time) {
@@ -125,15 +131,8 @@ pub(super) struct Peers {
 
 /// Prints one measured row to stderr as it comes.
 pub(super) fn progress(row: &Row) {
-    eprintln!(
-        "{} 2^{} {} {}: {} ms{}",
-        row.who,
-        row.len.trailing_zeros(),
-        row.distribution.name(),
-        if row.pairs { "pairs" } else { "keys" },
-        row.ms_cell(),
-        row.wrong.as_ref().map(|w| format!(" ({w})")).unwrap_or_default()
-    );
+    let wrong = row.wrong.as_ref().map(|w| format!(" ({w})")).unwrap_or_default();
+    eprintln!("{}: {} ms{wrong}", row.label(), row.ms_cell());
 }
 
 /// Checks the last sort against a CPU sort, so a fast wrong answer cannot be reported.

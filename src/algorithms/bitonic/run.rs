@@ -1,0 +1,360 @@
+//! One picture being sorted by the bitonic network: its plan, textures and counters, and the
+//! dispatches its steps record.
+
+use super::layout::{BitonicParams, LINE_RANK_BITS, Layout, bits_of};
+use super::pipelines::{Bitonic, BlockPipeline, GLOBAL_WORKGROUP};
+use super::plan::{GpuPlan, Plan, PlanKernel};
+use crate::algorithms::SortRun;
+use crate::algorithms::interval_texture::{self, IntervalMapError, IntervalTexture};
+use crate::algorithms::lens_view::{LensStep, LensView};
+use crate::algorithms::map_source::MapSource;
+use crate::algorithms::params_ring::ParamsRing;
+use crate::algorithms::ping_pong::PingPong;
+use crate::algorithms::request::StartRequest;
+use crate::algorithms::step_ledger::{STEP_RING, StepLedger};
+use crate::algorithms::swap_counters::{AddedSince, SwapCounters};
+use crate::gpu::Gpu;
+use crate::intervals::IntervalMap;
+use crate::keys::options::SortOptions;
+use crate::reference::bitonic::{Stage, stage_count};
+use wgpu::util::DeviceExt;
+
+impl Bitonic {
+    /// Starts sorting the request's picture. Within intervals found on the GPU the plan is made
+    /// there too, and the steps are those of the longest interval a line could hold (a stage
+    /// beyond an interval's own network leaves it as it is): the sorted picture is the same.
+    ///
+    /// # Panics
+    /// When the map is for another picture size or axis (`Pipelines::start` checks).
+    pub fn start(&self, gpu: &Gpu, request: StartRequest<'_>) -> BitonicRun {
+        BitonicRun::new(self, gpu, request)
+    }
+}
+
+/// One picture being sorted by the bitonic network.
+pub struct BitonicRun {
+    queue: wgpu::Queue,
+    device: wgpu::Device,
+    layout: wgpu::BindGroupLayout,
+    /// `sort_blocks` without and with intervals, for this run's rank layout.
+    blocks: [BlockPipeline; 2],
+    /// `sort_lines` for this run's lines, where they take it (one-word ranks, and the device
+    /// holds a line that way).
+    lines: Option<wgpu::ComputePipeline>,
+    global: wgpu::ComputePipeline,
+    pictures: PingPong,
+    params: ParamsRing,
+    counters: SwapCounters,
+    /// The counters are zeroed at a restart only: what each step added.
+    added: AddedSince,
+    origins: wgpu::Buffer,
+    bounds: wgpu::Buffer,
+    units: wgpu::Buffer,
+    unit_count: u32,
+    bind_groups: [wgpu::BindGroup; 2],
+    intervals: IntervalTexture,
+    options: SortOptions,
+    line_len: u32,
+    line_count: u32,
+    wide: bool,
+    max_groups: u32,
+    ledger: StepLedger,
+    /// Dispatches since the start: the state is in texture `dispatches % 2`.
+    dispatches: u32,
+    /// Stages the last dispatch ran.
+    last_dispatch_stages: u32,
+}
+
+impl BitonicRun {
+    fn new(bitonic: &Bitonic, gpu: &Gpu, request: StartRequest<'_>) -> Self {
+        request.check().expect("an interval map for this picture");
+        let StartRequest { picture, options, intervals: source, .. } = request;
+        let (width, height) = picture.dimensions();
+        let line_len = options.line_len(width, height);
+        let line_count = options.line_count(width, height);
+        let wide = bits_of(options.key.max_value()) + bits_of(line_len.saturating_sub(1)) > 32;
+        // Whole lines take blocks no larger than the line (less workgroup memory, more
+        // workgroups at once); units within intervals pack whole intervals into the largest block.
+        let whole = Layout { wide, intervals: false };
+        let within_intervals = Layout { wide, intervals: true };
+        let line_block = bitonic.device_block(whole).min(line_len.max(2).next_power_of_two());
+        let blocks = [
+            bitonic.block_pipeline(whole, line_block),
+            bitonic.block_pipeline(within_intervals, bitonic.device_block(within_intervals)),
+        ];
+        let rank_bits = bits_of(options.key.max_value()) + bits_of(line_len.saturating_sub(1));
+        let lines = if rank_bits > LINE_RANK_BITS { None } else { bitonic.lines_pipeline(line_len) };
+        let device = &gpu.device;
+        let origins = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("bitonic::origins"),
+            size: u64::from(line_len) * u64::from(line_count) * 4,
+            usage: wgpu::BufferUsages::STORAGE,
+            mapped_at_creation: false,
+        });
+        let pictures = PingPong::start(gpu, picture, "bitonic");
+        let params = ParamsRing::new(gpu, std::mem::size_of::<BitonicParams>(), STEP_RING, "bitonic::params");
+        let counters = SwapCounters::new(gpu, STEP_RING, 1, "bitonic::counters");
+        let placeholder = |label| {
+            device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size: 16,
+                usage: wgpu::BufferUsages::STORAGE,
+                mapped_at_creation: false,
+            })
+        };
+        let (bounds, units) = (placeholder("bitonic::bounds"), placeholder("bitonic::units"));
+        let bind_groups =
+            bind_groups(device, &bitonic.layout, &pictures, &params, &counters, [&origins, &bounds, &units]);
+        let mut run = BitonicRun {
+            queue: gpu.queue.clone(),
+            device: device.clone(),
+            layout: bitonic.layout.clone(),
+            blocks,
+            lines,
+            global: bitonic.global.clone(),
+            pictures,
+            params,
+            counters,
+            added: AddedSince::new(STEP_RING),
+            origins,
+            bounds,
+            units,
+            unit_count: 0,
+            bind_groups,
+            intervals: IntervalTexture::new(gpu, None, "bitonic::intervals"),
+            options,
+            line_len,
+            line_count,
+            wide,
+            max_groups: device.limits().max_compute_workgroups_per_dimension,
+            ledger: StepLedger::default(),
+            dispatches: 0,
+            last_dispatch_stages: 0,
+        };
+        match source {
+            MapSource::Cpu(intervals) => run.use_intervals(gpu, intervals),
+            MapSource::Gpu(kernel, found) => {
+                assert_eq!(found.axis, options.axis, "intervals found along the sort's axis");
+                let plan_kernel = bitonic.plan_kernel.get_or_init(|| PlanKernel::new(gpu));
+                run.use_gpu_intervals(gpu, |encoder, input, ids, plan| {
+                    kernel.record(gpu, encoder, input, ids, found);
+                    plan_kernel.record(gpu, encoder, ids, plan);
+                });
+            }
+        }
+        run
+    }
+
+    /// Sorts within intervals that `find` records finding on the GPU (from the input picture into
+    /// the interval-id texture, then the plan from those): the map and the plan never leave the
+    /// GPU, and the steps are those of an interval as long as a line.
+    fn use_gpu_intervals(
+        &mut self,
+        gpu: &Gpu,
+        find: impl FnOnce(&mut wgpu::CommandEncoder, &wgpu::Texture, &wgpu::Texture, &GpuPlan),
+    ) {
+        let (width, height) = (self.pictures.input().width(), self.pictures.input().height());
+        self.intervals = IntervalTexture::written_on_gpu(gpu, width, height, "bitonic::intervals");
+        let block = self.block().block;
+        let plan = GpuPlan::new(gpu, self.options.axis, (self.line_len, self.line_count), block);
+        let mut encoder = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("bitonic::gpu_intervals"),
+        });
+        find(&mut encoder, self.pictures.input(), self.intervals.texture(), &plan);
+        gpu.queue.submit([encoder.finish()]);
+        self.unit_count = plan.unit_count;
+        self.set_plan_buffers(plan.bounds, plan.units);
+        self.restart_ledger(stage_count(self.line_len));
+    }
+
+    /// Sorts within `intervals` from now on: uploads the map, the intervals per position and the
+    /// units.
+    fn use_intervals(&mut self, gpu: &Gpu, intervals: Option<&IntervalMap>) {
+        self.intervals.set(gpu, intervals);
+        let block = self.block().block;
+        let plan = Plan::new(self.line_len, self.line_count, intervals, block);
+        let storage = |label, contents: &[u8]| {
+            gpu.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some(label),
+                contents: if contents.is_empty() { &[0; 16] } else { contents },
+                usage: wgpu::BufferUsages::STORAGE,
+            })
+        };
+        self.unit_count = plan.units.len() as u32;
+        self.set_plan_buffers(
+            storage("bitonic::bounds", bytemuck::cast_slice(&plan.bounds)),
+            storage("bitonic::units", bytemuck::cast_slice(&plan.units)),
+        );
+        let longest = intervals.map_or(self.line_len, IntervalMap::max_interval_len);
+        self.restart_ledger(stage_count(longest));
+    }
+
+    /// Binds the plan's `bounds` and `units` from now on.
+    fn set_plan_buffers(&mut self, bounds: wgpu::Buffer, units: wgpu::Buffer) {
+        (self.bounds, self.units) = (bounds, units);
+        self.bind_groups = bind_groups(
+            &self.device,
+            &self.layout,
+            &self.pictures,
+            &self.params,
+            &self.counters,
+            [&self.origins, &self.bounds, &self.units],
+        );
+    }
+
+    fn block(&self) -> &BlockPipeline {
+        &self.blocks[usize::from(self.intervals.enabled())]
+    }
+
+    /// Step 0 of a network of `stages` (none: every interval is one pixel, already sorted).
+    fn restart_ledger(&mut self, stages: u32) {
+        self.ledger.restart(stages, stages == 0);
+    }
+
+    /// Whether each rank takes two words in workgroup memory (the key's bits and the origin's
+    /// do not fit one).
+    pub fn wide(&self) -> bool {
+        self.wide
+    }
+
+    /// Records one dispatch from step `first`: the stages from there that stay within a block
+    /// (at most `budget`), or the one stage that does not. Returns the stages it ran.
+    fn record_dispatch(&mut self, pass: &mut wgpu::ComputePass<'_>, first: u32, budget: u32) -> u32 {
+        let block = self.block().block;
+        let stage = Stage::at(first);
+        let local = stage.fits_block(block);
+        let stages = if local {
+            (first..first + budget).take_while(|&s| Stage::at(s).fits_block(block)).count() as u32
+        } else {
+            1
+        };
+        let groups_x = self.unit_count.clamp(1, self.max_groups);
+        let params = BitonicParams {
+            key: self.options.key.id(),
+            descending: self.options.descending.into(),
+            axis: self.options.axis as u32,
+            line_len: self.line_len,
+            stages,
+            merge: stage.merge,
+            distance: stage.distance,
+            load_origins: u32::from(first > 0),
+            store_origins: u32::from(first + stages < self.ledger.total()),
+            has_intervals: u32::from(self.intervals.enabled()),
+            origin_bits: bits_of(self.line_len.saturating_sub(1)),
+            key_max: self.options.key.max_value(),
+            groups_x,
+            unit_count: self.unit_count,
+            pad: [0; 2],
+        };
+        let offset = self.params.write(&self.queue, first, &params);
+        let counter = self.counters.dynamic_offset(first + stages - 1);
+        pass.set_bind_group(0, &self.bind_groups[(self.dispatches % 2) as usize], &[offset, counter]);
+        if local {
+            // Whole lines without intervals are one unit each: `sort_lines` takes them if it can.
+            let whole_lines = !self.intervals.enabled() && self.block().block >= self.line_len;
+            match &self.lines {
+                Some(lines) if whole_lines => pass.set_pipeline(lines),
+                _ => pass.set_pipeline(&self.block().pipeline),
+            }
+            pass.dispatch_workgroups(groups_x, self.unit_count.div_ceil(groups_x), 1);
+        } else {
+            pass.set_pipeline(&self.global);
+            pass.dispatch_workgroups(self.line_len.div_ceil(GLOBAL_WORKGROUP), self.line_count, 1);
+        }
+        self.dispatches += 1;
+        self.last_dispatch_stages = stages;
+        stages
+    }
+}
+
+impl SortRun for BitonicRun {
+    fn ledger(&self) -> &StepLedger {
+        &self.ledger
+    }
+
+    fn ledger_mut(&mut self) -> &mut StepLedger {
+        &mut self.ledger
+    }
+
+    /// Steps recorded together share dispatches where their stages fit one block; the
+    /// exchanges of a shared dispatch are counted at its last step.
+    fn record_from(&mut self, encoder: &mut wgpu::CommandEncoder, first: u32, n: u32) {
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some("bitonic::steps"),
+            timestamp_writes: None,
+        });
+        let mut done = first;
+        while done < first + n {
+            done += self.record_dispatch(&mut pass, done, first + n - done);
+        }
+    }
+
+    fn counters(&self) -> &SwapCounters {
+        &self.counters
+    }
+
+    fn accept_swaps(&mut self, bytes: &[u8]) {
+        for value in self.counters.decode(bytes) {
+            let swaps = self.added.take(self.ledger.collected() % STEP_RING, value);
+            self.ledger.take(swaps);
+        }
+        self.ledger.settle();
+    }
+
+    fn detects_sorted_early(&self) -> bool {
+        false
+    }
+
+    fn state(&self) -> &wgpu::Texture {
+        self.pictures.state(self.dispatches)
+    }
+
+    fn lens_view(&self) -> LensView<'_> {
+        let one_stage = self.dispatches > 0 && self.last_dispatch_stages == 1;
+        LensView {
+            state: self.pictures.state(self.dispatches),
+            before: one_stage.then(|| self.pictures.state(self.dispatches - 1)),
+            axis: self.options.axis,
+            intervals: self.intervals.enabled().then(|| self.intervals.texture()),
+            options: self.options,
+            steps_done: self.ledger.done(),
+            step: LensStep::Bitonic { stages: self.ledger.total() },
+        }
+    }
+
+    fn restart(&mut self, encoder: &mut wgpu::CommandEncoder) {
+        self.pictures.record_restart(encoder);
+        self.counters.record_clear_all(encoder);
+        self.added.reset();
+        self.dispatches = 0;
+        self.last_dispatch_stages = 0;
+        self.restart_ledger(self.ledger.total());
+    }
+
+    fn set_intervals(&mut self, gpu: &Gpu, intervals: Option<&IntervalMap>) -> Result<(), IntervalMapError> {
+        interval_texture::check_map(intervals, self.pictures.size(), self.options.axis)?;
+        self.use_intervals(gpu, intervals);
+        Ok(())
+    }
+}
+
+/// The two step bind groups (see `PingPong::step_bind_groups`), with the input picture at
+/// binding 4 and the origins, intervals and units at 5, 6 and 7.
+fn bind_groups(
+    device: &wgpu::Device,
+    layout: &wgpu::BindGroupLayout,
+    pictures: &PingPong,
+    params: &ParamsRing,
+    counters: &SwapCounters,
+    [origins, bounds, units]: [&wgpu::Buffer; 3],
+) -> [wgpu::BindGroup; 2] {
+    let input = pictures.input().create_view(&Default::default());
+    pictures.step_bind_groups(device, layout, "bitonic", params.binding(), counters.binding(), |_| {
+        vec![
+            wgpu::BindGroupEntry { binding: 4, resource: wgpu::BindingResource::TextureView(&input) },
+            wgpu::BindGroupEntry { binding: 5, resource: origins.as_entire_binding() },
+            wgpu::BindGroupEntry { binding: 6, resource: bounds.as_entire_binding() },
+            wgpu::BindGroupEntry { binding: 7, resource: units.as_entire_binding() },
+        ]
+    })
+}

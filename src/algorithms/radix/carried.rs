@@ -1,0 +1,57 @@
+//! The interval ids pixels carry through the radix view's passes within intervals.
+
+use crate::algorithms::interval_texture::{IntervalTexture, interval_id_texture};
+use crate::gpu::Gpu;
+use crate::intervals::IntervalMap;
+
+/// The interval ids the pixels carry through the passes: the map, and two textures ping-ponged
+/// with the pictures (`ids[k % 2]` holds them after `k` digit passes). Without a map all three
+/// are 1x1 stand-ins that the kernels never read or write.
+pub(super) struct CarriedIntervals {
+    pub(super) map: IntervalTexture,
+    pub(super) ids: [wgpu::Texture; 2],
+    pub(super) views: [wgpu::TextureView; 2],
+    /// The longest interval, with a map.
+    pub(super) max_interval_len: Option<u32>,
+}
+
+impl CarriedIntervals {
+    pub(super) fn new(gpu: &Gpu, intervals: Option<&IntervalMap>) -> Self {
+        let map = IntervalTexture::new(gpu, intervals, "radix::intervals");
+        let (ids, views) = Self::textures(gpu, map.texture());
+        CarriedIntervals { map, ids, views, max_interval_len: intervals.map(IntervalMap::max_interval_len) }
+    }
+
+    /// A map of `width` x `height` that a kernel writes before the first step, whose intervals are
+    /// at most `longest` long.
+    pub(super) fn written_on_gpu(gpu: &Gpu, width: u32, height: u32, longest: u32) -> Self {
+        let map = IntervalTexture::written_on_gpu(gpu, width, height, "radix::intervals");
+        let (ids, views) = Self::textures(gpu, map.texture());
+        CarriedIntervals { map, ids, views, max_interval_len: Some(longest) }
+    }
+
+    fn textures(gpu: &Gpu, map: &wgpu::Texture) -> ([wgpu::Texture; 2], [wgpu::TextureView; 2]) {
+        let ids = [0, 1].map(|i| {
+            interval_id_texture(gpu, map.width(), map.height(), &format!("radix::interval_ids[{i}]"))
+        });
+        let views = ids.each_ref().map(|t| t.create_view(&Default::default()));
+        (ids, views)
+    }
+
+    /// Uploads `intervals` (see [`IntervalTexture::set`]); returns whether the textures were made
+    /// anew.
+    pub(super) fn set(&mut self, gpu: &Gpu, intervals: Option<&IntervalMap>) -> bool {
+        self.max_interval_len = intervals.map(IntervalMap::max_interval_len);
+        let replaced = self.map.set(gpu, intervals);
+        if replaced {
+            (self.ids, self.views) = Self::textures(gpu, self.map.texture());
+        }
+        replaced
+    }
+
+    /// Records copying the map into `ids[0]`, the ids at step 0.
+    pub(super) fn record_restart(&self, encoder: &mut wgpu::CommandEncoder) {
+        let map = self.map.texture();
+        encoder.copy_texture_to_texture(map.as_image_copy(), self.ids[0].as_image_copy(), map.size());
+    }
+}
