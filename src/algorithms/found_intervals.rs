@@ -10,12 +10,11 @@ use super::gpu_mask::GpuMask;
 use super::interval_texture::{INTERVAL_ID_FORMAT, interval_id_texture};
 use crate::gpu::Gpu;
 use crate::gpu::bindings::{compute_buffer, storage_target, uint_texture};
-use crate::gpu::kernel::{compute_pipeline, kernel_layouts};
+use crate::gpu::kernel::{bind_group, one_kernel, record_dispatch, uniform};
 use crate::gpu::shaders::FOUND_INTERVALS_PROGRAM;
 use crate::intervals::{IntervalLength, IntervalMode, IntervalSettings, Threshold, edges};
 use crate::keys::SortKey;
 use crate::keys::options::Axis;
-use wgpu::util::DeviceExt;
 
 /// The longest line the kernel cuts into random intervals (`START_WORDS` bits of workgroup memory
 /// in the shader); longer ones take the CPU's map.
@@ -146,10 +145,9 @@ pub struct IntervalsKernel {
 impl IntervalsKernel {
     /// Builds the kernel on `gpu`.
     pub fn new(gpu: &Gpu) -> Self {
-        let device = &gpu.device;
-        let module = FOUND_INTERVALS_PROGRAM.module(device);
-        let (layout, pipeline_layout) = kernel_layouts(
-            device,
+        let (layout, pipeline) = one_kernel(
+            gpu,
+            &FOUND_INTERVALS_PROGRAM,
             "found_intervals",
             &[
                 uint_texture(0, wgpu::ShaderStages::COMPUTE),
@@ -158,12 +156,6 @@ impl IntervalsKernel {
                 uint_texture(3, wgpu::ShaderStages::COMPUTE),
                 uint_texture(4, wgpu::ShaderStages::COMPUTE),
             ],
-        );
-        let pipeline = compute_pipeline(
-            gpu,
-            "found_intervals::find_intervals",
-            &pipeline_layout,
-            &module,
             "find_intervals",
             // Every workgroup word is written before it is read (the random starts cleared
             // first), and zeroing them makes GL's compile slow.
@@ -240,39 +232,30 @@ impl IntervalsKernel {
                 params.rule = 3;
             }
         }
-        let params = gpu.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("found_intervals::params"),
-            contents: bytemuck::bytes_of(&params),
-            usage: wgpu::BufferUsages::UNIFORM,
-        });
+        let params = uniform(gpu, "found_intervals::params", &params);
         let picture_view = read.create_view(&Default::default());
         let ids_view = ids.create_view(&Default::default());
         let mask = intervals.mask.map_or(&self.stand_in, GpuMask::view);
         let cells = intervals.angled.map(|a| a.cells.create_view(&Default::default()));
-        let bind_group = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("found_intervals::bind_group"),
-            layout: &self.layout,
-            entries: &[
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: wgpu::BindingResource::TextureView(&picture_view),
-                },
-                wgpu::BindGroupEntry { binding: 1, resource: params.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 2, resource: wgpu::BindingResource::TextureView(&ids_view) },
-                wgpu::BindGroupEntry { binding: 3, resource: wgpu::BindingResource::TextureView(mask) },
-                wgpu::BindGroupEntry {
-                    binding: 4,
-                    resource: wgpu::BindingResource::TextureView(cells.as_ref().unwrap_or(&self.stand_in)),
-                },
+        let bind_group = bind_group(
+            &gpu.device,
+            "found_intervals::bind_group",
+            &self.layout,
+            [
+                wgpu::BindingResource::TextureView(&picture_view),
+                params.as_entire_binding(),
+                wgpu::BindingResource::TextureView(&ids_view),
+                wgpu::BindingResource::TextureView(mask),
+                wgpu::BindingResource::TextureView(cells.as_ref().unwrap_or(&self.stand_in)),
             ],
-        });
-        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: Some("found_intervals"),
-            timestamp_writes: None,
-        });
-        pass.set_pipeline(&self.pipeline);
-        pass.set_bind_group(0, &bind_group, &[]);
-        pass.dispatch_workgroups(groups_x, line_count.div_ceil(groups_x), 1);
+        );
+        record_dispatch(
+            encoder,
+            "found_intervals",
+            &self.pipeline,
+            &bind_group,
+            [groups_x, line_count.div_ceil(groups_x), 1],
+        );
     }
 }
 

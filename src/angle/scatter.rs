@@ -8,7 +8,7 @@
 use super::LineSpace;
 use crate::gpu::Gpu;
 use crate::gpu::bindings::{storage_target, uint_texture};
-use crate::gpu::kernel::{compute_pipeline_on, kernel_layouts};
+use crate::gpu::kernel::{bind_group, compute_pipeline_on, kernel_layouts, record_dispatch};
 use crate::gpu::shaders::LINE_SCATTER_PROGRAM;
 use crate::gpu::texture::PICTURE_FORMAT;
 
@@ -128,19 +128,12 @@ impl LineScatter {
         picture: &wgpu::Texture,
     ) -> wgpu::BindGroup {
         let views = [line_space, places, picture].map(|t| t.create_view(&Default::default()));
-        let entries: Vec<wgpu::BindGroupEntry> = views
-            .iter()
-            .zip(0..)
-            .map(|(view, binding)| wgpu::BindGroupEntry {
-                binding,
-                resource: wgpu::BindingResource::TextureView(view),
-            })
-            .collect();
-        device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("line_scatter::bind_group"),
-            layout: &self.layout,
-            entries: &entries,
-        })
+        bind_group(
+            device,
+            "line_scatter::bind_group",
+            &self.layout,
+            views.iter().map(wgpu::BindingResource::TextureView),
+        )
     }
 
     /// Records the scatter that `binding` describes into a `width` x `height` picture.
@@ -150,13 +143,13 @@ impl LineScatter {
         binding: &wgpu::BindGroup,
         (width, height): (u32, u32),
     ) {
-        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: Some("line_scatter::pass"),
-            timestamp_writes: None,
-        });
-        pass.set_pipeline(self.pipeline());
-        pass.set_bind_group(0, binding, &[]);
-        pass.dispatch_workgroups(width.div_ceil(WORKGROUP_SIZE[0]), height.div_ceil(WORKGROUP_SIZE[1]), 1);
+        record_dispatch(
+            encoder,
+            "line_scatter::pass",
+            self.pipeline(),
+            binding,
+            [width.div_ceil(WORKGROUP_SIZE[0]), height.div_ceil(WORKGROUP_SIZE[1]), 1],
+        );
     }
 }
 

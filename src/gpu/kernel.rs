@@ -1,6 +1,8 @@
 //! Compute kernels built alike: their bind group and pipeline layouts, and their compute pipelines.
 
 use super::Gpu;
+use super::shaders::Program;
+use wgpu::util::DeviceExt;
 
 /// The layout of a kernel's one bind group, of `entries`, labelled `{label}::layout`, and the
 /// pipeline layout of that group alone, labelled `{label}::pipeline_layout`.
@@ -53,4 +55,63 @@ pub fn compute_pipeline_on(
         compilation_options: options,
         cache,
     })
+}
+
+/// A kernel family of one bind group of `entries` and one entry point of `program`: the group's
+/// layout and the pipeline, labelled `{label}::layout` and `{label}::{entry_point}`.
+pub fn one_kernel(
+    gpu: &Gpu,
+    program: &Program,
+    label: &str,
+    entries: &[wgpu::BindGroupLayoutEntry],
+    entry_point: &str,
+    options: wgpu::PipelineCompilationOptions<'_>,
+) -> (wgpu::BindGroupLayout, wgpu::ComputePipeline) {
+    let (layout, pipeline_layout) = kernel_layouts(&gpu.device, label, entries);
+    let module = program.module(&gpu.device);
+    let pipeline = compute_pipeline(
+        gpu,
+        &format!("{label}::{entry_point}"),
+        &pipeline_layout,
+        &module,
+        entry_point,
+        options,
+    );
+    (layout, pipeline)
+}
+
+/// A uniform buffer holding `params`.
+pub fn uniform<T: bytemuck::Pod>(gpu: &Gpu, label: &str, params: &T) -> wgpu::Buffer {
+    gpu.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some(label),
+        contents: bytemuck::bytes_of(params),
+        usage: wgpu::BufferUsages::UNIFORM,
+    })
+}
+
+/// A bind group of `layout` binding `resources` at 0, 1, 2, ... in order.
+pub fn bind_group<'a>(
+    device: &wgpu::Device,
+    label: &str,
+    layout: &wgpu::BindGroupLayout,
+    resources: impl IntoIterator<Item = wgpu::BindingResource<'a>>,
+) -> wgpu::BindGroup {
+    let entries: Vec<wgpu::BindGroupEntry<'a>> =
+        (0..).zip(resources).map(|(binding, resource)| wgpu::BindGroupEntry { binding, resource }).collect();
+    device.create_bind_group(&wgpu::BindGroupDescriptor { label: Some(label), layout, entries: &entries })
+}
+
+/// Records one compute pass that dispatches `pipeline` over `groups` workgroups with `bind_group`.
+pub fn record_dispatch(
+    encoder: &mut wgpu::CommandEncoder,
+    label: &str,
+    pipeline: &wgpu::ComputePipeline,
+    bind_group: &wgpu::BindGroup,
+    [x, y, z]: [u32; 3],
+) {
+    let mut pass = encoder
+        .begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some(label), timestamp_writes: None });
+    pass.set_pipeline(pipeline);
+    pass.set_bind_group(0, bind_group, &[]);
+    pass.dispatch_workgroups(x, y, z);
 }

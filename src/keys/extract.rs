@@ -1,11 +1,10 @@
 //! The GPU side of sort keys: a kernel that writes every texel's key into a buffer.
 
-use crate::gpu::kernel::compute_pipeline_on;
+use crate::gpu::kernel::{bind_group, compute_pipeline_on, record_dispatch, uniform};
 use crate::gpu::readback::read_u32s;
 use crate::gpu::shaders::KEY_BUFFER_PROGRAM;
 use crate::gpu::{Gpu, GpuError};
 use crate::keys::options::SortOptions;
-use wgpu::util::DeviceExt;
 
 /// Mirrors `KeyParams` in `shaders/key_buffer.wgsl`.
 #[repr(C)]
@@ -51,28 +50,21 @@ impl KeyExtractor {
         keys: &wgpu::Buffer,
     ) {
         let params = KeyParams { key: options.key.id(), descending: options.descending.into(), pad: [0; 2] };
-        let uniform = gpu.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("key_extract::params"),
-            contents: bytemuck::bytes_of(&params),
-            usage: wgpu::BufferUsages::UNIFORM,
-        });
+        let params = uniform(gpu, "key_extract::params", &params);
         let view = picture.create_view(&Default::default());
-        let bind_group = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("key_extract::bind_group"),
-            layout: &self.pipeline.get_bind_group_layout(0),
-            entries: &[
-                wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::TextureView(&view) },
-                wgpu::BindGroupEntry { binding: 1, resource: uniform.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 2, resource: keys.as_entire_binding() },
-            ],
-        });
-        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: Some("key_extract::pass"),
-            timestamp_writes: None,
-        });
-        pass.set_pipeline(&self.pipeline);
-        pass.set_bind_group(0, &bind_group, &[]);
-        pass.dispatch_workgroups(picture.width().div_ceil(16), picture.height().div_ceil(16), 1);
+        let bind_group = bind_group(
+            &gpu.device,
+            "key_extract::bind_group",
+            &self.pipeline.get_bind_group_layout(0),
+            [wgpu::BindingResource::TextureView(&view), params.as_entire_binding(), keys.as_entire_binding()],
+        );
+        record_dispatch(
+            encoder,
+            "key_extract::pass",
+            &self.pipeline,
+            &bind_group,
+            [picture.width().div_ceil(16), picture.height().div_ceil(16), 1],
+        );
     }
 
     /// The order keys of every texel, read back (scanline order).

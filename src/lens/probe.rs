@@ -5,7 +5,7 @@ use super::line::LensLine;
 use super::reading::{LensCell, LensReading, StepReading};
 use crate::algorithms::lens_view::{LensStep, LensView};
 use crate::gpu::bindings::{compute_buffer, uint_texture};
-use crate::gpu::kernel::{compute_pipeline, kernel_layouts};
+use crate::gpu::kernel::{bind_group, one_kernel, record_dispatch};
 use crate::gpu::readback::map_and_read;
 use crate::gpu::shaders::LENS_PROGRAM;
 use crate::gpu::{Gpu, GpuError};
@@ -76,8 +76,9 @@ impl LensProbe {
     /// Builds the kernel.
     pub fn new(gpu: &Gpu) -> Self {
         let device = &gpu.device;
-        let (layout, pipeline_layout) = kernel_layouts(
-            device,
+        let (layout, pipeline) = one_kernel(
+            gpu,
+            &LENS_PROGRAM,
             "lens",
             &[
                 uint_texture(0, wgpu::ShaderStages::COMPUTE),
@@ -88,12 +89,6 @@ impl LensProbe {
                 compute_buffer(5, wgpu::BufferBindingType::Storage { read_only: false }, false),
                 compute_buffer(6, wgpu::BufferBindingType::Storage { read_only: true }, false),
             ],
-        );
-        let pipeline = compute_pipeline(
-            gpu,
-            "lens::read_line",
-            &pipeline_layout,
-            &LENS_PROGRAM.module(device),
             "read_line",
             Default::default(),
         );
@@ -153,38 +148,22 @@ impl LensProbe {
                 _ => &self.no_intervals,
             }),
         ];
-        let mut entries: Vec<wgpu::BindGroupEntry> = views
-            .iter()
-            .enumerate()
-            .map(|(i, v)| wgpu::BindGroupEntry {
-                binding: i as u32,
-                resource: wgpu::BindingResource::TextureView(v),
-            })
-            .collect();
-        entries.extend([
-            wgpu::BindGroupEntry { binding: 4, resource: self.uniform.as_entire_binding() },
-            wgpu::BindGroupEntry { binding: 5, resource: out.as_entire_binding() },
-            wgpu::BindGroupEntry {
-                binding: 6,
-                resource: extra.unwrap_or(&self.no_extra).as_entire_binding(),
-            },
+        // The four views at 0..=3, then the uniform, the output and the extra words.
+        let resources = views.iter().map(wgpu::BindingResource::TextureView).chain([
+            self.uniform.as_entire_binding(),
+            out.as_entire_binding(),
+            extra.unwrap_or(&self.no_extra).as_entire_binding(),
         ]);
-        let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("lens::bind_group"),
-            layout: &self.layout,
-            entries: &entries,
-        });
+        let bind_group = bind_group(device, "lens::bind_group", &self.layout, resources);
         let mut encoder =
             device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("lens::read") });
-        {
-            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some("lens::read"),
-                timestamp_writes: None,
-            });
-            pass.set_pipeline(&self.pipeline);
-            pass.set_bind_group(0, &bind_group, &[]);
-            pass.dispatch_workgroups(line.len.max(params.extra_count).div_ceil(WORKGROUP), 1, 1);
-        }
+        record_dispatch(
+            &mut encoder,
+            "lens::read",
+            &self.pipeline,
+            &bind_group,
+            [line.len.max(params.extra_count).div_ceil(WORKGROUP), 1, 1],
+        );
         let output = self.output.as_ref().expect("made above");
         let bytes = (words * 4) as u64;
         encoder.copy_buffer_to_buffer(&output.buffer, 0, &output.staging, 0, bytes);

@@ -7,7 +7,7 @@
 
 use super::yuv::{Matrix, ToRgb, Yuv420Size, to_yuv_coefficients};
 use crate::gpu::bindings::{compute_buffer, storage_target, uint_texture};
-use crate::gpu::kernel::{compute_pipeline, kernel_layouts};
+use crate::gpu::kernel::{bind_group, one_kernel, record_dispatch, uniform};
 use crate::gpu::readback::{PendingMap, staging_at_least};
 use crate::gpu::shaders::{RGBA_TO_YUV420_PROGRAM, YUV420_TO_RGBA_PROGRAM};
 use crate::gpu::texture::{PICTURE_FORMAT, create_picture_texture};
@@ -60,22 +60,15 @@ pub struct Yuv420Reader {
 impl Yuv420Reader {
     /// Builds the kernel on `gpu`.
     pub fn new(gpu: &Gpu) -> Self {
-        let device = &gpu.device;
-        let module = YUV420_TO_RGBA_PROGRAM.module(device);
-        let (layout, pipeline_layout) = kernel_layouts(
-            device,
+        let (layout, pipeline) = one_kernel(
+            gpu,
+            &YUV420_TO_RGBA_PROGRAM,
             "yuv420_to_rgba",
             &[
                 compute_buffer(0, wgpu::BufferBindingType::Storage { read_only: true }, false),
                 compute_buffer(1, wgpu::BufferBindingType::Uniform, false),
                 storage_target(2, PICTURE_FORMAT),
             ],
-        );
-        let pipeline = compute_pipeline(
-            gpu,
-            "yuv420_to_rgba",
-            &pipeline_layout,
-            &module,
             "yuv420_to_rgba",
             Default::default(),
         );
@@ -119,34 +112,29 @@ impl Yuv420Reader {
             cbu: c.cbu,
             pad: [0; 2],
         };
-        let params = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("yuv420_to_rgba::params"),
-            contents: bytemuck::bytes_of(&params),
-            usage: wgpu::BufferUsages::UNIFORM,
-        });
+        let params = uniform(gpu, "yuv420_to_rgba::params", &params);
         let picture = create_picture_texture(gpu, size.width, size.height, "yuv420_to_rgba::picture");
         let view = picture.create_view(&Default::default());
-        let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("yuv420_to_rgba::bind_group"),
-            layout: &self.layout,
-            entries: &[
-                wgpu::BindGroupEntry { binding: 0, resource: planes_buffer.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 1, resource: params.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 2, resource: wgpu::BindingResource::TextureView(&view) },
+        let bind_group = bind_group(
+            device,
+            "yuv420_to_rgba::bind_group",
+            &self.layout,
+            [
+                planes_buffer.as_entire_binding(),
+                params.as_entire_binding(),
+                wgpu::BindingResource::TextureView(&view),
             ],
-        });
+        );
         let mut encoder =
             device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("yuv420_to_rgba") });
-        {
-            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some("yuv420_to_rgba"),
-                timestamp_writes: None,
-            });
-            pass.set_pipeline(&self.pipeline);
-            pass.set_bind_group(0, &bind_group, &[]);
-            let groups = |side: u32| side.div_ceil(RGBA_WORKGROUP_SIDE);
-            pass.dispatch_workgroups(groups(size.width), groups(size.height), 1);
-        }
+        let groups = |side: u32| side.div_ceil(RGBA_WORKGROUP_SIDE);
+        record_dispatch(
+            &mut encoder,
+            "yuv420_to_rgba",
+            &self.pipeline,
+            &bind_group,
+            [groups(size.width), groups(size.height), 1],
+        );
         gpu.queue.submit([encoder.finish()]);
         picture
     }
@@ -212,22 +200,15 @@ pub struct Yuv420Writer {
 impl Yuv420Writer {
     /// Builds the kernel on `gpu`.
     pub fn new(gpu: &Gpu) -> Self {
-        let device = &gpu.device;
-        let module = RGBA_TO_YUV420_PROGRAM.module(device);
-        let (layout, pipeline_layout) = kernel_layouts(
-            device,
+        let (layout, pipeline) = one_kernel(
+            gpu,
+            &RGBA_TO_YUV420_PROGRAM,
             "yuv420",
             &[
                 uint_texture(0, wgpu::ShaderStages::COMPUTE),
                 compute_buffer(1, wgpu::BufferBindingType::Uniform, false),
                 compute_buffer(2, wgpu::BufferBindingType::Storage { read_only: false }, false),
             ],
-        );
-        let pipeline = compute_pipeline(
-            gpu,
-            "yuv420::rgba_to_yuv420",
-            &pipeline_layout,
-            &module,
             "rgba_to_yuv420",
             Default::default(),
         );
@@ -283,33 +264,28 @@ impl Yuv420Writer {
             cb: [k[3], k[4], k[5], 0],
             cr: [k[6], k[7], k[8], 0],
         };
-        let params = gpu.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("yuv420::params"),
-            contents: bytemuck::bytes_of(&params),
-            usage: wgpu::BufferUsages::UNIFORM,
-        });
+        let params = uniform(gpu, "yuv420::params", &params);
         let view = picture.create_view(&Default::default());
-        let bind_group = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("yuv420::bind_group"),
-            layout: &self.layout,
-            entries: &[
-                wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::TextureView(&view) },
-                wgpu::BindGroupEntry { binding: 1, resource: params.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 2, resource: planes.as_entire_binding() },
+        let bind_group = bind_group(
+            &gpu.device,
+            "yuv420::bind_group",
+            &self.layout,
+            [
+                wgpu::BindingResource::TextureView(&view),
+                params.as_entire_binding(),
+                planes.as_entire_binding(),
             ],
-        });
+        );
         let staging = staging_at_least(gpu, staging, bytes, "yuv420::staging");
         let mut encoder =
             gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("yuv420") });
-        {
-            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some("rgba_to_yuv420"),
-                timestamp_writes: None,
-            });
-            pass.set_pipeline(&self.pipeline);
-            pass.set_bind_group(0, &bind_group, &[]);
-            pass.dispatch_workgroups(workgroups_for(layout.luma_row_bytes / BLOCK_WIDTH), size.height / 2, 1);
-        }
+        record_dispatch(
+            &mut encoder,
+            "rgba_to_yuv420",
+            &self.pipeline,
+            &bind_group,
+            [workgroups_for(layout.luma_row_bytes / BLOCK_WIDTH), size.height / 2, 1],
+        );
         encoder.copy_buffer_to_buffer(&planes, 0, &staging, 0, bytes);
         self.planes = Some(planes);
         PendingPlanes { map: PendingMap::submit(gpu, encoder, staging, bytes), layout }

@@ -5,11 +5,10 @@
 
 use crate::gpu::Gpu;
 use crate::gpu::bindings::{compute_buffer, uint_texture};
-use crate::gpu::kernel::{compute_pipeline, kernel_layouts};
+use crate::gpu::kernel::{bind_group, one_kernel, record_dispatch, uniform};
 use crate::gpu::shaders::BITONIC_PLAN_PROGRAM;
 use crate::intervals::IntervalMap;
 use crate::keys::options::Axis;
-use wgpu::util::DeviceExt;
 
 /// Invocations per workgroup of `bitonic_plan` (one a line).
 const PLAN_WORKGROUP: u32 = 64;
@@ -188,11 +187,10 @@ pub struct PlanKernel {
 impl PlanKernel {
     /// Builds the kernel on `gpu`.
     pub fn new(gpu: &Gpu) -> Self {
-        let device = &gpu.device;
-        let module = BITONIC_PLAN_PROGRAM.module(device);
         let storage = wgpu::BufferBindingType::Storage { read_only: false };
-        let (layout, pipeline_layout) = kernel_layouts(
-            device,
+        let (layout, pipeline) = one_kernel(
+            gpu,
+            &BITONIC_PLAN_PROGRAM,
             "bitonic_plan",
             &[
                 uint_texture(0, wgpu::ShaderStages::COMPUTE),
@@ -200,12 +198,6 @@ impl PlanKernel {
                 compute_buffer(2, storage, false),
                 compute_buffer(3, storage, false),
             ],
-        );
-        let pipeline = compute_pipeline(
-            gpu,
-            "bitonic_plan::bitonic_plan",
-            &pipeline_layout,
-            &module,
             "bitonic_plan",
             Default::default(),
         );
@@ -218,29 +210,26 @@ impl PlanKernel {
         let p = plan.params;
         let lines = if p.axis == Axis::Rows as u32 { ids.height() } else { ids.width() };
         assert_eq!(lines, p.line_count, "interval ids for the plan's picture");
-        let params = gpu.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("bitonic_plan::params"),
-            contents: bytemuck::bytes_of(&p),
-            usage: wgpu::BufferUsages::UNIFORM,
-        });
+        let params = uniform(gpu, "bitonic_plan::params", &p);
         let ids_view = ids.create_view(&Default::default());
-        let bind_group = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("bitonic_plan::bind_group"),
-            layout: &self.layout,
-            entries: &[
-                wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::TextureView(&ids_view) },
-                wgpu::BindGroupEntry { binding: 1, resource: params.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 2, resource: plan.bounds.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 3, resource: plan.units.as_entire_binding() },
+        let bind_group = bind_group(
+            &gpu.device,
+            "bitonic_plan::bind_group",
+            &self.layout,
+            [
+                wgpu::BindingResource::TextureView(&ids_view),
+                params.as_entire_binding(),
+                plan.bounds.as_entire_binding(),
+                plan.units.as_entire_binding(),
             ],
-        });
-        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: Some("bitonic_plan"),
-            timestamp_writes: None,
-        });
-        pass.set_pipeline(&self.pipeline);
-        pass.set_bind_group(0, &bind_group, &[]);
-        pass.dispatch_workgroups(p.line_count.div_ceil(PLAN_WORKGROUP), 1, 1);
+        );
+        record_dispatch(
+            encoder,
+            "bitonic_plan",
+            &self.pipeline,
+            &bind_group,
+            [p.line_count.div_ceil(PLAN_WORKGROUP), 1, 1],
+        );
     }
 }
 

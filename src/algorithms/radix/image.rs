@@ -15,7 +15,7 @@ use crate::algorithms::ping_pong::PingPong;
 use crate::algorithms::swap_counters::SwapCounters;
 use crate::gpu::Gpu;
 use crate::gpu::bindings::{compute_buffer, storage_target, uint_texture};
-use crate::gpu::kernel::{compute_pipeline, kernel_layouts};
+use crate::gpu::kernel::{bind_group, compute_pipeline, kernel_layouts};
 use crate::gpu::shaders::RADIX_IMAGE_PROGRAM;
 use crate::gpu::texture::PICTURE_FORMAT;
 use crate::keys::radix_key::RadixKey;
@@ -156,22 +156,20 @@ impl ImageSteps {
             ParamsRing::new(gpu, std::mem::size_of::<ImageStepParams>(), slots, "radix_image::params");
         let input = pictures.input().create_view(&Default::default());
         let bind_groups = [0, 1].map(|d| {
-            device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some(&format!("radix_image::bind_group[{d}]")),
-                layout: &pipelines.layout,
-                entries: &[
-                    wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::TextureView(&input) },
-                    wgpu::BindGroupEntry { binding: 1, resource: params.binding() },
-                    wgpu::BindGroupEntry { binding: 2, resource: counters.binding() },
-                    wgpu::BindGroupEntry {
-                        binding: 3,
-                        resource: wgpu::BindingResource::TextureView(pictures.view(d)),
-                    },
-                    wgpu::BindGroupEntry { binding: 4, resource: keys.as_entire_binding() },
-                    wgpu::BindGroupEntry { binding: 5, resource: positions.as_entire_binding() },
-                    wgpu::BindGroupEntry { binding: 6, resource: placed.as_entire_binding() },
+            bind_group(
+                device,
+                &format!("radix_image::bind_group[{d}]"),
+                &pipelines.layout,
+                [
+                    wgpu::BindingResource::TextureView(&input),
+                    params.binding(),
+                    counters.binding(),
+                    wgpu::BindingResource::TextureView(pictures.view(d)),
+                    keys.as_entire_binding(),
+                    positions.as_entire_binding(),
+                    placed.as_entire_binding(),
                 ],
-            })
+            )
         });
         let workgroups = len.div_ceil(GROUP);
         let x = workgroups.clamp(1, device.limits().max_compute_workgroups_per_dimension);
