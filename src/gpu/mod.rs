@@ -5,6 +5,7 @@
 //!   from the environment.
 //! - [`texture`]: `Rgba8Uint` picture textures and their upload.
 //! - [`readback`]: textures and buffers back to the CPU, row padding handled once.
+//! - [`readbacks`]: read-backs a frame never waits for, picked up by a later frame.
 //! - [`bindings`]: the bind-group layout entries several kernel families declare alike.
 //! - [`kernel`]: a compute kernel's bind group and pipeline layouts, and its compute pipelines.
 //! - [`shaders`]: every WGSL program, composed from whole files in `shaders/`.
@@ -17,6 +18,7 @@ pub mod kernel;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod pipeline_cache;
 pub mod readback;
+pub mod readbacks;
 pub mod shaders;
 pub mod texture;
 pub mod timing;
