@@ -1,5 +1,6 @@
 //! The runs the window shows: one lane normally, one per algorithm and pass kind side by side,
-//! all stepped in sync by pass.
+//! stepped in sync by pass (no frame waits for the GPU: swap counts and timings come back
+//! through read-backs a later frame takes) or by time.
 
 use super::display::{DisplayPipeline, LanePicture, PictureDraw};
 use crate::algorithms::request::StartRequest;
@@ -10,7 +11,8 @@ use crate::angle::scatter::LineScatter;
 pub use crate::controls::lane_plan::LaneSync;
 use crate::controls::lane_plan::{self, for_lane, start_lanes, whole_lines_notice};
 use crate::controls::player::Stepper;
-use crate::gpu::timing::GpuTimer;
+use crate::gpu::readbacks::Readbacks;
+use crate::gpu::timing::{GpuTimer, TIMESTAMP_BYTES};
 use crate::gpu::{Gpu, GpuError};
 use crate::intervals::IntervalMap;
 use crate::keys::options::SortOptions;
@@ -45,6 +47,8 @@ pub struct Lane {
     /// timestamps miss the work its threads do); otherwise sync by time uses wall time.
     timestamps_measure_work: bool,
     timer: Option<GpuTimer>,
+    /// Counts a run: a restart begins another, and read-backs of an earlier one are dropped.
+    generation: u32,
 }
 
 impl Lane {
@@ -70,7 +74,27 @@ pub struct Lanes {
     pub wall_ms_per_pass: Option<f64>,
     /// The first GPU error, if any (shown in the window; the lanes stop stepping).
     pub error: Option<GpuError>,
+    /// Swap counts and timings on their way back (sync by pass).
+    readbacks: Readbacks<Counted>,
+    /// Steps a lane may take in the next frame (sync by pass): doubled while the GPU finishes a
+    /// frame's steps before the next frame, halved when it has not.
+    batch: u32,
+    /// When the last steps were submitted, and how many (sync by pass).
+    submitted: Option<(Instant, u32)>,
 }
+
+/// What a read-back of the lanes holds, for which lane and which of its runs.
+enum Counted {
+    /// The swap counts of the lane's steps from `first` on.
+    Swaps { lane: usize, generation: u32, first: u32 },
+    /// The GPU time of the lane's last `steps` steps.
+    Time { lane: usize, generation: u32, steps: u32 },
+}
+
+/// The steps a lane may take in the first frame of sync by pass.
+const FIRST_BATCH: u32 = 4;
+/// The most steps a lane may take in one frame.
+const MAX_BATCH: u32 = 1 << 20;
 
 impl Lanes {
     /// Starts one lane per (algorithm, pass kind) on `picture`, along `lines` within `intervals`
@@ -107,10 +131,20 @@ impl Lanes {
                     owed_ms: 0.0,
                     timestamps_measure_work: gpu.adapter.get_info().device_type != wgpu::DeviceType::Cpu,
                     timer: GpuTimer::new(gpu),
+                    generation: 0,
                 }
             })
             .collect();
-        Lanes { gpu: gpu.clone(), lanes, sync: LaneSync::default(), wall_ms_per_pass: None, error: None }
+        Lanes {
+            gpu: gpu.clone(),
+            lanes,
+            sync: LaneSync::default(),
+            wall_ms_per_pass: None,
+            error: None,
+            readbacks: Readbacks::default(),
+            batch: FIRST_BATCH,
+            submitted: None,
+        }
     }
 
     /// Returns every lane to the input, sorting within `intervals` (of the `lines` the lanes were
@@ -140,6 +174,7 @@ impl Lanes {
             lane.in_intervals = lane_intervals.is_some() && notice.is_none();
             lane.notice = notice;
             lane.owed_ms = 0.0;
+            lane.generation += 1;
         }
         self.gpu.queue.submit([encoder.finish()]);
         self.lanes.iter().filter_map(|l| l.notice.clone()).collect()
@@ -151,27 +186,105 @@ impl Lanes {
         self.lanes.iter_mut().map(|lane| lane.picture.draw(gpu, display, lane.run.state())).collect()
     }
 
-    /// Sync by pass: every lane runs `n` passes, in one submission.
+    /// Whether swap counts or timings are still on their way back (the window keeps drawing
+    /// frames until they come).
+    pub fn counts_pending(&self) -> bool {
+        self.readbacks.pending() > 0
+    }
+
+    /// Steps a lane may take in the next frame: sync by pass follows what the GPU finishes
+    /// between frames; sync by time waits for its lanes, so `waited` (what fits a frame's
+    /// time, as timed) holds there.
+    pub fn frame_budget(&self, waited: u32) -> u32 {
+        match self.sync {
+            LaneSync::ByPass => self.batch,
+            LaneSync::ByTime => waited,
+        }
+    }
+
+    /// Takes the swap counts and timings that have come back, in the order they were recorded
+    /// (every frame, stepping or not). Those of a run since restarted, or already taken (sync
+    /// by time reads its own), are dropped.
+    pub fn take_counts(&mut self) {
+        if self.error.is_some() {
+            return;
+        }
+        if let Err(e) = self.take_ready_counts() {
+            self.error = Some(e);
+        }
+    }
+
+    fn take_ready_counts(&mut self) -> Result<(), GpuError> {
+        let lanes = &mut self.lanes;
+        self.readbacks.take_ready(&self.gpu, |counted, bytes| match counted {
+            Counted::Swaps { lane, generation, first } => {
+                let current = |l: &&mut Lane| l.generation == generation && l.run.steps_collected() == first;
+                if let Some(lane) = lanes.get_mut(lane).filter(current) {
+                    lane.run.accept_swaps(bytes);
+                }
+            }
+            Counted::Time { lane, generation, steps } => {
+                if let Some(lane) = lanes.get_mut(lane).filter(|l| l.generation == generation) {
+                    let ms = lane.timer.as_ref().map(|timer| timer.ms(bytes));
+                    lane.gpu_ms_per_pass = ms.map(|ms| ms / f64::from(steps.max(1)));
+                }
+            }
+        })
+    }
+
+    /// Sync by pass: every lane takes up to `n` steps (no more than the batch), in one
+    /// submission whose counts come back to a later frame; none while the last frame's have not
+    /// come (the GPU is behind: the batch halves).
     fn advance_by_pass(&mut self, n: u32) -> Result<(), GpuError> {
-        let started = Instant::now();
+        self.take_ready_counts()?;
+        if self.readbacks.pending() > 0 {
+            self.batch = (self.batch / 2).max(1);
+            return Ok(());
+        }
+        if self.submitted.is_some_and(|(_, steps)| steps >= self.batch) {
+            self.batch = self.batch.saturating_mul(2).min(MAX_BATCH);
+        }
+        let n = n.min(self.batch);
         let mut encoder = self
             .gpu
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("lanes::advance") });
-        let ran: Vec<u32> = self.lanes.iter_mut().map(|lane| lane.record_timed(&mut encoder, n)).collect();
-        self.gpu.queue.submit([encoder.finish()]);
-        for (lane, steps) in self.lanes.iter_mut().zip(&ran) {
-            lane.finish_timed(&self.gpu, *steps, None)?;
+        let mut most = 0;
+        for (index, lane) in self.lanes.iter_mut().enumerate() {
+            let first = lane.run.steps_done();
+            let steps = lane.run.ledger().room(n);
+            if steps == 0 {
+                continue;
+            }
+            if let Some(timer) = &lane.timer {
+                timer.start(&mut encoder);
+            }
+            lane.run.record_steps(&mut encoder, steps);
+            let generation = lane.generation;
+            if let Some(timer) = &lane.timer {
+                let tag = Counted::Time { lane: index, generation, steps };
+                timer.stop_into(&mut encoder, self.readbacks.staging(&self.gpu, TIMESTAMP_BYTES, tag));
+            }
+            let tag = Counted::Swaps { lane: index, generation, first };
+            let staging = self.readbacks.staging(&self.gpu, lane.run.swap_readback_size(steps), tag);
+            lane.run.record_swap_readback(&mut encoder, first, steps, staging, 0);
+            most = most.max(steps);
         }
-        let total: u32 = ran.iter().sum();
-        if total > 0 {
-            self.wall_ms_per_pass = Some(started.elapsed().as_secs_f64() * 1e3 / f64::from(total));
+        self.gpu.queue.submit([encoder.finish()]);
+        self.readbacks.submitted();
+        if most > 0 {
+            // Wall time per pass as the lanes go: since the last submission, over its steps.
+            if let Some((at, steps)) = self.submitted {
+                self.wall_ms_per_pass = Some(at.elapsed().as_secs_f64() * 1e3 / f64::from(steps.max(1)));
+            }
+            self.submitted = Some((Instant::now(), most));
         }
         Ok(())
     }
 
     /// Sync by time: the first lane runs `n` passes; every other lane then runs as many of its
-    /// own passes as fit the time the first lane took (carried over between frames).
+    /// own passes as fit the time the first lane took (carried over between frames). It waits
+    /// for each lane's work, to time it.
     fn advance_by_time(&mut self, n: u32) -> Result<(), GpuError> {
         let started = Instant::now();
         let Some((first, others)) = self.lanes.split_first_mut() else { return Ok(()) };
@@ -263,14 +376,16 @@ impl Stepper for Lanes {
         if self.error.is_some() {
             return;
         }
+        if self.sync == LaneSync::ByPass {
+            if let Err(e) = self.advance_by_pass(n) {
+                self.error = Some(e);
+            }
+            return;
+        }
         let mut left = n;
         while left > 0 && self.steps_done() < self.total_steps() {
             let before = self.steps_done();
-            let advanced = match self.sync {
-                LaneSync::ByPass => self.advance_by_pass(left),
-                LaneSync::ByTime => self.advance_by_time(left),
-            };
-            if let Err(e) = advanced {
+            if let Err(e) = self.advance_by_time(left) {
                 self.error = Some(e);
                 return;
             }
@@ -290,6 +405,7 @@ impl Stepper for Lanes {
         for lane in &mut self.lanes {
             lane.run.restart(&mut encoder);
             lane.owed_ms = 0.0;
+            lane.generation += 1;
         }
         self.gpu.queue.submit([encoder.finish()]);
     }

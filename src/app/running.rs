@@ -232,6 +232,7 @@ impl Running {
             || self.quit_after.is_some()
             || self.intervals_pending()
             || self.session.pending_angle.is_some()
+            || self.session.lanes.counts_pending()
     }
 
     pub(super) fn frame(&mut self) {
@@ -326,7 +327,9 @@ impl Running {
     }
 
     pub(super) fn step(&mut self, seconds: f64) {
-        let budget = (FRAME_BUDGET_SECONDS / self.seconds_per_pass.max(1e-7)).clamp(1.0, 1e6) as u32;
+        let timed = (FRAME_BUDGET_SECONDS / self.seconds_per_pass.max(1e-7)).clamp(1.0, 1e6) as u32;
+        self.session.lanes.take_counts();
+        let budget = self.session.lanes.frame_budget(timed);
         let started = Instant::now();
         let ran = self.session.player.tick(seconds, budget, &mut self.session.lanes);
         if ran > 0 {

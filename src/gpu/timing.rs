@@ -3,6 +3,9 @@
 use crate::gpu::readback::map_and_read;
 use crate::gpu::{Gpu, GpuError};
 
+/// Bytes of the two timestamps a timer copies out.
+pub const TIMESTAMP_BYTES: u64 = 16;
+
 /// Two timestamps around recorded work, resolved and read back.
 pub struct GpuTimer {
     queries: wgpu::QuerySet,
@@ -27,7 +30,7 @@ impl GpuTimer {
         let buffer = |label, usage| {
             gpu.device.create_buffer(&wgpu::BufferDescriptor {
                 label: Some(label),
-                size: 16,
+                size: TIMESTAMP_BYTES,
                 usage,
                 mapped_at_creation: false,
             })
@@ -50,15 +53,27 @@ impl GpuTimer {
 
     /// Records the end timestamp and the copy that [`GpuTimer::read_ms`] reads.
     pub fn stop(&self, encoder: &mut wgpu::CommandEncoder) {
+        self.stop_into(encoder, &self.staging);
+    }
+
+    /// Records the end timestamp and a copy of both into the first [`TIMESTAMP_BYTES`] of
+    /// `staging`, whose bytes [`GpuTimer::ms`] reads (a read-back no frame waits for).
+    pub fn stop_into(&self, encoder: &mut wgpu::CommandEncoder, staging: &wgpu::Buffer) {
         encoder.write_timestamp(&self.queries, 1);
         encoder.resolve_query_set(&self.queries, 0..2, &self.resolved, 0);
-        encoder.copy_buffer_to_buffer(&self.resolved, 0, &self.staging, 0, 16);
+        encoder.copy_buffer_to_buffer(&self.resolved, 0, staging, 0, TIMESTAMP_BYTES);
     }
 
     /// Milliseconds between the two timestamps (waits for the submitted work).
     pub fn read_ms(&self, gpu: &Gpu) -> Result<f64, GpuError> {
-        let mut ticks = [0u64; 2];
-        map_and_read(gpu, &self.staging, 16, |bytes| ticks.copy_from_slice(bytemuck::cast_slice(bytes)))?;
-        Ok(ticks[1].saturating_sub(ticks[0]) as f64 * self.period_ns / 1e6)
+        let mut ms = 0.0;
+        map_and_read(gpu, &self.staging, TIMESTAMP_BYTES, |bytes| ms = self.ms(bytes))?;
+        Ok(ms)
+    }
+
+    /// Milliseconds between the two timestamps in `bytes`, as [`GpuTimer::stop_into`] copies them.
+    pub fn ms(&self, bytes: &[u8]) -> f64 {
+        let tick = |at: usize| bytemuck::pod_read_unaligned::<u64>(&bytes[at..at + 8]);
+        tick(8).saturating_sub(tick(0)) as f64 * self.period_ns / 1e6
     }
 }
