@@ -47,11 +47,24 @@ pub struct Lane {
     /// timestamps miss the work its threads do); otherwise sync by time uses wall time.
     timestamps_measure_work: bool,
     timer: Option<GpuTimer>,
-    /// Counts a run: a restart begins another, and read-backs of an earlier one are dropped.
+    /// Names the run the lane shows, unique in the process: a restart begins another, and
+    /// read-backs of an earlier one are dropped.
     generation: u32,
 }
 
+/// A name for a run of a lane, unique in the process.
+fn next_generation() -> u32 {
+    static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
 impl Lane {
+    /// Names the run the lane shows now (see [`Lane::generation`]'s field): it changes when the
+    /// lane restarts or is made anew.
+    pub fn generation(&self) -> u32 {
+        self.generation
+    }
+
     /// "Odd-even transposition (compute)".
     pub fn label(&self) -> String {
         lane_plan::lane_label(self.algorithm, &self.settings)
@@ -131,7 +144,7 @@ impl Lanes {
                     owed_ms: 0.0,
                     timestamps_measure_work: gpu.adapter.get_info().device_type != wgpu::DeviceType::Cpu,
                     timer: GpuTimer::new(gpu),
-                    generation: 0,
+                    generation: next_generation(),
                 }
             })
             .collect();
@@ -174,7 +187,7 @@ impl Lanes {
             lane.in_intervals = lane_intervals.is_some() && notice.is_none();
             lane.notice = notice;
             lane.owed_ms = 0.0;
-            lane.generation += 1;
+            lane.generation = next_generation();
         }
         self.gpu.queue.submit([encoder.finish()]);
         self.lanes.iter().filter_map(|l| l.notice.clone()).collect()
@@ -405,7 +418,7 @@ impl Stepper for Lanes {
         for lane in &mut self.lanes {
             lane.run.restart(&mut encoder);
             lane.owed_ms = 0.0;
-            lane.generation += 1;
+            lane.generation = next_generation();
         }
         self.gpu.queue.submit([encoder.finish()]);
     }

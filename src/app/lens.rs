@@ -1,18 +1,33 @@
 //! The window's row lens: which line is inspected (the line through a chosen picture pixel,
-//! along each lane's direction), read back from every lane's GPU state each frame it is open,
-//! so it follows every step forward and back.
+//! along each lane's direction), read back from every lane's GPU state whenever the lanes or the
+//! line change, so it follows every step forward and back. No frame waits for a reading: it
+//! comes back through the read-back service and shows a frame or two later, labelled with the
+//! step it was read at.
 
 use super::Running;
 use crate::angle::Lines;
+use crate::gpu::readbacks::Readbacks;
 use crate::keys::options::Axis;
-use crate::lens::{LensLine, LensReading};
+use crate::lens::{LensLine, LensRead, LensReading};
 
 /// The lens while it is open.
 pub struct WindowLens {
     /// The picture pixel the inspected line runs through.
     pub point: (u32, u32),
-    /// Per lane, the line as read after this frame's steps, or why it could not be read.
-    pub readings: Vec<Result<LensReading, String>>,
+    /// Per lane, the line as last read, or why it could not be read (`None` until it comes).
+    pub readings: Vec<Option<Result<LensReading, String>>>,
+    /// Reads on their way back, by lane.
+    readbacks: Readbacks<(usize, LensRead)>,
+    /// What the lanes stood at when last read (each lane's run and steps): a frame reads again
+    /// only when this changes.
+    read_at: Vec<(u32, u32)>,
+}
+
+impl WindowLens {
+    /// Whether a reading is still on its way (the window keeps drawing until it comes).
+    pub fn pending(&self) -> bool {
+        self.readbacks.pending() > 0
+    }
 }
 
 impl Running {
@@ -33,10 +48,15 @@ impl Running {
         let (w, h) = self.session.picture.pixels.dimensions();
         let point = (point.0.min(w - 1), point.1.min(h - 1));
         self.lens_point = Some(point);
-        self.lens = Some(WindowLens { point, readings: Vec::new() });
+        self.lens = Some(WindowLens {
+            point,
+            readings: Vec::new(),
+            readbacks: Readbacks::default(),
+            read_at: Vec::new(),
+        });
         self.read_lens();
-        if let Some(Ok(reading)) = self.lens.as_ref().and_then(|l| l.readings.first()) {
-            let line = &reading.line;
+        if let Some(lane) = self.session.lanes.lanes.first() {
+            let line = LensLine::through(&lane.lines, (w, h), point);
             self.ui.say(format!("lens on {} of {} ({} pixels)", line.name, line.count, line.len));
         }
     }
@@ -61,20 +81,42 @@ impl Running {
         self.inspect(line_point(&lane.lines, &line, point));
     }
 
-    /// Reads the inspected line of every lane from the GPU, as the lanes stand now.
+    /// Takes the readings that came back, then, where the lanes or the line changed since the
+    /// last read and no read is under way, records reading the inspected line of every lane as
+    /// the lanes stand now, in one submission.
     pub(super) fn read_lens(&mut self) {
         let Some(lens) = self.lens.as_mut() else { return };
+        let lanes = &self.session.lanes.lanes;
+        lens.readings.resize(lanes.len(), None);
+        let readings = &mut lens.readings;
+        let taken = lens.readbacks.take_ready(&self.gpu, |(lane, read), bytes| {
+            if let Some(slot) = readings.get_mut(lane) {
+                *slot = Some(Ok(read.reading(bytes)));
+            }
+        });
+        if let Err(e) = taken {
+            lens.readings.iter_mut().for_each(|r| *r = Some(Err(e.to_string())));
+        }
+        let now: Vec<(u32, u32)> = lanes.iter().map(|l| (l.generation(), l.run.steps_done())).collect();
+        if lens.pending() || lens.read_at == now {
+            return;
+        }
         let size = self.session.picture.pixels.dimensions();
-        lens.readings = self
-            .session
-            .lanes
-            .lanes
-            .iter()
-            .map(|lane| {
-                let line = LensLine::through(&lane.lines, size, lens.point);
-                self.lens_probe.read(&self.gpu, &lane.run.lens_view(), &line).map_err(|e| e.to_string())
-            })
-            .collect();
+        let mut encoder = self
+            .gpu
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("lens::read") });
+        for (index, lane) in lanes.iter().enumerate() {
+            let line = LensLine::through(&lane.lines, size, lens.point);
+            let view = lane.run.lens_view();
+            let bytes = self.lens_probe.read_bytes(&view, &line);
+            let staging = lens.readbacks.staging_for(&self.gpu, bytes);
+            let read = self.lens_probe.record(&self.gpu, &mut encoder, &view, &line, &staging);
+            lens.readbacks.push(staging, bytes, (index, read));
+        }
+        self.gpu.queue.submit([encoder.finish()]);
+        lens.readbacks.submitted();
+        lens.read_at = now;
     }
 }
 

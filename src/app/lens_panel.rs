@@ -23,7 +23,7 @@ const HISTOGRAM_WIDTH: f32 = 190.0;
 /// Draws the lens in `height` points: a header, then one strip per lane.
 pub fn draw(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, height: f32) {
     let Some(readings) = model.lens else { return };
-    let line = readings.iter().find_map(|r| r.as_ref().ok()).map(|r| &r.line);
+    let line = readings.iter().flatten().find_map(|r| r.as_ref().ok()).map(|r| &r.line);
     ui.horizontal_wrapped(|ui| {
         match line {
             Some(line) => ui.strong(format!("Lens: {} of {} ({} pixels)", line.name, line.count, line.len)),
@@ -39,7 +39,12 @@ pub fn draw(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, height:
     for (index, (reading, lane)) in readings.iter().zip(&model.lanes).enumerate() {
         let algorithm = lane.algorithm;
         match reading {
-            Ok(reading) => {
+            None => {
+                ui.label(
+                    egui::RichText::new(format!("{}: reading the line...", lane.short_label)).size(12.0),
+                );
+            }
+            Some(Ok(reading)) => {
                 ui.label(egui::RichText::new(describe(algorithm, lane, reading)).size(12.0));
                 let radix_rows = match reading.step {
                     StepReading::Radix { .. } => ROUTES + 2.0 * ROW,
@@ -54,7 +59,7 @@ pub fn draw(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, height:
                     (index, &mut state.lens_textures),
                 );
             }
-            Err(e) => {
+            Some(Err(e)) => {
                 ui.colored_label(
                     egui::Color32::LIGHT_RED,
                     format!("{}: the lens could not read the line: {e}", lane.short_label),

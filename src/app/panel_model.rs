@@ -136,7 +136,7 @@ pub struct UiModel<'a> {
     /// The intervals drawn for the overlay, while it is shown.
     pub intervals_overlay: Option<egui::TextureId>,
     /// The row lens, while it is open: per lane, the line read back, or why it could not be.
-    pub lens: Option<&'a [Result<crate::lens::LensReading, String>]>,
+    pub lens: Option<&'a [Option<Result<crate::lens::LensReading, String>>]>,
     /// The clip playing, when a clip is open.
     pub clip: Option<super::window_clip::ClipView>,
 }

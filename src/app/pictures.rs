@@ -83,7 +83,7 @@ pub fn pictures(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, act
             let (x, y) = to_picture(p);
             actions.push(Action::Inspect(x, y));
         }
-        if let Some(Ok(reading)) = model.lens.and_then(|l| l.get(i)) {
+        if let Some(Some(Ok(reading))) = model.lens.and_then(|l| l.get(i)) {
             let to_screen = |(x, y): (u32, u32)| {
                 rect.min
                     + egui::vec2(

@@ -233,6 +233,7 @@ impl Running {
             || self.intervals_pending()
             || self.session.pending_angle.is_some()
             || self.session.lanes.counts_pending()
+            || self.lens.as_ref().is_some_and(super::lens::WindowLens::pending)
     }
 
     pub(super) fn frame(&mut self) {

@@ -41,8 +41,16 @@ impl<T> Readbacks<T> {
     /// come back from [`Readbacks::take_ready`], labelled `tag`, once the commands holding the
     /// copy are submitted (then call [`Readbacks::submitted`]) and the GPU has run them.
     pub fn staging(&mut self, gpu: &Gpu, bytes: u64, tag: T) -> &wgpu::Buffer {
+        let staging = self.staging_for(gpu, bytes);
+        self.push(staging, bytes, tag);
+        &self.in_flight.last().expect("pushed above").staging
+    }
+
+    /// A staging buffer of at least `bytes` bytes, for a copy whose label is known only once it
+    /// is recorded; [`Readbacks::push`] then hands it back with the label.
+    pub fn staging_for(&mut self, gpu: &Gpu, bytes: u64) -> wgpu::Buffer {
         let bytes = bytes.max(wgpu::COPY_BUFFER_ALIGNMENT);
-        let staging = match self.spare.iter().position(|b| b.size() >= bytes) {
+        match self.spare.iter().position(|b| b.size() >= bytes) {
             Some(at) => self.spare.swap_remove(at),
             None => {
                 self.made += 1;
@@ -53,9 +61,14 @@ impl<T> Readbacks<T> {
                     mapped_at_creation: false,
                 })
             }
-        };
+        }
+    }
+
+    /// Counts a copy of `bytes` bytes recorded into `staging` (from [`Readbacks::staging_for`])
+    /// as under way, labelled `tag`.
+    pub fn push(&mut self, staging: wgpu::Buffer, bytes: u64, tag: T) {
+        let bytes = bytes.max(wgpu::COPY_BUFFER_ALIGNMENT);
         self.in_flight.push(InFlight { tag, staging, bytes, mapped: None });
-        &self.in_flight.last().expect("pushed above").staging
     }
 
     /// Asks for the mappings of the copies recorded since the last call; call it once the

@@ -8,5 +8,5 @@ pub mod probe;
 pub mod reading;
 
 pub use line::LensLine;
-pub use probe::LensProbe;
+pub use probe::{LensProbe, LensRead};
 pub use reading::{LensCell, LensReading, StepReading};

@@ -5,7 +5,7 @@ use super::line::LensLine;
 use super::reading::{LensCell, LensReading, StepReading};
 use crate::algorithms::lens_view::{LensStep, LensView};
 use crate::gpu::bindings::{compute_buffer, uint_texture};
-use crate::gpu::kernel::{bind_group, one_kernel, record_dispatch};
+use crate::gpu::kernel::{bind_group, one_kernel, record_dispatch, uniform};
 use crate::gpu::readback::map_and_read;
 use crate::gpu::shaders::LENS_PROGRAM;
 use crate::gpu::{Gpu, GpuError};
@@ -59,8 +59,6 @@ pub struct LensProbe {
     no_intervals: wgpu::Texture,
     /// A one-word buffer bound where a run has nothing extra to copy.
     no_extra: wgpu::Buffer,
-    /// The parameters' uniform buffer, kept from read to read.
-    uniform: wgpu::Buffer,
     /// The kernel's output and its staging copy, kept from read to read and grown as lines need.
     output: Option<Output>,
 }
@@ -100,13 +98,7 @@ impl LensProbe {
             usage: wgpu::BufferUsages::STORAGE,
             mapped_at_creation: false,
         });
-        let uniform = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("lens::params"),
-            size: std::mem::size_of::<LensParams>() as u64,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        LensProbe { layout, pipeline, no_intervals, no_extra, uniform, output: None }
+        LensProbe { layout, pipeline, no_intervals, no_extra, output: None }
     }
 
     /// The output buffers, made anew only when `words` no longer fit.
@@ -130,12 +122,24 @@ impl LensProbe {
         self.output.as_ref().expect("just made")
     }
 
-    /// Reads `line` of the run whose state `view` shows.
-    pub fn read(&mut self, gpu: &Gpu, view: &LensView<'_>, line: &LensLine) -> Result<LensReading, GpuError> {
+    /// Records reading `line` of the run whose state `view` shows into the first
+    /// [`LensRead::bytes`] of `staging` (a copy-destination buffer at least that long; see
+    /// [`LensProbe::read_bytes`]). Once the commands have run, [`LensRead::reading`] makes the
+    /// reading from those bytes: a frame that records a read needs not wait for it.
+    pub fn record(
+        &mut self,
+        gpu: &Gpu,
+        encoder: &mut wgpu::CommandEncoder,
+        view: &LensView<'_>,
+        line: &LensLine,
+        staging: &wgpu::Buffer,
+    ) -> LensRead {
         let (params, extra) = self.params(view, line);
-        let words = line.len as usize * CELL_WORDS + params.extra_count as usize;
+        let read = LensRead::of(view, line, params);
+        let words = read.words();
         let device = &gpu.device;
-        gpu.queue.write_buffer(&self.uniform, 0, bytemuck::bytes_of(&params));
+        // A uniform of its own, so that reads of several lanes can share one submission.
+        let uniform = uniform(gpu, "lens::params", &params);
         self.output(device, words.max(1));
         let out = &self.output.as_ref().expect("made above").buffer;
         let texture_view = |t: &wgpu::Texture| t.create_view(&Default::default());
@@ -150,27 +154,39 @@ impl LensProbe {
         ];
         // The four views at 0..=3, then the uniform, the output and the extra words.
         let resources = views.iter().map(wgpu::BindingResource::TextureView).chain([
-            self.uniform.as_entire_binding(),
+            uniform.as_entire_binding(),
             out.as_entire_binding(),
             extra.unwrap_or(&self.no_extra).as_entire_binding(),
         ]);
         let bind_group = bind_group(device, "lens::bind_group", &self.layout, resources);
-        let mut encoder =
-            device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("lens::read") });
         record_dispatch(
-            &mut encoder,
+            encoder,
             "lens::read",
             &self.pipeline,
             &bind_group,
             [line.len.max(params.extra_count).div_ceil(WORKGROUP), 1, 1],
         );
-        let output = self.output.as_ref().expect("made above");
-        let bytes = (words * 4) as u64;
-        encoder.copy_buffer_to_buffer(&output.buffer, 0, &output.staging, 0, bytes);
+        encoder.copy_buffer_to_buffer(out, 0, staging, 0, read.bytes());
+        read
+    }
+
+    /// Bytes a read of `line` of the run whose state `view` shows copies back.
+    pub fn read_bytes(&self, view: &LensView<'_>, line: &LensLine) -> u64 {
+        LensRead::of(view, line, self.params(view, line).0).bytes()
+    }
+
+    /// Reads `line` of the run whose state `view` shows, waiting for the GPU.
+    pub fn read(&mut self, gpu: &Gpu, view: &LensView<'_>, line: &LensLine) -> Result<LensReading, GpuError> {
+        let bytes = self.read_bytes(view, line);
+        self.output(&gpu.device, (bytes / 4) as usize);
+        let staging = self.output.as_ref().expect("made above").staging.clone();
+        let mut encoder =
+            gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("lens::read") });
+        let read = self.record(gpu, &mut encoder, view, line, &staging);
         gpu.queue.submit([encoder.finish()]);
-        let mut read = Vec::with_capacity(words);
-        map_and_read(gpu, &output.staging, bytes, |data| read.extend_from_slice(bytemuck::cast_slice(data)))?;
-        Ok(decode(view, line, &params, &read))
+        let mut reading = None;
+        map_and_read(gpu, &staging, bytes, |data| reading = Some(read.reading(data)))?;
+        Ok(reading.expect("read above"))
     }
 
     /// The kernel's parameters for `line` of `view`, and the buffer it copies extra words from.
@@ -222,8 +238,73 @@ impl LensProbe {
     }
 }
 
+/// What a recorded read needs to make its reading from the kernel's output, owned, so that the
+/// run may step on before the bytes come back.
+pub struct LensRead {
+    line: LensLine,
+    params: LensParams,
+    has_before: bool,
+    key_max: u32,
+    steps_done: u32,
+    step: StepShape,
+}
+
+/// A [`LensStep`] without the GPU buffers it points to.
+enum StepShape {
+    OddEven,
+    Bitonic { stages: u32 },
+    Bubble { phases_per_step: u32, line_phases: u32 },
+    Radix { digit_bits: u32, passes: u32, stages: u32, whole_picture: bool },
+}
+
+impl LensRead {
+    fn of(view: &LensView<'_>, line: &LensLine, params: LensParams) -> Self {
+        let step = match &view.step {
+            LensStep::OddEven => StepShape::OddEven,
+            LensStep::Bitonic { stages } => StepShape::Bitonic { stages: *stages },
+            LensStep::Bubble { phases_per_step, line_phases, .. } => {
+                StepShape::Bubble { phases_per_step: *phases_per_step, line_phases: *line_phases }
+            }
+            LensStep::Radix { digit_bits, passes, stages, whole_picture, .. } => StepShape::Radix {
+                digit_bits: *digit_bits,
+                passes: *passes,
+                stages: *stages,
+                whole_picture: *whole_picture,
+            },
+        };
+        LensRead {
+            line: line.clone(),
+            params,
+            has_before: view.before.is_some(),
+            key_max: view.options.key.max_value(),
+            steps_done: view.steps_done,
+            step,
+        }
+    }
+
+    /// Words the kernel writes: the cells, then the extra words.
+    fn words(&self) -> usize {
+        self.line.len as usize * CELL_WORDS + self.params.extra_count as usize
+    }
+
+    /// Bytes copied back.
+    pub fn bytes(&self) -> u64 {
+        (self.words().max(1) * 4) as u64
+    }
+
+    /// The reading, from the bytes the recorded copy brought back.
+    pub fn reading(&self, bytes: &[u8]) -> LensReading {
+        let words: Vec<u32> = bytes[..self.words() * 4]
+            .chunks_exact(4)
+            .map(|w| u32::from_le_bytes(w.try_into().expect("four bytes")))
+            .collect();
+        decode(self, &words)
+    }
+}
+
 /// The reading from the kernel's output words.
-fn decode(view: &LensView<'_>, line: &LensLine, params: &LensParams, words: &[u32]) -> LensReading {
+fn decode(read: &LensRead, words: &[u32]) -> LensReading {
+    let (line, params) = (&read.line, &read.params);
     let (cells, extra) = words.split_at(line.len as usize * CELL_WORDS);
     let option = |w: u32| (w != NONE).then_some(w);
     let cells = cells
@@ -232,17 +313,17 @@ fn decode(view: &LensView<'_>, line: &LensLine, params: &LensParams, words: &[u3
             pixel: c[0].to_le_bytes(),
             key: c[1],
             interval: c[2],
-            before: view.before.map(|_| c[3].to_le_bytes()),
+            before: read.has_before.then(|| c[3].to_le_bytes()),
             digit: option(c[4]),
             slot: option(c[5]),
         })
         .collect();
-    let k = view.steps_done;
-    let step = match &view.step {
+    let k = read.steps_done;
+    let step = match &read.step {
         _ if k == 0 => StepReading::Start,
-        LensStep::OddEven => StepReading::OddEven { iteration: k - 1 },
-        LensStep::Bitonic { stages } => StepReading::Bitonic { index: k - 1, stages: *stages },
-        LensStep::Bubble { phases_per_step, line_phases, .. } => {
+        StepShape::OddEven => StepReading::OddEven { iteration: k - 1 },
+        StepShape::Bitonic { stages } => StepReading::Bitonic { index: k - 1, stages: *stages },
+        StepShape::Bubble { phases_per_step, line_phases } => {
             let first_phase = (k - 1) * phases_per_step;
             StepReading::Bubble {
                 first_phase,
@@ -252,7 +333,7 @@ fn decode(view: &LensView<'_>, line: &LensLine, params: &LensParams, words: &[u3
                 line_phases: *line_phases,
             }
         }
-        LensStep::Radix { digit_bits, passes, stages, whole_picture, .. } => StepReading::Radix {
+        StepShape::Radix { digit_bits, passes, stages, whole_picture } => StepReading::Radix {
             pass: (k - 1) / stages,
             passes: *passes,
             stage: (k - 1) % stages + 1,
@@ -263,5 +344,5 @@ fn decode(view: &LensView<'_>, line: &LensLine, params: &LensParams, words: &[u3
             whole_picture: *whole_picture,
         },
     };
-    LensReading { line: line.clone(), cells, key_max: view.options.key.max_value(), steps_done: k, step }
+    LensReading { line: line.clone(), cells, key_max: read.key_max, steps_done: k, step }
 }
