@@ -2,10 +2,9 @@
 //! current state as a PNG named after the picture (and frame) and settings.
 
 use super::Running;
+use super::saves::SaveJob;
 use super::window_mask::FitTo;
-use crate::gpu::readback::read_texture;
 use crate::picture::input::Picture;
-use crate::picture::output::{OutputFile, OutputFormat};
 use std::path::PathBuf;
 
 impl Running {
@@ -73,27 +72,34 @@ impl Running {
         }
     }
 
+    /// S: records copying the first lane's state for a PNG that a later frame writes (see
+    /// [`Running::write_saves`]); with the lens open, the next frame's window as shown too.
     pub(super) fn save_png(&mut self) {
         let Some(lane) = self.session.lanes.lanes.first() else { return };
-        let path = PathBuf::from(format!("{}-pass{}.png", self.frame_stem(), lane.run.steps_done()));
-        let saved =
-            read_texture(&self.gpu, lane.run.state()).map_err(anyhow::Error::from).and_then(|state| {
-                Ok(OutputFile::prepare(&path, OutputFormat::Png)?
-                    .write_png(&state, self.session.picture.has_alpha)?)
-            });
-        match saved {
-            Ok(saved) => {
-                self.ui.say(format!("saved {}", saved.display()));
-                // With the lens open, the next frame also saves the window as shown.
-                if self.lens.is_some() {
-                    self.view_to_save = Some(path.with_file_name(format!(
-                        "{}-pass{}-window.png",
-                        self.frame_stem(),
-                        lane.run.steps_done()
-                    )));
+        let stem = format!("{}-pass{}", self.frame_stem(), lane.run.steps_done());
+        let path = PathBuf::from(format!("{stem}.png"));
+        let job = SaveJob { path, alpha: self.session.picture.has_alpha, bgra: false, view: false };
+        self.saves.record(&self.gpu, lane.run.state(), job);
+        if self.lens.is_some() {
+            self.view_to_save = Some(PathBuf::from(format!("{stem}-window.png")));
+        }
+    }
+
+    /// Writes what S saved once its copies have come back, and says so.
+    pub(super) fn write_saves(&mut self) {
+        let written = match self.saves.take(&self.gpu) {
+            Ok(written) => written,
+            Err(e) => return self.ui.error(format!("nothing was saved: {e}")),
+        };
+        for (job, result) in written {
+            match (result, job.view) {
+                (Ok(path), false) => self.ui.say(format!("saved {}", path.display())),
+                (Ok(path), true) => {
+                    self.ui.say(format!("{}; the window as shown: {}", self.ui.status, path.display()))
                 }
+                (Err(e), false) => self.ui.error(format!("{e:#}")),
+                (Err(e), true) => self.ui.error(format!("the window view was not saved: {e:#}")),
             }
-            Err(e) => self.ui.error(format!("{e:#}")),
         }
     }
 }

@@ -29,6 +29,7 @@ pub mod pictures;
 pub mod recording;
 mod render;
 mod running;
+mod saves;
 mod session;
 pub mod ui;
 mod window_angle;
@@ -264,6 +265,8 @@ struct Running {
     lens_probe: crate::lens::LensProbe,
     /// Where to save the next frame as shown (S with the lens open).
     view_to_save: Option<PathBuf>,
+    /// What S saves, on its way back from the GPU.
+    saves: saves::Saves,
     /// The clip playing, when a clip is open (`session.picture` is its frame shown).
     clip: Option<window_clip::WindowClip>,
     /// A clip being opened (the dialog or a drop), played once its first frame is read.

@@ -2,9 +2,8 @@
 //! (the lanes' pictures among it, through `display`'s paint callbacks).
 
 use super::Running;
-use crate::gpu::readback::read_texture;
+use super::saves::SaveJob;
 use crate::gpu::shaders::begin_cleared_pass;
-use crate::picture::output::{OutputFile, OutputFormat};
 
 impl Running {
     pub(super) fn resize(&mut self, width: u32, height: u32) {
@@ -134,23 +133,11 @@ impl Running {
         self.renderer.render(&mut pass.forget_lifetime(), primitives, screen);
     }
 
-    /// Writes the copy of the window to `path` as a PNG (whole, or not at all).
+    /// Records copying the copy of the window for a PNG at `path` that a later frame writes.
     fn save_view(&mut self, path: &std::path::Path, copy: &wgpu::Texture) {
-        let saved = read_texture(&self.gpu, copy).map_err(anyhow::Error::from).and_then(|mut view| {
-            if matches!(copy.format(), wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Bgra8UnormSrgb)
-            {
-                for pixel in view.pixels_mut() {
-                    pixel.0.swap(0, 2);
-                }
-            }
-            for pixel in view.pixels_mut() {
-                pixel.0[3] = 255;
-            }
-            Ok(OutputFile::prepare(path, OutputFormat::Png)?.write_png(&view, false)?)
-        });
-        match saved {
-            Ok(path) => self.ui.say(format!("{}; the window as shown: {}", self.ui.status, path.display())),
-            Err(e) => self.ui.error(format!("the window view was not saved: {e:#}")),
-        }
+        let bgra =
+            matches!(copy.format(), wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Bgra8UnormSrgb);
+        let job = SaveJob { path: path.to_path_buf(), alpha: false, bgra, view: true };
+        self.saves.record(&self.gpu, copy, job);
     }
 }

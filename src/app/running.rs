@@ -200,6 +200,7 @@ impl Running {
             lens: None,
             lens_point: None,
             view_to_save: None,
+            saves: Default::default(),
             lens_probe: crate::lens::LensProbe::new(&gpu_for_lens),
             clip,
             video: given.video,
@@ -233,6 +234,7 @@ impl Running {
             || self.intervals_pending()
             || self.session.pending_angle.is_some()
             || self.session.lanes.counts_pending()
+            || self.saves.pending()
             || self.lens.as_ref().is_some_and(super::lens::WindowLens::pending)
     }
 
@@ -254,6 +256,7 @@ impl Running {
         self.apply_pending_angle(now);
         self.step(seconds);
         self.read_lens();
+        self.write_saves();
         self.finish_recording();
         let model_lanes = self.lane_views();
         let model = UiModel {

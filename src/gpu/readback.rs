@@ -23,7 +23,7 @@ fn staging_buffer(gpu: &Gpu, size: u64, label: &str) -> wgpu::Buffer {
 
 /// Appends the rows of a texture copy (each [`padded_row_bytes`] long) to `out` without their
 /// padding.
-fn unpad_rows(data: &[u8], width: u32, out: &mut Vec<u8>) {
+pub fn unpad_rows(data: &[u8], width: u32, out: &mut Vec<u8>) {
     for row in data.chunks_exact(padded_row_bytes(width) as usize) {
         out.extend_from_slice(&row[..(width * TEXEL_BYTES) as usize]);
     }
