@@ -89,9 +89,12 @@ pub struct Lanes {
     pub error: Option<GpuError>,
     /// Swap counts and timings on their way back (sync by pass).
     readbacks: Readbacks<Counted>,
-    /// Steps a lane may take in the next frame (sync by pass): doubled while the GPU finishes a
-    /// frame's steps before the next frame, halved when it has not.
+    /// Steps a lane may take in the next frame (sync by pass): doubled while the frames stay
+    /// quick and the GPU finishes a frame's steps before the next frame, halved when it has not
+    /// or when a frame that recorded steps was slow.
     batch: u32,
+    /// How long the last frame's work took, and whether it recorded steps (sync by pass).
+    last_frame: (f64, bool),
     /// When the last steps were submitted, and how many (sync by pass).
     submitted: Option<(Instant, u32)>,
 }
@@ -105,7 +108,10 @@ enum Counted {
 }
 
 /// The steps a lane may take in the first frame of sync by pass.
-const FIRST_BATCH: u32 = 4;
+const FIRST_BATCH: u32 = 1;
+/// A frame that recorded steps and whose work took longer halves the batch: on a software GPU
+/// the frame's presentation waits for the steps it recorded, so its time shows their cost.
+const SLOW_FRAME_MS: f64 = 16.0;
 /// The most steps a lane may take in one frame.
 const MAX_BATCH: u32 = 1 << 20;
 
@@ -156,6 +162,7 @@ impl Lanes {
             error: None,
             readbacks: Readbacks::default(),
             batch: FIRST_BATCH,
+            last_frame: (0.0, false),
             submitted: None,
         }
     }
@@ -205,6 +212,11 @@ impl Lanes {
         self.readbacks.pending() > 0
     }
 
+    /// Notes how long a frame's work took (sync by pass sizes its batch by it).
+    pub fn frame_took(&mut self, ms: f64) {
+        self.last_frame.0 = ms;
+    }
+
     /// Steps a lane may take in the next frame: sync by pass follows what the GPU finishes
     /// between frames; sync by time waits for its lanes, so `waited` (what fits a frame's
     /// time, as timed) holds there.
@@ -250,11 +262,14 @@ impl Lanes {
     /// come (the GPU is behind: the batch halves).
     fn advance_by_pass(&mut self, n: u32) -> Result<(), GpuError> {
         self.take_ready_counts()?;
+        let (frame_ms, stepped) = std::mem::replace(&mut self.last_frame, (0.0, false));
         if self.readbacks.pending() > 0 {
             self.batch = (self.batch / 2).max(1);
             return Ok(());
         }
-        if self.submitted.is_some_and(|(_, steps)| steps >= self.batch) {
+        if stepped && frame_ms > SLOW_FRAME_MS {
+            self.batch = (self.batch / 2).max(1);
+        } else if self.submitted.is_some_and(|(_, steps)| steps >= self.batch) {
             self.batch = self.batch.saturating_mul(2).min(MAX_BATCH);
         }
         let n = n.min(self.batch);
@@ -291,6 +306,7 @@ impl Lanes {
                 self.wall_ms_per_pass = Some(at.elapsed().as_secs_f64() * 1e3 / f64::from(steps.max(1)));
             }
             self.submitted = Some((Instant::now(), most));
+            self.last_frame.1 = true;
         }
         Ok(())
     }

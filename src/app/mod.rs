@@ -227,7 +227,8 @@ struct FrameClock {
     started: Instant,
     last: Instant,
     frames: u64,
-    slowest: Duration,
+    /// How long each frame's work took, in milliseconds (for `--quit-after`'s percentiles).
+    took_ms: Vec<f32>,
     /// Start times of the frames of the last second.
     recent: std::collections::VecDeque<Instant>,
 }

@@ -188,7 +188,7 @@ impl Running {
                 started: now,
                 last: now,
                 frames: 0,
-                slowest: Duration::ZERO,
+                took_ms: Vec::new(),
                 recent: Default::default(),
             },
             quit_after: given.quit_after,
@@ -380,7 +380,8 @@ impl Running {
     pub(super) fn tally_frame(&mut self, started: Instant) {
         let c = &mut self.clock;
         c.frames += 1;
-        c.slowest = c.slowest.max(started.elapsed());
+        c.took_ms.push(started.elapsed().as_secs_f32() * 1e3);
+        self.session.lanes.frame_took(started.elapsed().as_secs_f64() * 1e3);
         c.recent.push_back(started);
         while c.recent.front().is_some_and(|t| started.duration_since(*t) > Duration::from_secs(1)) {
             c.recent.pop_front();
@@ -401,11 +402,17 @@ impl Running {
         window_size::remember((size.width, size.height));
         if self.quit_after.is_some() {
             let seconds = self.clock.started.elapsed().as_secs_f64();
+            let mut took = self.clock.took_ms.clone();
+            took.sort_by(f32::total_cmp);
+            let at =
+                |q: f64| took.get(((took.len() as f64 - 1.0) * q).round() as usize).copied().unwrap_or(0.0);
             println!(
-                "window: {} frames in {seconds:.1} s ({:.1} frames/s), slowest frame {:.1} ms; pass {}/{}",
+                "window: {} frames in {seconds:.1} s ({:.1} frames/s), frame work median {:.1} ms, 95th {:.1} ms, slowest {:.1} ms; pass {}/{}",
                 self.clock.frames,
                 self.clock.frames as f64 / seconds,
-                self.clock.slowest.as_secs_f64() * 1e3,
+                at(0.5),
+                at(0.95),
+                at(1.0),
                 self.session.lanes.steps_done(),
                 self.session.lanes.total_steps()
             );
