@@ -89,13 +89,15 @@ pub struct Lanes {
     pub error: Option<GpuError>,
     /// Swap counts and timings on their way back (sync by pass).
     readbacks: Readbacks<Counted>,
-    /// Steps a lane may take in the next frame (sync by pass): doubled while the frames stay
-    /// quick and the GPU finishes a frame's steps before the next frame, halved when it has not
-    /// or when a frame that recorded steps was slow.
+    /// Steps the lanes may take in the next frame, all together (sync by pass): doubled while
+    /// the frames stay quick and the GPU finishes a frame's steps before the next frame, halved
+    /// when it has not or when a frame that recorded steps was slow.
     batch: u32,
     /// How long the last frame's work took, and whether it recorded steps (sync by pass).
     last_frame: (f64, bool),
-    /// When the last steps were submitted, and how many (sync by pass).
+    /// How long the recent frames' work took (sync by pass).
+    recent_ms: std::collections::VecDeque<f64>,
+    /// When the last steps were submitted, and how many of all lanes together (sync by pass).
     submitted: Option<(Instant, u32)>,
 }
 
@@ -109,9 +111,12 @@ enum Counted {
 
 /// The steps a lane may take in the first frame of sync by pass.
 const FIRST_BATCH: u32 = 1;
-/// A frame that recorded steps and whose work took longer halves the batch: on a software GPU
-/// the frame's presentation waits for the steps it recorded, so its time shows their cost.
-const SLOW_FRAME_MS: f64 = 16.0;
+/// A frame that recorded steps and whose work took this much longer than the quickest recent
+/// frame halves the batch: on a software GPU the frame's presentation waits for the steps it
+/// recorded, so the time beyond drawing shows their cost.
+const STEPS_MS: f64 = 6.0;
+/// Frames whose quickest stands for the cost of drawing alone.
+const RECENT_FRAMES: usize = 30;
 /// The most steps a lane may take in one frame.
 const MAX_BATCH: u32 = 1 << 20;
 
@@ -163,6 +168,7 @@ impl Lanes {
             readbacks: Readbacks::default(),
             batch: FIRST_BATCH,
             last_frame: (0.0, false),
+            recent_ms: Default::default(),
             submitted: None,
         }
     }
@@ -215,14 +221,19 @@ impl Lanes {
     /// Notes how long a frame's work took (sync by pass sizes its batch by it).
     pub fn frame_took(&mut self, ms: f64) {
         self.last_frame.0 = ms;
+        if self.recent_ms.len() == RECENT_FRAMES {
+            self.recent_ms.pop_front();
+        }
+        self.recent_ms.push_back(ms);
     }
 
-    /// Steps a lane may take in the next frame: sync by pass follows what the GPU finishes
+    /// Steps a lane may take in the next frame: sync by pass shares its batch, which follows
+    /// what the GPU finishes
     /// between frames; sync by time waits for its lanes, so `waited` (what fits a frame's
     /// time, as timed) holds there.
     pub fn frame_budget(&self, waited: u32) -> u32 {
         match self.sync {
-            LaneSync::ByPass => self.batch,
+            LaneSync::ByPass => (self.batch / self.lanes.len().max(1) as u32).max(1),
             LaneSync::ByTime => waited,
         }
     }
@@ -257,30 +268,37 @@ impl Lanes {
         })
     }
 
-    /// Sync by pass: every lane takes up to `n` steps (no more than the batch), in one
-    /// submission whose counts come back to a later frame; none while the last frame's have not
-    /// come (the GPU is behind: the batch halves).
+    /// Sync by pass: the lanes go up to `n` steps beyond the one furthest on, those behind
+    /// first, within the batch (steps of all lanes together; see [`lane_plan::plan_steps`]), in
+    /// one submission whose counts come back to a later frame. None while the last frame's have
+    /// not come (the GPU is behind: the batch halves).
     fn advance_by_pass(&mut self, n: u32) -> Result<(), GpuError> {
         self.take_ready_counts()?;
         let (frame_ms, stepped) = std::mem::replace(&mut self.last_frame, (0.0, false));
         if self.readbacks.pending() > 0 {
-            self.batch = (self.batch / 2).max(1);
+            if n > 0 {
+                self.batch = (self.batch / 2).max(1);
+            }
             return Ok(());
         }
-        if stepped && frame_ms > SLOW_FRAME_MS {
+        let quickest = self.recent_ms.iter().copied().fold(f64::INFINITY, f64::min);
+        if stepped && frame_ms > quickest + STEPS_MS {
             self.batch = (self.batch / 2).max(1);
         } else if self.submitted.is_some_and(|(_, steps)| steps >= self.batch) {
             self.batch = self.batch.saturating_mul(2).min(MAX_BATCH);
         }
-        let n = n.min(self.batch);
+        let standing: Vec<(u32, u32)> =
+            self.lanes.iter().map(|l| (l.run.steps_done(), l.run.ledger().room(u32::MAX))).collect();
+        let plan = lane_plan::plan_steps(&standing, n, self.batch);
+        if plan.iter().all(|&steps| steps == 0) {
+            return Ok(());
+        }
         let mut encoder = self
             .gpu
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("lanes::advance") });
-        let mut most = 0;
-        for (index, lane) in self.lanes.iter_mut().enumerate() {
+        for ((index, lane), &steps) in self.lanes.iter_mut().enumerate().zip(&plan) {
             let first = lane.run.steps_done();
-            let steps = lane.run.ledger().room(n);
             if steps == 0 {
                 continue;
             }
@@ -296,18 +314,17 @@ impl Lanes {
             let tag = Counted::Swaps { lane: index, generation, first };
             let staging = self.readbacks.staging(&self.gpu, lane.run.swap_readback_size(steps), tag);
             lane.run.record_swap_readback(&mut encoder, first, steps, staging, 0);
-            most = most.max(steps);
         }
         self.gpu.queue.submit([encoder.finish()]);
         self.readbacks.submitted();
-        if most > 0 {
-            // Wall time per pass as the lanes go: since the last submission, over its steps.
-            if let Some((at, steps)) = self.submitted {
-                self.wall_ms_per_pass = Some(at.elapsed().as_secs_f64() * 1e3 / f64::from(steps.max(1)));
-            }
-            self.submitted = Some((Instant::now(), most));
-            self.last_frame.1 = true;
+        if let Some((at, steps)) = self.submitted {
+            // Wall time per pass as the lanes go: since the last submission, over a lane's share
+            // of its steps.
+            let per_lane = f64::from(steps) / self.lanes.len().max(1) as f64;
+            self.wall_ms_per_pass = Some(at.elapsed().as_secs_f64() * 1e3 / per_lane);
         }
+        self.submitted = Some((Instant::now(), plan.iter().sum()));
+        self.last_frame.1 = true;
         Ok(())
     }
 

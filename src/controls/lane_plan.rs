@@ -180,3 +180,72 @@ pub fn start_lanes<'a>(
         })
         .collect()
 }
+
+/// How many steps each lane records in one frame when lanes keep together by pass: the lanes
+/// behind the one furthest on catch up first, then every lane may go `n` steps beyond it, the
+/// laggards first, until `budget` steps (of all lanes together) are spent. `lanes` holds each
+/// lane's steps done and how many more it can record now. So a frame that cannot afford a step
+/// of every lane records some of them, and the next frames bring the rest level.
+pub fn plan_steps(lanes: &[(u32, u32)], n: u32, budget: u32) -> Vec<u32> {
+    let lead = lanes.iter().map(|&(done, _)| done).max().unwrap_or(0);
+    let goal = lead.saturating_add(n);
+    let cap: Vec<u32> = lanes.iter().map(|&(done, room)| goal.saturating_sub(done).min(room)).collect();
+    let mut give = vec![0u32; lanes.len()];
+    let mut budget = u64::from(budget);
+    while budget > 0 {
+        let level = |i: usize| lanes[i].0 + give[i];
+        let open: Vec<usize> = (0..lanes.len()).filter(|&i| give[i] < cap[i]).collect();
+        let Some(low) = open.iter().map(|&i| level(i)).min() else { break };
+        let group: Vec<usize> = open.iter().copied().filter(|&i| level(i) == low).collect();
+        // Raise the lowest lanes together to the next level up (or as far as they may go).
+        let most = group.iter().map(|&i| cap[i] - give[i]).min().expect("a lane at the lowest level");
+        let rise = open
+            .iter()
+            .map(|&i| level(i))
+            .filter(|&l| l > low)
+            .min()
+            .map_or(most, |next| (next - low).min(most));
+        let count = group.len() as u64;
+        if budget >= u64::from(rise) * count {
+            group.iter().for_each(|&i| give[i] += rise);
+            budget -= u64::from(rise) * count;
+        } else {
+            // Not enough for all of them: equal shares, the first lanes one more.
+            let (each, extra) = (budget / count, budget % count);
+            for (k, &i) in group.iter().enumerate() {
+                give[i] += (each + u64::from((k as u64) < extra)) as u32;
+            }
+            budget = 0;
+        }
+    }
+    give
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lanes_level_with_each_other_step_together_when_the_budget_allows() {
+        assert_eq!(plan_steps(&[(3, 100), (3, 100), (3, 100)], 4, 1000), [4, 4, 4]);
+        assert_eq!(plan_steps(&[(3, 100), (3, 100), (3, 100)], 4, 6), [2, 2, 2]);
+    }
+
+    #[test]
+    fn a_small_budget_steps_some_lanes_and_the_laggards_catch_up_first() {
+        assert_eq!(plan_steps(&[(0, 9), (0, 9), (0, 9)], 1, 2), [1, 1, 0]);
+        // Lane 2 is behind: it catches up before anyone goes further.
+        assert_eq!(plan_steps(&[(1, 9), (1, 9), (0, 9)], 1, 1), [0, 0, 1]);
+        assert_eq!(plan_steps(&[(5, 9), (4, 9), (4, 9)], 1, 2), [0, 1, 1]);
+        assert_eq!(plan_steps(&[(5, 9), (4, 9), (4, 9)], 1, 5), [1, 2, 2]);
+        // Catching up alone (no new steps asked for).
+        assert_eq!(plan_steps(&[(3, 9), (1, 9)], 0, 10), [0, 2]);
+    }
+
+    #[test]
+    fn a_lane_that_cannot_record_takes_nothing() {
+        assert_eq!(plan_steps(&[(7, 0), (2, 9)], 3, 100), [0, 8]);
+        assert_eq!(plan_steps(&[], 3, 100), Vec::<u32>::new());
+        assert_eq!(plan_steps(&[(0, 9)], 3, 0), [0]);
+    }
+}

@@ -9,7 +9,7 @@ pub trait Stepper {
     fn total_steps(&self) -> u32;
     /// Steps done.
     fn steps_done(&self) -> u32;
-    /// Runs up to `n` more steps.
+    /// Runs up to `n` more steps (called every frame, with 0 when none are due).
     fn advance(&mut self, n: u32);
     /// Back to step 0.
     fn restart(&mut self);
@@ -135,10 +135,9 @@ impl Player {
         } else {
             0
         };
+        // Called even for no steps: lanes kept together by pass bring laggards level then.
         let n = wanted.min(budget).min(remaining);
-        if n > 0 {
-            run.advance(n);
-        }
+        run.advance(n);
         let ran = run.steps_done() - before;
         if self.playing && self.target.is_none() {
             // Keep what the budget cut off from growing without bound.

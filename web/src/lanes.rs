@@ -112,6 +112,9 @@ impl Stepper for Lanes {
     /// Records up to `n` steps of every lane in one submission; fewer where a lane's swap
     /// counters are full, since their counts are only awaited in [`Lanes::settle`].
     fn advance(&mut self, n: u32) {
+        if n == 0 {
+            return;
+        }
         let mut encoder = self
             .gpu
             .device
