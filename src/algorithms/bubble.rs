@@ -10,7 +10,7 @@ use super::odd_even::{OddEven, PassKind};
 use super::params_ring::ParamsRing;
 use super::ping_pong::PingPong;
 use super::request::StartRequest;
-use super::step_ledger::{STEP_RING, StepLedger};
+use super::step_ledger::{STEP_RING, StepLedger, ledger_in_field};
 use super::swap_counters::SwapCounters;
 use super::{RunSettings, SortRun};
 use crate::gpu::Gpu;
@@ -279,13 +279,7 @@ impl BubbleRun {
 }
 
 impl SortRun for BubbleRun {
-    fn ledger(&self) -> &StepLedger {
-        &self.ledger
-    }
-
-    fn ledger_mut(&mut self) -> &mut StepLedger {
-        &mut self.ledger
-    }
+    ledger_in_field!();
 
     fn record_from(&mut self, encoder: &mut wgpu::CommandEncoder, first: u32, n: u32) {
         self.counters.record_clear(encoder, first, n);

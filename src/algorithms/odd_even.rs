@@ -5,7 +5,7 @@ use super::interval_texture::{self, IntervalMapError, IntervalTexture};
 use super::lens_view::{LensStep, LensView};
 use super::ping_pong::PingPong;
 use super::request::StartRequest;
-use super::step_ledger::{STEP_RING, StepLedger};
+use super::step_ledger::{STEP_RING, StepLedger, ledger_in_field};
 use super::swap_counters::SwapCounters;
 use super::{RunSettings, SortRun};
 use crate::gpu::Gpu;
@@ -374,13 +374,7 @@ impl OddEvenRun {
 }
 
 impl SortRun for OddEvenRun {
-    fn ledger(&self) -> &StepLedger {
-        &self.ledger
-    }
-
-    fn ledger_mut(&mut self) -> &mut StepLedger {
-        &mut self.ledger
-    }
+    ledger_in_field!();
 
     fn record_from(&mut self, encoder: &mut wgpu::CommandEncoder, first: u32, n: u32) {
         self.counters.record_clear(encoder, first, n);

@@ -8,6 +8,21 @@ use super::RunStats;
 /// that reads it has run.
 pub const STEP_RING: u32 = 1024;
 
+/// The two ledger accessors of a `SortRun` impl whose run keeps its [`StepLedger`] in a field
+/// named `ledger`.
+macro_rules! ledger_in_field {
+    () => {
+        fn ledger(&self) -> &$crate::algorithms::step_ledger::StepLedger {
+            &self.ledger
+        }
+
+        fn ledger_mut(&mut self) -> &mut $crate::algorithms::step_ledger::StepLedger {
+            &mut self.ledger
+        }
+    };
+}
+pub(crate) use ledger_in_field;
+
 /// The steps of one run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct StepLedger {

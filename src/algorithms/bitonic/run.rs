@@ -11,7 +11,7 @@ use crate::algorithms::map_source::MapSource;
 use crate::algorithms::params_ring::ParamsRing;
 use crate::algorithms::ping_pong::PingPong;
 use crate::algorithms::request::StartRequest;
-use crate::algorithms::step_ledger::{STEP_RING, StepLedger};
+use crate::algorithms::step_ledger::{STEP_RING, StepLedger, ledger_in_field};
 use crate::algorithms::swap_counters::{AddedSince, SwapCounters};
 use crate::gpu::Gpu;
 use crate::intervals::IntervalMap;
@@ -268,13 +268,7 @@ impl BitonicRun {
 }
 
 impl SortRun for BitonicRun {
-    fn ledger(&self) -> &StepLedger {
-        &self.ledger
-    }
-
-    fn ledger_mut(&mut self) -> &mut StepLedger {
-        &mut self.ledger
-    }
+    ledger_in_field!();
 
     /// Steps recorded together share dispatches where their stages fit one block; the
     /// exchanges of a shared dispatch are counted at its last step.

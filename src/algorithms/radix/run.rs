@@ -11,7 +11,7 @@ use crate::algorithms::map_source::MapSource;
 use crate::algorithms::params_ring::ParamsRing;
 use crate::algorithms::ping_pong::PingPong;
 use crate::algorithms::request::StartRequest;
-use crate::algorithms::step_ledger::{STEP_RING, StepLedger};
+use crate::algorithms::step_ledger::{STEP_RING, StepLedger, ledger_in_field};
 use crate::algorithms::swap_counters::SwapCounters;
 use crate::gpu::Gpu;
 use crate::intervals::IntervalMap;
@@ -217,13 +217,7 @@ impl RadixRun {
 }
 
 impl SortRun for RadixRun {
-    fn ledger(&self) -> &StepLedger {
-        &self.ledger
-    }
-
-    fn ledger_mut(&mut self) -> &mut StepLedger {
-        &mut self.ledger
-    }
+    ledger_in_field!();
 
     fn record_from(&mut self, encoder: &mut wgpu::CommandEncoder, first: u32, n: u32) {
         self.counters.record_clear(encoder, first, n);
