@@ -234,13 +234,21 @@ impl Gpu {
     }
 }
 
+/// The adapter in a line: name, API, kind and driver natively; in the browser what its WebGPU
+/// tells (a description, often withheld, and whether it is a software fallback).
 fn describe(info: &wgpu::AdapterInfo) -> String {
+    if info.backend == wgpu::Backend::BrowserWebGpu {
+        let name = if info.name.is_empty() { "the browser's GPU" } else { info.name.as_str() };
+        let fallback = if info.device_type == wgpu::DeviceType::Cpu { ", a software fallback" } else { "" };
+        return format!("{name} (WebGPU{fallback})");
+    }
     let driver = [info.driver.as_str(), info.driver_info.as_str()]
         .into_iter()
         .filter(|s| !s.is_empty())
         .collect::<Vec<_>>()
         .join(" ");
-    format!("{} ({:?}, {:?}, driver {driver})", info.name, info.backend, info.device_type)
+    let driver = if driver.is_empty() { String::new() } else { format!(", driver {driver}") };
+    format!("{} ({:?}, {:?}{driver})", info.name, info.backend, info.device_type)
 }
 
 /// `WGPU_ADAPTER_NAME` when set, otherwise the fastest kind of device, native APIs before GL.
@@ -272,4 +280,43 @@ fn choose_adapter(adapters: Vec<wgpu::Adapter>) -> Result<wgpu::Adapter, GpuErro
         (kind, info.backend == wgpu::Backend::Gl)
     };
     Ok(adapters.into_iter().min_by_key(rank).expect("checked non-empty"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::describe;
+
+    fn info(
+        name: &str,
+        backend: wgpu::Backend,
+        device_type: wgpu::DeviceType,
+        driver: &str,
+    ) -> wgpu::AdapterInfo {
+        wgpu::AdapterInfo {
+            name: name.into(),
+            vendor: 0,
+            device: 0,
+            device_type,
+            device_pci_bus_id: String::new(),
+            driver: driver.into(),
+            driver_info: String::new(),
+            backend,
+            subgroup_min_size: 4,
+            subgroup_max_size: 4,
+            transient_saves_memory: None,
+            limit_bucket: None,
+        }
+    }
+
+    #[test]
+    fn the_adapter_line_says_what_each_target_knows() {
+        let native = info("NVIDIA H100", wgpu::Backend::Vulkan, wgpu::DeviceType::DiscreteGpu, "NVIDIA");
+        assert_eq!(describe(&native), "NVIDIA H100 (Vulkan, DiscreteGpu, driver NVIDIA)");
+        let no_driver = info("llvmpipe", wgpu::Backend::Gl, wgpu::DeviceType::Cpu, "");
+        assert_eq!(describe(&no_driver), "llvmpipe (Gl, Cpu)");
+        let browser = info("", wgpu::Backend::BrowserWebGpu, wgpu::DeviceType::Other, "");
+        assert_eq!(describe(&browser), "the browser's GPU (WebGPU)");
+        let swiftshader = info("SwiftShader", wgpu::Backend::BrowserWebGpu, wgpu::DeviceType::Cpu, "");
+        assert_eq!(describe(&swiftshader), "SwiftShader (WebGPU, a software fallback)");
+    }
 }
