@@ -21,6 +21,7 @@ pub mod display;
 mod files;
 pub mod interval_panel;
 pub mod lanes;
+mod lanes_by_time;
 mod lens;
 pub mod lens_panel;
 pub mod live_intervals;
