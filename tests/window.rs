@@ -316,12 +316,13 @@ fn launch(
             .spawn()
             .unwrap(),
     );
-    // Wait for the window; if the app exits first or never shows one, say why from its log.
+    // Wait for the window to show (eframe maps it after its first frame); if the app exits
+    // first or never shows one, say why from its log.
     let mut app = app;
     let started = Instant::now();
     let window = loop {
         let out = Command::new("xdotool")
-            .args(["search", "--name", "^shadersort"])
+            .args(["search", "--onlyvisible", "--name", "^shadersort"])
             .env("DISPLAY", &display)
             .output()
             .unwrap();

@@ -23,7 +23,7 @@ impl Running {
         });
         match loaded {
             Ok((source, (picture, notice))) => {
-                self.window.set_title(&format!("shadersort — {}", picture.name));
+                self.set_title(&picture.name);
                 let label = picture.label.clone();
                 self.clip = None;
                 self.show_picture(picture, source);
@@ -78,11 +78,17 @@ impl Running {
         let Some(lane) = self.session.lanes.lanes.first() else { return };
         let stem = format!("{}-pass{}", self.frame_stem(), lane.run.steps_done());
         let path = PathBuf::from(format!("{stem}.png"));
-        let job = SaveJob { path, alpha: self.session.picture.has_alpha, bgra: false, view: false };
+        let job = SaveJob { path, alpha: self.session.picture.has_alpha, view: false };
         self.saves.record(&self.gpu, lane.run.state(), job);
         if self.lens.is_some() {
-            self.view_to_save = Some(PathBuf::from(format!("{stem}-window.png")));
+            let path = PathBuf::from(format!("{stem}-window.png"));
+            self.saves.record_view(&self.egui_ctx, SaveJob { path, alpha: false, view: true });
         }
+    }
+
+    /// Names the picture or clip shown in the window's title.
+    pub(super) fn set_title(&self, name: &str) {
+        self.egui_ctx.send_viewport_cmd(egui::ViewportCommand::Title(format!("shadersort — {name}")));
     }
 
     /// Writes what S saved once its copies have come back, and says so.

@@ -1,11 +1,12 @@
-//! The live window: a winit event loop with a wgpu surface and egui, showing the picture
-//! sorting pass by pass.
+//! The live window: egui's runner (eframe, over winit and egui-wgpu) on our wgpu device,
+//! showing the picture sorting pass by pass.
 //!
 //! This file holds the event loop and the state every part of the window works on
 //! ([`WindowOptions`], `Running`, `Session`); each of the files below adds the methods of one
 //! responsibility, or a piece they use:
-//! - the frame: `running` (set-up, the frame loop, the pass budget), `window_size` (how large
-//!   it opens), `render` (surface and egui drawing), `display` (the lanes' pictures drawn from their state);
+//! - the frame: `runner` (the device opened through eframe, its hooks), `running` (set-up,
+//!   the frame, the pass budget), `window_size` (how large it opens), `display` (the lanes'
+//!   pictures drawn from their state);
 //! - the user: `commands` (the key table), `actions` (what commands and panel edits do),
 //!   `player` (playing and stepping), `panel_model` (what the panel reads and reports), `ui`,
 //!   `pictures` and `interval_panel` (the egui panel itself), `zoom`, `lens` and `lens_panel`
@@ -28,7 +29,7 @@ pub mod live_intervals;
 pub mod panel_model;
 pub mod pictures;
 pub mod recording;
-mod render;
+mod runner;
 mod running;
 mod saves;
 mod session;
@@ -63,10 +64,6 @@ use recording::BackgroundRecording;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use winit::application::ApplicationHandler;
-use winit::event::WindowEvent;
-use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
-use winit::window::{Window, WindowId};
 
 /// What the window opens on.
 pub enum WindowSource {
@@ -102,92 +99,47 @@ pub struct WindowOptions {
 
 /// Opens the window and runs until it closes.
 pub fn run(options: WindowOptions) -> anyhow::Result<()> {
-    let event_loop = EventLoop::new().map_err(|e| {
-        let no_display =
-            ["DISPLAY", "WAYLAND_DISPLAY", "WAYLAND_SOCKET"].iter().all(|v| std::env::var_os(v).is_none());
-        let why = if no_display {
-            "no display: DISPLAY and WAYLAND_DISPLAY are not set".to_string()
-        } else {
-            e.to_string()
-        };
-        anyhow::anyhow!(
-            "cannot open a window ({why}); run in a desktop session, or sort headless with --out or --record"
-        )
-    })?;
-    let instance = Gpu::instance_from_env(Some(Box::new(event_loop.owned_display_handle())));
-    let mut app = App { options: Some(options), instance: Some(instance), running: None, failure: None };
-    event_loop.run_app(&mut app)?;
-    match app.failure {
-        Some(e) => Err(e),
-        None => Ok(()),
+    let (width, height) = window_size::initial_size(None, window_size::remembered());
+    let viewport = egui::ViewportBuilder::default()
+        .with_title(format!("shadersort — {}", options.source.title()))
+        .with_app_id("shadersort")
+        .with_inner_size([width as f32, height as f32])
+        .with_min_inner_size([480.0, 320.0]);
+    let native = eframe::NativeOptions {
+        viewport,
+        wgpu_options: egui_wgpu::WgpuConfiguration {
+            wgpu_setup: runner::wgpu_setup().into(),
+            surface: egui_wgpu::SurfaceConfig {
+                present_mode: wgpu::PresentMode::AutoVsync,
+                desired_maximum_frame_latency: Some(2),
+            },
+            ..Default::default()
+        },
+        persist_window: false,
+        ..Default::default()
+    };
+    // The app's own error, kept whole (eframe would keep only its first line).
+    let mut failure = None;
+    let ran = eframe::run_native(
+        "shadersort",
+        native,
+        Box::new(|cc| match Running::new(cc, options) {
+            Ok(running) => Ok(Box::new(running)),
+            Err(e) => {
+                let line = e.to_string();
+                failure = Some(e);
+                Err(line.into())
+            }
+        }),
+    );
+    if let Some(e) = failure {
+        return Err(e);
     }
+    ran.map_err(runner::explain)
 }
 
 /// How often an idle window looks for a signal.
 const SIGNAL_POLL: Duration = Duration::from_millis(200);
-
-struct App {
-    options: Option<WindowOptions>,
-    instance: Option<wgpu::Instance>,
-    running: Option<Running>,
-    failure: Option<anyhow::Error>,
-}
-
-impl ApplicationHandler for App {
-    fn resumed(&mut self, event_loop: &ActiveEventLoop) {
-        if self.running.is_some() {
-            return;
-        }
-        let (Some(options), Some(instance)) = (self.options.take(), self.instance.take()) else { return };
-        match Running::new(event_loop, instance, options) {
-            Ok(running) => self.running = Some(running),
-            Err(e) => {
-                self.failure = Some(e);
-                event_loop.exit();
-            }
-        }
-    }
-
-    fn window_event(&mut self, event_loop: &ActiveEventLoop, _: WindowId, event: WindowEvent) {
-        let Some(running) = self.running.as_mut() else { return };
-        let response = running.egui_state.on_window_event(&running.window, &event);
-        match event {
-            WindowEvent::CloseRequested => running.quit = true,
-            WindowEvent::Resized(size) => running.resize(size.width, size.height),
-            WindowEvent::RedrawRequested => running.frame(),
-            _ => {}
-        }
-        if response.repaint {
-            running.window.request_redraw();
-        }
-        if running.quit {
-            running.report_and_stop();
-            event_loop.exit();
-        }
-    }
-
-    fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
-        let Some(running) = self.running.as_mut() else { return };
-        // SIGINT, SIGTERM or SIGHUP: close as if asked to, leaving no recording half-written.
-        if crate::interrupt::check().is_err() {
-            running.report_and_stop();
-            event_loop.exit();
-            return;
-        }
-        // A clip opened from the dialog or a drop plays once it is open (noticed at the latest
-        // at the next wake-up).
-        if running.check_opening() {
-            running.window.request_redraw();
-        }
-        if running.wants_frames() {
-            running.window.request_redraw();
-            event_loop.set_control_flow(ControlFlow::Poll);
-        } else {
-            // Idle, but awake a few times a second to notice a signal.
-            event_loop.set_control_flow(ControlFlow::WaitUntil(Instant::now() + SIGNAL_POLL));
-        }
-    }
-}
 
 /// The picture and how it is being sorted.
 struct Session {
@@ -235,13 +187,16 @@ struct FrameClock {
 }
 
 struct Running {
-    window: Arc<Window>,
-    surface: wgpu::Surface<'static>,
-    config: wgpu::SurfaceConfiguration,
     gpu: Arc<Gpu>,
     egui_ctx: egui::Context,
-    egui_state: egui_winit::State,
-    renderer: egui_wgpu::Renderer,
+    /// Commands from this frame's keys, taken out of egui's input before it sees them.
+    key_actions: Vec<panel_model::Action>,
+    /// Files dropped on the window this frame.
+    dropped: Vec<PathBuf>,
+    /// The window's size in points, kept for the next run when it closes.
+    window_points: Option<(f64, f64)>,
+    /// Whether the window has been fitted to its screen (known from the first frame on).
+    fitted_to_screen: bool,
     display: DisplayPipeline,
     pipelines: Vec<(Algorithm, Pipelines)>,
     scatter: LineScatter,
@@ -265,8 +220,6 @@ struct Running {
     lens_point: Option<(u32, u32)>,
     /// Reads the lens's line from the GPU.
     lens_probe: crate::lens::LensProbe,
-    /// Where to save the next frame as shown (S with the lens open).
-    view_to_save: Option<PathBuf>,
     /// What S saves, on its way back from the GPU.
     saves: saves::Saves,
     /// The clip playing, when a clip is open (`session.picture` is its frame shown).

@@ -15,61 +15,24 @@ use crate::controls::lane_plan::lane_kinds;
 use crate::controls::player::{Player, Stepper};
 use crate::gpu::Gpu;
 use crate::picture::input::SizeLimit;
-use std::path::PathBuf;
+use anyhow::Context as _;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use winit::event_loop::ActiveEventLoop;
-use winit::window::Window;
 
 /// The share of a frame spent on passes, so the window stays responsive at any speed.
 const FRAME_BUDGET_SECONDS: f64 = 0.012;
 
 impl Running {
-    pub(super) fn new(
-        event_loop: &ActiveEventLoop,
-        instance: wgpu::Instance,
-        options: WindowOptions,
-    ) -> anyhow::Result<Self> {
+    pub(super) fn new(cc: &eframe::CreationContext<'_>, options: WindowOptions) -> anyhow::Result<Self> {
         let WindowOptions { source, settings: given, mask } = options;
-        let screen = event_loop.primary_monitor().map(|m| m.size().to_logical::<f64>(m.scale_factor()));
-        let (width, height) =
-            window_size::initial_size(screen.map(|s| (s.width, s.height)), window_size::remembered());
-        let attributes = Window::default_attributes()
-            .with_title(format!("shadersort — {}", source.title()))
-            .with_inner_size(winit::dpi::LogicalSize::new(width, height))
-            .with_min_inner_size(winit::dpi::LogicalSize::new(480.0, 320.0));
-        let window = Arc::new(event_loop.create_window(attributes)?);
-        let surface = instance.create_surface(window.clone())?;
-        let gpu = Arc::new(pollster::block_on(Gpu::new(instance, Some(&surface)))?);
-        let size = window.inner_size();
-        let capabilities = surface.get_capabilities(&gpu.adapter);
-        // egui expects a non-sRGB target (it writes gamma-space colours).
-        let format =
-            capabilities.formats.iter().copied().find(|f| !f.is_srgb()).unwrap_or(capabilities.formats[0]);
-        let config = wgpu::SurfaceConfiguration {
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
-            format,
-            width: size.width.max(1),
-            height: size.height.max(1),
-            present_mode: wgpu::PresentMode::AutoVsync,
-            desired_maximum_frame_latency: 2,
-            alpha_mode: capabilities.alpha_modes[0],
-            view_formats: vec![],
-            color_space: wgpu::SurfaceColorSpace::Auto,
-        };
-        if size.width > 0 && size.height > 0 {
-            surface.configure(&gpu.device, &config);
-        }
-        let egui_ctx = egui::Context::default();
-        let egui_state = egui_winit::State::new(
-            egui_ctx.clone(),
-            egui::ViewportId::ROOT,
-            &window,
-            Some(window.scale_factor() as f32),
-            None,
-            Some(gpu.device.limits().max_texture_dimension_2d as usize),
-        );
-        let renderer = egui_wgpu::Renderer::new(&gpu.device, format, egui_wgpu::RendererOptions::default());
+        let render = cc.wgpu_render_state.as_ref().context("the window has no wgpu renderer")?;
+        let gpu = Arc::new(Gpu::from_device(
+            render.instance.clone(),
+            render.adapter.clone(),
+            render.device.clone(),
+            render.queue.clone(),
+        ));
+        let format = render.target_format;
         let display = DisplayPipeline::new(&gpu, format);
         let pipelines: Vec<_> = Algorithm::ALL.into_iter().map(|a| (a, Pipelines::new(&gpu, a))).collect();
         let limit =
@@ -167,13 +130,12 @@ impl Running {
         let gpu_for_lens = gpu.clone();
         let now = Instant::now();
         let mut running = Running {
-            window,
-            surface,
-            config,
             gpu,
-            egui_ctx,
-            egui_state,
-            renderer,
+            egui_ctx: cc.egui_ctx.clone(),
+            key_actions: Vec::new(),
+            dropped: Vec::new(),
+            window_points: None,
+            fitted_to_screen: false,
             display,
             pipelines,
             scatter,
@@ -199,7 +161,6 @@ impl Running {
             intervals_overlay: None,
             lens: None,
             lens_point: None,
-            view_to_save: None,
             saves: Default::default(),
             lens_probe: crate::lens::LensProbe::new(&gpu_for_lens),
             clip,
@@ -222,7 +183,6 @@ impl Running {
         if given.play {
             running.command(Command::PlayPause);
         }
-        running.window.request_redraw();
         Ok(running)
     }
 
@@ -238,17 +198,22 @@ impl Running {
             || self.lens.as_ref().is_some_and(super::lens::WindowLens::pending)
     }
 
-    pub(super) fn frame(&mut self) {
+    /// One frame: the keys' and the panel's actions, passes within the frame budget, results
+    /// that have come back, and the panel drawn into `ui`. `work_ms`: how long the last
+    /// frame's work took (drawing included, waiting for the screen not).
+    pub(super) fn frame(&mut self, ui: &mut egui::Ui, work_ms: Option<f32>) {
         let now = Instant::now();
         let seconds = now.duration_since(self.clock.last).as_secs_f64().min(0.25);
         self.clock.last = now;
-        let mut raw = self.egui_state.take_egui_input(&self.window);
-        let mut actions = self.keyboard_actions(&mut raw);
-        let dropped: Vec<PathBuf> = raw.dropped_files.iter().map(|f| f.path().to_path_buf()).collect();
-        for path in dropped.into_iter().filter(|p| !p.as_os_str().is_empty()) {
+        if let Some(ms) = work_ms {
+            // The last frame's: the lanes pair it with whether that frame recorded steps.
+            self.clock.took_ms.push(ms);
+            self.session.lanes.frame_took(f64::from(ms));
+        }
+        for path in std::mem::take(&mut self.dropped) {
             self.open(path);
         }
-        for action in actions.drain(..) {
+        for action in std::mem::take(&mut self.key_actions) {
             self.act(action);
         }
         self.advance_clip(now);
@@ -299,9 +264,8 @@ impl Running {
         };
         let ui_state = &mut self.ui;
         let mut clicked = Vec::new();
-        let output = self.egui_ctx.run_ui(raw, |ui| ui::draw(ui, &model, ui_state, &mut clicked));
+        ui::draw(ui, &model, ui_state, &mut clicked);
         drop(model);
-        self.render(output);
         for action in clicked {
             self.act(action);
         }
@@ -380,8 +344,6 @@ impl Running {
     pub(super) fn tally_frame(&mut self, started: Instant) {
         let c = &mut self.clock;
         c.frames += 1;
-        c.took_ms.push(started.elapsed().as_secs_f32() * 1e3);
-        self.session.lanes.frame_took(started.elapsed().as_secs_f64() * 1e3);
         c.recent.push_back(started);
         while c.recent.front().is_some_and(|t| started.duration_since(*t) > Duration::from_secs(1)) {
             c.recent.pop_front();
@@ -398,8 +360,9 @@ impl Running {
         if let Some(r) = self.recording.take() {
             r.cancel_and_wait();
         }
-        let size = self.window.inner_size().to_logical::<f64>(self.window.scale_factor());
-        window_size::remember((size.width, size.height));
+        if let Some(points) = self.window_points {
+            window_size::remember(points);
+        }
         if self.quit_after.is_some() {
             let seconds = self.clock.started.elapsed().as_secs_f64();
             let mut took = self.clock.took_ms.clone();

@@ -1,6 +1,7 @@
 //! What S saves, written without the frame waiting on the GPU: the texture is copied into
 //! staging buffers in bands of rows (no buffer past the device's limit), and a later frame
-//! writes the PNG once the last band has come back.
+//! writes the PNG once the last band has come back; the window as shown comes as egui's
+//! screenshot of the next frame.
 
 use crate::gpu::readback::{padded_row_bytes, record_rows_copy, unpad_rows};
 use crate::gpu::readbacks::Readbacks;
@@ -8,6 +9,7 @@ use crate::gpu::{Gpu, GpuError};
 use crate::picture::output::{OutputFile, OutputFormat};
 use image::RgbaImage;
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
 
 /// A picture to save and how.
 pub struct SaveJob {
@@ -15,8 +17,6 @@ pub struct SaveJob {
     pub path: PathBuf,
     /// Keep the alpha channel (the picture had one); otherwise it is written opaque.
     pub alpha: bool,
-    /// The texture holds blue before red (a window's surface format).
-    pub bgra: bool,
     /// The window as shown, rather than a lane's state.
     pub view: bool,
 }
@@ -28,12 +28,18 @@ struct Band {
     last: Option<SaveJob>,
 }
 
+/// Screenshots of the window that have come back, with what to save them as.
+type Views = Arc<Mutex<Vec<(SaveJob, Arc<egui::ColorImage>)>>>;
+
 /// Saves under way.
 #[derive(Default)]
 pub struct Saves {
     readbacks: Readbacks<Band>,
     /// The rows of the save being put together, unpadded.
     rows: Vec<u8>,
+    /// The window as shown: asked for, and arrived.
+    views_asked: usize,
+    views: Views,
 }
 
 impl Saves {
@@ -58,9 +64,18 @@ impl Saves {
         self.readbacks.submitted();
     }
 
+    /// Asks for the next frame as egui draws it, to save as `job` once it comes.
+    pub fn record_view(&mut self, ctx: &egui::Context, job: SaveJob) {
+        self.views_asked += 1;
+        let views = self.views.clone();
+        ctx.request_screenshot(move |image| {
+            views.lock().unwrap_or_else(|p| p.into_inner()).push((job, image));
+        });
+    }
+
     /// Whether a save is still on its way (the window keeps drawing until it is written).
     pub fn pending(&self) -> bool {
-        self.readbacks.pending() > 0
+        self.readbacks.pending() > 0 || self.views_asked > 0
     }
 
     /// Writes every save whose copy has come back; returns each with where it was written, or
@@ -80,17 +95,23 @@ impl Saves {
         if taken.is_err() {
             self.rows.clear();
         }
+        let views = std::mem::take(&mut *self.views.lock().unwrap_or_else(|p| p.into_inner()));
+        for (job, image) in views {
+            self.views_asked -= 1;
+            let [width, height] = image.size.map(|side| side as u32);
+            let bytes = image.pixels.iter().flat_map(|c| c.to_array()).collect();
+            let mut picture = RgbaImage::from_raw(width, height, bytes).expect("a whole screenshot");
+            let written = write(&mut picture, &job);
+            done.push((job, written));
+        }
         taken.map(|()| done)
     }
 }
 
 /// Writes `picture` as `job` says, whole or not at all.
 fn write(picture: &mut RgbaImage, job: &SaveJob) -> anyhow::Result<PathBuf> {
-    for pixel in picture.pixels_mut() {
-        if job.bgra {
-            pixel.0.swap(0, 2);
-        }
-        if !job.alpha {
+    if !job.alpha {
+        for pixel in picture.pixels_mut() {
             pixel.0[3] = 255;
         }
     }

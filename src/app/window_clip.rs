@@ -123,7 +123,7 @@ impl Running {
                 self.show_picture(picture, (info.width, info.height));
                 self.ui.zoom = None;
                 self.ui.pan = egui::Vec2::ZERO;
-                self.window.set_title(&format!("shadersort — {}", self.session.picture.name));
+                self.set_title(&self.session.picture.name.clone());
                 let line = format!(
                     "opened {} — {} frames at {:.3} fps; Space pauses, , and . step frames",
                     self.session.picture.label,

@@ -147,24 +147,40 @@ impl Gpu {
         adapter: wgpu::Adapter,
         limits: wgpu::Limits,
     ) -> Result<Self, GpuError> {
-        let info = adapter.get_info();
+        let desc = wgpu::DeviceDescriptor { required_limits: limits, ..Self::device_descriptor(&adapter) };
+        let (device, queue) = adapter
+            .request_device(&desc)
+            .await
+            .map_err(|source| GpuError::RequestDevice { adapter: adapter.get_info().name, source })?;
+        Ok(Self::from_device(instance, adapter, device, queue))
+    }
+
+    /// What a device is opened with on `adapter`: the adapter's own limits, and the wanted
+    /// features it has. The window's runner opens its device with it too.
+    pub fn device_descriptor(adapter: &wgpu::Adapter) -> wgpu::DeviceDescriptor<'static> {
         let features = adapter.features() & wanted_features();
         #[cfg(not(target_arch = "wasm32"))]
-        let features = features | super::pipeline_cache::features(&adapter);
-        let desc = wgpu::DeviceDescriptor {
+        let features = features | super::pipeline_cache::features(adapter);
+        wgpu::DeviceDescriptor {
             label: Some("shadersort device"),
             required_features: features,
-            required_limits: limits,
+            required_limits: adapter.limits(),
             experimental_features: wgpu::ExperimentalFeatures::disabled(),
             // Small memory blocks first: a still's first upload and read-back then wait on
             // 4 MiB of host memory instead of 64 (BENCHMARKS.md, stills).
             memory_hints: wgpu::MemoryHints::MemoryUsage,
             trace: wgpu::Trace::Off,
-        };
-        let (device, queue) = adapter
-            .request_device(&desc)
-            .await
-            .map_err(|source| GpuError::RequestDevice { adapter: info.name.clone(), source })?;
+        }
+    }
+
+    /// The context of a device opened with [`Gpu::device_descriptor`] (here, or by the
+    /// window's runner): its errors are kept for [`Gpu::check`], its pipelines cached.
+    pub fn from_device(
+        instance: wgpu::Instance,
+        adapter: wgpu::Adapter,
+        device: wgpu::Device,
+        queue: wgpu::Queue,
+    ) -> Self {
         let first_error = Arc::new(Mutex::new(None));
         let sink = first_error.clone();
         device.on_uncaptured_error(Arc::new(move |e: wgpu::Error| {
@@ -172,14 +188,14 @@ impl Gpu {
             let mut slot = sink.lock().unwrap_or_else(|p| p.into_inner());
             slot.get_or_insert_with(|| e.to_string());
         }));
-        log::info!("GPU: {}", describe(&info));
+        log::info!("GPU: {}", describe(&adapter.get_info()));
         #[cfg(not(target_arch = "wasm32"))]
         let disk_cache = super::pipeline_cache::DiskCache::open(&adapter, &device);
         #[cfg(not(target_arch = "wasm32"))]
         let pipeline_cache = disk_cache.as_ref().map(|disk| disk.cache.clone());
         #[cfg(target_arch = "wasm32")]
         let pipeline_cache = None;
-        Ok(Gpu {
+        Gpu {
             instance,
             adapter,
             device,
@@ -189,7 +205,7 @@ impl Gpu {
             pipeline_cache,
             #[cfg(not(target_arch = "wasm32"))]
             disk_cache,
-        })
+        }
     }
 
     /// Which device this is of those the process opened: what is kept for one device (such
@@ -251,8 +267,9 @@ fn describe(info: &wgpu::AdapterInfo) -> String {
     format!("{} ({:?}, {:?}{driver})", info.name, info.backend, info.device_type)
 }
 
-/// `WGPU_ADAPTER_NAME` when set, otherwise the fastest kind of device, native APIs before GL.
-fn choose_adapter(adapters: Vec<wgpu::Adapter>) -> Result<wgpu::Adapter, GpuError> {
+/// The adapter a program opens of `adapters` (here, or in the window's runner):
+/// `WGPU_ADAPTER_NAME`'s when set, otherwise the fastest kind of device, native APIs before GL.
+pub fn choose_adapter(adapters: Vec<wgpu::Adapter>) -> Result<wgpu::Adapter, GpuError> {
     if adapters.is_empty() {
         let tried = match std::env::var("WGPU_BACKEND") {
             Ok(list) => format!("the backends in WGPU_BACKEND={list:?}"),
