@@ -1,6 +1,6 @@
 //! What the user asked for, resolved from the command line into plain values: the front ends
-//! (the window and the headless outputs) take these, never the parser's flags.
-#![cfg(not(target_arch = "wasm32"))]
+//! (the window and the headless outputs) take these, never the parser's flags. The page starts
+//! the same app from [`Settings::default`], the command line's defaults.
 
 use crate::algorithms::{Algorithm, RunSettings};
 use crate::angle::Angle;
@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 /// Everything a front end needs to know, checked and with defaults filled in.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Settings {
     /// The picture file; `None` for the built-in photograph.
     pub image: Option<PathBuf>,
@@ -45,6 +45,7 @@ pub struct Settings {
     /// Write the sorted picture (or the state after `passes`) to this PNG, headless.
     pub out: Option<PathBuf>,
     /// How hard `out` is compressed.
+    #[cfg(not(target_arch = "wasm32"))]
     pub png_compression: crate::picture::output::PngCompression,
     /// Record headless (GIF, animated PNG or PNG frames, as the path says): to this path, or
     /// (`Some(None)`) to the default GIF path.

@@ -1,12 +1,23 @@
 //! What the user's actions do: commands from the key table and the panel's buttons, and
 //! settings changed in the panel (each starts the lanes over from the input).
 
+use super::dialogs::{Chosen, Purpose};
+use super::lanes::LaneSync;
 use super::panel_model::Action;
 use super::window_angle;
 use super::{Running, Session};
 use crate::algorithms::Algorithm;
 use crate::controls::choice::SortChoice;
 use crate::controls::commands::Command;
+
+/// Why the page syncs lanes by pass only: sync by time measures each lane by waiting for it.
+const BY_TIME_NATIVE: &str =
+    "sync by time waits for each lane to time it, which a page cannot do; in the page the lanes sync by pass";
+
+/// Whether `sync` can run here: sync by time waits on the GPU, which only the native window may.
+fn by_time_here(sync: LaneSync) -> bool {
+    sync == LaneSync::ByPass || cfg!(not(target_arch = "wasm32"))
+}
 
 impl Running {
     pub(super) fn act(&mut self, action: Action) {
@@ -19,6 +30,7 @@ impl Running {
             Action::SetPassKind(k) => self.change(|s| s.pass_kind = k),
             Action::SetRadix(r) => self.change(|s| s.radix = r),
             Action::SetCompare(c) => self.change(|s| s.compare = c),
+            Action::SetSync(sync) if !by_time_here(sync) => self.ui.say(BY_TIME_NATIVE),
             Action::SetSync(sync) => self.change(|s| s.sync = sync),
             Action::GoTo(pass) => {
                 self.session.player.stop();
@@ -30,19 +42,26 @@ impl Running {
                 }
             }
             Action::SetIntervals(settings) => self.session.intervals = settings,
-            Action::LoadMask(path) => self.load_mask(&path),
-            Action::BrowseMask => {
-                let dialog = rfd::FileDialog::new()
-                    .set_title("Load a mask (white is sorted, black stays)")
-                    .add_filter("Pictures", &["png", "jpg", "jpeg", "gif", "bmp", "webp", "tif", "tiff"]);
-                match dialog.pick_file() {
-                    Some(path) => self.load_mask(&path),
-                    None => self.ui.say("no mask chosen"),
-                }
-            }
+            Action::LoadMask(path) => self.load_mask(&Chosen::Path(path)),
+            Action::BrowseMask => self.dialogs.pick(Purpose::Mask, &self.egui_ctx),
             Action::ClearMask => self.clear_mask(),
             Action::Inspect(x, y) => self.inspect((x, y)),
             Action::SeekClip(frame) => self.seek_clip(frame),
+        }
+    }
+
+    /// Opens or loads what the file dialogs chose since the last frame.
+    pub(super) fn take_dialogs(&mut self) {
+        for (purpose, chosen) in self.dialogs.take() {
+            match (purpose, chosen) {
+                (Purpose::Open, Ok(Some(file))) => self.open(file),
+                (Purpose::Mask, Ok(Some(file))) => self.load_mask(&file),
+                (Purpose::Open, Ok(None)) => {
+                    self.ui.say("nothing chosen (you can also drop a picture or a clip on the window)")
+                }
+                (Purpose::Mask, Ok(None)) => self.ui.say("no mask chosen"),
+                (_, Err(e)) => self.ui.error(e),
+            }
         }
     }
 
@@ -120,6 +139,9 @@ impl Running {
             | Command::ToggleSubSteps
             | Command::ToggleCompare
             | Command::ToggleSync => {
+                if command == Command::ToggleSync && !by_time_here(LaneSync::ByTime) {
+                    return self.ui.say(BY_TIME_NATIVE);
+                }
                 if let Some(next) = self.session.choice().after(command) {
                     self.choose(next);
                 }
@@ -130,28 +152,16 @@ impl Running {
             }
             Command::ToggleIntervalsOverlay => self.toggle_intervals_overlay(),
             Command::FitToWindow | Command::ActualSize | Command::Help => self.ui.view(command),
-            Command::Open => {
-                let dialog = rfd::FileDialog::new()
-                    .set_title("Open a picture or a clip")
-                    .add_filter("Pictures", &["png", "jpg", "jpeg", "gif", "bmp", "webp", "tif", "tiff"])
-                    .add_filter("Clips", &crate::video::VIDEO_EXTENSIONS)
-                    .add_filter(
-                        "Clips and animated GIFs",
-                        &[&crate::video::VIDEO_EXTENSIONS[..], &["gif"]].concat(),
-                    );
-                match dialog.pick_file() {
-                    Some(path) => self.open(path),
-                    None => {
-                        self.ui.say("nothing chosen (you can also drop a picture or a clip on the window)")
-                    }
-                }
-            }
+            Command::Open => self.dialogs.pick(Purpose::Open, &self.egui_ctx),
             Command::PreviousFrame => self.step_clip(-1),
             Command::NextFrame => self.step_clip(1),
             Command::Record => self.start_recording(),
             Command::SavePng => self.save_png(),
             Command::ToggleLens => self.toggle_lens(),
             Command::MoveLens(delta) => self.move_lens(delta.into()),
+            Command::Quit if cfg!(target_arch = "wasm32") => {
+                self.ui.say("a page has nothing to quit: close the tab to leave")
+            }
             Command::Quit => self.quit = true,
         }
     }

@@ -2,7 +2,9 @@
 //! current state as a PNG named after the picture (and frame) and settings.
 
 use super::Running;
+use super::dialogs::Chosen;
 use super::saves::SaveJob;
+use super::window_clip;
 use super::window_mask::FitTo;
 use crate::picture::input::Picture;
 use std::path::PathBuf;
@@ -10,14 +12,14 @@ use std::path::PathBuf;
 impl Running {
     /// Loads another picture, or starts opening a clip to play; on failure the current one stays
     /// and the error is shown. A mask that does not fit the new picture is dropped, with the error.
-    pub(super) fn open(&mut self, path: PathBuf) {
-        if crate::video::is_clip(&path) {
-            self.open_clip(path);
+    pub(super) fn open(&mut self, file: Chosen) {
+        if window_clip::is_clip(&file) {
+            self.open_clip(file.path().to_path_buf());
             return;
         }
         // A picture opened while a clip is still being opened replaces both.
         self.opening = None;
-        let loaded = Picture::load(&path).and_then(|p| {
+        let loaded = file.picture().and_then(|p| {
             let source = p.pixels.dimensions();
             Ok((source, p.fit(&self.limit)?))
         });

@@ -18,7 +18,7 @@ use crate::intervals::IntervalMap;
 use crate::keys::options::SortOptions;
 use image::RgbaImage;
 use std::sync::Arc;
-use std::time::Instant;
+use web_time::Instant;
 
 /// One algorithm sorting the picture, with what the window needs to show it.
 pub struct Lane {

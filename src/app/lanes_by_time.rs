@@ -4,7 +4,7 @@
 
 use super::lanes::{Lane, Lanes};
 use crate::gpu::{Gpu, GpuError};
-use std::time::Instant;
+use web_time::Instant;
 
 impl Lanes {
     /// Sync by time: the first lane runs `n` passes; every other lane then runs as many of its

@@ -8,7 +8,7 @@
 
 use crate::angle::Angle;
 use crate::intervals::IntervalSettings;
-use std::time::{Duration, Instant};
+use web_time::{Duration, Instant};
 
 /// Everything the window's interval map is computed from, besides the picture (a new picture
 /// restarts the lanes and computes the map at once).

@@ -15,9 +15,9 @@
 //!   and `live_intervals` (intervals, live), `window_mask`, `window_angle` (the direction);
 //! - files: `files` (open, save PNG), `window_recording` and `recording` (G, in the background),
 //!   `window_clip` (a clip played sorted, paused, stepped, recorded).
-#![cfg(not(target_arch = "wasm32"))]
 
 mod actions;
+pub mod dialogs;
 pub mod display;
 mod files;
 pub mod interval_panel;
@@ -28,6 +28,9 @@ pub mod lens_panel;
 pub mod live_intervals;
 pub mod panel_model;
 pub mod pictures;
+// The page records in memory and downloads (`web/recording.rs`), and plays no clips
+// (`web/window_clip.rs`); natively the files of those names.
+#[cfg_attr(target_arch = "wasm32", path = "web/recording.rs")]
 pub mod recording;
 mod runner;
 mod running;
@@ -35,10 +38,12 @@ mod saves;
 mod session;
 pub mod ui;
 mod window_angle;
+#[cfg_attr(target_arch = "wasm32", path = "web/window_clip.rs")]
 pub mod window_clip;
 mod window_intervals;
 pub mod window_mask;
 mod window_recording;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod window_size;
 pub mod zoom;
 
@@ -54,8 +59,9 @@ use crate::intervals::{IntervalMap, IntervalSettings, Mask};
 use crate::keys::options::SortOptions;
 use crate::picture::input::{Picture, SizeLimit};
 use crate::record::RecordSettings;
-use crate::settings::{Settings, VideoSettings};
-use crate::video::playback::ClipReader;
+use crate::settings::Settings;
+#[cfg(not(target_arch = "wasm32"))]
+use crate::settings::VideoSettings;
 use display::DisplayPipeline;
 use lanes::{LaneSync, Lanes};
 use live_intervals::{IntervalInputs, RefreshThrottle};
@@ -63,21 +69,24 @@ use panel_model::UiState;
 use recording::BackgroundRecording;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use web_time::{Duration, Instant};
 
 /// What the window opens on.
 pub enum WindowSource {
     /// A picture.
     Picture(Picture),
     /// A clip, opened (ffmpeg found, its frames counted) but not yet decoded: it plays sorted.
-    Clip(ClipReader),
+    #[cfg(not(target_arch = "wasm32"))]
+    Clip(crate::video::playback::ClipReader),
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 impl WindowSource {
     /// The name in the window's title.
     fn title(&self) -> String {
         match self {
             WindowSource::Picture(picture) => picture.name.clone(),
+            #[cfg(not(target_arch = "wasm32"))]
             WindowSource::Clip(reader) => {
                 reader.path().file_name().map_or_else(String::new, |n| n.to_string_lossy().into())
             }
@@ -98,6 +107,7 @@ pub struct WindowOptions {
 }
 
 /// Opens the window and runs until it closes.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn run(options: WindowOptions) -> anyhow::Result<()> {
     let (width, height) = window_size::initial_size(None, window_size::remembered());
     let viewport = egui::ViewportBuilder::default()
@@ -136,6 +146,35 @@ pub fn run(options: WindowOptions) -> anyhow::Result<()> {
         return Err(e);
     }
     ran.map_err(runner::explain)
+}
+
+/// Runs the app in the page's `canvas` on the browser's WebGPU until the page goes; the error
+/// says why it could not start (the app's own error whole, or the runner's).
+#[cfg(target_arch = "wasm32")]
+pub async fn run_in_page(canvas: web_sys::HtmlCanvasElement, options: WindowOptions) -> Result<(), String> {
+    let web = eframe::WebOptions {
+        wgpu_options: egui_wgpu::WgpuConfiguration {
+            wgpu_setup: runner::wgpu_setup().into(),
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let failure = std::rc::Rc::new(std::cell::RefCell::new(None));
+    let kept = failure.clone();
+    let creator: eframe::AppCreator<'static> = Box::new(move |cc| match Running::new(cc, options) {
+        Ok(running) => Ok(Box::new(running)),
+        Err(e) => {
+            let line = format!("{e:#}");
+            *kept.borrow_mut() = Some(line.clone());
+            Err(line.into())
+        }
+    });
+    let started = eframe::WebRunner::new().start(canvas, web, creator).await;
+    match (started, failure.borrow_mut().take()) {
+        (_, Some(line)) => Err(line),
+        (Err(e), None) => Err(e.as_string().unwrap_or_else(|| format!("{e:?}"))),
+        (Ok(()), None) => Ok(()),
+    }
 }
 
 /// How often an idle window looks for a signal.
@@ -191,11 +230,13 @@ struct Running {
     egui_ctx: egui::Context,
     /// Commands from this frame's keys, taken out of egui's input before it sees them.
     key_actions: Vec<panel_model::Action>,
-    /// Files dropped on the window this frame.
-    dropped: Vec<PathBuf>,
+    /// File dialogs, and their answers.
+    dialogs: dialogs::Dialogs,
     /// The window's size in points, kept for the next run when it closes.
+    #[cfg(not(target_arch = "wasm32"))]
     window_points: Option<(f64, f64)>,
     /// Whether the window has been fitted to its screen (known from the first frame on).
+    #[cfg(not(target_arch = "wasm32"))]
     fitted_to_screen: bool,
     display: DisplayPipeline,
     pipelines: Vec<(Algorithm, Pipelines)>,
@@ -225,9 +266,11 @@ struct Running {
     /// The clip playing, when a clip is open (`session.picture` is its frame shown).
     clip: Option<window_clip::WindowClip>,
     /// A clip being opened (the dialog or a drop), played once its first frame is read.
-    opening: Option<crate::video::playback::OpeningClip>,
+    opening: Option<window_clip::OpeningClip>,
     /// How clips are read and written, for clips opened later.
+    #[cfg(not(target_arch = "wasm32"))]
     video: VideoSettings,
     /// `--max-size`, for G's clip recordings.
+    #[cfg(not(target_arch = "wasm32"))]
     options_max_size: Option<u32>,
 }

@@ -138,7 +138,7 @@ pub struct UiModel<'a> {
     /// The row lens, while it is open: per lane, the line read back, or why it could not be.
     pub lens: Option<&'a [Option<Result<crate::lens::LensReading, String>>]>,
     /// The clip playing, when a clip is open.
-    pub clip: Option<super::window_clip::ClipView>,
+    pub clip: Option<ClipView>,
 }
 
 /// What the UI keeps between frames.
@@ -213,6 +213,20 @@ impl UiState {
         self.status_is_error = true;
         log::warn!("{}", self.status);
     }
+}
+
+/// What the panel shows of the clip.
+pub struct ClipView {
+    /// The frame shown, counted from 1.
+    pub frame: u64,
+    /// Frames in the clip.
+    pub frames: u64,
+    /// Frames per second.
+    pub fps: f64,
+    /// Whether it is playing.
+    pub playing: bool,
+    /// Where G writes the sorted clip.
+    pub record_path: String,
 }
 
 #[cfg(test)]

@@ -2,15 +2,13 @@
 //! progress and cancel: a picture's run (GIF, APNG or PNG frames) by the same recorder as
 //! `--record`, or a whole clip sorted as `CLIP --out PATH` sorts it.
 
+use super::window_recording::RecordingJob;
+use crate::algorithms::Pipelines;
 use crate::algorithms::request::StartRequest;
-use crate::algorithms::{Algorithm, Pipelines, RunSettings};
-use crate::angle::Lines;
 use crate::angle::scatter::LineScatter;
 use crate::controls::lane_plan::start_lane;
 use crate::gpu::Gpu;
-use crate::intervals::IntervalMap;
-use crate::keys::options::SortOptions;
-use crate::record::{RecordReport, RecordSettings, RecordTarget, record};
+use crate::record::{RecordReport, RecordTarget, record};
 use crate::settings::Settings;
 use crate::video::ClipWatch;
 use image::RgbaImage;
@@ -18,26 +16,6 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
-
-/// What is being recorded and how.
-pub struct RecordingJob {
-    /// The picture.
-    pub picture: RgbaImage,
-    /// The lines to sort along, as the window does.
-    pub lines: Lines,
-    /// Key, order, axis.
-    pub options: SortOptions,
-    /// Algorithm.
-    pub algorithm: Algorithm,
-    /// Pass kind, phases per step (as the format records them).
-    pub run_settings: RunSettings,
-    /// Frame spacing, speed, scale...
-    pub settings: RecordSettings,
-    /// Where the recording goes (its extension, or a trailing /, says the format).
-    pub path: PathBuf,
-    /// The intervals to sort within, as the window does (`None`: whole lines).
-    pub intervals: Option<IntervalMap>,
-}
 
 /// A recording under way.
 pub struct BackgroundRecording {

@@ -1,7 +1,7 @@
 //! The window under egui's runner (eframe): our device opened through it, and the frame's
 //! hooks (keys taken before egui sees them, the frame itself, the window's close).
 
-use super::{Running, SIGNAL_POLL, window_size};
+use super::{Running, SIGNAL_POLL};
 use crate::gpu::context::{Gpu, choose_adapter};
 use std::sync::Arc;
 
@@ -21,6 +21,7 @@ pub(super) fn wgpu_setup() -> egui_wgpu::WgpuSetupCreateNew {
 }
 
 /// The runner's failure in one line: no display says how to sort without one.
+#[cfg(not(target_arch = "wasm32"))]
 pub(super) fn explain(e: eframe::Error) -> anyhow::Error {
     if let eframe::Error::WinitEventLoop(e) = &e {
         let no_display =
@@ -38,22 +39,22 @@ pub(super) fn explain(e: eframe::Error) -> anyhow::Error {
 }
 
 impl eframe::App for Running {
-    fn raw_input_hook(&mut self, _ctx: &egui::Context, raw: &mut egui::RawInput) {
+    fn raw_input_hook(&mut self, ctx: &egui::Context, raw: &mut egui::RawInput) {
         self.key_actions = self.keyboard_actions(raw);
-        self.dropped = raw
-            .dropped_files
-            .iter()
-            .map(|f| f.path().to_path_buf())
-            .filter(|p| !p.as_os_str().is_empty())
-            .collect();
+        for file in &raw.dropped_files {
+            self.dialogs.dropped(file.clone(), ctx);
+        }
     }
 
     fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
-        self.follow_viewport(&ctx);
-        // SIGINT, SIGTERM or SIGHUP: close as if asked to, leaving no recording half-written.
-        if crate::interrupt::check().is_err() {
-            self.quit = true;
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            self.follow_viewport(&ctx);
+            // SIGINT, SIGTERM or SIGHUP: close as if asked to, leaving no recording half-written.
+            if crate::interrupt::check().is_err() {
+                self.quit = true;
+            }
         }
         // A clip opened from the dialog or a drop plays once it is open.
         self.check_opening();
@@ -78,9 +79,10 @@ impl eframe::App for Running {
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 impl Running {
     /// Keeps the window's size for the next run, and on the first frame that knows its
-    /// screen, fits the window to it as [`window_size::initial_size`] says.
+    /// screen, fits the window to it as [`super::window_size::initial_size`] says.
     fn follow_viewport(&mut self, ctx: &egui::Context) {
         let (inner, monitor) = ctx.input(|i| (i.viewport().inner_rect, i.viewport().monitor_size));
         if let Some(inner) = inner {
@@ -91,9 +93,9 @@ impl Running {
         }
         let Some(monitor) = monitor else { return };
         self.fitted_to_screen = true;
-        let want = window_size::initial_size(
+        let want = super::window_size::initial_size(
             Some((f64::from(monitor.x), f64::from(monitor.y))),
-            window_size::remembered(),
+            super::window_size::remembered(),
         );
         if self.window_points != Some(want) {
             ctx.send_viewport_cmd(egui::ViewportCommand::InnerSize(egui::vec2(want.0 as f32, want.1 as f32)));

@@ -5,8 +5,10 @@ use super::display::DisplayPipeline;
 use super::lanes::{LaneSync, Lanes};
 use super::live_intervals::{IntervalInputs, RefreshThrottle};
 use super::panel_model::{Action, LaneView, UiModel, UiState};
+#[cfg(not(target_arch = "wasm32"))]
+use super::window_size;
 use super::{FrameClock, Running, Session, WindowOptions, WindowSource};
-use super::{ui, window_clip, window_intervals, window_mask, window_size};
+use super::{ui, window_clip, window_intervals, window_mask};
 use crate::algorithms::{Algorithm, Pipelines};
 use crate::angle::Lines;
 use crate::angle::scatter::LineScatter;
@@ -17,7 +19,7 @@ use crate::gpu::Gpu;
 use crate::picture::input::SizeLimit;
 use anyhow::Context as _;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use web_time::{Duration, Instant};
 
 /// The share of a frame spent on passes, so the window stays responsive at any speed.
 const FRAME_BUDGET_SECONDS: f64 = 0.012;
@@ -47,6 +49,7 @@ impl Running {
                 }
                 (picture, source_size, None)
             }
+            #[cfg(not(target_arch = "wasm32"))]
             WindowSource::Clip(reader) => {
                 let info = reader.info().clone();
                 let (clip, picture, notice) = window_clip::open_clip(reader, &limit, given.video.clone())?;
@@ -133,8 +136,10 @@ impl Running {
             gpu,
             egui_ctx: cc.egui_ctx.clone(),
             key_actions: Vec::new(),
-            dropped: Vec::new(),
+            dialogs: Default::default(),
+            #[cfg(not(target_arch = "wasm32"))]
             window_points: None,
+            #[cfg(not(target_arch = "wasm32"))]
             fitted_to_screen: false,
             display,
             pipelines,
@@ -164,7 +169,9 @@ impl Running {
             saves: Default::default(),
             lens_probe: crate::lens::LensProbe::new(&gpu_for_lens),
             clip,
+            #[cfg(not(target_arch = "wasm32"))]
             video: given.video,
+            #[cfg(not(target_arch = "wasm32"))]
             options_max_size: given.max_size,
         };
         if running.ui.status.is_empty() {
@@ -210,9 +217,7 @@ impl Running {
             self.clock.took_ms.push(ms);
             self.session.lanes.frame_took(f64::from(ms));
         }
-        for path in std::mem::take(&mut self.dropped) {
-            self.open(path);
-        }
+        self.take_dialogs();
         for action in std::mem::take(&mut self.key_actions) {
             self.act(action);
         }
@@ -360,6 +365,7 @@ impl Running {
         if let Some(r) = self.recording.take() {
             r.cancel_and_wait();
         }
+        #[cfg(not(target_arch = "wasm32"))]
         if let Some(points) = self.window_points {
             window_size::remember(points);
         }

@@ -6,7 +6,6 @@
 use crate::gpu::readback::{padded_row_bytes, record_rows_copy, unpad_rows};
 use crate::gpu::readbacks::Readbacks;
 use crate::gpu::{Gpu, GpuError};
-use crate::picture::output::{OutputFile, OutputFormat};
 use image::RgbaImage;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -108,12 +107,32 @@ impl Saves {
     }
 }
 
-/// Writes `picture` as `job` says, whole or not at all.
+/// Writes `picture` as `job` says, whole or not at all: natively a file, in the page a
+/// download.
 fn write(picture: &mut RgbaImage, job: &SaveJob) -> anyhow::Result<PathBuf> {
     if !job.alpha {
         for pixel in picture.pixels_mut() {
             pixel.0[3] = 255;
         }
     }
-    Ok(OutputFile::prepare(&job.path, OutputFormat::Png)?.write_png(picture, job.alpha)?)
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        use crate::picture::output::{OutputFile, OutputFormat};
+        Ok(OutputFile::prepare(&job.path, OutputFormat::Png)?.write_png(picture, job.alpha)?)
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        // As natively: RGB unless the picture had alpha.
+        let (raw, colour) = if job.alpha {
+            (picture.as_raw().clone(), image::ExtendedColorType::Rgba8)
+        } else {
+            (picture.pixels().flat_map(|p| [p[0], p[1], p[2]]).collect(), image::ExtendedColorType::Rgb8)
+        };
+        let mut bytes = Vec::new();
+        let encoder = image::codecs::png::PngEncoder::new(&mut bytes);
+        image::ImageEncoder::write_image(encoder, &raw, picture.width(), picture.height(), colour)?;
+        super::dialogs::download(&job.path.display().to_string(), &bytes, "image/png")
+            .map_err(anyhow::Error::msg)?;
+        Ok(job.path.clone())
+    }
 }

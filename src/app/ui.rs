@@ -2,8 +2,8 @@
 //! a [`UiModel`] and reports [`Action`]s (`panel_model`); the app applies them.
 
 use super::lanes::LaneSync;
+use super::panel_model::ClipView;
 use super::panel_model::{Action, LaneView, UiModel, UiState};
-use super::window_clip::ClipView;
 use super::zoom::Zoom;
 use crate::algorithms::Algorithm;
 use crate::algorithms::odd_even::PassKind;
@@ -185,7 +185,7 @@ fn side_panel(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, actio
         }
         None => {
             ui.horizontal(|ui| {
-                for format in [RecordFormat::Gif, RecordFormat::Apng, RecordFormat::Frames] {
+                for format in RECORD_FORMATS {
                     let name = match format {
                         RecordFormat::Gif => "GIF",
                         RecordFormat::Apng => "APNG",
@@ -254,6 +254,13 @@ fn clip_controls(ui: &mut egui::Ui, model: &UiModel<'_>, clip: &ClipView, action
         actions.push(Action::SeekClip(frame - 1));
     }
 }
+
+/// The formats G records in: natively all three; the page records GIFs in memory (the
+/// animated PNG and PNG frames recorders need threads and files).
+#[cfg(not(target_arch = "wasm32"))]
+const RECORD_FORMATS: [RecordFormat; 3] = [RecordFormat::Gif, RecordFormat::Apng, RecordFormat::Frames];
+#[cfg(target_arch = "wasm32")]
+const RECORD_FORMATS: [RecordFormat; 1] = [RecordFormat::Gif];
 
 /// What each recording format is for.
 fn format_tip(format: RecordFormat) -> &'static str {

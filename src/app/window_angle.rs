@@ -5,7 +5,7 @@ use super::Running;
 use crate::angle::{Angle, Lines};
 pub use crate::controls::direction::direction_name;
 use crate::keys::options::Axis;
-use std::time::Instant;
+use web_time::Instant;
 
 impl Running {
     /// The largest texture side, which line space must fit.

@@ -4,10 +4,13 @@
 //! through the clip, and G sorts the whole clip into a video.
 
 use super::Running;
+use super::dialogs::Chosen;
+use super::panel_model::ClipView;
 use crate::controls::player::Stepper;
 use crate::picture::input::Picture;
 use crate::settings::{Settings, VideoSettings};
-use crate::video::playback::{ClipReader, Next, OpenedClip, OpeningClip};
+pub(super) use crate::video::playback::OpeningClip;
+use crate::video::playback::{ClipReader, Next, OpenedClip};
 use image::RgbaImage;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -30,18 +33,9 @@ pub(super) struct WindowClip {
     video: VideoSettings,
 }
 
-/// What the panel shows of the clip.
-pub struct ClipView {
-    /// The frame shown, counted from 1.
-    pub frame: u64,
-    /// Frames in the clip.
-    pub frames: u64,
-    /// Frames per second.
-    pub fps: f64,
-    /// Whether it is playing.
-    pub playing: bool,
-    /// Where G writes the sorted clip.
-    pub record_path: String,
+/// Whether `file` is a clip to play rather than a picture.
+pub(super) fn is_clip(file: &Chosen) -> bool {
+    matches!(file, Chosen::Path(path) if crate::video::is_clip(path))
 }
 
 /// Opens the clip at `path` and reads its first frame at the size `limit` allows, as the

@@ -4,14 +4,14 @@
 //! intervals drawn over the pictures.
 
 use super::Running;
+use super::dialogs::Chosen;
 use super::live_intervals::{self, IntervalInputs, PlayerPosition, Resume};
 use super::window_mask::{FitTo, WindowMask};
 use crate::angle::Lines;
 use crate::controls::player::Stepper;
 use crate::intervals::{IntervalMap, IntervalMode, IntervalSettings};
 use image::RgbaImage;
-use std::path::Path;
-use std::time::Instant;
+use web_time::Instant;
 
 /// The intervals of `picture` along `lines` for `inputs` (made from `settings` and `mask`), or
 /// `None` when every line is sorted whole.
@@ -124,12 +124,12 @@ impl Running {
 
     /// Loads the mask at `path` for the current picture; an unreadable file or one of another
     /// size leaves the current mask and shows the error.
-    pub(super) fn load_mask(&mut self, path: &Path) {
+    pub(super) fn load_mask(&mut self, file: &Chosen) {
         let s = &self.session;
         let id = s.masks_loaded;
-        match WindowMask::load(path, id, FitTo::of(&s.picture, s.source_size)) {
+        match WindowMask::load(file, id, FitTo::of(&s.picture, s.source_size)) {
             Ok(mask) => {
-                self.ui.mask_path = path.display().to_string();
+                self.ui.mask_path = file.path().display().to_string();
                 self.session.masks_loaded += 1;
                 self.session.mask = Some(mask);
             }

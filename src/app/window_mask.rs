@@ -2,6 +2,7 @@
 //! picture's own size, then scaled with the picture as `--max-size` scales it, as the headless
 //! paths do.
 
+use super::dialogs::Chosen;
 use crate::intervals::{IntervalError, Mask};
 use crate::picture::input::{InputError, Picture};
 use std::path::{Path, PathBuf};
@@ -37,11 +38,12 @@ impl<'a> FitTo<'a> {
 }
 
 impl WindowMask {
-    /// Reads the mask at `path` and fits it to `to`; `id` tells this load from others. The
+    /// Reads the mask in `file` and fits it to `to`; `id` tells this load from others. The
     /// error is one line naming the file, or both sizes.
-    pub fn load(path: &Path, id: u64, to: FitTo<'_>) -> Result<Self, String> {
-        let mask = Mask::load(path).map_err(|e: InputError| e.to_string())?;
-        Self::new(mask, path, id, to).map_err(|e| e.to_string())
+    pub fn load(file: &Chosen, id: u64, to: FitTo<'_>) -> Result<Self, String> {
+        let picture = file.picture().map_err(|e: InputError| e.to_string())?;
+        let mask = Mask::from_picture(&picture.pixels, &picture.label);
+        Self::new(mask, file.path(), id, to).map_err(|e| e.to_string())
     }
 
     /// A mask already read from `path`, fitted as [`WindowMask::load`] does.
@@ -89,7 +91,8 @@ mod tests {
     #[test]
     fn an_unreadable_mask_is_an_error_not_a_panic() {
         let to = FitTo { picture: "'p.png'", source: (4, 2), fitted: (4, 2) };
-        let e = WindowMask::load(Path::new("/nonexistent/mask.png"), 1, to).unwrap_err();
+        let file = Chosen::Path("/nonexistent/mask.png".into());
+        let e = WindowMask::load(&file, 1, to).unwrap_err();
         assert!(e.contains("/nonexistent/mask.png") && !e.contains('\n'), "{e}");
     }
 }

@@ -2,8 +2,13 @@
 //! chooses, started in the background, and its outcome shown when it ends.
 
 use super::Running;
-use super::recording::{BackgroundRecording, RecordingJob};
-use crate::record::{DEFAULT_FRAME_LIMIT, RecordFormat};
+use super::recording::BackgroundRecording;
+use crate::algorithms::{Algorithm, RunSettings};
+use crate::angle::Lines;
+use crate::intervals::IntervalMap;
+use crate::keys::options::SortOptions;
+use crate::record::{DEFAULT_FRAME_LIMIT, RecordFormat, RecordSettings};
+use image::RgbaImage;
 use std::path::PathBuf;
 
 impl Running {
@@ -18,6 +23,7 @@ impl Running {
         }
         let format = self.ui.record_format;
         let path = recording_path(&self.file_stem(), format);
+        #[cfg(not(target_arch = "wasm32"))]
         if let Err(e) = std::fs::create_dir_all("gifs") {
             self.ui.error(format!("cannot create the folder gifs: {e}"));
             return;
@@ -63,14 +69,36 @@ impl Running {
     }
 }
 
+/// What is being recorded and how.
+pub struct RecordingJob {
+    /// The picture.
+    pub picture: RgbaImage,
+    /// The lines to sort along, as the window does.
+    pub lines: Lines,
+    /// Key, order, axis.
+    pub options: SortOptions,
+    /// Algorithm.
+    pub algorithm: Algorithm,
+    /// Pass kind, phases per step (as the format records them).
+    pub run_settings: RunSettings,
+    /// Frame spacing, speed, scale...
+    pub settings: RecordSettings,
+    /// Where the recording goes (its extension, or a trailing /, says the format); in the page
+    /// the download's name.
+    pub path: PathBuf,
+    /// The intervals to sort within, as the window does (`None`: whole lines).
+    pub intervals: Option<IntervalMap>,
+}
+
 /// Where G records in `format`: `gifs/<stem>.gif`, `gifs/<stem>.png` (animated PNG) or the
-/// folder `gifs/<stem>-frames/`.
+/// folder `gifs/<stem>-frames/`; in the page the download's name alone.
 fn recording_path(stem: &str, format: RecordFormat) -> PathBuf {
-    PathBuf::from("gifs").join(match format {
+    let name = match format {
         RecordFormat::Gif => format!("{stem}.gif"),
         RecordFormat::Apng => format!("{stem}.png"),
         RecordFormat::Frames => format!("{stem}-frames/"),
-    })
+    };
+    if cfg!(target_arch = "wasm32") { PathBuf::from(name) } else { PathBuf::from("gifs").join(name) }
 }
 
 #[cfg(test)]

@@ -12,6 +12,13 @@ pub const BUILT_IN_NAME: &str = "coffee";
 /// File formats shadersort decodes, for messages.
 pub const SUPPORTED_FORMATS: &str = "PNG, JPEG, GIF, BMP, WebP or TIFF";
 
+/// Extensions taken as videos (anything ffmpeg reads can also be named with one of these); the
+/// page, which plays no clips, tells a clip from a picture by them too.
+pub const VIDEO_EXTENSIONS: [&str; 16] = [
+    "mp4", "m4v", "mov", "mkv", "webm", "avi", "nut", "mpg", "mpeg", "ts", "m2ts", "mts", "flv", "wmv",
+    "ogv", "y4m",
+];
+
 /// Why a picture could not be used. Every message names the file, the problem and the fix.
 #[derive(Debug, thiserror::Error)]
 pub enum InputError {

@@ -13,6 +13,7 @@
 pub mod apng_writer;
 pub mod capture;
 pub mod delta;
+pub mod format;
 pub mod gif_writer;
 pub mod in_memory;
 pub mod ordered_pool;
@@ -23,9 +24,10 @@ pub mod target;
 pub mod to_file;
 
 use crate::gpu::GpuError;
+pub use format::RecordFormat;
 use sequence::FrameSequence;
 #[cfg(not(target_arch = "wasm32"))]
-pub use target::{RecordFormat, RecordTarget};
+pub use target::RecordTarget;
 #[cfg(not(target_arch = "wasm32"))]
 pub use to_file::{PaletteUse, RecordReport, SweepReport, record, record_sweep};
 

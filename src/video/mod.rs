@@ -39,11 +39,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, mpsc};
 use std::time::Instant;
 
-/// Extensions taken as videos (anything ffmpeg reads can also be named with one of these).
-pub const VIDEO_EXTENSIONS: [&str; 16] = [
-    "mp4", "m4v", "mov", "mkv", "webm", "avi", "nut", "mpg", "mpeg", "ts", "m2ts", "mts", "flv", "wmv",
-    "ogv", "y4m",
-];
+pub use crate::picture::input::VIDEO_EXTENSIONS;
 
 /// Whether `path` is a clip rather than a picture: a folder or pattern of frames, a file with a
 /// video extension, or an animated GIF (more than one frame).

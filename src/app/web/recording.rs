@@ -1,0 +1,91 @@
+//! G in the page: the run recorded as a GIF in memory by the core's recorder (the same frames
+//! as the native file), its steps and frames awaited on the page's one thread while the window
+//! goes on, then handed to the browser as a download.
+
+use super::dialogs::download;
+use super::window_recording::RecordingJob;
+use crate::algorithms::Pipelines;
+use crate::algorithms::request::StartRequest;
+use crate::angle::scatter::LineScatter;
+use crate::controls::lane_plan::start_lane;
+use crate::gpu::Gpu;
+use crate::record::in_memory::record_gif_in_memory;
+use image::RgbaImage;
+use std::cell::{Cell, RefCell};
+use std::path::PathBuf;
+use std::rc::Rc;
+use std::sync::Arc;
+
+/// How a recording stands, shared with the future that makes it.
+#[derive(Default)]
+struct Shared {
+    done: Cell<u64>,
+    expected: Cell<u64>,
+    cancel: Cell<bool>,
+    result: RefCell<Option<Result<String, String>>>,
+}
+
+/// A recording under way.
+pub struct BackgroundRecording {
+    /// The download's name.
+    pub path: PathBuf,
+    shared: Rc<Shared>,
+}
+
+impl BackgroundRecording {
+    /// Starts recording a picture's run (the window draws frames while it is under way).
+    pub fn start(gpu: Arc<Gpu>, job: RecordingJob) -> Self {
+        let shared = Rc::new(Shared { expected: Cell::new(1), ..Shared::default() });
+        let path = job.path.clone();
+        let state = shared.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            let name = job.path.display().to_string();
+            let pipelines = Pipelines::new(&gpu, job.algorithm);
+            let scatter = LineScatter::new(&gpu);
+            let start = |first: &RgbaImage| {
+                let request = StartRequest::new(first, job.options)
+                    .settings(job.run_settings)
+                    .within(job.intervals.as_ref());
+                start_lane(&gpu, &pipelines, &scatter, &job.lines, job.algorithm, request).run
+            };
+            let progress = |frames: u32, most: u32| {
+                state.done.set(frames.into());
+                state.expected.set(most.into());
+                !state.cancel.get()
+            };
+            let recorded =
+                record_gif_in_memory(&gpu, &job.picture, start, &job.settings, &name, progress).await;
+            let outcome = recorded.map_err(|e| e.to_string()).and_then(|gif| {
+                download(&name, &gif.bytes, "image/gif")?;
+                Ok(format!(
+                    "recorded {} frames (GIF), {} bytes: downloaded {name}",
+                    gif.frames,
+                    gif.bytes.len()
+                ))
+            });
+            *state.result.borrow_mut() = Some(outcome);
+        });
+        BackgroundRecording { path, shared }
+    }
+
+    /// Frames taken so far and the most expected.
+    pub fn progress(&self) -> (u64, u64) {
+        (self.shared.done.get(), self.shared.expected.get().max(1))
+    }
+
+    /// Asks the recording to stop at its next frame.
+    pub fn cancel(&self) {
+        self.shared.cancel.set(true);
+    }
+
+    /// Stops the recording; the page writes nothing before the end, so nothing is left to
+    /// wait for.
+    pub fn cancel_and_wait(self) {
+        self.cancel();
+    }
+
+    /// The outcome, once the recording has ended.
+    pub fn try_finish(&self) -> Option<Result<String, String>> {
+        self.shared.result.borrow_mut().take()
+    }
+}
