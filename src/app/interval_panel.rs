@@ -119,8 +119,12 @@ fn mode_controls(ui: &mut egui::Ui, settings: &mut IntervalSettings) {
     }
 }
 
-/// The mask: a path field with Load, a file dialog, and Clear.
+/// The mask: natively a path field with Load, and everywhere a file dialog (the page's only
+/// way: it has no paths) and Clear.
 fn mask_controls(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, actions: &mut Vec<Action>) {
+    #[cfg(target_arch = "wasm32")]
+    let _ = state;
+    #[cfg(not(target_arch = "wasm32"))]
     ui.horizontal(|ui| {
         ui.label("Mask");
         let field = ui.add(
@@ -135,6 +139,9 @@ fn mask_controls(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, ac
         }
     });
     ui.horizontal(|ui| {
+        if cfg!(target_arch = "wasm32") {
+            ui.label("Mask");
+        }
         if ui.button("Browse...").clicked() {
             actions.push(Action::BrowseMask);
         }

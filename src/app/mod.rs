@@ -1,20 +1,24 @@
-//! The live window: egui's runner (eframe, over winit and egui-wgpu) on our wgpu device,
-//! showing the picture sorting pass by pass.
+//! The live window: egui's runner (eframe) on our wgpu device, showing the picture sorting pass
+//! by pass, natively ([`run`]: winit and egui-wgpu) and in a web page (`run_in_page`: eframe's
+//! web runner on the browser's WebGPU). One app serves both; its frame never waits on the GPU.
 //!
-//! This file holds the event loop and the state every part of the window works on
-//! ([`WindowOptions`], `Running`, `Session`); each of the files below adds the methods of one
-//! responsibility, or a piece they use:
+//! This file opens the window and holds the state every part of it works on ([`WindowOptions`],
+//! `Running`, `Session`); each of the files below adds the methods of one responsibility, or a
+//! piece they use:
 //! - the frame: `runner` (the device opened through eframe, its hooks), `running` (set-up,
-//!   the frame, the pass budget), `window_size` (how large it opens), `display` (the lanes'
-//!   pictures drawn from their state);
-//! - the user: `commands` (the key table), `actions` (what commands and panel edits do),
-//!   `player` (playing and stepping), `panel_model` (what the panel reads and reports), `ui`,
-//!   `pictures` and `interval_panel` (the egui panel itself), `zoom`, `lens` and `lens_panel`
-//!   (the row lens: the line inspected, and its strip of bars);
-//! - the sort: `session` (what is sorted and how), `explain` (the panel's sentences on it), `lanes` (the GPU runs shown), `window_intervals`
-//!   and `live_intervals` (intervals, live), `window_mask`, `window_angle` (the direction);
-//! - files: `files` (open, save PNG), `window_recording` and `recording` (G, in the background),
-//!   `window_clip` (a clip played sorted, paused, stepped, recorded).
+//!   the frame, the pass budget), `window_size` (how large it opens, natively), `display` (the
+//!   lanes' pictures drawn from their state);
+//! - the user: `actions` (what commands and panel edits do), `panel_model` (what the panel reads
+//!   and reports), `ui`, `pictures` and `interval_panel` (the egui panel itself), `zoom`, `lens`
+//!   and `lens_panel` (the row lens: the line inspected, and its strip of bars);
+//! - the sort: `session` (what is sorted and how), `lanes` and `lanes_by_time` (the GPU runs
+//!   shown), `window_intervals` and `live_intervals` (intervals, live), `window_mask`,
+//!   `window_angle` (the direction);
+//! - files: `dialogs` (files chosen or dropped, and the page's downloads), `files` (open, S),
+//!   `saves` (S's copies coming back), `window_recording`, `recording_job` and `recording` (G, in
+//!   the background), `window_clip` (a clip played sorted, paused, stepped, recorded). In the
+//!   page `web/recording.rs` (a GIF in memory, downloaded) and `web/window_clip.rs` (no clips)
+//!   stand in for the last two.
 
 mod actions;
 pub mod dialogs;
@@ -32,6 +36,7 @@ pub mod pictures;
 // (`web/window_clip.rs`); natively the files of those names.
 #[cfg_attr(target_arch = "wasm32", path = "web/recording.rs")]
 pub mod recording;
+mod recording_job;
 mod runner;
 mod running;
 mod saves;

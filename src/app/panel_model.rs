@@ -149,6 +149,8 @@ pub struct UiState {
     pub zoom: Option<Zoom>,
     /// Pan in points from the centred position.
     pub pan: egui::Vec2,
+    /// How far a pinch (or Ctrl and the wheel) has zoomed since the zoom last took a step.
+    pub pinch: f32,
     /// The last message (errors in red).
     pub status: String,
     /// Whether `status` is an error.
@@ -178,6 +180,7 @@ impl Default for UiState {
             help_open: false,
             zoom: None,
             pan: egui::Vec2::ZERO,
+            pinch: 1.0,
             status: String::new(),
             status_is_error: false,
             mask_path: String::new(),

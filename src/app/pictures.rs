@@ -23,6 +23,9 @@ pub fn lane_grid(lanes: usize, area: (f32, f32), picture: (u32, u32), label: f32
     (cols, lanes.div_ceil(cols))
 }
 
+/// How far a pinch spreads (or, inverted, closes) for one zoom step.
+const PINCH_STEP: f32 = 1.25;
+
 /// The pictures: one, or the lanes side by side, each pixel-exact.
 pub fn pictures(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, actions: &mut Vec<Action>) {
     let area = ui.available_rect_before_wrap();
@@ -30,15 +33,21 @@ pub fn pictures(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, act
     if response.dragged() {
         state.pan += response.drag_delta();
     }
+    let ppp = ui.ctx().pixels_per_point();
     if response.hovered() {
         let scroll = ui.input(|i| i.smooth_scroll_delta.y);
         if scroll != 0.0 {
-            let ppp = ui.ctx().pixels_per_point();
             let current = state.zoom.unwrap_or_else(|| fit_zoom(model, area, ppp));
             state.zoom = Some(if scroll > 0.0 { current.closer() } else { current.further() });
         }
     }
-    let ppp = ui.ctx().pixels_per_point();
+    // A pinch zooms a step each time it has spread (or closed) by a quarter.
+    state.pinch *= ui.input(egui::InputState::zoom_delta);
+    if !(1.0 / PINCH_STEP..PINCH_STEP).contains(&state.pinch) {
+        let current = state.zoom.unwrap_or_else(|| fit_zoom(model, area, ppp));
+        state.zoom = Some(if state.pinch > 1.0 { current.closer() } else { current.further() });
+        state.pinch = 1.0;
+    }
     let zoom = state.zoom.unwrap_or_else(|| fit_zoom(model, area, ppp));
     let several = model.lanes.len() > 1;
     let label = if several { LANE_LABEL } else { 0.0 };

@@ -2,7 +2,7 @@
 //! progress and cancel: a picture's run (GIF, APNG or PNG frames) by the same recorder as
 //! `--record`, or a whole clip sorted as `CLIP --out PATH` sorts it.
 
-use super::window_recording::RecordingJob;
+use super::recording_job::RecordingJob;
 use crate::algorithms::Pipelines;
 use crate::algorithms::request::StartRequest;
 use crate::angle::scatter::LineScatter;

@@ -35,6 +35,8 @@ impl Running {
             render.queue.clone(),
         ));
         let format = render.target_format;
+        // Dark on every system, as the panel's colours (the status box, the lens) are drawn for.
+        cc.egui_ctx.set_theme(egui::Theme::Dark);
         let display = DisplayPipeline::new(&gpu, format);
         let pipelines: Vec<_> = Algorithm::ALL.into_iter().map(|a| (a, Pipelines::new(&gpu, a))).collect();
         let limit =

@@ -3,12 +3,8 @@
 
 use super::Running;
 use super::recording::BackgroundRecording;
-use crate::algorithms::{Algorithm, RunSettings};
-use crate::angle::Lines;
-use crate::intervals::IntervalMap;
-use crate::keys::options::SortOptions;
-use crate::record::{DEFAULT_FRAME_LIMIT, RecordFormat, RecordSettings};
-use image::RgbaImage;
+use super::recording_job::RecordingJob;
+use crate::record::{DEFAULT_FRAME_LIMIT, RecordFormat};
 use std::path::PathBuf;
 
 impl Running {
@@ -67,27 +63,6 @@ impl Running {
             Err(e) => self.ui.error(e),
         }
     }
-}
-
-/// What is being recorded and how.
-pub struct RecordingJob {
-    /// The picture.
-    pub picture: RgbaImage,
-    /// The lines to sort along, as the window does.
-    pub lines: Lines,
-    /// Key, order, axis.
-    pub options: SortOptions,
-    /// Algorithm.
-    pub algorithm: Algorithm,
-    /// Pass kind, phases per step (as the format records them).
-    pub run_settings: RunSettings,
-    /// Frame spacing, speed, scale...
-    pub settings: RecordSettings,
-    /// Where the recording goes (its extension, or a trailing /, says the format); in the page
-    /// the download's name.
-    pub path: PathBuf,
-    /// The intervals to sort within, as the window does (`None`: whole lines).
-    pub intervals: Option<IntervalMap>,
 }
 
 /// Where G records in `format`: `gifs/<stem>.gif`, `gifs/<stem>.png` (animated PNG) or the

@@ -3,7 +3,7 @@
 //! goes on, then handed to the browser as a download.
 
 use super::dialogs::download;
-use super::window_recording::RecordingJob;
+use super::recording_job::RecordingJob;
 use crate::algorithms::Pipelines;
 use crate::algorithms::request::StartRequest;
 use crate::angle::scatter::LineScatter;
