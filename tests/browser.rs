@@ -273,7 +273,8 @@ fn four_chooses_the_bitonic_network(page: &Page, picture: &RgbaImage) {
 }
 
 /// Side by side, every lane shows the picture: as many copies of its lightest grey (opaque, on
-/// the line the lens marks, so the lens is closed first) as there are lanes.
+/// the line the lens marks, so the lens is closed first) as there are lanes; V keeps them
+/// together by time, and the keys step them so.
 fn side_by_side_shows_every_lane(page: &Page, picture: &RgbaImage) {
     page.keys(&["l"]);
     page.expect_log("lens closed");
@@ -290,6 +291,11 @@ fn side_by_side_shows_every_lane(page: &Page, picture: &RgbaImage) {
     let lightest = (0..16).map(|x| picture.get_pixel(x, ROW).0).max_by_key(|p| p[0]).unwrap();
     let copies = blocks_of(&shot, lightest, shadersort::app::ui::PANEL_WIDTH as u32);
     assert_eq!(copies, lanes.len(), "side by side shows {copies} pictures for {} lanes", lanes.len());
+    // Kept together by time, the lanes step as the first one does, measured without waiting.
+    page.keys(&["v"]);
+    page.expect_log("side by side, sync by time");
+    page.keys(&["Right", "Right"]);
+    page.expect_log("step 2/");
 }
 
 /// Areas of at least 4 pixels of `colour` (within 3 per channel: the browser's surface may

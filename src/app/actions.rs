@@ -2,22 +2,12 @@
 //! settings changed in the panel (each starts the lanes over from the input).
 
 use super::dialogs::{Chosen, Purpose};
-use super::lanes::LaneSync;
 use super::panel_model::Action;
 use super::window_angle;
 use super::{Running, Session};
 use crate::algorithms::Algorithm;
 use crate::controls::choice::SortChoice;
 use crate::controls::commands::Command;
-
-/// Why the page syncs lanes by pass only: sync by time measures each lane by waiting for it.
-const BY_TIME_NATIVE: &str =
-    "sync by time waits for each lane to time it, which a page cannot do; in the page the lanes sync by pass";
-
-/// Whether `sync` can run here: sync by time waits on the GPU, which only the native window may.
-fn by_time_here(sync: LaneSync) -> bool {
-    sync == LaneSync::ByPass || cfg!(not(target_arch = "wasm32"))
-}
 
 impl Running {
     pub(super) fn act(&mut self, action: Action) {
@@ -30,7 +20,6 @@ impl Running {
             Action::SetPassKind(k) => self.change(|s| s.pass_kind = k),
             Action::SetRadix(r) => self.change(|s| s.radix = r),
             Action::SetCompare(c) => self.change(|s| s.compare = c),
-            Action::SetSync(sync) if !by_time_here(sync) => self.ui.say(BY_TIME_NATIVE),
             Action::SetSync(sync) => self.change(|s| s.sync = sync),
             Action::GoTo(pass) => {
                 self.session.player.stop();
@@ -139,9 +128,6 @@ impl Running {
             | Command::ToggleSubSteps
             | Command::ToggleCompare
             | Command::ToggleSync => {
-                if command == Command::ToggleSync && !by_time_here(LaneSync::ByTime) {
-                    return self.ui.say(BY_TIME_NATIVE);
-                }
                 if let Some(next) = self.session.choice().after(command) {
                     self.choose(next);
                 }

@@ -1,16 +1,17 @@
 //! The runs the window shows: one lane normally, one per algorithm and pass kind side by side,
-//! stepped in sync by pass (no frame waits for the GPU: swap counts and timings come back
-//! through read-backs a later frame takes) or by time.
+//! stepped in sync by pass or by time. No frame waits for the GPU: swap counts and timings come
+//! back through read-backs a later frame takes, and what the steps cost (GPU timestamps where
+//! they measure the work, else when the work was seen done) sizes the next frame's steps.
 
 use super::display::{DisplayPipeline, LanePicture, PictureDraw};
 use crate::algorithms::request::StartRequest;
-use crate::algorithms::swap_reader::SwapReader;
 use crate::algorithms::{Algorithm, Pipelines, RunSettings, SortRun};
 use crate::angle::Lines;
 use crate::angle::scatter::LineScatter;
 pub use crate::controls::lane_plan::LaneSync;
 use crate::controls::lane_plan::{self, for_lane, start_lanes, whole_lines_notice};
 use crate::controls::player::Stepper;
+use crate::gpu::completions::Completions;
 use crate::gpu::readbacks::Readbacks;
 use crate::gpu::timing::{GpuTimer, TIMESTAMP_BYTES};
 use crate::gpu::{Gpu, GpuError};
@@ -36,16 +37,13 @@ pub struct Lane {
     pub notice: Option<String>,
     /// GPU milliseconds per pass, from timestamps, averaged over the last batch.
     pub gpu_ms_per_pass: Option<f64>,
-    /// Milliseconds per pass as timed for sync by time (GPU time where there are timestamps).
+    /// Milliseconds per pass as last measured (GPU time where timestamps measure the work,
+    /// else the time its work took to be seen done).
     pub(super) ms_per_pass: Option<f64>,
     /// Sync by time: milliseconds this lane may still run to keep up with the first lane.
     pub(super) owed_ms: f64,
-    pub(super) swaps: SwapReader,
     /// What draws the run's state in the window.
     picture: LanePicture,
-    /// Whether timestamps measure the work (not on CPU adapters such as lavapipe, whose
-    /// timestamps miss the work its threads do); otherwise sync by time uses wall time.
-    pub(super) timestamps_measure_work: bool,
     pub(super) timer: Option<GpuTimer>,
     /// Names the run the lane shows, unique in the process: a restart begins another, and
     /// read-backs of an earlier one are dropped.
@@ -87,37 +85,42 @@ pub struct Lanes {
     pub wall_ms_per_pass: Option<f64>,
     /// The first GPU error, if any (shown in the window; the lanes stop stepping).
     pub error: Option<GpuError>,
-    /// Swap counts and timings on their way back (sync by pass).
-    readbacks: Readbacks<Counted>,
-    /// Steps the lanes may take in the next frame, all together (sync by pass): doubled while
-    /// the frames stay quick and the GPU finishes a frame's steps before the next frame, halved
-    /// when it has not or when a frame that recorded steps was slow.
-    batch: u32,
-    /// How long the last frame's work took, and whether it recorded steps (sync by pass).
-    last_frame: (f64, bool),
-    /// How long the recent frames' work took (sync by pass).
-    recent_ms: std::collections::VecDeque<f64>,
-    /// When the last steps were submitted, and how many of all lanes together (sync by pass).
-    submitted: Option<(Instant, u32)>,
+    /// Swap counts and timings on their way back.
+    pub(super) readbacks: Readbacks<Counted>,
+    /// Steps submitted and not yet seen done, where timestamps do not measure the work.
+    pub(super) completions: Completions<Submitted>,
+    /// Whether GPU timestamps measure the steps' work: not on CPU adapters such as lavapipe,
+    /// whose timestamps miss the work its threads do, nor without timestamps.
+    pub(super) timestamps_measure_work: bool,
+    /// When the last watched submission was seen done.
+    last_done: Option<Instant>,
+    /// Milliseconds one lane's step took, averaged over the last measured batch (sync by pass).
+    ms_per_step: Option<f64>,
+    /// When the last steps were submitted, and how many of all lanes together.
+    pub(super) submitted: Option<(Instant, u32)>,
 }
 
 /// What a read-back of the lanes holds, for which lane and which of its runs.
-enum Counted {
+pub(super) enum Counted {
     /// The swap counts of the lane's steps from `first` on.
     Swaps { lane: usize, generation: u32, first: u32 },
-    /// The GPU time of the lane's last `steps` steps.
-    Time { lane: usize, generation: u32, steps: u32 },
+    /// The GPU time of the lane's last `steps` steps, and what sync by time estimated for them.
+    Time { lane: usize, generation: u32, steps: u32, estimated_ms: Option<f64> },
 }
 
-/// The steps a lane may take in the first frame of sync by pass.
-const FIRST_BATCH: u32 = 1;
-/// A frame that recorded steps and whose work took this much longer than the quickest recent
-/// frame halves the batch: on a software GPU the frame's presentation waits for the steps it
-/// recorded, so the time beyond drawing shows their cost.
-const STEPS_MS: f64 = 6.0;
-/// Frames whose quickest stands for the cost of drawing alone.
-const RECENT_FRAMES: usize = 30;
-/// The most steps a lane may take in one frame.
+/// A submission of steps watched until done: one lane's (sync by time) or every lane's (sync by
+/// pass, `lane` None).
+pub(super) struct Submitted {
+    pub(super) lane: Option<(usize, u32)>,
+    pub(super) steps: u32,
+    pub(super) at: Instant,
+    pub(super) estimated_ms: Option<f64>,
+}
+
+/// What the lanes' steps may cost in one frame.
+const STEPS_MS_PER_FRAME: f64 = 12.0;
+
+/// The most steps the lanes may take in one frame.
 const MAX_BATCH: u32 = 1 << 20;
 
 impl Lanes {
@@ -140,9 +143,7 @@ impl Lanes {
             .into_iter()
             .map(|(algorithm, settings, start)| {
                 let in_intervals = start.intervals.is_some() && start.notice.is_none();
-                let swaps = SwapReader::new(gpu, start.run.as_ref());
                 Lane {
-                    swaps,
                     picture: LanePicture::new(gpu),
                     algorithm,
                     settings,
@@ -153,7 +154,6 @@ impl Lanes {
                     gpu_ms_per_pass: None,
                     ms_per_pass: None,
                     owed_ms: 0.0,
-                    timestamps_measure_work: gpu.adapter.get_info().device_type != wgpu::DeviceType::Cpu,
                     timer: GpuTimer::new(gpu),
                     generation: next_generation(),
                 }
@@ -166,9 +166,11 @@ impl Lanes {
             wall_ms_per_pass: None,
             error: None,
             readbacks: Readbacks::default(),
-            batch: FIRST_BATCH,
-            last_frame: (0.0, false),
-            recent_ms: Default::default(),
+            completions: Completions::default(),
+            timestamps_measure_work: gpu.adapter.get_info().device_type != wgpu::DeviceType::Cpu
+                && GpuTimer::new(gpu).is_some(),
+            last_done: None,
+            ms_per_step: None,
             submitted: None,
         }
     }
@@ -212,35 +214,28 @@ impl Lanes {
         self.lanes.iter_mut().map(|lane| lane.picture.draw(gpu, display, lane.run.state())).collect()
     }
 
-    /// Whether swap counts or timings are still on their way back (the window keeps drawing
-    /// frames until they come).
+    /// Whether swap counts, timings or the steps' end are still on their way (the window
+    /// keeps drawing frames until they come, and takes no steps meanwhile).
     pub fn counts_pending(&self) -> bool {
-        self.readbacks.pending() > 0
+        self.readbacks.pending() > 0 || self.completions.pending() > 0
     }
 
-    /// Notes how long a frame's work took (sync by pass sizes its batch by it).
-    pub fn frame_took(&mut self, ms: f64) {
-        self.last_frame.0 = ms;
-        if self.recent_ms.len() == RECENT_FRAMES {
-            self.recent_ms.pop_front();
-        }
-        self.recent_ms.push_back(ms);
+    /// Steps a lane may take in the next frame: as many as the last measured cost allows within
+    /// the frame's share for steps (all lanes together; by time, as many of the first lane's
+    /// as all lanes' equal time allows), one until a step is measured.
+    pub fn frame_budget(&self) -> u32 {
+        let lanes = self.lanes.len().max(1) as f64;
+        let ms = match self.sync {
+            LaneSync::ByPass => self.ms_per_step,
+            LaneSync::ByTime => self.lanes.first().and_then(|l| l.ms_per_pass),
+        };
+        ms.map_or(1, |ms| {
+            (STEPS_MS_PER_FRAME / (ms.max(1e-6) * lanes)).clamp(1.0, f64::from(MAX_BATCH)) as u32
+        })
     }
 
-    /// Steps a lane may take in the next frame: sync by pass shares its batch, which follows
-    /// what the GPU finishes
-    /// between frames; sync by time waits for its lanes, so `waited` (what fits a frame's
-    /// time, as timed) holds there.
-    pub fn frame_budget(&self, waited: u32) -> u32 {
-        match self.sync {
-            LaneSync::ByPass => (self.batch / self.lanes.len().max(1) as u32).max(1),
-            LaneSync::ByTime => waited,
-        }
-    }
-
-    /// Takes the swap counts and timings that have come back, in the order they were recorded
-    /// (every frame, stepping or not). Those of a run since restarted, or already taken (sync
-    /// by time reads its own), are dropped.
+    /// Takes the swap counts, timings and costs that have come back, in the order they were
+    /// recorded (every frame, stepping or not). Those of a run since restarted are dropped.
     pub fn take_counts(&mut self) {
         if self.error.is_some() {
             return;
@@ -252,6 +247,7 @@ impl Lanes {
 
     fn take_ready_counts(&mut self) -> Result<(), GpuError> {
         let lanes = &mut self.lanes;
+        let mut measured = Vec::new();
         self.readbacks.take_ready(&self.gpu, |counted, bytes| match counted {
             Counted::Swaps { lane, generation, first } => {
                 let current = |l: &&mut Lane| l.generation == generation && l.run.steps_collected() == first;
@@ -259,37 +255,63 @@ impl Lanes {
                     lane.run.accept_swaps(bytes);
                 }
             }
-            Counted::Time { lane, generation, steps } => {
-                if let Some(lane) = lanes.get_mut(lane).filter(|l| l.generation == generation) {
+            Counted::Time { lane: index, generation, steps, estimated_ms } => {
+                if let Some(lane) = lanes.get_mut(index).filter(|l| l.generation == generation) {
                     let ms = lane.timer.as_ref().map(|timer| timer.ms(bytes));
                     lane.gpu_ms_per_pass = ms.map(|ms| ms / f64::from(steps.max(1)));
+                    measured.extend(ms.map(|ms| (Some(index), steps, ms, estimated_ms)));
                 }
             }
-        })
+        })?;
+        if self.timestamps_measure_work {
+            self.measured(measured);
+        }
+        // Without timestamps that measure the work, a submission took from when it was sent (or
+        // the one before it was done) until it was seen done.
+        let mut done = Vec::new();
+        for (submitted, at) in self.completions.take() {
+            let began = self.last_done.map_or(submitted.at, |last| last.max(submitted.at));
+            self.last_done = Some(at);
+            let ms = at.duration_since(began).as_secs_f64() * 1e3;
+            let current =
+                submitted.lane.filter(|&(i, g)| self.lanes.get(i).is_some_and(|l| l.generation == g));
+            if submitted.lane.is_none() || current.is_some() {
+                done.push((current.map(|(i, _)| i), submitted.steps, ms, submitted.estimated_ms));
+            }
+        }
+        if !self.timestamps_measure_work {
+            self.measured(done);
+        }
+        Ok(())
+    }
+
+    /// Takes what steps cost, each `(lane or all lanes, steps, milliseconds, sync by time's
+    /// estimate)`: sync by pass averages a lane's step over the batch; sync by time corrects
+    /// what each lane owes.
+    fn measured(&mut self, costs: Vec<(Option<usize>, u32, f64, Option<f64>)>) {
+        let (ms, steps) = costs.iter().fold((0.0, 0), |(ms, steps), c| (ms + c.2, steps + c.1));
+        if steps > 0 && self.sync == LaneSync::ByPass {
+            self.ms_per_step = Some(ms / f64::from(steps));
+        }
+        for (lane, steps, ms, estimated) in costs {
+            let Some(index) = lane else { continue };
+            if steps > 0 {
+                self.lanes[index].ms_per_pass = Some(ms / f64::from(steps));
+            }
+            if self.sync == LaneSync::ByTime {
+                self.correct_owed(index, ms, estimated);
+            }
+        }
     }
 
     /// Sync by pass: the lanes go up to `n` steps beyond the one furthest on, those behind
-    /// first, within the batch (steps of all lanes together; see [`lane_plan::plan_steps`]), in
-    /// one submission whose counts come back to a later frame. None while the last frame's have
-    /// not come (the GPU is behind: the batch halves).
+    /// first, within what the frame affords of all lanes together (see
+    /// [`lane_plan::plan_steps`]), in one submission whose counts come back to a later frame.
     fn advance_by_pass(&mut self, n: u32) -> Result<(), GpuError> {
-        self.take_ready_counts()?;
-        let (frame_ms, stepped) = std::mem::replace(&mut self.last_frame, (0.0, false));
-        if self.readbacks.pending() > 0 {
-            if n > 0 {
-                self.batch = (self.batch / 2).max(1);
-            }
-            return Ok(());
-        }
-        let quickest = self.recent_ms.iter().copied().fold(f64::INFINITY, f64::min);
-        if stepped && frame_ms > quickest + STEPS_MS {
-            self.batch = (self.batch / 2).max(1);
-        } else if self.submitted.is_some_and(|(_, steps)| steps >= self.batch) {
-            self.batch = self.batch.saturating_mul(2).min(MAX_BATCH);
-        }
+        let batch = self.frame_budget().saturating_mul(self.lanes.len() as u32);
         let standing: Vec<(u32, u32)> =
             self.lanes.iter().map(|l| (l.run.steps_done(), l.run.ledger().room(u32::MAX))).collect();
-        let plan = lane_plan::plan_steps(&standing, n, self.batch);
+        let plan = lane_plan::plan_steps(&standing, n, batch);
         if plan.iter().all(|&steps| steps == 0) {
             return Ok(());
         }
@@ -308,24 +330,42 @@ impl Lanes {
             lane.run.record_steps(&mut encoder, steps);
             let generation = lane.generation;
             if let Some(timer) = &lane.timer {
-                let tag = Counted::Time { lane: index, generation, steps };
+                let tag = Counted::Time { lane: index, generation, steps, estimated_ms: None };
                 timer.stop_into(&mut encoder, self.readbacks.staging(&self.gpu, TIMESTAMP_BYTES, tag));
             }
             let tag = Counted::Swaps { lane: index, generation, first };
             let staging = self.readbacks.staging(&self.gpu, lane.run.swap_readback_size(steps), tag);
             lane.run.record_swap_readback(&mut encoder, first, steps, staging, 0);
         }
+        self.submit(encoder, None, plan.iter().sum(), None);
+        Ok(())
+    }
+
+    /// Submits steps (of `lane` and its run, or of every lane) with their read-backs; where
+    /// timestamps do not measure the work, watches the submission until it is done.
+    pub(super) fn submit(
+        &mut self,
+        encoder: wgpu::CommandEncoder,
+        lane: Option<(usize, u32)>,
+        steps: u32,
+        estimated_ms: Option<f64>,
+    ) {
         self.gpu.queue.submit([encoder.finish()]);
         self.readbacks.submitted();
-        if let Some((at, steps)) = self.submitted {
-            // Wall time per pass as the lanes go: since the last submission, over a lane's share
-            // of its steps.
-            let per_lane = f64::from(steps) / self.lanes.len().max(1) as f64;
-            self.wall_ms_per_pass = Some(at.elapsed().as_secs_f64() * 1e3 / per_lane);
+        let now = Instant::now();
+        if !self.timestamps_measure_work {
+            self.completions.watch(&self.gpu, Submitted { lane, steps, at: now, estimated_ms });
         }
-        self.submitted = Some((Instant::now(), plan.iter().sum()));
-        self.last_frame.1 = true;
-        Ok(())
+        if lane.is_none_or(|(index, _)| index == 0) {
+            if let Some((at, steps)) = self.submitted {
+                // Wall time per pass as the lanes go: since the last submission, over a lane's
+                // share of its steps (by time, the first lane's).
+                let per_lane = if lane.is_some() { 1.0 } else { self.lanes.len().max(1) as f64 };
+                self.wall_ms_per_pass =
+                    Some(now.duration_since(at).as_secs_f64() * 1e3 * per_lane / f64::from(steps.max(1)));
+            }
+            self.submitted = Some((now, steps));
+        }
     }
 }
 
@@ -348,28 +388,23 @@ impl Stepper for Lanes {
         self.pacing().iter().map(|l| l.run.steps_done()).max().unwrap_or(0)
     }
 
+    /// Takes up to `n` steps in one frame's submissions, none while the last ones' counts,
+    /// timings or end have not come back (the GPU is behind).
     fn advance(&mut self, n: u32) {
         if self.error.is_some() {
             return;
         }
-        if self.sync == LaneSync::ByPass {
-            if let Err(e) = self.advance_by_pass(n) {
-                self.error = Some(e);
+        let advanced = self.take_ready_counts().and_then(|()| {
+            if self.counts_pending() {
+                return Ok(());
             }
-            return;
-        }
-        let mut left = n;
-        while left > 0 && self.steps_done() < self.total_steps() {
-            let before = self.steps_done();
-            if let Err(e) = self.advance_by_time(left) {
-                self.error = Some(e);
-                return;
+            match self.sync {
+                LaneSync::ByPass => self.advance_by_pass(n),
+                LaneSync::ByTime => self.advance_by_time(n),
             }
-            let moved = self.steps_done() - before;
-            if moved == 0 {
-                return;
-            }
-            left = left.saturating_sub(moved);
+        });
+        if let Err(e) = advanced {
+            self.error = Some(e);
         }
     }
 

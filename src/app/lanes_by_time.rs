@@ -1,79 +1,89 @@
-//! Side by side kept together by time: the first lane runs the passes asked for, and every
-//! other lane as many of its own as fit the time the first took. It waits for each lane's work,
-//! to time it (by pass, no frame waits: see `lanes.rs`).
+//! Side by side kept together by time: the first lane runs the steps asked for, and every other
+//! lane as many of its own as fit the time the first takes, by the costs last measured; when a
+//! submission's cost comes back, what each lane owes is corrected by how far the estimate was
+//! off. Nothing waits: each lane's steps go in a submission of their own, measured by GPU
+//! timestamps or by when they were seen done (`lanes.rs`).
 
-use super::lanes::{Lane, Lanes};
-use crate::gpu::{Gpu, GpuError};
-use web_time::Instant;
+use super::lanes::{Counted, Lanes};
+use crate::gpu::GpuError;
+use crate::gpu::timing::TIMESTAMP_BYTES;
 
 impl Lanes {
-    /// Sync by time: the first lane runs `n` passes; every other lane then runs as many of its
-    /// own passes as fit the time the first lane took (carried over between frames). It waits
-    /// for each lane's work, to time it.
+    /// Sync by time: the first lane takes up to `n` steps; every other lane then as many of its
+    /// own as fit the time the first lane's are estimated to take (what it owes carried over
+    /// between frames). Until a lane's steps have been measured, it takes as many as the first.
     pub(super) fn advance_by_time(&mut self, n: u32) -> Result<(), GpuError> {
-        let started = Instant::now();
-        let Some((first, others)) = self.lanes.split_first_mut() else { return Ok(()) };
-        let first_ms = run_alone(&self.gpu, first, n)?;
-        for lane in others {
-            lane.owed_ms += first_ms;
-            // Until a lane has been timed, it runs as many passes as the first lane.
-            let per_pass = lane.ms_per_pass.unwrap_or(first_ms / f64::from(n.max(1))).max(1e-6);
-            let passes = (lane.owed_ms / per_pass).floor().min(f64::from(u32::MAX)) as u32;
-            let took = run_alone(&self.gpu, lane, passes)?;
-            lane.owed_ms = if lane.run.steps_done() >= lane.run.total_steps() {
-                0.0
-            } else {
-                (lane.owed_ms - took).max(0.0)
-            };
+        let Some(first) = self.lanes.first() else { return Ok(()) };
+        let first_per_pass = first.ms_per_pass;
+        let first_steps = self.submit_lane(0, n, first_per_pass);
+        if first_steps == 0 {
+            return Ok(());
         }
-        self.wall_ms_per_pass = Some(started.elapsed().as_secs_f64() * 1e3 / f64::from(n.max(1)));
+        let first_ms = first_per_pass.map(|ms| ms * f64::from(first_steps));
+        for index in 1..self.lanes.len() {
+            let lane = &mut self.lanes[index];
+            let (steps, per_pass) = match (first_ms, lane.ms_per_pass) {
+                (Some(first_ms), Some(per_pass)) => {
+                    lane.owed_ms += first_ms;
+                    let steps = (lane.owed_ms / per_pass.max(1e-6)).floor().min(f64::from(u32::MAX)) as u32;
+                    (steps, Some(per_pass))
+                }
+                _ => (first_steps, None),
+            };
+            let taken = self.submit_lane(index, steps, per_pass);
+            let lane = &mut self.lanes[index];
+            if let Some(per_pass) = lane.ms_per_pass.filter(|_| first_ms.is_some()) {
+                lane.owed_ms = (lane.owed_ms - per_pass * f64::from(taken)).max(0.0);
+            }
+            if lane.run.steps_done() >= lane.run.total_steps() {
+                lane.owed_ms = 0.0;
+            }
+        }
         Ok(())
     }
-}
 
-impl Lane {
-    /// Records up to `n` passes between the timer's timestamps; returns how many.
-    fn record_timed(&mut self, encoder: &mut wgpu::CommandEncoder, n: u32) -> u32 {
-        let want = self.run.ledger().room(n);
-        if let Some(timer) = &self.timer {
-            timer.start(encoder);
+    /// A lane's measured cost against the estimate it ran on: the first lane's overrun is owed
+    /// to every other lane; another lane's overrun is taken from what it owes.
+    pub(super) fn correct_owed(&mut self, index: usize, ms: f64, estimated: Option<f64>) {
+        let Some(estimated) = estimated else { return };
+        let off = ms - estimated;
+        if index == 0 {
+            for lane in &mut self.lanes[1..] {
+                lane.owed_ms = (lane.owed_ms + off).max(0.0);
+            }
+        } else {
+            let lane = &mut self.lanes[index];
+            lane.owed_ms = (lane.owed_ms - off).max(0.0);
         }
-        let steps = self.run.record_steps(encoder, want);
-        if let Some(timer) = &self.timer {
-            timer.stop(encoder);
+    }
+
+    /// Records up to `n` of lane `index`'s steps (timed, with their swap counts) in a
+    /// submission of their own, estimated at `per_pass` milliseconds each; returns how many.
+    fn submit_lane(&mut self, index: usize, n: u32, per_pass: Option<f64>) -> u32 {
+        let lane = &mut self.lanes[index];
+        let steps = lane.run.ledger().room(n);
+        if steps == 0 {
+            return 0;
         }
+        let estimated_ms = per_pass.map(|ms| ms * f64::from(steps));
+        let mut encoder = self
+            .gpu
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("lanes::advance_lane") });
+        let first = lane.run.steps_done();
+        let generation = lane.generation();
+        if let Some(timer) = &lane.timer {
+            timer.start(&mut encoder);
+        }
+        let steps = lane.run.record_steps(&mut encoder, steps);
+        if let Some(timer) = &lane.timer {
+            let tag = Counted::Time { lane: index, generation, steps, estimated_ms };
+            timer.stop_into(&mut encoder, self.readbacks.staging(&self.gpu, TIMESTAMP_BYTES, tag));
+        }
+        let tag = Counted::Swaps { lane: index, generation, first };
+        let staging = self.readbacks.staging(&self.gpu, lane.run.swap_readback_size(steps), tag);
+        lane.run.record_swap_readback(&mut encoder, first, steps, staging, 0);
+        self.submit(encoder, Some((index, generation)), steps, estimated_ms);
         steps
     }
-
-    /// After the submission: takes the swap counts and the time per pass (GPU timestamps, or
-    /// `wall_ms` when the lane ran alone and timestamps are missing or do not measure the
-    /// work); returns the milliseconds.
-    fn finish_timed(&mut self, gpu: &Gpu, steps: u32, wall_ms: Option<f64>) -> Result<f64, GpuError> {
-        self.swaps.collect(gpu, self.run.as_mut())?;
-        if steps == 0 {
-            return Ok(0.0);
-        }
-        let gpu_ms = match &self.timer {
-            Some(timer) => Some(timer.read_ms(gpu)?),
-            None => None,
-        };
-        self.gpu_ms_per_pass = gpu_ms.map(|ms| ms / f64::from(steps));
-        let timed = if self.timestamps_measure_work { gpu_ms } else { None };
-        let ms = timed.or(wall_ms).unwrap_or(0.0);
-        self.ms_per_pass = Some(ms / f64::from(steps));
-        Ok(ms)
-    }
-}
-
-/// Runs `n` passes of one lane in a submission of its own and times them.
-fn run_alone(gpu: &Gpu, lane: &mut Lane, n: u32) -> Result<f64, GpuError> {
-    let started = Instant::now();
-    let mut encoder = gpu
-        .device
-        .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("lanes::advance_lane") });
-    let steps = lane.record_timed(&mut encoder, n);
-    gpu.queue.submit([encoder.finish()]);
-    gpu.wait()?;
-    let wall_ms = started.elapsed().as_secs_f64() * 1e3;
-    lane.finish_timed(gpu, steps, Some(wall_ms))
 }

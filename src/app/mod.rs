@@ -255,8 +255,6 @@ struct Running {
     clock: FrameClock,
     quit_after: Option<Duration>,
     quit: bool,
-    /// Seconds one pass took last time, to size the next frame's batch.
-    seconds_per_pass: f64,
     last_reported_pass: Option<u32>,
     /// The intervals drawn for the overlay, while it is shown.
     intervals_overlay: Option<egui::TextureHandle>,

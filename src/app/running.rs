@@ -21,9 +21,6 @@ use anyhow::Context as _;
 use std::sync::Arc;
 use web_time::{Duration, Instant};
 
-/// The share of a frame spent on passes, so the window stays responsive at any speed.
-const FRAME_BUDGET_SECONDS: f64 = 0.012;
-
 impl Running {
     pub(super) fn new(cc: &eframe::CreationContext<'_>, options: WindowOptions) -> anyhow::Result<Self> {
         let WindowOptions { source, settings: given, mask } = options;
@@ -162,8 +159,6 @@ impl Running {
             },
             quit_after: given.quit_after,
             quit: false,
-            // One pass per frame until a pass has been timed.
-            seconds_per_pass: FRAME_BUDGET_SECONDS,
             last_reported_pass: None,
             intervals_overlay: None,
             lens: None,
@@ -215,9 +210,8 @@ impl Running {
         let seconds = now.duration_since(self.clock.last).as_secs_f64().min(0.25);
         self.clock.last = now;
         if let Some(ms) = work_ms {
-            // The last frame's: the lanes pair it with whether that frame recorded steps.
+            // The last frame's, for `--quit-after`'s statistics.
             self.clock.took_ms.push(ms);
-            self.session.lanes.frame_took(f64::from(ms));
         }
         self.take_dialogs();
         for action in std::mem::take(&mut self.key_actions) {
@@ -302,14 +296,9 @@ impl Running {
     }
 
     pub(super) fn step(&mut self, seconds: f64) {
-        let timed = (FRAME_BUDGET_SECONDS / self.seconds_per_pass.max(1e-7)).clamp(1.0, 1e6) as u32;
         self.session.lanes.take_counts();
-        let budget = self.session.lanes.frame_budget(timed);
-        let started = Instant::now();
-        let ran = self.session.player.tick(seconds, budget, &mut self.session.lanes);
-        if ran > 0 {
-            self.seconds_per_pass = started.elapsed().as_secs_f64() / f64::from(ran);
-        }
+        let budget = self.session.lanes.frame_budget();
+        self.session.player.tick(seconds, budget, &mut self.session.lanes);
         if let Some(e) = self.session.lanes.error.take() {
             self.session.player.stop();
             self.ui.error(format!("the GPU failed: {e}"));

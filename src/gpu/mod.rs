@@ -7,12 +7,14 @@
 //! - [`readback`]: textures and buffers back to the CPU, row padding handled once.
 //! - [`readbacks`]: read-backs a frame never waits for, picked up by a later frame.
 //! - [`bindings`]: the bind-group layout entries several kernel families declare alike.
+//! - [`completions`]: when submitted work finished, seen without waiting.
 //! - [`kernel`]: a compute kernel's bind group and pipeline layouts, and its compute pipelines.
 //! - [`shaders`]: every WGSL program, composed from whole files in `shaders/`.
 //! - [`timing`]: GPU time of a span of commands, from timestamp queries.
 //! - [`pipeline_cache`]: the pipeline cache kept on disk between runs (native, Vulkan).
 
 pub mod bindings;
+pub mod completions;
 pub mod context;
 pub mod kernel;
 #[cfg(not(target_arch = "wasm32"))]
