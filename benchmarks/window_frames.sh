@@ -13,7 +13,7 @@ app=$!
 if [ "$mode" = side ]; then
     window=
     for _ in $(seq 100); do
-        window=$(xdotool search --name '^shadersort' 2>/dev/null | head -1) && [ -n "$window" ] && break
+        window=$(xdotool search --onlyvisible --name '^shadersort' 2>/dev/null | head -1) && [ -n "$window" ] && break
         sleep 0.1
     done
     sleep 1

@@ -226,6 +226,9 @@ struct FrameClock {
     frames: u64,
     /// How long each frame's work took, in milliseconds (for `--quit-after`'s percentiles).
     took_ms: Vec<f32>,
+    /// Milliseconds from each frame's start to the next's (everything a frame costs, waits
+    /// for the screen included).
+    intervals_ms: Vec<f32>,
     /// Start times of the frames of the last second.
     recent: std::collections::VecDeque<Instant>,
 }

@@ -155,6 +155,7 @@ impl Running {
                 last: now,
                 frames: 0,
                 took_ms: Vec::new(),
+                intervals_ms: Vec::new(),
                 recent: Default::default(),
             },
             quit_after: given.quit_after,
@@ -207,8 +208,12 @@ impl Running {
     /// frame's work took (drawing included, waiting for the screen not).
     pub(super) fn frame(&mut self, ui: &mut egui::Ui, work_ms: Option<f32>) {
         let now = Instant::now();
-        let seconds = now.duration_since(self.clock.last).as_secs_f64().min(0.25);
+        let since_last = now.duration_since(self.clock.last);
+        let seconds = since_last.as_secs_f64().min(0.25);
         self.clock.last = now;
+        if self.clock.frames > 0 {
+            self.clock.intervals_ms.push(since_last.as_secs_f32() * 1e3);
+        }
         if let Some(ms) = work_ms {
             // The last frame's, for `--quit-after`'s statistics.
             self.clock.took_ms.push(ms);
@@ -362,17 +367,18 @@ impl Running {
         }
         if self.quit_after.is_some() {
             let seconds = self.clock.started.elapsed().as_secs_f64();
-            let mut took = self.clock.took_ms.clone();
-            took.sort_by(f32::total_cmp);
-            let at =
-                |q: f64| took.get(((took.len() as f64 - 1.0) * q).round() as usize).copied().unwrap_or(0.0);
+            let [work, apart] = [&self.clock.took_ms, &self.clock.intervals_ms].map(|ms| {
+                let mut sorted = ms.clone();
+                sorted.sort_by(f32::total_cmp);
+                let at = |q: f64| {
+                    sorted.get(((sorted.len() as f64 - 1.0) * q).round() as usize).copied().unwrap_or(0.0)
+                };
+                format!("median {:.1} ms, 95th {:.1} ms, slowest {:.1} ms", at(0.5), at(0.95), at(1.0))
+            });
             println!(
-                "window: {} frames in {seconds:.1} s ({:.1} frames/s), frame work median {:.1} ms, 95th {:.1} ms, slowest {:.1} ms; pass {}/{}",
+                "window: {} frames in {seconds:.1} s ({:.1} frames/s), frame work {work}; frames apart {apart}; pass {}/{}",
                 self.clock.frames,
                 self.clock.frames as f64 / seconds,
-                at(0.5),
-                at(0.95),
-                at(1.0),
                 self.session.lanes.steps_done(),
                 self.session.lanes.total_steps()
             );
