@@ -142,7 +142,9 @@ fn the_page_runs_the_window_app_in_headless_chromium() {
     let log = page.browser.log();
     let adapter =
         log.lines().find_map(|l| l.split_once("window on ")).map_or("no adapter logged", |(_, a)| a);
-    ci::ran("browser", &format!("the page on {adapter}"));
+    // The ledger names the Chromium that ran the page, and the page's GPU.
+    let version = ci::version_of(chromium.to_str().unwrap(), "--version");
+    ci::ran("chromium", &format!("{version}, the page on {adapter}"));
 
     every_algorithm_sorts_like_the_model(&page);
     the_lens_follows_the_steps_and_s_downloads_the_model(&page, &picture);

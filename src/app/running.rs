@@ -211,12 +211,13 @@ impl Running {
         let since_last = now.duration_since(self.clock.last);
         let seconds = since_last.as_secs_f64().min(0.25);
         self.clock.last = now;
-        if self.clock.frames > 0 {
-            self.clock.intervals_ms.push(since_last.as_secs_f32() * 1e3);
-        }
-        if let Some(ms) = work_ms {
-            // The last frame's, for `--quit-after`'s statistics.
-            self.clock.took_ms.push(ms);
+        // Kept only for `--quit-after`'s statistics (a window open for hours keeps none).
+        if self.quit_after.is_some() {
+            if self.clock.frames > 0 {
+                self.clock.intervals_ms.push(since_last.as_secs_f32() * 1e3);
+            }
+            // The last frame's work.
+            self.clock.took_ms.extend(work_ms);
         }
         self.take_dialogs();
         for action in std::mem::take(&mut self.key_actions) {
