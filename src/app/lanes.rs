@@ -220,18 +220,27 @@ impl Lanes {
         self.readbacks.pending() > 0 || self.completions.pending() > 0
     }
 
-    /// Steps a lane may take in the next frame: as many as the last measured cost allows within
-    /// the frame's share for steps (all lanes together; by time, as many of the first lane's
-    /// as all lanes' equal time allows), one until a step is measured.
+    /// Steps a lane may take in the next frame (what the player asks for): by pass a lane's
+    /// share of what the frame affords, at least one (the lanes behind go first, see
+    /// [`Lanes::affordable`]); by time, the first lane's.
     pub fn frame_budget(&self) -> u32 {
-        let lanes = self.lanes.len().max(1) as f64;
+        match self.sync {
+            LaneSync::ByPass => (self.affordable() / self.lanes.len().max(1) as u32).max(1),
+            LaneSync::ByTime => self.affordable(),
+        }
+    }
+
+    /// What a frame affords by the cost last measured, within its share for steps: by pass the
+    /// steps of all lanes together, by time the first lane's (every lane running as long); one
+    /// until a step is measured.
+    fn affordable(&self) -> u32 {
         let ms = match self.sync {
             LaneSync::ByPass => self.ms_per_step,
-            LaneSync::ByTime => self.lanes.first().and_then(|l| l.ms_per_pass),
+            LaneSync::ByTime => {
+                self.lanes.first().and_then(|l| l.ms_per_pass).map(|ms| ms * self.lanes.len() as f64)
+            }
         };
-        ms.map_or(1, |ms| {
-            (STEPS_MS_PER_FRAME / (ms.max(1e-6) * lanes)).clamp(1.0, f64::from(MAX_BATCH)) as u32
-        })
+        ms.map_or(1, |ms| (STEPS_MS_PER_FRAME / ms.max(1e-6)).clamp(1.0, f64::from(MAX_BATCH)) as u32)
     }
 
     /// Takes the swap counts, timings and costs that have come back, in the order they were
@@ -308,7 +317,7 @@ impl Lanes {
     /// first, within what the frame affords of all lanes together (see
     /// [`lane_plan::plan_steps`]), in one submission whose counts come back to a later frame.
     fn advance_by_pass(&mut self, n: u32) -> Result<(), GpuError> {
-        let batch = self.frame_budget().saturating_mul(self.lanes.len() as u32);
+        let batch = self.affordable();
         let standing: Vec<(u32, u32)> =
             self.lanes.iter().map(|l| (l.run.steps_done(), l.run.ledger().room(u32::MAX))).collect();
         let plan = lane_plan::plan_steps(&standing, n, batch);
