@@ -93,8 +93,31 @@ pub fn install() {
 fn received(signal: i32) {
     if let Err(first) = SIGNAL.compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst) {
         remove_temporaries();
-        std::process::exit(i32::from(Interrupted { signal: first }.exit_code()));
+        // Without the exit handlers: the drivers' threads are still at work, and tearing their
+        // state down under them corrupted the heap.
+        leave_without_teardown(Interrupted { signal: first }.exit_code());
     }
+}
+
+/// Ends a headless run (a still, a recording or a clip), or a run a second signal stops, at once
+/// with exit status `code`. Its outputs are whole and in place (or, after an error or a second
+/// signal, nothing was written) and its lines are printed. The exit handlers are skipped:
+/// after an early error the GPU may still be opening on its thread, and tearing the driver down
+/// under it can crash the process; after a finished run the teardown frees nothing the system
+/// does not, and it took a good part of a still's run on NVIDIA's driver (BENCHMARKS.md, stills).
+pub fn leave_without_teardown(code: u8) -> ! {
+    use std::io::Write;
+    let _ = std::io::stdout().flush();
+    let _ = std::io::stderr().flush();
+    #[cfg(unix)]
+    // SAFETY: `_exit` ends the process, every thread with it, without running exit handlers;
+    // both output streams are flushed and nothing else is buffered.
+    #[allow(unsafe_code, reason = "_exit skips the exit handlers; see SAFETY")]
+    unsafe {
+        libc::_exit(i32::from(code))
+    }
+    #[cfg(not(unix))]
+    std::process::exit(i32::from(code))
 }
 
 /// Fails once a signal has come.

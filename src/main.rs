@@ -30,9 +30,9 @@ fn main() -> ExitCode {
                 .and_then(|settings| shadersort::bench::video::run(args, &settings)),
         }
     } else if let Some(clip) = settings.clip().filter(|_| settings.headless()) {
-        leave_without_teardown(report(shadersort::video::run(&settings, clip)));
+        shadersort::interrupt::leave_without_teardown(report(shadersort::video::run(&settings, clip)));
     } else if settings.headless() {
-        leave_without_teardown(report(shadersort::headless::run(&settings)));
+        shadersort::interrupt::leave_without_teardown(report(shadersort::headless::run(&settings)));
     } else {
         // A window closed by a signal ends as a headless run does.
         open_window(settings).and_then(|()| {
@@ -49,27 +49,6 @@ fn report(result: anyhow::Result<()>) -> u8 {
     let Err(e) = result else { return 0 };
     eprintln!("error: {}", shadersort::cli::error_line(&e));
     interrupted(&e).map_or(1, |signal| signal.exit_code())
-}
-
-/// Ends a headless run (a still, a recording or a clip) at once with exit status `code`. Its
-/// outputs are whole and in place (or, after an error, nothing was written) and its lines are
-/// printed. The exit handlers are skipped:
-/// after an early error the GPU may still be opening on its thread, and tearing the driver down
-/// under it can crash the process; after a finished run the teardown frees nothing the system
-/// does not, and it took a good part of a still's run on NVIDIA's driver (BENCHMARKS.md, stills).
-fn leave_without_teardown(code: u8) -> ! {
-    use std::io::Write;
-    let _ = std::io::stdout().flush();
-    let _ = std::io::stderr().flush();
-    #[cfg(unix)]
-    // SAFETY: `_exit` ends the process, every thread with it, without running exit handlers;
-    // both output streams are flushed and nothing else is buffered.
-    #[allow(unsafe_code, reason = "_exit skips the exit handlers; see SAFETY")]
-    unsafe {
-        libc::_exit(i32::from(code))
-    }
-    #[cfg(not(unix))]
-    std::process::exit(i32::from(code))
 }
 
 /// The live window on the settings' picture, or playing its clip.

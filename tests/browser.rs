@@ -5,8 +5,8 @@
 //! page module's hook). The page runs the window's own app: clicking the picture opens the row lens, whose bars on screen follow
 //! the CPU model as keys step the sort; S downloads the state (equal to the model's pass) and the
 //! page as shown; G downloads a GIF whose frames are the model's passes; 4 chooses the bitonic
-//! network, whose step S saves as the model's; side by side shows every lane; and a browser
-//! without WebGPU gets the message saying so.
+//! network, whose step S saves as the model's; a pinch zooms; side by side shows every lane; and
+//! a browser without WebGPU gets the message saying so.
 //!
 //! Needs `chromium`, `chromedriver` and what `web/build.sh` installs for itself (the wasm32
 //! target, wasm-bindgen-cli). Without them the test says so and passes, unless
@@ -280,6 +280,7 @@ fn four_chooses_the_bitonic_network(page: &Page, picture: &RgbaImage) {
 fn side_by_side_shows_every_lane(page: &Page, picture: &RgbaImage) {
     page.keys(&["l"]);
     page.expect_log("lens closed");
+    a_pinch_zooms_the_picture(page, picture);
     page.keys(&["c"]);
     page.expect_log("side by side, sync by pass");
     std::thread::sleep(Duration::from_millis(1500));
@@ -298,6 +299,44 @@ fn side_by_side_shows_every_lane(page: &Page, picture: &RgbaImage) {
     page.expect_log("side by side, sync by time");
     page.keys(&["Right", "Right"]);
     page.expect_log("step 2/");
+}
+
+/// Two fingers closing on the picture zoom it out: its lightest grey, a block of screen pixels
+/// per picture pixel, narrows; F fits it again.
+fn a_pinch_zooms_the_picture(page: &Page, picture: &RgbaImage) {
+    let lightest = (0..16).map(|x| picture.get_pixel(x, ROW).0).max_by_key(|p| p[0]).unwrap();
+    let panel = shadersort::app::ui::PANEL_WIDTH as u32;
+    std::thread::sleep(Duration::from_millis(500));
+    let shot = page.browser.screenshot();
+    let before = widest_run(&shot, lightest, panel);
+    let centre = ((panel + shot.width()) / 2, shot.height() / 2);
+    page.browser.pinch(centre, (centre.0 + 300, centre.1), (centre.0 + 30, centre.1));
+    std::thread::sleep(Duration::from_millis(700));
+    let after = widest_run(&page.browser.screenshot(), lightest, panel);
+    assert!(
+        after + 4 <= before,
+        "a pinch left the picture's pixels {before} px wide, then {after} px; the page's log:\n{}",
+        page.browser.log().get(page.log_from.get()..).unwrap_or_default()
+    );
+    page.keys(&["f"]);
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(widest_run(&page.browser.screenshot(), lightest, panel), before, "F fits the picture again");
+}
+
+/// The longest run of pixels of `colour` (within 3 per channel) along any row right of `left`.
+fn widest_run(shot: &RgbaImage, colour: [u8; 4], left: u32) -> u32 {
+    let near = |p: &image::Rgba<u8>| (0..3).all(|c| p[c].abs_diff(colour[c]) <= 3);
+    (0..shot.height())
+        .map(|y| {
+            let (mut best, mut run) = (0, 0);
+            for x in left..shot.width() {
+                run = if near(shot.get_pixel(x, y)) { run + 1 } else { 0 };
+                best = best.max(run);
+            }
+            best
+        })
+        .max()
+        .unwrap_or(0)
 }
 
 /// Areas of at least 4 pixels of `colour` (within 3 per channel: the browser's surface may

@@ -51,6 +51,8 @@ pub enum Purpose {
 impl Purpose {
     fn title(self) -> &'static str {
         match self {
+            // The page plays no clips.
+            Purpose::Open if cfg!(target_arch = "wasm32") => "Open a picture",
             Purpose::Open => "Open a picture or a clip",
             Purpose::Mask => "Load a mask (white is sorted, black stays)",
         }

@@ -41,12 +41,17 @@ pub fn pictures(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, act
             state.zoom = Some(if scroll > 0.0 { current.closer() } else { current.further() });
         }
     }
-    // A pinch zooms a step each time it has spread (or closed) by a quarter.
+    // A pinch zooms a step for each quarter it has spread (or a fifth it has closed), however
+    // far it went within one frame.
     state.pinch *= ui.input(egui::InputState::zoom_delta);
-    if !(1.0 / PINCH_STEP..PINCH_STEP).contains(&state.pinch) {
-        let current = state.zoom.unwrap_or_else(|| fit_zoom(model, area, ppp));
-        state.zoom = Some(if state.pinch > 1.0 { current.closer() } else { current.further() });
+    if !(state.pinch.is_finite() && state.pinch > 0.0) {
         state.pinch = 1.0;
+    }
+    while !(1.0 / PINCH_STEP..PINCH_STEP).contains(&state.pinch) {
+        let current = state.zoom.unwrap_or_else(|| fit_zoom(model, area, ppp));
+        let closer = state.pinch > 1.0;
+        state.zoom = Some(if closer { current.closer() } else { current.further() });
+        state.pinch = if closer { state.pinch / PINCH_STEP } else { state.pinch * PINCH_STEP };
     }
     let zoom = state.zoom.unwrap_or_else(|| fit_zoom(model, area, ppp));
     let several = model.lanes.len() > 1;

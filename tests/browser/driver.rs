@@ -216,6 +216,32 @@ impl WebDriver {
         self.call("DELETE", "actions", json!({}));
     }
 
+    /// Pinches with two fingers: one held at `still`, the other moving from `from` to `to`
+    /// (touch pointers, as a phone or a touch screen sends them).
+    pub fn pinch(&self, still: (u32, u32), from: (u32, u32), to: (u32, u32)) {
+        // In ten moves a tenth of a second apart, each seen by a frame of its own, and a pause
+        // before lifting (a move and a lift in one frame show no second finger).
+        let finger = |id: &str, start: (u32, u32), end: (u32, u32)| {
+            let at = |i: i64, a: u32, b: u32| i64::from(a) + (i64::from(b) - i64::from(a)) * i / 10;
+            let mut actions = vec![
+                json!({"type": "pointerMove", "x": start.0, "y": start.1, "origin": "viewport"}),
+                json!({"type": "pointerDown", "button": 0}),
+            ];
+            for i in 1..=10 {
+                let (x, y) = (at(i, start.0, end.0), at(i, start.1, end.1));
+                actions.push(
+                    json!({"type": "pointerMove", "x": x, "y": y, "origin": "viewport", "duration": 100}),
+                );
+            }
+            actions.push(json!({"type": "pause", "duration": 300}));
+            actions.push(json!({"type": "pointerUp", "button": 0}));
+            json!({"type": "pointer", "id": id, "parameters": {"pointerType": "touch"}, "actions": actions})
+        };
+        let actions = json!([finger("still", still, still), finger("moving", from, to)]);
+        self.call("POST", "actions", json!({"actions": actions}));
+        self.call("DELETE", "actions", json!({}));
+    }
+
     /// What the page shows now.
     pub fn screenshot(&self) -> RgbaImage {
         let png = base64_decode(self.call("GET", "screenshot", json!({})).as_str().expect("a screenshot"));
