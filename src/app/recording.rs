@@ -3,10 +3,6 @@
 //! `--record`, or a whole clip sorted as `CLIP --out PATH` sorts it.
 
 use super::recording_job::RecordingJob;
-use crate::algorithms::Pipelines;
-use crate::algorithms::request::StartRequest;
-use crate::angle::scatter::LineScatter;
-use crate::controls::lane_plan::start_lane;
 use crate::gpu::Gpu;
 use crate::record::{RecordReport, RecordTarget, record};
 use crate::settings::Settings;
@@ -37,14 +33,8 @@ impl BackgroundRecording {
         let path = job.path.clone();
         let work = move || -> anyhow::Result<String> {
             let target = RecordTarget::prepare(&job.path)?;
-            let pipelines = Pipelines::new(&gpu, job.algorithm);
-            let scatter = LineScatter::new(&gpu);
-            let start = |first: &RgbaImage| {
-                let request = StartRequest::new(first, job.options)
-                    .settings(job.run_settings)
-                    .within(job.intervals.as_ref());
-                start_lane(&gpu, &pipelines, &scatter, &job.lines, job.algorithm, request).run
-            };
+            let kernels = job.kernels(&gpu);
+            let start = |first: &RgbaImage| job.start(&gpu, &kernels, first);
             let report = record(&gpu, &job.picture, start, &job.settings, target, |frames, most| {
                 d.store(frames.into(), Ordering::Relaxed);
                 e.store(most.into(), Ordering::Relaxed);

@@ -4,10 +4,6 @@
 
 use super::dialogs::download;
 use super::recording_job::RecordingJob;
-use crate::algorithms::Pipelines;
-use crate::algorithms::request::StartRequest;
-use crate::angle::scatter::LineScatter;
-use crate::controls::lane_plan::start_lane;
 use crate::gpu::Gpu;
 use crate::record::in_memory::record_gif_in_memory;
 use image::RgbaImage;
@@ -40,14 +36,8 @@ impl BackgroundRecording {
         let state = shared.clone();
         wasm_bindgen_futures::spawn_local(async move {
             let name = job.path.display().to_string();
-            let pipelines = Pipelines::new(&gpu, job.algorithm);
-            let scatter = LineScatter::new(&gpu);
-            let start = |first: &RgbaImage| {
-                let request = StartRequest::new(first, job.options)
-                    .settings(job.run_settings)
-                    .within(job.intervals.as_ref());
-                start_lane(&gpu, &pipelines, &scatter, &job.lines, job.algorithm, request).run
-            };
+            let kernels = job.kernels(&gpu);
+            let start = |first: &RgbaImage| job.start(&gpu, &kernels, first);
             let progress = |frames: u32, most: u32| {
                 state.done.set(frames.into());
                 state.expected.set(most.into());
