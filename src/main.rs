@@ -34,11 +34,15 @@ fn main() -> ExitCode {
     } else if settings.headless() {
         shadersort::interrupt::leave_without_teardown(report(shadersort::headless::run(&settings)));
     } else {
-        // A window closed by a signal ends as a headless run does.
-        open_window(settings).and_then(|()| {
+        // A window closed by a signal ends as a headless run does; a closed window leaves
+        // without the exit handlers too (its state is kept, its recording ended), since the
+        // drivers' threads may still be at work and tearing them down under them crashed at
+        // exit now and then on GL.
+        let closed = open_window(settings).and_then(|()| {
             shadersort::interrupt::check()
                 .map_err(|signal| shadersort::interrupt::WindowClosed(signal).into())
-        })
+        });
+        shadersort::interrupt::leave_without_teardown(report(closed));
     };
     ExitCode::from(report(result))
 }

@@ -158,7 +158,10 @@ impl Lanes {
                     generation: next_generation(),
                 }
             })
-            .collect();
+            .collect::<Vec<Lane>>();
+        // The lanes' own timers say whether the device has timestamps.
+        let timestamps_measure_work = gpu.adapter.get_info().device_type != wgpu::DeviceType::Cpu
+            && lanes.iter().all(|l| l.timer.is_some());
         Lanes {
             gpu: gpu.clone(),
             lanes,
@@ -167,8 +170,7 @@ impl Lanes {
             error: None,
             readbacks: Readbacks::default(),
             completions: Completions::default(),
-            timestamps_measure_work: gpu.adapter.get_info().device_type != wgpu::DeviceType::Cpu
-                && GpuTimer::new(gpu).is_some(),
+            timestamps_measure_work,
             last_done: None,
             ms_per_step: None,
             submitted: None,
