@@ -4,7 +4,8 @@
 //! algorithm sorts noise of awkward sizes on the page's GPU exactly as the CPU model does (the
 //! page module's hook). The page runs the window's own app: clicking the picture opens the row lens, whose bars on screen follow
 //! the CPU model as keys step the sort; S downloads the state (equal to the model's pass) and the
-//! page as shown; G downloads a GIF whose frames are the model's passes; 4 chooses the bitonic
+//! page as shown; G downloads a GIF whose frames are the model's passes, and the page's recorder
+//! makes animated PNGs and zips of PNG frames of the model's passes too; 4 chooses the bitonic
 //! network, whose step S saves as the model's; a pinch zooms; side by side shows every lane; and
 //! a browser without WebGPU gets the message saying so.
 //!
@@ -33,6 +34,8 @@ mod ci;
 mod driver;
 #[path = "common/lens_bars.rs"]
 mod lens_bars;
+#[path = "browser/recordings.rs"]
+mod recordings;
 
 use driver::{WebDriver, browser, build_page, composite_frames, serve};
 use lens_bars::assert_bars_follow_the_model;
@@ -149,6 +152,7 @@ fn the_page_runs_the_window_app_in_headless_chromium() {
     every_algorithm_sorts_like_the_model(&page);
     the_lens_follows_the_steps_and_s_downloads_the_model(&page, &picture);
     g_downloads_every_pass(&page, &picture);
+    recordings::every_exact_format_records_the_model(&page.browser);
     four_chooses_the_bitonic_network(&page, &picture);
     side_by_side_shows_every_lane(&page, &picture);
     without_webgpu_the_page_says_so(&page, port);
@@ -302,7 +306,7 @@ fn side_by_side_shows_every_lane(page: &Page, picture: &RgbaImage) {
 }
 
 /// Two fingers closing on the picture zoom it out: its lightest grey, a block of screen pixels
-/// per picture pixel, narrows; F fits it again.
+/// per picture pixel, narrows; F fits it again. One finger drags it along; F puts it back.
 fn a_pinch_zooms_the_picture(page: &Page, picture: &RgbaImage) {
     let lightest = (0..16).map(|x| picture.get_pixel(x, ROW).0).max_by_key(|p| p[0]).unwrap();
     let panel = shadersort::app::ui::PANEL_WIDTH as u32;
@@ -321,6 +325,22 @@ fn a_pinch_zooms_the_picture(page: &Page, picture: &RgbaImage) {
     page.keys(&["f"]);
     std::thread::sleep(Duration::from_millis(500));
     assert_eq!(widest_run(&page.browser.screenshot(), lightest, panel), before, "F fits the picture again");
+    // One finger drags the picture along, as far as it went.
+    let start = corner_of(&page.browser.screenshot(), lightest, panel);
+    page.browser.drag(centre, (centre.0 - 90, centre.1 + 40));
+    std::thread::sleep(Duration::from_millis(700));
+    let moved = corner_of(&page.browser.screenshot(), lightest, panel);
+    assert_eq!((moved.0 - start.0, moved.1 - start.1), (-90, 40), "a one-finger drag moved the picture so");
+    page.keys(&["f"]);
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(corner_of(&page.browser.screenshot(), lightest, panel), start, "F puts the picture back");
+}
+
+/// The top left corner of where `colour` shows (within 3 per channel) right of `left`.
+fn corner_of(shot: &RgbaImage, colour: [u8; 4], left: u32) -> (i64, i64) {
+    let near = |p: &image::Rgba<u8>| (0..3).all(|c| p[c].abs_diff(colour[c]) <= 3);
+    let at = shot.enumerate_pixels().filter(|&(x, _, p)| x >= left && near(p));
+    at.fold((i64::MAX, i64::MAX), |(cx, cy), (x, y, _)| (cx.min(i64::from(x)), cy.min(i64::from(y))))
 }
 
 /// The longest run of pixels of `colour` (within 3 per channel) along any row right of `left`.

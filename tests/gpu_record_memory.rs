@@ -1,7 +1,8 @@
-//! The browser's recorder ([`record_gif_in_memory`]: each frame awaited, compressed in turn)
-//! makes the same GIF, byte for byte, as the native one ([`record_gif`]: a capture ring and
-//! worker threads, into a file), for every algorithm, with frames spaced, scaled, held and cut
-//! short once the picture is known sorted; and it stops when asked.
+//! The browser's recorder ([`record_in_memory`]: each frame awaited, compressed in turn) makes
+//! the same GIF and animated PNG, byte for byte, as the native one ([`record`]: a capture ring
+//! and worker threads, into a file), and the same PNG frames (in a zip archive rather than a
+//! folder), for every algorithm, with frames spaced, scaled, held and cut short once the picture
+//! is known sorted; and it stops when asked.
 
 mod common;
 
@@ -13,8 +14,9 @@ use shadersort::gpu::Gpu;
 use shadersort::keys::SortKey;
 use shadersort::keys::options::{Axis, SortOptions};
 use shadersort::picture::patterns::random_image;
-use shadersort::record::in_memory::record_gif_in_memory;
-use shadersort::record::{RecordError, RecordSettings, RecordTarget};
+use shadersort::record::in_memory::record_in_memory;
+use shadersort::record::{RecordError, RecordFormat, RecordSettings, RecordTarget};
+use std::io::Read;
 
 fn start<'a>(
     gpu: &'a Gpu,
@@ -26,7 +28,7 @@ fn start<'a>(
 }
 
 #[test]
-fn the_in_memory_gif_equals_the_file_gif_for_every_algorithm() {
+fn in_memory_recordings_equal_the_files_for_every_algorithm_and_format() {
     let dir = tempfile::tempdir().unwrap();
     common::on_every_gpu(|gpu| {
         // (algorithm, run settings, record settings, picture, options)
@@ -60,12 +62,23 @@ fn the_in_memory_gif_equals_the_file_gif_for_every_algorithm() {
             ),
             (Algorithm::Bitonic, RunSettings::default(), RecordSettings::default(), (45, 6), Axis::Columns),
         ];
-        for (i, (algorithm, run_settings, record, (w, h), axis)) in cases.into_iter().enumerate() {
+        let formats = [RecordFormat::Gif, RecordFormat::Apng, RecordFormat::Frames];
+        let cases =
+            cases.into_iter().enumerate().flat_map(|case| formats.map(|format| (case.clone(), format)));
+        for ((i, (algorithm, run_settings, record, (w, h), axis)), format) in cases {
             let pipelines = Pipelines::new(gpu, algorithm);
             let options = SortOptions { key: SortKey::Luma, descending: i % 2 == 1, axis };
             // A picture sorted after a few passes, so the early end is exercised too.
             let picture = if i == 0 { nearly_sorted(w, h, options) } else { random_image(w, h, i as u64) };
-            let path = dir.path().join(format!("case{i}.gif"));
+            let name = match format {
+                RecordFormat::Gif => format!("case{i}.gif"),
+                RecordFormat::Apng => format!("case{i}.png"),
+                RecordFormat::Frames => format!("case{i}-frames/"),
+            };
+            let path = dir.path().join(&name);
+            let record =
+                RecordSettings { dimmed_twins: record.dimmed_twins && format == RecordFormat::Gif, ..record };
+            let run_settings = format.run_settings(run_settings, algorithm);
             let target = RecordTarget::prepare(&path).unwrap();
             let on_file = shadersort::record::record(
                 gpu,
@@ -77,21 +90,33 @@ fn the_in_memory_gif_equals_the_file_gif_for_every_algorithm() {
             )
             .unwrap();
             let mut reported = Vec::new();
-            let in_memory = pollster::block_on(record_gif_in_memory(
+            let in_memory = pollster::block_on(record_in_memory(
                 gpu,
                 &picture,
                 start(gpu, &pipelines, options, run_settings),
                 &record,
-                "case.gif",
+                format,
+                &format!("case{i}-frames.zip"),
                 |done, most| {
                     reported.push((done, most));
                     true
                 },
             ))
             .unwrap();
-            let file_bytes = std::fs::read(&path).unwrap();
-            let case = format!("case {i}: {algorithm:?} {w}x{h}");
-            assert!(in_memory.bytes == file_bytes, "{case}: the GIFs differ");
+            let case = format!("case {i}: {algorithm:?} {w}x{h} {format:?}");
+            if format == RecordFormat::Frames {
+                let files = unzipped(&in_memory.bytes);
+                let on_disk: Vec<_> = (0..on_file.frames)
+                    .map(|k| {
+                        let file = format!("frame-{k:05}.png");
+                        (format!("case{i}-frames/{file}"), std::fs::read(path.join(file)).unwrap())
+                    })
+                    .collect();
+                assert!(files == on_disk, "{case}: the zip's files are not the folder's");
+            } else {
+                assert!(in_memory.bytes == std::fs::read(&path).unwrap(), "{case}: the files differ");
+            }
+            assert_eq!(in_memory.format, format, "{case}");
             assert_eq!(in_memory.frames, on_file.frames, "{case}");
             assert_eq!(in_memory.sorted_after, on_file.sorted_after, "{case}");
             assert!(on_file.frames >= 2, "{case}: {} frames", on_file.frames);
@@ -114,12 +139,13 @@ fn an_in_memory_recording_stops_when_asked() {
         let pipelines = Pipelines::new(gpu, Algorithm::OddEven);
         let picture = random_image(40, 5, 7);
         let mut calls = 0;
-        let result = pollster::block_on(record_gif_in_memory(
+        let result = pollster::block_on(record_in_memory(
             gpu,
             &picture,
             start(gpu, &pipelines, SortOptions::default(), RunSettings::default()),
             &RecordSettings::default(),
-            "stopped.gif",
+            RecordFormat::Apng,
+            "stopped.png",
             |_, _| {
                 calls += 1;
                 calls < 3
@@ -128,6 +154,19 @@ fn an_in_memory_recording_stops_when_asked() {
         assert!(matches!(result, Err(RecordError::Cancelled)), "{result:?}");
         assert_eq!(calls, 3);
     });
+}
+
+/// A zip archive's files, (name, contents), in order, as the `zip` crate reads them.
+fn unzipped(bytes: &[u8]) -> Vec<(String, Vec<u8>)> {
+    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes)).expect("a zip archive");
+    (0..archive.len())
+        .map(|k| {
+            let mut file = archive.by_index(k).unwrap();
+            let mut contents = Vec::new();
+            file.read_to_end(&mut contents).unwrap();
+            (file.name().unwrap().into_owned(), contents)
+        })
+        .collect()
 }
 
 /// Each line sorted but for its first two pixels swapped: sorted after a few passes of 37.

@@ -30,8 +30,13 @@ const PINCH_STEP: f32 = 1.25;
 pub fn pictures(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, actions: &mut Vec<Action>) {
     let area = ui.available_rect_before_wrap();
     let response = ui.interact(area, ui.scope_id().with("pictures"), egui::Sense::click_and_drag());
-    if response.dragged() {
-        state.pan += response.drag_delta();
+    // The picture follows the pointer from where it was pressed: egui decides a drag only after
+    // the pointer has moved a little, and that first move counts too.
+    let origin = ui.input(|i| i.pointer.press_origin());
+    match (response.drag_started(), origin, response.interact_pointer_pos()) {
+        (true, Some(from), Some(to)) => state.pan += to - from,
+        _ if response.dragged() => state.pan += response.drag_delta(),
+        _ => {}
     }
     let ppp = ui.ctx().pixels_per_point();
     if response.hovered() {

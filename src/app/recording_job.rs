@@ -9,7 +9,7 @@ use crate::controls::lane_plan::start_lane;
 use crate::gpu::Gpu;
 use crate::intervals::IntervalMap;
 use crate::keys::options::SortOptions;
-use crate::record::RecordSettings;
+use crate::record::{RecordFormat, RecordSettings};
 use image::RgbaImage;
 use std::path::PathBuf;
 
@@ -27,8 +27,10 @@ pub struct RecordingJob {
     pub run_settings: RunSettings,
     /// Frame spacing, speed, scale...
     pub settings: RecordSettings,
-    /// Where the recording goes (its extension, or a trailing /, says the format); in the page
-    /// the download's name.
+    /// GIF, animated PNG or PNG frames.
+    pub format: RecordFormat,
+    /// Where the recording goes (natively its extension, or a trailing /, says the format too);
+    /// in the page the download's name.
     pub path: PathBuf,
     /// The intervals to sort within, as the window does (`None`: whole lines).
     pub intervals: Option<IntervalMap>,

@@ -255,20 +255,26 @@ fn clip_controls(ui: &mut egui::Ui, model: &UiModel<'_>, clip: &ClipView, action
     }
 }
 
-/// The formats G records in: natively all three; the page records GIFs in memory (the
-/// animated PNG and PNG frames recorders need threads and files).
-#[cfg(not(target_arch = "wasm32"))]
+/// The formats G records in.
 const RECORD_FORMATS: [RecordFormat; 3] = [RecordFormat::Gif, RecordFormat::Apng, RecordFormat::Frames];
-#[cfg(target_arch = "wasm32")]
-const RECORD_FORMATS: [RecordFormat; 1] = [RecordFormat::Gif];
 
-/// What each recording format is for.
+/// What each recording format is for, and where it goes.
 fn format_tip(format: RecordFormat) -> &'static str {
-    match format {
+    #[cfg(not(target_arch = "wasm32"))]
+    let tip = match format {
         RecordFormat::Gif => "256 colours, plays anywhere (gifs/<name>.gif)",
         RecordFormat::Apng => "Every frame's exact colours, plays in browsers (gifs/<name>.png)",
         RecordFormat::Frames => "One exact PNG per frame, for video editors and ffmpeg (gifs/<name>-frames/)",
-    }
+    };
+    #[cfg(target_arch = "wasm32")]
+    let tip = match format {
+        RecordFormat::Gif => "256 colours, plays anywhere (downloads <name>.gif)",
+        RecordFormat::Apng => "Every frame's exact colours, plays in browsers (downloads <name>.png)",
+        RecordFormat::Frames => {
+            "One exact PNG per frame, for video editors and ffmpeg (downloads <name>-frames.zip)"
+        }
+    };
+    tip
 }
 
 /// The sort direction: rows, columns, or any angle in degrees (dragged or typed; `[` and `]`

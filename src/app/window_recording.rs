@@ -48,6 +48,7 @@ impl Running {
             algorithm: s.algorithm,
             run_settings,
             settings,
+            format,
             path,
             intervals,
         };
@@ -66,14 +67,17 @@ impl Running {
 }
 
 /// Where G records in `format`: `gifs/<stem>.gif`, `gifs/<stem>.png` (animated PNG) or the
-/// folder `gifs/<stem>-frames/`; in the page the download's name alone.
+/// folder `gifs/<stem>-frames/`; in the page the download's name alone, the frames in a zip
+/// archive (`<stem>-frames.zip`: one download rather than one per frame).
 fn recording_path(stem: &str, format: RecordFormat) -> PathBuf {
+    let page = cfg!(target_arch = "wasm32");
     let name = match format {
         RecordFormat::Gif => format!("{stem}.gif"),
         RecordFormat::Apng => format!("{stem}.png"),
+        RecordFormat::Frames if page => format!("{stem}-frames.zip"),
         RecordFormat::Frames => format!("{stem}-frames/"),
     };
-    if cfg!(target_arch = "wasm32") { PathBuf::from(name) } else { PathBuf::from("gifs").join(name) }
+    if page { PathBuf::from(name) } else { PathBuf::from("gifs").join(name) }
 }
 
 #[cfg(test)]

@@ -3,7 +3,6 @@
 //! the previous frame, which compresses well. Workers compress frames (through the `png` crate)
 //! while one thread writes the chunks in order; the frame count, known only at the end, is then
 //! written into the animation control chunk.
-#![cfg(not(target_arch = "wasm32"))]
 
 use super::EncodeError;
 use super::delta::Region;

@@ -1,21 +1,30 @@
-//! Recording into memory, for the browser: the same GIF frames as [`super::record`] (the same
-//! palette, plan, changed regions, delays and early end once the picture is known sorted), but
-//! each frame's steps, swap counts and picture are awaited in turn, since a page may neither
-//! block nor start threads, and frames are compressed as they come.
+//! Recording into memory, for the browser: the same files as [`super::record`] (a GIF with the
+//! same palette, plan, changed regions, delays and early end once the picture is known sorted;
+//! an animated PNG; PNG frames, here in a zip archive), but each frame's steps, swap counts and
+//! picture are awaited in turn, since a page may neither block nor start threads, and frames
+//! are compressed as they come.
 
+use super::apng_writer::ApngWriter;
+use super::exact::{ExactOutput, ExactWriter};
 use super::gif_writer::InlineGifWriter;
-use super::{FramePlan, FrameSequence, RecordError, RecordSettings, gif_size, palette, quantize_for};
+use super::png_frames::PngFramesWriter;
+use super::sequence::{FramePixel, FrameSink};
+use super::zip::ZipFiles;
+use super::{EncodeError, FramePlan, FrameSequence, PaletteUse, RecordError, RecordFormat, RecordSettings};
+use super::{gif_size, is_opaque, palette, png_size, quantize_for, rgba_pixels};
 use crate::algorithms::SortRun;
 use crate::algorithms::swap_reader::SwapReader;
 use crate::gpu::Gpu;
 use crate::gpu::readback::read_texture_async;
 use image::RgbaImage;
 
-/// A GIF made in memory, and what went into it.
+/// A recording made in memory, and what went into it.
 #[derive(Clone, Debug, PartialEq)]
-pub struct GifInMemory {
-    /// The file's bytes.
+pub struct InMemory {
+    /// The file's bytes: a GIF, an animated PNG, or a zip archive of PNG frames.
     pub bytes: Vec<u8>,
+    /// Which of the three.
+    pub format: RecordFormat,
     /// Frames written.
     pub frames: u32,
     /// Passes run on the GPU.
@@ -24,42 +33,106 @@ pub struct GifInMemory {
     pub every: u32,
     /// After how many passes the picture was known sorted, if it was.
     pub sorted_after: Option<u32>,
-    /// Palette colours used.
-    pub colours: usize,
-    /// Whether the palette holds every source colour exactly.
-    pub exact: bool,
+    /// The GIF's palette; `None` for the exact formats.
+    pub palette: Option<PaletteUse>,
 }
 
-/// Records a sort of `picture` as a GIF in memory; `name` is how errors name it.
+impl InMemory {
+    /// The file's media type, for a download.
+    pub fn media_type(&self) -> &'static str {
+        match self.format {
+            RecordFormat::Gif => "image/gif",
+            RecordFormat::Apng => "image/apng",
+            RecordFormat::Frames => "application/zip",
+        }
+    }
+}
+
+/// Records a sort of `picture` in `format` into memory; `name` is how errors name it, and the
+/// stem of the folder that a zip of PNG frames holds them in.
 ///
-/// `start` starts the chosen algorithm on the picture it is given (the source with palette
-/// indices in alpha); `progress` hears (frames taken, most frames expected) after each frame and
-/// returns false to cancel, which fails with [`RecordError::Cancelled`].
-pub async fn record_gif_in_memory(
+/// `start` starts the chosen algorithm on the picture it is given (for a GIF, the source with
+/// palette indices in alpha); `progress` hears (frames taken, most frames expected) after each
+/// frame and returns false to cancel, which fails with [`RecordError::Cancelled`].
+pub async fn record_in_memory(
     gpu: &Gpu,
     picture: &RgbaImage,
     start: impl FnOnce(&RgbaImage) -> Box<dyn SortRun>,
     settings: &RecordSettings,
+    format: RecordFormat,
+    name: &str,
+    progress: impl FnMut(u32, u32) -> bool,
+) -> Result<InMemory, RecordError> {
+    let (width, height) = picture.dimensions();
+    let encode_error = |source: EncodeError| RecordError::Encode { path: name.into(), source };
+    let (bytes, frames, run, every, palette) = if format == RecordFormat::Gif {
+        let quantized = quantize_for(picture, settings);
+        let mut run = start(&palette::indexed_picture(picture, &quantized.indices));
+        let plan = FramePlan::new(run.total_steps(), settings)?;
+        let (gif_width, gif_height) = gif_size(width, height, settings)?;
+        let writer = InlineGifWriter::new(Vec::new(), gif_width, gif_height, &quantized.palette)
+            .map_err(|e| encode_error(e.into()))?;
+        let first = quantized.indices.clone();
+        let sequence = FrameSequence::starting_with(writer, first, width, height, settings);
+        let (writer, frames) = record_frames(gpu, run.as_mut(), &plan, sequence, name, progress).await?;
+        let bytes = writer.finish().map_err(|e| encode_error(e.into()))?;
+        (bytes, frames, run, plan.every, Some(PaletteUse::of(&quantized.palette)))
+    } else {
+        let mut run = start(picture);
+        let plan = FramePlan::new(run.total_steps(), settings)?;
+        let (w, h) = png_size(width, height, settings)?;
+        let opaque = is_opaque(picture);
+        let writer = match format {
+            RecordFormat::Apng => {
+                ExactWriter::Apng(ApngWriter::new(std::io::Cursor::new(Vec::new()), w, h, opaque, 1))
+            }
+            _ => ExactWriter::Frames(PngFramesWriter::new(
+                ZipFiles::new(&folder_of(name), now()),
+                w,
+                h,
+                opaque,
+                1,
+            )),
+        };
+        let sequence = FrameSequence::starting_with(writer, rgba_pixels(picture), width, height, settings);
+        let (writer, frames) = record_frames(gpu, run.as_mut(), &plan, sequence, name, progress).await?;
+        let bytes = match writer.finish().map_err(encode_error)? {
+            ExactOutput::Apng(out) => out.into_inner(),
+            ExactOutput::Frames(zip, _) => zip.finish().map_err(encode_error)?,
+        };
+        (bytes, frames, run, plan.every, None)
+    };
+    gpu.check()?;
+    Ok(InMemory {
+        bytes,
+        format,
+        frames,
+        passes_run: run.steps_done(),
+        every,
+        sorted_after: run.stats().sorted_after,
+        palette,
+    })
+}
+
+/// Runs the sort, taking a frame every `plan.every` passes into `frames` (the first frame, the
+/// input, is already there); returns the writer, every frame in it, and the frames written.
+async fn record_frames<S: FrameSink>(
+    gpu: &Gpu,
+    run: &mut dyn SortRun,
+    plan: &FramePlan,
+    mut frames: FrameSequence<'_, S>,
     name: &str,
     mut progress: impl FnMut(u32, u32) -> bool,
-) -> Result<GifInMemory, RecordError> {
-    let (width, height) = picture.dimensions();
-    let quantized = quantize_for(picture, settings);
-    let mut run = start(&palette::indexed_picture(picture, &quantized.indices));
-    let plan = FramePlan::new(run.total_steps(), settings)?;
-    let encode_error = |source: super::EncodeError| RecordError::Encode { path: name.into(), source };
-    let (gif_width, gif_height) = gif_size(width, height, settings)?;
-    let writer = InlineGifWriter::new(Vec::new(), gif_width, gif_height, &quantized.palette)
-        .map_err(|e| encode_error(e.into()))?;
-    let mut frames = FrameSequence::starting_with(writer, quantized.indices.clone(), width, height, settings);
-    let reader = SwapReader::new(gpu, run.as_ref());
+) -> Result<(S, u32), RecordError> {
+    let encode_error = |source: EncodeError| RecordError::Encode { path: name.into(), source };
+    let reader = SwapReader::new(gpu, run);
     let mut sorted = run.stats().sorted_after.is_some();
     while !sorted && run.steps_done() < plan.passes {
         let mut left = plan.every.min(plan.passes - run.steps_done());
         while left > 0 {
             let room = run.ledger().room(left);
             if room == 0 {
-                reader.collect_async(gpu, run.as_mut()).await?;
+                reader.collect_async(gpu, run).await?;
                 continue;
             }
             let mut encoder = gpu
@@ -68,29 +141,31 @@ pub async fn record_gif_in_memory(
             left -= run.record_steps(&mut encoder, left.min(room));
             gpu.queue.submit([encoder.finish()]);
         }
-        reader.collect_async(gpu, run.as_mut()).await?;
-        let indices: Vec<u8> = read_texture_async(gpu, run.state()).await?.pixels().map(|p| p[3]).collect();
+        reader.collect_async(gpu, run).await?;
+        let state = read_texture_async(gpu, run.state()).await?;
+        let mut picture = Vec::with_capacity(state.width() as usize * state.height() as usize);
+        S::Pixel::extend_from_rgba(state.as_raw(), &mut picture);
         // As the file recorder does: a frame after the one that showed the picture sorted
         // would repeat it.
         let sorted_after = run.stats().sorted_after;
         if sorted_after.is_none_or(|s| frames.last_steps < s) {
-            frames.push(indices, run.steps_done()).map_err(encode_error)?;
+            frames.push(picture, run.steps_done()).map_err(encode_error)?;
         }
         sorted = sorted_after.is_some();
         if !progress(frames.written + 1, plan.max_frames) {
             return Err(RecordError::Cancelled);
         }
     }
-    let (writer, written) = frames.finish().map_err(encode_error)?;
-    let bytes = writer.finish().map_err(|e| encode_error(e.into()))?;
-    gpu.check()?;
-    Ok(GifInMemory {
-        bytes,
-        frames: written,
-        passes_run: run.steps_done(),
-        every: plan.every,
-        sorted_after: run.stats().sorted_after,
-        colours: quantized.palette.colours.len(),
-        exact: quantized.palette.exact,
-    })
+    frames.finish().map_err(encode_error)
+}
+
+/// The folder a zip of frames named `name` unpacks into: its name without the extension.
+fn folder_of(name: &str) -> String {
+    let file = name.rsplit('/').next().unwrap_or(name);
+    file.strip_suffix(".zip").unwrap_or(file).to_owned()
+}
+
+/// Seconds since 1970, by the page's clock in the browser.
+fn now() -> u64 {
+    web_time::SystemTime::now().duration_since(web_time::UNIX_EPOCH).map_or(0, |d| d.as_secs())
 }

@@ -8,20 +8,26 @@
 //! ([`in_memory`]) each frame is awaited and compressed in turn into a GIF in memory, the same
 //! GIF as the file.
 
-// Natively only (they need files or threads), as each says at its top: `apng_writer`,
-// `capture`, `ordered_pool`, `png_frames`, `target` and `to_file`.
+// Natively only (they need files or threads), as each says at its top: `capture`,
+// `ordered_pool` (the page uses `inline_pool` in its place), `target` and `to_file`.
 pub mod apng_writer;
 pub mod capture;
 pub mod delta;
+pub mod exact;
 pub mod format;
 pub mod gif_writer;
 pub mod in_memory;
+pub mod inline_pool;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod ordered_pool;
+#[cfg(target_arch = "wasm32")]
+pub use inline_pool as ordered_pool;
 pub mod palette;
 pub mod png_frames;
 pub mod sequence;
 pub mod target;
 pub mod to_file;
+pub mod zip;
 
 use crate::gpu::GpuError;
 pub use format::RecordFormat;
@@ -29,7 +35,22 @@ use sequence::FrameSequence;
 #[cfg(not(target_arch = "wasm32"))]
 pub use target::RecordTarget;
 #[cfg(not(target_arch = "wasm32"))]
-pub use to_file::{PaletteUse, RecordReport, SweepReport, record, record_sweep};
+pub use to_file::{RecordReport, SweepReport, record, record_sweep};
+
+/// A GIF's palette: how many colours it used, and whether it holds every source colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PaletteUse {
+    /// Palette colours used.
+    pub colours: usize,
+    /// Whether the palette holds every source colour exactly.
+    pub exact: bool,
+}
+
+impl PaletteUse {
+    pub(crate) fn of(palette: &palette::GifPalette) -> Self {
+        PaletteUse { colours: palette.colours.len(), exact: palette.exact }
+    }
+}
 
 /// Frames a recording may have when neither `--every` nor `--max-frames` was given.
 pub const DEFAULT_FRAME_LIMIT: u32 = 1000;
@@ -186,13 +207,20 @@ fn gif_size(width: u32, height: u32, settings: &RecordSettings) -> Result<(u32, 
     }
 }
 
+/// Whether every pixel is opaque (then every frame is, since sorting only moves pixels).
+fn is_opaque(picture: &image::RgbaImage) -> bool {
+    picture.pixels().all(|p| p[3] == 255)
+}
+
+fn rgba_pixels(picture: &image::RgbaImage) -> Vec<apng_writer::Rgba> {
+    picture.pixels().map(|p| p.0).collect()
+}
+
 /// Most pixels a scaled-up PNG frame may have (a frame is held whole in memory several times).
-#[cfg(not(target_arch = "wasm32"))]
 const MAX_SCALED_PNG_PIXELS: u64 = 1 << 26;
 
 /// A PNG recording's frame size: `width` x `height` scaled by `settings.scale`, or an error when
 /// scaling up makes frames of more than [`MAX_SCALED_PNG_PIXELS`].
-#[cfg(not(target_arch = "wasm32"))]
 fn png_size(width: u32, height: u32, settings: &RecordSettings) -> Result<(u32, u32), RecordError> {
     let (w, h) =
         (u64::from(width) * u64::from(settings.scale), u64::from(height) * u64::from(settings.scale));

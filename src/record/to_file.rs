@@ -5,12 +5,15 @@
 //! exact RGBA.
 #![cfg(not(target_arch = "wasm32"))]
 
-use super::apng_writer::{ApngWriter, Rgba};
+use super::apng_writer::ApngWriter;
 use super::capture::CaptureRing;
+use super::exact::ExactWriter;
 use super::gif_writer::ParallelGifWriter;
-use super::png_frames::PngFramesWriter;
+use super::png_frames::{Folder, PngFramesWriter};
 use super::sequence::{FramePixel, FrameSequence, FrameSink};
-use super::{EncodeError, FramePlan, RecordError, RecordSettings, palette};
+use super::{
+    EncodeError, FramePlan, PaletteUse, RecordError, RecordSettings, is_opaque, palette, rgba_pixels,
+};
 use super::{RecordFormat, RecordTarget};
 use crate::algorithms::SortRun;
 use crate::algorithms::step_ledger::STEP_RING;
@@ -26,23 +29,8 @@ const CAPTURE_DEPTH: usize = 3;
 
 /// The GIF writer a file recording uses.
 type GifFileWriter = ParallelGifWriter<std::io::BufWriter<std::fs::File>>;
-/// The APNG writer a file recording uses.
-type ApngFileWriter = ApngWriter<std::io::BufWriter<std::fs::File>>;
-
-/// A GIF's palette: how many colours it used, and whether it holds every source colour.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PaletteUse {
-    /// Palette colours used.
-    pub colours: usize,
-    /// Whether the palette holds every source colour exactly.
-    pub exact: bool,
-}
-
-impl PaletteUse {
-    fn of(palette: &palette::GifPalette) -> Self {
-        PaletteUse { colours: palette.colours.len(), exact: palette.exact }
-    }
-}
+/// The APNG or PNG frames writer a file recording uses.
+type ExactFileWriter = ExactWriter<std::io::BufWriter<std::fs::File>, Folder>;
 
 /// What a recording produced.
 #[derive(Clone, Debug, PartialEq)]
@@ -220,15 +208,19 @@ fn open_exact(
     height: u32,
     opaque: bool,
     settings: &RecordSettings,
-) -> Result<ExactWriter, RecordError> {
+) -> Result<ExactFileWriter, RecordError> {
     let (w, h) = super::png_size(width, height, settings)?;
     Ok(match target {
         RecordTarget::Apng(file) => {
             ExactWriter::Apng(ApngWriter::new(buffered(file)?, w, h, opaque, workers()))
         }
-        RecordTarget::Frames(dir) => {
-            ExactWriter::Frames(PngFramesWriter::new(dir.folder()?, w, h, opaque, workers()))
-        }
+        RecordTarget::Frames(dir) => ExactWriter::Frames(PngFramesWriter::new(
+            Folder(dir.folder()?.to_path_buf()),
+            w,
+            h,
+            opaque,
+            workers(),
+        )),
         RecordTarget::Gif(_) => unreachable!("a GIF is not an exact format"),
     })
 }
@@ -244,40 +236,9 @@ impl EndWriting for GifFileWriter {
     }
 }
 
-/// The writer of an animated PNG or of PNG frames: both take exact RGBA.
-enum ExactWriter {
-    Apng(ApngFileWriter),
-    Frames(PngFramesWriter),
-}
-
-impl FrameSink for ExactWriter {
-    type Pixel = Rgba;
-
-    fn transparent(&self) -> Option<Rgba> {
-        match self {
-            ExactWriter::Apng(w) => w.transparent(),
-            ExactWriter::Frames(w) => w.transparent(),
-        }
-    }
-
-    fn push(
-        &mut self,
-        region: super::delta::Region<Rgba>,
-        delay: super::sequence::Delay,
-    ) -> Result<(), EncodeError> {
-        match self {
-            ExactWriter::Apng(w) => w.push(region, delay),
-            ExactWriter::Frames(w) => w.push(region, delay),
-        }
-    }
-}
-
-impl EndWriting for ExactWriter {
+impl EndWriting for ExactFileWriter {
     fn end(self) -> Result<(), EncodeError> {
-        match self {
-            ExactWriter::Apng(w) => w.finish().map(drop),
-            ExactWriter::Frames(w) => w.finish().map(drop),
-        }
+        self.finish().map(drop)
     }
 }
 
@@ -295,15 +256,6 @@ fn workers() -> usize {
 
 fn encode_error(path: &Path, source: EncodeError) -> RecordError {
     RecordError::Encode { path: path.into(), source }
-}
-
-/// Whether every pixel is opaque (then every frame is, since sorting only moves pixels).
-fn is_opaque(picture: &RgbaImage) -> bool {
-    picture.pixels().all(|p| p[3] == 255)
-}
-
-fn rgba_pixels(picture: &RgbaImage) -> Vec<Rgba> {
-    picture.pixels().map(|p| p.0).collect()
 }
 
 /// A file's size, or the sum of a folder's files' sizes.

@@ -12,7 +12,7 @@ use super::yuv::Yuv420Colour;
 use crate::picture::output::OutputFile;
 use crate::picture::output_dir::OutputDir;
 use crate::record::delta::Region;
-use crate::record::png_frames::PngFramesWriter;
+use crate::record::png_frames::{Folder, PngFramesWriter};
 use crate::record::sequence::{Delay, FrameSink};
 use crate::settings::Rate;
 use image::RgbaImage;
@@ -90,7 +90,7 @@ pub enum ClipSink {
         /// The folder being filled.
         dir: OutputDir,
         /// The writer filling it.
-        writer: PngFramesWriter,
+        writer: PngFramesWriter<Folder>,
         /// The frame size.
         size: (u32, u32),
     },
@@ -114,7 +114,7 @@ impl ClipSink {
                 let folder = dir.folder()?.to_path_buf();
                 let workers = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 8);
                 let (w, h) = spec.size;
-                let writer = PngFramesWriter::new(&folder, w, h, !spec.has_alpha, workers);
+                let writer = PngFramesWriter::new(Folder(folder), w, h, !spec.has_alpha, workers);
                 Ok(ClipSink::Frames { dir, writer, size: spec.size })
             }
             ClipTarget::Discard => Ok(ClipSink::Discard),

@@ -219,26 +219,14 @@ impl WebDriver {
     /// Pinches with two fingers: one held at `still`, the other moving from `from` to `to`
     /// (touch pointers, as a phone or a touch screen sends them).
     pub fn pinch(&self, still: (u32, u32), from: (u32, u32), to: (u32, u32)) {
-        // In ten moves a tenth of a second apart, each seen by a frame of its own, and a pause
-        // before lifting (a move and a lift in one frame show no second finger).
-        let finger = |id: &str, start: (u32, u32), end: (u32, u32)| {
-            let at = |i: i64, a: u32, b: u32| i64::from(a) + (i64::from(b) - i64::from(a)) * i / 10;
-            let mut actions = vec![
-                json!({"type": "pointerMove", "x": start.0, "y": start.1, "origin": "viewport"}),
-                json!({"type": "pointerDown", "button": 0}),
-            ];
-            for i in 1..=10 {
-                let (x, y) = (at(i, start.0, end.0), at(i, start.1, end.1));
-                actions.push(
-                    json!({"type": "pointerMove", "x": x, "y": y, "origin": "viewport", "duration": 100}),
-                );
-            }
-            actions.push(json!({"type": "pause", "duration": 300}));
-            actions.push(json!({"type": "pointerUp", "button": 0}));
-            json!({"type": "pointer", "id": id, "parameters": {"pointerType": "touch"}, "actions": actions})
-        };
         let actions = json!([finger("still", still, still), finger("moving", from, to)]);
         self.call("POST", "actions", json!({"actions": actions}));
+        self.call("DELETE", "actions", json!({}));
+    }
+
+    /// Drags one finger from `from` to `to`.
+    pub fn drag(&self, from: (u32, u32), to: (u32, u32)) {
+        self.call("POST", "actions", json!({"actions": [finger("finger", from, to)]}));
         self.call("DELETE", "actions", json!({}));
     }
 
@@ -324,6 +312,24 @@ fn dechunk(mut data: &[u8]) -> Vec<u8> {
         data = &data[end + 2 + size + 2..];
     }
     out
+}
+
+/// A finger's touch: down at `start`, to `end` in ten moves a tenth of a second apart, each seen
+/// by a frame of its own, and a pause before lifting (a move and a lift in one frame show no
+/// second finger of a pinch).
+fn finger(id: &str, start: (u32, u32), end: (u32, u32)) -> Value {
+    let at = |i: i64, a: u32, b: u32| i64::from(a) + (i64::from(b) - i64::from(a)) * i / 10;
+    let mut actions = vec![
+        json!({"type": "pointerMove", "x": start.0, "y": start.1, "origin": "viewport"}),
+        json!({"type": "pointerDown", "button": 0}),
+    ];
+    for i in 1..=10 {
+        let (x, y) = (at(i, start.0, end.0), at(i, start.1, end.1));
+        actions.push(json!({"type": "pointerMove", "x": x, "y": y, "origin": "viewport", "duration": 100}));
+    }
+    actions.push(json!({"type": "pause", "duration": 300}));
+    actions.push(json!({"type": "pointerUp", "button": 0}));
+    json!({"type": "pointer", "id": id, "parameters": {"pointerType": "touch"}, "actions": actions})
 }
 
 /// Standard base64, as WebDriver sends screenshots.

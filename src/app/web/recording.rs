@@ -1,11 +1,11 @@
-//! G in the page: the run recorded as a GIF in memory by the core's recorder (the same frames
-//! as the native file), its steps and frames awaited on the page's one thread while the window
-//! goes on, then handed to the browser as a download.
+//! G in the page: the run recorded in memory by the core's recorder (the same GIF or animated
+//! PNG as the native file, the same PNG frames in a zip archive), its steps and frames awaited
+//! on the page's one thread while the window goes on, then handed to the browser as a download.
 
 use super::dialogs::download;
 use super::recording_job::RecordingJob;
 use crate::gpu::Gpu;
-use crate::record::in_memory::record_gif_in_memory;
+use crate::record::in_memory::record_in_memory;
 use image::RgbaImage;
 use std::cell::{Cell, RefCell};
 use std::path::PathBuf;
@@ -44,13 +44,14 @@ impl BackgroundRecording {
                 !state.cancel.get()
             };
             let recorded =
-                record_gif_in_memory(&gpu, &job.picture, start, &job.settings, &name, progress).await;
-            let outcome = recorded.map_err(|e| e.to_string()).and_then(|gif| {
-                download(&name, &gif.bytes, "image/gif")?;
+                record_in_memory(&gpu, &job.picture, start, &job.settings, job.format, &name, progress).await;
+            let outcome = recorded.map_err(|e| e.to_string()).and_then(|file| {
+                download(&name, &file.bytes, file.media_type())?;
                 Ok(format!(
-                    "recorded {} frames (GIF), {} bytes: downloaded {name}",
-                    gif.frames,
-                    gif.bytes.len()
+                    "recorded {} frames ({}), {} bytes: downloaded {name}",
+                    file.frames,
+                    file.format.describe(),
+                    file.bytes.len()
                 ))
             });
             *state.result.borrow_mut() = Some(outcome);
