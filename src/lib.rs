@@ -44,6 +44,7 @@ pub mod intervals;
 pub mod keys;
 pub mod lens;
 pub mod named;
+pub mod paths;
 pub mod picture;
 pub mod progress;
 pub mod record;

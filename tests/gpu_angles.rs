@@ -8,252 +8,63 @@
 //! checked against the picture itself), on awkward sizes, in both orders, on every backend.
 
 mod common;
+#[path = "common/laid_lines.rs"]
+mod laid_lines;
 
 use common::on_every_gpu;
-use image::RgbaImage;
-use shadersort::algorithms::bitonic::Bitonic;
+use laid_lines::{Case, Kit, check_all};
 use shadersort::algorithms::interval_texture::IntervalMapError;
-use shadersort::algorithms::odd_even::PassKind;
-use shadersort::algorithms::ping_pong::StartPicture;
 use shadersort::algorithms::radix::RadixSettings;
 use shadersort::algorithms::request::StartRequest;
-use shadersort::algorithms::swap_reader::SwapReader;
-use shadersort::algorithms::{Algorithm, Pipelines, RunSettings, SortRun, run_until};
-use shadersort::angle::scatter::LineScatter;
+use shadersort::algorithms::{RunSettings, SortRun, run_until};
 use shadersort::angle::{Angle, AngledRun, LineSpace, Lines};
-use shadersort::gpu::Gpu;
 use shadersort::gpu::readback::read_texture;
-use shadersort::gpu::texture::picture_texture;
 use shadersort::intervals::edges::edge_pixels;
 use shadersort::intervals::threshold::outside;
 use shadersort::intervals::{IntervalMap, IntervalMode, IntervalSettings, Mask, Threshold};
 use shadersort::keys::SortKey;
 use shadersort::keys::options::{Axis, Scope, SortOptions};
-use shadersort::keys::radix_key::RadixKey;
 use shadersort::picture::patterns::{SplitMix64, random_image};
-use shadersort::reference::bitonic::BitonicModel;
-use shadersort::reference::radix::{RadixPlan, Sequences, radix_steps_within};
-use shadersort::reference::{
-    fixed_pixels_stay, lines_are_permutations, odd_even_pass_within, stable_sort_within,
-};
-use std::sync::Arc;
+use shadersort::reference::stable_sort_within;
 
-/// What every test here builds once per device.
-struct Kit {
-    odd_even: Pipelines,
-    bubble: Pipelines,
-    radix: Pipelines,
-    bitonic: Pipelines,
-    /// Bitonic in blocks of 16: longer lines span blocks, so stages reach across them.
-    bitonic_16: Pipelines,
-    scatter: LineScatter,
+/// A case at `degrees` on seeded noise, whole lines or within a threshold.
+fn at_angle(
+    degrees: f64,
+    (w, h): (u32, u32),
+    key: SortKey,
+    descending: bool,
+    threshold: Option<(f64, f64)>,
+) -> Case {
+    let settings = match threshold {
+        Some((lo, hi)) => IntervalSettings {
+            mode: IntervalMode::Threshold,
+            threshold: Threshold::new(lo, hi).unwrap(),
+            ..Default::default()
+        },
+        None => IntervalSettings::default(),
+    };
+    at_angle_within(degrees, (w, h), key, descending, &settings, None)
 }
 
-impl Kit {
-    fn new(gpu: &Gpu) -> Self {
-        Kit {
-            odd_even: Pipelines::new(gpu, Algorithm::OddEven),
-            bubble: Pipelines::new(gpu, Algorithm::Bubble),
-            radix: Pipelines::new(gpu, Algorithm::Radix),
-            bitonic: Pipelines::new(gpu, Algorithm::Bitonic),
-            bitonic_16: Pipelines::Bitonic(Bitonic::with_max_block(gpu, 16)),
-            scatter: LineScatter::new(gpu),
-        }
-    }
-}
-
-/// One case: a picture, its line space and the map line space is sorted within.
-struct Case {
-    what: String,
-    picture: RgbaImage,
-    space: Arc<LineSpace>,
-    /// The intervals in line space (`None`: whole lines).
-    intervals: Option<IntervalMap>,
-    /// What the sort runs within: the intervals, or whole lines with the padding fixed.
-    map: IntervalMap,
-    /// Line space as gathered.
-    lines: RgbaImage,
-    options: SortOptions,
-}
-
-impl Case {
-    fn new(
-        degrees: f64,
-        (w, h): (u32, u32),
-        key: SortKey,
-        descending: bool,
-        threshold: Option<(f64, f64)>,
-    ) -> Self {
-        let settings = match threshold {
-            Some((lo, hi)) => IntervalSettings {
-                mode: IntervalMode::Threshold,
-                threshold: Threshold::new(lo, hi).unwrap(),
-                ..Default::default()
-            },
-            None => IntervalSettings::default(),
-        };
-        Case::within(degrees, (w, h), key, descending, &settings, None)
-    }
-
-    /// A case within the intervals `settings` and `mask` make along the lines (whole lines when
-    /// they make none).
-    fn within(
-        degrees: f64,
-        (w, h): (u32, u32),
-        key: SortKey,
-        descending: bool,
-        settings: &IntervalSettings,
-        mask: Option<&Mask>,
-    ) -> Self {
-        let angle = Angle::new(degrees).unwrap();
-        let picture = random_image(w, h, (degrees.abs() as u64) * 1000 + u64::from(w * 7 + h));
-        let space = Arc::new(LineSpace::new(w, h, angle));
-        let has_intervals = settings.mode != IntervalMode::None || mask.is_some();
-        let intervals = has_intervals.then(|| space.interval_map(&picture, settings, mask).unwrap());
-        let map = intervals
-            .clone()
-            .unwrap_or_else(|| space.interval_map(&picture, &IntervalSettings::default(), None).unwrap());
-        let lines = space.gather(&picture);
-        let options = SortOptions { key, descending, axis: Axis::Rows };
-        let what = format!(
-            "{degrees}° {w}x{h} {key:?} descending {descending} {:?} mask {}",
-            settings.relevant(),
-            mask.is_some()
-        );
-        Case { what, picture, space, intervals, map, lines, options }
-    }
-
-    /// Starts from the picture as a texture already on the GPU, as a clip's frame does (the
-    /// runs through [`Lines`] below start from the picture on the CPU).
-    fn start(&self, gpu: &Gpu, kit: &Kit, pipelines: &Pipelines, settings: RunSettings) -> AngledRun {
-        let texture = picture_texture(gpu, &self.picture, "test::picture");
-        AngledRun::start(
-            gpu,
-            pipelines,
-            &kit.scatter,
-            self.space.clone(),
-            StartRequest::of(StartPicture::Texture(texture), self.options)
-                .settings(settings)
-                .within(self.intervals.as_ref()),
-        )
-        .unwrap()
-    }
-
-    /// Checks a state in line space against the model there, and the picture against the
-    /// model scattered on the CPU.
-    fn check_state(&self, gpu: &Gpu, run: &AngledRun, model: &RgbaImage, at: &str) {
-        let lines = read_texture(gpu, run.line_state()).unwrap();
-        assert!(lines == *model, "{} {at}: line space differs from the model", self.what);
-        assert!(
-            lines_are_permutations(&self.lines, &lines, Axis::Rows),
-            "{} {at}: a line lost a pixel",
-            self.what
-        );
-        assert!(
-            fixed_pixels_stay(&self.lines, &lines, &self.map),
-            "{} {at}: padding or a fixed pixel moved",
-            self.what
-        );
-        let picture = read_texture(gpu, run.state()).unwrap();
-        assert!(picture == self.space.scatter(model), "{} {at}: the scattered picture differs", self.what);
-    }
-}
-
-/// Runs one step at a time, handing each step's count and swaps to `check`; returns the run.
-fn step_through(gpu: &Gpu, mut run: AngledRun, mut check: impl FnMut(&AngledRun, u32, u64)) -> AngledRun {
-    let reader = SwapReader::new(gpu, &run);
-    while run.steps_done() < run.total_steps() {
-        let mut encoder = gpu.device.create_command_encoder(&Default::default());
-        assert_eq!(run.record_steps(&mut encoder, 1), 1);
-        gpu.queue.submit([encoder.finish()]);
-        reader.collect(gpu, &mut run).unwrap();
-        let swaps = u64::from(run.stats().last_step_swaps.unwrap());
-        check(&run, run.steps_done(), swaps);
-    }
-    run
-}
-
-/// Every algorithm on `case`, against the model after every step; all end in the model's
-/// end, which holds the picture's pixels.
-fn check_all(gpu: &Gpu, kit: &Kit, case: &Case) {
-    let options = case.options;
-    let expected_lines = stable_sort_within(&case.lines, &options, &case.map);
-    let expected = case.space.scatter(&expected_lines);
-    let passes = case.map.max_interval_len();
-    let mut finals = Vec::new();
-
-    for pass_kind in [PassKind::Compute, PassKind::Fragment] {
-        let run = case.start(gpu, kit, &kit.odd_even, RunSettings { pass_kind, ..Default::default() });
-        assert_eq!(run.total_steps(), passes, "{}: passes are the longest interval", case.what);
-        case.check_state(gpu, &run, &case.lines, "odd-even start");
-        let mut model = case.lines.clone();
-        let run = step_through(gpu, run, |run, step, swaps| {
-            let model_swaps = odd_even_pass_within(&mut model, &options, Some(&case.map), step - 1);
-            case.check_state(gpu, run, &model, &format!("{pass_kind:?} pass {step}"));
-            assert_eq!(swaps, model_swaps, "{}: swaps of pass {step}", case.what);
-        });
-        finals.push((format!("odd-even {pass_kind:?}"), read_texture(gpu, run.state()).unwrap()));
-    }
-
-    let run = case.start(gpu, kit, &kit.bubble, RunSettings { phases_per_step: 3, ..Default::default() });
-    let mut model = case.lines.clone();
-    let mut phases = 0;
-    let run = step_through(gpu, run, |run, step, swaps| {
-        let end = (3 * step).min(passes);
-        let model_swaps: u64 =
-            (phases..end).map(|p| odd_even_pass_within(&mut model, &options, Some(&case.map), p)).sum();
-        phases = end;
-        case.check_state(gpu, run, &model, &format!("bubble step {step}"));
-        assert_eq!(swaps, model_swaps, "{}: bubble swaps of step {step}", case.what);
-    });
-    finals.push(("bubble".into(), read_texture(gpu, run.state()).unwrap()));
-
-    let radix = RadixSettings::default();
-    let run = case.start(gpu, kit, &kit.radix, RunSettings { radix, ..Default::default() });
-    let key = RadixKey::new(options, None).unwrap().with_interval_bits(case.map.interval_bits()).unwrap();
-    let plan = RadixPlan { key, digit_bits: radix.digit_bits, stages: 1, twin_indices: false };
-    assert_eq!(run.total_steps(), plan.steps(), "{}: digit passes", case.what);
-    let (width, height) = case.lines.dimensions();
-    let seqs = Sequences { width, height, axis: Axis::Rows, scope: Scope::Rows };
-    let (_, model_moved) = radix_steps_within(&case.lines, seqs, &plan, Some(&case.map), plan.steps());
-    let run = step_through(gpu, run, |run, step, moved| {
-        let (model, _) = radix_steps_within(&case.lines, seqs, &plan, Some(&case.map), step);
-        // Digit passes before the interval id's carry pixels across intervals (not out of their
-        // line); the padding is an interval of its own, so only the end must keep it in place.
-        let lines = read_texture(gpu, run.line_state()).unwrap();
-        assert!(lines == model, "{}: radix pass {step} differs from the model", case.what);
-        assert!(lines_are_permutations(&case.lines, &lines, Axis::Rows), "{}: radix pass {step}", case.what);
-        let picture = read_texture(gpu, run.state()).unwrap();
-        assert!(picture == case.space.scatter(&model), "{}: radix pass {step} scattered", case.what);
-        assert_eq!(moved, model_moved[step as usize - 1], "{}: pixels moved by pass {step}", case.what);
-    });
-    let radix_lines = read_texture(gpu, run.line_state()).unwrap();
-    assert!(fixed_pixels_stay(&case.lines, &radix_lines, &case.map), "{}: radix moved padding", case.what);
-    finals.push(("radix".into(), read_texture(gpu, run.state()).unwrap()));
-
-    // The bitonic network, one stage per step: the model's stage (within the same map, so the
-    // padding sorts as fixed pixels) after every stage, with exactly its exchanges.
-    for (name, pipelines) in [("bitonic", &kit.bitonic), ("bitonic in blocks of 16", &kit.bitonic_16)] {
-        let run = case.start(gpu, kit, pipelines, RunSettings::default());
-        let mut model = BitonicModel::new(&case.lines, options, Some(&case.map));
-        assert_eq!(run.total_steps(), model.stages(), "{}: {name} stages", case.what);
-        case.check_state(gpu, &run, &case.lines, &format!("{name} start"));
-        let run = step_through(gpu, run, |run, step, swaps| {
-            let exchanges = model.step();
-            case.check_state(gpu, run, model.state(), &format!("{name} stage {step}"));
-            assert_eq!(swaps, exchanges, "{}: {name} exchanges of stage {step}", case.what);
-        });
-        finals.push((name.into(), read_texture(gpu, run.state()).unwrap()));
-    }
-
-    let mut input: Vec<[u8; 4]> = case.picture.pixels().map(|p| p.0).collect();
-    input.sort_unstable();
-    for (name, picture) in &finals {
-        assert!(*picture == expected, "{}: {name} does not end in the model's picture", case.what);
-        let mut output: Vec<[u8; 4]> = picture.pixels().map(|p| p.0).collect();
-        output.sort_unstable();
-        assert!(output == input, "{}: {name} lost or duplicated a pixel", case.what);
-    }
+/// A case at `degrees` within the intervals `settings` and `mask` make along the lines (whole
+/// lines when they make none).
+fn at_angle_within(
+    degrees: f64,
+    (w, h): (u32, u32),
+    key: SortKey,
+    descending: bool,
+    settings: &IntervalSettings,
+    mask: Option<&Mask>,
+) -> Case {
+    let angle = Angle::new(degrees).unwrap();
+    let picture = random_image(w, h, (degrees.abs() as u64) * 1000 + u64::from(w * 7 + h));
+    let space = LineSpace::new(w, h, angle);
+    let what = format!(
+        "{degrees}° {w}x{h} {key:?} descending {descending} {:?} mask {}",
+        settings.relevant(),
+        mask.is_some()
+    );
+    Case::laid(what, space, picture, (key, descending), settings, mask)
 }
 
 #[test]
@@ -275,7 +86,7 @@ fn every_algorithm_matches_the_model_at_many_angles_and_sizes() {
     on_every_gpu(|gpu| {
         let kit = Kit::new(gpu);
         for (degrees, size, key, descending, threshold) in cases {
-            check_all(gpu, &kit, &Case::new(degrees, size, key, descending, threshold));
+            check_all(gpu, &kit, &at_angle(degrees, size, key, descending, threshold));
         }
     });
 }
@@ -359,7 +170,7 @@ fn every_algorithm_matches_the_model_at_angles_within_edges_and_masks() {
         let kit = Kit::new(gpu);
         for (i, (degrees, size, key, descending, settings, masked)) in cases.into_iter().enumerate() {
             let mask = masked.mask(size, 60 + i as u64);
-            let case = Case::within(degrees, size, key, descending, &settings, mask.as_ref());
+            let case = at_angle_within(degrees, size, key, descending, &settings, mask.as_ref());
             let picture = &case.picture;
             // What fixes a pixel, read off the picture directly.
             let mut fixed = match settings.mode {
@@ -394,8 +205,8 @@ fn every_algorithm_matches_the_model_at_angles_within_edges_and_masks() {
 /// same sort.
 #[test]
 fn restarts_keep_the_padding_fixed_and_lines_start_the_same_sort() {
-    let case = Case::new(30.0, (19, 11), SortKey::Luma, false, Some((0.2, 0.7)));
-    let whole = Case::new(30.0, (19, 11), SortKey::Luma, false, None);
+    let case = at_angle(30.0, (19, 11), SortKey::Luma, false, Some((0.2, 0.7)));
+    let whole = at_angle(30.0, (19, 11), SortKey::Luma, false, None);
     let threshold = case.intervals.clone().unwrap();
     on_every_gpu(|gpu| {
         let kit = Kit::new(gpu);

@@ -348,7 +348,7 @@ fn at_an_angle_the_lens_reads_the_line_through_the_point() {
         let (w, h) = (19, 11);
         let input = random_image(w, h, 3);
         let lines = Lines::new(Angle::new(30.0).unwrap(), (w, h), 4096).unwrap();
-        let Lines::Angled(space) = &lines else { panic!("30° has lines at an angle") };
+        let Lines::Laid(space) = &lines else { panic!("30° has lines at an angle") };
         let gathered = space.gather(&input);
         let whole = space.whole_lines().expect("lines at 30° are padded");
         let (line_width, count) = space.size();

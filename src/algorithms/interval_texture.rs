@@ -41,6 +41,14 @@ pub enum IntervalMapError {
         "--scope image sorts the whole picture as one sequence in scanline order, which has no lines to turn to an angle; drop --scope image or --angle"
     )]
     WholePictureAtAngle,
+    /// A path's one sequence too long for a texture row: only the radix view sorts it, whole.
+    #[error(
+        "this path is one sequence of {length} pixels, longer than this GPU's texture rows: only the radix view sorts it, as one whole sequence without intervals; use --algorithm radix without interval flags, --path rings or rays, or a smaller picture (--max-size)"
+    )]
+    LongSequence {
+        /// The sequence's length.
+        length: u64,
+    },
 }
 
 /// The pipeline constant that builds a comparison kernel (odd-even, bubble) with or without the

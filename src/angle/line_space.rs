@@ -20,11 +20,32 @@ pub const PADDING: [u8; 4] = [0, 0, 0, 0];
 /// Marks a line-space cell that holds no picture pixel (`NO_TEXEL` in the GPU's gather).
 pub const NO_PIXEL: u32 = u32::MAX;
 
-/// The line layout of one angle on one picture size, with what is made from it once and kept
-/// for every run along it (a clip's frames, the window's restarts).
+/// What the lines of a sort follow: straight lines at an angle, or a path ([`crate::paths`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Layout {
+    /// Straight lines at an angle.
+    Angle(Angle),
+    /// The lines of a path.
+    Path(crate::paths::Path),
+}
+
+impl std::fmt::Display for Layout {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Layout::Angle(angle) => write!(f, "at {angle}"),
+            Layout::Path(path) => write!(f, "of {path}"),
+        }
+    }
+}
+
+/// The line layout of one angle (or path) on one picture size, with what is made from it once
+/// and kept for every run along it (a clip's frames, the window's restarts).
 #[derive(Clone, Debug)]
 pub struct LineSpace {
-    angle: Angle,
+    layout: Layout,
+    /// One sequence too long for a row, laid out row after row in a picture of the source's
+    /// size and sorted as a whole picture.
+    wrapped: bool,
     width: u32,
     height: u32,
     lines: u32,
@@ -42,7 +63,8 @@ pub struct LineSpace {
 /// Layouts are equal when they lay out the same lines; what is kept from them does not count.
 impl PartialEq for LineSpace {
     fn eq(&self, other: &Self) -> bool {
-        (self.angle, self.width, self.height) == (other.angle, other.width, other.height)
+        (self.layout, self.wrapped, self.width, self.height)
+            == (other.layout, other.wrapped, other.width, other.height)
             && self.places == other.places
     }
 }
@@ -91,19 +113,40 @@ impl LineSpace {
             len[line] += 1;
         }
         let line_width = len.iter().copied().max().unwrap_or(0);
-        let mut places = vec![0u32; count];
-        let mut pixels = vec![NO_PIXEL; lines * line_width as usize];
-        for (index, place) in places.iter_mut().enumerate() {
-            let (line, position) = line_and_position(index);
-            let cell = line * line_width as usize + (position - first[line]) as usize;
-            *place = cell as u32;
-            pixels[cell] = index as u32;
+        let places = (0..count)
+            .map(|index| {
+                let (line, position) = line_and_position(index);
+                (line * line_width as usize + (position - first[line]) as usize) as u32
+            })
+            .collect();
+        LineSpace::from_places(
+            Layout::Angle(angle),
+            false,
+            (width, height),
+            (line_width, lines as u32),
+            places,
+        )
+    }
+
+    /// The layout whose picture pixel `i` (row-major) lies in line-space cell `places[i]` of a
+    /// line space of `line_width` x `lines` cells; the other cells are padding.
+    pub(crate) fn from_places(
+        layout: Layout,
+        wrapped: bool,
+        (width, height): (u32, u32),
+        (line_width, lines): (u32, u32),
+        places: Vec<u32>,
+    ) -> Self {
+        let mut pixels = vec![NO_PIXEL; lines as usize * line_width as usize];
+        for (index, &place) in places.iter().enumerate() {
+            pixels[place as usize] = index as u32;
         }
         LineSpace {
-            angle,
+            layout,
+            wrapped,
             width,
             height,
-            lines: lines as u32,
+            lines,
             line_width,
             places,
             pixels,
@@ -112,9 +155,14 @@ impl LineSpace {
         }
     }
 
-    /// The angle the lines follow.
-    pub fn angle(&self) -> Angle {
-        self.angle
+    /// What the lines follow.
+    pub fn layout(&self) -> Layout {
+        self.layout
+    }
+
+    /// Whether line space is one sequence wrapped from row to row (sorted as a whole picture).
+    pub fn is_wrapped(&self) -> bool {
+        self.wrapped
     }
 
     /// The picture's size.

@@ -3,6 +3,7 @@
 //! which (the interval map, its summary and overlay, starting a run) goes through [`Lines`], so the
 //! window, `--out`, `--record` and `--sweep` treat every angle alike.
 
+use super::line_space::Layout;
 use super::line_space::line_count;
 use super::scatter::LineScatter;
 use super::{Angle, AngledRun, LineSpace};
@@ -43,8 +44,8 @@ pub enum AngleError {
 pub enum Lines {
     /// The picture's rows or columns, sorted in place (also every angle whose lines these are).
     Axis(Axis),
-    /// Lines at an angle, sorted as the rows of their line space.
-    Angled(Arc<LineSpace>),
+    /// Lines at an angle or along a path, sorted as the rows of their line space.
+    Laid(Arc<LineSpace>),
 }
 
 impl Lines {
@@ -84,14 +85,17 @@ impl Lines {
             )
         )]
         let space = Arc::new(LineSpace::new(width, height, angle));
-        Ok(Lines::Angled(space))
+        Ok(Lines::Laid(space))
     }
 
     /// The direction the lines are sorted in.
     pub fn angle(&self) -> Angle {
         match self {
             Lines::Axis(axis) => Angle::of_axis(*axis),
-            Lines::Angled(space) => space.angle(),
+            Lines::Laid(space) => match space.layout() {
+                Layout::Angle(angle) => angle,
+                Layout::Path(_) => unreachable!("a path's lines are not an angle's"),
+            },
         }
     }
 
@@ -100,7 +104,7 @@ impl Lines {
     pub fn are(&self, angle: Angle, size: (u32, u32)) -> bool {
         match self {
             Lines::Axis(axis) => angle.axis() == Some(*axis),
-            Lines::Angled(space) => space.angle() == angle && space.picture_size() == size,
+            Lines::Laid(space) => space.layout() == Layout::Angle(angle) && space.picture_size() == size,
         }
     }
 
@@ -108,7 +112,7 @@ impl Lines {
     pub fn sorted_axis(&self) -> Axis {
         match self {
             Lines::Axis(axis) => *axis,
-            Lines::Angled(_) => Axis::Rows,
+            Lines::Laid(_) => Axis::Rows,
         }
     }
 
@@ -130,7 +134,7 @@ impl Lines {
         }
         match self {
             Lines::Axis(axis) => IntervalMap::compute(picture, *axis, settings, mask).map(Some),
-            Lines::Angled(space) => space.interval_map(picture, settings, mask).map(Some),
+            Lines::Laid(space) => space.interval_map(picture, settings, mask).map(Some),
         }
     }
 
@@ -149,7 +153,13 @@ impl Lines {
             Lines::Axis(_) => {
                 intervals.map_or(Ok(()), |map| algorithm.check_intervals(options, settings, map))
             }
-            Lines::Angled(space) => {
+            Lines::Laid(space) if space.is_wrapped() => {
+                if algorithm != Algorithm::Radix || intervals.is_some() {
+                    return Err(IntervalMapError::LongSequence { length: space.places().len() as u64 });
+                }
+                Ok(())
+            }
+            Lines::Laid(space) => {
                 if algorithm == Algorithm::Radix && settings.radix.scope == Scope::Image {
                     return Err(IntervalMapError::WholePictureAtAngle);
                 }
@@ -167,7 +177,7 @@ impl Lines {
     pub fn summary(&self, intervals: &IntervalMap) -> IntervalSummary {
         match self {
             Lines::Axis(_) => intervals.summary(),
-            Lines::Angled(space) => space.summary(intervals),
+            Lines::Laid(space) => space.summary(intervals),
         }
     }
 
@@ -176,7 +186,7 @@ impl Lines {
         let marks = crate::intervals::overlay::marks(intervals);
         match self {
             Lines::Axis(_) => marks,
-            Lines::Angled(space) => space.scatter(&marks),
+            Lines::Laid(space) => space.scatter(&marks),
         }
     }
 
@@ -194,7 +204,7 @@ impl Lines {
         let request = StartRequest { options: self.sort_options(request.options), ..request };
         match self {
             Lines::Axis(_) => pipelines.start(gpu, request),
-            Lines::Angled(space) => {
+            Lines::Laid(space) => {
                 Ok(Box::new(AngledRun::start(gpu, pipelines, scatter, space.clone(), request)?))
             }
         }
@@ -211,7 +221,7 @@ mod tests {
         assert!(matches!(at(0.0), Lines::Axis(Axis::Rows)));
         assert!(matches!(at(90.0), Lines::Axis(Axis::Columns)));
         assert!(matches!(at(-270.0), Lines::Axis(Axis::Columns)));
-        assert!(matches!(at(180.0), Lines::Angled(_)));
+        assert!(matches!(at(180.0), Lines::Laid(_)));
         let diagonal = at(45.0);
         assert_eq!(diagonal.sorted_axis(), Axis::Rows);
         assert!(diagonal.are(Angle::new(405.0).unwrap(), (40, 30)));

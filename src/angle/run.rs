@@ -1,5 +1,6 @@
-//! A sort along lines at an angle: any algorithm's run on the line-space picture, its state
-//! scattered back into the picture on the GPU after every batch of steps.
+//! A sort along lines at an angle or along a path: any algorithm's run on the line-space
+//! picture, its state scattered back into the picture on the GPU after every batch of steps. A
+//! path's one sequence wrapped from row to row is the radix view's, sorted as a whole picture.
 //!
 //! [`AngledRun`] is a [`SortRun`] like any other, so the window, the recorder, `--out` and the
 //! tests drive it unchanged: its [`SortRun::state`] is always the picture, in image space. The
@@ -51,8 +52,15 @@ impl AngledRun {
         space: Arc<LineSpace>,
         request: StartRequest<'_>,
     ) -> Result<Self, IntervalMapError> {
-        let StartRequest { picture, options, settings, intervals: source } = request;
-        if matches!(pipelines, Pipelines::Radix(_)) && settings.radix.scope == Scope::Image {
+        let StartRequest { picture, options, mut settings, intervals: source } = request;
+        let radix = matches!(pipelines, Pipelines::Radix(_));
+        if space.is_wrapped() {
+            // One sequence wrapped from row to row: the radix view sorts it as a whole picture.
+            if !radix || !matches!(source, MapSource::Cpu(None)) {
+                return Err(IntervalMapError::LongSequence { length: space.places().len() as u64 });
+            }
+            settings.radix.scope = Scope::Image;
+        } else if radix && settings.radix.scope == Scope::Image {
             return Err(IntervalMapError::WholePictureAtAngle);
         }
         let options = SortOptions { axis: Axis::Rows, ..options };

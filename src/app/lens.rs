@@ -125,6 +125,6 @@ fn line_point(lines: &Lines, line: &LensLine, near: (u32, u32)) -> (u32, u32) {
     match lines {
         Lines::Axis(Axis::Rows) => (near.0, line.index),
         Lines::Axis(Axis::Columns) => (line.index, near.1),
-        Lines::Angled(_) => line.ends[0],
+        Lines::Laid(_) => line.ends[0],
     }
 }

@@ -110,7 +110,7 @@ impl Session {
         match &self.lines {
             Lines::Axis(Axis::Rows) => width,
             Lines::Axis(Axis::Columns) => height,
-            Lines::Angled(space) => space.size().0,
+            Lines::Laid(space) => space.size().0,
         }
     }
 }

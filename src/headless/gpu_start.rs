@@ -32,7 +32,7 @@ impl Sorter<'_> {
         // need intervals found (padding to fix).
         let (axis, sorted_size, padded) = match &self.lines {
             Lines::Axis(axis) => (*axis, (width, height), false),
-            Lines::Angled(space) => {
+            Lines::Laid(space) => {
                 if space.picture_size() != (width, height) {
                     return None;
                 }

@@ -80,7 +80,7 @@ impl EarlyIntervals {
     ) -> Option<(Lines, Result<Option<IntervalMap>, IntervalError>)> {
         let fits = match &self.lines {
             Lines::Axis(_) => true,
-            Lines::Angled(space) => space.size().1 <= max_side,
+            Lines::Laid(space) => space.size().1 <= max_side,
         };
         (self.size == size && fits).then_some((self.lines, self.intervals))
     }

@@ -32,7 +32,7 @@ impl LensLine {
         let index = match lines {
             Lines::Axis(Axis::Rows) => y,
             Lines::Axis(Axis::Columns) => x,
-            Lines::Angled(space) => {
+            Lines::Laid(space) => {
                 let cell = space.places()[(y * width + x) as usize];
                 cell / space.size().0
             }
@@ -61,7 +61,7 @@ impl LensLine {
                     name: format!("{noun} {line}"),
                 }
             }
-            Lines::Angled(space) => {
+            Lines::Laid(space) => {
                 let (line_width, count) = space.size();
                 let line = index.min(count - 1);
                 // Each line is left-aligned in its row of line space; padding follows it.
@@ -79,7 +79,7 @@ impl LensLine {
                     origin: (0, line),
                     unit: (1, 0),
                     ends: [point(0), point(len - 1)],
-                    name: format!("line {line} at {}", space.angle()),
+                    name: format!("line {line} {}", space.layout()),
                 }
             }
         }
@@ -110,7 +110,7 @@ mod tests {
     #[test]
     fn lines_at_an_angle_are_rows_of_line_space_without_their_padding() {
         let lines = Lines::new(Angle::new(45.0).unwrap(), (4, 3), 4096).unwrap();
-        let Lines::Angled(space) = &lines else { panic!("45° is not an axis") };
+        let Lines::Laid(space) = &lines else { panic!("45° is not an axis") };
         for (x, y) in [(0, 0), (3, 2), (1, 2)] {
             let line = LensLine::through(&lines, (4, 3), (x, y));
             // The point lies on its line, and every position of the line is a picture pixel.
