@@ -25,6 +25,8 @@ pub struct Settings {
     pub options: SortOptions,
     /// The direction lines run in.
     pub direction: Angle,
+    /// The path lines follow instead (`--path`); `None`: straight lines in `direction`.
+    pub path: Option<crate::paths::PathChoice>,
     /// Pass kind, phases per step and radix settings.
     pub run: RunSettings,
     /// Whether phases per step were asked for; otherwise a sort nobody watches step by step
@@ -78,6 +80,12 @@ impl Settings {
     /// Whether the sort runs within intervals: an interval mode other than none, or a mask.
     pub fn uses_intervals(&self) -> bool {
         self.mask.is_some() || self.intervals.mode != IntervalMode::None
+    }
+
+    /// What file names say of the lines: the path's `-rings` ..., or the angle's `-angle30`
+    /// (nothing for rows).
+    pub fn lines_suffix(&self) -> String {
+        self.path.map_or_else(|| self.direction.file_suffix(), |path| path.file_suffix())
     }
 
     /// The settings a whole sort that nobody watches step by step runs with: the bubble sort in

@@ -13,9 +13,9 @@ mod laid_lines;
 
 use common::on_every_gpu;
 use laid_lines::{Case, Kit, check_all, step_through};
-use shadersort::algorithms::{RunSettings, SortRun};
 use shadersort::algorithms::interval_texture::IntervalMapError;
 use shadersort::algorithms::request::StartRequest;
+use shadersort::algorithms::{RunSettings, SortRun};
 use shadersort::angle::AngledRun;
 use shadersort::gpu::readback::read_texture;
 use shadersort::intervals::{IntervalMode, IntervalSettings, Mask, Threshold};

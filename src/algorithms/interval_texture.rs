@@ -36,9 +36,9 @@ pub enum IntervalMapError {
         "--scope image sorts the whole picture as one sequence, but intervals (--intervals, --threshold, --mask) are parts of lines; drop --scope image or the interval flags"
     )]
     WholePicture,
-    /// Lines at an angle are lines; the radix view's whole-picture scope has none.
+    /// Lines at an angle or along a path are lines; the radix view's whole-picture scope has none.
     #[error(
-        "--scope image sorts the whole picture as one sequence in scanline order, which has no lines to turn to an angle; drop --scope image or --angle"
+        "--scope image sorts the whole picture as one sequence in scanline order, which has no lines to turn to an angle or bend along a path; drop --scope image or --angle (or --path: its spiral and Hilbert curve are one sequence already)"
     )]
     WholePictureAtAngle,
     /// A path's one sequence too long for a texture row: only the radix view sorts it, whole.

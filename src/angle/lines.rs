@@ -39,6 +39,17 @@ pub enum AngleError {
     },
 }
 
+/// Why the lines of a sort cannot be laid out on this GPU.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum LinesError {
+    /// At an angle.
+    #[error(transparent)]
+    Angle(#[from] AngleError),
+    /// Along a path.
+    #[error(transparent)]
+    Path(#[from] crate::paths::layout::PathError),
+}
+
 /// The lines of a sort through one picture.
 #[derive(Clone, Debug)]
 pub enum Lines {
@@ -85,6 +96,28 @@ impl Lines {
             )
         )]
         let space = Arc::new(LineSpace::new(width, height, angle));
+        Ok(Lines::Laid(space))
+    }
+
+    /// The lines through a `width` x `height` picture that `path` asks for, else those of
+    /// `direction`; an error when their line space would exceed `max_side`.
+    pub fn along(
+        direction: Angle,
+        path: Option<crate::paths::PathChoice>,
+        size: (u32, u32),
+        max_side: u32,
+    ) -> Result<Self, LinesError> {
+        let Some(choice) = path else { return Ok(Lines::new(direction, size, max_side)?) };
+        let space = crate::paths::layout::line_space(&choice.on(size), size, max_side)?;
+        // As in `new`: in the browser the space stays on the page's one thread.
+        #[cfg_attr(
+            target_arch = "wasm32",
+            allow(
+                clippy::arc_with_non_send_sync,
+                reason = "in the browser wgpu's objects stay on the page's one thread"
+            )
+        )]
+        let space = Arc::new(space);
         Ok(Lines::Laid(space))
     }
 

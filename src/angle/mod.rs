@@ -21,7 +21,7 @@ pub mod run;
 pub mod scatter;
 
 pub use line_space::LineSpace;
-pub use lines::{AngleError, Lines};
+pub use lines::{AngleError, Lines, LinesError};
 pub use run::AngledRun;
 
 use crate::keys::options::Axis;

@@ -281,6 +281,7 @@ impl Running {
             algorithm: s.algorithm,
             options: s.options,
             direction: s.lines.angle(),
+            path: None,
             run: s.settings(),
             phases_per_step_given: false,
             intervals: s.intervals,

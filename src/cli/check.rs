@@ -156,8 +156,10 @@ impl Cli {
         Ok(())
     }
 
-    /// `--angle` with `--axis`, or with the whole-picture scope of a headless run.
+    /// `--angle` with `--axis`, or with the whole-picture scope of a headless run; `--path`
+    /// with either, its centre and rays.
     fn check_direction(&self) -> Result<(), String> {
+        self.check_path()?;
         let Some(angle) = self.angle else { return Ok(()) };
         if let Some(axis) = self.axis {
             return Err(format!(
@@ -171,6 +173,47 @@ impl Cli {
             return Err(
                 crate::algorithms::interval_texture::IntervalMapError::WholePictureAtAngle.to_string()
             );
+        }
+        Ok(())
+    }
+}
+
+impl Cli {
+    /// `--path` without `--axis` or `--angle`, with a centre that is a point and rays only for
+    /// rays; `--center` and `--rays` only with a path that takes them; a path in the window.
+    fn check_path(&self) -> Result<(), String> {
+        let Some(kind) = self.path else {
+            let stray = [("--center", self.center.is_some()), ("--rays", self.rays.is_some())];
+            return refuse_any(&stray, |flag| {
+                format!("{flag} applies to --path (rings, rays or spiral); add --path or drop {flag}")
+            });
+        };
+        let name = kind.name();
+        if let Some(flag) = [("--axis", self.axis.is_some()), ("--angle", self.angle.is_some())]
+            .into_iter()
+            .find_map(|(flag, given)| given.then_some(flag))
+        {
+            return Err(format!(
+                "--path {name} and {flag} both say what to sort along; give one (--path for rings, rays, a spiral or the Hilbert curve, {flag} for straight lines)"
+            ));
+        }
+        if let Some((x, y)) = self.center {
+            if !kind.has_centre() {
+                return Err(format!(
+                    "--path {name} has no centre: it fills the picture from its corner; drop --center"
+                ));
+            }
+            crate::paths::Centre::at(x, y)?;
+        }
+        if self.rays.is_some() && kind != crate::paths::PathKind::Rays {
+            return Err(format!(
+                "--rays sets how many rays --path rays has, not {name}; drop --rays or use --path rays"
+            ));
+        }
+        if self.out.is_none() && self.record.is_none() {
+            return Err(format!(
+                "the window does not sort along paths yet: add --out PATH.png or --record to sort along --path {name} headless"
+            ));
         }
         Ok(())
     }

@@ -181,6 +181,22 @@ pub struct Cli {
     #[arg(long, value_name = "DEG", allow_negative_numbers = true)]
     pub angle: Option<Angle>,
 
+    /// Sort along a path instead of straight lines: rings (circles around the centre, each by
+    /// angle), rays (straight out of the centre), spiral (the rings joined outward, one
+    /// sequence) or hilbert (the Hilbert curve, one sequence). A one-sequence path longer than
+    /// the GPU's texture rows is the radix view's, sorted whole (instead of --axis or --angle).
+    #[arg(long, value_name = "PATH")]
+    pub path: Option<crate::paths::PathKind>,
+
+    /// The centre of rings, rays and the spiral, in pixels of the picture as sorted (after
+    /// --max-size), x right and y down; outside the picture is allowed [default: its middle].
+    #[arg(long, value_name = "X,Y", value_parser = crate::paths::parse_centre, allow_hyphen_values = true)]
+    pub center: Option<(f64, f64)>,
+
+    /// How many rays --path rays has [default: about a pixel apart at the farthest corner].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub rays: Option<u32>,
+
     /// Largest picture side; larger pictures are downscaled (default: the GPU's texture limit).
     #[arg(long, value_name = "PIXELS", value_parser = clap::value_parser!(u32).range(1..))]
     pub max_size: Option<u32>,

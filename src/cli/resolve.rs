@@ -20,6 +20,11 @@ impl Cli {
             algorithm: self.algorithm(),
             options: self.sort_options(),
             direction: self.direction(),
+            path: self.path.map(|kind| crate::paths::PathChoice {
+                kind,
+                centre: self.center.and_then(|(x, y)| crate::paths::Centre::at(x, y).ok()),
+                rays: self.rays,
+            }),
             run: self.run_settings(),
             phases_per_step_given: self.phases_per_step.is_some(),
             intervals: self.interval_settings(),

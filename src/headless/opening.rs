@@ -61,7 +61,7 @@ impl EarlyIntervals {
         }
         let start = Instant::now();
         let size = picture.dimensions();
-        let lines = Lines::new(settings.direction, size, u32::MAX).ok()?;
+        let lines = Lines::along(settings.direction, settings.path, size, u32::MAX).ok()?;
         let intervals = if settings.uses_intervals() {
             lines.intervals(picture, &settings.intervals, mask)
         } else {
@@ -72,7 +72,8 @@ impl EarlyIntervals {
     }
 
     /// The lines and intervals, if they were found for a picture of `size` and the lines fit a
-    /// device whose largest texture side is `max_side` (else `Lines::new` says why not).
+    /// device whose largest texture side is `max_side` (else `Lines::along` lays them out for it,
+    /// or says why not: a path's one long sequence wraps there).
     pub(super) fn take(
         self,
         size: (u32, u32),
@@ -80,7 +81,7 @@ impl EarlyIntervals {
     ) -> Option<(Lines, Result<Option<IntervalMap>, IntervalError>)> {
         let fits = match &self.lines {
             Lines::Axis(_) => true,
-            Lines::Laid(space) => space.size().1 <= max_side,
+            Lines::Laid(space) => space.size().0 <= max_side && space.size().1 <= max_side,
         };
         (self.size == size && fits).then_some((self.lines, self.intervals))
     }

@@ -132,6 +132,29 @@ impl Path {
     }
 }
 
+/// A path as the user chose it, before a picture's size gives the default centre.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PathChoice {
+    /// Which path.
+    pub kind: PathKind,
+    /// The centre; `None`: the picture's middle.
+    pub centre: Option<Centre>,
+    /// Rays asked for.
+    pub rays: Option<u32>,
+}
+
+impl PathChoice {
+    /// The path through a picture of `size`.
+    pub fn on(self, size: (u32, u32)) -> Path {
+        Path { kind: self.kind, centre: self.centre.unwrap_or_else(|| Centre::middle(size)), rays: self.rays }
+    }
+
+    /// What file names say of it: `-rings`, `-rays`, `-spiral`, `-hilbert`.
+    pub fn file_suffix(self) -> String {
+        format!("-{}", self.kind.name())
+    }
+}
+
 impl fmt::Display for Path {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.kind.name())?;

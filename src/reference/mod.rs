@@ -1,6 +1,7 @@
 //! The CPU model of every algorithm, pass by pass: the oracle the GPU is tested against.
 
 pub mod bitonic;
+pub mod paths;
 pub mod radix;
 
 use crate::intervals::IntervalMap;

@@ -742,6 +742,18 @@ fn angled_model(
     space.scatter(&stable_sort_within(&space.gather(input), &rows, &map))
 }
 
+/// Saves `input` as `noise.png` in `dir`; the sort it returns writes `dir/NAME` with more flags
+/// and gives the file's bytes and pixels.
+fn sorter<'a>(dir: &'a Path, input: &RgbaImage) -> impl Fn(&str, &[&str]) -> (Vec<u8>, RgbaImage) + 'a {
+    let image = dir.join("noise.png");
+    input.save(&image).unwrap();
+    move |name: &str, args: &[&str]| {
+        let out = dir.join(name);
+        assert_succeeds(&[&[arg(&image), "--out", arg(&out)][..], args].concat(), &[]);
+        (std::fs::read(&out).unwrap(), open(&out).1)
+    }
+}
+
 /// The pixels of a picture as a sorted list: equal lists, equal multisets.
 fn pixel_multiset(picture: &RgbaImage) -> Vec<[u8; 4]> {
     let mut pixels: Vec<[u8; 4]> = picture.pixels().map(|p| p.0).collect();
@@ -757,13 +769,7 @@ fn an_angle_sorts_along_its_lines_keeping_every_pixel() {
     use shadersort::intervals::{IntervalMode, IntervalSettings, Threshold};
     let dir = tempfile::tempdir().unwrap();
     let input = random_image(37, 23, 8);
-    let image = dir.path().join("noise.png");
-    input.save(&image).unwrap();
-    let sort = |name: &str, args: &[&str]| {
-        let out = dir.path().join(name);
-        assert_succeeds(&[&[arg(&image), "--out", arg(&out)][..], args].concat(), &[]);
-        (std::fs::read(&out).unwrap(), open(&out).1)
-    };
+    let sort = sorter(dir.path(), &input);
     let (_, sorted) = sort("angle30.png", &["--angle", "30"]);
     assert!(pixel_multiset(&sorted) == pixel_multiset(&input), "--angle 30 lost or duplicated a pixel");
     assert!(
@@ -840,4 +846,5 @@ mod clips;
 mod decoded;
 #[path = "../clips/gif.rs"]
 mod gif_frames;
+mod paths;
 mod still_start;
