@@ -82,10 +82,9 @@ impl Settings {
         self.mask.is_some() || self.intervals.mode != IntervalMode::None
     }
 
-    /// What file names say of the lines: the path's `-rings` ..., or the angle's `-angle30`
-    /// (nothing for rows).
-    pub fn lines_suffix(&self) -> String {
-        self.path.map_or_else(|| self.direction.file_suffix(), |path| path.file_suffix())
+    /// What the lines follow: the path, else straight lines in the direction.
+    pub fn layout(&self) -> crate::angle::Layout {
+        self.path.map_or(crate::angle::Layout::Angle(self.direction), crate::angle::Layout::Path)
     }
 
     /// The settings a whole sort that nobody watches step by step runs with: the bubble sort in

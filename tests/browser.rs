@@ -6,7 +6,8 @@
 //! the CPU model as keys step the sort; S downloads the state (equal to the model's pass) and the
 //! page as shown; G downloads a GIF whose frames are the model's passes, and the page's recorder
 //! makes animated PNGs and zips of PNG frames of the model's passes too; 4 chooses the bitonic
-//! network, whose step S saves as the model's; a pinch zooms; side by side shows every lane; and
+//! network, whose step S saves as the model's; B bends the lines into rings and a Shift+click
+//! centres them, each end the model's; a pinch zooms; side by side shows every lane; and
 //! a browser without WebGPU gets the message saying so.
 //!
 //! Needs `chromium`, `chromedriver` and what `web/build.sh` installs for itself (the wasm32
@@ -34,6 +35,8 @@ mod ci;
 mod driver;
 #[path = "common/lens_bars.rs"]
 mod lens_bars;
+#[path = "browser/paths.rs"]
+mod paths;
 #[path = "browser/recordings.rs"]
 mod recordings;
 
@@ -154,6 +157,7 @@ fn the_page_runs_the_window_app_in_headless_chromium() {
     g_downloads_every_pass(&page, &picture);
     recordings::every_exact_format_records_the_model(&page.browser);
     four_chooses_the_bitonic_network(&page, &picture);
+    paths::b_bends_the_lines_and_a_shift_click_centres_them(&page, &picture);
     side_by_side_shows_every_lane(&page, &picture);
     without_webgpu_the_page_says_so(&page, port);
 }

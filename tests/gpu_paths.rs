@@ -37,7 +37,7 @@ fn along(
     settings: &IntervalSettings,
     mask: Option<&Mask>,
 ) -> Case {
-    let space = line_space(&path, size, 16384).unwrap();
+    let space = line_space(path.into(), size, 16384).unwrap();
     assert!(!space.is_wrapped(), "{path}: these cases fit a row");
     let seed = u64::from(size.0 * 31 + size.1) + path.kind as u64 * 1000;
     let what = format!(
@@ -98,7 +98,7 @@ fn a_wrapped_sequence_is_the_radix_views_and_sorts_whole() {
     let picture = random_image(size.0, size.1, 5);
     for kind in [PathKind::Spiral, PathKind::Hilbert] {
         let path = Path::around_middle(kind, size);
-        let space = Arc::new(line_space(&path, size, 512).unwrap());
+        let space = Arc::new(line_space(path.into(), size, 512).unwrap());
         assert!(space.is_wrapped(), "{path}");
         let lines = space.gather(&picture);
         let options = SortOptions::default();

@@ -8,6 +8,7 @@
 //! `l` becomes row `l` of the line-space picture, its pixels left-aligned in sort order, and
 //! the rest of the row, up to the longest line's length, is padding.
 
+pub use super::layout::Layout;
 use super::{Angle, Slope};
 use crate::intervals::{Cell, IntervalError, IntervalMap, IntervalSettings, IntervalSummary, Mask};
 use crate::keys::options::Axis;
@@ -19,24 +20,6 @@ pub const PADDING: [u8; 4] = [0, 0, 0, 0];
 
 /// Marks a line-space cell that holds no picture pixel (`NO_TEXEL` in the GPU's gather).
 pub const NO_PIXEL: u32 = u32::MAX;
-
-/// What the lines of a sort follow: straight lines at an angle, or a path ([`crate::paths`]).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Layout {
-    /// Straight lines at an angle.
-    Angle(Angle),
-    /// The lines of a path.
-    Path(crate::paths::Path),
-}
-
-impl std::fmt::Display for Layout {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Layout::Angle(angle) => write!(f, "at {angle}"),
-            Layout::Path(path) => write!(f, "of {path}"),
-        }
-    }
-}
 
 /// The line layout of one angle (or path) on one picture size, with what is made from it once
 /// and kept for every run along it (a clip's frames, the window's restarts).

@@ -99,16 +99,14 @@ impl Lines {
         Ok(Lines::Laid(space))
     }
 
-    /// The lines through a `width` x `height` picture that `path` asks for, else those of
-    /// `direction`; an error when their line space would exceed `max_side`.
-    pub fn along(
-        direction: Angle,
-        path: Option<crate::paths::PathChoice>,
-        size: (u32, u32),
-        max_side: u32,
-    ) -> Result<Self, LinesError> {
-        let Some(choice) = path else { return Ok(Lines::new(direction, size, max_side)?) };
-        let space = crate::paths::layout::line_space(&choice.on(size), size, max_side)?;
+    /// The lines of `layout` through a picture of `size`; an error when their line space would
+    /// exceed `max_side`.
+    pub fn of(layout: Layout, size: (u32, u32), max_side: u32) -> Result<Self, LinesError> {
+        let choice = match layout {
+            Layout::Angle(angle) => return Ok(Lines::new(angle, size, max_side)?),
+            Layout::Path(choice) => choice,
+        };
+        let space = crate::paths::layout::line_space(choice, size, max_side)?;
         // As in `new`: in the browser the space stays on the page's one thread.
         #[cfg_attr(
             target_arch = "wasm32",
@@ -119,6 +117,24 @@ impl Lines {
         )]
         let space = Arc::new(space);
         Ok(Lines::Laid(space))
+    }
+
+    /// What the lines follow.
+    pub fn layout(&self) -> Layout {
+        match self {
+            Lines::Axis(axis) => Layout::Angle(Angle::of_axis(*axis)),
+            Lines::Laid(space) => space.layout(),
+        }
+    }
+
+    /// Whether these are the lines of `layout` through a picture of `size` (so they need not be
+    /// laid out again).
+    pub fn are_of(&self, layout: Layout, size: (u32, u32)) -> bool {
+        match (self, layout) {
+            (_, Layout::Angle(angle)) => self.are(angle, size),
+            (Lines::Laid(space), _) => space.layout() == layout && space.picture_size() == size,
+            (Lines::Axis(_), Layout::Path(_)) => false,
+        }
     }
 
     /// The direction the lines are sorted in.

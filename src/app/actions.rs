@@ -3,7 +3,6 @@
 
 use super::dialogs::{Chosen, Purpose};
 use super::panel_model::Action;
-use super::window_angle;
 use super::{Running, Session};
 use crate::algorithms::Algorithm;
 use crate::controls::choice::SortChoice;
@@ -16,7 +15,7 @@ impl Running {
             Action::SetAlgorithm(a) => self.change(|s| s.algorithm = a),
             Action::SetKey(k) => self.change(|s| s.options.key = k),
             Action::SetReverse(r) => self.change(|s| s.options.descending = r),
-            Action::SetAngle(angle) => self.session.pending_angle = Some(angle),
+            Action::SetLayout(layout) => self.session.pending_layout = Some(layout),
             Action::SetPassKind(k) => self.change(|s| s.pass_kind = k),
             Action::SetRadix(r) => self.change(|s| s.radix = r),
             Action::SetCompare(c) => self.change(|s| s.compare = c),
@@ -55,11 +54,11 @@ impl Running {
     }
 
     /// Sorts as `next` says from now on, starting over from the input. A command changes one
-    /// thing: a new direction is laid out by `turn_to`, which keeps the old one when the new
+    /// thing: a new direction is laid out by `lay_out`, which keeps the old one when the new
     /// one's lines do not fit the GPU.
     fn choose(&mut self, next: SortChoice) {
-        if next.angle != self.session.lines.angle() {
-            self.turn_to(next.angle);
+        if next.layout != self.session.lines.layout() {
+            self.lay_out(next.layout);
         } else {
             self.change(|s| s.choose(next));
         }
@@ -85,7 +84,7 @@ impl Running {
         self.ui.say(format!(
             "{}, {} by {}, {order}; {view}{}",
             s.algorithm.title(),
-            window_angle::direction_name(s.lines.angle()),
+            s.lines.layout().name(),
             s.options.key,
             notice.unwrap_or_default()
         ));
@@ -122,6 +121,7 @@ impl Running {
             | Command::ToggleAxis
             | Command::TurnClockwise
             | Command::TurnCounterclockwise
+            | Command::BendLines
             | Command::TogglePassKind
             | Command::CycleDigitBits
             | Command::ToggleScope

@@ -61,7 +61,7 @@ impl Running {
     pub(super) fn file_stem(&self) -> String {
         let s = &self.session;
         let intervals = crate::intervals::file_suffix(s.intervals.mode, s.mask.is_some());
-        let angle = s.lines.angle().file_suffix();
+        let angle = s.lines.layout().file_suffix();
         format!("{}-{}-{}{angle}{intervals}", s.picture.name, s.algorithm.name(), s.options.key.name())
     }
 

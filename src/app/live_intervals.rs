@@ -6,7 +6,7 @@
 //! than [`RefreshThrottle`] allows while a slider is being dragged, and then restarts every
 //! lane in the new intervals and carries on as [`resume_after_new_intervals`] says.
 
-use crate::angle::Angle;
+use crate::angle::Layout;
 use crate::intervals::IntervalSettings;
 use web_time::{Duration, Instant};
 
@@ -18,14 +18,14 @@ pub struct IntervalInputs {
     pub settings: IntervalSettings,
     /// Which mask is loaded: a number that changes with every load or clear; `None` without one.
     pub mask: Option<u64>,
-    /// The direction the lines run in.
-    pub angle: Angle,
+    /// What the lines follow.
+    pub layout: Layout,
 }
 
 impl IntervalInputs {
-    /// The inputs of these settings, mask and direction.
-    pub fn new(settings: &IntervalSettings, mask: Option<u64>, angle: Angle) -> Self {
-        IntervalInputs { settings: settings.relevant(), mask, angle }
+    /// The inputs of these settings, mask and lines.
+    pub fn new(settings: &IntervalSettings, mask: Option<u64>, layout: Layout) -> Self {
+        IntervalInputs { settings: settings.relevant(), mask, layout }
     }
 
     /// Whether the sort runs within intervals at all: a mode other than none, or a mask.
@@ -102,31 +102,33 @@ pub fn resume_after_new_intervals(at: PlayerPosition) -> Resume {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::angle::Angle;
     use crate::intervals::{IntervalMode, Threshold};
     use crate::keys::SortKey;
+
+    const ROWS: Layout = Layout::Angle(Angle::ROWS);
 
     #[test]
     fn inputs_differ_only_when_the_intervals_would() {
         let threshold = IntervalSettings { mode: IntervalMode::Threshold, ..Default::default() };
-        let a = IntervalInputs::new(&threshold, None, Angle::ROWS);
-        assert_eq!(a, IntervalInputs::new(&IntervalSettings { seed: 5, ..threshold }, None, Angle::ROWS));
+        let a = IntervalInputs::new(&threshold, None, ROWS);
+        assert_eq!(a, IntervalInputs::new(&IntervalSettings { seed: 5, ..threshold }, None, ROWS));
         let moved = IntervalSettings { threshold: Threshold::new(0.3, 0.75).unwrap(), ..threshold };
-        assert_ne!(a, IntervalInputs::new(&moved, None, Angle::ROWS));
+        assert_ne!(a, IntervalInputs::new(&moved, None, ROWS));
+        assert_ne!(a, IntervalInputs::new(&IntervalSettings { key: SortKey::Hue, ..threshold }, None, ROWS));
+        assert_ne!(a, IntervalInputs::new(&threshold, Some(1), ROWS));
         assert_ne!(
-            a,
-            IntervalInputs::new(&IntervalSettings { key: SortKey::Hue, ..threshold }, None, Angle::ROWS)
+            IntervalInputs::new(&threshold, Some(1), ROWS),
+            IntervalInputs::new(&threshold, Some(2), ROWS)
         );
-        assert_ne!(a, IntervalInputs::new(&threshold, Some(1), Angle::ROWS));
-        assert_ne!(
-            IntervalInputs::new(&threshold, Some(1), Angle::ROWS),
-            IntervalInputs::new(&threshold, Some(2), Angle::ROWS)
-        );
-        assert_ne!(a, IntervalInputs::new(&threshold, None, Angle::COLUMNS));
-        assert_ne!(a, IntervalInputs::new(&threshold, None, Angle::new(30.0).unwrap()));
+        assert_ne!(a, IntervalInputs::new(&threshold, None, Layout::Angle(Angle::COLUMNS)));
+        assert_ne!(a, IntervalInputs::new(&threshold, None, Layout::Angle(Angle::new(30.0).unwrap())));
+        let rings = Layout::Angle(Angle::ROWS).bent();
+        assert_ne!(a, IntervalInputs::new(&threshold, None, rings));
         assert!(a.uses_interval_map());
-        let plain = IntervalInputs::new(&IntervalSettings::default(), None, Angle::ROWS);
+        let plain = IntervalInputs::new(&IntervalSettings::default(), None, ROWS);
         assert!(!plain.uses_interval_map());
-        assert!(IntervalInputs::new(&IntervalSettings::default(), Some(0), Angle::ROWS).uses_interval_map());
+        assert!(IntervalInputs::new(&IntervalSettings::default(), Some(0), ROWS).uses_interval_map());
     }
 
     #[test]

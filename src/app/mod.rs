@@ -10,14 +10,15 @@
 //!   lanes' pictures drawn from their state);
 //! - the user: `actions` (what commands and panel edits do), `panel_model` (what the panel reads
 //!   and reports), `ui`, `pictures` and `interval_panel` (the egui panel itself), `zoom`, `lens`
-//!   and `lens_panel` (the row lens: the line inspected, and its strip of bars);
+//!   and `lens_panel` (the row lens: the line inspected, and its strip of bars), `lines_panel`
+//!   (the panel's rows for straight lines and paths);
 //! - the sort: `session` (what is sorted and how), `lanes` and `lanes_by_time` (the GPU runs
 //!   shown), `window_intervals` and `live_intervals` (intervals, live), `window_mask`,
-//!   `window_angle` (the direction);
+//!   `window_lines` (what the lines follow: an angle or a path);
 //! - files: `dialogs` (files chosen or dropped, and the page's downloads), `files` (open, S),
 //!   `saves` (S's copies coming back), `window_recording`, `recording_job` and `recording` (G, in
 //!   the background), `window_clip` (a clip played sorted, paused, stepped, recorded). In the
-//!   page `web/recording.rs` (a GIF in memory, downloaded) and `web/window_clip.rs` (no clips)
+//!   page `web/recording.rs` (recorded in memory, downloaded) and `web/window_clip.rs` (no clips)
 //!   stand in for the last two.
 
 mod actions;
@@ -29,6 +30,7 @@ pub mod lanes;
 mod lanes_by_time;
 mod lens;
 pub mod lens_panel;
+pub mod lines_panel;
 pub mod live_intervals;
 pub mod panel_model;
 pub mod pictures;
@@ -42,10 +44,10 @@ mod running;
 mod saves;
 mod session;
 pub mod ui;
-mod window_angle;
 #[cfg_attr(target_arch = "wasm32", path = "web/window_clip.rs")]
 pub mod window_clip;
 mod window_intervals;
+mod window_lines;
 pub mod window_mask;
 mod window_recording;
 #[cfg(not(target_arch = "wasm32"))]
@@ -56,7 +58,7 @@ use crate::algorithms::odd_even::PassKind;
 use crate::algorithms::radix::RadixSettings;
 use crate::algorithms::{Algorithm, Pipelines};
 use crate::angle::scatter::LineScatter;
-use crate::angle::{Angle, Lines};
+use crate::angle::{Layout, Lines};
 use crate::controls::commands::{Command, CommandSpec};
 use crate::controls::player::Player;
 use crate::gpu::Gpu;
@@ -190,7 +192,7 @@ struct Session {
     picture: Picture,
     /// Key, order, and the axis the algorithms sort along (`lines.sorted_axis()`).
     options: SortOptions,
-    /// The lines sorted along: the direction laid through the picture.
+    /// The lines sorted along: straight lines or a path laid through the picture.
     lines: Lines,
     algorithm: Algorithm,
     pass_kind: PassKind,
@@ -213,8 +215,8 @@ struct Session {
     intervals_made_from: IntervalInputs,
     throttle: RefreshThrottle,
     /// An angle dragged in the panel and not yet laid out, and how often lay-outs may run.
-    pending_angle: Option<Angle>,
-    angle_throttle: RefreshThrottle,
+    pending_layout: Option<Layout>,
+    layout_throttle: RefreshThrottle,
     /// Whether the intervals are drawn over the pictures.
     show_intervals: bool,
 }

@@ -8,7 +8,7 @@ use super::zoom::Zoom;
 use crate::algorithms::Algorithm;
 use crate::algorithms::odd_even::PassKind;
 use crate::algorithms::radix::RadixSettings;
-use crate::angle::Angle;
+use crate::angle::Layout;
 use crate::controls::commands::{Command, CommandSpec};
 use crate::intervals::IntervalSettings;
 use crate::keys::SortKey;
@@ -25,8 +25,8 @@ pub enum Action {
     SetKey(SortKey),
     /// Largest first or not.
     SetReverse(bool),
-    /// A sort direction (rows, columns, or degrees).
-    SetAngle(Angle),
+    /// What the lines follow (rows, columns, degrees, or a path and its centre).
+    SetLayout(Layout),
     /// Compute or fragment.
     SetPassKind(PassKind),
     /// Radix digit width, key bits, scope, sub-steps.
@@ -99,8 +99,8 @@ pub struct UiModel<'a> {
     pub key: SortKey,
     /// Largest first.
     pub reverse: bool,
-    /// The sort direction.
-    pub angle: Angle,
+    /// What the lines follow.
+    pub layout: Layout,
     /// Side by side.
     pub compare: bool,
     /// How side-by-side lanes keep together.

@@ -4,6 +4,8 @@
 
 use super::panel_model::{Action, UiModel, UiState};
 use super::zoom::Zoom;
+use crate::angle::Layout;
+use crate::paths::{Centre, PathChoice, PathKind};
 
 /// Height of a side-by-side lane's label, in points.
 const LANE_LABEL: f32 = 20.0;
@@ -96,7 +98,14 @@ pub fn pictures(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, act
             let (x, y) = ((p.x - rect.min.x) / rect.width(), (p.y - rect.min.y) / rect.height());
             ((x * model.size.0 as f32) as u32, (y * model.size.1 as f32) as u32)
         };
+        let shift = ui.input(|i| i.modifiers.shift);
         if response.clicked()
+            && shift
+            && let Some(p) = response.interact_pointer_pos()
+            && let Some(layout) = centred_at(model.layout, rect, model.size, p)
+        {
+            actions.push(Action::SetLayout(layout));
+        } else if response.clicked()
             && let Some(p) = response.interact_pointer_pos().filter(|p| rect.contains(*p))
         {
             let (x, y) = to_picture(p);
@@ -110,11 +119,29 @@ pub fn pictures(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, act
                         (y as f32 + 0.5) / model.size.1 as f32 * rect.height(),
                     )
             };
-            let [a, b] = reading.line.ends.map(to_screen);
-            painter.line_segment([a, b], egui::Stroke::new(3.0, egui::Color32::from_black_alpha(160)));
-            painter.line_segment([a, b], egui::Stroke::new(1.0, egui::Color32::YELLOW));
+            for mark in &reading.line.marks {
+                let points: Vec<egui::Pos2> = mark.iter().copied().map(to_screen).collect();
+                let shadow = egui::Stroke::new(3.0, egui::Color32::from_black_alpha(160));
+                painter.add(egui::Shape::line(points.clone(), shadow));
+                painter.add(egui::Shape::line(points, egui::Stroke::new(1.0, egui::Color32::YELLOW)));
+            }
         }
     }
+}
+
+/// What a Shift+click at `at` on a picture drawn in `rect` makes of `layout`: its path centred
+/// there (to half a pixel, inside the picture or not), or rings around it when the lines are
+/// straight or the Hilbert curve (which has no centre).
+fn centred_at(layout: Layout, rect: egui::Rect, size: (u32, u32), at: egui::Pos2) -> Option<Layout> {
+    let half = |v: f32| f64::from((v * 2.0).round()) / 2.0;
+    let x = half((at.x - rect.min.x) / rect.width() * size.0 as f32);
+    let y = half((at.y - rect.min.y) / rect.height() * size.1 as f32);
+    let centre = Centre::at(x, y).ok()?;
+    let path = match layout {
+        Layout::Path(path) if path.kind.has_centre() => path,
+        _ => PathChoice { kind: PathKind::Rings, centre: None, rays: None },
+    };
+    Some(Layout::Path(PathChoice { centre: Some(centre), ..path }))
 }
 
 fn fit_zoom(model: &UiModel<'_>, area: egui::Rect, ppp: f32) -> Zoom {

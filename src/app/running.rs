@@ -74,14 +74,14 @@ impl Running {
         if let Some(mask) = &mask {
             ui.mask_path = mask.path.display().to_string();
         }
-        let lines = Lines::new(
-            given.direction,
+        let lines = Lines::of(
+            given.layout(),
             picture.pixels.dimensions(),
             gpu.device.limits().max_texture_dimension_2d,
         )?;
         let sort_options = lines.sort_options(given.options);
         let intervals_made_from =
-            IntervalInputs::new(&given.intervals, mask.as_ref().map(|m| m.id), lines.angle());
+            IntervalInputs::new(&given.intervals, mask.as_ref().map(|m| m.id), lines.layout());
         let interval_map = window_intervals::compute_intervals(
             &lines,
             &picture.pixels,
@@ -124,8 +124,8 @@ impl Running {
             interval_map,
             intervals_made_from,
             throttle: RefreshThrottle::default(),
-            pending_angle: None,
-            angle_throttle: RefreshThrottle::default(),
+            pending_layout: None,
+            layout_throttle: RefreshThrottle::default(),
             show_intervals: false,
         };
         log::info!("window on {}", gpu.describe());
@@ -197,7 +197,7 @@ impl Running {
             || self.recording.is_some()
             || self.quit_after.is_some()
             || self.intervals_pending()
-            || self.session.pending_angle.is_some()
+            || self.session.pending_layout.is_some()
             || self.session.lanes.counts_pending()
             || self.saves.pending()
             || self.lens.as_ref().is_some_and(super::lens::WindowLens::pending)
@@ -225,7 +225,7 @@ impl Running {
         }
         self.advance_clip(now);
         self.refresh_intervals(now);
-        self.apply_pending_angle(now);
+        self.apply_pending_layout(now);
         self.step(seconds);
         self.read_lens();
         self.write_saves();
@@ -241,7 +241,7 @@ impl Running {
             radix: self.session.radix,
             key: self.session.options.key,
             reverse: self.session.options.descending,
-            angle: self.session.pending_angle.unwrap_or(self.session.lines.angle()),
+            layout: self.session.pending_layout.unwrap_or(self.session.lines.layout()),
             compare: self.session.compare,
             sync: self.session.sync,
             step_noun: self.session.step_noun(),

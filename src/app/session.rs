@@ -60,15 +60,15 @@ impl Session {
             algorithm: self.algorithm,
             key: self.options.key,
             descending: self.options.descending,
-            angle: self.lines.angle(),
+            layout: self.lines.layout(),
             settings: self.settings(),
             compare: self.compare,
             sync: self.sync,
         }
     }
 
-    /// Takes `choice` but its direction (the lines are laid out by `Running::turn_to`, which
-    /// may refuse an angle); the lanes follow at their next start.
+    /// Takes `choice` but its layout (the lines are laid out by `Running::lay_out`, which may
+    /// refuse one); the lanes follow at their next start.
     pub(super) fn choose(&mut self, choice: SortChoice) {
         self.algorithm = choice.algorithm;
         self.options.key = choice.key;

@@ -7,7 +7,6 @@ use super::panel_model::{Action, LaneView, UiModel, UiState};
 use super::zoom::Zoom;
 use crate::algorithms::Algorithm;
 use crate::algorithms::odd_even::PassKind;
-use crate::angle::Angle;
 use crate::controls::commands::{Command, CommandSpec, spec_of};
 use crate::keys::SortKey;
 use crate::keys::options::Scope;
@@ -112,7 +111,11 @@ fn side_panel(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, actio
         }
 
         ui.label("Direction");
-        direction(ui, model, actions);
+        super::lines_panel::direction(ui, model, actions);
+        ui.end_row();
+
+        ui.label("Path");
+        super::lines_panel::path(ui, model, actions);
         ui.end_row();
 
         if let Some(compare) = check_row(ui, "View", model.compare, "side by side") {
@@ -275,33 +278,6 @@ fn format_tip(format: RecordFormat) -> &'static str {
         }
     };
     tip
-}
-
-/// The sort direction: rows, columns, or any angle in degrees (dragged or typed; `[` and `]`
-/// turn it by 15°).
-fn direction(ui: &mut egui::Ui, model: &UiModel<'_>, actions: &mut Vec<Action>) {
-    let clockwise = spec_of(model.commands, Command::TurnClockwise);
-    let counterclockwise = spec_of(model.commands, Command::TurnCounterclockwise);
-    let tip = format!(
-        "Degrees, y pointing down: 0 rows left to right, 90 columns top to bottom, 180 rows right to left ({} and {} turn it by 15°)",
-        counterclockwise.keys_label(),
-        clockwise.keys_label()
-    );
-    ui.horizontal(|ui| {
-        for (angle, name) in [(Angle::ROWS, "rows"), (Angle::COLUMNS, "columns")] {
-            if ui.radio(model.angle == angle, name).clicked() && model.angle != angle {
-                actions.push(Action::SetAngle(angle));
-            }
-        }
-        let mut degrees = model.angle.degrees();
-        let drag = egui::DragValue::new(&mut degrees).speed(0.5).suffix("°").max_decimals(3);
-        if ui.add(drag).on_hover_text(tip).changed()
-            && let Ok(angle) = Angle::new(degrees)
-            && angle != model.angle
-        {
-            actions.push(Action::SetAngle(angle));
-        }
-    });
 }
 
 /// The radix view's rows of the settings grid: digit width, key bits, scope, sub-steps.

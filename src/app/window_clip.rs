@@ -280,8 +280,11 @@ impl Running {
             mask: s.mask.as_ref().map(|m| m.path.clone()),
             algorithm: s.algorithm,
             options: s.options,
-            direction: s.lines.angle(),
-            path: None,
+            direction: s.lines.layout().angle().unwrap_or_default(),
+            path: match s.lines.layout() {
+                crate::angle::Layout::Path(path) => Some(path),
+                crate::angle::Layout::Angle(_) => None,
+            },
             run: s.settings(),
             phases_per_step_given: false,
             intervals: s.intervals,

@@ -32,7 +32,7 @@ impl Running {
     /// What the intervals would be made from now.
     fn interval_inputs(&self) -> IntervalInputs {
         let s = &self.session;
-        IntervalInputs::new(&s.intervals, s.mask.as_ref().map(|m| m.id), s.lines.angle())
+        IntervalInputs::new(&s.intervals, s.mask.as_ref().map(|m| m.id), s.lines.layout())
     }
 
     /// Whether the controls have changed the intervals since the lanes' map was made.

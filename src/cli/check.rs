@@ -180,7 +180,7 @@ impl Cli {
 
 impl Cli {
     /// `--path` without `--axis` or `--angle`, with a centre that is a point and rays only for
-    /// rays; `--center` and `--rays` only with a path that takes them; a path in the window.
+    /// rays; `--center` and `--rays` only with a path that takes them.
     fn check_path(&self) -> Result<(), String> {
         let Some(kind) = self.path else {
             let stray = [("--center", self.center.is_some()), ("--rays", self.rays.is_some())];
@@ -208,11 +208,6 @@ impl Cli {
         if self.rays.is_some() && kind != crate::paths::PathKind::Rays {
             return Err(format!(
                 "--rays sets how many rays --path rays has, not {name}; drop --rays or use --path rays"
-            ));
-        }
-        if self.out.is_none() && self.record.is_none() {
-            return Err(format!(
-                "the window does not sort along paths yet: add --out PATH.png or --record to sort along --path {name} headless"
             ));
         }
         Ok(())

@@ -4,10 +4,10 @@
 //! lanes over from the input.
 
 use super::commands::Command;
-use super::direction::{TURN_DEGREES, toggled_axis};
 use super::lane_plan::LaneSync;
 use crate::algorithms::{Algorithm, RunSettings};
-use crate::angle::Angle;
+use crate::angle::Layout;
+use crate::angle::layout::TURN_DEGREES;
 use crate::keys::SortKey;
 use crate::keys::options::Scope;
 use crate::keys::radix_key::next_digit_bits;
@@ -21,8 +21,8 @@ pub struct SortChoice {
     pub key: SortKey,
     /// Largest key first (X).
     pub descending: bool,
-    /// The direction (A, `[`, `]`).
-    pub angle: Angle,
+    /// What the lines follow (A, `[`, `]`, B).
+    pub layout: Layout,
     /// Pass kind (T), phases per step, radix digit width (D), scope (W) and sub-steps (U).
     pub settings: RunSettings,
     /// Every algorithm side by side (C).
@@ -41,9 +41,10 @@ impl SortChoice {
             Command::ChooseAlgorithm(algorithm) => next.algorithm = algorithm,
             Command::CycleKey => next.key = self.key.next(),
             Command::ToggleReverse => next.descending = !self.descending,
-            Command::ToggleAxis => next.angle = toggled_axis(self.angle),
-            Command::TurnClockwise => next.angle = self.angle.turned(TURN_DEGREES),
-            Command::TurnCounterclockwise => next.angle = self.angle.turned(-TURN_DEGREES),
+            Command::ToggleAxis => next.layout = self.layout.toggled_axis(),
+            Command::TurnClockwise => next.layout = self.layout.turned(TURN_DEGREES),
+            Command::TurnCounterclockwise => next.layout = self.layout.turned(-TURN_DEGREES),
+            Command::BendLines => next.layout = self.layout.bent(),
             Command::TogglePassKind => next.settings.pass_kind = self.settings.pass_kind.toggled(),
             Command::CycleDigitBits => radix.digit_bits = next_digit_bits(radix.digit_bits),
             Command::ToggleScope => {
@@ -71,6 +72,7 @@ mod tests {
     use super::*;
     use crate::algorithms::odd_even::PassKind;
     use crate::algorithms::radix::RadixSettings;
+    use crate::angle::Angle;
     use crate::controls::commands::command_table;
 
     /// How a window starts: odd-even by luma along rows, compute passes, alone.
@@ -79,7 +81,7 @@ mod tests {
             algorithm: Algorithm::OddEven,
             key: SortKey::Luma,
             descending: false,
-            angle: Angle::ROWS,
+            layout: Layout::default(),
             settings: RunSettings {
                 pass_kind: PassKind::Compute,
                 phases_per_step: 1,
@@ -96,7 +98,7 @@ mod tests {
     }
 
     fn degrees(c: SortChoice) -> f64 {
-        c.angle.degrees()
+        c.layout.angle().expect("straight lines").degrees()
     }
 
     #[test]
@@ -113,17 +115,20 @@ mod tests {
     #[test]
     fn a_toggles_rows_and_columns_and_brackets_turn_15_degrees() {
         let s = start();
-        assert_eq!(times(s, Command::ToggleAxis, 1).angle, Angle::COLUMNS);
-        assert_eq!(times(s, Command::ToggleAxis, 2).angle, Angle::ROWS);
+        assert_eq!(times(s, Command::ToggleAxis, 1).layout, Layout::Angle(Angle::COLUMNS));
+        assert_eq!(times(s, Command::ToggleAxis, 2).layout, Layout::Angle(Angle::ROWS));
         // `]` turns clockwise on screen: rows (0°) to 15°; `[` the other way, to 345°.
         assert_eq!(degrees(times(s, Command::TurnClockwise, 1)), 15.0);
         assert_eq!(degrees(times(s, Command::TurnCounterclockwise, 1)), 345.0);
         assert_eq!(degrees(times(s, Command::TurnClockwise, 6)), 90.0);
-        assert_eq!(times(s, Command::TurnClockwise, 6).angle, Angle::COLUMNS);
+        assert_eq!(times(s, Command::TurnClockwise, 6).layout, Layout::Angle(Angle::COLUMNS));
         let turned = times(s, Command::TurnClockwise, 2);
         assert_eq!(turned.after(Command::TurnCounterclockwise).map(degrees), Some(15.0));
+        // B bends straight lines into rings, and back to rows after the Hilbert curve.
+        assert_eq!(times(s, Command::BendLines, 1).layout.name(), "rings around the middle");
+        assert_eq!(times(turned, Command::BendLines, 5).layout, Layout::Angle(Angle::ROWS));
         // From any angle but rows, A goes to rows.
-        assert_eq!(turned.after(Command::ToggleAxis).map(|c| c.angle), Some(Angle::ROWS));
+        assert_eq!(turned.after(Command::ToggleAxis).map(|c| c.layout), Some(Layout::Angle(Angle::ROWS)));
     }
 
     #[test]
@@ -160,7 +165,7 @@ mod tests {
                 format!("{:?}", c.algorithm),
                 format!("{:?}", c.key),
                 format!("{}", c.descending),
-                format!("{}", c.angle.degrees()),
+                c.layout.name(),
                 format!("{:?}", c.settings.pass_kind),
                 format!("{}", r.digit_bits),
                 format!("{:?}", r.scope),

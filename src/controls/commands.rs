@@ -38,6 +38,8 @@ pub enum Command {
     TurnClockwise,
     /// The sort direction 15° counterclockwise.
     TurnCounterclockwise,
+    /// Straight lines to rings, rays, the spiral, the Hilbert curve, and back to rows.
+    BendLines,
     /// Compute or fragment passes.
     TogglePassKind,
     /// Radix: the next digit width (1, 2, 4, 8 bits).
@@ -224,6 +226,12 @@ pub fn command_table() -> Vec<CommandSpec> {
             "Turn the sort direction 15° clockwise (0° rows, 90° columns, 180° rows right to left)",
         ),
         spec(
+            Command::BendLines,
+            &[p(B)],
+            "Bend the lines",
+            "Sort along rings, then rays, a spiral, the Hilbert curve, and straight rows again (Shift+click sets the centre)",
+        ),
+        spec(
             Command::TogglePassKind,
             &[p(T)],
             "Compute / fragment",
@@ -378,6 +386,7 @@ mod tests {
             (M, false, Command::CycleIntervalMode),
             (OpenBracket, false, Command::TurnCounterclockwise),
             (CloseBracket, false, Command::TurnClockwise),
+            (B, false, Command::BendLines),
             (S, false, Command::SavePng),
             (Comma, false, Command::PreviousFrame),
             (Period, false, Command::NextFrame),

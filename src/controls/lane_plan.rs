@@ -80,7 +80,8 @@ pub fn short_lane_label(algorithm: Algorithm, settings: &RunSettings) -> String 
 /// or the closest the algorithm can do, with the reason: `lines` without the intervals when they
 /// cannot be sorted within (the radix view's whole-picture scope, or interval ids and key too wide
 /// for 32 bits), and the picture's rows without intervals when it cannot sort along `lines` at all
-/// (the whole-picture scope at an angle, or even whole lines of line space too wide).
+/// (the whole-picture scope at an angle or along a path, even whole lines of line space too wide,
+/// or a path's one sequence too long for any algorithm but the radix view).
 pub fn for_lane<'a>(
     lines: &Lines,
     algorithm: Algorithm,
@@ -97,12 +98,13 @@ pub fn for_lane<'a>(
     {
         return (lines.clone(), None, Some(whole_lines_notice(algorithm, &e)));
     }
+    let along = lines.layout().name();
     let notice = match e {
         IntervalMapError::WholePictureAtAngle => format!(
-            "{} sorts the whole picture as one sequence, not along the angle: its whole-picture scope has no lines to turn (W sorts lines)",
+            "{} sorts the whole picture as one sequence, not along {along}: its whole-picture scope has no lines to follow (W sorts lines)",
             algorithm.title()
         ),
-        other => format!("{} sorts the picture's rows, not along the angle: {other}", algorithm.title()),
+        other => format!("{} sorts the picture's rows, not along {along}: {other}", algorithm.title()),
     };
     (Lines::Axis(Axis::Rows), None, Some(notice))
 }

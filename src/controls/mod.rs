@@ -6,7 +6,6 @@
 
 pub mod choice;
 pub mod commands;
-pub mod direction;
 pub mod explain;
 pub mod lane_plan;
 pub mod player;

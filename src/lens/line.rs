@@ -2,7 +2,7 @@
 //! sorts (rows, columns, or lines at an angle), and where that line lies in the run's state
 //! (the picture itself, or a row of line space).
 
-use crate::angle::Lines;
+use crate::angle::{Layout, Lines};
 use crate::keys::options::Axis;
 
 /// One line of a run, as the lens reads and draws it.
@@ -19,8 +19,12 @@ pub struct LensLine {
     pub origin: (u32, u32),
     /// See `origin`.
     pub unit: (u32, u32),
-    /// The picture pixels of the line's first and last positions, for marking it on screen.
+    /// The picture pixels of the line's first and last positions.
     pub ends: [(u32, u32); 2],
+    /// How to mark it on screen: polylines through picture pixels (the two ends of a straight
+    /// line; a path's line through its pixels, broken where it jumps, as a ring does across the
+    /// picture's edge).
+    pub marks: Vec<Vec<(u32, u32)>>,
     /// "row 12", "column 3", "line 40 at 30°".
     pub name: String,
 }
@@ -58,6 +62,7 @@ impl LensLine {
                     origin: oriented((0, line)),
                     unit: oriented((1, 0)),
                     ends: [oriented((0, line)), oriented((len - 1, line))],
+                    marks: vec![vec![oriented((0, line)), oriented((len - 1, line))]],
                     name: format!("{noun} {line}"),
                 }
             }
@@ -72,6 +77,10 @@ impl LensLine {
                     let pixel = space.pixel_at(line as usize, p as usize).expect("inside the line") as u32;
                     (pixel % width, pixel / width)
                 };
+                let marks = match space.layout() {
+                    Layout::Angle(_) => vec![vec![point(0), point(len - 1)]],
+                    Layout::Path(_) => trace((0..len).map(point)),
+                };
                 LensLine {
                     index: line,
                     count,
@@ -79,6 +88,7 @@ impl LensLine {
                     origin: (0, line),
                     unit: (1, 0),
                     ends: [point(0), point(len - 1)],
+                    marks,
                     name: format!("line {line} {}", space.layout()),
                 }
             }
@@ -92,10 +102,65 @@ impl LensLine {
     }
 }
 
+/// Most points a path's mark is drawn through; longer lines are thinned evenly.
+const MAX_MARK_POINTS: usize = 4096;
+
+/// Polylines through `pixels`, in order, broken where two consecutive pixels are not
+/// neighbours, and closed where the last pixel neighbours the first (a ring); thinned evenly to
+/// about [`MAX_MARK_POINTS`] points, each piece keeping its ends.
+fn trace(pixels: impl ExactSizeIterator<Item = (u32, u32)>) -> Vec<Vec<(u32, u32)>> {
+    let step = pixels.len().div_ceil(MAX_MARK_POINTS).max(1);
+    let mut pieces: Vec<Vec<(u32, u32)>> = Vec::new();
+    for p in pixels {
+        match pieces.last_mut() {
+            Some(piece) if piece.last().is_some_and(|q| p.0.abs_diff(q.0) <= 1 && p.1.abs_diff(q.1) <= 1) => {
+                piece.push(p)
+            }
+            _ => pieces.push(vec![p]),
+        }
+    }
+    let first = pieces.first().map(|piece| piece[0]);
+    if let (Some(first), Some(piece)) = (first, pieces.last_mut()) {
+        let last = *piece.last().expect("pieces are never empty");
+        if last != first && last.0.abs_diff(first.0) <= 1 && last.1.abs_diff(first.1) <= 1 {
+            piece.push(first);
+        }
+    }
+    for piece in &mut pieces {
+        let last = *piece.last().expect("pieces are never empty");
+        let mut thinned: Vec<(u32, u32)> = piece.iter().copied().step_by(step).collect();
+        if thinned.last() != Some(&last) {
+            thinned.push(last);
+        }
+        *piece = thinned;
+    }
+    pieces
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::angle::Angle;
+
+    #[test]
+    fn a_path_line_is_marked_through_its_pixels_broken_where_it_jumps() {
+        let lines = Lines::of(Layout::Angle(Angle::ROWS).bent(), (9, 7), 4096).unwrap();
+        // Ring 4 around (4.5, 3.5) reaches past the 9x7 picture's top and bottom: an arc on the
+        // left, and one on the right drawn as the ring's end closing on its start at 0°.
+        let line = LensLine::through(&lines, (9, 7), (8, 3));
+        assert_eq!(line.name, "line 4 of rings around the middle");
+        assert_eq!(line.marks.len(), 3, "{:?}", line.marks);
+        assert_eq!(line.marks.iter().map(Vec::len).sum::<usize>(), line.len as usize + 1);
+        assert_eq!(line.marks[2].last(), Some(&line.ends[0]), "the end closes on the start");
+        for pair in line.marks.iter().flat_map(|m| m.windows(2)) {
+            assert!(pair[0].0.abs_diff(pair[1].0) <= 1 && pair[0].1.abs_diff(pair[1].1) <= 1, "{pair:?}");
+        }
+        // A long line is thinned, its ends kept.
+        let long = trace((0..10_000).map(|x| (x, 0)));
+        assert_eq!(long.len(), 1);
+        assert!(long[0].len() <= MAX_MARK_POINTS + 1 && long[0].len() > MAX_MARK_POINTS / 2);
+        assert_eq!((long[0][0], *long[0].last().unwrap()), ((0, 0), (9_999, 0)));
+    }
 
     #[test]
     fn rows_and_columns_run_through_the_point() {

@@ -2,7 +2,7 @@
 //! padded to the longest; a one-sequence path longer than a texture row wraps from row to row
 //! in a picture of the source's size, to be sorted as one whole picture.
 
-use super::{Centre, Path, geometry};
+use super::{Centre, Path, PathChoice, geometry};
 use crate::angle::LineSpace;
 use crate::angle::line_space::Layout;
 use crate::picture::input::scaled_size;
@@ -31,11 +31,16 @@ pub enum PathError {
     },
 }
 
-/// The line space of `path` through a `width` x `height` picture on a device whose textures
-/// are at most `max_side` on a side.
-pub fn line_space(path: &Path, (width, height): (u32, u32), max_side: u32) -> Result<LineSpace, PathError> {
+/// The line space of the path `choice` through a `width` x `height` picture on a device whose
+/// textures are at most `max_side` on a side.
+pub fn line_space(
+    choice: PathChoice,
+    (width, height): (u32, u32),
+    max_side: u32,
+) -> Result<LineSpace, PathError> {
+    let path = &choice.on((width, height));
     let lines = geometry::lines(path, (width, height));
-    let layout = Layout::Path(*path);
+    let layout = Layout::Path(choice);
     if path.kind.is_one_sequence() && lines[0].len() as u64 > u64::from(max_side) {
         // Wrapped: sequence position p in cell p of a picture of the source's size.
         let mut places = vec![0u32; lines[0].len()];
@@ -105,7 +110,7 @@ mod tests {
     fn lines_become_rows_and_a_long_sequence_wraps() {
         let size = (9, 7);
         let rings = Path::around_middle(PathKind::Rings, size);
-        let space = line_space(&rings, size, 64).unwrap();
+        let space = line_space(rings.into(), size, 64).unwrap();
         let lines = geometry::lines(&rings, size);
         assert_eq!(space.size(), (lines.iter().map(Vec::len).max().unwrap() as u32, lines.len() as u32));
         for (line, pixels) in lines.iter().enumerate() {
@@ -116,8 +121,8 @@ mod tests {
         assert!(!space.is_wrapped());
         // 63 pixels fit a row of 64; not one of 32, so the spiral wraps.
         let spiral = Path::around_middle(PathKind::Spiral, size);
-        assert_eq!(line_space(&spiral, size, 64).unwrap().size(), (63, 1));
-        let wrapped = line_space(&spiral, size, 32).unwrap();
+        assert_eq!(line_space(spiral.into(), size, 64).unwrap().size(), (63, 1));
+        let wrapped = line_space(spiral.into(), size, 32).unwrap();
         assert!(wrapped.is_wrapped() && wrapped.size() == size && !wrapped.has_padding());
         let sequence = &geometry::lines(&spiral, size)[0];
         for (position, &pixel) in sequence.iter().enumerate() {
@@ -129,12 +134,15 @@ mod tests {
     fn too_many_rays_are_refused_with_a_size_that_fits() {
         let size = (300, 200);
         let rays = Path::around_middle(PathKind::Rays, size);
-        let err = line_space(&rays, size, 512).unwrap_err();
+        let err = line_space(rays.into(), size, 512).unwrap_err();
         let PathError::TooLarge { fits, .. } = &err;
         assert!(err.to_string().contains("rays") && err.to_string().contains("--rays N"), "{err}");
         let fitting = scaled_size(300, 200, *fits);
-        assert!(line_space(&Path::around_middle(PathKind::Rays, fitting), fitting, 512).is_ok(), "{err}");
+        assert!(
+            line_space(Path::around_middle(PathKind::Rays, fitting).into(), fitting, 512).is_ok(),
+            "{err}"
+        );
         let over = scaled_size(300, 200, fits + 1);
-        assert!(line_space(&Path::around_middle(PathKind::Rays, over), over, 512).is_err(), "{err}");
+        assert!(line_space(Path::around_middle(PathKind::Rays, over).into(), over, 512).is_err(), "{err}");
     }
 }

@@ -148,10 +148,30 @@ impl PathChoice {
     pub fn on(self, size: (u32, u32)) -> Path {
         Path { kind: self.kind, centre: self.centre.unwrap_or_else(|| Centre::middle(size)), rays: self.rays }
     }
+}
 
-    /// What file names say of it: `-rings`, `-rays`, `-spiral`, `-hilbert`.
-    pub fn file_suffix(self) -> String {
-        format!("-{}", self.kind.name())
+impl From<Path> for PathChoice {
+    fn from(path: Path) -> Self {
+        PathChoice { kind: path.kind, centre: Some(path.centre), rays: path.rays }
+    }
+}
+
+impl fmt::Display for PathChoice {
+    /// "rings around the middle", "9 rays around (3, 4.5)", "a spiral ...", "the Hilbert curve".
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.kind, self.rays) {
+            (PathKind::Hilbert, _) => return f.write_str("the Hilbert curve"),
+            (PathKind::Spiral, _) => f.write_str("a spiral")?,
+            (PathKind::Rays, Some(n)) => write!(f, "{n} rays")?,
+            (kind, _) => f.write_str(kind.name())?,
+        }
+        match self.centre {
+            Some(centre) => {
+                let (x, y) = centre.pixels();
+                write!(f, " around ({x}, {y})")
+            }
+            None => f.write_str(" around the middle"),
+        }
     }
 }
 

@@ -195,7 +195,7 @@ pub fn sort_clip_watched(
         other => other,
     };
     let mask = mask.map(|m| if m.dimensions() == size { m } else { m.resized(size.0, size.1) });
-    let lines = crate::angle::Lines::along(settings.direction, settings.path, size, device_side)?;
+    let lines = crate::angle::Lines::of(settings.layout(), size, device_side)?;
     let sorter = Sorter::new(&gpu, settings, lines);
     let (audio, audio_words) = match (&target, &info.audio) {
         (ClipTarget::Video(_), Some(codec)) => {

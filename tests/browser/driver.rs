@@ -216,6 +216,30 @@ impl WebDriver {
         self.call("DELETE", "actions", json!({}));
     }
 
+    /// Clicks at `(x, y)` with Shift held, as a mouse does.
+    pub fn shift_click(&self, (x, y): (u32, u32)) {
+        let keys = json!([
+            {"type": "keyDown", "value": "\u{E008}"},
+            {"type": "pause"},
+            {"type": "pause"},
+            {"type": "pause"},
+            {"type": "keyUp", "value": "\u{E008}"},
+        ]);
+        let pointer = json!([
+            {"type": "pause"},
+            {"type": "pointerMove", "x": x, "y": y, "origin": "viewport"},
+            {"type": "pointerDown", "button": 0},
+            {"type": "pointerUp", "button": 0},
+            {"type": "pause"},
+        ]);
+        let actions = json!([
+            {"type": "key", "id": "keyboard", "actions": keys},
+            {"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"}, "actions": pointer},
+        ]);
+        self.call("POST", "actions", json!({"actions": actions}));
+        self.call("DELETE", "actions", json!({}));
+    }
+
     /// Pinches with two fingers: one held at `still`, the other moving from `from` to `to`
     /// (touch pointers, as a phone or a touch screen sends them).
     pub fn pinch(&self, still: (u32, u32), from: (u32, u32), to: (u32, u32)) {
