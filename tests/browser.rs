@@ -7,7 +7,8 @@
 //! page as shown; G downloads a GIF whose frames are the model's passes, and the page's recorder
 //! makes animated PNGs and zips of PNG frames of the model's passes too; 4 chooses the bitonic
 //! network, whose step S saves as the model's; B bends the lines into rings and a Shift+click
-//! centres them, each end the model's; a pinch zooms; side by side shows every lane; and
+//! centres them, each end the model's; E paints a mask that S saves exactly, the sort following
+//! it; a pinch zooms; side by side shows every lane; and
 //! a browser without WebGPU gets the message saying so.
 //!
 //! Needs `chromium`, `chromedriver` and what `web/build.sh` installs for itself (the wasm32
@@ -35,6 +36,8 @@ mod ci;
 mod driver;
 #[path = "common/lens_bars.rs"]
 mod lens_bars;
+#[path = "browser/painting.rs"]
+mod painting;
 #[path = "browser/paths.rs"]
 mod paths;
 #[path = "browser/recordings.rs"]
@@ -158,6 +161,7 @@ fn the_page_runs_the_window_app_in_headless_chromium() {
     recordings::every_exact_format_records_the_model(&page.browser);
     four_chooses_the_bitonic_network(&page, &picture);
     paths::b_bends_the_lines_and_a_shift_click_centres_them(&page, &picture);
+    painting::e_paints_the_mask_and_s_saves_it(&page, &picture);
     side_by_side_shows_every_lane(&page, &picture);
     without_webgpu_the_page_says_so(&page, port);
 }

@@ -33,6 +33,10 @@ impl Running {
             Action::LoadMask(path) => self.load_mask(&Chosen::Path(path)),
             Action::BrowseMask => self.dialogs.pick(Purpose::Mask, &self.egui_ctx),
             Action::ClearMask => self.clear_mask(),
+            Action::Paint { from, to, stays } => self.paint(from, to, stays),
+            Action::InvertMask => self.invert_mask(),
+            Action::FillMaskFromRuns => self.fill_mask_from_runs(),
+            Action::SaveMask => self.save_mask(),
             Action::Inspect(x, y) => self.inspect((x, y)),
             Action::SeekClip(frame) => self.seek_clip(frame),
         }
@@ -137,6 +141,7 @@ impl Running {
                 s.intervals.mode = s.intervals.mode.next();
             }
             Command::ToggleIntervalsOverlay => self.toggle_intervals_overlay(),
+            Command::PaintMask => self.toggle_painting(),
             Command::FitToWindow | Command::ActualSize | Command::Help => self.ui.view(command),
             Command::Open => self.dialogs.pick(Purpose::Open, &self.egui_ctx),
             Command::PreviousFrame => self.step_clip(-1),

@@ -54,6 +54,7 @@ impl Running {
         self.session.source_size = source;
         self.session.picture = picture;
         self.restart_lanes();
+        self.update_mask_overlay();
     }
 
     /// `<picture>-<algorithm>-<key>`, then `-angle<degrees>` for any direction but rows and
@@ -75,13 +76,17 @@ impl Running {
     }
 
     /// S: records copying the first lane's state for a PNG that a later frame writes (see
-    /// [`Running::write_saves`]); with the lens open, the next frame's window as shown too.
+    /// [`Running::write_saves`]); with the lens open, the next frame's window as shown too;
+    /// while painting, the mask too.
     pub(super) fn save_png(&mut self) {
         let Some(lane) = self.session.lanes.lanes.first() else { return };
         let stem = format!("{}-pass{}", self.frame_stem(), lane.run.steps_done());
         let path = PathBuf::from(format!("{stem}.png"));
         let job = SaveJob { path, alpha: self.session.picture.has_alpha, view: false };
         self.saves.record(&self.gpu, lane.run.state(), job);
+        if self.ui.brush.is_some() && self.session.mask.is_some() {
+            self.save_mask();
+        }
         if self.lens.is_some() {
             let path = PathBuf::from(format!("{stem}-window.png"));
             self.saves.record_view(&self.egui_ctx, SaveJob { path, alpha: false, view: true });

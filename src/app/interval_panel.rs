@@ -120,10 +120,8 @@ fn mode_controls(ui: &mut egui::Ui, settings: &mut IntervalSettings) {
 }
 
 /// The mask: natively a path field with Load, and everywhere a file dialog (the page's only
-/// way: it has no paths) and Clear.
+/// way: it has no paths), Clear, and the brush that paints one.
 fn mask_controls(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, actions: &mut Vec<Action>) {
-    #[cfg(target_arch = "wasm32")]
-    let _ = state;
     #[cfg(not(target_arch = "wasm32"))]
     ui.horizontal(|ui| {
         ui.label("Mask");
@@ -152,6 +150,7 @@ fn mask_controls(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, ac
             ui.small(format!("mask {label}"));
         }
     });
+    super::mask_brush::brush_controls(ui, model, state, actions);
 }
 
 #[cfg(test)]

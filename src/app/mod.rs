@@ -32,6 +32,7 @@ mod lens;
 pub mod lens_panel;
 pub mod lines_panel;
 pub mod live_intervals;
+pub mod mask_brush;
 pub mod panel_model;
 pub mod pictures;
 // The page records in memory and downloads (`web/recording.rs`), and plays no clips
@@ -49,6 +50,7 @@ pub mod window_clip;
 mod window_intervals;
 mod window_lines;
 pub mod window_mask;
+mod window_painting;
 mod window_recording;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod window_size;
@@ -263,6 +265,8 @@ struct Running {
     last_reported_pass: Option<u32>,
     /// The intervals drawn for the overlay, while it is shown.
     intervals_overlay: Option<egui::TextureHandle>,
+    /// While painting the mask, the pixels that stay, tinted.
+    mask_overlay: Option<egui::TextureHandle>,
     /// The row lens, while it is open.
     lens: Option<lens::WindowLens>,
     /// Where the lens last was, to open it there again.

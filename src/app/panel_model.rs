@@ -37,6 +37,22 @@ pub enum Action {
     SetSync(LaneSync),
     /// A pass chosen on the slider.
     GoTo(u32),
+    /// A brush stroke from one point to another, in picture pixels: where pixels may move, or
+    /// (`stays`) where they stay.
+    Paint {
+        /// Where the stroke starts.
+        from: (f32, f32),
+        /// Where it ends.
+        to: (f32, f32),
+        /// Keep the pixels in place rather than let them move.
+        stays: bool,
+    },
+    /// Every pixel that may move stays, and the other way round.
+    InvertMask,
+    /// The mask made of the intervals in use: what can move there may move.
+    FillMaskFromRuns,
+    /// Save the mask as a PNG that `--mask` reads.
+    SaveMask,
     /// Stop the recording under way.
     CancelRecording,
     /// New interval settings (mode, key, threshold, ...).
@@ -135,6 +151,8 @@ pub struct UiModel<'a> {
     pub intervals_summary: Option<String>,
     /// The intervals drawn for the overlay, while it is shown.
     pub intervals_overlay: Option<egui::TextureId>,
+    /// While painting, the pixels that stay, tinted.
+    pub mask_overlay: Option<egui::TextureId>,
     /// The row lens, while it is open: per lane, the line read back, or why it could not be.
     pub lens: Option<&'a [Option<Result<crate::lens::LensReading, String>>]>,
     /// The clip playing, when a clip is open.
@@ -157,6 +175,8 @@ pub struct UiState {
     pub status_is_error: bool,
     /// The mask path being typed.
     pub mask_path: String,
+    /// The mask brush, while painting (E); `None` while drags pan.
+    pub brush: Option<super::mask_brush::Brush>,
     /// How the lens strip is zoomed and panned.
     pub lens_zoom: LensZoom,
     /// The lens's bars, one texture per lane, drawn anew each frame.
@@ -184,6 +204,7 @@ impl Default for UiState {
             status: String::new(),
             status_is_error: false,
             mask_path: String::new(),
+            brush: None,
             lens_zoom: LensZoom::default(),
             lens_textures: Vec::new(),
             record_format: RecordFormat::Gif,

@@ -34,8 +34,10 @@ pub fn pictures(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, act
     let response = ui.interact(area, ui.scope_id().with("pictures"), egui::Sense::click_and_drag());
     // The picture follows the pointer from where it was pressed: egui decides a drag only after
     // the pointer has moved a little, and that first move counts too.
+    // While painting the mask, drags paint instead.
     let origin = ui.input(|i| i.pointer.press_origin());
     match (response.drag_started(), origin, response.interact_pointer_pos()) {
+        _ if state.brush.is_some() => {}
         (true, Some(from), Some(to)) => state.pan += to - from,
         _ if response.dragged() => state.pan += response.drag_delta(),
         _ => {}
@@ -89,9 +91,15 @@ pub fn pictures(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, act
         }
         let painter = ui.painter_at(body);
         painter.add(lane.picture.callback(rect, model.size, ppp));
+        let uv = egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0));
         if let Some(intervals) = model.intervals_overlay.filter(|_| lane.in_intervals) {
-            let uv = egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0));
             painter.image(intervals, rect, uv, egui::Color32::WHITE);
+        }
+        if let Some(mask) = model.mask_overlay {
+            painter.image(mask, rect, uv, egui::Color32::WHITE);
+        }
+        if let Some(brush) = state.brush {
+            super::mask_brush::brush_input(ui, &response, (cell, rect), model.size, brush, actions);
         }
         // A click on a picture opens the lens on the line through that pixel.
         let to_picture = |p: egui::Pos2| {
@@ -99,15 +107,14 @@ pub fn pictures(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, act
             ((x * model.size.0 as f32) as u32, (y * model.size.1 as f32) as u32)
         };
         let shift = ui.input(|i| i.modifiers.shift);
-        if response.clicked()
+        let clicked = response.clicked() && state.brush.is_none();
+        if clicked
             && shift
             && let Some(p) = response.interact_pointer_pos()
             && let Some(layout) = centred_at(model.layout, rect, model.size, p)
         {
             actions.push(Action::SetLayout(layout));
-        } else if response.clicked()
-            && let Some(p) = response.interact_pointer_pos().filter(|p| rect.contains(*p))
-        {
+        } else if clicked && let Some(p) = response.interact_pointer_pos().filter(|p| rect.contains(*p)) {
             let (x, y) = to_picture(p);
             actions.push(Action::Inspect(x, y));
         }

@@ -162,6 +162,7 @@ impl Running {
             quit: false,
             last_reported_pass: None,
             intervals_overlay: None,
+            mask_overlay: None,
             lens: None,
             lens_point: None,
             saves: Default::default(),
@@ -266,6 +267,7 @@ impl Running {
                 .as_ref()
                 .map(|r| self.session.lines.summary(r).to_string()),
             intervals_overlay: self.intervals_overlay.as_ref().map(egui::TextureHandle::id),
+            mask_overlay: self.mask_overlay.as_ref().map(egui::TextureHandle::id),
             lens: self.lens.as_ref().map(|l| l.readings.as_slice()),
             clip: self.clip_view(),
         };

@@ -109,7 +109,7 @@ impl Saves {
 
 /// Writes `picture` as `job` says, whole or not at all: natively a file, in the page a
 /// download.
-fn write(picture: &mut RgbaImage, job: &SaveJob) -> anyhow::Result<PathBuf> {
+pub(super) fn write(picture: &mut RgbaImage, job: &SaveJob) -> anyhow::Result<PathBuf> {
     if !job.alpha {
         for pixel in picture.pixels_mut() {
             pixel.0[3] = 255;

@@ -132,6 +132,7 @@ impl Running {
                 self.ui.mask_path = file.path().display().to_string();
                 self.session.masks_loaded += 1;
                 self.session.mask = Some(mask);
+                self.update_mask_overlay();
             }
             Err(e) => self.ui.error(e),
         }
@@ -141,6 +142,7 @@ impl Running {
     pub(super) fn clear_mask(&mut self) {
         if self.session.mask.take().is_some() {
             self.ui.say("mask cleared");
+            self.update_mask_overlay();
         }
     }
 

@@ -1,6 +1,6 @@
-//! A mask loaded in the window (`--mask` or the panel's mask field): checked against the
-//! picture's own size, then scaled with the picture as `--max-size` scales it, as the headless
-//! paths do.
+//! A mask in the window (`--mask`, the panel's mask field, or painted with the brush): a loaded
+//! one checked against the picture's own size, then scaled with the picture as `--max-size`
+//! scales it, as the headless paths do; a painted one at the size of the picture shown.
 
 use super::dialogs::Chosen;
 use crate::intervals::{IntervalError, Mask};
@@ -12,9 +12,11 @@ use std::path::{Path, PathBuf};
 pub struct WindowMask {
     /// The file.
     pub path: PathBuf,
-    /// A number unique to this load, so the window sees a new mask even from the same file.
+    /// A number unique to this load (or brush stroke), so the window sees a new mask even from
+    /// the same file.
     pub id: u64,
-    original: Mask,
+    /// The mask at the picture's size in its file; `None` once painted (then `fitted` is it).
+    original: Option<Mask>,
     fitted: Mask,
 }
 
@@ -49,12 +51,45 @@ impl WindowMask {
     /// A mask already read from `path`, fitted as [`WindowMask::load`] does.
     pub fn new(mask: Mask, path: &Path, id: u64, to: FitTo<'_>) -> Result<Self, IntervalError> {
         let fitted = fit(&mask, to)?;
-        Ok(WindowMask { path: path.to_path_buf(), id, original: mask, fitted })
+        Ok(WindowMask { path: path.to_path_buf(), id, original: Some(mask), fitted })
     }
 
-    /// The same mask fitted to another picture, or an error naming both sizes.
+    /// A mask painted at the size of the picture shown, named `painted`.
+    pub fn painted(mask: Mask, id: u64) -> Self {
+        WindowMask { path: PathBuf::from("painted"), id, original: None, fitted: mask }
+    }
+
+    /// Whether it was painted (or edited) in the window.
+    pub fn is_painted(&self) -> bool {
+        self.original.is_none()
+    }
+
+    /// The same mask fitted to another picture, or an error naming both sizes (a painted one is
+    /// taken at its own size as the picture's size in its file).
     pub fn refit(&self, to: FitTo<'_>) -> Result<Self, IntervalError> {
-        Self::new(self.original.clone(), &self.path, self.id, to)
+        let original = self.original.clone().unwrap_or_else(|| self.fitted.clone());
+        Self::new(original, &self.path, self.id, to)
+    }
+
+    /// The mask at the size of the picture in its file (`source`), to save: what `--mask` reads
+    /// for that picture.
+    pub fn at_source_size(&self, source: (u32, u32)) -> Mask {
+        match &self.original {
+            Some(original) => original.clone(),
+            None if self.fitted.dimensions() == source => self.fitted.clone(),
+            None => self.fitted.resized(source.0, source.1),
+        }
+    }
+
+    /// Edits the mask with `edit` as a painted one, under a new `id`, if `edit` changed it.
+    pub fn edit(&mut self, id: u64, edit: impl FnOnce(&mut Mask) -> bool) -> bool {
+        let changed = edit(&mut self.fitted);
+        if changed {
+            self.original = None;
+            self.path = PathBuf::from("painted");
+            self.id = id;
+        }
+        changed
     }
 
     /// The mask at the size of the picture being sorted.

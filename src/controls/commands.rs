@@ -52,6 +52,8 @@ pub enum Command {
     CycleIntervalMode,
     /// Intervals: show the intervals over the picture, or not.
     ToggleIntervalsOverlay,
+    /// Paint the mask with the brush (drags paint instead of panning).
+    PaintMask,
     /// Every algorithm side by side.
     ToggleCompare,
     /// Side-by-side lanes in step by pass, or by time.
@@ -263,6 +265,12 @@ pub fn command_table() -> Vec<CommandSpec> {
             "Mark the intervals over the picture: fixed pixels darkened, interval starts magenta",
         ),
         spec(
+            Command::PaintMask,
+            &[p(E)],
+            "Paint the mask",
+            "Drag on the picture to paint where pixels may move (Shift: where they stay); S saves the mask too",
+        ),
+        spec(
             Command::ToggleCompare,
             &[p(C)],
             "Side by side",
@@ -383,6 +391,7 @@ mod tests {
             (O, false, Command::Open),
             (G, false, Command::Record),
             (I, false, Command::ToggleIntervalsOverlay),
+            (E, false, Command::PaintMask),
             (M, false, Command::CycleIntervalMode),
             (OpenBracket, false, Command::TurnCounterclockwise),
             (CloseBracket, false, Command::TurnClockwise),

@@ -83,6 +83,12 @@ impl Mask {
         .labelled(&self.label)
     }
 
+    /// Sets whether pixel `(x, y)` may be sorted; returns whether it changed.
+    pub fn set(&mut self, x: u32, y: u32, sortable: bool) -> bool {
+        let cell = &mut self.sortable[(y * self.width + x) as usize];
+        std::mem::replace(cell, sortable) != sortable
+    }
+
     fn labelled(mut self, label: &str) -> Self {
         self.label = label.into();
         self

@@ -24,6 +24,7 @@ pub mod edges;
 mod map;
 pub mod mask;
 pub mod overlay;
+pub mod painting;
 pub mod random;
 pub mod threshold;
 

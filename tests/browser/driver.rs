@@ -240,6 +240,23 @@ impl WebDriver {
         self.call("DELETE", "actions", json!({}));
     }
 
+    /// Drags the mouse from `from` to `to` with Shift held.
+    pub fn shift_drag(&self, from: (u32, u32), to: (u32, u32)) {
+        let mouse = finger("mouse", from, to);
+        let moves = mouse["actions"].as_array().expect("pointer actions").len();
+        let mut keys = vec![json!({"type": "keyDown", "value": "\u{E008}"})];
+        keys.extend((0..moves).map(|_| json!({"type": "pause"})));
+        keys.push(json!({"type": "keyUp", "value": "\u{E008}"}));
+        let mut pointer = vec![json!({"type": "pause"})];
+        pointer.extend(mouse["actions"].as_array().unwrap().iter().cloned());
+        let actions = json!([
+            {"type": "key", "id": "keyboard", "actions": keys},
+            {"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"}, "actions": pointer},
+        ]);
+        self.call("POST", "actions", json!({"actions": actions}));
+        self.call("DELETE", "actions", json!({}));
+    }
+
     /// Pinches with two fingers: one held at `still`, the other moving from `from` to `to`
     /// (touch pointers, as a phone or a touch screen sends them).
     pub fn pinch(&self, still: (u32, u32), from: (u32, u32), to: (u32, u32)) {
