@@ -47,7 +47,7 @@ pub enum LinesError {
     Angle(#[from] AngleError),
     /// Along a path.
     #[error(transparent)]
-    Path(#[from] crate::paths::layout::PathError),
+    Path(#[from] super::path_space::PathError),
 }
 
 /// The lines of a sort through one picture.
@@ -106,7 +106,7 @@ impl Lines {
             Layout::Angle(angle) => return Ok(Lines::new(angle, size, max_side)?),
             Layout::Path(choice) => choice,
         };
-        let space = crate::paths::layout::line_space(choice, size, max_side)?;
+        let space = super::path_space::line_space(choice, size, max_side)?;
         // As in `new`: in the browser the space stays on the page's one thread.
         #[cfg_attr(
             target_arch = "wasm32",

@@ -18,6 +18,7 @@
 pub mod layout;
 pub mod line_space;
 pub mod lines;
+pub mod path_space;
 pub mod run;
 pub mod scatter;
 

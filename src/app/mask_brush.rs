@@ -2,31 +2,11 @@
 //! may move, or with Shift (or the brush set to *stays*) where they stay; its size, invert,
 //! clear, fill from the intervals in use, and save. The result follows live, as for any mask.
 
-use super::panel_model::{Action, UiModel, UiState};
+use super::panel_model::{Action, Brush, UiModel, UiState};
 use crate::controls::commands::{Command, spec_of};
-
-/// The brush while painting.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Brush {
-    /// Radius in picture pixels: pixels whose centre it covers are painted.
-    pub radius: f32,
-    /// Paint where pixels stay (as Shift does), not where they may move.
-    pub stays: bool,
-}
-
-impl Brush {
-    /// The brush painting starts with on a picture of `size`: a 64th of its longer side (half a
-    /// pixel at least), so a stroke is a fine line on any picture.
-    pub fn for_picture((width, height): (u32, u32)) -> Brush {
-        Brush { radius: (width.max(height) as f32 / 64.0).max(MIN_RADIUS), stays: false }
-    }
-}
 
 /// Largest brush radius the panel offers, in picture pixels.
 const MAX_RADIUS: f32 = 256.0;
-
-/// Smallest: half a pixel paints the pixel under the pointer.
-pub const MIN_RADIUS: f32 = 0.5;
 
 /// The brush's rows under the mask controls: Paint, and while painting its size, what it paints,
 /// and the mask's edits.
@@ -51,8 +31,10 @@ pub fn brush_controls(
     });
     let Some(brush) = &mut state.brush else { return };
     ui.horizontal(|ui| {
-        ui.add(egui::Slider::new(&mut brush.radius, MIN_RADIUS..=MAX_RADIUS).logarithmic(true).text("px"))
-            .on_hover_text("The brush's radius in picture pixels");
+        ui.add(
+            egui::Slider::new(&mut brush.radius, Brush::MIN_RADIUS..=MAX_RADIUS).logarithmic(true).text("px"),
+        )
+        .on_hover_text("The brush's radius in picture pixels");
     });
     ui.horizontal(|ui| {
         ui.radio_value(&mut brush.stays, false, "may move")

@@ -176,13 +176,33 @@ pub struct UiState {
     /// The mask path being typed.
     pub mask_path: String,
     /// The mask brush, while painting (E); `None` while drags pan.
-    pub brush: Option<super::mask_brush::Brush>,
+    pub brush: Option<Brush>,
     /// How the lens strip is zoomed and panned.
     pub lens_zoom: LensZoom,
     /// The lens's bars, one texture per lane, drawn anew each frame.
     pub lens_textures: Vec<egui::TextureHandle>,
     /// What G records: GIF, animated PNG or PNG frames.
     pub record_format: RecordFormat,
+}
+
+/// The brush while painting.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Brush {
+    /// Radius in picture pixels: pixels whose centre it covers are painted.
+    pub radius: f32,
+    /// Paint where pixels stay (as Shift does), not where they may move.
+    pub stays: bool,
+}
+
+impl Brush {
+    /// The smallest radius: half a pixel paints the pixel under the pointer.
+    pub const MIN_RADIUS: f32 = 0.5;
+
+    /// The brush painting starts with on a picture of `size`: a 64th of its longer side (half a
+    /// pixel at least), so a stroke is a fine line on any picture.
+    pub fn for_picture((width, height): (u32, u32)) -> Brush {
+        Brush { radius: (width.max(height) as f32 / 64.0).max(Self::MIN_RADIUS), stays: false }
+    }
 }
 
 /// The lens strip's zoom: bar width and the first position shown.

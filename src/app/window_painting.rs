@@ -4,7 +4,7 @@
 //! stay are tinted over the pictures.
 
 use super::Running;
-use super::mask_brush::Brush;
+use super::panel_model::Brush;
 use super::window_mask::WindowMask;
 use crate::intervals::Mask;
 use std::path::PathBuf;

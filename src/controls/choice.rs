@@ -184,6 +184,7 @@ mod tests {
                     spec.command,
                     Command::CycleIntervalMode
                         | Command::ToggleIntervalsOverlay
+                        | Command::PaintMask
                         | Command::FitToWindow
                         | Command::ActualSize
                         | Command::Open

@@ -1,6 +1,7 @@
 //! Sorting along paths rather than straight lines (`--path rings|rays|spiral|hilbert`, around
 //! `--center X,Y`): which path line every pixel lies on and in what order ([`geometry`]), so that
-//! the path's lines can be laid out in line space and sorted as the lines of an angle are.
+//! the path's lines can be laid out in line space (`angle::path_space`) and sorted as the lines
+//! of an angle are.
 //!
 //! - rings: a pixel lies on ring floor(d), d its distance from the centre; along a ring, by
 //!   angle atan2(dy, dx) from the +x axis towards +y (clockwise on screen), from 0 to 2π;
@@ -14,7 +15,6 @@
 //! then angle, then row-major index, so every pixel has one place.
 
 pub mod geometry;
-pub mod layout;
 
 use std::fmt;
 use std::str::FromStr;

@@ -11,7 +11,7 @@ use shadersort::reference::stable_sort_within;
 use std::time::Duration;
 
 /// The brush's radius when painting starts on the 16x7 picture (`Brush::for_picture`).
-const RADIUS: f32 = shadersort::app::mask_brush::MIN_RADIUS;
+const RADIUS: f32 = shadersort::app::panel_model::Brush::MIN_RADIUS;
 
 pub fn e_paints_the_mask_and_s_saves_it(page: &Page, picture: &RgbaImage) {
     page.keys(&["l"]);

@@ -46,7 +46,7 @@ fn every_path_sorts_along_its_lines_like_the_model() {
     }
     // Within a threshold: the model along the path's line space, within its intervals.
     let rings = Path { kind: PathKind::Rings, centre: middle, rays: None };
-    let space = shadersort::paths::layout::line_space(rings.into(), (37, 23), 16384).unwrap();
+    let space = shadersort::angle::path_space::line_space(rings.into(), (37, 23), 16384).unwrap();
     let threshold = IntervalSettings {
         mode: IntervalMode::Threshold,
         threshold: Threshold::new(0.2, 0.8).unwrap(),

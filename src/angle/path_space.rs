@@ -2,9 +2,9 @@
 //! padded to the longest; a one-sequence path longer than a texture row wraps from row to row
 //! in a picture of the source's size, to be sorted as one whole picture.
 
-use super::{Centre, Path, PathChoice, geometry};
-use crate::angle::LineSpace;
-use crate::angle::line_space::Layout;
+use super::LineSpace;
+use super::line_space::Layout;
+use crate::paths::{Centre, Path, PathChoice, PathKind, geometry};
 use crate::picture::input::scaled_size;
 
 /// Why a path cannot be laid out on this GPU.
@@ -52,7 +52,7 @@ pub fn line_space(
     if let Some(what) = too_large(&lines, max_side) {
         let fits = largest_that_fits(path, (width, height), max_side);
         let more = match path.kind {
-            super::PathKind::Rays => ", or fewer rays (--rays N)".to_owned(),
+            PathKind::Rays => ", or fewer rays (--rays N)".to_owned(),
             _ => String::new(),
         };
         return Err(PathError::TooLarge {
@@ -104,7 +104,6 @@ fn largest_that_fits(path: &Path, (width, height): (u32, u32), max_side: u32) ->
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::paths::PathKind;
 
     #[test]
     fn lines_become_rows_and_a_long_sequence_wraps() {
