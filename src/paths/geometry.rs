@@ -95,22 +95,17 @@ pub fn lines(path: &Path, (width, height): (u32, u32)) -> Vec<Vec<u32>> {
     let offsets: Vec<Offset> =
         (0..width * height).map(|i| Offset::of(i % width, i / width, path.centre)).collect();
     let at = |i: &u32| offsets[*i as usize];
-    let mut order: Vec<u32> = (0..width * height).collect();
     match path.kind {
         PathKind::Rings | PathKind::Spiral => {
             let rings: Vec<u64> = offsets.iter().map(|o| o.ring()).collect();
-            let ring = |i: &u32| rings[*i as usize];
-            order.sort_unstable_by(|a, b| {
-                ring(a)
-                    .cmp(&ring(b))
-                    .then_with(|| at(a).by_angle(at(b)))
-                    .then(at(a).squared().cmp(&at(b).squared()))
-                    .then(a.cmp(b))
+            // Each ring by angle, then distance; a stable sort keeps the picture's order last.
+            let lines = bucketed(&rings, |line| {
+                line.sort_by(|a, b| at(a).by_angle(at(b)).then(at(a).squared().cmp(&at(b).squared())))
             });
             if path.kind == PathKind::Spiral {
-                return vec![order];
+                return vec![lines.concat()];
             }
-            group(order, |i| ring(&i))
+            lines
         }
         PathKind::Rays => {
             let n = u64::from(ray_count(path, (width, height)));
@@ -118,15 +113,10 @@ pub fn lines(path: &Path, (width, height): (u32, u32)) -> Vec<Vec<u32>> {
                 .iter()
                 .map(|o| (o.angle() * n as f64 / std::f64::consts::TAU).round() as u64 % n)
                 .collect();
-            let ray = |i: &u32| rays[*i as usize];
-            order.sort_unstable_by(|a, b| {
-                ray(a)
-                    .cmp(&ray(b))
-                    .then(at(a).squared().cmp(&at(b).squared()))
-                    .then_with(|| at(a).by_angle(at(b)))
-                    .then(a.cmp(b))
-            });
-            group(order, |i| ray(&i))
+            // Each ray outward, then by angle; the picture's order last.
+            bucketed(&rays, |line| {
+                line.sort_by(|a, b| at(a).squared().cmp(&at(b).squared()).then_with(|| at(a).by_angle(at(b))))
+            })
         }
         PathKind::Hilbert => {
             let side = width.max(height).next_power_of_two();
@@ -142,17 +132,26 @@ pub fn lines(path: &Path, (width, height): (u32, u32)) -> Vec<Vec<u32>> {
     }
 }
 
-/// Splits `order` into runs of equal `key`.
-fn group(order: Vec<u32>, key: impl Fn(u32) -> u64) -> Vec<Vec<u32>> {
+/// The pixels grouped into lines by `keys` (one per pixel, row-major), lines in key order, each
+/// line's pixels in the picture's order and then ordered by `order` (a stable sort keeps the
+/// picture's order among equals): a counting sort, so the comparisons stay within lines.
+fn bucketed(keys: &[u64], mut order: impl FnMut(&mut [u32])) -> Vec<Vec<u32>> {
+    let (Some(&low), Some(&high)) = (keys.iter().min(), keys.iter().max()) else { return Vec::new() };
+    let mut counts = vec![0u32; (high - low + 1) as usize];
+    for &key in keys {
+        counts[(key - low) as usize] += 1;
+    }
+    let mut line_of = vec![u32::MAX; counts.len()];
     let mut lines: Vec<Vec<u32>> = Vec::new();
-    let mut last = None;
-    for i in order {
-        let k = key(i);
-        if last != Some(k) {
-            lines.push(Vec::new());
-            last = Some(k);
-        }
-        lines.last_mut().expect("a line was just started").push(i);
+    for (slot, &count) in counts.iter().enumerate().filter(|(_, c)| **c > 0) {
+        line_of[slot] = lines.len() as u32;
+        lines.push(Vec::with_capacity(count as usize));
+    }
+    for (pixel, &key) in keys.iter().enumerate() {
+        lines[line_of[(key - low) as usize] as usize].push(pixel as u32);
+    }
+    for line in &mut lines {
+        order(line);
     }
     lines
 }
@@ -253,6 +252,44 @@ mod tests {
             last_angle = k * 30.0;
             for pair in line.windows(2) {
                 assert!(polar(pair[0]).0 <= polar(pair[1]).0, "along a ray, outward");
+            }
+        }
+    }
+
+    /// The lines by one sort of every pixel with the whole order (line, then along it, then the
+    /// picture's order), split where the line changes: what the counting sort must give.
+    fn by_one_sort(path: &Path, (width, height): (u32, u32)) -> Vec<Vec<u32>> {
+        let at = |i: u32| Offset::of(i % width, i / width, path.centre);
+        let n = u64::from(ray_count(path, (width, height)));
+        let ray = |i: u32| (at(i).angle() * n as f64 / std::f64::consts::TAU).round() as u64 % n;
+        let rings = path.kind == PathKind::Rings;
+        let line = |i: u32| if rings { at(i).ring() } else { ray(i) };
+        let mut order: Vec<u32> = (0..width * height).collect();
+        order.sort_by(|&a, &b| {
+            let along = if rings {
+                at(a).by_angle(at(b)).then(at(a).squared().cmp(&at(b).squared()))
+            } else {
+                at(a).squared().cmp(&at(b).squared()).then_with(|| at(a).by_angle(at(b)))
+            };
+            line(a).cmp(&line(b)).then(along).then(a.cmp(&b))
+        });
+        let mut lines: Vec<Vec<u32>> = Vec::new();
+        for i in order {
+            match lines.last_mut() {
+                Some(last) if line(last[0]) == line(i) => last.push(i),
+                _ => lines.push(vec![i]),
+            }
+        }
+        lines
+    }
+
+    #[test]
+    fn counting_sorts_give_the_lines_one_whole_sort_gives() {
+        for size in SIZES {
+            for path in
+                every_path(size).into_iter().filter(|p| matches!(p.kind, PathKind::Rings | PathKind::Rays))
+            {
+                assert_eq!(lines(&path, size), by_one_sort(&path, size), "{path} on {size:?}");
             }
         }
     }
