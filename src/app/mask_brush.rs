@@ -1,6 +1,7 @@
 //! The mask brush in the panel: while painting (E), a drag on the picture paints where pixels
-//! may move, or with Shift (or the brush set to *stays*) where they stay; its size, invert,
-//! clear, fill from the intervals in use, and save. The result follows live, as for any mask.
+//! may move, or with Shift (or the brush set to *stays*) where they stay; its size, invert, fill
+//! from the intervals in use, and save (the mask's Clear drops it). The result follows live, as
+//! for any mask.
 
 use super::panel_model::{Action, Brush, UiModel, UiState};
 use crate::controls::commands::{Command, spec_of};
@@ -45,9 +46,6 @@ pub fn brush_controls(
     ui.horizontal(|ui| {
         if ui.button("Invert").clicked() {
             actions.push(Action::InvertMask);
-        }
-        if ui.button("Clear").on_hover_text("Every pixel may move again: no mask").clicked() {
-            actions.push(Action::ClearMask);
         }
         if ui
             .button("From intervals")
