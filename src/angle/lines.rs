@@ -137,17 +137,6 @@ impl Lines {
         }
     }
 
-    /// The direction the lines are sorted in.
-    pub fn angle(&self) -> Angle {
-        match self {
-            Lines::Axis(axis) => Angle::of_axis(*axis),
-            Lines::Laid(space) => match space.layout() {
-                Layout::Angle(angle) => angle,
-                Layout::Path(_) => unreachable!("a path's lines are not an angle's"),
-            },
-        }
-    }
-
     /// Whether these are the lines of `angle` through a picture of `size` (so they need not
     /// be laid out again).
     pub fn are(&self, angle: Angle, size: (u32, u32)) -> bool {
