@@ -29,6 +29,8 @@ fn main() -> ExitCode {
                 .map_err(anyhow::Error::msg)
                 .and_then(|settings| shadersort::bench::video::run(args, &settings)),
         }
+    } else if let Some(live) = settings.video.live.as_ref() {
+        shadersort::interrupt::leave_without_teardown(report(shadersort::video::live::run(&settings, live)));
     } else if let Some(clip) = settings.clip().filter(|_| settings.headless()) {
         shadersort::interrupt::leave_without_teardown(report(shadersort::video::run(&settings, clip)));
     } else if settings.headless() {

@@ -34,12 +34,21 @@ impl Progress {
     /// Progress of `what` ("sorting"), counted in `unit`s ("steps"); a bar on a terminal, lines
     /// every [`LINE_EVERY`] otherwise.
     pub fn new(what: &str, unit: &str) -> Progress {
+        let template = format!(
+            "{what} {{bar:40}} {{pos}}/{{len}} {unit}, {{per_sec}}, {{elapsed}} gone, about {{eta}} left"
+        );
+        Progress::with_template(what, unit, &template)
+    }
+
+    /// Progress of work without a known end (a live source): a count, its rate and the time.
+    pub fn open_ended(what: &str, unit: &str) -> Progress {
+        Progress::with_template(what, unit, &format!("{what} {{pos}} {unit}, {{per_sec}}, {{elapsed}} gone"))
+    }
+
+    fn with_template(what: &str, unit: &str, template: &str) -> Progress {
         let bar = std::io::stderr().is_terminal().then(|| {
-            let template = format!(
-                "{what} {{bar:40}} {{pos}}/{{len}} {unit}, {{per_sec}}, {{elapsed}} gone, about {{eta}} left"
-            );
             let bar = indicatif::ProgressBar::new(0);
-            bar.set_style(indicatif::ProgressStyle::with_template(&template).expect("a valid template"));
+            bar.set_style(indicatif::ProgressStyle::with_template(template).expect("a valid template"));
             bar
         });
         let (started, every) = (Instant::now(), line_every());
@@ -78,7 +87,11 @@ impl Progress {
     /// "sorting: 120 of 600 steps (20%), 35.2 steps/s, 14 s gone, about 56 s left".
     fn line(&self, done: u64, elapsed: Duration) -> String {
         let rate = done as f64 / elapsed.as_secs_f64().max(1e-9);
-        let percent = if self.total == 0 { 0.0 } else { 100.0 * done as f64 / self.total as f64 };
+        if self.total == 0 {
+            let (unit, gone) = (&self.unit, duration_words(elapsed));
+            return format!("{}: {done} {unit}, {rate:.1} {unit}/s, {gone} gone", self.what);
+        }
+        let percent = 100.0 * done as f64 / self.total as f64;
         let mut line = format!(
             "{}: {done} of {} {} ({percent:.0}%), {rate:.1} {}/s, {} gone",
             self.what,

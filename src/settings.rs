@@ -107,11 +107,30 @@ pub struct VideoSettings {
     pub encode: EncodeChoice,
     /// The frame rate of a clip given as picture files.
     pub frame_rate: Rate,
+    /// A live source to sort as it comes (`--live`, `--camera`), instead of a picture or clip.
+    pub live: Option<LiveInput>,
+    /// How long to record a live source (`--duration`); until Ctrl-C without it.
+    pub duration: Option<Duration>,
+}
+
+/// A source that sends frames as they happen, read through ffmpeg.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LiveInput {
+    /// Any stream or device ffmpeg reads (`udp://`, `rtsp://`, `srt://`, a device path).
+    Url(String),
+    /// The system camera through ffmpeg's live inputs: this device, or the default camera.
+    Camera(Option<String>),
 }
 
 impl Default for VideoSettings {
     fn default() -> Self {
-        VideoSettings { ffmpeg: None, encode: EncodeChoice::default(), frame_rate: Rate { num: 30, den: 1 } }
+        VideoSettings {
+            ffmpeg: None,
+            encode: EncodeChoice::default(),
+            frame_rate: Rate { num: 30, den: 1 },
+            live: None,
+            duration: None,
+        }
     }
 }
 

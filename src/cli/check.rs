@@ -34,9 +34,42 @@ impl Cli {
         Ok(flags.first().map_or(IntervalMode::None, |&(_, m)| m))
     }
 
+    /// Flags that need a live source, and those a live source cannot take.
+    fn check_live(&self) -> Result<(), String> {
+        if self.live_input().is_none() {
+            if self.duration.is_some() {
+                return Err("--duration sets how long a live source (--live URL or --camera) is recorded; a clip ends where it ends; drop --duration".into());
+            }
+            return Ok(());
+        }
+        let flag = if self.live.is_some() { "--live" } else { "--camera" };
+        if self.out.is_none() {
+            return Err(format!(
+                "{flag} records the sorted frames into --out (the window does not take a live source); add --out PATH, e.g. --out live.mkv"
+            ));
+        }
+        let refused = [
+            ("--record", self.record.is_some()),
+            ("--sweep", self.sweep.is_some()),
+            ("--frames", self.frames.is_some()),
+            ("--every", self.every.is_some()),
+            ("--max-frames", self.max_frames.is_some()),
+            ("--frame-rate", self.frame_rate.is_some()),
+            ("--png-compression", self.png_compression.is_some()),
+        ];
+        refuse_any(&refused, |other| {
+            format!(
+                "{other} does not go with {flag}: each frame of a live source is sorted to the end (or to --passes) as it comes, at the source's own rate, into --out; drop {other}"
+            )
+        })
+    }
+
     /// Clip flags on a picture, and picture-only flags on a clip.
     fn check_clip(&self) -> Result<(), String> {
         let clip = self.image.as_deref().is_some_and(crate::video::is_clip);
+        if self.live_input().is_some() {
+            return Ok(());
+        }
         if !clip {
             let clip_flags = [
                 ("--lossless", self.lossless),
@@ -129,6 +162,7 @@ impl Cli {
     /// Flags that parse on their own but not together: radix flags on another algorithm's
     /// headless run, more key bits than the key has, two directions.
     pub fn check(&self) -> Result<(), String> {
+        self.check_live()?;
         self.check_clip()?;
         self.check_intervals()?;
         self.check_direction()?;

@@ -76,6 +76,22 @@ pub struct Cli {
     #[arg(long, value_name = "PATH")]
     pub ffmpeg: Option<PathBuf>,
 
+    /// Sort a live stream as it comes, recorded sorted into --out: any stream or device ffmpeg
+    /// reads live (udp://, rtsp://, srt://, a device path). Frames the sort cannot keep up with
+    /// are dropped and counted, never queued; the file keeps the stream's time and audio.
+    #[arg(long, value_name = "URL", conflicts_with_all = ["image", "camera"])]
+    pub live: Option<String>,
+
+    /// Sort the camera as it comes, recorded sorted into --out (through ffmpeg: v4l2 on Linux,
+    /// avfoundation on macOS, dshow on Windows); the default camera without DEVICE.
+    #[arg(long, value_name = "DEVICE", num_args = 0..=1, conflicts_with = "image")]
+    pub camera: Option<Option<String>>,
+
+    /// Record a live source (--live, --camera) for this many seconds of it, then finish the
+    /// file; without it, until Ctrl-C (the file is whole either way).
+    #[arg(long, value_name = "SECONDS", value_parser = check::parse_positive_seconds)]
+    pub duration: Option<f64>,
+
     /// Record the sort, one frame per pass, without a window; the path says the format: .gif,
     /// .png or .apng (animated PNG, exact colours), or DIR/ (a folder of PNG frames) [default:
     /// gifs/<image>-<algorithm>-<key>.gif]. Put IMAGE before this flag.

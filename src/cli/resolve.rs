@@ -9,7 +9,7 @@ use crate::intervals::threshold::ThresholdSweep;
 use crate::intervals::{IntervalMode, IntervalSettings};
 use crate::keys::options::SortOptions;
 use crate::record::RecordSettings;
-use crate::settings::{EncodeChoice, Settings, VideoSettings};
+use crate::settings::{EncodeChoice, LiveInput, Settings, VideoSettings};
 
 impl Cli {
     /// The settings the front ends take (after [`Cli::check`]).
@@ -52,13 +52,24 @@ impl Cli {
             ffmpeg: self.ffmpeg.clone(),
             encode: EncodeChoice { lossless: self.lossless, codec: self.codec.clone(), crf: self.crf },
             frame_rate: self.frame_rate.unwrap_or(defaults.frame_rate),
+            live: self.live_input(),
+            duration: self.duration.map(std::time::Duration::from_secs_f64),
+        }
+    }
+
+    /// The live source of `--live` or `--camera`, if one is given.
+    pub fn live_input(&self) -> Option<LiveInput> {
+        match (&self.live, &self.camera) {
+            (Some(url), _) => Some(LiveInput::Url(url.clone())),
+            (None, Some(device)) => Some(LiveInput::Camera(device.clone())),
+            (None, None) => None,
         }
     }
 
     /// The algorithm: `--algorithm`, else odd-even for a picture (the one to watch) and
-    /// bitonic for a clip (the fastest: a clip is sorted to the end, frame after frame).
+    /// bitonic for a clip or live source (the fastest: each frame is sorted to the end).
     pub fn algorithm(&self) -> Algorithm {
-        let clip = self.image.as_deref().is_some_and(crate::video::is_clip);
+        let clip = self.image.as_deref().is_some_and(crate::video::is_clip) || self.live_input().is_some();
         self.algorithm.unwrap_or(if clip { Algorithm::Bitonic } else { Algorithm::default() })
     }
 

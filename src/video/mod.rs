@@ -7,8 +7,11 @@
 
 pub mod encoding;
 pub mod error;
+pub mod feed;
 pub mod ffmpeg;
 pub mod frame_files;
+pub mod latency;
+pub mod live;
 mod pipeline;
 pub mod playback;
 mod prepare;
@@ -114,12 +117,19 @@ pub struct ClipWatch {
     pub quiet: bool,
     /// How long each stage of the pipeline was busy.
     pub stages: Arc<StageClock>,
+    /// How long frames took from arriving to being read back sorted.
+    pub latency: Arc<latency::Latencies>,
+    /// A signal ends the input (a live source) and the output is finished, rather than the
+    /// run stopping and leaving nothing.
+    pub signals_end_input: bool,
 }
 
 impl ClipWatch {
     /// Fails once a signal has come or the sort was cancelled.
     fn check(&self) -> Result<(), interrupt::Interrupted> {
-        interrupt::check()?;
+        if !self.signals_end_input {
+            interrupt::check()?;
+        }
         match self.cancel.load(Ordering::Relaxed) {
             true => Err(interrupt::Interrupted { signal: 0 }),
             false => Ok(()),
@@ -261,7 +271,8 @@ pub fn sort_clip_watched(
     let setup = started.elapsed();
     watch.total.store(info.frames, Ordering::Relaxed);
     let sink = (sink, yuv420.map(|c| c.matrix));
-    let path = pipeline::pipeline(&sorter, settings, &info, mask.as_ref(), (source, spares_in), sink, watch)?;
+    let incoming = (pipeline::Incoming::Clip(source), spares_in);
+    let (path, _) = pipeline::pipeline(&sorter, settings, &info, mask.as_ref(), incoming, sink, watch)?;
     // The next clip or still on this GPU skips the compiles this one made.
     gpu.save_pipeline_cache();
     Ok(ClipReport {

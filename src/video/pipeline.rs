@@ -2,10 +2,11 @@
 
 use super::ClipWatch;
 use super::error::ClipError;
+use super::feed::{ClipFeed, Feed, FrameTag, KeepTime};
 use super::prepare::{self, FramePreparer};
 use super::probe::ClipInfo;
 use super::sink::{ClipSink, SortedFrame};
-use super::source::{DecodedFrame, FrameSource};
+use super::source::FrameSource;
 use super::stages::Stage;
 use super::yuv;
 use super::yuv_gpu::{PendingPlanes, Yuv420Reader, Yuv420Writer};
@@ -20,31 +21,43 @@ use anyhow::Context;
 use image::RgbaImage;
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
-use std::sync::{Mutex, mpsc};
+use std::sync::{Arc, Mutex, mpsc};
+use std::time::Instant;
+
+/// Where the frames come from.
+pub(super) enum Incoming {
+    /// A clip: every frame, decoded on a thread of the pipeline's own.
+    Clip(FrameSource),
+    /// A live source's frames, as its feed hands them over.
+    Live(Arc<dyn Feed>),
+}
 
 /// What the sorting thread hands the encoding thread.
 enum ToSink {
-    Frame(SortedFrame),
+    /// A sorted frame and its number among the frames the source sent.
+    Frame(u64, SortedFrame),
     /// Every frame was sent: finish the file.
     End,
 }
 
 /// A decoded frame on the GPU within its intervals, ready to sort, and the run's notice (or an
 /// error that ends the clip).
-type Prepared = anyhow::Result<prepare::Started>;
+type Prepared = (FrameTag, anyhow::Result<prepare::Started>);
 
 /// Decodes, finds intervals, sorts and encodes every frame, a few frames queued between the stages;
-/// frames go to `sink` as RGBA, or as 4:2:0 of the matrix given with it.
+/// frames go to `sink` as RGBA, or as 4:2:0 of the matrix given with it. A frame the source sent
+/// but the sort dropped (a live source's) is the sorted frame before it again in the sink, so
+/// that the output keeps the source's time. Returns where the frames went and how many.
 pub(super) fn pipeline(
     sorter: &Sorter<'_>,
     settings: &Settings,
     info: &ClipInfo,
     mask: Option<&Mask>,
-    (mut source, spares): (FrameSource, mpsc::Sender<Vec<u8>>),
+    (incoming, spares): (Incoming, mpsc::Sender<Vec<u8>>),
     (mut sink, yuv420): (ClipSink, Option<yuv::Matrix>),
     watch: &ClipWatch,
-) -> anyhow::Result<PathBuf> {
-    let (frames_in, decoded) = mpsc::sync_channel::<Result<DecodedFrame, ClipError>>(2);
+) -> anyhow::Result<(PathBuf, u64)> {
+    let (frames_in, decoded) = mpsc::sync_channel(2);
     let (sorted, frames_out) = mpsc::sync_channel::<ToSink>(2);
     // Workers find each frame's intervals (on the CPU that takes longer than the GPU's sort) and
     // start its run: the upload and what the algorithm prepares on the CPU, off the thread that
@@ -54,8 +67,11 @@ pub(super) fn pipeline(
     // Each prepared frame holds its textures on the GPU: a few wait, not the whole clip.
     let (prepared_in, prepared) = mpsc::sync_channel::<(usize, Prepared)>(workers);
     let run_settings = if settings.passes.is_none() { settings.unwatched_run() } else { settings.run };
-    // Shared by the workers; dropped with the last of them, which ends the decoder too.
-    let decoded = std::sync::Arc::new(std::sync::Mutex::new(decoded.into_iter().enumerate()));
+    // Shared by the workers; dropped with the last of them, which ends a clip's decoder too.
+    let (feed, source): (Arc<dyn Feed>, _) = match incoming {
+        Incoming::Clip(source) => (Arc::new(ClipFeed::new(decoded)), Some(source)),
+        Incoming::Live(feed) => (feed, None),
+    };
     let sweep = settings
         .sweep
         .map(|s| ThresholdSweep::new(s.from, s.to, info.frames.clamp(2, u64::from(u32::MAX)) as u32));
@@ -73,46 +89,50 @@ pub(super) fn pipeline(
     };
     let preparer = &preparer;
     std::thread::scope(|scope| {
-        std::thread::Builder::new()
-            .name("clip-decoder".into())
-            .spawn_scoped(scope, move || {
-                while let Some(frame) = watch.stages.time(Stage::Decode, || source.next_frame()) {
-                    let failed = frame.is_err();
-                    if frames_in.send(frame).is_err() || failed {
-                        break;
-                    }
-                }
-            })
-            .map_err(ClipError::Thread)?;
-        for worker in 0..workers {
-            let (decoded, prepared_in, spares) = (decoded.clone(), prepared_in.clone(), spares.clone());
+        if let Some(mut source) = source {
             std::thread::Builder::new()
-                .name(format!("clip-prepare-{worker}"))
+                .name("clip-decoder".into())
                 .spawn_scoped(scope, move || {
-                    loop {
-                        let next = decoded.lock().unwrap_or_else(|p| p.into_inner()).next();
-                        let Some((index, frame)) = next else { break };
-                        let ready = frame
-                            .map_err(anyhow::Error::from)
-                            .and_then(|frame| preparer.prepare(index, frame, &spares));
-                        let failed = ready.is_err();
-                        if prepared_in.send((index, ready)).is_err() || failed {
+                    while let Some(frame) = watch.stages.time(Stage::Decode, || source.next_frame()) {
+                        let failed = frame.is_err();
+                        if frames_in.send((Instant::now(), frame)).is_err() || failed {
                             break;
                         }
                     }
                 })
                 .map_err(ClipError::Thread)?;
         }
-        drop((decoded, prepared_in, spares));
+        for worker in 0..workers {
+            let (feed, prepared_in, spares) = (feed.clone(), prepared_in.clone(), spares.clone());
+            std::thread::Builder::new()
+                .name(format!("clip-prepare-{worker}"))
+                .spawn_scoped(scope, move || {
+                    while let Some((order, arrived)) = feed.next() {
+                        let ready = arrived
+                            .frame
+                            .map_err(anyhow::Error::from)
+                            .and_then(|frame| preparer.prepare(order, frame, &spares));
+                        let failed = ready.is_err();
+                        if prepared_in.send((order, (arrived.tag, ready))).is_err() || failed {
+                            break;
+                        }
+                    }
+                })
+                .map_err(ClipError::Thread)?;
+        }
+        drop((feed, prepared_in, spares));
         let encoder = std::thread::Builder::new()
             .name("clip-encoder".into())
-            .spawn_scoped(scope, move || -> Result<Option<PathBuf>, ClipError> {
+            .spawn_scoped(scope, move || -> Result<Option<(PathBuf, u64)>, ClipError> {
+                let mut time = KeepTime::default();
                 for message in frames_out {
                     match message {
-                        ToSink::Frame(frame) => watch.stages.time(Stage::Sink, || sink.push(&frame))?,
+                        ToSink::Frame(arrival, frame) => watch
+                            .stages
+                            .time(Stage::Sink, || time.push(arrival, frame, |frame| sink.push(frame)))?,
                         // A signal during the last frames still leaves nothing.
                         ToSink::End if watch.check().is_err() => return Ok(None),
-                        ToSink::End => return sink.finish().map(Some),
+                        ToSink::End => return sink.finish().map(|path| Some((path, time.written()))),
                     }
                 }
                 // The sorting thread stopped early: the sink is dropped, leaving nothing.
@@ -129,7 +149,7 @@ pub(super) fn pipeline(
         match (sorting, encoded) {
             (_, Err(e)) => Err(e.into()),
             (Err(e), Ok(_)) => Err(e),
-            (Ok(()), Ok(Some(path))) => Ok(path),
+            (Ok(()), Ok(Some(done))) => Ok(done),
             (Ok(()), Ok(None)) => Err(watch.check().err().unwrap_or_else(interrupt::Interrupted::now).into()),
         }
     })
@@ -175,13 +195,13 @@ fn sort_frames(
     watch: &ClipWatch,
 ) -> anyhow::Result<()> {
     let gpu = sorter.gpu;
-    let (reads_in, reads) = mpsc::sync_channel::<Readback>(1);
+    let (reads_in, reads) = mpsc::sync_channel::<(FrameTag, Readback)>(1);
     let (spare_in, spare) = mpsc::channel::<wgpu::Buffer>();
     std::thread::scope(|scope| {
         let reader = std::thread::Builder::new()
             .name("clip-readback".into())
             .spawn_scoped(scope, move || -> anyhow::Result<()> {
-                for (index, read) in reads.into_iter().enumerate() {
+                for (index, (tag, read)) in reads.into_iter().enumerate() {
                     let failed = "reading the sorted frame back from the GPU failed";
                     // The sorting thread may have ended: then the buffers are not needed.
                     let frame = match read {
@@ -196,7 +216,8 @@ fn sort_frames(
                             let (planes, staging) =
                                 watch.stages.time(Stage::ReadBack, || pending.finish(gpu)).context(failed)?;
                             let _ = spare_in.send(staging);
-                            if sorted.send(ToSink::Frame(SortedFrame::Yuv420(planes))).is_err() {
+                            watch.latency.add(tag.at.elapsed());
+                            if sorted.send(ToSink::Frame(tag.arrival, SortedFrame::Yuv420(planes))).is_err() {
                                 return Ok(());
                             }
                             watch.done.store(index as u64 + 1, Ordering::Relaxed);
@@ -208,7 +229,8 @@ fn sort_frames(
                         Some(matrix) => SortedFrame::Yuv420(yuv::to_yuv420(&frame, matrix)),
                         None => SortedFrame::Rgba(frame),
                     };
-                    if sorted.send(ToSink::Frame(frame)).is_err() {
+                    watch.latency.add(tag.at.elapsed());
+                    if sorted.send(ToSink::Frame(tag.arrival, frame)).is_err() {
                         // The encoder stopped; its error is the one to report.
                         return Ok(());
                     }
@@ -217,10 +239,15 @@ fn sort_frames(
                 Ok(())
             })
             .map_err(ClipError::Thread)?;
-        let mut bar = (!watch.quiet).then(|| Progress::new("sorting", "frames"));
-        if let Some(bar) = &mut bar {
-            bar.set_total(info.frames);
-        }
+        // A live source (no frame count) counts up without an end.
+        let mut bar = (!watch.quiet).then(|| match info.frames {
+            0 => Progress::open_ended("recording", "frames"),
+            frames => {
+                let mut bar = Progress::new("sorting", "frames");
+                bar.set_total(frames);
+                bar
+            }
+        });
         let mut yuv420 = yuv420.map(|matrix| (Yuv420Writer::new(gpu), matrix));
         let submitted =
             submit_frames(sorter, settings, (prepared, yuv420.as_mut()), &reads_in, &spare, watch, &mut bar);
@@ -243,7 +270,7 @@ fn submit_frames(
     sorter: &Sorter<'_>,
     settings: &Settings,
     (mut prepared, mut yuv420): (impl Iterator<Item = Prepared>, Option<&mut (Yuv420Writer, yuv::Matrix)>),
-    reads: &mpsc::SyncSender<Readback>,
+    reads: &mpsc::SyncSender<(FrameTag, Readback)>,
     spare: &mpsc::Receiver<wgpu::Buffer>,
     watch: &ClipWatch,
     bar: &mut Option<Progress>,
@@ -252,6 +279,7 @@ fn submit_frames(
     let mut notice_given = false;
     while let Some(ready) = watch.stages.time(Stage::SorterIdle, || prepared.next()) {
         watch.check()?;
+        let (tag, ready) = ready;
         let (mut run, notice) = ready?;
         if let Some(notice) = notice.filter(|_| !notice_given) {
             match bar {
@@ -279,7 +307,7 @@ fn submit_frames(
                 ),
             })
         })?;
-        if reads.send(read).is_err() {
+        if reads.send((tag, read)).is_err() {
             // The readback thread stopped; its error is the one to report.
             return Ok(());
         }

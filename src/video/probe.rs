@@ -63,7 +63,7 @@ pub fn probe(ffmpeg: &Ffmpeg, path: &Path) -> Result<ClipInfo, ClipError> {
 
 /// What is wrong with a report.
 #[derive(Debug, PartialEq)]
-enum Problem {
+pub(super) enum Problem {
     /// ffmpeg found no streams at all.
     NotRead,
     /// Streams, but no video among them: what there is.
@@ -92,9 +92,45 @@ fn packet_lines(listing: &[u8]) -> u64 {
 
 /// The input part of ffmpeg's report, with the count of the video stream's packets (its frames).
 fn parse(report: &str, frames: u64) -> Result<ClipInfo, Problem> {
-    // The input's streams come before "Output #0" and "Stream mapping".
+    let input = input_part(report);
+    let info = streams(input)?;
+    if frames == 0 {
+        return Err(Problem::NoFrames);
+    }
+    let damage =
+        report.lines().flat_map(|l| l.split('\r')).find(|l| DAMAGE_WARNINGS.iter().any(|w| l.contains(w)));
+    if let Some(line) = damage {
+        let detail = line.rsplit("] ").next().unwrap_or(line).trim().to_string();
+        return Err(Problem::Truncated { frames, detail });
+    }
+    // Without audio, the container's duration is the video's: frames missing from its end show.
+    let video_seconds = frames as f64 / info.rate.fps();
+    if let Some(duration) = duration(input).filter(|_| info.audio.is_none())
+        && duration > video_seconds + (2.0 / info.rate.fps()).max(0.1)
+    {
+        let detail = format!("the file says {duration:.2} s, its frames last {video_seconds:.2} s");
+        return Err(Problem::Truncated { frames, detail });
+    }
+    Ok(ClipInfo { frames, ..info })
+}
+
+/// The input's part of ffmpeg's report: what comes before "Output #0" and "Stream mapping".
+pub(super) fn input_part(report: &str) -> &str {
     let input = report.split("\nOutput #0").next().unwrap_or(report);
-    let input = input.split("\nStream mapping").next().unwrap_or(input);
+    input.split("\nStream mapping").next().unwrap_or(input)
+}
+
+/// The size of the first stream of ffmpeg's first output, as its report gives it.
+pub(super) fn output_size(report: &str) -> Option<(u32, u32)> {
+    let (_, output) = report.split_once("\nOutput #0")?;
+    let line = output.lines().map(str::trim).find(|l| l.starts_with("Stream #"))?;
+    let (_, video) = line.split_once(": Video: ")?;
+    top_level_pieces(video).iter().find_map(|p| size(first_word(p)))
+}
+
+/// The streams of a report's input part: the first video stream's size, rate and format, and
+/// the first audio stream's codec (`frames` is left 0).
+pub(super) fn streams(input: &str) -> Result<ClipInfo, Problem> {
     let streams: Vec<&str> = input.lines().map(str::trim).filter(|l| l.starts_with("Stream #")).collect();
     if streams.is_empty() {
         return Err(Problem::NotRead);
@@ -119,24 +155,7 @@ fn parse(report: &str, frames: u64) -> Result<ClipInfo, Problem> {
     let rate = rate_of(" fps").or_else(|| rate_of(" tbr")).ok_or(Problem::Unreadable("frame rate"))?;
     let pixel_format = pieces.get(1).map(|p| first_word(p).to_string()).unwrap_or_default();
     let yuv420 = pieces.get(1).and_then(|p| yuv420_colour(p));
-    if frames == 0 {
-        return Err(Problem::NoFrames);
-    }
-    let damage =
-        report.lines().flat_map(|l| l.split('\r')).find(|l| DAMAGE_WARNINGS.iter().any(|w| l.contains(w)));
-    if let Some(line) = damage {
-        let detail = line.rsplit("] ").next().unwrap_or(line).trim().to_string();
-        return Err(Problem::Truncated { frames, detail });
-    }
-    // Without audio, the container's duration is the video's: frames missing from its end show.
-    let video_seconds = frames as f64 / rate.fps();
-    if let Some(duration) = duration(input).filter(|_| audio.is_none())
-        && duration > video_seconds + (2.0 / rate.fps()).max(0.1)
-    {
-        let detail = format!("the file says {duration:.2} s, its frames last {video_seconds:.2} s");
-        return Err(Problem::Truncated { frames, detail });
-    }
-    Ok(ClipInfo { width, height, rate, frames, pixel_format, audio, yuv420 })
+    Ok(ClipInfo { width, height, rate, frames: 0, pixel_format, audio, yuv420 })
 }
 
 /// ffmpeg's names of colour spaces (`av_color_space_name`).

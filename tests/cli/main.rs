@@ -846,5 +846,6 @@ mod clips;
 mod decoded;
 #[path = "../clips/gif.rs"]
 mod gif_frames;
+mod live;
 mod paths;
 mod still_start;
