@@ -29,7 +29,7 @@ fn main() -> ExitCode {
                 .map_err(anyhow::Error::msg)
                 .and_then(|settings| shadersort::bench::video::run(args, &settings)),
         }
-    } else if let Some(live) = settings.video.live.as_ref() {
+    } else if let Some(live) = settings.video.live.as_ref().filter(|_| settings.headless()) {
         shadersort::interrupt::leave_without_teardown(report(shadersort::video::live::run(&settings, live)));
     } else if let Some(clip) = settings.clip().filter(|_| settings.headless()) {
         shadersort::interrupt::leave_without_teardown(report(shadersort::video::run(&settings, clip)));
@@ -61,6 +61,7 @@ fn report(result: anyhow::Result<()>) -> u8 {
 fn open_window(settings: Settings) -> anyhow::Result<()> {
     use shadersort::app::WindowSource;
     let source = match settings.clip() {
+        _ if let Some(live) = &settings.video.live => WindowSource::Live(live.clone()),
         Some(clip) => WindowSource::Clip(shadersort::video::playback::ClipReader::open(
             clip,
             settings.video.ffmpeg.as_deref(),
@@ -71,20 +72,24 @@ fn open_window(settings: Settings) -> anyhow::Result<()> {
         )?),
     };
     let (label, size) = match &source {
+        // A live source's mask is fitted to its frames once they come.
+        WindowSource::Live(_) => (String::new(), None),
         WindowSource::Picture(picture) => {
             if let Some(note) = &picture.note {
                 eprintln!("{note}");
             }
-            (picture.label.clone(), picture.pixels.dimensions())
+            (picture.label.clone(), Some(picture.pixels.dimensions()))
         }
         WindowSource::Clip(reader) => {
-            (format!("'{}'", reader.path().display()), (reader.info().width, reader.info().height))
+            (format!("'{}'", reader.path().display()), Some((reader.info().width, reader.info().height)))
         }
     };
     let mask = match &settings.mask {
         Some(path) => {
             let mask = shadersort::intervals::Mask::load(path)?;
-            mask.check_size(&label, size)?;
+            if let Some(size) = size {
+                mask.check_size(&label, size)?;
+            }
             Some((path.clone(), mask))
         }
         None => None,

@@ -17,6 +17,8 @@ mod lens_bars;
 use lens_bars::assert_bars_follow_the_model;
 #[path = "window/keys.rs"]
 mod keys;
+#[path = "window/live.rs"]
+mod live;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -723,6 +725,14 @@ fn a_clip_plays_sorted_pauses_on_a_frame_steps_and_records() {
     wait_for("the pause", Duration::from_secs(30), || paused().is_some());
     let k = paused().unwrap();
     let saved = |pass: u32| s.dir.path().join(format!("clip-bitonic-luma-frame{k}-pass{pass}.png"));
+    // The frame played was shown sorted to the end.
+    s.keys(&["s"]);
+    s.expect_log(&format!("saved clip-bitonic-luma-frame{k}-pass28.png"));
+    assert!(
+        image::open(saved(28)).unwrap().to_rgba8() == sorted[k - 1],
+        "frame {k} was not shown sorted to the end as it played"
+    );
+    std::fs::remove_file(saved(28)).unwrap();
     s.keys(&["Home"]);
     s.expect_step("step 0/28");
     s.keys(&["s"]);

@@ -28,6 +28,7 @@ impl Running {
                 self.set_title(&picture.name);
                 let label = picture.label.clone();
                 self.clip = None;
+                self.live = None;
                 self.show_picture(picture, source);
                 match notice {
                     Some(notice) => self.ui.say(notice),

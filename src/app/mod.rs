@@ -12,12 +12,13 @@
 //!   and reports), `ui`, `pictures` and `interval_panel` (the egui panel itself), `zoom`, `lens`
 //!   and `lens_panel` (the row lens: the line inspected, and its strip of bars), `lines_panel`
 //!   (the panel's rows for straight lines and paths);
-//! - the sort: `session` (what is sorted and how), `lanes` and `lanes_by_time` (the GPU runs
-//!   shown), `window_intervals` and `live_intervals` (intervals, live), `window_mask`,
+//! - the sort: `session` (what is sorted and how), `lanes`, `lanes_by_time` and `lanes_to_end`
+//!   (the GPU runs shown), `window_intervals` and `live_intervals` (intervals, live), `window_mask`,
 //!   `window_lines` (what the lines follow: an angle or a path);
 //! - files: `dialogs` (files chosen or dropped, and the page's downloads), `files` (open, S),
 //!   `saves` (S's copies coming back), `window_recording`, `recording_job` and `recording` (G, in
-//!   the background), `window_clip` (a clip played sorted, paused, stepped, recorded). In the
+//!   the background), `window_clip` (a clip played sorted, paused, stepped, recorded),
+//!   `window_live` (a live source shown sorted as it comes, natively through ffmpeg). In the
 //!   page `web/recording.rs` (recorded in memory, downloaded) and `web/window_clip.rs` (no clips)
 //!   stand in for the last two.
 
@@ -28,6 +29,7 @@ mod files;
 pub mod interval_panel;
 pub mod lanes;
 mod lanes_by_time;
+mod lanes_to_end;
 mod lens;
 pub mod lens_panel;
 pub mod lines_panel;
@@ -49,6 +51,7 @@ pub mod ui;
 pub mod window_clip;
 mod window_intervals;
 mod window_lines;
+mod window_live;
 pub mod window_mask;
 mod window_painting;
 mod window_recording;
@@ -87,6 +90,9 @@ pub enum WindowSource {
     /// A clip, opened (ffmpeg found, its frames counted) but not yet decoded: it plays sorted.
     #[cfg(not(target_arch = "wasm32"))]
     Clip(crate::video::playback::ClipReader),
+    /// A live source, opened when the window opens: it is shown sorted as it comes.
+    #[cfg(not(target_arch = "wasm32"))]
+    Live(crate::settings::LiveInput),
 }
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -99,6 +105,7 @@ impl WindowSource {
             WindowSource::Clip(reader) => {
                 reader.path().file_name().map_or_else(String::new, |n| n.to_string_lossy().into())
             }
+            WindowSource::Live(input) => crate::video::live::label(input),
         }
     }
 }
@@ -279,6 +286,8 @@ struct Running {
     clip: Option<window_clip::WindowClip>,
     /// A clip being opened (the dialog or a drop), played once its first frame is read.
     opening: Option<window_clip::OpeningClip>,
+    /// The live source shown, when one is (`session.picture` is its frame shown).
+    live: Option<window_live::WindowLive>,
     /// How clips are read and written, for clips opened later.
     #[cfg(not(target_arch = "wasm32"))]
     video: VideoSettings,

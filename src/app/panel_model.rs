@@ -157,6 +157,8 @@ pub struct UiModel<'a> {
     pub lens: Option<&'a [Option<Result<crate::lens::LensReading, String>>]>,
     /// The clip playing, when a clip is open.
     pub clip: Option<ClipView>,
+    /// The live source, when one is shown.
+    pub live: Option<LiveView>,
 }
 
 /// What the UI keeps between frames.
@@ -257,6 +259,22 @@ impl UiState {
         self.status_is_error = true;
         log::warn!("{}", self.status);
     }
+}
+
+/// What the panel shows of a live source.
+pub struct LiveView {
+    /// The source as named.
+    pub label: String,
+    /// Frames shown.
+    pub shown: u64,
+    /// Frames the source sent.
+    pub received: u64,
+    /// Frames dropped because the window was busy.
+    pub dropped: u64,
+    /// Whether it is paused on a frame.
+    pub paused: bool,
+    /// Whether the source ended.
+    pub ended: bool,
 }
 
 /// What the panel shows of the clip.

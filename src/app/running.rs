@@ -39,6 +39,11 @@ impl Running {
         let limit =
             SizeLimit::new(gpu.device.limits().max_texture_dimension_2d, given.max_size, !given.no_downscale);
         let mut ui = UiState::default();
+        #[cfg_attr(
+            target_arch = "wasm32",
+            allow(unused_mut, reason = "only native windows open a live source")
+        )]
+        let mut live = None;
         let (picture, source_size, clip) = match source {
             WindowSource::Picture(picture) => {
                 let source_size = picture.pixels.dimensions();
@@ -60,6 +65,13 @@ impl Running {
                 );
                 ui.say(notice.map_or_else(|| line.clone(), |n| format!("{n}; {line}")));
                 (picture, (info.width, info.height), Some(clip))
+            }
+            #[cfg(not(target_arch = "wasm32"))]
+            WindowSource::Live(input) => {
+                let opened = super::window_live::open_native(&input, &given, &limit)?;
+                ui.say(opened.line);
+                live = Some(opened.live);
+                (opened.picture, opened.source_size, None)
             }
         };
         let mask = match mask {
@@ -168,6 +180,7 @@ impl Running {
             saves: Default::default(),
             lens_probe: crate::lens::LensProbe::new(&gpu_for_lens),
             clip,
+            live,
             #[cfg(not(target_arch = "wasm32"))]
             video: given.video,
             #[cfg(not(target_arch = "wasm32"))]
@@ -176,8 +189,8 @@ impl Running {
         if running.ui.status.is_empty() {
             running.report_intervals();
         }
-        if running.clip.is_some() {
-            running.sort_clip_frame_to_end();
+        if running.clip.is_some() || running.live.is_some() {
+            running.sort_frame_to_end();
             running.report_frame();
         }
         if let Some(notice) = running.session.lanes.lanes.iter().find_map(|l| l.notice.clone()) {
@@ -195,6 +208,7 @@ impl Running {
     pub(super) fn wants_frames(&self) -> bool {
         self.session.player.busy()
             || self.clip.as_ref().is_some_and(window_clip::WindowClip::busy)
+            || self.live.as_ref().is_some_and(super::window_live::WindowLive::busy)
             || self.recording.is_some()
             || self.quit_after.is_some()
             || self.intervals_pending()
@@ -225,9 +239,11 @@ impl Running {
             self.act(action);
         }
         self.advance_clip(now);
+        self.advance_live();
         self.refresh_intervals(now);
         self.apply_pending_layout(now);
         self.step(seconds);
+        self.keep_frame_sorting();
         self.read_lens();
         self.write_saves();
         self.finish_recording();
@@ -270,6 +286,7 @@ impl Running {
             mask_overlay: self.mask_overlay.as_ref().map(egui::TextureHandle::id),
             lens: self.lens.as_ref().map(|l| l.readings.as_slice()),
             clip: self.clip_view(),
+            live: self.live_view(),
         };
         let ui_state = &mut self.ui;
         let mut clicked = Vec::new();

@@ -31,7 +31,7 @@ impl Running {
         );
         self.session.lanes.sync = self.session.sync;
         self.session.player.stop();
-        self.sort_clip_frame_to_end();
+        self.sort_frame_to_end();
     }
 }
 

@@ -2,8 +2,8 @@
 //! a [`UiModel`] and reports [`Action`]s (`panel_model`); the app applies them.
 
 use super::lanes::LaneSync;
-use super::panel_model::ClipView;
 use super::panel_model::{Action, LaneView, UiModel, UiState};
+use super::panel_model::{ClipView, LiveView};
 use super::zoom::Zoom;
 use crate::algorithms::Algorithm;
 use crate::algorithms::odd_even::PassKind;
@@ -75,6 +75,9 @@ fn side_panel(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, actio
     });
     if let Some(clip) = &model.clip {
         clip_controls(ui, model, clip, actions);
+    }
+    if let Some(live) = &model.live {
+        live_controls(ui, model, live, actions);
     }
     ui.separator();
 
@@ -255,6 +258,23 @@ fn clip_controls(ui: &mut egui::Ui, model: &UiModel<'_>, clip: &ClipView, action
     let response = ui.add(egui::Slider::new(&mut frame, 1..=clip.frames.max(1)).text("frame"));
     if response.drag_stopped() || response.changed() && !response.dragged() {
         actions.push(Action::SeekClip(frame - 1));
+    }
+}
+
+/// A live source: how many frames came, were shown and dropped, and a pause.
+fn live_controls(ui: &mut egui::Ui, model: &UiModel<'_>, live: &LiveView, actions: &mut Vec<Action>) {
+    ui.separator();
+    let state = if live.ended { "ended" } else { "live" };
+    ui.label(format!("{state}: {}", live.label));
+    ui.label(format!("{} shown · {} received · {} dropped", live.shown, live.received, live.dropped));
+    if !live.ended {
+        command_button(
+            ui,
+            model,
+            Command::PlayPause,
+            if live.paused { "Go on live" } else { "Pause" },
+            actions,
+        );
     }
 }
 

@@ -6,7 +6,6 @@
 use super::Running;
 use super::dialogs::Chosen;
 use super::panel_model::ClipView;
-use crate::controls::player::Stepper;
 use crate::picture::input::Picture;
 use crate::settings::{Settings, VideoSettings};
 pub(super) use crate::video::playback::OpeningClip;
@@ -114,6 +113,7 @@ impl Running {
                 let (clip, picture, note) = window_clip(opened, self.video.clone());
                 let info = clip.reader.info().clone();
                 self.clip = Some(clip);
+                self.live = None;
                 self.show_picture(picture, (info.width, info.height));
                 self.ui.zoom = None;
                 self.ui.pan = egui::Vec2::ZERO;
@@ -234,16 +234,6 @@ impl Running {
             return;
         }
         self.seek_clip(target);
-    }
-
-    /// Sorts the frame shown to the end, as the clip shows every frame (a paused frame's passes
-    /// are then a step key away).
-    pub(super) fn sort_clip_frame_to_end(&mut self) {
-        if self.clip.is_some() {
-            let lanes = &mut self.session.lanes;
-            let total = lanes.total_steps();
-            lanes.advance(total);
-        }
     }
 
     /// Logs "frame k/n" for the frame shown (the window test follows it).

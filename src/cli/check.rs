@@ -43,11 +43,6 @@ impl Cli {
             return Ok(());
         }
         let flag = if self.live.is_some() { "--live" } else { "--camera" };
-        if self.out.is_none() {
-            return Err(format!(
-                "{flag} records the sorted frames into --out (the window does not take a live source); add --out PATH, e.g. --out live.mkv"
-            ));
-        }
         let refused = [
             ("--record", self.record.is_some()),
             ("--sweep", self.sweep.is_some()),
@@ -56,10 +51,11 @@ impl Cli {
             ("--max-frames", self.max_frames.is_some()),
             ("--frame-rate", self.frame_rate.is_some()),
             ("--png-compression", self.png_compression.is_some()),
+            ("--passes", self.passes.is_some() && self.out.is_none()),
         ];
         refuse_any(&refused, |other| {
             format!(
-                "{other} does not go with {flag}: each frame of a live source is sorted to the end (or to --passes) as it comes, at the source's own rate, into --out; drop {other}"
+                "{other} does not go with {flag}: each frame of a live source is sorted to the end as it comes, at the source's own rate, shown in the window (pause with Space to step through a frame's passes) or recorded into --out (--passes sorts each frame that far there); drop {other}"
             )
         })
     }

@@ -76,14 +76,15 @@ pub struct Cli {
     #[arg(long, value_name = "PATH")]
     pub ffmpeg: Option<PathBuf>,
 
-    /// Sort a live stream as it comes, recorded sorted into --out: any stream or device ffmpeg
-    /// reads live (udp://, rtsp://, srt://, a device path). Frames the sort cannot keep up with
-    /// are dropped and counted, never queued; the file keeps the stream's time and audio.
+    /// Sort a live stream as it comes, shown sorted in the window or recorded into --out: any
+    /// stream or device ffmpeg reads live (udp://, rtsp://, srt://, a device path). Frames the
+    /// sort cannot keep up with are dropped and counted, never queued; a recording keeps the
+    /// stream's time and audio.
     #[arg(long, value_name = "URL", conflicts_with_all = ["image", "camera"])]
     pub live: Option<String>,
 
-    /// Sort the camera as it comes, recorded sorted into --out (through ffmpeg: v4l2 on Linux,
-    /// avfoundation on macOS, dshow on Windows); the default camera without DEVICE.
+    /// Sort the camera as it comes, shown in the window or recorded into --out (through ffmpeg:
+    /// v4l2 on Linux, avfoundation on macOS, dshow on Windows); the default camera without DEVICE.
     #[arg(long, value_name = "DEVICE", num_args = 0..=1, conflicts_with = "image")]
     pub camera: Option<Option<String>>,
 

@@ -210,7 +210,10 @@ fn bad_live_sources_and_flags_are_refused_in_one_line() {
             vec!["--camera", "/dev/video-none", "--out", o],
             vec!["cannot open the camera '/dev/video-none'", "--camera DEVICE"],
         ),
-        (vec!["--live", &silent], vec!["--live records the sorted frames into --out", "add --out"]),
+        (
+            vec!["--live", &silent, "--passes", "3"],
+            vec!["--passes does not go with --live", "shown in the window"],
+        ),
         (vec!["--live", &silent, "--record", "--out", o], vec!["--record does not go with --live"]),
         (vec!["--camera", "--sweep", "0..1", "--out", o], vec!["--sweep does not go with --camera"]),
         (vec!["--duration", "3", "--out", o], vec!["--duration sets how long a live source"]),

@@ -57,7 +57,6 @@ impl Running {
     pub(super) fn toggle_clip(&mut self) {}
     pub(super) fn pause_clip(&mut self) {}
     pub(super) fn seek_clip(&mut self, _index: u64) {}
-    pub(super) fn sort_clip_frame_to_end(&mut self) {}
     pub(super) fn report_frame(&self) {}
     pub(super) fn start_clip_recording(&mut self) {}
 }

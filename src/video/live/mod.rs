@@ -7,6 +7,7 @@
 mod audio;
 pub mod decoder;
 pub mod error;
+pub mod frames;
 pub mod input;
 mod report;
 pub mod slot;
