@@ -30,6 +30,8 @@ use std::cell::Cell;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+#[path = "browser/camera.rs"]
+mod camera;
 #[path = "common/ci.rs"]
 mod ci;
 #[path = "browser/driver.rs"]
@@ -163,6 +165,7 @@ fn the_page_runs_the_window_app_in_headless_chromium() {
     paths::b_bends_the_lines_and_a_shift_click_centres_them(&page, &picture);
     painting::e_paints_the_mask_and_s_saves_it(&page, &picture);
     side_by_side_shows_every_lane(&page, &picture);
+    camera::source_camera_shows_the_camera_sorted_live(&page, port);
     without_webgpu_the_page_says_so(&page, port);
 }
 

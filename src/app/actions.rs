@@ -147,6 +147,7 @@ impl Running {
             Command::PaintMask => self.toggle_painting(),
             Command::FitToWindow | Command::ActualSize | Command::Help => self.ui.view(command),
             Command::Open => self.dialogs.pick(Purpose::Open, &self.egui_ctx),
+            Command::Camera => self.open_camera(),
             Command::PreviousFrame => self.step_clip(-1),
             Command::NextFrame => self.step_clip(1),
             Command::Record => self.start_recording(),

@@ -34,6 +34,8 @@ mod lens;
 pub mod lens_panel;
 pub mod lines_panel;
 pub mod live_intervals;
+#[cfg_attr(target_arch = "wasm32", path = "web/live_source.rs")]
+mod live_source;
 pub mod mask_brush;
 pub mod panel_model;
 pub mod pictures;
@@ -288,6 +290,8 @@ struct Running {
     opening: Option<window_clip::OpeningClip>,
     /// The live source shown, when one is (`session.picture` is its frame shown).
     live: Option<window_live::WindowLive>,
+    /// A live source being opened (the Camera button), shown once its first frame comes.
+    opening_live: Option<live_source::OpeningLive>,
     /// How clips are read and written, for clips opened later.
     #[cfg(not(target_arch = "wasm32"))]
     video: VideoSettings,

@@ -68,10 +68,12 @@ impl Running {
             }
             #[cfg(not(target_arch = "wasm32"))]
             WindowSource::Live(input) => {
-                let opened = super::window_live::open_native(&input, &given, &limit)?;
-                ui.say(opened.line);
-                live = Some(opened.live);
-                (opened.picture, opened.source_size, None)
+                let opened = super::live_source::open(&input, given.video.ffmpeg.as_deref(), &limit)?;
+                let source_size = opened.source_size;
+                let (shown, picture, line) = opened.into_shown();
+                ui.say(line);
+                live = Some(shown);
+                (picture, source_size, None)
             }
         };
         let mask = match mask {
@@ -181,6 +183,7 @@ impl Running {
             lens_probe: crate::lens::LensProbe::new(&gpu_for_lens),
             clip,
             live,
+            opening_live: None,
             #[cfg(not(target_arch = "wasm32"))]
             video: given.video,
             #[cfg(not(target_arch = "wasm32"))]
@@ -196,6 +199,12 @@ impl Running {
         if let Some(notice) = running.session.lanes.lanes.iter().find_map(|l| l.notice.clone()) {
             running.ui.say(notice);
         }
+        // The page opens its camera once running (`?source=camera`); natively a live source
+        // opened with the window.
+        #[cfg(target_arch = "wasm32")]
+        if given.video.live.is_some() {
+            running.open_camera();
+        }
         if let Some(line) = given.lens {
             running.open_lens_on_line(line);
         }
@@ -209,6 +218,7 @@ impl Running {
         self.session.player.busy()
             || self.clip.as_ref().is_some_and(window_clip::WindowClip::busy)
             || self.live.as_ref().is_some_and(super::window_live::WindowLive::busy)
+            || self.opening_live.is_some()
             || self.recording.is_some()
             || self.quit_after.is_some()
             || self.intervals_pending()
@@ -239,6 +249,7 @@ impl Running {
             self.act(action);
         }
         self.advance_clip(now);
+        self.check_live_opening();
         self.advance_live();
         self.refresh_intervals(now);
         self.apply_pending_layout(now);

@@ -70,6 +70,7 @@ fn side_panel(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, actio
     ui.small(model.adapter);
     ui.horizontal(|ui| {
         command_button(ui, model, Command::Open, "Open...", actions);
+        command_button(ui, model, Command::Camera, "Camera", actions);
         command_button(ui, model, Command::SavePng, "Save PNG", actions);
         command_button(ui, model, Command::Help, "Keys", actions);
     });

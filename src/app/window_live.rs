@@ -21,8 +21,6 @@ pub(super) struct WindowLive {
     ended: Option<String>,
 }
 
-// Only native windows open a live source (through ffmpeg) so far.
-#[cfg_attr(target_arch = "wasm32", allow(dead_code, reason = "only native windows open a live source"))]
 impl WindowLive {
     /// Shows `frames` under `name`, its first frame already the picture.
     pub(super) fn new(frames: Box<dyn LiveFrames>, name: String) -> WindowLive {
@@ -41,42 +39,40 @@ impl WindowLive {
     }
 }
 
-/// A live source opened for the window.
-#[cfg(not(target_arch = "wasm32"))]
+/// A live source opened, with its first frame.
 pub(super) struct Opened {
-    /// The source.
-    pub(super) live: WindowLive,
+    /// The source, reading on.
+    pub(super) frames: Box<dyn LiveFrames>,
+    /// Its name for files saved from it.
+    pub(super) name: String,
     /// Its first frame.
-    pub(super) picture: Picture,
-    /// Its own size.
+    pub(super) first: image::RgbaImage,
+    /// Its own size (its frames may be downscaled to the size limit).
     pub(super) source_size: (u32, u32),
-    /// What the status says.
-    pub(super) line: String,
+    /// Says when its frames are downscaled.
+    pub(super) note: Option<String>,
 }
 
-/// Opens a live source natively (ffmpeg reading it) and waits for its first frame.
-#[cfg(not(target_arch = "wasm32"))]
-pub(super) fn open_native(
-    input: &crate::settings::LiveInput,
-    given: &crate::settings::Settings,
-    limit: &crate::picture::input::SizeLimit,
-) -> anyhow::Result<Opened> {
-    use crate::video::live::frames::LiveFrameSource;
-    let opened = LiveFrameSource::open(input, given.video.ffmpeg.as_deref(), limit)?;
-    let name = match input {
-        crate::settings::LiveInput::Url(_) => "live",
-        crate::settings::LiveInput::Camera(_) => "camera",
-    };
-    let live = WindowLive::new(Box::new(opened.source), name.into());
-    let picture = live.picture(opened.first);
-    let line = format!("showing {} live, every frame sorted; Space pauses on a frame", picture.label);
-    let line = opened.note.map_or_else(|| line.clone(), |n| format!("{n}; {line}"));
-    Ok(Opened { live, picture, source_size: opened.source_size, line })
+impl Opened {
+    /// The source as the window shows it, its first frame, and the line the status says.
+    pub(super) fn into_shown(self) -> (WindowLive, Picture, String) {
+        let live = WindowLive::new(self.frames, self.name);
+        let picture = live.picture(self.first);
+        let line = format!("showing {} live, every frame sorted; Space pauses on a frame", picture.label);
+        let line = self.note.map_or_else(|| line.clone(), |n| format!("{n}; {line}"));
+        (live, picture, line)
+    }
 }
 
 impl Running {
-    /// Shows the newest frame of the live source, if one came and it is not paused.
+    /// Shows the newest frame of the live source, if one came and it is not paused, once the
+    /// GPU has sorted the frame before (its counts came back): a GPU slower than the source
+    /// drops frames rather than falling behind with work queued.
     pub(super) fn advance_live(&mut self) {
+        self.session.lanes.take_counts();
+        if self.session.lanes.counts_pending() {
+            return;
+        }
         let Some(live) = self.live.as_mut().filter(|l| l.busy()) else { return };
         match live.frames.newest() {
             LiveNext::Waiting => {}
@@ -97,6 +93,41 @@ impl Running {
                     Err(_) => self.ui.error(line),
                 }
             }
+        }
+    }
+
+    /// Starts opening the camera (the Camera button, Shift+O, or `?source=camera` in the page);
+    /// the picture or clip shown stays until its first frame comes.
+    pub(super) fn open_camera(&mut self) {
+        match super::live_source::OpeningLive::camera(self) {
+            Ok(opening) => {
+                self.ui.say("opening the camera …");
+                self.opening_live = Some(opening);
+            }
+            Err(e) => self.ui.error(e),
+        }
+    }
+
+    /// Shows the live source being opened once its first frame has come, in place of the
+    /// picture or clip; on failure what was shown stays and the reason is said.
+    pub(super) fn check_live_opening(&mut self) {
+        let Some(answer) = self.opening_live.as_mut().and_then(super::live_source::OpeningLive::poll) else {
+            return;
+        };
+        self.opening_live = None;
+        match answer {
+            Ok(opened) => {
+                let source_size = opened.source_size;
+                let (live, picture, line) = opened.into_shown();
+                self.clip = None;
+                self.live = Some(live);
+                self.set_title(&picture.name);
+                self.show_picture(picture, source_size);
+                self.ui.zoom = None;
+                self.ui.pan = egui::Vec2::ZERO;
+                self.ui.say(line);
+            }
+            Err(e) => self.ui.error(e),
         }
     }
 

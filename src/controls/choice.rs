@@ -188,6 +188,7 @@ mod tests {
                         | Command::FitToWindow
                         | Command::ActualSize
                         | Command::Open
+                        | Command::Camera
                         | Command::PreviousFrame
                         | Command::NextFrame
                         | Command::Record

@@ -64,6 +64,8 @@ pub enum Command {
     ActualSize,
     /// Open a picture or a clip.
     Open,
+    /// Show the camera live, every frame sorted.
+    Camera,
     /// A clip: the frame before, paused.
     PreviousFrame,
     /// A clip: the frame after, paused.
@@ -290,6 +292,12 @@ pub fn command_table() -> Vec<CommandSpec> {
             "Open...",
             "Open a picture or a clip (a video, an animated GIF, a folder of frames), or drop one on the window",
         ),
+        spec(
+            Command::Camera,
+            &[Shortcut::shifted(O)],
+            "Camera",
+            "Show the camera live, every frame sorted as it comes (Space pauses on a frame)",
+        ),
         spec(Command::PreviousFrame, &[p(Comma)], "Frame back", "A clip: the frame before, paused"),
         spec(Command::NextFrame, &[p(Period)], "Frame on", "A clip: the frame after, paused"),
         spec(
@@ -389,6 +397,7 @@ mod tests {
             (Num1, false, Command::ChooseAlgorithm(Algorithm::OddEven)),
             (K, false, Command::CycleKey),
             (O, false, Command::Open),
+            (O, true, Command::Camera),
             (G, false, Command::Record),
             (I, false, Command::ToggleIntervalsOverlay),
             (E, false, Command::PaintMask),

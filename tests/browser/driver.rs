@@ -18,6 +18,9 @@ const CHROMIUM_FLAGS: &[&str] = &[
     "--enable-features=Vulkan",
     "--use-vulkan=swiftshader",
     "--use-angle=vulkan",
+    // The camera: Chromium's own moving test picture, the permission given.
+    "--use-fake-device-for-media-stream",
+    "--use-fake-ui-for-media-stream",
     "--window-size=1400,1000",
     "--no-first-run",
     "--disable-background-networking",

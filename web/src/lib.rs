@@ -3,7 +3,8 @@
 //! canvas through eframe's web runner, on the browser's WebGPU.
 //!
 //! `index.html` calls [`start`] with its canvas. `?picture=URL` in the page's address opens that
-//! picture instead of the built-in one (for links; the URL must allow the page to fetch it).
+//! picture instead of the built-in one (for links; the URL must allow the page to fetch it);
+//! `?source=camera` shows the camera live, sorted (for links and kiosks).
 //! The app's log goes to the browser's console and
 //! to `window.shadersortLog` (an array of lines), which the browser test reads as the window test
 //! reads the native app's log. [`check::sort_for_test`] is the browser test's hook: a sort to the
@@ -29,21 +30,27 @@ pub async fn start(canvas: web_sys::HtmlCanvasElement) -> Result<(), JsError> {
     if log::set_logger(&PAGE_LOG).is_ok() {
         log::set_max_level(log::LevelFilter::Info);
     }
-    let picture = match asked_picture() {
+    let picture = match asked("picture") {
         Some(url) => fetch_picture(&url)
             .await
             .map_err(|e| JsError::new(&format!("cannot open ?picture={url}: {e}")))?,
         None => Picture::built_in(),
     };
-    let options =
-        WindowOptions { source: WindowSource::Picture(picture), settings: Settings::default(), mask: None };
+    let mut settings = Settings::default();
+    // `?source=camera`: the camera, sorted live, as soon as the browser gives it.
+    if asked("source").as_deref() == Some("camera") {
+        settings.video.live = Some(shadersort::settings::LiveInput::Camera(None));
+        // Every frame is sorted to the end: with the fastest, as a clip is.
+        settings.algorithm = shadersort::algorithms::Algorithm::Bitonic;
+    }
+    let options = WindowOptions { source: WindowSource::Picture(picture), settings, mask: None };
     run_in_page(canvas, options).await.map_err(|e| JsError::new(&e))
 }
 
-/// The `picture` parameter of the page's address, if any.
-fn asked_picture() -> Option<String> {
+/// The parameter `name` of the page's address, if given.
+fn asked(name: &str) -> Option<String> {
     let search = web_sys::window()?.location().search().ok()?;
-    web_sys::UrlSearchParams::new_with_str(&search).ok()?.get("picture").filter(|url| !url.is_empty())
+    web_sys::UrlSearchParams::new_with_str(&search).ok()?.get(name).filter(|value| !value.is_empty())
 }
 
 /// Fetches and decodes the picture at `url`.

@@ -15,6 +15,7 @@ use std::time::Duration;
 /// ffmpeg reading a live source for the window.
 pub struct LiveFrameSource {
     label: String,
+    camera: bool,
     slot: Arc<Slot>,
     /// Kept for as long as frames are wanted: dropping it ends ffmpeg.
     _decoder: LiveDecoder,
@@ -55,8 +56,16 @@ impl LiveFrameSource {
                 anyhow::bail!("cannot show {label}: {why}");
             }
         };
-        let source = LiveFrameSource { label, slot, _decoder: decoder };
+        let camera = super::input::is_camera(input);
+        let source = LiveFrameSource { label, camera, slot, _decoder: decoder };
         Ok(OpenedLive { source, first, source_size, note })
+    }
+}
+
+impl LiveFrameSource {
+    /// Whether it is a camera (rather than a stream).
+    pub fn is_camera(&self) -> bool {
+        self.camera
     }
 }
 

@@ -1,0 +1,56 @@
+//! Live sources natively: ffmpeg reading a stream or the camera (`video::live`), opened on a
+//! thread of its own so the window goes on while the source starts (a camera takes a moment).
+//! In the page `web/live_source.rs` opens the browser's camera instead.
+
+use super::Running;
+use super::window_live::Opened;
+use crate::picture::input::SizeLimit;
+use crate::settings::LiveInput;
+use crate::video::live::frames::{LiveFrameSource, OpenedLive};
+use std::path::Path;
+use std::sync::mpsc;
+
+/// A live source being opened (on its thread).
+pub(super) struct OpeningLive(mpsc::Receiver<Result<OpenedLive, String>>);
+
+/// Opens `input` through ffmpeg and waits for its first frame.
+pub(super) fn open(input: &LiveInput, ffmpeg: Option<&Path>, limit: &SizeLimit) -> anyhow::Result<Opened> {
+    Ok(shown(LiveFrameSource::open(input, ffmpeg, limit)?))
+}
+
+/// An opened source as the window takes it.
+fn shown(opened: OpenedLive) -> Opened {
+    let name = if opened.source.is_camera() { "camera" } else { "live" };
+    Opened {
+        frames: Box::new(opened.source),
+        name: name.into(),
+        first: opened.first,
+        source_size: opened.source_size,
+        note: opened.note,
+    }
+}
+
+impl OpeningLive {
+    /// Starts opening the system's default camera.
+    pub(super) fn camera(running: &Running) -> Result<OpeningLive, String> {
+        let (ffmpeg, limit) = (running.video.ffmpeg.clone(), running.limit.clone());
+        let (answer, answered) = mpsc::channel();
+        std::thread::Builder::new()
+            .name("open-camera".into())
+            .spawn(move || {
+                let opened = LiveFrameSource::open(&LiveInput::Camera(None), ffmpeg.as_deref(), &limit);
+                let _ = answer.send(opened.map_err(|e| format!("{e:#}")));
+            })
+            .map_err(|e| format!("cannot start a thread: {e}"))?;
+        Ok(OpeningLive(answered))
+    }
+
+    /// The source once it is open (or why it could not be).
+    pub(super) fn poll(&mut self) -> Option<Result<Opened, String>> {
+        match self.0.try_recv() {
+            Ok(answer) => Some(answer.map(shown)),
+            Err(mpsc::TryRecvError::Empty) => None,
+            Err(mpsc::TryRecvError::Disconnected) => Some(Err("opening the camera failed".into())),
+        }
+    }
+}
