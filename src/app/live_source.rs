@@ -3,8 +3,8 @@
 //! In the page `web/live_source.rs` opens the browser's camera instead.
 
 use super::Running;
-use super::window_live::Opened;
 use crate::picture::input::SizeLimit;
+use crate::picture::live::Started;
 use crate::settings::LiveInput;
 use crate::video::live::frames::{LiveFrameSource, OpenedLive};
 use std::path::Path;
@@ -14,14 +14,14 @@ use std::sync::mpsc;
 pub(super) struct OpeningLive(mpsc::Receiver<Result<OpenedLive, String>>);
 
 /// Opens `input` through ffmpeg and waits for its first frame.
-pub(super) fn open(input: &LiveInput, ffmpeg: Option<&Path>, limit: &SizeLimit) -> anyhow::Result<Opened> {
-    Ok(shown(LiveFrameSource::open(input, ffmpeg, limit)?))
+pub(super) fn open(input: &LiveInput, ffmpeg: Option<&Path>, limit: &SizeLimit) -> anyhow::Result<Started> {
+    Ok(started(LiveFrameSource::open(input, ffmpeg, limit)?))
 }
 
-/// An opened source as the window takes it.
-fn shown(opened: OpenedLive) -> Opened {
+/// An opened source as the app takes it.
+fn started(opened: OpenedLive) -> Started {
     let name = if opened.source.is_camera() { "camera" } else { "live" };
-    Opened {
+    Started {
         frames: Box::new(opened.source),
         name: name.into(),
         first: opened.first,
@@ -46,9 +46,9 @@ impl OpeningLive {
     }
 
     /// The source once it is open (or why it could not be).
-    pub(super) fn poll(&mut self) -> Option<Result<Opened, String>> {
+    pub(super) fn poll(&mut self) -> Option<Result<Started, String>> {
         match self.0.try_recv() {
-            Ok(answer) => Some(answer.map(shown)),
+            Ok(answer) => Some(answer.map(started)),
             Err(mpsc::TryRecvError::Empty) => None,
             Err(mpsc::TryRecvError::Disconnected) => Some(Err("opening the camera failed".into())),
         }

@@ -70,7 +70,7 @@ impl Running {
             WindowSource::Live(input) => {
                 let opened = super::live_source::open(&input, given.video.ffmpeg.as_deref(), &limit)?;
                 let source_size = opened.source_size;
-                let (shown, picture, line) = opened.into_shown();
+                let (shown, picture, line) = super::window_live::shown(opened);
                 ui.say(line);
                 live = Some(shown);
                 (picture, source_size, None)

@@ -7,7 +7,7 @@ use super::Running;
 use super::panel_model::LiveView;
 use crate::controls::player::Stepper;
 use crate::picture::input::Picture;
-use crate::picture::live::{LiveFrames, LiveNext};
+use crate::picture::live::{LiveFrames, LiveNext, Started};
 
 /// The live source being shown.
 pub(super) struct WindowLive {
@@ -39,29 +39,13 @@ impl WindowLive {
     }
 }
 
-/// A live source opened, with its first frame.
-pub(super) struct Opened {
-    /// The source, reading on.
-    pub(super) frames: Box<dyn LiveFrames>,
-    /// Its name for files saved from it.
-    pub(super) name: String,
-    /// Its first frame.
-    pub(super) first: image::RgbaImage,
-    /// Its own size (its frames may be downscaled to the size limit).
-    pub(super) source_size: (u32, u32),
-    /// Says when its frames are downscaled.
-    pub(super) note: Option<String>,
-}
-
-impl Opened {
-    /// The source as the window shows it, its first frame, and the line the status says.
-    pub(super) fn into_shown(self) -> (WindowLive, Picture, String) {
-        let live = WindowLive::new(self.frames, self.name);
-        let picture = live.picture(self.first);
-        let line = format!("showing {} live, every frame sorted; Space pauses on a frame", picture.label);
-        let line = self.note.map_or_else(|| line.clone(), |n| format!("{n}; {line}"));
-        (live, picture, line)
-    }
+/// A started source as the window shows it, its first frame, and the line the status says.
+pub(super) fn shown(started: Started) -> (WindowLive, Picture, String) {
+    let live = WindowLive::new(started.frames, started.name);
+    let picture = live.picture(started.first);
+    let line = format!("showing {} live, every frame sorted; Space pauses on a frame", picture.label);
+    let line = started.note.map_or_else(|| line.clone(), |n| format!("{n}; {line}"));
+    (live, picture, line)
 }
 
 impl Running {
@@ -118,7 +102,7 @@ impl Running {
         match answer {
             Ok(opened) => {
                 let source_size = opened.source_size;
-                let (live, picture, line) = opened.into_shown();
+                let (live, picture, line) = shown(opened);
                 self.clip = None;
                 self.live = Some(live);
                 self.set_title(&picture.name);

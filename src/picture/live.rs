@@ -15,6 +15,20 @@ pub enum LiveNext {
     Ended(Result<(), String>),
 }
 
+/// A live source started, with its first frame.
+pub struct Started {
+    /// The source, reading on.
+    pub frames: Box<dyn LiveFrames>,
+    /// Its name for files saved from it.
+    pub name: String,
+    /// Its first frame.
+    pub first: RgbaImage,
+    /// Its own size (its frames may be downscaled to the size limit).
+    pub source_size: (u32, u32),
+    /// Says when its frames are downscaled.
+    pub note: Option<String>,
+}
+
 /// A source of frames that come as they happen.
 pub trait LiveFrames {
     /// The source as messages name it.

@@ -5,8 +5,7 @@
 //! texture.
 
 use super::Running;
-use super::window_live::Opened;
-use crate::picture::live::{LiveFrames, LiveNext};
+use crate::picture::live::{LiveFrames, LiveNext, Started};
 use image::RgbaImage;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -56,7 +55,7 @@ impl OpeningLive {
     }
 
     /// The camera once its first frame is there (or why it could not be opened).
-    pub(super) fn poll(&mut self) -> Option<Result<Opened, String>> {
+    pub(super) fn poll(&mut self) -> Option<Result<Started, String>> {
         if self.camera.is_none() {
             match self.answer.borrow_mut().take()? {
                 Ok(camera) => self.camera = Some(camera),
@@ -79,7 +78,7 @@ impl OpeningLive {
                 own.0, own.1, size.0, size.1
             )
         });
-        Some(Ok(Opened { frames: Box::new(camera), name: "camera".into(), first, source_size: own, note }))
+        Some(Ok(Started { frames: Box::new(camera), name: "camera".into(), first, source_size: own, note }))
     }
 }
 
