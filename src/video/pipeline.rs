@@ -63,9 +63,13 @@ pub(super) fn pipeline(
     // start its run: the upload and what the algorithm prepares on the CPU, off the thread that
     // sorts. Whole lines need no intervals, so fewer workers keep up.
     let most = if settings.uses_intervals() || settings.sweep.is_some() { 8 } else { 3 };
-    let workers = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, most);
+    // A live source's frames are taken as late as they can be: one worker, which takes the
+    // newest frame once the sort took the last one, so no frame waits behind others.
+    let live = matches!(incoming, Incoming::Live(_));
+    let workers =
+        if live { 1 } else { std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, most) };
     // Each prepared frame holds its textures on the GPU: a few wait, not the whole clip.
-    let (prepared_in, prepared) = mpsc::sync_channel::<(usize, Prepared)>(workers);
+    let (prepared_in, prepared) = mpsc::sync_channel::<(usize, Prepared)>(if live { 0 } else { workers });
     let run_settings = if settings.passes.is_none() { settings.unwatched_run() } else { settings.run };
     // Shared by the workers; dropped with the last of them, which ends a clip's decoder too.
     let (feed, source): (Arc<dyn Feed>, _) = match incoming {
