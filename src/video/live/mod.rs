@@ -117,8 +117,10 @@ pub fn record(
     let gpu = crate::gpu::Gpu::headless()?;
     let device_side = gpu.device.limits().max_texture_dimension_2d;
     let limit = SizeLimit::new(device_side, settings.max_size, !settings.no_downscale);
-    let capture = match (&target, input) {
-        (ClipTarget::Video(_), LiveInput::Url(_)) => Some(audio::CaptureFile::beside(out)?),
+    // A stream's audio is copied beside; a camera's video input carries none.
+    let camera = input::is_camera(input);
+    let capture = match &target {
+        ClipTarget::Video(_) if !camera => Some(audio::CaptureFile::beside(out)?),
         _ => None,
     };
     let slot = Arc::new(Slot::default());
@@ -189,7 +191,7 @@ pub fn record(
                 eprintln!("note: {e}; '{}' holds the sorted video without it", path.display());
                 "audio not kept"
             }),
-        (None, _) if matches!(input, LiveInput::Camera(_)) => "no audio (the camera input carries none)",
+        (None, _) if camera => "no audio (the camera input carries none)",
         _ => "no audio",
     };
     gpu.save_pipeline_cache();
