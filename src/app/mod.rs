@@ -36,6 +36,7 @@ pub mod lines_panel;
 pub mod live_intervals;
 #[cfg_attr(target_arch = "wasm32", path = "web/live_source.rs")]
 mod live_source;
+mod live_take;
 pub mod mask_brush;
 pub mod panel_model;
 pub mod pictures;
@@ -48,6 +49,9 @@ mod runner;
 mod running;
 mod saves;
 mod session;
+#[cfg_attr(target_arch = "wasm32", path = "web/take_writer.rs")]
+mod take_writer;
+mod texture_reads;
 pub mod ui;
 #[cfg_attr(target_arch = "wasm32", path = "web/window_clip.rs")]
 pub mod window_clip;
@@ -292,6 +296,8 @@ struct Running {
     live: Option<window_live::WindowLive>,
     /// A live source being opened (the Camera button), shown once its first frame comes.
     opening_live: Option<live_source::OpeningLive>,
+    /// A take of the live source's frames (G while it is shown).
+    take: Option<live_take::LiveTake>,
     /// How clips are read and written, for clips opened later.
     #[cfg(not(target_arch = "wasm32"))]
     video: VideoSettings,

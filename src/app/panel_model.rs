@@ -141,6 +141,8 @@ pub struct UiModel<'a> {
     pub explanation: String,
     /// A recording under way: frames, expected, path.
     pub recording: Option<(u64, u64, String)>,
+    /// A take of the live source under way: frames captured, frames left out, path.
+    pub take: Option<(u64, u64, String)>,
     /// How the lines are cut into intervals.
     pub intervals: IntervalSettings,
     /// The loaded mask's file, if any.

@@ -184,6 +184,7 @@ impl Running {
             clip,
             live,
             opening_live: None,
+            take: None,
             #[cfg(not(target_arch = "wasm32"))]
             video: given.video,
             #[cfg(not(target_arch = "wasm32"))]
@@ -220,6 +221,7 @@ impl Running {
             || self.live.as_ref().is_some_and(super::window_live::WindowLive::busy)
             || self.opening_live.is_some()
             || self.recording.is_some()
+            || self.taking()
             || self.quit_after.is_some()
             || self.intervals_pending()
             || self.session.pending_layout.is_some()
@@ -257,6 +259,7 @@ impl Running {
         self.keep_frame_sorting();
         self.read_lens();
         self.write_saves();
+        self.write_take();
         self.finish_recording();
         let model_lanes = self.lane_views();
         let model = UiModel {
@@ -285,6 +288,7 @@ impl Running {
                 let (done, most) = r.progress();
                 (done, most, r.path.display().to_string())
             }),
+            take: self.take_view(),
             intervals: self.session.intervals,
             mask_label: self.session.mask.as_ref().map(|m| m.path.display().to_string()),
             show_intervals: self.session.show_intervals,
@@ -392,6 +396,8 @@ impl Running {
         if let Some(r) = self.recording.take() {
             r.cancel_and_wait();
         }
+        // A take under way is kept: what was recorded so far is written whole.
+        self.finish_take_now();
         #[cfg(not(target_arch = "wasm32"))]
         if let Some(points) = self.window_points {
             window_size::remember(points);

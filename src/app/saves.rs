@@ -1,10 +1,8 @@
-//! What S saves, written without the frame waiting on the GPU: the texture is copied into
-//! staging buffers in bands of rows (no buffer past the device's limit), and a later frame
-//! writes the PNG once the last band has come back; the window as shown comes as egui's
-//! screenshot of the next frame.
+//! What S saves, written without the frame waiting on the GPU: a later frame writes the PNG
+//! once the texture's copy has come back ([`TextureReads`]); the window as shown comes as
+//! egui's screenshot of the next frame.
 
-use crate::gpu::readback::{padded_row_bytes, record_rows_copy, unpad_rows};
-use crate::gpu::readbacks::Readbacks;
+use super::texture_reads::TextureReads;
 use crate::gpu::{Gpu, GpuError};
 use image::RgbaImage;
 use std::path::PathBuf;
@@ -20,22 +18,13 @@ pub struct SaveJob {
     pub view: bool,
 }
 
-/// One band of rows of a texture's copy; the last carries the job.
-struct Band {
-    width: u32,
-    height: u32,
-    last: Option<SaveJob>,
-}
-
 /// Screenshots of the window that have come back, with what to save them as.
 type Views = Arc<Mutex<Vec<(SaveJob, Arc<egui::ColorImage>)>>>;
 
 /// Saves under way.
 #[derive(Default)]
 pub struct Saves {
-    readbacks: Readbacks<Band>,
-    /// The rows of the save being put together, unpadded.
-    rows: Vec<u8>,
+    copies: TextureReads<SaveJob>,
     /// The window as shown: asked for, and arrived.
     views_asked: usize,
     views: Views,
@@ -44,23 +33,7 @@ pub struct Saves {
 impl Saves {
     /// Records and submits copying `texture` (4 bytes a texel) for `job`.
     pub fn record(&mut self, gpu: &Gpu, texture: &wgpu::Texture, job: SaveJob) {
-        let (width, height) = (texture.width(), texture.height());
-        let pitch = u64::from(padded_row_bytes(width));
-        let band_rows =
-            (gpu.device.limits().max_buffer_size / pitch).clamp(1, u64::from(height.max(1))) as u32;
-        let mut encoder =
-            gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("saves::copy") });
-        let mut job = Some(job);
-        let mut y = 0;
-        while y < height {
-            let rows = band_rows.min(height - y);
-            let last = if y + rows == height { job.take() } else { None };
-            let staging = self.readbacks.staging(gpu, pitch * u64::from(rows), Band { width, height, last });
-            record_rows_copy(&mut encoder, texture, y..y + rows, staging, 0);
-            y += rows;
-        }
-        gpu.queue.submit([encoder.finish()]);
-        self.readbacks.submitted();
+        self.copies.record(gpu, texture, job);
     }
 
     /// Asks for the next frame as egui draws it, to save as `job` once it comes.
@@ -74,26 +47,17 @@ impl Saves {
 
     /// Whether a save is still on its way (the window keeps drawing until it is written).
     pub fn pending(&self) -> bool {
-        self.readbacks.pending() > 0 || self.views_asked > 0
+        self.copies.pending() || self.views_asked > 0
     }
 
     /// Writes every save whose copy has come back; returns each with where it was written, or
     /// why the file could not be written. An error when the GPU failed.
     pub fn take(&mut self, gpu: &Gpu) -> Result<Vec<(SaveJob, anyhow::Result<PathBuf>)>, GpuError> {
         let mut done = Vec::new();
-        let rows = &mut self.rows;
-        let taken = self.readbacks.take_ready(gpu, |band, bytes| {
-            unpad_rows(bytes, band.width, rows);
-            if let Some(job) = band.last {
-                let mut picture = RgbaImage::from_raw(band.width, band.height, std::mem::take(rows))
-                    .expect("every band of rows came back");
-                let written = write(&mut picture, &job);
-                done.push((job, written));
-            }
+        let taken = self.copies.take(gpu, |job, mut picture| {
+            let written = write(&mut picture, &job);
+            done.push((job, written));
         });
-        if taken.is_err() {
-            self.rows.clear();
-        }
         let views = std::mem::take(&mut *self.views.lock().unwrap_or_else(|p| p.into_inner()));
         for (job, image) in views {
             self.views_asked -= 1;

@@ -176,6 +176,7 @@ fn side_panel(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, actio
     });
     ui.separator();
     match &model.recording {
+        _ if model.take.is_some() => take_controls(ui, model, actions),
         Some((done, most, path)) => {
             ui.label(format!("recording {path}"));
             ui.add(
@@ -201,10 +202,22 @@ fn side_panel(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, actio
                     ui.radio_value(&mut state.record_format, format, name).on_hover_text(format_tip(format));
                 }
             });
-            let label = format!("Record {}", state.record_format.describe());
+            let label = match model.live {
+                Some(_) => format!("Record the live frames ({})", state.record_format.describe()),
+                None => format!("Record {}", state.record_format.describe()),
+            };
             command_button(ui, model, Command::Record, &label, actions);
         }
     }
+}
+
+/// A take of the live source under way: where it goes, its frames, and the button that ends it.
+fn take_controls(ui: &mut egui::Ui, model: &UiModel<'_>, actions: &mut Vec<Action>) {
+    let Some((frames, left_out, path)) = &model.take else { return };
+    ui.label(format!("recording the live frames into {path}"));
+    let left = if *left_out > 0 { format!(", {left_out} left out") } else { String::new() };
+    ui.label(format!("{frames} frames{left}"));
+    command_button(ui, model, Command::Record, "Stop recording", actions);
 }
 
 /// A row of the settings grid: `label`, then a drop-down of `choices` (written as `name` says)

@@ -15,7 +15,9 @@ pub(super) struct WindowLive {
     /// The picture's name for files saved from it.
     name: String,
     /// Frames shown so far.
-    shown: u64,
+    pub(super) shown: u64,
+    /// When the frame shown was put up.
+    pub(super) shown_at: web_time::Instant,
     paused: bool,
     /// Why the source ended, once it has.
     ended: Option<String>,
@@ -24,7 +26,7 @@ pub(super) struct WindowLive {
 impl WindowLive {
     /// Shows `frames` under `name`, its first frame already the picture.
     pub(super) fn new(frames: Box<dyn LiveFrames>, name: String) -> WindowLive {
-        WindowLive { frames, name, shown: 1, paused: false, ended: None }
+        WindowLive { frames, name, shown: 1, shown_at: web_time::Instant::now(), paused: false, ended: None }
     }
 
     /// Whether the window must keep drawing frames for it.
@@ -54,14 +56,20 @@ impl Running {
     /// drops frames rather than falling behind with work queued.
     pub(super) fn advance_live(&mut self) {
         self.session.lanes.take_counts();
-        if self.session.lanes.counts_pending() {
+        let lanes = &self.session.lanes;
+        if lanes.counts_pending() || (lanes.steps_done() < lanes.total_steps() && lanes.error.is_none()) {
             return;
         }
-        let Some(live) = self.live.as_mut().filter(|l| l.busy()) else { return };
+        if !self.live.as_ref().is_some_and(WindowLive::busy) {
+            return;
+        }
+        self.capture_take_frame();
+        let Some(live) = self.live.as_mut() else { return };
         match live.frames.newest() {
             LiveNext::Waiting => {}
             LiveNext::Frame(pixels) => {
                 live.shown += 1;
+                live.shown_at = web_time::Instant::now();
                 let picture = live.picture(pixels);
                 let size = self.session.source_size;
                 self.show_picture(picture, size);
@@ -76,6 +84,7 @@ impl Running {
                     Ok(()) => self.ui.say(line),
                     Err(_) => self.ui.error(line),
                 }
+                self.end_take(Some("the live source ended".into()));
             }
         }
     }

@@ -9,12 +9,20 @@ use std::path::PathBuf;
 
 impl Running {
     pub(super) fn start_recording(&mut self) {
+        if self.take.is_some() {
+            self.toggle_take();
+            return;
+        }
         if self.recording.is_some() {
             self.ui.say("a recording is already under way");
             return;
         }
         if self.clip.is_some() {
             self.start_clip_recording();
+            return;
+        }
+        if self.live.is_some() {
+            self.toggle_take();
             return;
         }
         let format = self.ui.record_format;
@@ -69,7 +77,7 @@ impl Running {
 /// Where G records in `format`: `gifs/<stem>.gif`, `gifs/<stem>.png` (animated PNG) or the
 /// folder `gifs/<stem>-frames/`; in the page the download's name alone, the frames in a zip
 /// archive (`<stem>-frames.zip`: one download rather than one per frame).
-fn recording_path(stem: &str, format: RecordFormat) -> PathBuf {
+pub(super) fn recording_path(stem: &str, format: RecordFormat) -> PathBuf {
     let page = cfg!(target_arch = "wasm32");
     let name = match format {
         RecordFormat::Gif => format!("{stem}.gif"),

@@ -24,6 +24,15 @@ impl RecordFormat {
         }
     }
 
+    /// The file's media type, for a download (a zip archive for PNG frames).
+    pub fn media_type(self) -> &'static str {
+        match self {
+            RecordFormat::Gif => "image/gif",
+            RecordFormat::Apng => "image/apng",
+            RecordFormat::Frames => "application/zip",
+        }
+    }
+
     /// The settings a recording of `algorithm` in this format runs with: a GIF's radix view
     /// marks waiting pixels by their palette index ([`RunSettings::for_recording`]); the exact
     /// formats record the dimmed pixels themselves.

@@ -40,11 +40,7 @@ pub struct InMemory {
 impl InMemory {
     /// The file's media type, for a download.
     pub fn media_type(&self) -> &'static str {
-        match self.format {
-            RecordFormat::Gif => "image/gif",
-            RecordFormat::Apng => "image/apng",
-            RecordFormat::Frames => "application/zip",
-        }
+        self.format.media_type()
     }
 }
 
@@ -120,7 +116,7 @@ async fn record_frames<S: FrameSink>(
     gpu: &Gpu,
     run: &mut dyn SortRun,
     plan: &FramePlan,
-    mut frames: FrameSequence<'_, S>,
+    mut frames: FrameSequence<S>,
     name: &str,
     mut progress: impl FnMut(u32, u32) -> bool,
 ) -> Result<(S, u32), RecordError> {
@@ -160,12 +156,12 @@ async fn record_frames<S: FrameSink>(
 }
 
 /// The folder a zip of frames named `name` unpacks into: its name without the extension.
-fn folder_of(name: &str) -> String {
+pub(super) fn folder_of(name: &str) -> String {
     let file = name.rsplit('/').next().unwrap_or(name);
     file.strip_suffix(".zip").unwrap_or(file).to_owned()
 }
 
 /// Seconds since 1970, by the page's clock in the browser.
-fn now() -> u64 {
+pub(super) fn now() -> u64 {
     web_time::SystemTime::now().duration_since(web_time::UNIX_EPOCH).map_or(0, |d| d.as_secs())
 }

@@ -25,6 +25,7 @@ pub use inline_pool as ordered_pool;
 pub mod palette;
 pub mod png_frames;
 pub mod sequence;
+pub mod take;
 pub mod target;
 pub mod to_file;
 pub mod zip;

@@ -122,10 +122,61 @@ pub fn indexed_picture(picture: &RgbaImage, indices: &[u8]) -> RgbaImage {
     out
 }
 
+/// A fixed palette's nearest colour for any colour, looked up in a cube of 32 levels a channel
+/// (each cell's centre matched once): how a take's later frames, whose colours the first
+/// frame's palette was not made from, become palette indices quickly.
+pub struct PaletteCube {
+    cells: Vec<u8>,
+    background: [u8; 3],
+}
+
+impl PaletteCube {
+    /// The cube of `palette` (not empty); pixels are composited over `background` first.
+    pub fn new(palette: &GifPalette, background: [u8; 3]) -> PaletteCube {
+        let centre = |level: usize| (level * 8 + 4) as i32;
+        let cells = (0..32 * 32 * 32)
+            .map(|cell| {
+                let c = [centre(cell >> 10), centre((cell >> 5) & 31), centre(cell & 31)];
+                let distance = |p: &[u8; 3]| (0..3).map(|i| (i32::from(p[i]) - c[i]).pow(2)).sum::<i32>();
+                let nearest = palette.colours.iter().enumerate().min_by_key(|(_, p)| distance(p));
+                nearest.map_or(0, |(index, _)| index as u8)
+            })
+            .collect();
+        PaletteCube { cells, background }
+    }
+
+    /// The palette index of each RGBA pixel of `rgba`.
+    pub fn indices(&self, rgba: &[u8]) -> Vec<u8> {
+        rgba.chunks_exact(4)
+            .map(|p| {
+                let [r, g, b] =
+                    composite([p[0], p[1], p[2], p[3]], self.background).map(|v| usize::from(v >> 3));
+                self.cells[(r << 10) | (g << 5) | b]
+            })
+            .collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::picture::patterns::random_image;
+
+    #[test]
+    fn the_cube_gives_each_colour_its_nearest_palette_entry() {
+        let colours = vec![[0, 0, 0], [250, 10, 10], [10, 250, 10], [128, 128, 128]];
+        let palette = GifPalette { colours: colours.clone(), transparent: Some(4), exact: true };
+        let cube = PaletteCube::new(&palette, [0, 0, 0]);
+        let picture = random_image(37, 29, 5);
+        let indices = cube.indices(picture.as_raw());
+        for (p, &index) in picture.pixels().zip(&indices) {
+            let cell = composite(p.0, [0, 0, 0]).map(|v| i32::from(v >> 3) * 8 + 4);
+            let distance = |c: &[u8; 3]| (0..3).map(|i| (i32::from(c[i]) - cell[i]).pow(2)).sum::<i32>();
+            let best = colours.iter().map(distance).min().unwrap();
+            assert_eq!(distance(&colours[usize::from(index)]), best, "{:?} -> {index}", p.0);
+        }
+        assert_eq!(cube.indices(&[250, 12, 9, 255, 1, 2, 3, 0]), vec![1, 0], "alpha 0 is the background");
+    }
 
     #[test]
     fn few_colours_are_kept_exactly_with_a_free_index() {

@@ -72,7 +72,7 @@ pub trait FrameSink {
 }
 
 /// Turns successive whole pictures into frames; holds one back so the last gets the hold delay.
-pub(super) struct FrameSequence<'a, S: FrameSink> {
+pub(super) struct FrameSequence<S: FrameSink> {
     writer: S,
     previous: Vec<S::Pixel>,
     pending: Option<Region<S::Pixel>>,
@@ -81,10 +81,10 @@ pub(super) struct FrameSequence<'a, S: FrameSink> {
     pub(super) last_steps: u32,
     width: u32,
     height: u32,
-    settings: &'a RecordSettings,
+    settings: RecordSettings,
 }
 
-impl<'a, S: FrameSink> FrameSequence<'a, S> {
+impl<S: FrameSink> FrameSequence<S> {
     /// A sequence into `writer` whose first frame is `first` (a `width` x `height` picture), held
     /// back until the next frame or the end.
     pub(super) fn starting_with(
@@ -92,9 +92,10 @@ impl<'a, S: FrameSink> FrameSequence<'a, S> {
         first: Vec<S::Pixel>,
         width: u32,
         height: u32,
-        settings: &'a RecordSettings,
+        settings: &RecordSettings,
     ) -> Self {
         let pending = Some(Region::full(&first, width, height).scaled(settings.scale));
+        let settings = settings.clone();
         FrameSequence { writer, previous: first, pending, written: 0, last_steps: 0, width, height, settings }
     }
 
@@ -106,13 +107,24 @@ impl<'a, S: FrameSink> FrameSequence<'a, S> {
 
     /// Adds the picture after `steps` steps as the next frame.
     pub(super) fn push(&mut self, picture: Vec<S::Pixel>, steps: u32) -> Result<(), EncodeError> {
+        self.push_after(picture, steps, self.settings.frame_delay())
+    }
+
+    /// Adds the picture after `steps` steps as the next frame, the frame before it lasting
+    /// `delay`.
+    pub(super) fn push_after(
+        &mut self,
+        picture: Vec<S::Pixel>,
+        steps: u32,
+        delay: Delay,
+    ) -> Result<(), EncodeError> {
         self.last_steps = steps;
         let transparent = self.writer.transparent();
         let region = Region::changed(&self.previous, &picture, self.width, self.height, transparent)
             .scaled(self.settings.scale);
         self.previous = picture;
         if let Some(ready) = self.pending.replace(region) {
-            self.writer.push(ready, self.settings.frame_delay())?;
+            self.writer.push(ready, delay)?;
             self.written += 1;
         }
         Ok(())
@@ -120,9 +132,15 @@ impl<'a, S: FrameSink> FrameSequence<'a, S> {
 
     /// Writes the frame held back, with the hold delay; returns the writer and the frames
     /// written.
-    pub(super) fn finish(mut self) -> Result<(S, u32), EncodeError> {
+    pub(super) fn finish(self) -> Result<(S, u32), EncodeError> {
+        let hold = self.settings.last_delay();
+        self.finish_after(hold)
+    }
+
+    /// Writes the frame held back, lasting `delay`; returns the writer and the frames written.
+    pub(super) fn finish_after(mut self, delay: Delay) -> Result<(S, u32), EncodeError> {
         if let Some(last) = self.pending.take() {
-            self.writer.push(last, self.settings.last_delay())?;
+            self.writer.push(last, delay)?;
             self.written += 1;
         }
         Ok((self.writer, self.written))

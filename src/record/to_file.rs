@@ -28,9 +28,9 @@ use std::path::{Path, PathBuf};
 const CAPTURE_DEPTH: usize = 3;
 
 /// The GIF writer a file recording uses.
-type GifFileWriter = ParallelGifWriter<std::io::BufWriter<std::fs::File>>;
+pub(super) type GifFileWriter = ParallelGifWriter<std::io::BufWriter<std::fs::File>>;
 /// The APNG or PNG frames writer a file recording uses.
-type ExactFileWriter = ExactWriter<std::io::BufWriter<std::fs::File>, Folder>;
+pub(super) type ExactFileWriter = ExactWriter<std::io::BufWriter<std::fs::File>, Folder>;
 
 /// What a recording produced.
 #[derive(Clone, Debug, PartialEq)]
@@ -127,7 +127,7 @@ fn record_frames<S: EndWriting>(
     gpu: &Gpu,
     run: &mut dyn SortRun,
     plan: &FramePlan,
-    mut frames: FrameSequence<'_, S>,
+    mut frames: FrameSequence<S>,
     path: &Path,
     mut progress: impl FnMut(u32, u32) -> bool,
 ) -> Result<u32, RecordError> {
@@ -187,7 +187,7 @@ fn record_frames<S: EndWriting>(
 
 /// The GIF writer into `target`'s temporary file for frames of `width` x `height` scaled by
 /// `settings.scale`; an error when the scaled size exceeds GIF's limit.
-fn open_gif(
+pub(super) fn open_gif(
     target: &mut OutputFile,
     width: u32,
     height: u32,
@@ -202,7 +202,7 @@ fn open_gif(
 
 /// The writer of an exact format (an animated PNG or PNG frames) into `target`'s temporary
 /// file or folder.
-fn open_exact(
+pub(super) fn open_exact(
     target: &mut RecordTarget,
     width: u32,
     height: u32,
@@ -226,7 +226,8 @@ fn open_exact(
 }
 
 /// A writer that can be ended once the last frame is in: everything written and flushed.
-trait EndWriting: FrameSink {
+pub(super) trait EndWriting: FrameSink {
+    /// Writes what is left and flushes it.
     fn end(self) -> Result<(), EncodeError>;
 }
 
@@ -259,7 +260,7 @@ fn encode_error(path: &Path, source: EncodeError) -> RecordError {
 }
 
 /// A file's size, or the sum of a folder's files' sizes.
-fn bytes_at(path: &Path) -> u64 {
+pub(super) fn bytes_at(path: &Path) -> u64 {
     match std::fs::read_dir(path) {
         Ok(entries) => entries.flatten().filter_map(|e| e.metadata().ok()).map(|m| m.len()).sum(),
         Err(_) => std::fs::metadata(path).map(|m| m.len()).unwrap_or(0),
@@ -333,7 +334,7 @@ fn sweep_frames<S: EndWriting>(
     let frames = frame_intervals.len() as u32;
     // The state is the picture, sorted along its lines.
     let wgpu::Extent3d { width, height, .. } = run.state().size();
-    let mut sequence: Option<FrameSequence<'_, S>> = None;
+    let mut sequence: Option<FrameSequence<S>> = None;
     let mut writer = Some(writer);
     let mut steps_run = 0;
     for (k, intervals) in (0..).zip(frame_intervals) {
@@ -385,7 +386,7 @@ fn take_frame<S: FrameSink>(
     gpu: &Gpu,
     ring: &mut CaptureRing,
     run: &mut dyn SortRun,
-    frames: &mut FrameSequence<'_, S>,
+    frames: &mut FrameSequence<S>,
 ) -> Result<bool, TakeError> {
     let capture = ring.take_oldest::<S::Pixel>(gpu).map_err(TakeError::Gpu)?;
     run.accept_swaps(&capture.swap_counts);

@@ -219,28 +219,15 @@ impl Decoder {
             return None;
         }
         let frame_bytes = self.format.frame_bytes(self.size);
-        let spare = self.spares.as_ref().and_then(|s| s.try_recv().ok());
-        let mut bytes = match spare {
-            Some(mut bytes) if bytes.capacity() >= frame_bytes => {
-                bytes.resize(frame_bytes, 0);
-                bytes
-            }
-            _ => vec![0u8; frame_bytes],
+        let (bytes, filled) = match read_frame(&mut self.stdout, frame_bytes, self.spares.as_ref()) {
+            Ok(read) => read,
+            Err(e) => return Some(Err(self.broken(format!("reading ffmpeg's output failed: {e}")))),
         };
-        let mut filled = 0;
-        while filled < bytes.len() {
-            match self.stdout.read(&mut bytes[filled..]) {
-                Ok(0) => break,
-                Ok(n) => filled += n,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(e) => return Some(Err(self.broken(format!("reading ffmpeg's output failed: {e}")))),
-            }
-        }
         if filled == 0 {
             self.done = true;
             return self.end().err().map(Err);
         }
-        if filled < bytes.len() {
+        if filled < frame_bytes {
             self.done = true;
             let why = format!("ffmpeg stopped in the middle of frame {}", self.frames_read + 1);
             return Some(Err(self.broken(why)));
@@ -312,3 +299,30 @@ pub fn widen_pipe(pipe: &impl std::os::fd::AsFd) {
 /// Pipes keep their size elsewhere.
 #[cfg(not(target_os = "linux"))]
 pub fn widen_pipe<T>(_pipe: &T) {}
+
+/// One frame of `frame_bytes` from ffmpeg's pipe, into a buffer back through `spares` when one
+/// is there: the buffer and how much of it the pipe filled before it ended (all of it for a
+/// whole frame, 0 at the end).
+pub fn read_frame(
+    pipe: &mut impl Read,
+    frame_bytes: usize,
+    spares: Option<&std::sync::mpsc::Receiver<Vec<u8>>>,
+) -> std::io::Result<(Vec<u8>, usize)> {
+    let mut bytes = match spares.and_then(|s| s.try_recv().ok()) {
+        Some(mut bytes) if bytes.capacity() >= frame_bytes => {
+            bytes.resize(frame_bytes, 0);
+            bytes
+        }
+        _ => vec![0u8; frame_bytes],
+    };
+    let mut filled = 0;
+    while filled < frame_bytes {
+        match pipe.read(&mut bytes[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok((bytes, filled))
+}

@@ -53,7 +53,7 @@ fn found_one_to_one(shot: &RgbaImage, picture: &RgbaImage) -> Option<(u32, u32)>
 impl Session {
     /// Waits until a line logged since the last key press contains `needle` (a change of
     /// settings may add a notice after the line [`Session::expect_log`] would need to end).
-    fn expect_log_containing(&self, needle: &str) {
+    pub(super) fn expect_log_containing(&self, needle: &str) {
         wait_for(&format!("a line with '{needle}' in the log"), Duration::from_secs(30), || {
             let text = self.log_text();
             text.get(self.keys_from.get()..).unwrap_or_default().contains(needle)

@@ -1,6 +1,7 @@
 //! A live source in the window: an MPEG-TS stream sent over UDP on the loopback at its rate is
 //! shown with every frame sorted to the end; Space pauses on a frame and S saves it, which is the
-//! CPU model's sort of a frame the stream sent; the panel counts what came and what was dropped.
+//! CPU model's sort of a frame the stream sent; G records the frames shown until G again: every
+//! frame of the GIF is a sorted frame the stream sent, in the first one's palette.
 
 use super::clips::{ffmpeg, frames_of, have_ffmpeg};
 use super::{Reaper, launch, wait_for};
@@ -51,7 +52,57 @@ fn a_live_stream_shows_sorted_and_a_paused_frame_saves_as_the_model() {
     let saved = image::open(s.dir.path().join("live-bitonic-luma-pass28.png")).unwrap().to_rgba8();
     assert!(models.contains(&saved), "the frame saved is no sorted frame the stream sent");
     assert!(!sent.contains(&saved), "the frame saved is not sorted");
+    s.keys(&["space"]);
+    std::thread::sleep(Duration::from_secs(1));
+    s.keys(&["g"]);
+    s.expect_log("recording the live frames as they are shown; G stops");
+    let taking = std::time::Instant::now();
+    std::thread::sleep(Duration::from_secs(2));
+    s.keys(&["g"]);
+    let took = taking.elapsed();
+    s.expect_log_containing("recorded ");
+    let gif = s.dir.path().join("gifs/live-bitonic-luma-live.gif");
+    take_holds_sorted_frames(&gif, &models, took);
     s.keys(&["q"]);
     wait_for("the window to close", Duration::from_secs(20), || s.app.0.try_wait().unwrap().is_some());
     drop(sender);
+}
+
+/// Every frame of the take at `gif` is a model frame mapped to the first frame's palette (its
+/// own palette, quantized as a take quantizes it); frames change, and they last, together, about
+/// as long as the take was under way.
+fn take_holds_sorted_frames(gif: &std::path::Path, models: &[RgbaImage], took: Duration) {
+    use image::AnimationDecoder;
+    use shadersort::record::palette::{PaletteCube, quantize};
+    let file = std::io::BufReader::new(std::fs::File::open(gif).unwrap());
+    let frames = image::codecs::gif::GifDecoder::new(file).unwrap().into_frames().collect_frames().unwrap();
+    assert!(frames.len() >= 5, "{} frames in a take of {took:?}", frames.len());
+    let in_palette =
+        |model: &RgbaImage, palette: &shadersort::record::palette::GifPalette, indices: &[u8]| {
+            let colours = indices.iter().flat_map(|&i| {
+                let [r, g, b] = palette.colours[usize::from(i)];
+                [r, g, b, 255]
+            });
+            RgbaImage::from_raw(model.width(), model.height(), colours.collect()).unwrap()
+        };
+    let first = frames[0].buffer();
+    let quantized = models
+        .iter()
+        .map(|m| (m, quantize(m, [0, 0, 0], false)))
+        .find(|(m, q)| &in_palette(m, &q.palette, &q.indices) == first)
+        .map(|(_, q)| q)
+        .expect("the take's first frame is no sorted frame the stream sent");
+    let cube = PaletteCube::new(&quantized.palette, [0, 0, 0]);
+    let mapped: Vec<RgbaImage> =
+        models.iter().map(|m| in_palette(m, &quantized.palette, &cube.indices(m.as_raw()))).collect();
+    for (k, frame) in frames.iter().enumerate().skip(1) {
+        assert!(mapped.contains(frame.buffer()), "frame {k} of the take is no sorted frame the stream sent");
+    }
+    assert!(frames.windows(2).any(|w| w[0].buffer() != w[1].buffer()), "the take's frames never change");
+    let delays: Vec<u32> =
+        frames.iter().map(|f| f.delay().numer_denom_ms().0 / f.delay().numer_denom_ms().1).collect();
+    let (ms, took) = (delays.iter().sum::<u32>(), took.as_millis() as u32);
+    assert!(ms.abs_diff(took) < 800, "the frames last {ms} ms in a take of {took} ms");
+    // Each lasts as long as it showed: the stream sends one every 33 ms.
+    assert!(delays.iter().all(|&d| d < took / 2), "a frame lasts most of the take: {delays:?}");
 }

@@ -10,10 +10,10 @@ use crate::picture::input::SizeLimit;
 use crate::settings::LiveInput;
 use crate::video::ffmpeg::Ffmpeg;
 use crate::video::probe::{self, ClipInfo, last_error_line};
-use crate::video::source::{DecodedFrame, widen_pipe};
+use crate::video::source::{DecodedFrame, read_frame, widen_pipe};
 use image::RgbaImage;
 use std::collections::VecDeque;
-use std::io::{BufRead, Read};
+use std::io::BufRead;
 use std::path::Path;
 use std::process::{Child, Stdio};
 use std::sync::{Arc, Mutex, mpsc};
@@ -237,22 +237,9 @@ fn read_frames(
     (child, log): (&Mutex<Child>, &Mutex<VecDeque<String>>),
 ) {
     for _ in 0..most.unwrap_or(u64::MAX) {
-        let mut bytes = match spares.try_recv() {
-            Ok(mut bytes) if bytes.capacity() >= frame_bytes => {
-                bytes.resize(frame_bytes, 0);
-                bytes
-            }
-            _ => vec![0u8; frame_bytes],
-        };
-        let mut filled = 0;
-        while filled < frame_bytes {
-            match stdout.read(&mut bytes[filled..]) {
-                Ok(0) => break,
-                Ok(n) => filled += n,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(_) => break,
-            }
-        }
+        let read = read_frame(&mut stdout, frame_bytes, Some(spares));
+        let broken = read.is_err();
+        let (bytes, filled) = read.unwrap_or_default();
         if filled < frame_bytes {
             let status = loop {
                 match child.lock().unwrap_or_else(|p| p.into_inner()).try_wait() {
@@ -266,7 +253,7 @@ fn read_frames(
             std::thread::sleep(Duration::from_millis(50));
             let tail = log.lock().unwrap_or_else(|p| p.into_inner()).iter().cloned().collect::<Vec<_>>();
             let end = match status {
-                Some(status) if status.success() && filled == 0 => LiveEnd::Finished,
+                Some(status) if status.success() && filled == 0 && !broken => LiveEnd::Finished,
                 _ => LiveEnd::Failed(last_error_line(&tail.join("\n"))),
             };
             slot.end(end);
