@@ -16,11 +16,12 @@
 //!   (the GPU runs shown), `window_intervals` and `live_intervals` (intervals, live), `window_mask`,
 //!   `window_lines` (what the lines follow: an angle or a path);
 //! - files: `dialogs` (files chosen or dropped, and the page's downloads), `files` (open, S),
-//!   `saves` (S's copies coming back), `window_recording`, `recording_job` and `recording` (G, in
-//!   the background), `window_clip` (a clip played sorted, paused, stepped, recorded),
-//!   `window_live` (a live source shown sorted as it comes, natively through ffmpeg). In the
-//!   page `web/recording.rs` (recorded in memory, downloaded) and `web/window_clip.rs` (no clips)
-//!   stand in for the last two.
+//!   `saves` and `texture_reads` (S's copies coming back), `window_recording`, `recording_job`
+//!   and `recording` (G, in the background), `window_clip` (a clip played sorted, paused,
+//!   stepped, recorded), `window_live` and `live_source` (a live source shown sorted as it
+//!   comes), `live_take` and `take_writer` (G with a live source: its frames as shown). In the
+//!   page `web/` holds the files of the same names that stand in for `recording`, `window_clip`,
+//!   `live_source` and `take_writer`.
 
 mod actions;
 pub mod dialogs;

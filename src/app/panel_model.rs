@@ -277,6 +277,8 @@ pub struct LiveView {
     pub paused: bool,
     /// Whether the source ended.
     pub ended: bool,
+    /// From a frame's arrival until the window knew it drawn sorted.
+    pub latency: Option<crate::picture::latency::LatencySummary>,
 }
 
 /// What the panel shows of the clip.

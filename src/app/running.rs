@@ -419,6 +419,9 @@ impl Running {
                 self.session.lanes.steps_done(),
                 self.session.lanes.total_steps()
             );
+            if let Some(line) = self.live_report() {
+                println!("{line}");
+            }
         }
     }
 }

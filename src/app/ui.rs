@@ -281,6 +281,15 @@ fn live_controls(ui: &mut egui::Ui, model: &UiModel<'_>, live: &LiveView, action
     let state = if live.ended { "ended" } else { "live" };
     ui.label(format!("{state}: {}", live.label));
     ui.label(format!("{} shown · {} received · {} dropped", live.shown, live.received, live.dropped));
+    if let Some(latency) = &live.latency {
+        let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
+        ui.label(format!(
+            "sorted on screen {:.0} ms after it came (median; 95th {:.0} ms)",
+            ms(latency.median),
+            ms(latency.p95)
+        ))
+        .on_hover_text("From a frame's arrival until the window had drawn it sorted");
+    }
     if !live.ended {
         command_button(
             ui,

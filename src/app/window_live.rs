@@ -7,6 +7,7 @@ use super::Running;
 use super::panel_model::LiveView;
 use crate::controls::player::Stepper;
 use crate::picture::input::Picture;
+use crate::picture::latency::Latencies;
 use crate::picture::live::{LiveFrames, LiveNext, Started};
 
 /// The live source being shown.
@@ -18,6 +19,10 @@ pub(super) struct WindowLive {
     pub(super) shown: u64,
     /// When the frame shown was put up.
     pub(super) shown_at: web_time::Instant,
+    /// When the frame shown arrived, until its sort is known done.
+    arrived: Option<web_time::Instant>,
+    /// From a frame's arrival until the window knew it drawn sorted.
+    latency: Latencies,
     paused: bool,
     /// Why the source ended, once it has.
     ended: Option<String>,
@@ -26,7 +31,9 @@ pub(super) struct WindowLive {
 impl WindowLive {
     /// Shows `frames` under `name`, its first frame already the picture.
     pub(super) fn new(frames: Box<dyn LiveFrames>, name: String) -> WindowLive {
-        WindowLive { frames, name, shown: 1, shown_at: web_time::Instant::now(), paused: false, ended: None }
+        let shown_at = web_time::Instant::now();
+        let latency = Latencies::default();
+        WindowLive { frames, name, shown: 1, shown_at, arrived: None, latency, paused: false, ended: None }
     }
 
     /// Whether the window must keep drawing frames for it.
@@ -60,6 +67,10 @@ impl Running {
         if lanes.counts_pending() || (lanes.steps_done() < lanes.total_steps() && lanes.error.is_none()) {
             return;
         }
+        if let Some(arrived) = self.live.as_mut().and_then(|l| l.arrived.take()) {
+            let latency = &self.live.as_ref().expect("taken from above").latency;
+            latency.add(arrived.elapsed());
+        }
         if !self.live.as_ref().is_some_and(WindowLive::busy) {
             return;
         }
@@ -67,9 +78,10 @@ impl Running {
         let Some(live) = self.live.as_mut() else { return };
         match live.frames.newest() {
             LiveNext::Waiting => {}
-            LiveNext::Frame(pixels) => {
+            LiveNext::Frame(pixels, arrived) => {
                 live.shown += 1;
                 live.shown_at = web_time::Instant::now();
+                live.arrived = Some(arrived);
                 let picture = live.picture(pixels);
                 let size = self.session.source_size;
                 self.show_picture(picture, size);
@@ -153,6 +165,27 @@ impl Running {
         }
     }
 
+    /// The live source's counts and latency, as `--quit-after` prints them.
+    pub(super) fn live_report(&self) -> Option<String> {
+        let view = self.live_view()?;
+        let latency = view.latency.map_or_else(
+            || "no frame measured".to_string(),
+            |l| {
+                let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
+                format!(
+                    "median {:.1} ms, 95th {:.1} ms, slowest {:.1} ms",
+                    ms(l.median),
+                    ms(l.p95),
+                    ms(l.slowest)
+                )
+            },
+        );
+        Some(format!(
+            "live: {} shown, {} received, {} dropped; from arrival to drawn sorted {latency}",
+            view.shown, view.received, view.dropped
+        ))
+    }
+
     /// What the panel shows of the live source.
     pub(super) fn live_view(&self) -> Option<LiveView> {
         let live = self.live.as_ref()?;
@@ -164,6 +197,7 @@ impl Running {
             dropped,
             paused: live.paused,
             ended: live.ended.is_some(),
+            latency: live.latency.summary(),
         })
     }
 }

@@ -304,7 +304,7 @@ pub fn command_table() -> Vec<CommandSpec> {
             Command::Record,
             &[p(G)],
             "Record",
-            "Record this run as --record does: GIF, animated PNG or PNG frames, as the panel chooses (GIF in the browser)",
+            "Record this run as --record does: GIF, animated PNG or PNG frames, as the panel chooses; a clip: every frame sorted; a live source: its frames as shown, until G again",
         ),
         spec(
             Command::SavePng,

@@ -7,8 +7,8 @@ use image::RgbaImage;
 /// What a live source has now.
 #[derive(Debug)]
 pub enum LiveNext {
-    /// The newest frame not yet taken.
-    Frame(RgbaImage),
+    /// The newest frame not yet taken, and when it arrived.
+    Frame(RgbaImage, web_time::Instant),
     /// No frame came since the last one taken.
     Waiting,
     /// The source sent its last frame: as it should, or with this reason.

@@ -8,6 +8,7 @@
 //! - [`png_fast`]: PNG with fast compression, its strips of rows compressed on every core.
 
 pub mod input;
+pub mod latency;
 pub mod live;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod output;

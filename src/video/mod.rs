@@ -10,7 +10,6 @@ pub mod error;
 pub mod feed;
 pub mod ffmpeg;
 pub mod frame_files;
-pub mod latency;
 pub mod live;
 mod pipeline;
 pub mod playback;
@@ -118,7 +117,7 @@ pub struct ClipWatch {
     /// How long each stage of the pipeline was busy.
     pub stages: Arc<StageClock>,
     /// How long frames took from arriving to being read back sorted.
-    pub latency: Arc<latency::Latencies>,
+    pub latency: Arc<crate::picture::latency::Latencies>,
     /// A signal ends the input (a live source) and the output is finished, rather than the
     /// run stopping and leaving nothing.
     pub signals_end_input: bool,

@@ -64,7 +64,7 @@ impl OpeningLive {
         }
         let camera = self.camera.as_mut().expect("kept above");
         let first = match camera.newest() {
-            LiveNext::Frame(first) => first,
+            LiveNext::Frame(first, _) => first,
             LiveNext::Waiting => return None,
             LiveNext::Ended(how) => {
                 return Some(Err(how.err().unwrap_or_else(|| "the camera stopped".into())));
@@ -194,7 +194,7 @@ impl LiveFrames for Camera {
         match read.ok().and_then(|data| RgbaImage::from_raw(w, h, data.data().0)) {
             Some(frame) => {
                 self.shown += 1;
-                LiveNext::Frame(frame)
+                LiveNext::Frame(frame, web_time::Instant::now())
             }
             None => LiveNext::Waiting,
         }

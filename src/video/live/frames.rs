@@ -76,7 +76,7 @@ impl LiveFrames for LiveFrameSource {
 
     fn newest(&mut self) -> LiveNext {
         match self.slot.take(Duration::ZERO) {
-            Taken::Frame { frame: (_, frame), .. } => LiveNext::Frame(frame.to_rgba()),
+            Taken::Frame { frame: (at, frame), .. } => LiveNext::Frame(frame.to_rgba(), at),
             Taken::Nothing => LiveNext::Waiting,
             Taken::Ended => LiveNext::Ended(match self.slot.take_end() {
                 Some(LiveEnd::Failed(detail)) => Err(detail),

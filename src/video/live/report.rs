@@ -1,8 +1,8 @@
 //! The closing line of a live recording: how much was recorded, how much was dropped, how far
 //! behind the source the sort ran, and why it ended.
 
+use crate::picture::latency::LatencySummary;
 use crate::settings::Rate;
-use crate::video::latency::LatencySummary;
 use std::path::PathBuf;
 
 /// What a live recording did.

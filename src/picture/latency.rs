@@ -1,6 +1,6 @@
-//! How long frames took from arriving (read from ffmpeg's pipe) to being sorted and read back:
-//! counted in buckets of a tenth of a millisecond, so an hour of a live source takes no more
-//! memory than a second of it.
+//! How long a live source's frames took from arriving to being sorted (read back into a file, or
+//! drawn in the window): counted in buckets of a tenth of a millisecond, so an hour of a live
+//! source takes no more memory than a second of it.
 
 use std::sync::Mutex;
 use std::time::Duration;
