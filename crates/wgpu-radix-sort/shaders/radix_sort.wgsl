@@ -26,8 +26,8 @@
 //!
 //! A tile's positions past the end of the keys rank as digit 255 (`item_digit`).
 //!
-//! Keys are transformed as the first pass reads them (f32 to an order-preserving u32, and the
-//! complement for descending order) and transformed back as the last pass writes them.
+//! Keys are transformed as the first pass reads them (f32 and i32 to an order-preserving u32,
+//! and the complement for descending order) and transformed back as the last pass writes them.
 
 /// Mirrors `SortParams` in `src/job.rs`.
 struct SortParams {
@@ -41,8 +41,8 @@ struct SortParams {
     transform_in: u32,
     /// Undo the transform as keys are written (the last pass writes the caller's buffer).
     transform_out: u32,
-    /// 1: the keys are f32 bit patterns.
-    float_keys: u32,
+    /// 0: u32 keys, 1: f32 bit patterns, 2: i32.
+    key_kind: u32,
     /// 1: largest key first.
     descending: u32,
     /// 1: values travel with the keys.
@@ -124,6 +124,7 @@ const LOOK_BACK_WORDS: u32 = 6u;
 /// (sign_fill(k) & sign_mask(true)) ^ flip_mask(true)`:
 /// - f32 keys: negative floats reverse their order (all bits flip), positive ones go above them
 ///   (the sign bit flips): the sign bit always flips, the others where the sign is set;
+/// - i32 keys: the sign bit always flips, and nothing else;
 /// - descending: every bit flips once more.
 ///
 /// `sign_fill`: every bit set where `x`'s sign bit is.
@@ -133,12 +134,12 @@ fn sign_fill(x: u32) -> u32 {
 
 /// The bits a negative key's sign flips (`on`: this transform applies).
 fn sign_mask(on: bool) -> u32 {
-    return select(0u, 0x7fffffffu, on && params.float_keys != 0u);
+    return select(0u, 0x7fffffffu, on && params.key_kind == 1u);
 }
 
 /// The bits every key flips (`on`: this transform applies).
 fn flip_mask(on: bool) -> u32 {
-    return select(0u, 0x80000000u, on && params.float_keys != 0u) ^ descending_mask(on);
+    return select(0u, 0x80000000u, on && params.key_kind != 0u) ^ descending_mask(on);
 }
 
 /// All bits where the transform applies and the order is descending.

@@ -69,7 +69,7 @@ impl RadixSorter {
                     pass_index: pass,
                     transform_in: u32::from(transformed && pass == 0),
                     transform_out: u32::from(transformed && pass == PASSES - 1),
-                    float_keys: u32::from(job.kind == KeyKind::F32),
+                    key_kind: job.kind.code(),
                     descending: u32::from(job.descending),
                     has_values: u32::from(job.values.is_some()),
                     status_half: scratch.onesweep_tiles * RADIX,

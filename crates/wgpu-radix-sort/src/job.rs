@@ -11,6 +11,19 @@ pub enum KeyKind {
     /// IEEE 754 single-precision floats, as their bits: -inf < negatives < -0.0 < +0.0 <
     /// positives < +inf; NaNs sort by their bits (negative ones first, positive ones last).
     F32,
+    /// Signed 32-bit integers (two's complement): the sign bit flipped, as CUB does.
+    I32,
+}
+
+impl KeyKind {
+    /// How the shader's `key_kind` names it.
+    pub(super) fn code(self) -> u32 {
+        match self {
+            KeyKind::U32 => 0,
+            KeyKind::F32 => 1,
+            KeyKind::I32 => 2,
+        }
+    }
 }
 
 /// Mirrors `SortParams` in `shaders/radix_sort.wgsl`.
@@ -29,8 +42,8 @@ pub struct SortParams {
     pub transform_in: u32,
     /// 1: undo the transform as keys are written.
     pub transform_out: u32,
-    /// 1: f32 keys.
-    pub float_keys: u32,
+    /// 0: u32 keys, 1: f32, 2: i32.
+    pub key_kind: u32,
     /// 1: largest first.
     pub descending: u32,
     /// 1: values travel with the keys.
@@ -41,11 +54,12 @@ pub struct SortParams {
     pub pad: [u32; 2],
 }
 
-/// The key as the sort orders it: f32 bits made order-preserving, complemented for descending
-/// order. Mirrors `read_key` in the shader.
+/// The key as the sort orders it: f32 bits made order-preserving, an i32's sign bit flipped,
+/// complemented for descending order. Mirrors `read_key` in the shader.
 pub fn sort_order_key(key: u32, kind: KeyKind, descending: bool) -> u32 {
     let t = match kind {
         KeyKind::U32 => key,
+        KeyKind::I32 => key ^ 0x8000_0000,
         KeyKind::F32 if key & 0x8000_0000 != 0 => !key,
         KeyKind::F32 => key | 0x8000_0000,
     };
@@ -200,6 +214,9 @@ mod tests {
         assert!(keys.windows(2).all(|w| w[0] < w[1]), "{keys:x?}");
         let down: Vec<u32> = floats.iter().map(|f| sort_order_key(f.to_bits(), KeyKind::F32, true)).collect();
         assert!(down.windows(2).all(|w| w[0] > w[1]));
+        let ints = [i32::MIN, -70000, -1, 0, 1, 70000, i32::MAX];
+        let keys: Vec<u32> = ints.iter().map(|&i| sort_order_key(i as u32, KeyKind::I32, false)).collect();
+        assert!(keys.windows(2).all(|w| w[0] < w[1]), "{keys:x?}");
         assert!(sort_order_key(3, KeyKind::U32, false) < sort_order_key(4, KeyKind::U32, false));
         assert!(sort_order_key(3, KeyKind::U32, true) > sort_order_key(4, KeyKind::U32, true));
     }

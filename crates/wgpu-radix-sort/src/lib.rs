@@ -1,5 +1,5 @@
-//! A device-wide radix sort for wgpu programs: sorts a buffer of u32 (or f32) keys, alone or
-//! with u32 values, ascending or descending, stably, recorded into the caller's encoder.
+//! A device-wide radix sort for wgpu programs: sorts a buffer of u32, i32 or f32 keys, alone
+//! or with u32 values, ascending or descending, stably, recorded into the caller's encoder.
 //!
 //! ```no_run
 //! # fn demo(device: &wgpu::Device, queue: &wgpu::Queue, keys: &wgpu::Buffer, len: u32) -> Result<(), wgpu_radix_sort::SortError> {

@@ -378,6 +378,33 @@ fn float_keys_sort_as_floats_in_both_orders_with_stable_values() {
     });
 }
 
+#[test]
+fn signed_keys_sort_as_integers_in_both_orders_with_stable_values() {
+    let mut ints = vec![0i32, -1, 1, i32::MIN, i32::MAX, i32::MIN + 1, i32::MAX - 1, -256, 256, -65536];
+    ints.extend(Distribution::Uniform.keys(5000, 11).into_iter().map(|k| k as i32));
+    ints.extend((0..300).map(|i| (i % 9) - 4));
+    let keys: Vec<u32> = ints.iter().map(|&i| i as u32).collect();
+    on_every_gpu(|gpu| {
+        for sorter in sorters(gpu) {
+            for descending in [false, true] {
+                check(gpu, &sorter, &keys, KeyKind::I32, descending, true);
+            }
+        }
+        // And the result reads as ordered integers.
+        let sorter = RadixSorter::new(&gpu.device);
+        let buffer = upload(gpu, &keys);
+        let scratch = sorter.scratch(&gpu.device, keys.len() as u32, false).unwrap();
+        let job = SortJob { kind: KeyKind::I32, ..SortJob::keys(&buffer, keys.len() as u32) };
+        let mut encoder = gpu.device.create_command_encoder(&Default::default());
+        sorter.record(&gpu.device, &mut encoder, &job, &scratch).unwrap();
+        gpu.queue.submit([encoder.finish()]);
+        let sorted: Vec<i32> = read_u32s(gpu, &buffer, 0, keys.len()).into_iter().map(|k| k as i32).collect();
+        let mut expected = ints.clone();
+        expected.sort();
+        assert_eq!(sorted, expected);
+    });
+}
+
 /// Also with a sorter that runs OneSweep for the first sort and reduce-then-scan for the
 /// second, from one scratch.
 #[test]
