@@ -49,8 +49,9 @@ struct SortParams {
     has_values: u32,
     /// Words in each half of `status`: 256 for each tile the scratch holds.
     status_half: u32,
-    _pad1: u32,
-    _pad2: u32,
+    /// The bits of the (transformed) key that are sorted: digits and order see only these.
+    key_mask: u32,
+    _pad: u32,
 }
 
 const RADIX: u32 = 256u;
@@ -164,7 +165,7 @@ fn output_key(t: u32) -> u32 {
 }
 
 fn digit(key: u32) -> u32 {
-    return (key >> params.shift) & (RADIX - 1u);
+    return ((key & params.key_mask) >> params.shift) & (RADIX - 1u);
 }
 
 fn tile_index(wid: vec3<u32>, groups: vec3<u32>) -> u32 {
@@ -211,13 +212,13 @@ fn histogram_all(
                 next[i] = read_key(min(pos + 1u, params.len - 1u));
             }
             for (var i = 0u; i < ITEMS; i += 1u) {
-                descents = descents || next[i] < keys[i];
+                descents = descents || (next[i] & params.key_mask) < (keys[i] & params.key_mask);
             }
         }
         for (var i = 0u; i < ITEMS; i += 1u) {
             let pos = block * HISTOGRAM_BLOCK + i * HISTOGRAM_GROUP + lid;
             if (pos < params.len) {
-                let key = keys[i];
+                let key = keys[i] & params.key_mask;
                 for (var p = 0u; p < 4u; p += 1u) {
                     atomicAdd(&all_counts[p * RADIX + ((key >> (8u * p)) & 0xffu)], 1u);
                 }

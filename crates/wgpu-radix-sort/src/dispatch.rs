@@ -27,6 +27,9 @@ impl RadixSorter {
                 needs_values: job.values.is_some(),
             });
         }
+        if !(1..=32).contains(&job.key_bits) {
+            return Err(SortError::KeyBits { bits: job.key_bits });
+        }
         let strategy = self.strategy_for(len);
         let scratch_tiles = match strategy {
             SortStrategy::ReduceThenScan => scratch.reduce_then_scan_tiles,
@@ -60,6 +63,8 @@ impl RadixSorter {
         let onesweep = self.onesweep_kernel(len, has_values).map(|(pipeline, _)| pipeline);
         let tiles = len.div_ceil(self.tile_len(len, has_values));
         let transformed = job.kind != KeyKind::U32 || job.descending;
+        let passes = digit_passes(job.key_bits);
+        let key_mask = u32::MAX >> (32 - job.key_bits);
         let params: Vec<u8> = (0..PASSES)
             .flat_map(|pass| {
                 let p = SortParams {
@@ -68,12 +73,13 @@ impl RadixSorter {
                     shift: pass * 8,
                     pass_index: pass,
                     transform_in: u32::from(transformed && pass == 0),
-                    transform_out: u32::from(transformed && pass == PASSES - 1),
+                    transform_out: u32::from(transformed && pass == passes - 1),
                     key_kind: job.kind.code(),
                     descending: u32::from(job.descending),
                     has_values: u32::from(job.values.is_some()),
                     status_half: scratch.onesweep_tiles * RADIX,
-                    pad: [0; 2],
+                    key_mask,
+                    pad: 0,
                 };
                 let mut slot = bytemuck::bytes_of(&p).to_vec();
                 slot.resize(scratch.params_stride as usize, 0);
@@ -135,7 +141,7 @@ impl RadixSorter {
             dispatch("histogram_all", &self.histogram_all, 0, 0, (histogram_groups(blocks), 1)),
             dispatch("scan_histograms", &self.scan_histograms, 0, 0, (1, 1)),
         ];
-        for p in 0..PASSES {
+        for p in 0..passes {
             let (direction, offset) = ((p % 2) as usize, offset(p));
             match (strategy, &self.passes.reduce_then_scan, onesweep) {
                 (SortStrategy::ReduceThenScan, Some(rts), _) => steps.extend([
@@ -188,6 +194,13 @@ fn histogram_groups(blocks: u32) -> u32 {
     (blocks / 4).clamp(*HISTOGRAM_GROUPS.start(), *HISTOGRAM_GROUPS.end()).min(blocks)
 }
 
+/// Digit passes a sort of the low `key_bits` bits runs: one per 8 bits, rounded up to an even
+/// count so that the keys end in the caller's buffer (the extra pass's digit is the same for
+/// every key, so it only copies).
+fn digit_passes(key_bits: u32) -> u32 {
+    key_bits.div_ceil(8).next_multiple_of(2)
+}
+
 /// Dispatches a sort records at most: 2, then 3 per digit pass (reduce-then-scan; OneSweep
 /// records 1 per pass).
 pub const DISPATCHES: u32 = 2 + 3 * PASSES;
@@ -213,7 +226,13 @@ impl Dispatch<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::histogram_groups;
+    use super::{digit_passes, histogram_groups};
+
+    #[test]
+    fn digit_passes_are_whole_bytes_in_pairs() {
+        let passes: Vec<u32> = [1, 8, 9, 16, 17, 24, 25, 32].map(digit_passes).to_vec();
+        assert_eq!(passes, [2, 2, 2, 2, 4, 4, 4, 4]);
+    }
 
     #[test]
     fn the_histogram_takes_a_quarter_of_the_tiles_within_its_bounds() {

@@ -50,8 +50,11 @@ pub struct SortParams {
     pub has_values: u32,
     /// Words in each half of OneSweep's status words: 256 for each tile the scratch holds.
     pub status_half: u32,
+    /// The bits of the key (as the sort orders it) that are sorted: the low
+    /// [`SortJob::key_bits`].
+    pub key_mask: u32,
     /// Padding to 48 bytes.
-    pub pad: [u32; 2],
+    pub pad: u32,
 }
 
 /// The key as the sort orders it: f32 bits made order-preserving, an i32's sign bit flipped,
@@ -115,6 +118,12 @@ pub enum SortError {
         /// The device's `max_compute_workgroup_storage_size`.
         limit: u32,
     },
+    /// `key_bits` is not 1 to 32.
+    #[error("a sort's key_bits must be 1 to 32 (it was {bits})")]
+    KeyBits {
+        /// The bits asked for.
+        bits: u32,
+    },
     /// A buffer is smaller than `len` u32s, or lacks STORAGE usage.
     #[error(
         "the {what} buffer must be a STORAGE buffer of at least {needed} bytes (it has {size} bytes, usage {usage:?})"
@@ -144,12 +153,18 @@ pub struct SortJob<'a> {
     pub kind: KeyKind,
     /// Largest first (ties still keep their order).
     pub descending: bool,
+    /// Only the low `key_bits` bits of each key (as the sort orders it: after an f32's or
+    /// i32's transform, and the complement for descending order) are sorted, in
+    /// `key_bits.div_ceil(8)` digit passes (rounded up to an even count: an odd one is followed
+    /// by a pass that only copies, so the keys end where they were); keys equal in those bits keep
+    /// their order. 1 to 32; 32 sorts whole keys.
+    pub key_bits: u32,
 }
 
 impl<'a> SortJob<'a> {
     /// Sorts the first `len` u32 keys of `keys` ascending.
     pub fn keys(keys: &'a wgpu::Buffer, len: u32) -> Self {
-        SortJob { keys, values: None, len, kind: KeyKind::U32, descending: false }
+        SortJob { keys, values: None, len, kind: KeyKind::U32, descending: false, key_bits: 32 }
     }
 
     /// Sorts the first `len` keys ascending and moves the values with them.

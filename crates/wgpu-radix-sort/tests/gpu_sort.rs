@@ -1,139 +1,15 @@
 //! The device-wide radix sort equals a CPU stable sort: every length from 0 to 300, selected
-//! large lengths around tile boundaries, every distribution, u32 and f32 keys, both orders, and
-//! with values (stability); on every backend under test.
+//! large lengths around tile boundaries, every distribution, both orders, and with values
+//! (stability); on every backend under test. The kinds of key and `key_bits`: `gpu_keys.rs`.
 
 mod gpus;
 
+use gpus::checks::{check, sorters, upload};
 use gpus::{TestGpu as Gpu, on_every_gpu, read_u32s};
-use wgpu::util::DeviceExt;
 use wgpu_radix_sort::distribution::Distribution;
 use wgpu_radix_sort::{
-    KeyKind, PASS_MODES_WORD, RadixSorter, SortError, SortJob, SortPath, SortStrategy, TILE, TileMemory,
-    TileOrder, TileWidths, sort_order_key,
+    KeyKind, PASS_MODES_WORD, RadixSorter, SortError, SortJob, SortPath, SortStrategy, TileMemory,
 };
-
-/// Where `sorters` switches from reduce-then-scan to OneSweep.
-const SWITCH_AT: u32 = 1000;
-
-/// A sorter of every path the GPU runs with each strategy, OneSweep with its fallback forced,
-/// one that switches strategy at 1000 keys, and OneSweep with tiles in workgroup order (what
-/// NVIDIA GPUs run; the software GPUs take tickets by default): both paths on lavapipe
-/// (subgroups of 8, or 16 with `LP_NATIVE_VECTOR_WIDTH=512`, as `.ci/run` runs them again), the
-/// portable one on GL, which has no subgroups and must say so.
-fn sorters(gpu: &Gpu) -> Vec<RadixSorter> {
-    let mut sorters = Vec::new();
-    let mut add = |path| {
-        for strategy in [SortStrategy::ReduceThenScan, SortStrategy::OneSweep] {
-            sorters.push(RadixSorter::with_path_and_strategy(&gpu.device, path, strategy)?);
-        }
-        sorters.push(RadixSorter::with_look_back_spins(&gpu.device, path, 1)?);
-        sorters.push(RadixSorter::with_onesweep_from(&gpu.device, path, SWITCH_AT)?);
-        sorters.push(RadixSorter::with_tile_order(&gpu.device, path, TileOrder::WorkgroupOrder)?);
-        if path == SortPath::Subgroups {
-            // The OneSweep sorters above keep short sorts' keys (and values) in workgroup memory
-            // (every length here is short); this one never does.
-            let last = sorters.last().expect("pushed above");
-            assert!(last.keys_in_order_up_to() > 300_001, "{}", gpu.describe());
-            let sorter = RadixSorter::with_keys_in_order_up_to(&gpu.device, path, 0)?;
-            assert_eq!(sorter.keys_in_order_up_to(), 0);
-            sorters.push(sorter);
-            // OneSweep in wider workgroups than 256 at every length, of two widths that
-            // lavapipe's workgroup memory holds with subgroups of 8 or 16 (the H100 runs 512 and
-            // 384 with subgroups of 32): invocations past the 256 digits, tiles of 4608 keys and
-            // of 4224 (4352 with subgroups of 16, whose multiple a width must be); and the
-            // histogram in blocks of 5120 keys.
-            let lanes = SortPath::subgroup_size(&gpu.device).expect("the subgroup path runs");
-            let widths = TileWidths {
-                keys: 288,
-                pairs: 264_u32.next_multiple_of(lanes),
-                pairs_from: 0,
-                histogram: 320,
-            };
-            let sorter = RadixSorter::with_tile_widths(&gpu.device, path, widths)?;
-            assert_eq!(
-                (sorter.tile_len(5, false), sorter.tile_len(5, true)),
-                (288 * 16, widths.pairs * 16),
-                "{}",
-                gpu.describe()
-            );
-            sorters.push(sorter);
-            // A width that is no multiple of the subgroup size is refused: that kernel stays
-            // narrow.
-            let uneven = TileWidths { pairs: widths.pairs + lanes / 2, ..widths };
-            let narrow = RadixSorter::with_tile_widths(&gpu.device, path, uneven)?;
-            assert_eq!(narrow.tile_len(5, true), TILE, "{}", gpu.describe());
-        }
-        Ok::<_, SortError>(())
-    };
-    add(SortPath::Portable).unwrap();
-    match add(SortPath::Subgroups) {
-        Ok(()) => {}
-        Err(e) => {
-            assert_eq!(e, SortError::NoSubgroups);
-            assert_eq!(
-                gpu.adapter.get_info().backend,
-                wgpu::Backend::Gl,
-                "only GL lacks the subgroup path here"
-            );
-        }
-    }
-    // The software GPUs allow 32 KiB of workgroup memory per workgroup: both paths reorder
-    // tiles there (the subgroup path with lavapipe's subgroups of 8 needs 26 KiB, of 16 less).
-    // Tiles written directly to their slots are tested with less memory, below.
-    for sorter in &sorters {
-        assert!(sorter.reorders(), "{:?} on {}", sorter.path(), gpu.describe());
-    }
-    if gpu.adapter.get_info().backend == wgpu::Backend::Vulkan {
-        assert_eq!(sorters.len(), 12, "lavapipe runs the subgroup path");
-        assert_eq!(RadixSorter::new(&gpu.device).path(), SortPath::Subgroups, "and picks it");
-    }
-    if gpu.adapter.get_info().device_type == wgpu::DeviceType::Cpu {
-        // Software GPUs need not run workgroups side by side, so they never wait by default.
-        assert_eq!(RadixSorter::new(&gpu.device).onesweep_from(), None);
-    }
-    sorters
-}
-
-fn upload(gpu: &Gpu, data: &[u32]) -> wgpu::Buffer {
-    // A buffer of at least 4 bytes, so even an empty sort has something to bind.
-    let contents: Vec<u32> = if data.is_empty() { vec![0] } else { data.to_vec() };
-    gpu.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-        label: Some("test keys"),
-        contents: bytemuck::cast_slice(&contents),
-        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
-    })
-}
-
-/// Sorts `keys` (with their indices as values when `with_values`) on the GPU and compares with
-/// a CPU stable sort by the same order key.
-fn check(gpu: &Gpu, sorter: &RadixSorter, keys: &[u32], kind: KeyKind, descending: bool, with_values: bool) {
-    let len = keys.len() as u32;
-    let what = format!(
-        "{len} keys, {kind:?}, descending {descending}, values {with_values}, {:?} {:?}",
-        sorter.path(),
-        sorter.strategy_for(len)
-    );
-    let key_buffer = upload(gpu, keys);
-    let indices: Vec<u32> = (0..len).collect();
-    let value_buffer = upload(gpu, &indices);
-    let scratch = sorter.scratch(&gpu.device, len, with_values).unwrap();
-    let job =
-        SortJob { keys: &key_buffer, values: with_values.then_some(&value_buffer), len, kind, descending };
-    let mut encoder = gpu.device.create_command_encoder(&Default::default());
-    sorter.record(&gpu.device, &mut encoder, &job, &scratch).unwrap();
-    gpu.queue.submit([encoder.finish()]);
-    let got = read_u32s(gpu, &key_buffer, 0, keys.len());
-
-    let mut expected: Vec<(u32, u32)> = keys.iter().copied().zip(0..).collect();
-    expected.sort_by_key(|&(k, _)| sort_order_key(k, kind, descending));
-    let expected_keys: Vec<u32> = expected.iter().map(|&(k, _)| k).collect();
-    assert!(got == expected_keys, "{what}: keys differ from the stable sort");
-    if with_values {
-        let values = read_u32s(gpu, &value_buffer, 0, keys.len());
-        let expected_values: Vec<u32> = expected.iter().map(|&(_, v)| v).collect();
-        assert!(values == expected_values, "{what}: values differ (the sort is not stable)");
-    }
-}
 
 /// Sorts `keys` ascending and returns the four passes' modes: 0 sorted, 1 only copied, 2 skipped.
 fn pass_modes(gpu: &Gpu, sorter: &RadixSorter, keys: &[u32]) -> Vec<u32> {
@@ -352,59 +228,6 @@ fn each_onesweep_pass_clears_the_status_words_of_the_next() {
     });
 }
 
-#[test]
-fn float_keys_sort_as_floats_in_both_orders_with_stable_values() {
-    let mut floats = vec![0.0f32, -0.0, 1.5, -1.5, f32::INFINITY, f32::NEG_INFINITY, 1e-38, -1e-38, 7.0, 7.0];
-    floats.extend(Distribution::Uniform.keys(5000, 9).into_iter().map(|k| (k as i32 as f32) / 1e6));
-    floats.extend((0..100).map(|i| (i % 7) as f32 - 3.0));
-    let keys: Vec<u32> = floats.iter().map(|f| f.to_bits()).collect();
-    on_every_gpu(|gpu| {
-        for sorter in sorters(gpu) {
-            for descending in [false, true] {
-                check(gpu, &sorter, &keys, KeyKind::F32, descending, true);
-            }
-        }
-        let sorter = RadixSorter::new(&gpu.device);
-        // And the result reads as ordered floats.
-        let buffer = upload(gpu, &keys);
-        let scratch = sorter.scratch(&gpu.device, keys.len() as u32, false).unwrap();
-        let job = SortJob { kind: KeyKind::F32, ..SortJob::keys(&buffer, keys.len() as u32) };
-        let mut encoder = gpu.device.create_command_encoder(&Default::default());
-        sorter.record(&gpu.device, &mut encoder, &job, &scratch).unwrap();
-        gpu.queue.submit([encoder.finish()]);
-        let sorted: Vec<f32> =
-            read_u32s(gpu, &buffer, 0, keys.len()).into_iter().map(f32::from_bits).collect();
-        assert!(sorted.windows(2).all(|w| w[0] <= w[1]), "not ascending as floats");
-    });
-}
-
-#[test]
-fn signed_keys_sort_as_integers_in_both_orders_with_stable_values() {
-    let mut ints = vec![0i32, -1, 1, i32::MIN, i32::MAX, i32::MIN + 1, i32::MAX - 1, -256, 256, -65536];
-    ints.extend(Distribution::Uniform.keys(5000, 11).into_iter().map(|k| k as i32));
-    ints.extend((0..300).map(|i| (i % 9) - 4));
-    let keys: Vec<u32> = ints.iter().map(|&i| i as u32).collect();
-    on_every_gpu(|gpu| {
-        for sorter in sorters(gpu) {
-            for descending in [false, true] {
-                check(gpu, &sorter, &keys, KeyKind::I32, descending, true);
-            }
-        }
-        // And the result reads as ordered integers.
-        let sorter = RadixSorter::new(&gpu.device);
-        let buffer = upload(gpu, &keys);
-        let scratch = sorter.scratch(&gpu.device, keys.len() as u32, false).unwrap();
-        let job = SortJob { kind: KeyKind::I32, ..SortJob::keys(&buffer, keys.len() as u32) };
-        let mut encoder = gpu.device.create_command_encoder(&Default::default());
-        sorter.record(&gpu.device, &mut encoder, &job, &scratch).unwrap();
-        gpu.queue.submit([encoder.finish()]);
-        let sorted: Vec<i32> = read_u32s(gpu, &buffer, 0, keys.len()).into_iter().map(|k| k as i32).collect();
-        let mut expected = ints.clone();
-        expected.sort();
-        assert_eq!(sorted, expected);
-    });
-}
-
 /// Also with a sorter that runs OneSweep for the first sort and reduce-then-scan for the
 /// second, from one scratch.
 #[test]
@@ -451,6 +274,11 @@ fn misuse_is_refused_with_an_error_not_a_panic() {
     let err =
         sorter.record(&gpu.device, &mut encoder, &SortJob::pairs(&keys, &keys, 3), &scratch).unwrap_err();
     assert!(err.to_string().contains("with values"), "{err}");
+    for bits in [0, 33] {
+        let job = SortJob { key_bits: bits, ..SortJob::keys(&keys, 3) };
+        let err = sorter.record(&gpu.device, &mut encoder, &job, &scratch).unwrap_err();
+        assert_eq!(err, SortError::KeyBits { bits }, "{err}");
+    }
     let other = match sorter.strategy_for(3) {
         SortStrategy::OneSweep => SortStrategy::ReduceThenScan,
         SortStrategy::ReduceThenScan => SortStrategy::OneSweep,

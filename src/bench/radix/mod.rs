@@ -63,6 +63,10 @@ pub struct RadixBenchArgs {
     /// Also write the results to this JSON file.
     #[arg(long, value_name = "PATH")]
     pub json: Option<PathBuf>,
+    /// Sort only the low N bits of each key (1 to 32): N.div_ceil(8) digit passes, rounded up
+    /// to an even count.
+    #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=32))]
+    pub key_bits: u32,
     /// Also measure other libraries' radix sorts on the same keys, the same way, with a ratio
     /// column (ours / theirs); needs a build with `--features peers`.
     #[arg(long)]
@@ -73,6 +77,9 @@ pub struct RadixBenchArgs {
 pub fn run(args: &RadixBenchArgs) -> anyhow::Result<()> {
     if args.peers && !cfg!(feature = "peers") {
         bail!("--peers needs the peer libraries: build with `cargo build --release --features peers`");
+    }
+    if args.peers && args.key_bits != 32 {
+        bail!("--peers measures whole keys; leave out --key-bits to compare with them");
     }
     if args.peers && args.profile {
         bail!("--peers and --profile do not go together: --profile times our kernels one by one");
@@ -104,6 +111,9 @@ pub fn run(args: &RadixBenchArgs) -> anyhow::Result<()> {
     let distributions =
         if args.distributions.is_empty() { Distribution::ALL.to_vec() } else { args.distributions.clone() };
     println!("GPU: {}", gpu.describe());
+    if args.key_bits != 32 {
+        println!("the low {} bits of each key sorted", args.key_bits);
+    }
     println!(
         "device-wide radix sort, median of {} runs after a warm-up of at least {WARM_UP_RUNS} runs and {WARM_UP_SECONDS} s",
         args.runs
@@ -116,7 +126,7 @@ pub fn run(args: &RadixBenchArgs) -> anyhow::Result<()> {
             let scratch = sorter.scratch(&gpu.device, len, true)?;
             for &distribution in &distributions {
                 let keys = distribution.keys(len as usize, 2026 + u64::from(log2));
-                let bench = Bench::new(&gpu, &keys);
+                let bench = Bench::new(&gpu, &keys).with_key_bits(args.key_bits);
                 for pairs in [false, true] {
                     warm_up(|| bench.time(&gpu, sorter, &scratch, &timer, pairs).map(|_| ()))?;
                     let mut samples = Vec::new();

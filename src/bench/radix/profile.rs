@@ -39,7 +39,8 @@ pub(super) fn profile(
             ensure!(log2 <= 31, "2^{log2} keys do not fit a u32 length");
             let len = 1u32 << log2;
             let scratch = sorter.scratch(&gpu.device, len, false)?;
-            let bench = Bench::new(gpu, &Distribution::Uniform.keys(len as usize, 2026));
+            let keys = Distribution::Uniform.keys(len as usize, 2026);
+            let bench = Bench::new(gpu, &keys).with_key_bits(args.key_bits);
             let mut per_kernel: Vec<(&'static str, Vec<Duration>)> = Vec::new();
             warm_up(|| bench.time(gpu, sorter, &scratch, timer, false).map(|_| ()))?;
             for _ in 0..args.runs {
@@ -48,7 +49,7 @@ pub(super) fn profile(
                 let kernels = sorter.record_profiled(
                     &gpu.device,
                     &mut encoder,
-                    &SortJob::keys(&bench.keys, len),
+                    &SortJob { key_bits: args.key_bits, ..SortJob::keys(&bench.keys, len) },
                     &scratch,
                     &queries,
                 )?;

@@ -62,6 +62,8 @@ pub(super) struct Bench {
     pub(super) keys: wgpu::Buffer,
     pub(super) values: wgpu::Buffer,
     pub(super) len: u32,
+    /// The low bits of each key that are sorted.
+    pub(super) key_bits: u32,
 }
 
 impl Bench {
@@ -81,7 +83,13 @@ impl Bench {
             keys: init("bench::keys", keys, work),
             values: init("bench::values", &values, work),
             len: keys.len() as u32,
+            key_bits: 32,
         }
+    }
+
+    /// The same buffers, sorting only the low `key_bits` of each key.
+    pub(super) fn with_key_bits(self, key_bits: u32) -> Self {
+        Bench { key_bits, ..self }
     }
 
     /// Records the copy of the pristine input into the sorted buffers (values too for pairs),
@@ -110,6 +118,7 @@ impl Bench {
         } else {
             SortJob::keys(&self.keys, self.len)
         };
+        let job = SortJob { key_bits: self.key_bits, ..job };
         timer.start(&mut encoder);
         sorter.record(&gpu.device, &mut encoder, &job, scratch)?;
         timer.stop(&mut encoder);
@@ -139,7 +148,7 @@ pub(super) fn progress(row: &Row) {
 pub(super) fn verify(gpu: &Gpu, bench: &Bench, keys: &[u32], pairs: bool) -> anyhow::Result<()> {
     let got = read_u32s(gpu, &bench.keys, 0, keys.len())?;
     let values = if pairs { Some(read_u32s(gpu, &bench.values, 0, keys.len())?) } else { None };
-    if let Some(why) = mismatch(keys, &got, values.as_deref()) {
+    if let Some(why) = mismatch_in_bits(keys, &got, values.as_deref(), bench.key_bits) {
         bail!("the GPU sort of {} {} is wrong: {why}", keys.len(), if pairs { "pairs" } else { "keys" });
     }
     Ok(())
@@ -147,9 +156,17 @@ pub(super) fn verify(gpu: &Gpu, bench: &Bench, keys: &[u32], pairs: bool) -> any
 
 /// Why `got` (with `values`, the input positions that travelled with the keys, for pairs) is
 /// not the stable sort of `keys`, or `None` when it is.
+#[cfg_attr(not(feature = "peers"), allow(dead_code, reason = "the peers compare whole keys"))]
 pub(super) fn mismatch(keys: &[u32], got: &[u32], values: Option<&[u32]>) -> Option<String> {
+    mismatch_in_bits(keys, got, values, 32)
+}
+
+/// As [`mismatch`], for a sort of the low `key_bits` of each key (keys equal in them keep their
+/// order).
+fn mismatch_in_bits(keys: &[u32], got: &[u32], values: Option<&[u32]>, key_bits: u32) -> Option<String> {
+    let mask = u32::MAX >> (32 - key_bits);
     let mut want = keys.to_vec();
-    want.sort_unstable();
+    want.sort_by_key(|&k| k & mask);
     if got.len() != want.len() {
         return Some(format!("{} keys came back, not {}", got.len(), want.len()));
     }
@@ -163,13 +180,14 @@ pub(super) fn mismatch(keys: &[u32], got: &[u32], values: Option<&[u32]>) -> Opt
     if let Some(i) = moved {
         return Some(format!("value {} at index {i} does not belong to key {}", values[i], got[i]));
     }
-    let unstable = got.windows(2).zip(values.windows(2)).position(|(k, v)| k[0] == k[1] && v[0] >= v[1]);
+    let unstable =
+        got.windows(2).zip(values.windows(2)).position(|(k, v)| k[0] & mask == k[1] & mask && v[0] >= v[1]);
     unstable.map(|i| format!("equal keys out of input order at index {i} (unstable)"))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::mismatch;
+    use super::{mismatch, mismatch_in_bits};
 
     #[test]
     fn mismatch_accepts_the_stable_sort_and_names_every_kind_of_wrong_result() {
@@ -181,5 +199,11 @@ mod tests {
         assert!(mismatch(&keys, &[0, 1, 3, 3], Some(&[3, 1, 0, 9])).expect("garbage").contains("index 3"));
         assert!(mismatch(&keys, &[0, 1, 3, 3], Some(&[3, 0, 0, 2])).expect("moved").contains("index 1"));
         assert!(mismatch(&keys, &[0, 1, 3, 3], Some(&[3, 1, 2, 0])).expect("unstable").contains("unstable"));
+        // In the low bit alone: 0 < 1 = 3 = 3, in input order.
+        let low = [3, 1, 3, 0];
+        assert_eq!(mismatch_in_bits(&low, &[0, 3, 1, 3], Some(&[3, 0, 1, 2]), 1), None);
+        assert!(mismatch_in_bits(&low, &[0, 1, 3, 3], None, 1).expect("order").contains("keys differ"));
+        let swapped = mismatch_in_bits(&low, &[0, 3, 1, 3], Some(&[3, 2, 1, 0]), 1);
+        assert!(swapped.expect("unstable").contains("unstable"));
     }
 }

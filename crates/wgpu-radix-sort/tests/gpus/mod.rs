@@ -1,6 +1,6 @@
 //! The GPUs the sort is tested on: one device per backend under test (the software GPUs of the
 //! test machine: lavapipe through Vulkan, llvmpipe through GL), opened once per test binary,
-//! and reading buffers back.
+//! reading buffers back, and the checks the tests share (`checks.rs`).
 
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -8,6 +8,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 /// in its workspace).
 #[path = "../../../../tests/common/ci.rs"]
 pub mod ci;
+
+pub mod checks;
 
 /// A device opened for the tests, remembering the first error wgpu raised on it.
 pub struct TestGpu {
@@ -50,6 +52,7 @@ impl TestGpu {
 
     /// The same adapter opened again allowing only `bytes` of workgroup memory per workgroup
     /// (wgpu's default limit is 16384): what a caller's device with default limits gets.
+    #[allow(dead_code, reason = "the key tests keep the device's own memory")]
     pub fn with_workgroup_memory(&self, bytes: u32) -> Result<TestGpu, String> {
         let backend = wgpu::Backends::from(self.adapter.get_info().backend);
         TestGpu::open(backend, Some(bytes))

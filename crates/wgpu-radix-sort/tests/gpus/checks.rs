@@ -1,0 +1,152 @@
+//! What the sort's GPU tests share: the sorters of every path and strategy a GPU runs, keys
+//! uploaded, and a sort checked against the CPU's stable sort.
+
+use super::{TestGpu as Gpu, read_u32s};
+use wgpu::util::DeviceExt;
+use wgpu_radix_sort::{
+    KeyKind, RadixSorter, SortError, SortJob, SortPath, SortStrategy, TILE, TileOrder, TileWidths,
+    sort_order_key,
+};
+
+/// Where `sorters` switches from reduce-then-scan to OneSweep.
+const SWITCH_AT: u32 = 1000;
+
+/// A sorter of every path the GPU runs with each strategy, OneSweep with its fallback forced,
+/// one that switches strategy at 1000 keys, and OneSweep with tiles in workgroup order (what
+/// NVIDIA GPUs run; the software GPUs take tickets by default): both paths on lavapipe
+/// (subgroups of 8, or 16 with `LP_NATIVE_VECTOR_WIDTH=512`, as `.ci/run` runs them again), the
+/// portable one on GL, which has no subgroups and must say so.
+pub fn sorters(gpu: &Gpu) -> Vec<RadixSorter> {
+    let mut sorters = Vec::new();
+    let mut add = |path| {
+        for strategy in [SortStrategy::ReduceThenScan, SortStrategy::OneSweep] {
+            sorters.push(RadixSorter::with_path_and_strategy(&gpu.device, path, strategy)?);
+        }
+        sorters.push(RadixSorter::with_look_back_spins(&gpu.device, path, 1)?);
+        sorters.push(RadixSorter::with_onesweep_from(&gpu.device, path, SWITCH_AT)?);
+        sorters.push(RadixSorter::with_tile_order(&gpu.device, path, TileOrder::WorkgroupOrder)?);
+        if path == SortPath::Subgroups {
+            // The OneSweep sorters above keep short sorts' keys (and values) in workgroup memory
+            // (every length here is short); this one never does.
+            let last = sorters.last().expect("pushed above");
+            assert!(last.keys_in_order_up_to() > 300_001, "{}", gpu.describe());
+            let sorter = RadixSorter::with_keys_in_order_up_to(&gpu.device, path, 0)?;
+            assert_eq!(sorter.keys_in_order_up_to(), 0);
+            sorters.push(sorter);
+            // OneSweep in wider workgroups than 256 at every length, of two widths that
+            // lavapipe's workgroup memory holds with subgroups of 8 or 16 (the H100 runs 512 and
+            // 384 with subgroups of 32): invocations past the 256 digits, tiles of 4608 keys and
+            // of 4224 (4352 with subgroups of 16, whose multiple a width must be); and the
+            // histogram in blocks of 5120 keys.
+            let lanes = SortPath::subgroup_size(&gpu.device).expect("the subgroup path runs");
+            let widths = TileWidths {
+                keys: 288,
+                pairs: 264_u32.next_multiple_of(lanes),
+                pairs_from: 0,
+                histogram: 320,
+            };
+            let sorter = RadixSorter::with_tile_widths(&gpu.device, path, widths)?;
+            assert_eq!(
+                (sorter.tile_len(5, false), sorter.tile_len(5, true)),
+                (288 * 16, widths.pairs * 16),
+                "{}",
+                gpu.describe()
+            );
+            sorters.push(sorter);
+            // A width that is no multiple of the subgroup size is refused: that kernel stays
+            // narrow.
+            let uneven = TileWidths { pairs: widths.pairs + lanes / 2, ..widths };
+            let narrow = RadixSorter::with_tile_widths(&gpu.device, path, uneven)?;
+            assert_eq!(narrow.tile_len(5, true), TILE, "{}", gpu.describe());
+        }
+        Ok::<_, SortError>(())
+    };
+    add(SortPath::Portable).unwrap();
+    match add(SortPath::Subgroups) {
+        Ok(()) => {}
+        Err(e) => {
+            assert_eq!(e, SortError::NoSubgroups);
+            assert_eq!(
+                gpu.adapter.get_info().backend,
+                wgpu::Backend::Gl,
+                "only GL lacks the subgroup path here"
+            );
+        }
+    }
+    // The software GPUs allow 32 KiB of workgroup memory per workgroup: both paths reorder
+    // tiles there (the subgroup path with lavapipe's subgroups of 8 needs 26 KiB, of 16 less).
+    // Tiles written directly to their slots are tested with less memory, below.
+    for sorter in &sorters {
+        assert!(sorter.reorders(), "{:?} on {}", sorter.path(), gpu.describe());
+    }
+    if gpu.adapter.get_info().backend == wgpu::Backend::Vulkan {
+        assert_eq!(sorters.len(), 12, "lavapipe runs the subgroup path");
+        assert_eq!(RadixSorter::new(&gpu.device).path(), SortPath::Subgroups, "and picks it");
+    }
+    if gpu.adapter.get_info().device_type == wgpu::DeviceType::Cpu {
+        // Software GPUs need not run workgroups side by side, so they never wait by default.
+        assert_eq!(RadixSorter::new(&gpu.device).onesweep_from(), None);
+    }
+    sorters
+}
+
+pub fn upload(gpu: &Gpu, data: &[u32]) -> wgpu::Buffer {
+    // A buffer of at least 4 bytes, so even an empty sort has something to bind.
+    let contents: Vec<u32> = if data.is_empty() { vec![0] } else { data.to_vec() };
+    gpu.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some("test keys"),
+        contents: bytemuck::cast_slice(&contents),
+        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
+    })
+}
+
+/// Sorts `keys` (with their indices as values when `with_values`) on the GPU and compares with
+/// a CPU stable sort by the same order key.
+pub fn check(
+    gpu: &Gpu,
+    sorter: &RadixSorter,
+    keys: &[u32],
+    kind: KeyKind,
+    descending: bool,
+    with_values: bool,
+) {
+    check_bits(gpu, sorter, keys, (kind, 32), descending, with_values);
+}
+
+/// As [`check`], sorting only the low `key_bits` of each key as the sort orders it.
+pub fn check_bits(
+    gpu: &Gpu,
+    sorter: &RadixSorter,
+    keys: &[u32],
+    (kind, key_bits): (KeyKind, u32),
+    descending: bool,
+    with_values: bool,
+) {
+    let len = keys.len() as u32;
+    let what = format!(
+        "{len} keys, {kind:?}, {key_bits} bits, descending {descending}, values {with_values}, {:?} {:?}",
+        sorter.path(),
+        sorter.strategy_for(len)
+    );
+    let key_buffer = upload(gpu, keys);
+    let indices: Vec<u32> = (0..len).collect();
+    let value_buffer = upload(gpu, &indices);
+    let scratch = sorter.scratch(&gpu.device, len, with_values).unwrap();
+    let values = with_values.then_some(&value_buffer);
+    let job = SortJob { keys: &key_buffer, values, len, kind, descending, key_bits };
+    let mut encoder = gpu.device.create_command_encoder(&Default::default());
+    sorter.record(&gpu.device, &mut encoder, &job, &scratch).unwrap();
+    gpu.queue.submit([encoder.finish()]);
+    let got = read_u32s(gpu, &key_buffer, 0, keys.len());
+
+    let mut expected: Vec<(u32, u32)> = keys.iter().copied().zip(0..).collect();
+    let mask = u32::MAX >> (32 - key_bits);
+    expected.sort_by_key(|&(k, _)| sort_order_key(k, kind, descending) & mask);
+    let expected_keys: Vec<u32> = expected.iter().map(|&(k, _)| k).collect();
+    assert!(got == expected_keys, "{what}: keys differ from the stable sort");
+    if with_values {
+        let values = read_u32s(gpu, &value_buffer, 0, keys.len());
+        let expected_values: Vec<u32> = expected.iter().map(|&(_, v)| v).collect();
+        assert!(values == expected_values, "{what}: values differ (the sort is not stable)");
+    }
+}
