@@ -23,6 +23,8 @@ echo "check: cargo clippy --workspace --all-targets -- -D warnings"
 cargo clippy --workspace --all-targets -- -D warnings
 echo "check: cargo clippy for the browser (wasm32: the core without the native front ends, the radix sort crate, and web/)"
 cargo clippy -p shadersort -p shadersort-web -p wgpu-radix-sort --lib --target wasm32-unknown-unknown -- -D warnings
+echo "check: the radix sort crate packages and builds alone, as crates.io would take it"
+cargo package --offline -p wgpu-radix-sort --allow-dirty
 # lavapipe's subgroups are LP_NATIVE_VECTOR_WIDTH / 32 lanes wide, and its default follows the
 # CPU (4 lanes without AVX, which the subgroup path refuses): 256 bits asks for subgroups of 8 on
 # any machine, and the radix sort's tests check that they got them.
