@@ -7,7 +7,7 @@ use super::Running;
 use super::panel_model::LiveView;
 use crate::controls::player::Stepper;
 use crate::picture::input::Picture;
-use crate::picture::latency::Latencies;
+use crate::picture::latency::{Latencies, LatencySummary};
 use crate::picture::live::{LiveFrames, LiveNext, Started};
 
 /// The live source being shown.
@@ -23,6 +23,8 @@ pub(super) struct WindowLive {
     arrived: Option<web_time::Instant>,
     /// From a frame's arrival until the window knew it drawn sorted.
     latency: Latencies,
+    /// Their summary, taken once a frame is measured rather than each time the panel draws.
+    latency_summary: Option<LatencySummary>,
     paused: bool,
     /// Why the source ended, once it has.
     ended: Option<String>,
@@ -33,7 +35,18 @@ impl WindowLive {
     pub(super) fn new(frames: Box<dyn LiveFrames>, name: String) -> WindowLive {
         let shown_at = web_time::Instant::now();
         let latency = Latencies::default();
-        WindowLive { frames, name, shown: 1, shown_at, arrived: None, latency, paused: false, ended: None }
+        let latency_summary = None;
+        WindowLive {
+            frames,
+            name,
+            shown: 1,
+            shown_at,
+            arrived: None,
+            latency,
+            latency_summary,
+            paused: false,
+            ended: None,
+        }
     }
 
     /// Whether the window must keep drawing frames for it.
@@ -67,9 +80,11 @@ impl Running {
         if lanes.counts_pending() || (lanes.steps_done() < lanes.total_steps() && lanes.error.is_none()) {
             return;
         }
-        if let Some(arrived) = self.live.as_mut().and_then(|l| l.arrived.take()) {
-            let latency = &self.live.as_ref().expect("taken from above").latency;
-            latency.add(arrived.elapsed());
+        if let Some(live) = self.live.as_mut()
+            && let Some(arrived) = live.arrived.take()
+        {
+            live.latency.add(arrived.elapsed());
+            live.latency_summary = live.latency.summary();
         }
         if !self.live.as_ref().is_some_and(WindowLive::busy) {
             return;
@@ -168,18 +183,7 @@ impl Running {
     /// The live source's counts and latency, as `--quit-after` prints them.
     pub(super) fn live_report(&self) -> Option<String> {
         let view = self.live_view()?;
-        let latency = view.latency.map_or_else(
-            || "no frame measured".to_string(),
-            |l| {
-                let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
-                format!(
-                    "median {:.1} ms, 95th {:.1} ms, slowest {:.1} ms",
-                    ms(l.median),
-                    ms(l.p95),
-                    ms(l.slowest)
-                )
-            },
-        );
+        let latency = view.latency.map_or_else(|| "no frame measured".to_string(), |l| l.to_string());
         Some(format!(
             "live: {} shown, {} received, {} dropped; from arrival to drawn sorted {latency}",
             view.shown, view.received, view.dropped
@@ -197,7 +201,7 @@ impl Running {
             dropped,
             paused: live.paused,
             ended: live.ended.is_some(),
-            latency: live.latency.summary(),
+            latency: live.latency_summary,
         })
     }
 }
