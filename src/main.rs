@@ -24,6 +24,7 @@ fn main() -> ExitCode {
             Bench::Gif(args) => shadersort::bench::gif::run(args),
             Bench::Sorts(args) => shadersort::bench::sorts::run(args),
             Bench::Radix(args) => shadersort::bench::radix::run(args),
+            Bench::Segments(args) => shadersort::bench::radix::segments::run(args),
             Bench::Pass(args) => shadersort::bench::pass::run(args),
             Bench::Video(args) => shadersort::cli::bench_video_settings(args)
                 .map_err(anyhow::Error::msg)

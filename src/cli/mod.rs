@@ -13,6 +13,7 @@ use crate::angle::Angle;
 use crate::bench::gif::GifBenchArgs;
 use crate::bench::pass::PassBenchArgs;
 use crate::bench::radix::RadixBenchArgs;
+use crate::bench::radix::segments::SegmentBenchArgs;
 use crate::bench::sorts::SortBenchArgs;
 use crate::bench::video::VideoBenchArgs;
 use crate::intervals::{IntervalLength, IntervalMode, Threshold};
@@ -288,6 +289,8 @@ pub enum Bench {
     Sorts(SortBenchArgs),
     /// The device-wide radix sort: keys and pairs over lengths and distributions (timestamps).
     Radix(RadixBenchArgs),
+    /// The segmented sort: matrices sorted along their rows, keys and pairs (timestamps).
+    Segments(SegmentBenchArgs),
     /// One odd-even pass as effective bytes/s beside a texture copy of the same size (timestamps).
     Pass(PassBenchArgs),
     /// A clip sorted frame by frame beside ffmpeg decoding and transcoding it alone.

@@ -557,6 +557,19 @@ fn bench_flags_are_checked_in_one_line_before_any_gpu_work() {
         &["--batch 8", "4-pixel row"],
     );
     assert_fails(&["bench", "pass", "--size", "0x8"], &[], dir.path(), &["no pixels"]);
+    assert_fails(&["bench", "segments", "--matrices", "8x0"], &[], dir.path(), &["8x0", "no keys"]);
+    assert_fails(
+        &["bench", "segments", "--matrices", "9x9,1080"],
+        &[],
+        dir.path(),
+        &["'1080'", "ROWSxCOLUMNS"],
+    );
+    assert_fails(
+        &["bench", "segments", "--matrices", "65536x65536"],
+        &[],
+        dir.path(),
+        &["65536x65536", "2^32"],
+    );
     #[cfg(not(feature = "peers"))]
     assert_fails(&["bench", "radix", "--peers"], &[], dir.path(), &["--peers", "--features peers"]);
 }

@@ -118,50 +118,16 @@ const LOOK_BACK_WORDS: u32 = 6u;
 /// sorts, so a sort needs no clear of its own and runs as one compute pass.
 @group(0) @binding(7) var<storage, read_write> status: array<atomic<u32>>;
 
-/// The key transforms are XORs with masks that are uniform across a pass, so that a pass that
-/// transforms nothing (the masks zero) spends two or three instructions a key on them, where
-/// comparisons and selects took six on an H100 at every read and write of a key (numbers:
-/// docs/benchmarks/radix-history.md in the repository). The order of a key `k` is `k ^
-/// (sign_fill(k) & sign_mask(true)) ^ flip_mask(true)`:
-/// - f32 keys: negative floats reverse their order (all bits flip), positive ones go above them
-///   (the sign bit flips): the sign bit always flips, the others where the sign is set;
-/// - i32 keys: the sign bit always flips, and nothing else;
-/// - descending: every bit flips once more.
-///
-/// `sign_fill`: every bit set where `x`'s sign bit is.
-fn sign_fill(x: u32) -> u32 {
-    return bitcast<u32>(bitcast<i32>(x) >> 31u);
-}
-
-/// The bits a negative key's sign flips (`on`: this transform applies).
-fn sign_mask(on: bool) -> u32 {
-    return select(0u, 0x7fffffffu, on && params.key_kind == 1u);
-}
-
-/// The bits every key flips (`on`: this transform applies).
-fn flip_mask(on: bool) -> u32 {
-    return select(0u, 0x80000000u, on && params.key_kind != 0u) ^ descending_mask(on);
-}
-
-/// All bits where the transform applies and the order is descending.
-fn descending_mask(on: bool) -> u32 {
-    return select(0u, 0xffffffffu, on && params.descending != 0u);
-}
-
 /// The key at `pos` in sorting order where the pass transforms its input (`transform_in`),
-/// else as it is. Mirrors `sort_order_key` in `src/job.rs`.
+/// else as it is (`to_order` in `keys.wgsl`).
 fn read_key(pos: u32) -> u32 {
-    let k = keys_in[pos];
-    let on = params.transform_in != 0u;
-    return k ^ (sign_fill(k) & sign_mask(on)) ^ flip_mask(on);
+    return to_order(keys_in[pos], params.transform_in != 0u);
 }
 
 /// The inverse of `read_key`'s transform where the pass transforms its output
-/// (`transform_out`), else the key. With the descending flip undone, the sign bit tells a
-/// positive float (set) from a negative one, whose other bits flip back too.
+/// (`transform_out`), else the key.
 fn output_key(t: u32) -> u32 {
-    let on = params.transform_out != 0u;
-    return t ^ flip_mask(on) ^ ((sign_fill(t) ^ ~descending_mask(on)) & sign_mask(on));
+    return from_order(t, params.transform_out != 0u);
 }
 
 fn digit(key: u32) -> u32 {

@@ -27,9 +27,7 @@ impl RadixSorter {
                 needs_values: job.values.is_some(),
             });
         }
-        if !(1..=32).contains(&job.key_bits) {
-            return Err(SortError::KeyBits { bits: job.key_bits });
-        }
+        job.check()?;
         let strategy = self.strategy_for(len);
         let scratch_tiles = match strategy {
             SortStrategy::ReduceThenScan => scratch.reduce_then_scan_tiles,
@@ -37,22 +35,6 @@ impl RadixSorter {
         };
         if len > 1 && len.div_ceil(TILE) > scratch_tiles {
             return Err(SortError::ScratchStrategy { strategy: strategy.name(), len });
-        }
-        let needed = u64::from(len) * 4;
-        let check = |what, buffer: &wgpu::Buffer| {
-            if buffer.size() < needed || !buffer.usage().contains(wgpu::BufferUsages::STORAGE) {
-                return Err(SortError::BadBuffer {
-                    what,
-                    needed,
-                    size: buffer.size(),
-                    usage: buffer.usage(),
-                });
-            }
-            Ok(())
-        };
-        check("keys", job.keys)?;
-        if let Some(values) = job.values {
-            check("values", values)?;
         }
         if len <= 1 {
             return Ok(Vec::new());
@@ -64,7 +46,7 @@ impl RadixSorter {
         let tiles = len.div_ceil(self.tile_len(len, has_values));
         let transformed = job.kind != KeyKind::U32 || job.descending;
         let passes = digit_passes(job.key_bits);
-        let key_mask = u32::MAX >> (32 - job.key_bits);
+        let key_mask = job.key_mask();
         let params: Vec<u8> = (0..PASSES)
             .flat_map(|pass| {
                 let p = SortParams {

@@ -58,7 +58,7 @@ pub struct SortParams {
 }
 
 /// The key as the sort orders it: f32 bits made order-preserving, an i32's sign bit flipped,
-/// complemented for descending order. Mirrors `read_key` in the shader.
+/// complemented for descending order. Mirrors `to_order` in `shaders/keys.wgsl`.
 pub fn sort_order_key(key: u32, kind: KeyKind, descending: bool) -> u32 {
     let t = match kind {
         KeyKind::U32 => key,
@@ -124,6 +124,23 @@ pub enum SortError {
         /// The bits asked for.
         bits: u32,
     },
+    /// A segmented sort was given segments of no keys.
+    #[error("a segmented sort's segment_len must be at least 1")]
+    SegmentLen,
+    /// A segmented sort's segments are longer than its network holds, and its scratch lacks
+    /// the long path's buffers for them.
+    #[error(
+        "segments of {segment_len} keys are sorted through the device-wide sort, whose buffers the scratch lacks for {len} keys{}; make it with SegmentedSorter::scratch for this length and segment length",
+        if *.values { " with values" } else { "" }
+    )]
+    SegmentScratch {
+        /// Keys to sort.
+        len: u32,
+        /// Keys per segment.
+        segment_len: u32,
+        /// Whether the sort has values.
+        values: bool,
+    },
     /// A buffer is smaller than `len` u32s, or lacks STORAGE usage.
     #[error(
         "the {what} buffer must be a STORAGE buffer of at least {needed} bytes (it has {size} bytes, usage {usage:?})"
@@ -159,6 +176,35 @@ pub struct SortJob<'a> {
     /// by a pass that only copies, so the keys end where they were); keys equal in those bits keep
     /// their order. 1 to 32; 32 sorts whole keys.
     pub key_bits: u32,
+}
+
+impl SortJob<'_> {
+    /// Whether the job can be sorted as it is: its `key_bits` are 1 to 32, and its buffers are
+    /// storage buffers that hold `len` keys (and values).
+    pub(super) fn check(&self) -> Result<(), SortError> {
+        if !(1..=32).contains(&self.key_bits) {
+            return Err(SortError::KeyBits { bits: self.key_bits });
+        }
+        let needed = u64::from(self.len) * 4;
+        let check = |what, buffer: &wgpu::Buffer| {
+            if buffer.size() < needed || !buffer.usage().contains(wgpu::BufferUsages::STORAGE) {
+                return Err(SortError::BadBuffer {
+                    what,
+                    needed,
+                    size: buffer.size(),
+                    usage: buffer.usage(),
+                });
+            }
+            Ok(())
+        };
+        check("keys", self.keys)?;
+        self.values.map_or(Ok(()), |values| check("values", values))
+    }
+
+    /// The bits of a key in sorting order that are sorted.
+    pub(super) fn key_mask(&self) -> u32 {
+        u32::MAX >> (32 - self.key_bits)
+    }
 }
 
 impl<'a> SortJob<'a> {

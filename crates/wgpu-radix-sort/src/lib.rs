@@ -22,6 +22,10 @@
 //! Where the device's workgroup memory allows, each tile's digit order is built there (as
 //! 16-bit indices) before the tile is written, so neighbouring invocations write neighbouring
 //! slots; otherwise each key goes straight to its slot.
+//!
+//! [`SegmentedSorter`] sorts many segments of one length at once, each on its own (every row
+//! of a matrix): in workgroup memory up to [`WORKGROUP_SORT_MAX`] keys a segment, through the
+//! device-wide sort beyond (`shaders/segments.wgsl`).
 
 mod choices;
 mod dispatch;
@@ -29,12 +33,14 @@ pub mod distribution;
 mod job;
 mod kernels;
 mod scratch;
+mod segments;
 pub mod shaders;
 mod sorter;
 
 pub use choices::{SortPath, SortStrategy, TileMemory, TileOrder, TileWidths};
 pub use dispatch::DISPATCHES;
 pub use job::{KeyKind, SortError, SortJob, SortParams, SortScratch, sort_order_key};
+pub use segments::{SegmentScratch, SegmentedSorter, WORKGROUP_SORT_MAX};
 pub use sorter::RadixSorter;
 
 /// Keys per tile of a workgroup of 256 invocations (`TILE` in

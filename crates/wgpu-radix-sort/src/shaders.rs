@@ -1,6 +1,9 @@
-//! The sort's WGSL (`shaders/` of this crate): the kernels and one of two rankings, joined
-//! into one program, and compiled without wgpu's loop counters and bounds checks.
+//! The sort's WGSL (`shaders/` of this crate): the key transforms, the kernels and one of two
+//! rankings joined into one program, the segmented sort's kernels into another, both compiled
+//! without wgpu's loop counters and bounds checks.
 
+/// `shaders/keys.wgsl`: keys to sorting order and back, shared by both programs.
+pub const KEYS: &str = include_str!("../shaders/keys.wgsl");
 /// `shaders/radix_sort.wgsl`: histograms, scans and the digit passes.
 pub const RADIX_SORT: &str = include_str!("../shaders/radix_sort.wgsl");
 /// `shaders/radix_sort_portable.wgsl`: ranking a tile by comparing digits in workgroup memory.
@@ -8,10 +11,18 @@ pub const RADIX_SORT_PORTABLE: &str = include_str!("../shaders/radix_sort_portab
 /// `shaders/radix_sort_subgroups.wgsl`: ranking a tile with subgroup ballots (the fast path).
 pub const RADIX_SORT_SUBGROUPS: &str = include_str!("../shaders/radix_sort_subgroups.wgsl");
 
+/// `shaders/segments.wgsl`: the segmented sort's workgroup merge sort and the long path's kernels.
+pub const SEGMENTS: &str = include_str!("../shaders/segments.wgsl");
+
 /// The whole program: the kernels and the subgroup ranking, or the portable one.
 pub fn program(subgroups: bool) -> String {
     let ranking = if subgroups { RADIX_SORT_SUBGROUPS } else { RADIX_SORT_PORTABLE };
-    [RADIX_SORT, ranking].join("\n")
+    [KEYS, RADIX_SORT, ranking].join("\n")
+}
+
+/// The segmented sort's program.
+pub fn segments_program() -> String {
+    [KEYS, SEGMENTS].join("\n")
 }
 
 /// Compiles [`program`] without the runtime checks wgpu adds to shaders: the counter on every
@@ -48,21 +59,73 @@ pub fn program(subgroups: bool) -> String {
 ///
 /// `tests/gpu_sort.rs` checks the sort against the CPU's on every key distribution and on
 /// lengths around every tile boundary, on software GPUs of both kinds.
+///
+/// The segmented sort's program (`segments_program`) holds the same: its loops count up to
+/// bounds fixed before they start (run widths double up to the segment's span, a merge path's
+/// search halves its range until it is empty); it reads and writes keys and values only at
+/// places below the length (tested against it); its workgroup array is indexed by slots below
+/// `BLOCK` (keys: a merge reads each run at most at its last slot) and, only where
+/// `WITH_VALUES` sizes it `2 * BLOCK`, `BLOCK` above them (values); its private arrays by a key of
+/// the invocation's run (below `RUN`, at most `MOST_BLOCK / GROUP`: the Rust side builds `BLOCK`
+/// up to `MOST_BLOCK`).
 pub(crate) fn module(device: &wgpu::Device, subgroups: bool) -> wgpu::ShaderModule {
+    let name = if subgroups { "radix_sort_subgroups" } else { "radix_sort" };
+    trusted_module(device, name, program(subgroups))
+}
+
+/// The segmented sort's module (see [`module`] for why it runs unchecked).
+pub(crate) fn segments_module(device: &wgpu::Device) -> wgpu::ShaderModule {
+    trusted_module(device, "segments", segments_program())
+}
+
+/// `source` compiled without loop counters and bounds checks.
+fn trusted_module(device: &wgpu::Device, name: &str, source: String) -> wgpu::ShaderModule {
     let mut checks = wgpu::ShaderRuntimeChecks::checked();
     checks.force_loop_bounding = false;
     checks.bounds_checks = false;
-    let name = if subgroups { "radix_sort_subgroups" } else { "radix_sort" };
-    let descriptor = wgpu::ShaderModuleDescriptor {
-        label: Some(name),
-        source: wgpu::ShaderSource::Wgsl(program(subgroups).into()),
-    };
+    let descriptor =
+        wgpu::ShaderModuleDescriptor { label: Some(name), source: wgpu::ShaderSource::Wgsl(source.into()) };
     // SAFETY: wgpu requires that the shader contains no infinite loop and indexes no array or
     // buffer out of bounds; both hold (see above).
     #[allow(unsafe_code, reason = "wgpu trusts the shader to end and to index in bounds; see SAFETY")]
     unsafe {
         device.create_shader_module_trusted(descriptor, checks)
     }
+}
+
+/// The layout of pipelines that bind one group, `layout`.
+pub(crate) fn pipeline_layout(
+    device: &wgpu::Device,
+    label: &str,
+    layout: &wgpu::BindGroupLayout,
+) -> wgpu::PipelineLayout {
+    device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: Some(label),
+        bind_group_layouts: &[Some(layout)],
+        immediate_size: 0,
+    })
+}
+
+/// The compute pipeline of `entry_point` in `module` with overrides `constants`, labelled
+/// `prefix::entry_point`. Workgroup memory is not zeroed: every kernel of the crate writes its
+/// workgroup memory before reading it.
+pub(crate) fn compute_pipeline(
+    device: &wgpu::Device,
+    (prefix, layout, module): (&str, &wgpu::PipelineLayout, &wgpu::ShaderModule),
+    entry_point: &str,
+    constants: &[(&str, f64)],
+) -> wgpu::ComputePipeline {
+    device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        label: Some(&format!("{prefix}::{entry_point}")),
+        layout: Some(layout),
+        module,
+        entry_point: Some(entry_point),
+        compilation_options: wgpu::PipelineCompilationOptions {
+            constants,
+            zero_initialize_workgroup_memory: false,
+        },
+        cache: None,
+    })
 }
 
 /// A compute-stage buffer binding of type `ty`.

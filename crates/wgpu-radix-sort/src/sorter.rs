@@ -6,7 +6,7 @@ use super::choices::{SortPath, SortStrategy, TileMemory, TileOrder, TileWidths, 
 use super::job::{SortError, SortJob, SortScratch};
 use super::kernels::{PassPipelines, ReduceThenScan, TileKernel, WideKernel};
 use super::{ITEMS, KEYS_IN_ORDER_UP_TO, LOOK_BACK_SPINS, ONESWEEP_FROM, ONESWEEP_MAX_LEN, TILE, WORKGROUP};
-use crate::shaders::compute_buffer;
+use crate::shaders::{compute_buffer, compute_pipeline};
 /// The radix sort's pipelines for one device.
 pub struct RadixSorter {
     pub(super) layout: wgpu::BindGroupLayout,
@@ -140,11 +140,7 @@ impl RadixSorter {
                 compute_buffer(7, write, false),
             ],
         });
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("sort::pipeline_layout"),
-            bind_group_layouts: &[Some(&layout)],
-            immediate_size: 0,
-        });
+        let pipeline_layout = crate::shaders::pipeline_layout(device, "sort::pipeline_layout", &layout);
         let memory = TileMemory::for_device(device, subgroup_size).ok_or(SortError::WorkgroupMemory {
             needed: TileMemory::new(subgroup_size, false).bytes,
             limit: device.limits().max_compute_workgroup_storage_size,
@@ -162,18 +158,7 @@ impl RadixSorter {
             ]);
         }
         let pipeline_with = |entry_point: &str, constants: &[(&str, f64)]| {
-            device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: Some(&format!("sort::{entry_point}")),
-                layout: Some(&pipeline_layout),
-                module: &module,
-                entry_point: Some(entry_point),
-                compilation_options: wgpu::PipelineCompilationOptions {
-                    constants,
-                    // Every kernel writes its workgroup memory before reading it.
-                    zero_initialize_workgroup_memory: false,
-                },
-                cache: None,
-            })
+            compute_pipeline(device, ("sort", &pipeline_layout, &module), entry_point, constants)
         };
         let pipeline = |entry_point: &str| pipeline_with(entry_point, &[]);
         let limits = device.limits();

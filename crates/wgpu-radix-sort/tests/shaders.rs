@@ -1,20 +1,26 @@
 //! The sort's WGSL parses and validates with naga (both rankings), and its tile, pass modes
 //! and workgroup memory match the Rust side.
 
-use wgpu_radix_sort::shaders::{RADIX_SORT, RADIX_SORT_PORTABLE, RADIX_SORT_SUBGROUPS, program};
-use wgpu_radix_sort::{PASS_MODES_WORD, TILE, TileMemory};
+use wgpu_radix_sort::shaders::{
+    KEYS, RADIX_SORT, RADIX_SORT_PORTABLE, RADIX_SORT_SUBGROUPS, SEGMENTS, program, segments_program,
+};
+use wgpu_radix_sort::{PASS_MODES_WORD, TILE, TileMemory, WORKGROUP_SORT_MAX};
 
 /// The program with the subgroup ranking or the portable one, parsed and validated.
 fn parse(subgroups: bool) -> (naga::Module, naga::valid::ModuleInfo) {
-    let source = program(subgroups);
+    validate(&program(subgroups))
+}
+
+/// `source` parsed and validated.
+fn validate(source: &str) -> (naga::Module, naga::valid::ModuleInfo) {
     let module =
-        naga::front::wgsl::parse_str(&source).unwrap_or_else(|e| panic!("{}", e.emit_to_string(&source)));
+        naga::front::wgsl::parse_str(source).unwrap_or_else(|e| panic!("{}", e.emit_to_string(source)));
     let info = naga::valid::Validator::new(
         naga::valid::ValidationFlags::all(),
         naga::valid::Capabilities::default() | naga::valid::Capabilities::SUBGROUP,
     )
     .validate(&module)
-    .unwrap_or_else(|e| panic!("{}", e.emit_to_string(&source)));
+    .unwrap_or_else(|e| panic!("{}", e.emit_to_string(source)));
     (module, info)
 }
 
@@ -37,7 +43,10 @@ fn both_programs_validate_and_are_the_files_they_name() {
         parse(subgroups);
     }
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("shaders");
+    validate(&segments_program());
     for (file, source) in [
+        ("keys.wgsl", KEYS),
+        ("segments.wgsl", SEGMENTS),
         ("radix_sort.wgsl", RADIX_SORT),
         ("radix_sort_portable.wgsl", RADIX_SORT_PORTABLE),
         ("radix_sort_subgroups.wgsl", RADIX_SORT_SUBGROUPS),
@@ -47,7 +56,16 @@ fn both_programs_validate_and_are_the_files_they_name() {
     let mut files: Vec<String> =
         std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into()).collect();
     files.sort();
-    assert_eq!(files, ["radix_sort.wgsl", "radix_sort_portable.wgsl", "radix_sort_subgroups.wgsl"]);
+    assert_eq!(
+        files,
+        [
+            "keys.wgsl",
+            "radix_sort.wgsl",
+            "radix_sort_portable.wgsl",
+            "radix_sort_subgroups.wgsl",
+            "segments.wgsl"
+        ]
+    );
 }
 
 /// The module with its overrides set to `constants` (the others keep their defaults), as a
@@ -190,5 +208,21 @@ fn wide_tiles_and_workgroup_memory_match_the_rust_side() {
             4 * (order + counters - (counters + ballots).max(order)),
             "{what}"
         );
+    }
+}
+
+/// The merge sort holds `BLOCK` keys, and with pairs their places, in the workgroup memory the
+/// Rust side sizes it by.
+#[test]
+fn the_segment_block_takes_the_memory_the_rust_side_gives_it() {
+    let (module, info) = validate(&segments_program());
+    assert_eq!(constant(&module, "MOST_BLOCK"), WORKGROUP_SORT_MAX);
+    for keys in [512, 2048, WORKGROUP_SORT_MAX] {
+        let alone = [("BLOCK", f64::from(keys)), ("WITH_VALUES", 0.0), ("BLOCK_WORDS", f64::from(keys))];
+        assert_eq!(workgroup_bytes(&module, &info, "sort_segments", &alone), 4 * keys);
+        // Pairs: each key's place too, two to a word.
+        let pairs =
+            [("BLOCK", f64::from(keys)), ("WITH_VALUES", 1.0), ("BLOCK_WORDS", f64::from(keys * 3 / 2))];
+        assert_eq!(workgroup_bytes(&module, &info, "sort_segments", &pairs), 6 * keys);
     }
 }

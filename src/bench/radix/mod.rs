@@ -8,6 +8,7 @@ mod peers;
 mod profile;
 mod report;
 mod rows;
+pub mod segments;
 
 use super::{WARM_UP_RUNS, WARM_UP_SECONDS, median, warm_up};
 use crate::gpu::Gpu;

@@ -111,6 +111,20 @@ impl Bench {
         timer: &GpuTimer,
         pairs: bool,
     ) -> anyhow::Result<Duration> {
+        self.time_with(gpu, timer, pairs, |encoder, job| {
+            Ok(sorter.record(&gpu.device, encoder, job, scratch)?)
+        })
+    }
+
+    /// GPU time of what `record` records for the job of these buffers (keys, or pairs), from
+    /// fresh input.
+    pub(super) fn time_with(
+        &self,
+        gpu: &Gpu,
+        timer: &GpuTimer,
+        pairs: bool,
+        record: impl FnOnce(&mut wgpu::CommandEncoder, &SortJob<'_>) -> anyhow::Result<()>,
+    ) -> anyhow::Result<Duration> {
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
         self.record_reset(&mut encoder, true);
         let job = if pairs {
@@ -120,7 +134,7 @@ impl Bench {
         };
         let job = SortJob { key_bits: self.key_bits, ..job };
         timer.start(&mut encoder);
-        sorter.record(&gpu.device, &mut encoder, &job, scratch)?;
+        record(&mut encoder, &job)?;
         timer.stop(&mut encoder);
         gpu.queue.submit([encoder.finish()]);
         Ok(Duration::from_secs_f64(timer.read_ms(gpu)? / 1e3))
@@ -146,10 +160,32 @@ pub(super) fn progress(row: &Row) {
 
 /// Checks the last sort against a CPU sort, so a fast wrong answer cannot be reported.
 pub(super) fn verify(gpu: &Gpu, bench: &Bench, keys: &[u32], pairs: bool) -> anyhow::Result<()> {
+    verify_segments(gpu, bench, keys, pairs, keys.len().max(1))
+}
+
+/// Checks the last sort of each `segment_len` keys on its own against a CPU sort of each.
+pub(super) fn verify_segments(
+    gpu: &Gpu,
+    bench: &Bench,
+    keys: &[u32],
+    pairs: bool,
+    segment_len: usize,
+) -> anyhow::Result<()> {
     let got = read_u32s(gpu, &bench.keys, 0, keys.len())?;
     let values = if pairs { Some(read_u32s(gpu, &bench.values, 0, keys.len())?) } else { None };
-    if let Some(why) = mismatch_in_bits(keys, &got, values.as_deref(), bench.key_bits) {
-        bail!("the GPU sort of {} {} is wrong: {why}", keys.len(), if pairs { "pairs" } else { "keys" });
+    let len = keys.len();
+    for (segment, (keys, got)) in keys.chunks(segment_len).zip(got.chunks(segment_len)).enumerate() {
+        let start = (segment * segment_len) as u32;
+        // The input positions as places in the segment (a key from another segment: none).
+        let places: Option<Vec<u32>> = values.as_ref().map(|values| {
+            let values = &values[start as usize..start as usize + keys.len()];
+            values.iter().map(|&v| v.checked_sub(start).unwrap_or(u32::MAX)).collect()
+        });
+        if let Some(why) = mismatch_in_bits(keys, got, places.as_deref(), bench.key_bits) {
+            let what = if pairs { "pairs" } else { "keys" };
+            let place = if len > segment_len { format!(" in segment {segment}") } else { String::new() };
+            bail!("the GPU sort of {len} {what} is wrong{place}: {why}");
+        }
     }
     Ok(())
 }

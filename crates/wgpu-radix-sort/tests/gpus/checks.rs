@@ -4,8 +4,8 @@
 use super::{TestGpu as Gpu, read_u32s};
 use wgpu::util::DeviceExt;
 use wgpu_radix_sort::{
-    KeyKind, RadixSorter, SortError, SortJob, SortPath, SortStrategy, TILE, TileOrder, TileWidths,
-    sort_order_key,
+    KeyKind, RadixSorter, SegmentedSorter, SortError, SortJob, SortPath, SortStrategy, TILE, TileOrder,
+    TileWidths, sort_order_key,
 };
 
 /// Where `sorters` switches from reduce-then-scan to OneSweep.
@@ -102,6 +102,7 @@ pub fn upload(gpu: &Gpu, data: &[u32]) -> wgpu::Buffer {
 
 /// Sorts `keys` (with their indices as values when `with_values`) on the GPU and compares with
 /// a CPU stable sort by the same order key.
+#[allow(dead_code, reason = "the segment tests check segments")]
 pub fn check(
     gpu: &Gpu,
     sorter: &RadixSorter,
@@ -114,6 +115,7 @@ pub fn check(
 }
 
 /// As [`check`], sorting only the low `key_bits` of each key as the sort orders it.
+#[allow(dead_code, reason = "the segment tests check segments")]
 pub fn check_bits(
     gpu: &Gpu,
     sorter: &RadixSorter,
@@ -144,6 +146,52 @@ pub fn check_bits(
     expected.sort_by_key(|&(k, _)| sort_order_key(k, kind, descending) & mask);
     let expected_keys: Vec<u32> = expected.iter().map(|&(k, _)| k).collect();
     assert!(got == expected_keys, "{what}: keys differ from the stable sort");
+    if with_values {
+        let values = read_u32s(gpu, &value_buffer, 0, keys.len());
+        let expected_values: Vec<u32> = expected.iter().map(|&(_, v)| v).collect();
+        assert!(values == expected_values, "{what}: values differ (the sort is not stable)");
+    }
+}
+
+/// Sorts each segment of `segment_len` keys on its own on the GPU (with their indices as
+/// values when `with_values`) and compares with a CPU stable sort of each by the same order
+/// key; every key and value is compared, so a key that left its segment fails too.
+#[allow(dead_code, reason = "only the segment tests sort segments")]
+pub fn check_segments(
+    gpu: &Gpu,
+    sorter: &SegmentedSorter,
+    keys: &[u32],
+    segment_len: u32,
+    (kind, key_bits): (KeyKind, u32),
+    descending: bool,
+    with_values: bool,
+) {
+    let len = keys.len() as u32;
+    let what = format!(
+        "{len} keys in segments of {segment_len}, {kind:?}, {key_bits} bits, descending {descending}, values {with_values}, workgroup sort up to {}",
+        sorter.workgroup_len(with_values)
+    );
+    let key_buffer = upload(gpu, keys);
+    let indices: Vec<u32> = (0..len).collect();
+    let value_buffer = upload(gpu, &indices);
+    let scratch = sorter.scratch(&gpu.device, len, segment_len, with_values).unwrap();
+    let values = with_values.then_some(&value_buffer);
+    let job = SortJob { keys: &key_buffer, values, len, kind, descending, key_bits };
+    let mut encoder = gpu.device.create_command_encoder(&Default::default());
+    sorter.record(&gpu.device, &mut encoder, &job, segment_len, &scratch).unwrap();
+    gpu.queue.submit([encoder.finish()]);
+    let got = read_u32s(gpu, &key_buffer, 0, keys.len());
+
+    let mask = u32::MAX >> (32 - key_bits);
+    let mut expected: Vec<(u32, u32)> = keys.iter().copied().zip(0..).collect();
+    for segment in expected.chunks_mut(segment_len as usize) {
+        segment.sort_by_key(|&(k, _)| sort_order_key(k, kind, descending) & mask);
+    }
+    let expected_keys: Vec<u32> = expected.iter().map(|&(k, _)| k).collect();
+    if got != expected_keys {
+        let first = got.iter().zip(&expected_keys).position(|(a, b)| a != b).unwrap_or(0);
+        panic!("{what}: keys differ from each segment's stable sort from key {first}");
+    }
     if with_values {
         let values = read_u32s(gpu, &value_buffer, 0, keys.len());
         let expected_values: Vec<u32> = expected.iter().map(|&(_, v)| v).collect();
