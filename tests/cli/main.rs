@@ -557,6 +557,12 @@ fn bench_flags_are_checked_in_one_line_before_any_gpu_work() {
         &["--batch 8", "4-pixel row"],
     );
     assert_fails(&["bench", "pass", "--size", "0x8"], &[], dir.path(), &["no pixels"]);
+    assert_fails(
+        &["bench", "radix", "--indirect", "--profile"],
+        &[],
+        dir.path(),
+        &["--indirect", "--profile"],
+    );
     assert_fails(&["bench", "segments", "--matrices", "8x0"], &[], dir.path(), &["8x0", "no keys"]);
     assert_fails(
         &["bench", "segments", "--matrices", "9x9,1080"],

@@ -1,7 +1,8 @@
-//! What a sort records: the sequence of dispatches (and status clears) of one sort, recorded
-//! into the caller's encoder.
+//! What a sort records: the sequence of dispatches of one sort, recorded into the caller's
+//! encoder, with workgroup counts known on the CPU or (`indirect.rs`) computed on the GPU.
 
 use super::choices::SortStrategy;
+use super::indirect::{ARGS_HISTOGRAM, ARGS_SCAN_HISTOGRAMS, ARGS_SCAN_TILES, ARGS_TILES, LengthAt};
 use super::job::{KeyKind, SortError, SortJob, SortParams, SortScratch};
 use super::sorter::RadixSorter;
 use super::{HISTOGRAM_GROUPS, PASSES, RADIX, TILE};
@@ -14,7 +15,9 @@ impl RadixSorter {
         job: &SortJob<'_>,
         scratch: &SortScratch,
         profile: Option<&wgpu::QuerySet>,
+        indirect: Option<LengthAt<'_>>,
     ) -> Result<Vec<&'static str>, SortError> {
+        // The length, or with `indirect` the capacity: what the kernels are chosen for.
         let len = job.len;
         if len > self.max_len {
             return Err(SortError::TooLong { len, max: self.max_len });
@@ -69,12 +72,18 @@ impl RadixSorter {
             })
             .collect();
         // A buffer of its own for each sort, so sorts recorded one after another each see their
-        // own, and no copy comes before the sort's one compute pass.
+        // own, and no copy comes before the sort's one compute pass (but those of a length read
+        // on the GPU).
+        let copied =
+            if indirect.is_some() { wgpu::BufferUsages::COPY_DST } else { wgpu::BufferUsages::empty() };
         let params = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("sort::params"),
             contents: &params,
-            usage: wgpu::BufferUsages::UNIFORM,
+            usage: wgpu::BufferUsages::UNIFORM | copied,
         });
+        if let Some(at) = indirect {
+            self.record_setup(device, encoder, (at, len, self.tile_len(len, has_values)), &params, scratch);
+        }
 
         // Direction `d` reads buffer d and writes buffer 1 - d (0: the caller's, 1: scratch);
         // a sort without values binds two placeholders instead.
@@ -108,8 +117,13 @@ impl RadixSorter {
             })
         });
 
+        // Workgroup counts: as computed here, or by the setup kernel into the scratch.
+        let groups = |fixed: (u32, u32), args: u64| match indirect {
+            Some(_) => Groups::Indirect(&scratch.indirect, args),
+            None => Groups::Fixed(fixed.0, fixed.1),
+        };
         let x = tiles.min(self.max_groups);
-        let tile_groups = (x, tiles.div_ceil(x));
+        let tile_groups = groups((x, tiles.div_ceil(x)), ARGS_TILES);
         let offset = |p: u32| (u64::from(p) * scratch.params_stride) as u32;
         let dispatch = |kernel, pipeline, direction, offset, groups| Dispatch {
             kernel,
@@ -120,15 +134,27 @@ impl RadixSorter {
         };
         let blocks = len.div_ceil(self.histogram_block);
         let mut steps = vec![
-            dispatch("histogram_all", &self.histogram_all, 0, 0, (histogram_groups(blocks), 1)),
-            dispatch("scan_histograms", &self.scan_histograms, 0, 0, (1, 1)),
+            dispatch(
+                "histogram_all",
+                &self.histogram_all,
+                0,
+                0,
+                groups((histogram_groups(blocks), 1), ARGS_HISTOGRAM),
+            ),
+            dispatch("scan_histograms", &self.scan_histograms, 0, 0, groups((1, 1), ARGS_SCAN_HISTOGRAMS)),
         ];
         for p in 0..passes {
             let (direction, offset) = ((p % 2) as usize, offset(p));
             match (strategy, &self.passes.reduce_then_scan, onesweep) {
                 (SortStrategy::ReduceThenScan, Some(rts), _) => steps.extend([
                     dispatch("count_tiles", &rts.count_tiles, direction, offset, tile_groups),
-                    dispatch("scan_tiles", &rts.scan_tiles, direction, offset, (RADIX, 1)),
+                    dispatch(
+                        "scan_tiles",
+                        &rts.scan_tiles,
+                        direction,
+                        offset,
+                        groups((RADIX, 1), ARGS_SCAN_TILES),
+                    ),
                     dispatch(
                         "scatter",
                         rts.scatter.for_sort(has_values, len, false).0,
@@ -195,14 +221,26 @@ pub(super) struct Dispatch<'a> {
     pub(super) direction: usize,
     /// The parameters' dynamic offset.
     pub(super) offset: u32,
-    pub(super) groups: (u32, u32),
+    pub(super) groups: Groups<'a>,
+}
+
+/// A dispatch's workgroup counts.
+#[derive(Clone, Copy)]
+pub(super) enum Groups<'a> {
+    /// (x, y), known when the sort is recorded.
+    Fixed(u32, u32),
+    /// Read from this buffer at this byte offset when the sort runs.
+    Indirect(&'a wgpu::Buffer, u64),
 }
 
 impl Dispatch<'_> {
     pub(super) fn record(&self, pass: &mut wgpu::ComputePass<'_>, bind_groups: &[wgpu::BindGroup; 2]) {
         pass.set_bind_group(0, &bind_groups[self.direction], &[self.offset]);
         pass.set_pipeline(self.pipeline);
-        pass.dispatch_workgroups(self.groups.0, self.groups.1, 1);
+        match self.groups {
+            Groups::Fixed(x, y) => pass.dispatch_workgroups(x, y, 1),
+            Groups::Indirect(buffer, offset) => pass.dispatch_workgroups_indirect(buffer, offset),
+        }
     }
 }
 

@@ -241,6 +241,9 @@ pub struct SortScratch {
     pub(super) status: wgpu::Buffer,
     /// Bytes between the passes' parameters in a sort's uniform buffer.
     pub(super) params_stride: u64,
+    /// A sort's length read on the GPU, its tile count and its workgroup counts
+    /// (`RadixSorter::record_indirect`).
+    pub(super) indirect: wgpu::Buffer,
 }
 
 impl SortScratch {

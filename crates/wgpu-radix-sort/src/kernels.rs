@@ -1,8 +1,10 @@
 //! The pipelines a sorter runs for each digit pass: reduce-then-scan's three kernels and the
 //! tile kernels of OneSweep (narrow, keeping short sorts' keys in workgroup memory, or wide for
-//! long sorts), and which of them a sort of a given length takes.
+//! long sorts), and which of them a sort of a given length takes; and the kernel that sets up
+//! a sort whose length is read on the GPU.
 
 use super::TILE;
+use crate::shaders::compute_buffer;
 
 /// The pipelines of a digit pass for each strategy the sorter runs, and which runs when.
 pub(super) struct PassPipelines {
@@ -53,5 +55,39 @@ impl TileKernel {
             (_, Some(wide)) if len >= wide.from => (&wide.pipeline, wide.tile),
             _ => (if has_values { &self.pairs } else { &self.keys }, TILE),
         }
+    }
+}
+
+/// The kernel that sets up a sort whose length is read on the GPU (`indirect.rs`), and its
+/// layout.
+pub(super) struct IndirectSetup {
+    pub(super) layout: wgpu::BindGroupLayout,
+    pub(super) pipeline: wgpu::ComputePipeline,
+}
+
+impl IndirectSetup {
+    pub(super) fn new(device: &wgpu::Device) -> Self {
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("sort::indirect_layout"),
+            entries: &[
+                compute_buffer(0, wgpu::BufferBindingType::Uniform, false),
+                compute_buffer(1, wgpu::BufferBindingType::Storage { read_only: true }, false),
+                compute_buffer(2, wgpu::BufferBindingType::Storage { read_only: false }, false),
+            ],
+        });
+        // A checked module: one invocation, no loop, nothing to gain without the checks.
+        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("sort::indirect"),
+            source: wgpu::ShaderSource::Wgsl(crate::shaders::INDIRECT.into()),
+        });
+        let pipeline_layout =
+            crate::shaders::pipeline_layout(device, "sort::indirect_pipeline_layout", &layout);
+        let pipeline = crate::shaders::compute_pipeline(
+            device,
+            ("sort", &pipeline_layout, &module),
+            "indirect_setup",
+            &[],
+        );
+        IndirectSetup { layout, pipeline }
     }
 }

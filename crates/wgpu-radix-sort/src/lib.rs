@@ -23,13 +23,15 @@
 //! 16-bit indices) before the tile is written, so neighbouring invocations write neighbouring
 //! slots; otherwise each key goes straight to its slot.
 //!
-//! [`SegmentedSorter`] sorts many segments of one length at once, each on its own (every row
+//! [`RadixSorter::record_indirect`] reads the length from a GPU buffer when the sort runs
+//! (`shaders/indirect.wgsl` computes the workgroup counts). [`SegmentedSorter`] sorts many segments of one length at once, each on its own (every row
 //! of a matrix): in workgroup memory up to [`WORKGROUP_SORT_MAX`] keys a segment, through the
 //! device-wide sort beyond (`shaders/segments.wgsl`).
 
 mod choices;
 mod dispatch;
 pub mod distribution;
+mod indirect;
 mod job;
 mod kernels;
 mod scratch;

@@ -1,6 +1,7 @@
 //! A sorter's scratch buffers: its own copies of the keys and values between passes, the
 //! histograms, and the per-tile words of each strategy, sized for the longest sort they serve.
 
+use super::indirect::INDIRECT_WORDS;
 use super::job::{SortError, SortParams, SortScratch};
 use super::sorter::RadixSorter;
 use super::{HISTOGRAM_WORDS, RADIX, TILE};
@@ -56,6 +57,11 @@ impl RadixSorter {
                 storage | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
             ),
             params_stride,
+            indirect: buffer(
+                "sort::indirect",
+                INDIRECT_WORDS * 4,
+                storage | wgpu::BufferUsages::INDIRECT | wgpu::BufferUsages::COPY_SRC,
+            ),
         })
     }
 }

@@ -11,6 +11,8 @@ pub const RADIX_SORT_PORTABLE: &str = include_str!("../shaders/radix_sort_portab
 /// `shaders/radix_sort_subgroups.wgsl`: ranking a tile with subgroup ballots (the fast path).
 pub const RADIX_SORT_SUBGROUPS: &str = include_str!("../shaders/radix_sort_subgroups.wgsl");
 
+/// `shaders/indirect.wgsl`: a sort's length read on the GPU, turned into its workgroup counts.
+pub const INDIRECT: &str = include_str!("../shaders/indirect.wgsl");
 /// `shaders/segments.wgsl`: the segmented sort's workgroup merge sort and the long path's kernels.
 pub const SEGMENTS: &str = include_str!("../shaders/segments.wgsl");
 
@@ -39,8 +41,10 @@ pub fn segments_program() -> String {
 ///
 /// Every index is in bounds:
 /// - Keys and values are read at positions below the length, which the buffers hold
-///   (`record_dispatches` checks their sizes): each read is clamped to `len - 1`, tested
-///   against `len`, or (the reorder's) the index of one of the tile's own keys.
+///   (`record_dispatches` checks their sizes; a length read on the GPU is clamped to the
+///   capacity they were checked for, and one below 2 runs no kernel): each read is clamped to
+///   `len - 1`, tested against `len`, or (the reorder's) the index of one of the tile's own
+///   keys.
 /// - Keys and values are written to their slots in the sorted order, which are below the length
 ///   for any keys: a slot is the count of the keys before it.
 /// - Histogram words are below `HISTOGRAM_WORDS`, the buffer's size (two sets of four

@@ -19,6 +19,8 @@ pub struct RadixSorter {
     pub(super) memory: TileMemory,
     pub(super) max_len: u32,
     pub(super) max_groups: u32,
+    /// The kernel that sets up sorts whose length is read on the GPU.
+    pub(super) indirect: super::kernels::IndirectSetup,
 }
 
 impl RadixSorter {
@@ -270,6 +272,7 @@ impl RadixSorter {
             memory,
             max_len,
             max_groups: limits.max_compute_workgroups_per_dimension,
+            indirect: super::kernels::IndirectSetup::new(device),
         })
     }
 
@@ -346,7 +349,7 @@ impl RadixSorter {
         job: &SortJob<'_>,
         scratch: &SortScratch,
     ) -> Result<(), SortError> {
-        self.record_dispatches(device, encoder, job, scratch, None).map(|_| ())
+        self.record_dispatches(device, encoder, job, scratch, None, None).map(|_| ())
     }
 
     /// [`RadixSorter::record`] with each dispatch in a compute pass of its own that writes
@@ -361,7 +364,7 @@ impl RadixSorter {
         scratch: &SortScratch,
         queries: &wgpu::QuerySet,
     ) -> Result<Vec<&'static str>, SortError> {
-        self.record_dispatches(device, encoder, job, scratch, Some(queries))
+        self.record_dispatches(device, encoder, job, scratch, Some(queries), None)
     }
 }
 

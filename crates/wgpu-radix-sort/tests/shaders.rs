@@ -2,7 +2,8 @@
 //! and workgroup memory match the Rust side.
 
 use wgpu_radix_sort::shaders::{
-    KEYS, RADIX_SORT, RADIX_SORT_PORTABLE, RADIX_SORT_SUBGROUPS, SEGMENTS, program, segments_program,
+    INDIRECT, KEYS, RADIX_SORT, RADIX_SORT_PORTABLE, RADIX_SORT_SUBGROUPS, SEGMENTS, program,
+    segments_program,
 };
 use wgpu_radix_sort::{PASS_MODES_WORD, TILE, TileMemory, WORKGROUP_SORT_MAX};
 
@@ -44,7 +45,9 @@ fn both_programs_validate_and_are_the_files_they_name() {
     }
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("shaders");
     validate(&segments_program());
+    validate(INDIRECT);
     for (file, source) in [
+        ("indirect.wgsl", INDIRECT),
         ("keys.wgsl", KEYS),
         ("segments.wgsl", SEGMENTS),
         ("radix_sort.wgsl", RADIX_SORT),
@@ -59,6 +62,7 @@ fn both_programs_validate_and_are_the_files_they_name() {
     assert_eq!(
         files,
         [
+            "indirect.wgsl",
             "keys.wgsl",
             "radix_sort.wgsl",
             "radix_sort_portable.wgsl",

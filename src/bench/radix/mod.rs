@@ -68,6 +68,10 @@ pub struct RadixBenchArgs {
     /// to an even count.
     #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=32))]
     pub key_bits: u32,
+    /// Read each sort's length from a GPU buffer (`RadixSorter::record_indirect`), as a
+    /// pipeline that counts its keys on the GPU would.
+    #[arg(long)]
+    pub indirect: bool,
     /// Also measure other libraries' radix sorts on the same keys, the same way, with a ratio
     /// column (ours / theirs); needs a build with `--features peers`.
     #[arg(long)]
@@ -81,6 +85,9 @@ pub fn run(args: &RadixBenchArgs) -> anyhow::Result<()> {
     }
     if args.peers && args.key_bits != 32 {
         bail!("--peers measures whole keys; leave out --key-bits to compare with them");
+    }
+    if args.indirect && (args.peers || args.profile) {
+        bail!("--indirect times whole sorts of ours: leave out --peers and --profile with it");
     }
     if args.peers && args.profile {
         bail!("--peers and --profile do not go together: --profile times our kernels one by one");
@@ -115,6 +122,9 @@ pub fn run(args: &RadixBenchArgs) -> anyhow::Result<()> {
     if args.key_bits != 32 {
         println!("the low {} bits of each key sorted", args.key_bits);
     }
+    if args.indirect {
+        println!("each sort's length read from a GPU buffer (record_indirect)");
+    }
     println!(
         "device-wide radix sort, median of {} runs after a warm-up of at least {WARM_UP_RUNS} runs and {WARM_UP_SECONDS} s",
         args.runs
@@ -127,7 +137,9 @@ pub fn run(args: &RadixBenchArgs) -> anyhow::Result<()> {
             let scratch = sorter.scratch(&gpu.device, len, true)?;
             for &distribution in &distributions {
                 let keys = distribution.keys(len as usize, 2026 + u64::from(log2));
-                let bench = Bench::new(&gpu, &keys).with_key_bits(args.key_bits);
+                let bench = Bench::new(&gpu, &keys)
+                    .with_key_bits(args.key_bits)
+                    .with_length_on_gpu(&gpu, args.indirect);
                 for pairs in [false, true] {
                     warm_up(|| bench.time(&gpu, sorter, &scratch, &timer, pairs).map(|_| ()))?;
                     let mut samples = Vec::new();

@@ -64,6 +64,8 @@ pub(super) struct Bench {
     pub(super) len: u32,
     /// The low bits of each key that are sorted.
     pub(super) key_bits: u32,
+    /// Where the sort reads its length on the GPU (`record_indirect`), if it does.
+    pub(super) length: Option<wgpu::Buffer>,
 }
 
 impl Bench {
@@ -84,7 +86,20 @@ impl Bench {
             values: init("bench::values", &values, work),
             len: keys.len() as u32,
             key_bits: 32,
+            length: None,
         }
+    }
+
+    /// The same buffers, each sort reading its length from a GPU buffer where `indirect`.
+    pub(super) fn with_length_on_gpu(self, gpu: &Gpu, indirect: bool) -> Self {
+        let length = indirect.then(|| {
+            gpu.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("bench::length"),
+                contents: bytemuck::bytes_of(&self.len),
+                usage: wgpu::BufferUsages::STORAGE,
+            })
+        });
+        Bench { length, ..self }
     }
 
     /// The same buffers, sorting only the low `key_bits` of each key.
@@ -112,7 +127,11 @@ impl Bench {
         pairs: bool,
     ) -> anyhow::Result<Duration> {
         self.time_with(gpu, timer, pairs, |encoder, job| {
-            Ok(sorter.record(&gpu.device, encoder, job, scratch)?)
+            match &self.length {
+                Some(length) => sorter.record_indirect(&gpu.device, encoder, job, length, 0, scratch)?,
+                None => sorter.record(&gpu.device, encoder, job, scratch)?,
+            }
+            Ok(())
         })
     }
 
