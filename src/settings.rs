@@ -88,9 +88,11 @@ impl Settings {
     }
 
     /// The settings a whole sort that nobody watches step by step runs with: the bubble sort in
-    /// one dispatch unless phases per step were asked for.
+    /// one dispatch unless phases per step were asked for, and the radix view's lines on the
+    /// segmented sort where it takes them.
     pub fn unwatched_run(&self) -> RunSettings {
         let mut run = self.run;
+        run.radix.device_sorted_lines = true;
         if !self.phases_per_step_given {
             run.phases_per_step = u32::MAX;
         }

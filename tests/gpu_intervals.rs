@@ -388,10 +388,13 @@ fn radix_scatter_stages_and_quantised_keys_match_the_model_within_intervals() {
                     scope: Scope::Rows,
                     sub_steps,
                     twin_indices: sub_steps,
+                    // Within intervals the view's own kernels sort, asked or not.
+                    device_sorted_lines: !sub_steps,
                 };
                 let run = radix
                     .start(gpu, StartRequest::new(&input, options).radix(settings).within(Some(&intervals)))
                     .unwrap();
+                assert!(!run.device_sorted(), "intervals sort on the view's own kernels");
                 let plan = run.plan();
                 assert_eq!(plan.key.interval_bits, intervals.interval_bits());
                 let seqs = run.sequences();

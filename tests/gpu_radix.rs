@@ -75,6 +75,7 @@ fn every_step_matches_the_model_for_every_digit_width_and_scope() {
                         scope,
                         sub_steps: (i + j) % 2 == 1,
                         twin_indices: (i + j) % 4 == 3,
+                        device_sorted_lines: false,
                     };
                     check_every_step(
                         gpu,
@@ -101,6 +102,7 @@ fn tiles_of_several_chunks_carry_their_slots_from_chunk_to_chunk() {
                     scope,
                     sub_steps: true,
                     twin_indices: false,
+                    device_sorted_lines: false,
                 };
                 let run = radix
                     .start_with_chunks(
@@ -222,5 +224,31 @@ fn whole_picture_steps_on_the_device_sort_match_the_model_across_its_tiles() {
                 .unwrap()
                 .device_sorted()
         );
+    });
+}
+
+/// Sorts nobody watches sort each line's steps with the segmented sort where a workgroup holds
+/// a line: the same states and moved pixels as the model, at awkward sizes, along both axes,
+/// every digit width; lines longer than a workgroup holds stay on the view's own kernels.
+#[test]
+fn unwatched_lines_on_the_segmented_sort_match_the_model() {
+    on_every_gpu(|gpu| {
+        let radix = Radix::new(gpu);
+        let unwatched = RadixSettings { device_sorted_lines: true, ..Default::default() };
+        let keys = [SortKey::Luma, SortKey::Hue, SortKey::Red, SortKey::Value];
+        for (i, &(w, h)) in AWKWARD_SIZES.iter().chain(&[(4096, 2), (3, 4096)]).enumerate() {
+            let input = random_image(w, h, 1300 + i as u64);
+            let digit_bits = DIGIT_BITS[i % DIGIT_BITS.len()];
+            let axis = if i % 2 == 0 { Axis::Rows } else { Axis::Columns };
+            let options = SortOptions { key: keys[i % keys.len()], descending: i % 3 == 1, axis };
+            let settings = RadixSettings { digit_bits, key_bits: (i % 4 == 2).then_some(9), ..unwatched };
+            let run = radix.start(gpu, StartRequest::new(&input, options).radix(settings)).unwrap();
+            assert!(run.device_sorted(), "{w}x{h} {axis:?}: not on the segmented sort");
+            check_every_step(gpu, &input, run, "lines segment-sorted");
+        }
+        let long = random_image(4097, 2, 5);
+        let run =
+            radix.start(gpu, StartRequest::new(&long, SortOptions::default()).radix(unwatched)).unwrap();
+        assert!(!run.device_sorted(), "lines of 4097 pixels are longer than a workgroup holds");
     });
 }

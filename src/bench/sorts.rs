@@ -27,7 +27,8 @@ pub struct SortBenchArgs {
     #[arg(long, default_value_t = 10)]
     pub runs: u32,
     /// Which sorts to time, comma separated [default: all]: odd-even-compute,
-    /// odd-even-fragment, bubble, radix-4, radix-8, radix-image (the whole picture as one
+    /// odd-even-fragment, bubble, radix-4, radix-8, radix-segments (each step one segmented
+    /// sort of the rows, as sorts nobody watches run), radix-image (the whole picture as one
     /// sequence, not just its rows), bitonic.
     #[arg(long, value_delimiter = ',', value_parser = CONTENDERS.map(|c| c.name))]
     pub only: Vec<String>,
@@ -74,7 +75,7 @@ const fn radix(digit_bits: u32) -> RunSettings {
 /// What every contender starts from; each one reads only its own fields.
 const DEFAULTS: RunSettings = radix(4);
 
-const CONTENDERS: [Contender; 7] = [
+const CONTENDERS: [Contender; 8] = [
     Contender {
         algorithm: Algorithm::OddEven,
         settings: DEFAULTS,
@@ -104,6 +105,15 @@ const CONTENDERS: [Contender; 7] = [
         settings: radix(8),
         name: "radix-8",
         label: "radix, 8-bit digits (3 passes)",
+    },
+    Contender {
+        algorithm: Algorithm::Radix,
+        settings: RunSettings {
+            radix: RadixSettings { digit_bits: 8, device_sorted_lines: true, ..RadixSettings::DEFAULT },
+            ..DEFAULTS
+        },
+        name: "radix-segments",
+        label: "radix, 8-bit digits (3 passes), each step a segmented sort",
     },
     Contender {
         algorithm: Algorithm::Radix,

@@ -97,6 +97,7 @@ impl Cli {
                 scope: self.scope,
                 sub_steps: self.sub_steps,
                 twin_indices: false,
+                device_sorted_lines: false,
             },
         }
     }

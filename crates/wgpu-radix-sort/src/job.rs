@@ -70,7 +70,7 @@ pub fn sort_order_key(key: u32, kind: KeyKind, descending: bool) -> u32 {
 }
 
 /// Why a sort cannot be recorded.
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[derive(Clone, Debug, thiserror::Error, PartialEq, Eq)]
 pub enum SortError {
     /// More keys than the device can bind.
     #[error("{len} keys are more than this device can sort at once (at most {max}); sort it in parts")]

@@ -72,6 +72,9 @@ fn long_segments_sort_through_the_device_wide_sort() {
         let keys = Distribution::FewDistinct.keys(3 * (WORKGROUP_SORT_MAX as usize + 1) + 9, 5);
         check_segments(gpu, &sorter, &keys, WORKGROUP_SORT_MAX + 1, (KeyKind::I32, 32), false, true);
         check_segments(gpu, &sorter, &keys, WORKGROUP_SORT_MAX + 1, (KeyKind::U32, 12), true, false);
+        // One segment, with a scratch made for exactly that: the device-wide sort as it is.
+        check_segments(gpu, &sorter, &keys, keys.len() as u32, (KeyKind::F32, 32), true, true);
+        check_segments(gpu, &sorter, &keys, u32::MAX, (KeyKind::U32, 20), false, false);
     });
 }
 
@@ -108,6 +111,12 @@ fn bad_segment_jobs_are_refused() {
         let small = sorter.scratch(&gpu.device, 5_000, long, false).unwrap();
         assert_eq!(
             sorter.record(&gpu.device, &mut encoder, &job, long, &small),
+            Err(SortError::SegmentScratch { len: 10_000, segment_len: long, values: false })
+        );
+        // One made for one segment has no buffers for several.
+        let whole = sorter.scratch(&gpu.device, 10_000, 10_000, false).unwrap();
+        assert_eq!(
+            sorter.record(&gpu.device, &mut encoder, &job, long, &whole),
             Err(SortError::SegmentScratch { len: 10_000, segment_len: long, values: false })
         );
         let bits = SortJob { key_bits: 0, ..job };

@@ -1,14 +1,18 @@
-//! The radix view's whole-picture scope on the device-wide radix sort of `crates/wgpu-radix-sort`.
+//! The radix view's steps on the sorts of `crates/wgpu-radix-sort`: the whole picture on the
+//! device-wide sort, each line on the segmented sort.
 //!
 //! After k passes of b-bit digits, LSD radix sort has put a sequence in stable order of the
 //! low k x b bits of its key. So step k of the view is the input sorted, stably, by those
-//! bits: `shaders/radix_image.wgsl` gathers every pixel's masked key and position, the device
-//! sort orders the pairs, and a second kernel places the pixels, counting those that moved
-//! since the step before. Each step is one device-wide sort of the whole picture, where the
-//! view's own kernels scan every tile's counts in a single workgroup.
+//! bits: `shaders/radix_image.wgsl` gathers every pixel's masked key and position (lines one
+//! after another along the axis), the crate's sort orders the pairs (the whole picture as one
+//! segment, or each line as one), and a second kernel places the pixels, counting those that
+//! moved since the step before.
 //!
-//! Used for the whole-picture scope without sub-steps (a staged scatter needs the view's own
-//! kernels) when the picture fits one sort; [`super::RadixRun`] decides.
+//! Used without sub-steps (a staged scatter needs the view's own kernels) and without
+//! intervals: for the whole-picture scope when the picture fits one sort (where the view's own
+//! kernels scan every tile's counts in a single workgroup), and for lines that a workgroup
+//! holds when nobody watches the steps (`RadixSettings::device_sorted_lines`: the lens reads
+//! destinations from the view's own kernels). [`super::RadixRun`] decides.
 
 use crate::algorithms::params_ring::ParamsRing;
 use crate::algorithms::ping_pong::PingPong;
@@ -20,7 +24,7 @@ use crate::gpu::shaders::RADIX_IMAGE_PROGRAM;
 use crate::gpu::texture::PICTURE_FORMAT;
 use crate::keys::radix_key::RadixKey;
 use std::sync::Arc;
-use wgpu_radix_sort::{RadixSorter, SortJob, SortScratch};
+use wgpu_radix_sort::{RadixSorter, SegmentScratch, SegmentedSorter, SortJob};
 
 /// Pixels per workgroup (`GROUP` in `shaders/radix_image.wgsl`).
 const GROUP: u32 = 256;
@@ -65,17 +69,17 @@ impl ImageStepParams {
     }
 }
 
-/// The gather and place pipelines and the device-wide sorter, built once per device (on the
-/// first whole-picture run).
+/// The gather and place pipelines and the segmented sorter (with the device-wide sorter
+/// inside), built once per device (on the first run that sorts this way).
 pub struct ImagePipelines {
     layout: wgpu::BindGroupLayout,
     gather: wgpu::ComputePipeline,
     place: wgpu::ComputePipeline,
-    sorter: RadixSorter,
+    sorter: SegmentedSorter,
 }
 
 impl ImagePipelines {
-    /// Builds the two kernels and the fastest sorter for the device.
+    /// Builds the two kernels and the fastest sorters for the device.
     pub fn new(gpu: &Gpu) -> Self {
         let device = &gpu.device;
         let module = RADIX_IMAGE_PROGRAM.module(device);
@@ -101,13 +105,19 @@ impl ImagePipelines {
             gather: pipeline("gather"),
             place: pipeline("place"),
             layout,
-            sorter: RadixSorter::new(device),
+            sorter: SegmentedSorter::with_sorter(device, RadixSorter::new(device))
+                .expect("WebGPU's least workgroup memory holds the segmented sort's smallest block"),
         }
     }
 
     /// The most pixels one picture may have for this way of sorting.
     pub fn max_len(&self) -> u32 {
-        self.sorter.max_len()
+        self.sorter.sorter().max_len()
+    }
+
+    /// The longest line whose steps sort in workgroup memory.
+    pub fn line_len(&self) -> u32 {
+        self.sorter.workgroup_len(true)
     }
 }
 
@@ -118,7 +128,9 @@ pub struct ImageSteps {
     params: ParamsRing,
     keys: wgpu::Buffer,
     positions: wgpu::Buffer,
-    scratch: SortScratch,
+    scratch: SegmentScratch,
+    /// Pixels sorted as one: a line, or the whole picture.
+    segment_len: u32,
     /// Group `d` writes the state texture `d`.
     bind_groups: [wgpu::BindGroup; 2],
     len: u32,
@@ -126,13 +138,14 @@ pub struct ImageSteps {
 }
 
 impl ImageSteps {
-    /// Buffers for the picture of `pictures`, or `None` when it has more pixels than one sort
-    /// takes. `slots` is how many steps may be outstanding (the parameter ring's size).
+    /// Buffers for the picture of `pictures` sorted in segments of `segment_len` pixels (a
+    /// line, or all of them), or `None` when it has more pixels than one sort takes. `slots` is
+    /// how many steps may be outstanding (the parameter ring's size).
     pub fn new(
         pipelines: Arc<ImagePipelines>,
         gpu: &Gpu,
-        pictures: &PingPong,
-        counters: &SwapCounters,
+        (pictures, counters): (&PingPong, &SwapCounters),
+        segment_len: u32,
         slots: u32,
     ) -> Option<Self> {
         let size = pictures.input().size();
@@ -141,7 +154,7 @@ impl ImageSteps {
             return None;
         }
         let device = &gpu.device;
-        let scratch = pipelines.sorter.scratch(device, len, true).ok()?;
+        let scratch = pipelines.sorter.scratch(device, len, segment_len, true).ok()?;
         let buffer = |label: &str| {
             device.create_buffer(&wgpu::BufferDescriptor {
                 label: Some(label),
@@ -180,6 +193,7 @@ impl ImageSteps {
             keys,
             positions,
             scratch,
+            segment_len,
             bind_groups,
             len,
             groups: (x, workgroups.div_ceil(x)),
@@ -214,8 +228,8 @@ impl ImageSteps {
         let job = SortJob::pairs(&self.keys, &self.positions, self.len);
         self.pipelines
             .sorter
-            .record(&self.device, encoder, &job, &self.scratch)
-            .expect("the scratch holds the whole picture");
+            .record(&self.device, encoder, &job, self.segment_len, &self.scratch)
+            .expect("the scratch holds the picture in these segments");
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some("radix_image::place"),
             timestamp_writes: None,

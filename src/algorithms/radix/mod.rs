@@ -11,7 +11,9 @@
 //! steps is a device-wide sort of the input by the key bits sorted so far
 //! ([`image`]): the same states, pass by pass, at the speed of `crates/wgpu-radix-sort`.
 //! Shown in stages (or too large for one device sort), it runs the three kernels above with a
-//! single workgroup scanning every tile's counts: correct for every size, not fast.
+//! single workgroup scanning every tile's counts: correct for every size, not fast. Lines sorted
+//! where nobody watches the steps (`RadixSettings::device_sorted_lines`) take the same way on
+//! the segmented sort, each line a segment, where a workgroup holds a line.
 
 mod carried;
 pub mod image;

@@ -58,7 +58,7 @@ pub struct RadixRun {
     params: ParamsRing,
     counts: wgpu::Buffer,
     counters: SwapCounters,
-    /// The whole-picture scope's steps on the device-wide sort, where they apply.
+    /// The steps on the crate's sorts (the whole picture, or lines), where they apply.
     image: Option<ImageSteps>,
     intervals: CarriedIntervals,
     plan: RadixPlan,
@@ -104,8 +104,18 @@ impl RadixRun {
         let device = &gpu.device;
         let params = ParamsRing::new(gpu, std::mem::size_of::<RadixParams>(), STEP_RING, "radix::params");
         let counters = SwapCounters::new(gpu, STEP_RING, 1, "radix::moved");
-        let image = (settings.scope == Scope::Image && plan.stages == 1 && interval_bits.is_none())
-            .then(|| ImageSteps::new(radix.image_pipelines(gpu), gpu, &pictures, &counters, STEP_RING))
+        let image = (plan.stages == 1 && interval_bits.is_none())
+            .then(|| {
+                let pipelines = radix.image_pipelines(gpu);
+                let segment_len = match settings.scope {
+                    Scope::Image => sequences.count() * sequences.len(),
+                    Scope::Rows if settings.device_sorted_lines => sequences.len(),
+                    Scope::Rows => return None,
+                } as u32;
+                let short = settings.scope == Scope::Image || segment_len <= pipelines.line_len();
+                let steps = (&pictures, &counters);
+                short.then(|| ImageSteps::new(pipelines, gpu, steps, segment_len, STEP_RING)).flatten()
+            })
             .flatten();
         // The view's own kernels keep their counts here (a placeholder when they do not run).
         let counts_bytes = if image.is_some() { 4 } else { tiling.counts(settings.digit_bits) * 4 };
@@ -172,8 +182,8 @@ impl RadixRun {
         self.sequences
     }
 
-    /// Whether each step is a device-wide sort of the whole picture ([`super::image`])
-    /// rather than the view's own kernels.
+    /// Whether each step is a sort of the crate (the whole picture, or its lines:
+    /// [`super::image`]) rather than the view's own kernels.
     pub fn device_sorted(&self) -> bool {
         self.image.is_some()
     }

@@ -24,6 +24,10 @@ pub struct RadixSettings {
     /// The picture's alpha is a recorder palette index below 128, and pixels waiting in a
     /// staged scatter take the index of their dimmed twin (index + 128).
     pub twin_indices: bool,
+    /// Each line's steps sorted by the segmented sort of `crates/wgpu-radix-sort` where a
+    /// workgroup holds a line ([`super::image`]): the same states, faster, but the lens then
+    /// reads no step's destinations. For sorts nobody watches step by step.
+    pub device_sorted_lines: bool,
 }
 
 impl RadixSettings {
@@ -34,6 +38,7 @@ impl RadixSettings {
         scope: Scope::Rows,
         sub_steps: false,
         twin_indices: false,
+        device_sorted_lines: false,
     };
 }
 

@@ -33,20 +33,29 @@ pub struct SegmentScratch {
     long: Option<LongScratch>,
 }
 
-/// The long path's buffers: the keys as sorted (then their segments), their numbers, the
-/// values gathered, and the device-wide sort's own scratch (for pairs).
+/// The long path's buffers: the device-wide sort's own scratch, and for two segments or more
+/// the buffers of the numbered keys.
 struct LongScratch {
     capacity: u32,
+    inner: SortScratch,
+    /// None where the scratch was made for one segment, which the device-wide sort sorts as
+    /// it is.
+    numbered: Option<Numbered>,
+}
+
+/// The keys as sorted (then their segments), their numbers, and the values gathered.
+struct Numbered {
     order_keys: wgpu::Buffer,
     order_index: wgpu::Buffer,
     gathered_values: Option<wgpu::Buffer>,
-    inner: SortScratch,
 }
 
 impl SegmentedSorter {
     /// Scratch for sorts of up to `capacity` keys in segments of `segment_len` (with values if
     /// `with_values`): none where workgroup memory holds such segments
-    /// ([`SegmentedSorter::workgroup_len`]), else the long path's buffers, about five words a key.
+    /// ([`SegmentedSorter::workgroup_len`]), else the long path's buffers: the device-wide
+    /// sort's scratch, and where `segment_len` is below `capacity` (two segments or more) about
+    /// three words a key more.
     pub fn scratch(
         &self,
         device: &wgpu::Device,
@@ -65,13 +74,17 @@ impl SegmentedSorter {
                 mapped_at_creation: false,
             })
         };
+        let several = segment_len < capacity;
         Ok(SegmentScratch {
             long: Some(LongScratch {
                 capacity,
-                inner: self.sorter.scratch(device, capacity, true)?,
-                order_keys: buffer("segments::order_keys"),
-                order_index: buffer("segments::order_index"),
-                gathered_values: with_values.then(|| buffer("segments::gathered_values")),
+                // The numbered keys are sorted with their numbers as values.
+                inner: self.sorter.scratch(device, capacity, with_values || several)?,
+                numbered: several.then(|| Numbered {
+                    order_keys: buffer("segments::order_keys"),
+                    order_index: buffer("segments::order_index"),
+                    gathered_values: with_values.then(|| buffer("segments::gathered_values")),
+                }),
             }),
         })
     }
@@ -85,21 +98,18 @@ impl SegmentedSorter {
         scratch: &SegmentScratch,
     ) -> Result<(), SortError> {
         let len = job.len;
-        let fits = |long: &&LongScratch| {
-            long.capacity >= len && (job.values.is_none() || long.gathered_values.is_some())
-        };
-        let long = scratch.long.as_ref().filter(fits).ok_or(SortError::SegmentScratch {
-            len,
-            segment_len: params.segment_len,
-            values: job.values.is_some(),
-        })?;
         let segments = len.div_ceil(params.segment_len);
+        let refused =
+            SortError::SegmentScratch { len, segment_len: params.segment_len, values: job.values.is_some() };
+        let long = scratch.long.as_ref().filter(|long| long.capacity >= len).ok_or(refused.clone())?;
         if segments == 1 {
             return self.sorter.record(device, encoder, job, &long.inner);
         }
-        let gathered = long.gathered_values.as_ref().unwrap_or(&self.placeholders[3]);
-        let bind_group =
-            self.bind_group(device, job, params, Some([&long.order_keys, &long.order_index, gathered]));
+        let fits = |n: &&Numbered| job.values.is_none() || n.gathered_values.is_some();
+        let numbered = long.numbered.as_ref().filter(fits).ok_or(refused)?;
+        let gathered = numbered.gathered_values.as_ref().unwrap_or(&self.placeholders[3]);
+        let buffers = [&numbered.order_keys, &numbered.order_index, gathered];
+        let bind_group = self.bind_group(device, job, params, Some(buffers));
         let (x, y) = self.grid(len.div_ceil(super::GROUP));
         let run = |encoder: &mut wgpu::CommandEncoder, kernels: &[&wgpu::ComputePipeline]| {
             let mut pass = encoder.begin_compute_pass(&Default::default());
@@ -111,15 +121,15 @@ impl SegmentedSorter {
         };
         run(encoder, &[&self.long.start]);
         // The numbered keys, sorted as the job asks.
-        let numbered = SortJob { keys: &long.order_keys, values: Some(&long.order_index), ..*job };
-        self.sorter.record(device, encoder, &numbered, &long.inner)?;
+        let by_key = SortJob { keys: &numbered.order_keys, values: Some(&numbered.order_index), ..*job };
+        self.sorter.record(device, encoder, &by_key, &long.inner)?;
         run(encoder, &[&self.long.segment_ids]);
         // Their numbers, by segment: stable, so each segment's stay in key order.
         let by_segment = SortJob {
             kind: SEGMENT_IDS,
             descending: false,
             key_bits: segment_bits(segments),
-            ..SortJob::pairs(&long.order_keys, &long.order_index, len)
+            ..SortJob::pairs(&numbered.order_keys, &numbered.order_index, len)
         };
         self.sorter.record(device, encoder, &by_segment, &long.inner)?;
         run(encoder, &[&self.long.gather, &self.long.finish]);

@@ -205,10 +205,11 @@ impl SegmentedSorter {
         })
     }
 
-    /// Records sorting each segment of `segment_len` keys of `job` (the last one may be shorter)
-    /// on its own, by the job's kind, order and key bits; equal keys keep their order. The keys
-    /// (and values) end sorted in the caller's buffers. Segments sorted in workgroup memory need no
-    /// scratch; longer ones need one made by [`SegmentedSorter::scratch`] for them.
+    /// Records sorting each segment of `segment_len` keys of `job` on its own (the last one may
+    /// be shorter; a `segment_len` of at least `job.len` sorts them all as one), by the job's
+    /// kind, order and key bits; equal keys keep their order. The keys (and values) end sorted
+    /// in the caller's buffers. Segments sorted in workgroup memory need no scratch; longer
+    /// ones need one made by [`SegmentedSorter::scratch`] for them.
     pub fn record(
         &self,
         device: &wgpu::Device,
@@ -225,6 +226,8 @@ impl SegmentedSorter {
         if len <= 1 || segment_len == 1 {
             return Ok(());
         }
+        // A segment longer than the keys is one segment of all of them.
+        let segment_len = segment_len.min(len);
         let params = SegmentParams {
             len,
             segment_len,
