@@ -53,7 +53,7 @@ const MOST_RUN: u32 = MOST_BLOCK / GROUP;
 /// Invocations per workgroup of `sort_segments`: `GROUP`, or more where the device allows, so
 /// that each sorts fewer keys in registers.
 override SORT_GROUP: u32 = 256u;
-/// Keys per workgroup of `sort_segments`: a power of two from 512 to `MOST_BLOCK`.
+/// Keys per workgroup of `sort_segments`: a power of two from 1024 to `MOST_BLOCK`.
 override BLOCK: u32 = 2048u;
 /// Whether values travel with the keys.
 override WITH_VALUES: bool = true;

@@ -89,6 +89,8 @@ impl SegmentedSorter {
         })
     }
 
+    /// Records `job`'s segments sorted through the device-wide sort, in `scratch`'s buffers
+    /// (one segment: the device-wide sort of the job as it is).
     pub(super) fn record_long(
         &self,
         device: &wgpu::Device,
@@ -105,7 +107,7 @@ impl SegmentedSorter {
         if segments == 1 {
             return self.sorter.record(device, encoder, job, &long.inner);
         }
-        let fits = |n: &&Numbered| job.values.is_none() || n.gathered_values.is_some();
+        let fits = |numbered: &&Numbered| job.values.is_none() || numbered.gathered_values.is_some();
         let numbered = long.numbered.as_ref().filter(fits).ok_or(refused)?;
         let gathered = numbered.gathered_values.as_ref().unwrap_or(&self.placeholders[3]);
         let buffers = [&numbered.order_keys, &numbered.order_index, gathered];

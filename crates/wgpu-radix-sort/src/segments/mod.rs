@@ -93,8 +93,9 @@ impl BlockLayout {
 pub struct SegmentedSorter {
     sorter: RadixSorter,
     layout: wgpu::BindGroupLayout,
-    /// For keys alone and for pairs: a pipeline for each size from [`WORKGROUP_SORT_MIN`] keys to the
-    /// most the device's workgroup memory holds (pairs take twice the memory), smallest first.
+    /// For keys alone and for pairs: a pipeline for each size from [`WORKGROUP_SORT_MIN`] keys to
+    /// the most the device's workgroup memory holds (pairs take half as much again, for their
+    /// places), smallest first.
     block_sorts: [Vec<BlockSort>; 2],
     long: long::LongKernels,
     /// Bound where a sort has no values, or no long-path buffers.
@@ -128,8 +129,10 @@ impl SegmentedSorter {
 
     fn build(device: &wgpu::Device, sorter: RadixSorter, workgroup_up_to: u32) -> Result<Self, SortError> {
         let limit = device.limits().max_compute_workgroup_storage_size;
-        if limit < WORKGROUP_SORT_MIN * 8 {
-            return Err(SortError::WorkgroupMemory { needed: WORKGROUP_SORT_MIN * 8, limit });
+        // The smallest block of pairs, unskewed: its keys and their 16-bit places.
+        let needed = WORKGROUP_SORT_MIN * 6;
+        if limit < needed {
+            return Err(SortError::WorkgroupMemory { needed, limit });
         }
         let module = crate::shaders::segments_module(device);
         let write = wgpu::BufferBindingType::Storage { read_only: false };
@@ -187,10 +190,10 @@ impl SegmentedSorter {
     }
 
     /// The longest segment sorted in workgroup memory, for sorts of keys alone or of pairs
-    /// (whose values take as much memory again); longer segments go through the device-wide
-    /// sort.
+    /// (whose keys' places take half as much memory again); longer segments go through the
+    /// device-wide sort.
     pub fn workgroup_len(&self, with_values: bool) -> u32 {
-        let largest = self.block_sorts[usize::from(with_values)].last().map_or(0, |n| n.keys);
+        let largest = self.block_sorts[usize::from(with_values)].last().map_or(0, |block| block.keys);
         largest.min(self.workgroup_up_to)
     }
 
@@ -201,7 +204,7 @@ impl SegmentedSorter {
         (segment_len <= self.workgroup_len(with_values)).then(|| {
             let block_sorts = &self.block_sorts[usize::from(with_values)];
             let span = segment_len.next_power_of_two();
-            block_sorts.iter().find(|n| n.keys >= span).expect("the largest holds the segment")
+            block_sorts.iter().find(|block| block.keys >= span).expect("the largest holds the segment")
         })
     }
 
