@@ -265,6 +265,7 @@ fn restarting_with_another_map_sorts_as_a_fresh_run_would() {
     let narrow = IntervalMap::compute(&input, Axis::Rows, &threshold(0.1, 0.4), None).unwrap();
     let wide = IntervalMap::compute(&input, Axis::Rows, &threshold(0.0, 0.9), None).unwrap();
     assert_ne!(narrow.max_interval_len(), wide.max_interval_len());
+    let device_sorted_lines = RadixSettings { device_sorted_lines: true, ..Default::default() };
     on_every_gpu(|gpu| {
         let pipes = AllPipelines::new(gpu);
         let lanes = [
@@ -272,6 +273,8 @@ fn restarting_with_another_map_sorts_as_a_fresh_run_would() {
             (&pipes.odd_even, RunSettings { pass_kind: PassKind::Fragment, ..Default::default() }),
             (&pipes.bubble, RunSettings::default()),
             (&pipes.radix, RunSettings::default()),
+            // Lines started on the segmented sort, which a map turns to the view's kernels.
+            (&pipes.radix, RunSettings { radix: device_sorted_lines, ..Default::default() }),
             (&pipes.bitonic, RunSettings::default()),
             (&pipes.bitonic_16, RunSettings::default()),
         ];

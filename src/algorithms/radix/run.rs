@@ -118,13 +118,8 @@ impl RadixRun {
             })
             .flatten();
         // The view's own kernels keep their counts here (a placeholder when they do not run).
-        let counts_bytes = if image.is_some() { 4 } else { tiling.counts(settings.digit_bits) * 4 };
-        let counts = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("radix::counts"),
-            size: counts_bytes,
-            usage: wgpu::BufferUsages::STORAGE,
-            mapped_at_creation: false,
-        });
+        let counts =
+            counts_buffer(gpu, if image.is_some() { 4 } else { tiling.counts(settings.digit_bits) * 4 });
         let carried = match source {
             MapSource::Cpu(intervals) => CarriedIntervals::new(gpu, intervals),
             MapSource::Gpu(_, found) => {
@@ -336,7 +331,13 @@ impl SortRun for RadixRun {
             Some(map) => key.with_interval_bits(map.interval_bits()).map_err(IntervalMapError::KeyTooWide)?,
         };
         self.plan.key = key;
-        if self.intervals.set(gpu, intervals) {
+        // Lines on the segmented sort have no intervals: within them the view's own kernels
+        // sort, with counts of their own.
+        let own_kernels = intervals.is_some() && self.image.take().is_some();
+        if own_kernels {
+            self.counts = counts_buffer(gpu, self.tiling.counts(self.plan.digit_bits) * 4);
+        }
+        if self.intervals.set(gpu, intervals) || own_kernels {
             self.bind_groups = bind_groups(
                 gpu,
                 &self.layout,
@@ -353,6 +354,16 @@ impl SortRun for RadixRun {
     fn notice(&self) -> Option<&str> {
         self.notice.as_deref()
     }
+}
+
+/// The buffer of the view's own kernels' counts, `bytes` long.
+fn counts_buffer(gpu: &Gpu, bytes: u64) -> wgpu::Buffer {
+    gpu.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("radix::counts"),
+        size: bytes,
+        usage: wgpu::BufferUsages::STORAGE,
+        mapped_at_creation: false,
+    })
 }
 
 /// The two step bind groups (see `PingPong::step_bind_groups`): the counts at binding 4, and
