@@ -106,12 +106,13 @@ impl RadixRun {
         let counters = SwapCounters::new(gpu, STEP_RING, 1, "radix::moved");
         let image = (plan.stages == 1 && interval_bits.is_none())
             .then(|| {
-                let pipelines = radix.image_pipelines(gpu);
                 let segment_len = match settings.scope {
                     Scope::Image => sequences.count() * sequences.len(),
                     Scope::Rows if settings.device_sorted_lines => sequences.len(),
                     Scope::Rows => return None,
                 } as u32;
+                // Built on the first run that sorts this way (never by the window's lines).
+                let pipelines = radix.image_pipelines(gpu);
                 let short = settings.scope == Scope::Image || segment_len <= pipelines.line_len();
                 let steps = (&pictures, &counters);
                 short.then(|| ImageSteps::new(pipelines, gpu, steps, segment_len, STEP_RING)).flatten()
