@@ -1,8 +1,9 @@
-//! The radix view's whole-picture scope on the device-wide radix sort
-//! (`src/algorithms/radix_image.rs`). After k passes of b-bit digits, LSD radix sort has put
-//! the sequence in stable order of the low k x b bits of its key, so step k sorts the input's
-//! (masked key, position) pairs with the device-wide sort (`radix_sort.wgsl`) and places the
-//! pixels where the pairs say. Composed after `sort_key.wgsl`.
+//! The radix view's steps on the sorts of `crates/wgpu-radix-sort`
+//! (`src/algorithms/radix/image.rs`): the whole picture on the device-wide sort, or each line
+//! on the segmented sort. After k passes of b-bit digits, LSD radix sort has put a sequence in
+//! stable order of the low k x b bits of its key, so step k sorts the input's (masked key,
+//! position) pairs, the positions in scanline order along the axis (a line's pixels one after
+//! another), and places the pixels where the pairs say. Composed after `sort_key.wgsl`.
 //!
 //! 1. `gather`: every pixel's quantised key, masked to the bits sorted so far, and its position
 //!    in the sequence (scanline order along the axis).
