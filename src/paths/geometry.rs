@@ -55,6 +55,32 @@ impl Offset {
         let a = (self.dy as f64).atan2(self.dx as f64);
         if a < 0.0 { a + std::f64::consts::TAU } else { a }
     }
+
+    /// The nearest of `n` rays at angles 2πk/n, a pixel exactly between two on the later one.
+    /// Only a pixel on an axis or a diagonal through the centre can lie exactly between two
+    /// rays (no other direction of integer offsets has an angle that is a rational multiple of
+    /// π), and floating point can round those either way: their angle is taken in exact
+    /// eighths of a turn instead.
+    fn ray(self, n: u64) -> u64 {
+        let (dx, dy) = (self.dx, self.dy);
+        // Counter-clockwise in maths terms (+x towards +y), from +x: 0 to 7.
+        let eighths =
+            (dx == 0 || dy == 0 || dx.abs() == dy.abs()).then(|| match (dx.signum(), dy.signum()) {
+                (1, 1) => 1,
+                (0, 1) => 2,
+                (-1, 1) => 3,
+                (-1, 0) => 4,
+                (-1, -1) => 5,
+                (0, -1) => 6,
+                (1, -1) => 7,
+                _ => 0,
+            });
+        let nearest = match eighths {
+            Some(e) => (e * n) / 8 + u64::from((e * n) % 8 >= 4),
+            None => (self.angle() * n as f64 / std::f64::consts::TAU).round() as u64,
+        };
+        nearest % n
+    }
 }
 
 /// The largest integer whose square is at most `n`.
@@ -109,10 +135,7 @@ pub fn lines(path: &Path, (width, height): (u32, u32)) -> Vec<Vec<u32>> {
         }
         PathKind::Rays => {
             let n = u64::from(ray_count(path, (width, height)));
-            let rays: Vec<u64> = offsets
-                .iter()
-                .map(|o| (o.angle() * n as f64 / std::f64::consts::TAU).round() as u64 % n)
-                .collect();
+            let rays: Vec<u64> = offsets.iter().map(|o| o.ray(n)).collect();
             // Each ray outward, then by angle; the picture's order last.
             bucketed(&rays, |line| {
                 line.sort_by(|a, b| at(a).squared().cmp(&at(b).squared()).then_with(|| at(a).by_angle(at(b))))
@@ -261,7 +284,7 @@ mod tests {
     fn by_one_sort(path: &Path, (width, height): (u32, u32)) -> Vec<Vec<u32>> {
         let at = |i: u32| Offset::of(i % width, i / width, path.centre);
         let n = u64::from(ray_count(path, (width, height)));
-        let ray = |i: u32| (at(i).angle() * n as f64 / std::f64::consts::TAU).round() as u64 % n;
+        let ray = |i: u32| at(i).ray(n);
         let rings = path.kind == PathKind::Rings;
         let line = |i: u32| if rings { at(i).ring() } else { ray(i) };
         let mut order: Vec<u32> = (0..width * height).collect();
