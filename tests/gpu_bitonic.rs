@@ -17,7 +17,7 @@ use shadersort::intervals::{Cell, IntervalMap};
 use shadersort::keys::SortKey;
 use shadersort::keys::options::{Axis, SortOptions};
 use shadersort::picture::patterns::random_image;
-use shadersort::reference::bitonic::{BitonicModel, stage_count};
+use shadersort::reference::bitonic::{BitonicModel, network};
 use shadersort::reference::{fixed_pixels_stay, lines_are_permutations, stable_sort, stable_sort_within};
 
 /// Runs `input` to the end in batches of `batch` steps, comparing the state and the exchanges
@@ -208,7 +208,7 @@ fn ranks_take_two_words_where_the_key_and_the_origin_do_not_fit_one() {
         let options = SortOptions { key: SortKey::Hue, descending: true, axis: Axis::Rows };
         let run = bitonic.start(gpu, StartRequest::new(&input, options).within(None));
         assert!(run.wide());
-        assert_eq!(run.total_steps(), stage_count(8200));
+        assert_eq!(run.total_steps(), network(8200).len() as u32);
         check_batches(gpu, &bitonic, &input, options, None, 7);
     });
 }
@@ -227,7 +227,7 @@ fn restarting_returns_to_the_input_and_new_intervals_take_effect() {
         gpu.queue.submit([encoder.finish()]);
         assert_eq!(run.steps_done(), 0);
         assert!(read_texture(gpu, run.state()).unwrap() == input);
-        assert_eq!(run.total_steps(), stage_count(intervals.max_interval_len()));
+        assert_eq!(run.total_steps(), network(intervals.max_interval_len()).len() as u32);
         run_until(gpu, &mut run, u32::MAX, |_| true).unwrap();
         assert!(read_texture(gpu, run.state()).unwrap() == stable_sort_within(&input, &options, &intervals));
     });

@@ -14,6 +14,7 @@ use shadersort::algorithms::bitonic::Bitonic;
 use shadersort::algorithms::interval_texture::IntervalMapError;
 use shadersort::algorithms::odd_even::PassKind;
 use shadersort::algorithms::radix::RadixSettings;
+use shadersort::algorithms::radix::plan::{RadixPlan, Sequences};
 use shadersort::algorithms::request::StartRequest;
 use shadersort::algorithms::{Algorithm, Pipelines, RunSettings, SortRun, run_until};
 use shadersort::gpu::Gpu;
@@ -24,7 +25,7 @@ use shadersort::keys::options::{Axis, Scope, SortOptions};
 use shadersort::keys::radix_key::RadixKey;
 use shadersort::picture::patterns::{SplitMix64, random_image};
 use shadersort::reference::bitonic::BitonicModel;
-use shadersort::reference::radix::{RadixPlan, Sequences, radix_steps_within};
+use shadersort::reference::radix::radix_steps_within;
 use shadersort::reference::{
     fixed_pixels_stay, lines_are_permutations, odd_even_pass_within, stable_sort, stable_sort_within,
 };

@@ -11,6 +11,7 @@ use image::RgbaImage;
 use shadersort::algorithms::bubble::Bubble;
 use shadersort::algorithms::bubble::DEFAULT_PHASES_PER_STEP;
 use shadersort::algorithms::odd_even::{OddEven, PassKind};
+use shadersort::algorithms::radix::plan::{RadixPlan, Sequences};
 use shadersort::algorithms::radix::{Radix, RadixSettings};
 use shadersort::algorithms::request::StartRequest;
 use shadersort::algorithms::swap_reader::SwapReader;
@@ -25,8 +26,8 @@ use shadersort::keys::radix_key::RadixKey;
 use shadersort::lens::{LensLine, LensProbe, LensReading, StepReading};
 use shadersort::picture::patterns::random_image;
 use shadersort::reference::bitonic::bitonic_stages;
-use shadersort::reference::radix::{RadixPlan, Sequences, destinations, radix_steps, radix_steps_within};
-use shadersort::reference::{self, first_left};
+use shadersort::reference::radix::{destinations, radix_steps, radix_steps_within, read_sequences};
+use shadersort::reference::{self, odd_even_pairs};
 
 /// One step forward, its counts taken.
 fn step(gpu: &Gpu, run: &mut dyn SortRun) {
@@ -102,7 +103,7 @@ fn odd_even_lens_shows_each_pass_pairs_and_swaps_as_the_model_has_them() {
                     assert_eq!(befores, was, "{what} pass {iteration}: the state before");
                     assert!(lens.cells.iter().all(|c| c.key == key.of(c.pixel)), "{what}: keys");
                     let pairs: Vec<usize> =
-                        (first_left(iteration)..now.len().saturating_sub(1)).step_by(2).collect();
+                        odd_even_pairs(iteration, now.len()).into_iter().map(|(l, _)| l).collect();
                     assert_eq!(lens.compared(), pairs, "{what} pass {iteration}: compared pairs");
                     for l in pairs {
                         let swapped = key.of(was[l]) > key.of(was[l + 1]);
@@ -134,9 +135,10 @@ fn within_intervals_the_lens_compares_only_pairs_of_one_interval() {
             let lens = read(gpu, &mut probe, &run, (w, h), Axis::Rows, 1);
             let ids: Vec<u32> = (0..w).map(|x| intervals.id(x, 1)).collect();
             assert_eq!(lens.cells.iter().map(|c| c.interval).collect::<Vec<_>>(), ids);
-            let expected: Vec<usize> = (first_left(iteration)..w as usize - 1)
-                .step_by(2)
-                .filter(|&l| ids[l] == ids[l + 1])
+            let expected: Vec<usize> = odd_even_pairs(iteration, w as usize)
+                .into_iter()
+                .filter(|&(l, r)| ids[l] == ids[r])
+                .map(|(l, _)| l)
                 .collect();
             assert_eq!(lens.compared(), expected, "pass {iteration}");
         }
@@ -254,7 +256,7 @@ fn radix_lens_shows_each_pass_digits_prefix_sums_and_destinations() {
                 let (pass, stage) = ((k - 1) / plan.stages, (k - 1) % plan.stages + 1);
                 let (now, _) = radix_steps(&input, seqs, &plan, k);
                 let (pass_input, _) = radix_steps(&input, seqs, &plan, pass * plan.stages);
-                let input_seqs = seqs.read(&pass_input);
+                let input_seqs = read_sequences(seqs, &pass_input);
                 for index in some_lines(count) {
                     let lens = read(gpu, &mut probe, &run, (w, h), axis, index);
                     let at = format!("{what} step {k} line {index}");
@@ -396,7 +398,7 @@ fn at_an_angle_the_lens_reads_the_line_through_the_point() {
 #[test]
 fn bitonic_lens_shows_each_stage_pairs_and_exchanges_as_the_model_has_them() {
     use shadersort::algorithms::bitonic::Bitonic;
-    use shadersort::reference::bitonic::{BitonicModel, Stage};
+    use shadersort::reference::bitonic::BitonicModel;
     on_every_gpu(|gpu| {
         let mut probe = LensProbe::new(gpu);
         let bitonic = Bitonic::with_max_block(gpu, 8);
@@ -433,11 +435,10 @@ fn bitonic_lens_shows_each_stage_pairs_and_exchanges_as_the_model_has_them() {
                         || std::iter::once(0..w as usize).collect(),
                         |m| m.intervals(line as usize),
                     );
+                    let stage = model.stage(index);
                     for range in ranges {
-                        for a in 0..range.len() as u32 {
-                            if let Some(b) = Stage::at(index).partner(a, range.len() as u32) {
-                                expected.push((range.start + a as usize, range.start + b as usize));
-                            }
+                        for (a, b) in stage.comparators(range.len()) {
+                            expected.push((range.start + a, range.start + b));
                         }
                     }
                     assert_eq!(lens.stage_pairs(), expected, "{what}");

@@ -14,6 +14,7 @@ mod laid_lines;
 use common::on_every_gpu;
 use laid_lines::{Case, Kit, check_all, step_through};
 use shadersort::algorithms::interval_texture::IntervalMapError;
+use shadersort::algorithms::radix::plan::{RadixPlan, Sequences};
 use shadersort::algorithms::request::StartRequest;
 use shadersort::algorithms::{RunSettings, SortRun};
 use shadersort::angle::AngledRun;
@@ -25,7 +26,7 @@ use shadersort::keys::options::{Axis, Scope, SortOptions};
 use shadersort::keys::radix_key::RadixKey;
 use shadersort::paths::{Centre, Path, PathKind};
 use shadersort::picture::patterns::{SplitMix64, random_image};
-use shadersort::reference::radix::{RadixPlan, Sequences, radix_steps_within};
+use shadersort::reference::radix::radix_steps_within;
 use std::sync::Arc;
 
 /// A case along `path` on seeded noise of `size`.

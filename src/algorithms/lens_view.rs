@@ -61,7 +61,7 @@ pub enum LensStep<'a> {
         /// left early because a phase pair made no swap.
         reports: &'a wgpu::Buffer,
     },
-    /// The bitonic network: step `k` was stage `k - 1` (`crate::reference::bitonic::Stage::at`).
+    /// The bitonic network: step `k` was stage `k - 1` (`super::bitonic::stage::Stage::at`).
     Bitonic {
         /// Stages in all.
         stages: u32,

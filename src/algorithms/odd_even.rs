@@ -20,6 +20,13 @@ use wgpu::util::DeviceExt;
 /// `WORKGROUP_WIDTH` x `WORKGROUP_HEIGHT` of `odd_even_compute` (checked by a test).
 pub const WORKGROUP_SIZE: [u32; 2] = [16, 16];
 
+/// The left member of the first pair that odd-even pass `pass` compares: pixel `x` pairs with
+/// `x - 1` when `x` has the pass's parity, so the pairs are `(x - 1, x)` with `x ≡ pass (mod 2)`
+/// (`shaders/odd_even.wgsl`).
+pub fn first_left(pass: u32) -> usize {
+    1 - (pass as usize & 1)
+}
+
 /// How a pass is run on the GPU; both give bit-identical textures after every pass.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(clap::ValueEnum))]

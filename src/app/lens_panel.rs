@@ -94,7 +94,7 @@ pub fn describe(algorithm: Algorithm, lane: &LaneView, reading: &LensReading) ->
         StepReading::Bitonic { index, stages } => {
             let pairs = reading.stage_pairs();
             let exchanged = pairs.iter().filter(|&&(a, b)| reading.exchanged(a, b)).count();
-            let stage = crate::reference::bitonic::Stage::at(*index);
+            let stage = crate::algorithms::bitonic::stage::Stage::at(*index);
             format!(
                 "{who}: stage {} of {stages}, {}: compared {} pairs (joined under the bars); {exchanged} exchanged (orange)",
                 index + 1,

@@ -2,10 +2,10 @@
 //! the last pass compared, how a dispatch of phases ends, what a digit pass counts and where
 //! pixels go. They change as the sort runs.
 
+use crate::algorithms::bitonic::stage::Stage;
+use crate::algorithms::odd_even::first_left;
 use crate::algorithms::{Algorithm, RunSettings};
 use crate::keys::options::Scope;
-use crate::reference::bitonic::Stage;
-use crate::reference::first_left;
 
 /// What the text is about: the chosen algorithm's settings and where its run stands.
 #[derive(Clone, Debug, PartialEq)]

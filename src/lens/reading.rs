@@ -93,7 +93,7 @@ impl LensReading {
     /// The left positions `l` of the pairs `(l, l + 1)` that phase (or pass) `phase` compares:
     /// `l + 1` has the phase's parity, and both lie in the same interval.
     pub fn compared_in(&self, phase: u32) -> Vec<usize> {
-        let first = crate::reference::first_left(phase);
+        let first = crate::algorithms::odd_even::first_left(phase);
         (first..self.cells.len().saturating_sub(1))
             .step_by(2)
             .filter(|&l| self.cells[l].interval == self.cells[l + 1].interval)
@@ -109,10 +109,10 @@ impl LensReading {
     }
 
     /// The pairs `(a, b)` the last bitonic stage compared in this line: within each interval, as
-    /// `crate::reference::bitonic::Stage::partner` pairs positions from the interval's start.
+    /// `crate::algorithms::bitonic::stage::Stage::partner` pairs positions from the interval's start.
     pub fn stage_pairs(&self) -> Vec<(usize, usize)> {
         let StepReading::Bitonic { index, .. } = self.step else { return Vec::new() };
-        let stage = crate::reference::bitonic::Stage::at(index);
+        let stage = crate::algorithms::bitonic::stage::Stage::at(index);
         let mut pairs = Vec::new();
         let mut start = 0;
         while start < self.cells.len() {

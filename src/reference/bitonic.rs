@@ -19,63 +19,56 @@ use crate::keys::options::{LineLayout, SortOptions};
 use image::RgbaImage;
 use std::ops::Range;
 
-/// One stage of the network: merging blocks of `2^merge`, comparing at distance `2^distance`
-/// (the flip stage when `distance + 1 == merge`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Stage {
-    /// Merges sorted halves into blocks of 2^merge (1-based).
-    pub merge: u32,
-    /// Compares positions 2^distance apart (the flip stage: mirrored within the block).
-    pub distance: u32,
+/// One stage of the network, as the definition above builds it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NetworkStage {
+    /// The aligned blocks it works in: 2, 4, 8, ...
+    pub block: usize,
+    /// The first stage of a merge: it mirrors each block.
+    pub flip: bool,
+    /// A half-cleaner's distance (half the block for the flip stage).
+    pub distance: usize,
 }
 
-impl Stage {
-    /// Stage `index` (0-based) of every network: for merge 1, 2, ... the distances merge - 1
-    /// down to 0.
-    pub fn at(index: u32) -> Stage {
-        let mut merge = 1;
-        let mut first = 0;
-        while first + merge <= index {
-            first += merge;
-            merge += 1;
+impl NetworkStage {
+    /// The comparators (first, second) of this stage within an interval of `len` pixels,
+    /// positions from its start, first members ascending; those reaching past the end left out.
+    pub fn comparators(&self, len: usize) -> Vec<(usize, usize)> {
+        let mut pairs = Vec::new();
+        for start in (0..len).step_by(self.block) {
+            for offset in 0..self.block / 2 {
+                let (a, b) = if self.flip {
+                    (start + offset, start + self.block - 1 - offset)
+                } else {
+                    // Half-cleaners of 2·distance positions side by side within the block.
+                    let cleaner = start + offset / self.distance * 2 * self.distance;
+                    let a = cleaner + offset % self.distance;
+                    (a, a + self.distance)
+                };
+                if b < len {
+                    pairs.push((a, b));
+                }
+            }
         }
-        Stage { merge, distance: merge - 1 - (index - first) }
-    }
-
-    /// Whether this is the first stage of its merge, which mirrors each block.
-    pub fn is_flip(self) -> bool {
-        self.distance + 1 == self.merge
-    }
-
-    /// The position a comparator of this stage pairs with `a` (both relative to the interval's
-    /// start), when `a` is the comparator's first member and its partner lies within an interval of
-    /// `len` pixels.
-    pub fn partner(self, a: u32, len: u32) -> Option<u32> {
-        let b = if self.is_flip() { a ^ ((1 << self.merge) - 1) } else { a ^ (1 << self.distance) };
-        (b > a && b < len).then_some(b)
-    }
-
-    /// Whether every comparator of this stage stays within aligned blocks of `block` positions
-    /// (a power of two), so a workgroup holding such a block runs it in workgroup memory.
-    pub fn fits_block(self, block: u32) -> bool {
-        2u64 << self.distance <= u64::from(block)
-    }
-
-    /// "merge 2^3, distance 2^1": the stage in the window's words.
-    pub fn describe(self) -> String {
-        if self.is_flip() {
-            format!("merge 2^{}, flip (distance 2^{})", self.merge, self.distance)
-        } else {
-            format!("merge 2^{}, distance 2^{}", self.merge, self.distance)
-        }
+        pairs
     }
 }
 
-/// Stages of the network that sorts intervals of up to `max_len` pixels: m(m + 1)/2 where 2^m is
-/// the next power of two.
-pub fn stage_count(max_len: u32) -> u32 {
-    let m = max_len.max(1).next_power_of_two().trailing_zeros();
-    m * (m + 1) / 2
+/// The network that sorts intervals of up to `max_len` pixels: for blocks of 2, 4, ... up to
+/// the next power of two, the flip stage and then half-cleaners at half its distance down to 1.
+pub fn network(max_len: u32) -> Vec<NetworkStage> {
+    let mut stages = Vec::new();
+    let mut block = 2;
+    while block / 2 < max_len as usize {
+        stages.push(NetworkStage { block, flip: true, distance: block / 2 });
+        let mut distance = block / 4;
+        while distance >= 1 {
+            stages.push(NetworkStage { block, flip: false, distance });
+            distance /= 2;
+        }
+        block *= 2;
+    }
+    stages
 }
 
 /// A picture being sorted by the network: its pixels and where each stood before the first
@@ -88,7 +81,7 @@ pub struct BitonicModel {
     options: SortOptions,
     /// Per line, its intervals.
     intervals: Vec<Vec<Range<usize>>>,
-    stages: u32,
+    network: Vec<NetworkStage>,
     stages_done: u32,
 }
 
@@ -119,14 +112,19 @@ impl BitonicModel {
             origins,
             options,
             intervals: line_intervals,
-            stages: stage_count(max_len),
+            network: network(max_len),
             stages_done: 0,
         }
     }
 
     /// Stages after which every interval is sorted.
     pub fn stages(&self) -> u32 {
-        self.stages
+        self.network.len() as u32
+    }
+
+    /// Stage `index` of its network.
+    pub fn stage(&self, index: u32) -> NetworkStage {
+        self.network[index as usize]
     }
 
     /// The picture now.
@@ -136,10 +134,7 @@ impl BitonicModel {
 
     /// Runs the next stage; returns the exchanges it made (none once every stage has run).
     pub fn step(&mut self) -> u64 {
-        if self.stages_done == self.stages {
-            return 0;
-        }
-        let stage = Stage::at(self.stages_done);
+        let Some(&stage) = self.network.get(self.stages_done as usize) else { return 0 };
         self.stages_done += 1;
         let layout = LineLayout::new(self.state.width(), self.state.height(), self.options.axis);
         let options = self.options;
@@ -147,11 +142,9 @@ impl BitonicModel {
         let mut exchanges = 0;
         for (line, intervals) in self.intervals.iter().enumerate() {
             for interval in intervals {
-                let len = interval.len() as u32;
-                for a in 0..len {
-                    let Some(b) = stage.partner(a, len) else { continue };
-                    let i = layout.index(line, interval.start + a as usize);
-                    let j = layout.index(line, interval.start + b as usize);
+                for (a, b) in stage.comparators(interval.len()) {
+                    let i = layout.index(line, interval.start + a);
+                    let j = layout.index(line, interval.start + b);
                     let rank = |p: usize| (options.order_key(px[p]), self.origins[p]);
                     if rank(i) > rank(j) {
                         px.swap(i, j);
@@ -187,24 +180,18 @@ mod tests {
     use crate::reference::{fixed_pixels_stay, lines_are_permutations, stable_sort, stable_sort_within};
 
     #[test]
-    fn stages_count_merges_then_distances() {
-        let names: Vec<(u32, u32)> = (0..6).map(Stage::at).map(|s| (s.merge, s.distance)).collect();
-        assert_eq!(names, [(1, 0), (2, 1), (2, 0), (3, 2), (3, 1), (3, 0)]);
-        assert_eq!([1, 2, 3, 4, 5, 8, 9, 1920].map(stage_count), [0, 1, 3, 3, 6, 6, 10, 66]);
-        assert!(Stage::at(0).is_flip() && !Stage::at(2).is_flip());
-    }
-
-    #[test]
-    fn the_flip_mirrors_each_block_and_half_cleaners_pair_at_their_distance() {
-        let flip = Stage { merge: 3, distance: 2 };
-        let pairs: Vec<(u32, u32)> = (0..8).filter_map(|a| flip.partner(a, 8).map(|b| (a, b))).collect();
-        assert_eq!(pairs, [(0, 7), (1, 6), (2, 5), (3, 4)]);
-        let half = Stage { merge: 3, distance: 1 };
-        let pairs: Vec<(u32, u32)> = (0..8).filter_map(|a| half.partner(a, 8).map(|b| (a, b))).collect();
-        assert_eq!(pairs, [(0, 2), (1, 3), (4, 6), (5, 7)]);
+    fn the_network_is_merges_then_distances() {
+        let names: Vec<(usize, bool, usize)> =
+            network(8).iter().map(|s| (s.block, s.flip, s.distance)).collect();
+        assert_eq!(
+            names,
+            [(2, true, 1), (4, true, 2), (4, false, 1), (8, true, 4), (8, false, 2), (8, false, 1)]
+        );
+        assert_eq!([1, 2, 3, 4, 5, 8, 9, 1920].map(|n| network(n).len()), [0, 1, 3, 3, 6, 6, 10, 66]);
+        assert_eq!(network(8)[3].comparators(8), [(0, 7), (1, 6), (2, 5), (3, 4)]);
+        assert_eq!(network(8)[4].comparators(8), [(0, 2), (1, 3), (4, 6), (5, 7)]);
         // Past the interval's end there is no comparator.
-        assert_eq!(flip.partner(1, 6), None);
-        assert!(half.fits_block(4) && !half.fits_block(2));
+        assert_eq!(network(8)[3].comparators(6), [(2, 5), (3, 4)]);
     }
 
     /// The 0-1 principle: a comparator network sorts every input if it sorts every input of
@@ -214,7 +201,7 @@ mod tests {
     fn the_network_sorts_every_zero_one_line() {
         for values in zero_one_rows(13) {
             let img = red_row(&values);
-            let sorted = bitonic_stages(&img, red_opts(), None, stage_count(img.width()));
+            let sorted = bitonic_stages(&img, red_opts(), None, network(img.width()).len() as u32);
             assert_eq!(sorted, stable_sort(&img, &red_opts()), "{values:?}");
         }
     }
@@ -237,7 +224,7 @@ mod tests {
         let intervals = intervals_of("JJJFSJJJJSJ");
         let img = red_row(&[9, 3, 5, 0, 8, 8, 1, 7, 2, 6, 4]);
         let mut model = BitonicModel::new(&img, red_opts(), Some(&intervals));
-        assert_eq!(model.stages(), stage_count(5));
+        assert_eq!(model.stages(), network(5).len() as u32);
         for _ in 0..model.stages() {
             model.step();
             assert!(fixed_pixels_stay(&img, model.state(), &intervals));

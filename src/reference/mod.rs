@@ -23,12 +23,10 @@ pub fn lines(img: &RgbaImage, axis: Axis) -> Vec<Vec<[u8; 4]>> {
     (0..layout.count).map(|line| (0..layout.len).map(|pos| px[layout.index(line, pos)]).collect()).collect()
 }
 
-/// The left member of the first pair in odd-even iteration `iteration`.
-///
-/// Pixel `x` pairs with `x - 1` when `x` and the iteration have the same parity, else with
-/// `x + 1`; so pairs are `(x - 1, x)` with `x ≡ iteration (mod 2)`.
-pub fn first_left(iteration: u32) -> usize {
-    1 - (iteration as usize & 1)
+/// The pairs `(x - 1, x)` that odd-even iteration `iteration` compares in a line of `len`: pixel
+/// `x` pairs with `x - 1` when `x` and the iteration have the same parity.
+pub fn odd_even_pairs(iteration: u32, len: usize) -> Vec<(usize, usize)> {
+    (1..len).filter(|&x| x % 2 == iteration as usize % 2).map(|x| (x - 1, x)).collect()
 }
 
 /// One odd-even transposition pass over every line; returns the number of swaps.
@@ -55,14 +53,12 @@ pub fn odd_even_pass_within(
     let px = pixels_mut(img);
     let mut swaps = 0;
     for line in 0..layout.count {
-        let mut left = first_left(iteration);
-        while left + 1 < layout.len {
-            let (a, b) = (layout.index(line, left), layout.index(line, left + 1));
+        for (left, right) in odd_even_pairs(iteration, layout.len) {
+            let (a, b) = (layout.index(line, left), layout.index(line, right));
             if options.order_key(px[a]) > options.order_key(px[b]) && same_interval(a, b) {
                 px.swap(a, b);
                 swaps += 1;
             }
-            left += 2;
         }
     }
     swaps

@@ -2,98 +2,37 @@
 //! with the scatter of a pass optionally split into stages for viewing.
 
 use super::{pixels, pixels_mut};
+use crate::algorithms::radix::plan::{RadixPlan, Sequences};
 use crate::intervals::IntervalMap;
 use crate::keys::options::{Axis, Scope};
 use crate::keys::radix_key::RadixKey;
 use image::RgbaImage;
 
-/// The sequences a radix sort orders: each line, or the whole picture in scanline order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Sequences {
-    /// Picture width.
-    pub width: u32,
-    /// Picture height.
-    pub height: u32,
-    /// Rows or columns: the lines, or the scanline order of the whole picture.
-    pub axis: Axis,
-    /// Lines or the whole picture.
-    pub scope: Scope,
-}
-
-impl Sequences {
-    /// How many sequences there are.
-    pub fn count(&self) -> usize {
-        match (self.scope, self.axis) {
-            (Scope::Image, _) => 1,
-            (Scope::Rows, Axis::Rows) => self.height as usize,
-            (Scope::Rows, Axis::Columns) => self.width as usize,
-        }
-    }
-
-    /// Pixels per sequence.
-    pub fn len(&self) -> usize {
-        let (w, h) = (self.width as usize, self.height as usize);
-        match (self.scope, self.axis) {
-            (Scope::Image, _) => w * h,
-            (Scope::Rows, Axis::Rows) => w,
-            (Scope::Rows, Axis::Columns) => h,
-        }
-    }
-
-    /// Whether the sequences are empty (a picture without pixels).
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// The row-major pixel index of position `pos` of sequence `seq`. Mirrors `texel` in
-    /// `shaders/radix.wgsl`.
-    pub fn index(&self, seq: usize, pos: usize) -> usize {
-        let (w, h) = (self.width as usize, self.height as usize);
-        match (self.scope, self.axis) {
-            (Scope::Rows, Axis::Rows) => seq * w + pos,
-            (Scope::Rows, Axis::Columns) => pos * w + seq,
-            (Scope::Image, Axis::Rows) => pos,
-            (Scope::Image, Axis::Columns) => (pos % h) * w + pos / h,
-        }
-    }
-
-    /// The pixels of every sequence, in order.
-    pub fn read(&self, img: &RgbaImage) -> Vec<Vec<[u8; 4]>> {
-        let px = pixels(img);
-        (0..self.count()).map(|s| (0..self.len()).map(|p| px[self.index(s, p)]).collect()).collect()
+/// The pixels' row-major indices along each sequence, from the definition: every row left to
+/// right or every column top to bottom; with the whole picture's scope, all of them joined into
+/// one sequence in that order.
+fn positions(seqs: &Sequences) -> Vec<Vec<usize>> {
+    let (w, h) = (seqs.width as usize, seqs.height as usize);
+    let lines: Vec<Vec<usize>> = match seqs.axis {
+        Axis::Rows => (0..h).map(|y| (0..w).map(|x| y * w + x).collect()).collect(),
+        Axis::Columns => (0..w).map(|x| (0..h).map(|y| y * w + x).collect()).collect(),
+    };
+    match seqs.scope {
+        Scope::Rows => lines,
+        Scope::Image => vec![lines.concat()],
     }
 }
 
-/// How a radix sort is shown: digit width and scatter stages per pass.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RadixPlan {
-    /// The quantised key.
-    pub key: RadixKey,
-    /// Bits per digit.
-    pub digit_bits: u32,
-    /// Steps per digit pass: 1, or more to show the scatter in stages.
-    pub stages: u32,
-    /// The picture's alpha is a recorder palette index below 128: waiting pixels also get
-    /// index + 128, their dimmed twin (see `record::palette::quantize_with_dimmed_twins`).
-    pub twin_indices: bool,
+/// The pixels of every sequence, in order.
+pub fn read_sequences(seqs: Sequences, img: &RgbaImage) -> Vec<Vec<[u8; 4]>> {
+    let px = pixels(img);
+    positions(&seqs).iter().map(|seq| seq.iter().map(|&i| px[i]).collect()).collect()
 }
 
-impl RadixPlan {
-    /// Digit passes.
-    pub fn passes(&self) -> u32 {
-        self.key.passes(self.digit_bits)
-    }
-
-    /// Steps of the whole sort.
-    pub fn steps(&self) -> u32 {
-        self.passes() * self.stages
-    }
-}
-
-/// The positions of a sequence of `len` scattered once stage `stage` of `stages` is done:
-/// `0..stage_limit`. Mirrored on the GPU through `RadixParams::scatter_end`.
-pub fn stage_limit(len: usize, stage: u32, stages: u32) -> usize {
-    (len as u64 * u64::from(stage)).div_ceil(u64::from(stages)) as usize
+/// The end of stage `stage` of `stages` of a scatter of `len` positions: stage s scatters
+/// positions ceil(len·(s-1)/stages) up to ceil(len·s/stages).
+fn stage_end(len: usize, stage: u32, stages: u32) -> usize {
+    (len * stage as usize).div_ceil(stages as usize)
 }
 
 /// A pixel still waiting to be overwritten, as a staged scatter shows it: a quarter of its
@@ -180,24 +119,26 @@ pub fn radix_steps_within(
         intervals.map_or_else(|| vec![0; seqs.width as usize * seqs.height as usize], |r| r.ids().to_vec());
     let mut target_ids = ids.clone();
     let mut moved = Vec::new();
-    for step in 0..steps.min(plan.steps()) {
+    let positions = positions(&seqs);
+    let len = positions.first().map_or(0, Vec::len);
+    let total = plan.key.passes(plan.digit_bits) * plan.stages;
+    for step in 0..steps.min(total) {
         let (pass, stage) = (step / plan.stages, step % plan.stages + 1);
         if stage == 1 && plan.stages > 1 {
             for (t, &c) in pixels_mut(&mut target).iter_mut().zip(pixels(&current)) {
                 *t = dim(c, plan.twin_indices);
             }
         }
-        let (from, to) =
-            (stage_limit(seqs.len(), stage - 1, plan.stages), stage_limit(seqs.len(), stage, plan.stages));
+        let (from, to) = (stage_end(len, stage - 1, plan.stages), stage_end(len, stage, plan.stages));
         let mut count = 0;
-        let sequences = seqs.read(&current);
+        let sequences = read_sequences(seqs, &current);
         let out = pixels_mut(&mut target);
-        for (s, sequence) in sequences.iter().enumerate() {
-            let sequence_ids: Vec<u32> = (0..seqs.len()).map(|p| ids[seqs.index(s, p)]).collect();
+        for (sequence, at) in sequences.iter().zip(&positions) {
+            let sequence_ids: Vec<u32> = at.iter().map(|&i| ids[i]).collect();
             let dest = destinations_within(sequence, &sequence_ids, &plan.key, plan.digit_bits, pass);
             for pos in from..to {
-                out[seqs.index(s, dest[pos])] = sequence[pos];
-                target_ids[seqs.index(s, dest[pos])] = sequence_ids[pos];
+                out[at[dest[pos]]] = sequence[pos];
+                target_ids[at[dest[pos]]] = sequence_ids[pos];
                 count += u64::from(dest[pos] != pos);
             }
         }
@@ -207,7 +148,7 @@ pub fn radix_steps_within(
             std::mem::swap(&mut ids, &mut target_ids);
         }
     }
-    let shown = if steps.min(plan.steps()).is_multiple_of(plan.stages) { current } else { target };
+    let shown = if steps.min(total).is_multiple_of(plan.stages) { current } else { target };
     (shown, moved)
 }
 
@@ -215,10 +156,10 @@ pub fn radix_steps_within(
 pub fn stable_sort_by_radix_key(img: &RgbaImage, seqs: Sequences, key: &RadixKey) -> RgbaImage {
     let mut out = img.clone();
     let px = pixels_mut(&mut out);
-    for (s, mut sequence) in seqs.read(img).into_iter().enumerate() {
+    for (mut sequence, at) in read_sequences(seqs, img).into_iter().zip(positions(&seqs)) {
         sequence.sort_by_key(|&p| key.of(p));
-        for (pos, p) in sequence.into_iter().enumerate() {
-            px[seqs.index(s, pos)] = p;
+        for (p, i) in sequence.into_iter().zip(at) {
+            px[i] = p;
         }
     }
     out
@@ -227,7 +168,7 @@ pub fn stable_sort_by_radix_key(img: &RgbaImage, seqs: Sequences, key: &RadixKey
 /// Whether every sequence of `after` holds exactly the pixels of the same sequence of `before`.
 pub fn sequences_are_permutations(before: &RgbaImage, after: &RgbaImage, seqs: Sequences) -> bool {
     before.dimensions() == after.dimensions()
-        && seqs.read(before).into_iter().zip(seqs.read(after)).all(|(mut a, mut b)| {
+        && read_sequences(seqs, before).into_iter().zip(read_sequences(seqs, after)).all(|(mut a, mut b)| {
             a.sort_unstable();
             b.sort_unstable();
             a == b
@@ -251,8 +192,9 @@ mod tests {
             for axis in [Axis::Rows, Axis::Columns] {
                 for scope in [Scope::Rows, Scope::Image] {
                     let s = Sequences { width: w, height: h, axis, scope };
-                    let mut seen: Vec<usize> =
-                        (0..s.count()).flat_map(|q| (0..s.len()).map(move |p| s.index(q, p))).collect();
+                    let mut seen: Vec<usize> = positions(&s).concat();
+                    assert_eq!(positions(&s).len(), s.count(), "{s:?}");
+                    assert!(positions(&s).iter().all(|p| p.len() == s.len()), "{s:?}");
                     seen.sort_unstable();
                     assert_eq!(seen, (0..(w * h) as usize).collect::<Vec<_>>(), "{s:?}");
                 }
@@ -260,7 +202,7 @@ mod tests {
         }
         // Column-major scanline order walks down each column first.
         let s = Sequences { width: 3, height: 2, axis: Axis::Columns, scope: Scope::Image };
-        assert_eq!((0..6).map(|p| s.index(0, p)).collect::<Vec<_>>(), [0, 3, 1, 4, 2, 5]);
+        assert_eq!(positions(&s), [[0, 3, 1, 4, 2, 5]]);
     }
 
     /// LSD works only because every pass is stable: after all passes the picture equals a
@@ -316,8 +258,8 @@ mod tests {
         // Mid-pass, the scattered pixels sit at their destinations and the rest is dimmed.
         let (mid, _) = radix_steps(&img, s, &staged, 1);
         let (after, _) = radix_steps(&img, s, &whole, 1);
-        let dest = destinations(&s.read(&img)[0], &key, 2, 0);
-        let first_stage = stage_limit(9, 1, 3);
+        let dest = destinations(&read_sequences(s, &img)[0], &key, 2, 0);
+        let first_stage = 3;
         for x in 0..9 {
             let scattered = dest[..first_stage].contains(&x);
             let expected = if scattered {

@@ -481,7 +481,7 @@ fn bitonic_sorts_coffee_to_the_same_file_as_odd_even() {
     let reference = dir.path().join("odd_even.png");
     assert_succeeds(&[COFFEE, "--out", arg(&reference)], &[("WGPU_BACKEND", "vulkan")]);
     let width = image::open(COFFEE).unwrap().width();
-    let stages = shadersort::reference::bitonic::stage_count(width);
+    let stages = shadersort::reference::bitonic::network(width).len() as u32;
     for backend in ["vulkan", "gl"] {
         let out = dir.path().join(format!("bitonic_{backend}.png"));
         let (stdout, _) = assert_succeeds(

@@ -9,6 +9,7 @@ use shadersort::algorithms::bitonic::Bitonic;
 use shadersort::algorithms::odd_even::PassKind;
 use shadersort::algorithms::ping_pong::StartPicture;
 use shadersort::algorithms::radix::RadixSettings;
+use shadersort::algorithms::radix::plan::{RadixPlan, Sequences};
 use shadersort::algorithms::request::StartRequest;
 use shadersort::algorithms::swap_reader::SwapReader;
 use shadersort::algorithms::{Algorithm, Pipelines, RunSettings, SortRun};
@@ -22,7 +23,7 @@ use shadersort::keys::SortKey;
 use shadersort::keys::options::{Axis, Scope, SortOptions};
 use shadersort::keys::radix_key::RadixKey;
 use shadersort::reference::bitonic::BitonicModel;
-use shadersort::reference::radix::{RadixPlan, Sequences, radix_steps_within};
+use shadersort::reference::radix::radix_steps_within;
 use shadersort::reference::{
     fixed_pixels_stay, lines_are_permutations, odd_even_pass_within, stable_sort_within,
 };

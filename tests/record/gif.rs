@@ -313,10 +313,11 @@ fn bitonic_frames_are_the_model_after_every_stage() {
 /// the CPU model's state through the palette.
 #[test]
 fn radix_records_every_digit_pass_and_scatter_stage_as_the_model_says() {
+    use shadersort::algorithms::radix::plan::{RadixPlan, Sequences};
     use shadersort::keys::options::{Axis, Scope};
     use shadersort::keys::radix_key::RadixKey;
     use shadersort::record::palette::quantize_with_dimmed_twins;
-    use shadersort::reference::radix::{RadixPlan, Sequences, radix_steps};
+    use shadersort::reference::radix::radix_steps;
     let dir = tempfile::tempdir().unwrap();
     let input = random_image(37, 6, 44);
     let name = save(&input, dir.path(), "noise.png");

@@ -76,9 +76,10 @@ fn every_animated_png_frame_is_the_model_exactly_with_its_delay() {
 /// model's dimmed pixels themselves, not a palette's twins.
 #[test]
 fn radix_scatter_stages_are_recorded_exactly() {
+    use shadersort::algorithms::radix::plan::{RadixPlan, Sequences};
     use shadersort::keys::options::{Axis, Scope};
     use shadersort::keys::radix_key::RadixKey;
-    use shadersort::reference::radix::{RadixPlan, Sequences, radix_steps};
+    use shadersort::reference::radix::radix_steps;
     let dir = tempfile::tempdir().unwrap();
     let input = random_image(29, 4, 45);
     let name = save(&input, dir.path(), "noise.png");

@@ -11,6 +11,7 @@ mod layout;
 mod pipelines;
 pub mod plan;
 mod run;
+pub mod stage;
 
 pub use layout::BitonicParams;
 pub use pipelines::{Bitonic, BitonicTuning};

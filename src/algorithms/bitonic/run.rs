@@ -4,6 +4,7 @@
 use super::layout::{BitonicParams, LINE_RANK_BITS, Layout, bits_of};
 use super::pipelines::{Bitonic, BlockPipeline, GLOBAL_WORKGROUP};
 use super::plan::{GpuPlan, Plan, PlanKernel};
+use super::stage::{Stage, stage_count};
 use crate::algorithms::SortRun;
 use crate::algorithms::interval_texture::{self, IntervalMapError, IntervalTexture};
 use crate::algorithms::lens_view::{LensStep, LensView};
@@ -16,7 +17,6 @@ use crate::algorithms::swap_counters::{AddedSince, SwapCounters};
 use crate::gpu::Gpu;
 use crate::intervals::IntervalMap;
 use crate::keys::options::SortOptions;
-use crate::reference::bitonic::{Stage, stage_count};
 use wgpu::util::DeviceExt;
 
 impl Bitonic {

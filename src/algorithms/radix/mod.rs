@@ -18,6 +18,7 @@
 mod carried;
 pub mod image;
 mod pipelines;
+pub mod plan;
 mod run;
 mod settings;
 mod tiling;

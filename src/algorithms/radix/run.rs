@@ -3,6 +3,7 @@
 use super::carried::CarriedIntervals;
 use super::image::ImageSteps;
 use super::pipelines::Radix;
+use super::plan::{RadixPlan, Sequences, stage_limit};
 use super::tiling::{RadixParams, TILE_CHUNK, Tiling};
 use crate::algorithms::SortRun;
 use crate::algorithms::interval_texture::{self, IntervalMapError};
@@ -16,7 +17,6 @@ use crate::algorithms::swap_counters::SwapCounters;
 use crate::gpu::Gpu;
 use crate::intervals::IntervalMap;
 use crate::keys::options::{Axis, Scope};
-use crate::reference::radix::{RadixPlan, Sequences, stage_limit};
 
 impl Radix {
     /// Starts sorting the request's picture with its radix settings. Within intervals, by the
