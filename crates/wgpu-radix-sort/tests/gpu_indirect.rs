@@ -5,10 +5,10 @@
 
 mod gpus;
 
-use gpus::checks::{sorters, upload};
+use gpus::checks::{awkward_floats, rust_order, sorters, upload};
 use gpus::{TestGpu, on_every_gpu, read_u32s};
 use wgpu_radix_sort::distribution::Distribution;
-use wgpu_radix_sort::{KeyKind, RadixSorter, SortError, SortJob, TILE, sort_order_key};
+use wgpu_radix_sort::{KeyKind, RadixSorter, SortError, SortJob, TILE};
 
 /// The capacity the sorts are recorded for: past two tiles.
 const CAPACITY: u32 = 2 * TILE + 100;
@@ -39,7 +39,7 @@ fn check_indirect(
         .unwrap();
     gpu.queue.submit([encoder.finish()]);
     let mut expected: Vec<(u32, u32)> = keys.iter().copied().zip(0..).collect();
-    expected[..len].sort_by_key(|&(k, _)| sort_order_key(k, kind, job.descending));
+    expected[..len].sort_by(|&(a, _), &(b, _)| rust_order(a, b, kind, job.descending, 32));
     let got_keys = read_u32s(gpu, &key_buffer, 0, keys.len());
     let got_values = read_u32s(gpu, &value_buffer, 0, keys.len());
     let want_keys: Vec<u32> = expected.iter().map(|&(k, _)| k).collect();
@@ -63,8 +63,15 @@ fn lengths_read_on_the_gpu_sort_that_many_keys() {
         for (s, sorter) in sorters(gpu).into_iter().enumerate() {
             for word in 0..lengths.len() {
                 let distribution = Distribution::ALL[(s + word) % Distribution::ALL.len()];
-                let keys = distribution.keys(CAPACITY as usize, (s * 31 + word) as u64);
+                let mut keys = distribution.keys(CAPACITY as usize, (s * 31 + word) as u64);
                 let kind = [KeyKind::U32, KeyKind::F32, KeyKind::I32][word % 3];
+                if kind == KeyKind::F32 {
+                    // Zeros, infinities and NaNs, spread over the first keys so short lengths
+                    // sort them too.
+                    for (i, float) in awkward_floats().into_iter().enumerate() {
+                        keys[i * 7 % 40] = float;
+                    }
+                }
                 check_indirect(gpu, &sorter, &keys, &lengths, word, kind);
             }
         }

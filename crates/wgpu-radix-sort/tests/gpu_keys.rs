@@ -4,7 +4,7 @@
 
 mod gpus;
 
-use gpus::checks::{check, check_bits, sorters, upload};
+use gpus::checks::{awkward_floats, check, check_bits, sorters, upload};
 use gpus::{TestGpu, on_every_gpu, read_u32s};
 use wgpu_radix_sort::distribution::Distribution;
 use wgpu_radix_sort::{KeyKind, RadixSorter, SortJob, TILE};
@@ -23,20 +23,23 @@ fn sorted_by_default(gpu: &TestGpu, keys: &[u32], kind: KeyKind) -> Vec<u32> {
 
 #[test]
 fn float_keys_sort_as_floats_in_both_orders_with_stable_values() {
-    let mut floats = vec![0.0f32, -0.0, 1.5, -1.5, f32::INFINITY, f32::NEG_INFINITY, 1e-38, -1e-38, 7.0, 7.0];
-    floats.extend(Distribution::Uniform.keys(5000, 9).into_iter().map(|k| (k as i32 as f32) / 1e6));
-    floats.extend((0..100).map(|i| (i % 7) as f32 - 3.0));
-    let keys: Vec<u32> = floats.iter().map(|f| f.to_bits()).collect();
+    let mut keys = awkward_floats();
+    keys.extend(Distribution::Uniform.keys(5000, 9).into_iter().map(|k| ((k as i32 as f32) / 1e6).to_bits()));
+    keys.extend((0..100).map(|i| ((i % 7) as f32 - 3.0).to_bits()));
+    keys.extend(awkward_floats());
     on_every_gpu(|gpu| {
         for sorter in sorters(gpu) {
             for descending in [false, true] {
                 check(gpu, &sorter, &keys, KeyKind::F32, descending, true);
             }
         }
-        // And the result reads as ordered floats.
+        // And the result reads as floats in total order: -NaN first, -0.0 before +0.0, +NaN last.
         let sorted: Vec<f32> =
             sorted_by_default(gpu, &keys, KeyKind::F32).into_iter().map(f32::from_bits).collect();
-        assert!(sorted.windows(2).all(|w| w[0] <= w[1]), "not ascending as floats");
+        assert!(sorted.windows(2).all(|w| w[0].total_cmp(&w[1]).is_le()), "not ascending as floats");
+        let first_zero = sorted.iter().position(|&f| f == 0.0).unwrap();
+        assert_eq!(sorted[first_zero].to_bits(), 0x8000_0000, "-0.0 before +0.0");
+        assert_eq!((sorted[0].to_bits(), sorted[sorted.len() - 1].to_bits()), (0xffff_ffff, 0x7fff_ffff));
     });
 }
 

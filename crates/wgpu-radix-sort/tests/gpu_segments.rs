@@ -7,7 +7,7 @@
 
 mod gpus;
 
-use gpus::checks::{check_segments, sorters, upload};
+use gpus::checks::{awkward_floats, check_segments, sorters, upload};
 use gpus::{TestGpu, on_every_gpu};
 use wgpu_radix_sort::distribution::Distribution;
 use wgpu_radix_sort::{KeyKind, SegmentedSorter, SortError, SortJob, WORKGROUP_SORT_MAX};
@@ -29,14 +29,20 @@ const SHAPES: [(usize, u32); 12] = [
     (2 * 1920 + 17, 1920),
 ];
 
-/// Every shape, cycling through kinds, orders, key bits and distributions (ties among them).
+/// Every shape, cycling through kinds, orders, key bits and distributions (ties among them):
+/// whole keys of every kind in both orders among them; floats with zeros, infinities and NaNs.
 fn check_shapes(gpu: &TestGpu, sorter: &SegmentedSorter, with_values: bool) {
     for (i, &(len, segment_len)) in SHAPES.iter().enumerate() {
         let distribution = Distribution::ALL[i % Distribution::ALL.len()];
-        let keys = distribution.keys(len, i as u64 + 7);
+        let mut keys = distribution.keys(len, i as u64 + 7);
         let kind = [KeyKind::U32, KeyKind::I32, KeyKind::F32][i % 3];
+        if kind == KeyKind::F32 {
+            for (slot, float) in keys.iter_mut().step_by(3).zip(awkward_floats()) {
+                *slot = float;
+            }
+        }
         let bits = [32, 16, 32, 7][i % 4];
-        check_segments(gpu, sorter, &keys, segment_len, (kind, bits), i % 2 == 1, with_values);
+        check_segments(gpu, sorter, &keys, segment_len, (kind, bits), (i / 2) % 2 == 1, with_values);
     }
 }
 

@@ -1,12 +1,75 @@
 //! What the sort's GPU tests share: the sorters of every path and strategy a GPU runs, keys
-//! uploaded, and a sort checked against the CPU's stable sort.
+//! uploaded, and a sort checked against the CPU's stable sort by Rust's own ordering of the
+//! keys (`u32::cmp`, `i32::cmp`, `f32::total_cmp`), never by the crate's own transform.
 
 use super::{TestGpu as Gpu, read_u32s};
+use std::cmp::Ordering;
 use wgpu::util::DeviceExt;
 use wgpu_radix_sort::{
     KeyKind, RadixSorter, SegmentedSorter, SortError, SortJob, SortPath, SortStrategy, TILE, TileOrder,
-    TileWidths, sort_order_key,
+    TileWidths,
 };
+
+/// How the sort must order two keys of `kind`, by Rust's own ordering of that type: `u32::cmp`,
+/// `i32::cmp`, and `f32::total_cmp` for floats (-NaN < -inf < ... < -0.0 < +0.0 < ... < +inf <
+/// +NaN, NaNs among themselves by their bits: the crate's documented rule); reversed when
+/// `descending`. With `key_bits` below 32 only the low bits of the key as the sort documents
+/// it are compared: an i32's flipped sign bit is then not among them, and a negative float's
+/// bits are complemented (sign-magnitude made two's-complement-like), a positive one's kept.
+pub fn rust_order(a: u32, b: u32, kind: KeyKind, descending: bool, key_bits: u32) -> Ordering {
+    let ascending = if key_bits == 32 {
+        match kind {
+            KeyKind::U32 => a.cmp(&b),
+            KeyKind::I32 => (a as i32).cmp(&(b as i32)),
+            KeyKind::F32 => f32::from_bits(a).total_cmp(&f32::from_bits(b)),
+        }
+    } else {
+        let mask = (1u32 << key_bits) - 1;
+        let low = |k: u32| match kind {
+            KeyKind::F32 if f32::from_bits(k).is_sign_negative() => !k & mask,
+            _ => k & mask,
+        };
+        low(a).cmp(&low(b))
+    };
+    if descending { ascending.reverse() } else { ascending }
+}
+
+/// `keys` with their indices, stably sorted as the sort must order them.
+pub fn expected_order(keys: &[u32], kind: KeyKind, descending: bool, key_bits: u32) -> Vec<(u32, u32)> {
+    let mut expected: Vec<(u32, u32)> = keys.iter().copied().zip(0..).collect();
+    expected.sort_by(|&(a, _), &(b, _)| rust_order(a, b, kind, descending, key_bits));
+    expected
+}
+
+/// Floats every float sort must hold: both zeros, infinities, the smallest normals and
+/// subnormals, equal keys, and NaNs of both signs with different payloads (quiet and
+/// signalling, the largest payloads), as bits.
+#[allow(dead_code, reason = "the device-wide sort's tests of lengths use no floats")]
+pub fn awkward_floats() -> Vec<u32> {
+    let mut floats: Vec<u32> =
+        [0.0f32, -0.0, 1.5, -1.5, f32::INFINITY, f32::NEG_INFINITY, 1e-38, -1e-38, 7.0, 7.0]
+            .iter()
+            .map(|f| f.to_bits())
+            .collect();
+    floats.extend([
+        1,
+        0x8000_0001,
+        f32::MIN_POSITIVE.to_bits(),
+        (-f32::MIN_POSITIVE).to_bits(),
+        0,
+        0x8000_0000,
+    ]);
+    floats.extend([
+        0x7fc0_0000,
+        0xffc0_0000,
+        0x7f80_0001,
+        0xff80_0001,
+        0x7fff_ffff,
+        0xffff_ffff,
+        0x7fc0_0000,
+    ]);
+    floats
+}
 
 /// Where `sorters` switches from reduce-then-scan to OneSweep.
 const SWITCH_AT: u32 = 1000;
@@ -141,9 +204,7 @@ pub fn check_bits(
     gpu.queue.submit([encoder.finish()]);
     let got = read_u32s(gpu, &key_buffer, 0, keys.len());
 
-    let mut expected: Vec<(u32, u32)> = keys.iter().copied().zip(0..).collect();
-    let mask = u32::MAX >> (32 - key_bits);
-    expected.sort_by_key(|&(k, _)| sort_order_key(k, kind, descending) & mask);
+    let expected = expected_order(keys, kind, descending, key_bits);
     let expected_keys: Vec<u32> = expected.iter().map(|&(k, _)| k).collect();
     assert!(got == expected_keys, "{what}: keys differ from the stable sort");
     if with_values {
@@ -182,10 +243,9 @@ pub fn check_segments(
     gpu.queue.submit([encoder.finish()]);
     let got = read_u32s(gpu, &key_buffer, 0, keys.len());
 
-    let mask = u32::MAX >> (32 - key_bits);
     let mut expected: Vec<(u32, u32)> = keys.iter().copied().zip(0..).collect();
     for segment in expected.chunks_mut(segment_len as usize) {
-        segment.sort_by_key(|&(k, _)| sort_order_key(k, kind, descending) & mask);
+        segment.sort_by(|&(a, _), &(b, _)| rust_order(a, b, kind, descending, key_bits));
     }
     let expected_keys: Vec<u32> = expected.iter().map(|&(k, _)| k).collect();
     if got != expected_keys {
