@@ -167,6 +167,7 @@ fn the_page_runs_the_window_app_in_headless_chromium() {
     side_by_side_shows_every_lane(&page, &picture);
     camera::source_camera_shows_the_camera_sorted_live(&page, port);
     without_webgpu_the_page_says_so(&page, port);
+    crate::ci::passed();
 }
 
 /// Every algorithm sorts seeded noise of awkward sizes to the end on the page's GPU exactly as

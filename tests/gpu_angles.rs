@@ -89,6 +89,7 @@ fn every_algorithm_matches_the_model_at_many_angles_and_sizes() {
             check_all(gpu, &kit, &at_angle(degrees, size, key, descending, threshold));
         }
     });
+    crate::common::ci::passed();
 }
 
 /// Which mask a case sorts under.
@@ -198,6 +199,7 @@ fn every_algorithm_matches_the_model_at_angles_within_edges_and_masks() {
             }
         }
     });
+    crate::common::ci::passed();
 }
 
 /// A run restarted in a threshold's intervals, then in none, sorts as a fresh run would, and the
@@ -261,4 +263,5 @@ fn restarts_keep_the_padding_fixed_and_lines_start_the_same_sort() {
         .unwrap();
         assert_eq!(e, IntervalMapError::WholePictureAtAngle);
     });
+    crate::common::ci::passed();
 }

@@ -114,6 +114,7 @@ fn every_stage_matches_the_model_on_awkward_sizes_within_and_across_blocks() {
             }
         }
     });
+    crate::common::ci::passed();
 }
 
 #[test]
@@ -131,6 +132,7 @@ fn intervals_sort_as_segments_stage_by_stage() {
             }
         }
     });
+    crate::common::ci::passed();
 }
 
 #[test]
@@ -149,6 +151,7 @@ fn every_key_order_and_axis_ends_in_the_stable_sort_at_once() {
             }
         }
     });
+    crate::common::ci::passed();
 }
 
 #[test]
@@ -167,6 +170,7 @@ fn ranks_of_31_and_32_bits_sort_and_count_exactly() {
             }
         }
     });
+    crate::common::ci::passed();
 }
 
 #[test]
@@ -197,6 +201,7 @@ fn a_restarted_run_counts_only_its_own_exchanges() {
             assert!(read_texture(gpu, run.state()).unwrap() == *model.state(), "{what}");
         }
     });
+    crate::common::ci::passed();
 }
 
 #[test]
@@ -211,6 +216,7 @@ fn ranks_take_two_words_where_the_key_and_the_origin_do_not_fit_one() {
         assert_eq!(run.total_steps(), network(8200).len() as u32);
         check_batches(gpu, &bitonic, &input, options, None, 7);
     });
+    crate::common::ci::passed();
 }
 
 #[test]
@@ -231,4 +237,5 @@ fn restarting_returns_to_the_input_and_new_intervals_take_effect() {
         run_until(gpu, &mut run, u32::MAX, |_| true).unwrap();
         assert!(read_texture(gpu, run.state()).unwrap() == stable_sort_within(&input, &options, &intervals));
     });
+    crate::common::ci::passed();
 }

@@ -75,6 +75,7 @@ fn every_budgeted_dispatch_matches_the_model_on_awkward_sizes() {
             }
         }
     });
+    crate::common::ci::passed();
 }
 
 #[test]
@@ -88,6 +89,7 @@ fn every_key_and_order_sorts_like_odd_even() {
             }
         }
     });
+    crate::common::ci::passed();
 }
 
 /// Rows already sorted, reversed, and all equal, with an unbounded budget.
@@ -120,6 +122,7 @@ fn an_already_sorted_row_costs_one_phase_pair_and_the_exit_is_exact() {
         }
         check_every_step(gpu, &bubble, &reversed, options, 5);
     });
+    crate::common::ci::passed();
 }
 
 #[test]
@@ -170,4 +173,5 @@ fn lines_at_and_around_the_capacity() {
         run_until(gpu, run.as_mut(), u32::MAX, |_| true).unwrap();
         assert!(read_texture(gpu, run.state()).unwrap() == stable_sort(&input, &options));
     });
+    crate::common::ci::passed();
 }

@@ -225,6 +225,7 @@ fn every_algorithm_matches_the_model_within_intervals_on_awkward_sizes() {
             }
         }
     });
+    crate::common::ci::passed();
 }
 
 /// The special interval maps on one size, along both axes: no pixel can move, every interval one
@@ -249,6 +250,7 @@ fn intervals_of_no_pixels_one_pixel_and_whole_lines_and_every_mask() {
             }
         }
     });
+    crate::common::ci::passed();
 }
 
 /// A run restarted with another map sorts exactly as a run started with it: the window's
@@ -314,6 +316,7 @@ fn restarting_with_another_map_sorts_as_a_fresh_run_would() {
             assert!(sort(&mut run) == stable_sort_within(&input, &options, &narrow), "lane {i}: map added");
         }
     });
+    crate::common::ci::passed();
 }
 
 #[test]
@@ -362,6 +365,7 @@ fn maps_that_cannot_be_used_are_refused_and_leave_the_run_as_it_was() {
         assert_eq!(e, IntervalMapError::WholePicture);
         assert!(e.to_string().contains("drop --scope image"), "{e}");
     });
+    crate::common::ci::passed();
 }
 
 /// The radix view within intervals with its scatter shown in stages, quantised keys and every
@@ -419,6 +423,7 @@ fn radix_scatter_stages_and_quantised_keys_match_the_model_within_intervals() {
             }
         }
     });
+    crate::common::ci::passed();
 }
 
 /// Threshold intervals found on the GPU (a clip's frames take them so) equal the CPU's map id for
@@ -469,6 +474,7 @@ fn threshold_intervals_found_on_the_gpu_equal_the_cpu_map() {
             }
         }
     });
+    crate::common::ci::passed();
 }
 
 /// The radix view within threshold intervals found on the GPU ends in the same picture as within
@@ -509,4 +515,5 @@ fn radix_within_threshold_intervals_found_on_the_gpu_sorts_as_within_the_cpu_map
         let refused = radix.start(gpu, StartRequest::new(&wide, options).found(&kernel, intervals));
         assert!(matches!(refused, Err(IntervalMapError::KeyTooWide(_))));
     });
+    crate::common::ci::passed();
 }

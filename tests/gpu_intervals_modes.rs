@@ -117,6 +117,7 @@ fn intervals_found_on_the_gpu_equal_the_cpu_map_in_every_mode() {
             }
         }
     });
+    crate::common::ci::passed();
 }
 
 /// Every comparison sort within intervals found on the GPU in each mode (a mask alone, threshold
@@ -166,6 +167,7 @@ fn every_algorithm_within_intervals_found_in_every_mode_matches_the_model() {
             }
         }
     });
+    crate::common::ci::passed();
 }
 
 /// The ids the kernel finds in line space for `picture` along `space`'s lines.
@@ -224,6 +226,7 @@ fn intervals_found_on_the_gpu_at_angles_equal_the_cpu_map_in_line_space() {
             }
         }
     });
+    crate::common::ci::passed();
 }
 
 /// Every algorithm sorting line space within intervals found on the GPU at an angle (whole lines,
@@ -270,4 +273,5 @@ fn every_algorithm_within_intervals_found_at_angles_matches_the_model() {
             check_every_algorithm(gpu, &all, &space.gather(&input), options, source, Some(&map), &what);
         }
     });
+    crate::common::ci::passed();
 }

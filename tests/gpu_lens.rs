@@ -113,6 +113,7 @@ fn odd_even_lens_shows_each_pass_pairs_and_swaps_as_the_model_has_them() {
             }
         }
     });
+    crate::common::ci::passed();
 }
 
 #[test]
@@ -143,6 +144,7 @@ fn within_intervals_the_lens_compares_only_pairs_of_one_interval() {
             assert_eq!(lens.compared(), expected, "pass {iteration}");
         }
     });
+    crate::common::ci::passed();
 }
 
 /// The phases the bubble kernel runs on one line in a dispatch of `budget` phases from
@@ -224,6 +226,7 @@ fn bubble_lens_reports_the_phases_each_line_ran_and_its_early_exit() {
             }
         }
     });
+    crate::common::ci::passed();
 }
 
 #[test]
@@ -306,6 +309,7 @@ fn radix_lens_shows_each_pass_digits_prefix_sums_and_destinations() {
             }
         }
     });
+    crate::common::ci::passed();
 }
 
 /// The CPU model of `algorithm` (default settings) after `steps` steps on the line-space
@@ -390,6 +394,7 @@ fn at_an_angle_the_lens_reads_the_line_through_the_point() {
             }
         }
     });
+    crate::common::ci::passed();
 }
 
 /// The bitonic lens shows each stage's line and the state before it as the model has them, the
@@ -451,4 +456,5 @@ fn bitonic_lens_shows_each_stage_pairs_and_exchanges_as_the_model_has_them() {
             }
         }
     });
+    crate::common::ci::passed();
 }

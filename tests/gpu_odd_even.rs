@@ -83,6 +83,7 @@ fn every_pass_matches_the_model_on_awkward_sizes() {
             }
         }
     });
+    crate::common::ci::passed();
 }
 
 #[test]
@@ -99,6 +100,7 @@ fn every_key_and_order_matches_the_model_for_both_pass_kinds() {
             }
         }
     });
+    crate::common::ci::passed();
 }
 
 #[test]
@@ -111,6 +113,7 @@ fn a_photo_matches_the_model_after_every_pass() {
             check_every_pass(gpu, &odd_even, &crop, SortOptions::default(), kind);
         }
     });
+    crate::common::ci::passed();
 }
 
 #[test]
@@ -127,6 +130,7 @@ fn the_whole_photo_sorts_in_batches_to_the_stable_sort() {
             assert!(run.stats().sorted_after.is_some());
         }
     });
+    crate::common::ci::passed();
 }
 
 #[test]
@@ -153,6 +157,7 @@ fn batches_stop_where_asked_and_restart_returns_to_the_input() {
             );
         }
     });
+    crate::common::ci::passed();
 }
 
 #[test]
@@ -180,6 +185,7 @@ fn a_reversed_row_needs_all_w_passes_and_a_sorted_row_stops_at_once() {
         assert!(run.steps_done() < width, "the run stops early once sorted");
         assert!(read_texture(gpu, run.state()).unwrap() == sorted);
     });
+    crate::common::ci::passed();
 }
 
 #[test]
@@ -199,6 +205,7 @@ fn rows_longer_than_the_swap_counter_ring_are_counted_correctly() {
         assert_eq!(run.stats().total_swaps, total);
         assert!(run.steps_done() > 1024, "the ring must have wrapped for this test to mean anything");
     });
+    crate::common::ci::passed();
 }
 
 /// Both software GPUs can write storage from fragment shaders, so the fragment tests above run
@@ -213,4 +220,5 @@ fn the_software_gpus_run_real_fragment_passes() {
         );
         assert_eq!(run.notice(), None);
     });
+    crate::common::ci::passed();
 }

@@ -88,6 +88,7 @@ fn every_algorithm_matches_the_model_along_every_path() {
             check_all(gpu, &kit, &along(*path, *size, *key, *descending, settings, mask.as_ref()));
         }
     });
+    crate::common::ci::passed();
 }
 
 /// A spiral of 35 x 20 pixels in rows of 512: wrapped, the radix view sorts it as one sequence,
@@ -151,4 +152,5 @@ fn a_wrapped_sequence_is_the_radix_views_and_sorts_whole() {
             ));
         });
     }
+    crate::common::ci::passed();
 }

@@ -87,6 +87,7 @@ fn every_step_matches_the_model_for_every_digit_width_and_scope() {
             }
         }
     });
+    crate::common::ci::passed();
 }
 
 #[test]
@@ -116,6 +117,7 @@ fn tiles_of_several_chunks_carry_their_slots_from_chunk_to_chunk() {
             }
         }
     });
+    crate::common::ci::passed();
 }
 
 /// With the exact key the radix view ends where every comparison sort does.
@@ -138,6 +140,7 @@ fn exact_keys_end_in_the_odd_even_picture_for_every_key_and_order() {
             }
         }
     });
+    crate::common::ci::passed();
 }
 
 #[test]
@@ -156,6 +159,7 @@ fn exact_keys_match_the_model_pass_by_pass() {
             );
         }
     });
+    crate::common::ci::passed();
 }
 
 #[test]
@@ -186,6 +190,7 @@ fn one_repeated_colour_never_moves_and_distinct_keys_sort_fully() {
             );
         }
     });
+    crate::common::ci::passed();
 }
 
 /// Without sub-steps the whole picture is sorted by the device-wide sort, step by step: the
@@ -225,6 +230,7 @@ fn whole_picture_steps_on_the_device_sort_match_the_model_across_its_tiles() {
                 .device_sorted()
         );
     });
+    crate::common::ci::passed();
 }
 
 /// Sorts nobody watches sort each line's steps with the segmented sort where a workgroup holds
@@ -251,4 +257,5 @@ fn unwatched_lines_on_the_segmented_sort_match_the_model() {
             radix.start(gpu, StartRequest::new(&long, SortOptions::default()).radix(unwatched)).unwrap();
         assert!(!run.device_sorted(), "lines of 4097 pixels are longer than a workgroup holds");
     });
+    crate::common::ci::passed();
 }

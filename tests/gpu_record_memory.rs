@@ -131,6 +131,7 @@ fn in_memory_recordings_equal_the_files_for_every_algorithm_and_format() {
             }
         }
     });
+    crate::common::ci::passed();
 }
 
 #[test]
@@ -154,6 +155,7 @@ fn an_in_memory_recording_stops_when_asked() {
         assert!(matches!(result, Err(RecordError::Cancelled)), "{result:?}");
         assert_eq!(calls, 3);
     });
+    crate::common::ci::passed();
 }
 
 /// A zip archive's files, (name, contents), in order, as the `zip` crate reads them.

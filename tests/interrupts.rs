@@ -141,6 +141,7 @@ fn term_hup_and_int_leave_the_folder_as_it_was() {
             assert!(after == before, "{case}: a file's bytes changed");
         }
     }
+    crate::ci::passed();
 }
 
 #[test]
@@ -168,6 +169,7 @@ fn a_long_run_without_a_terminal_prints_progress_lines() {
         );
     }
     assert!(lines.iter().any(|l| l.contains("left")), "an estimate of the time left: {stderr}");
+    crate::ci::passed();
 }
 
 /// Names of the run's temporary files in `dir` (`.shadersort-*`).
@@ -229,6 +231,7 @@ fn a_second_signal_ends_the_run_at_once_and_removes_its_temporary() {
     let after = snapshot(dir.path());
     assert_eq!(after.keys().collect::<Vec<_>>(), before.keys().collect::<Vec<_>>(), "files left: {stderr}");
     assert!(after == before, "the older recording changed");
+    crate::ci::passed();
 }
 
 /// A picture whose rows run from light to dark, so odd-even needs about all of its `width`
@@ -319,4 +322,5 @@ fn a_sort_that_will_take_over_30_s_gets_one_note_and_a_short_one_none() {
     let (stderr, status) = stderr_of_out(dir.path(), &short, "note: odd-even needs");
     assert!(!stderr.contains("note: odd-even"), "a note for a short run: {stderr}");
     assert!(status.success(), "the short run ended well: {stderr}");
+    crate::ci::passed();
 }

@@ -66,6 +66,7 @@ fn every_program_validates() {
     for program in PROGRAMS {
         parse(program);
     }
+    crate::ci::passed();
 }
 
 #[test]
@@ -78,6 +79,7 @@ fn every_shader_file_is_part_of_a_program() {
             "shaders/{name} is not compiled by any program in src/gpu/shaders.rs"
         );
     }
+    crate::ci::passed();
 }
 
 #[test]
@@ -89,6 +91,7 @@ fn program_sources_are_the_files_they_name() {
             assert_eq!(&std::fs::read_to_string(dir.join(file)).unwrap(), source, "{}: {file}", program.name);
         }
     }
+    crate::ci::passed();
 }
 
 #[test]
@@ -100,6 +103,7 @@ fn key_ids_and_scales_match_the_rust_mirror() {
     }
     assert_eq!(constant(&module, "HUE_SECTOR"), HUE_SECTOR);
     assert_eq!(constant(&module, "SATURATION_MAX"), SATURATION_MAX);
+    crate::ci::passed();
 }
 
 #[test]
@@ -111,6 +115,7 @@ fn odd_even_entry_points_and_layouts_match_the_rust_side() {
     assert_eq!(entry_point(&module, "odd_even_fragment").stage, naga::ShaderStage::Fragment);
     assert_eq!(entry_point(&module, "fullscreen_vertex").stage, naga::ShaderStage::Vertex);
     assert_eq!(struct_size(&module, "PassParams") as usize, std::mem::size_of::<PassParams>());
+    crate::ci::passed();
 }
 
 #[test]
@@ -122,6 +127,7 @@ fn line_scatter_entry_point_and_workgroup_match_the_rust_side() {
     assert_eq!(scatter.workgroup_size, [WORKGROUP_SIZE[0], WORKGROUP_SIZE[1], 1]);
     // The gather's padding cells: the CPU's mark for them.
     assert_eq!(constant(&module, "NO_TEXEL"), shadersort::angle::line_space::NO_PIXEL);
+    crate::ci::passed();
 }
 
 #[test]
@@ -132,6 +138,7 @@ fn display_entry_points_override_and_params_match_the_rust_side() {
     assert_eq!(struct_size(&module, "PictureParams") as usize, std::mem::size_of::<PictureParams>());
     // src/app/display.rs sets it by name for sRGB surfaces.
     assert!(module.overrides.iter().any(|(_, o)| o.name.as_deref() == Some("SRGB_TARGET")));
+    crate::ci::passed();
 }
 
 #[test]
@@ -144,6 +151,7 @@ fn bubble_entry_point_overrides_and_params_match_the_rust_side() {
         overrides.contains(&"ROW_CAPACITY".to_string()) && overrides.contains(&"WORKGROUP".to_string()),
         "{overrides:?}"
     );
+    crate::ci::passed();
 }
 
 #[test]
@@ -157,6 +165,7 @@ fn bitonic_entry_points_overrides_and_params_match_the_rust_side() {
     for name in ["WORKGROUP", "BLOCK", "WIDE_CAPACITY", "INTERVALS_CAPACITY"] {
         assert!(overrides.contains(&name.to_string()), "{name} missing from {overrides:?}");
     }
+    crate::ci::passed();
 }
 
 #[test]
@@ -166,6 +175,7 @@ fn radix_image_entry_points_and_params_match_the_rust_side() {
         assert_eq!(entry_point(&module, name).stage, naga::ShaderStage::Compute, "{name}");
     }
     assert_eq!(struct_size(&module, "ImageStepParams") as usize, std::mem::size_of::<ImageStepParams>());
+    crate::ci::passed();
 }
 
 #[test]
@@ -175,6 +185,7 @@ fn radix_entry_points_and_params_match_the_rust_side() {
         assert_eq!(entry_point(&module, name).stage, naga::ShaderStage::Compute, "{name}");
     }
     assert_eq!(struct_size(&module, "RadixParams") as usize, std::mem::size_of::<RadixParams>());
+    crate::ci::passed();
 }
 
 /// A kernel body around the early exit, with the exit condition as given.
@@ -203,6 +214,7 @@ fn validates(source: &str) -> Result<(), String> {
 fn the_uniform_early_exit_validates() {
     validates(&early_exit_kernel("workgroupUniformLoad(&swapped) == 0u"))
         .expect("the uniform early exit validates");
+    crate::ci::passed();
 }
 
 /// A tripwire, not a proof: naga 30 does not check barriers against uniformity at all (it
@@ -222,6 +234,7 @@ fn naga_does_not_yet_enforce_barrier_uniformity() {
         validates(&early_exit_kernel("lid == rounds")).is_ok(),
         "naga now rejects a barrier under a varying value"
     );
+    crate::ci::passed();
 }
 
 /// The uniformity rule, enforced by a compiler that implements it: Tint (Dawn's WGSL compiler,
@@ -285,6 +298,7 @@ fn tint_enforces_the_uniformity_rule() {
     let version = package.lines().find(|l| l.contains("\"version\"")).and_then(|l| l.split('"').nth(3));
     let version = version.unwrap_or("of no version");
     ci::ran("tint", &format!("{} programs checked, webgpu (Dawn) {version}", accepted + 3));
+    crate::ci::passed();
 }
 
 #[test]
@@ -292,4 +306,5 @@ fn key_extraction_matches_the_rust_side() {
     let (module, _) = parse(&KEY_BUFFER_PROGRAM);
     assert_eq!(entry_point(&module, "extract_keys").stage, naga::ShaderStage::Compute);
     assert_eq!(struct_size(&module, "KeyParams") as usize, std::mem::size_of::<KeyParams>());
+    crate::ci::passed();
 }

@@ -363,6 +363,7 @@ fn keys_step_the_sort_and_the_picture_follows_on_both_backends() {
     for backend in ["vulkan", "gl"] {
         keys_step_the_sort_and_the_picture_follows(backend);
     }
+    crate::clips::ci::passed();
 }
 
 fn keys_step_the_sort_and_the_picture_follows(backend: &str) {
@@ -485,6 +486,7 @@ fn interval_flags_the_mode_key_and_the_intervals_overlay_on_both_backends() {
     for backend in ["vulkan", "gl"] {
         interval_flags_the_mode_key_and_the_intervals_overlay(backend);
     }
+    crate::clips::ci::passed();
 }
 
 fn interval_flags_the_mode_key_and_the_intervals_overlay(backend: &str) {
@@ -614,6 +616,7 @@ fn the_row_lens_shows_the_line_the_gpu_holds_on_both_backends() {
     for backend in ["vulkan", "gl"] {
         the_row_lens_shows_the_line_the_gpu_holds(backend);
     }
+    crate::clips::ci::passed();
 }
 
 fn the_row_lens_shows_the_line_the_gpu_holds(backend: &str) {
@@ -695,6 +698,7 @@ fn a_recording_cut_short_by_closing_or_sigterm_leaves_nothing() {
     assert_eq!(status.code(), Some(143), "SIGTERM ends the window with 128 + 15: {}", s.log_text());
     assert!(s.log_text().contains("terminated (SIGTERM)"), "{}", s.log_text());
     assert_eq!(gif_folder(&s), Vec::<String>::new(), "SIGTERM mid-recording left files: {}", s.log_text());
+    crate::clips::ci::passed();
 }
 
 /// A clip plays with every frame sorted; Space pauses it on a frame whose passes the step keys
@@ -775,4 +779,5 @@ fn a_clip_plays_sorted_pauses_on_a_frame_steps_and_records() {
     wait_for("the window to close", Duration::from_secs(20), || s.app.0.try_wait().unwrap().is_some());
     let status = s.app.0.wait().unwrap();
     assert!(status.success(), "the app failed: {}", s.log_text());
+    crate::clips::ci::passed();
 }

@@ -90,6 +90,7 @@ fn every_frame_of_a_clip_sorts_exactly_with_every_algorithm() {
         let what = format!("threshold intervals on {backend} with {with}");
         assert_frames_equal(&folder_frames(&out), &expected, &what);
     }
+    crate::clips::ci::passed();
 }
 
 /// A 4:2:0 clip comes through the pipe as 4:2:0 and is converted by shadersort's model (BT.601
@@ -168,6 +169,7 @@ fn a_420_clip_goes_through_as_420_and_sorts_exactly() {
             }
         }
     }
+    crate::clips::ci::passed();
 }
 
 /// A folder of frames and a numbered pattern go in (at --frame-rate), sorted exactly as the
@@ -209,6 +211,7 @@ fn frame_folders_and_patterns_go_in_at_the_frame_rate() {
     let to_folder = dir.path().join("sorted-shots/");
     assert_succeeds(&[arg(&pattern), "--algorithm", "bitonic", "--out", arg(&to_folder)], &[]);
     assert_frames_equal(&folder_frames(&to_folder), &sorted, "a pattern to a folder");
+    crate::clips::ci::passed();
 }
 
 /// A run that must fail: its arguments, its environment and the fragments of its error line.
@@ -299,6 +302,7 @@ fn bad_clips_fail_with_one_line_and_leave_nothing() {
     let still = d.join("still.png");
     assert_succeeds(&[COFFEE, "--algorithm", "radix", "--out", arg(&still)], &[("PATH", "/nowhere")]);
     assert!(open(&still).1 == stable_sort(&coffee(), &SortOptions::default()), "the still picture");
+    crate::clips::ci::passed();
 }
 
 /// The window's reader lands on the frame asked for, wherever it starts: in a lossless clip, in
@@ -366,6 +370,7 @@ fn a_seek_lands_on_the_frame_a_whole_decode_gives() {
         }
         assert_eq!(rest, [29, 30], "{}", clip.display());
     }
+    crate::clips::ci::passed();
 }
 
 /// The window opens a clip from its dialog or a drop on a thread of its own (ffmpeg reads a
@@ -418,4 +423,5 @@ fn a_clip_opened_on_its_own_thread_gives_its_first_frame_or_the_reason() {
 
     let why = format!("{:#}", answer(&not_a_video, SizeLimit::new(16384, None, true)).err().unwrap());
     assert!(why.contains("notes.mkv") && !why.contains('\n'), "{why}");
+    crate::clips::ci::passed();
 }

@@ -91,6 +91,7 @@ fn every_algorithm_takes_a_420_clip_on_the_gpu_whole_and_within_a_threshold() {
             }
         }
     }
+    crate::clips::ci::passed();
 }
 
 /// Every algorithm within a mask alone, a threshold with the mask, edges and random intervals (the
@@ -158,6 +159,7 @@ fn every_algorithm_takes_a_420_clip_on_the_gpu_within_masks_edges_and_random_int
             assert_frames_equal(&frames_of(&out, (w, h)), &expected, &what);
         }
     }
+    crate::clips::ci::passed();
 }
 
 /// Every algorithm at an angle (one angle each, both orders of lines, rows- and
@@ -228,6 +230,7 @@ fn every_algorithm_takes_a_420_clip_on_the_gpu_at_an_angle_in_every_mode() {
             assert_frames_equal(&frames_of(&out, (w, h)), &expected, &what);
         }
     }
+    crate::clips::ci::passed();
 }
 
 /// `--sweep` on a clip along rows and at an angle: each frame within its own threshold, its
@@ -264,4 +267,5 @@ fn a_threshold_sweep_over_a_clip_finds_each_frames_intervals_on_the_gpu() {
         assert!(stderr.contains(NOTHING_ON_THE_CPU), "{what}: CPU stages ran:\n{stderr}");
         assert_frames_equal(&frames_of(&out, (w, h)), &expected, &what);
     }
+    crate::clips::ci::passed();
 }

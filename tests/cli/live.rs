@@ -130,6 +130,7 @@ fn a_live_stream_is_sorted_as_it_comes_frame_by_frame() {
         String::from_utf8_lossy(&streams.stdout).contains("codec_type=audio"),
         "the stream's audio is kept"
     );
+    crate::clips::ci::passed();
 }
 
 /// A source that stops sending ends the recording after a pause with one error line that says
@@ -173,6 +174,7 @@ fn a_stream_that_stops_or_ctrl_c_leaves_a_whole_file() {
     let recorded = frames_of(&stopped, SIZE);
     assert!(line.contains(&format!("the {} frames recorded before", recorded.len())), "{line}");
     assert_received_in_order(&recorded, &models, "stopped");
+    crate::clips::ci::passed();
 }
 
 /// ffmpeg's filter that fits a large live source gives the size a picture is downscaled to.
@@ -191,6 +193,7 @@ fn the_live_downscale_filter_gives_the_size_limits_size() {
         let want = if w.max(h) > 100 { shadersort::picture::input::scaled_size(w, h, 100) } else { (w, h) };
         assert_eq!(got, want, "{w}x{h}");
     }
+    crate::clips::ci::passed();
 }
 
 /// A source that sends nothing, a missing camera and flags that do not go with a live source
@@ -227,4 +230,5 @@ fn bad_live_sources_and_flags_are_refused_in_one_line() {
     // A picture and a live source at once is a usage error (clap's own, exit 2).
     let both = super::run(&[super::COFFEE, "--live", &silent, "--out", o], &[]);
     assert_eq!(both.status.code(), Some(2));
+    crate::clips::ci::passed();
 }

@@ -168,6 +168,7 @@ fn the_hand_made_png_is_valid_when_it_has_pixels() {
     std::fs::write(&path, hand_made_png(3, 2)).unwrap();
     let (color, pixels) = open(&path);
     assert_eq!((color, pixels.dimensions()), (ColorType::Rgba8, (3, 2)));
+    crate::clips::ci::passed();
 }
 
 #[test]
@@ -203,6 +204,7 @@ fn bad_inputs_are_refused_in_one_line_naming_the_file() {
     std::fs::write(inputs.join("zero.png"), hand_made_png(0, 5)).unwrap();
     let line = fails(&inputs.join("zero.png"), "nothing to sort");
     assert!(line.contains("0x5 pixels"), "{line}");
+    crate::clips::ci::passed();
 }
 
 #[test]
@@ -218,6 +220,7 @@ fn a_picture_over_the_size_limit_is_refused_with_no_downscale() {
         &["more than 100 on a side", "the built-in picture coffee.png is 600x400", "--no-downscale"],
     );
     assert!(line.contains("coffee"), "the message should name the picture: {line}");
+    crate::clips::ci::passed();
 }
 
 #[test]
@@ -242,6 +245,7 @@ fn bad_outputs_are_refused_before_anything_is_written() {
     std::fs::write(&jpeg, b"an earlier output").unwrap();
     let missing = tmp.join("missing.png");
     assert_fails(&[arg(&missing), "--out", arg(&jpeg)], &[], tmp, &["no such file"]);
+    crate::clips::ci::passed();
 }
 
 #[test]
@@ -255,6 +259,7 @@ fn no_gpu_adapter_says_how_to_get_one() {
         dir.path(),
         &["no GPU adapter found", "mesa-vulkan-drivers", "metal", "WGPU_BACKEND"],
     );
+    crate::clips::ci::passed();
 }
 
 /// Runs the program in `dir` with no display to open a window on (and no log level).
@@ -285,6 +290,7 @@ fn without_a_display_the_window_fails_with_a_clear_message() {
             "{line}"
         );
     }
+    crate::clips::ci::passed();
 }
 
 /// The window takes the interval flags: without a display it gets as far as opening the window
@@ -323,6 +329,7 @@ fn the_window_takes_interval_flags_and_checks_the_mask_before_opening() {
     assert!(line.contains("missing_mask.png") && !line.contains("cannot open a window"), "{line}");
     let line = window_error(&["--sweep", "0..1"]);
     assert!(line.contains("--sweep") && line.contains("add --record"), "{line}");
+    crate::clips::ci::passed();
 }
 
 /// The done-when check: the built-in picture sorted by luma on both software GPUs, with both
@@ -364,6 +371,7 @@ fn coffee_is_sorted_identically_on_vulkan_and_gl_by_compute_and_fragment_passes(
     for (backend, pass, out) in &runs[1..] {
         assert!(std::fs::read(out).unwrap() == first, "{backend} {pass} differs from vulkan compute");
     }
+    crate::clips::ci::passed();
 }
 
 #[test]
@@ -379,6 +387,7 @@ fn max_size_downscales_with_a_note() {
     assert_eq!(sorted.dimensions(), (100, 67));
     assert!(is_sorted(&sorted, &SortOptions::default()));
     assert_eq!(names_in(dir.path()), ["small.png"]);
+    crate::clips::ci::passed();
 }
 
 #[test]
@@ -396,6 +405,7 @@ fn passes_stops_after_that_many_passes() {
     }
     assert!(open(&dir.path().join("passes_0.png")).1 == input, "--passes 0 must leave the picture unchanged");
     assert!(!is_sorted(&open(&dir.path().join("passes_3.png")).1, &opts), "3 passes cannot sort coffee");
+    crate::clips::ci::passed();
 }
 
 #[test]
@@ -434,6 +444,7 @@ fn every_colour_type_is_read_as_rgba8_and_alpha_is_kept_only_when_present() {
         // Without alpha in the input every RGBA8 alpha is 255, so dropping it loses nothing.
         assert!(sorted == stable_sort(&input, &opts), "{name}: not the stable sort of the RGBA8 input");
     }
+    crate::clips::ci::passed();
 }
 
 #[test]
@@ -454,6 +465,7 @@ fn columns_sort_by_hue_in_reverse() {
     assert!(!is_sorted(&sorted, &SortOptions { descending: false, ..opts }), "the order is not reversed");
     assert!(lines_are_permutations(&input, &sorted, Axis::Columns), "some column lost or gained pixels");
     assert!(sorted == stable_sort(&input, &opts));
+    crate::clips::ci::passed();
 }
 
 /// The bubble sort gives the same file as odd-even, in one dispatch, on both software GPUs.
@@ -471,6 +483,7 @@ fn bubble_sorts_coffee_to_the_same_file_as_odd_even() {
         assert!(stdout.contains("ran 1 of 1 dispatches"), "one unbounded dispatch: {stdout}");
         assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&reference).unwrap(), "{backend}");
     }
+    crate::clips::ci::passed();
 }
 
 /// The bitonic network gives the same file as odd-even (the stable sort) on both software GPUs,
@@ -491,6 +504,7 @@ fn bitonic_sorts_coffee_to_the_same_file_as_odd_even() {
         assert!(stdout.contains(&format!("ran {stages} of {stages} stages")), "every stage: {stdout}");
         assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&reference).unwrap(), "{backend}");
     }
+    crate::clips::ci::passed();
 }
 
 /// The radix view with the exact key gives the same file as odd-even on both software GPUs, in
@@ -524,6 +538,7 @@ fn radix_sorts_coffee_to_the_same_file_as_odd_even_and_the_whole_picture_into_a_
     before.sort_unstable();
     after.sort_unstable();
     assert!(before == after, "the whole picture lost or gained pixels");
+    crate::clips::ci::passed();
 }
 
 #[test]
@@ -545,6 +560,7 @@ fn radix_flags_are_checked_in_one_line() {
     let output = run(&[COFFEE, "--algorithm", "radix", "--digit-bits", "3", "--out", arg(&out)], &[]);
     assert_eq!(output.status.code(), Some(2), "clap refuses a digit width it does not know");
     assert!(String::from_utf8_lossy(&output.stderr).contains("use 1, 2, 4 or 8"));
+    crate::clips::ci::passed();
 }
 
 #[test]
@@ -578,6 +594,7 @@ fn bench_flags_are_checked_in_one_line_before_any_gpu_work() {
     );
     #[cfg(not(feature = "peers"))]
     assert_fails(&["bench", "radix", "--peers"], &[], dir.path(), &["--peers", "--features peers"]);
+    crate::clips::ci::passed();
 }
 
 /// A mask of `width` x `height` in black and white blocks, saved as an RGB PNG.
@@ -667,6 +684,7 @@ fn intervals_and_masks_sort_to_the_same_model_file_with_every_algorithm() {
         }
         assert!(files.windows(2).all(|f| f[0] == f[1]), "{name}: the algorithms wrote different files");
     }
+    crate::clips::ci::passed();
 }
 
 /// A picture downscaled to fit takes its mask along: the mask is checked against the
@@ -685,6 +703,7 @@ fn a_mask_is_checked_at_the_pictures_size_and_scaled_with_it() {
     let intervals =
         IntervalMap::compute(&small, Axis::Rows, &IntervalSettings::default(), Some(&mask)).unwrap();
     assert!(open(&out).1 == stable_sort_within(&small, &SortOptions::default(), &intervals));
+    crate::clips::ci::passed();
 }
 
 #[test]
@@ -739,6 +758,7 @@ fn interval_errors_are_one_line_and_leave_no_files() {
     let output = run(&["--threshold", "0.2..1.3", "--out", arg(&out)], &[]);
     assert!(String::from_utf8_lossy(&output.stderr).contains("1.3 is outside 0..1"));
     assert_eq!(std::fs::read(&out).unwrap(), b"an earlier output");
+    crate::clips::ci::passed();
 }
 
 /// The CPU model of a whole sort at an angle: the picture gathered into line space, each interval
@@ -817,6 +837,7 @@ fn an_angle_sorts_along_its_lines_keeping_every_pixel() {
 
     assert!(sort("a90.png", &["--angle", "90"]).0 == sort("columns.png", &["--axis", "columns"]).0);
     assert!(sort("a-360.png", &["--angle", "-360"]).0 == sort("rows.png", &[]).0);
+    crate::clips::ci::passed();
 }
 
 #[test]
@@ -853,6 +874,7 @@ fn angle_errors_are_one_line_and_leave_no_files() {
     assert_eq!(output.status.code(), Some(2), "clap refuses an angle it cannot read");
     assert!(String::from_utf8_lossy(&output.stderr).contains("like 30 or -45"));
     assert!(!out.exists());
+    crate::clips::ci::passed();
 }
 
 mod bench_video;

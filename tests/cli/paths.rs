@@ -58,6 +58,7 @@ fn every_path_sorts_along_its_lines_like_the_model() {
     let (_, sorted) = sort("threshold.png", &["--path", "rings", "--threshold", "0.2..0.8"]);
     assert!(sorted == space.scatter(&lines), "rings within a threshold are not the model");
     assert!(sorted != sort("rings.png", &["--path", "rings"]).1, "the threshold changed nothing");
+    crate::clips::ci::passed();
 }
 
 /// 160x120 is one sequence of 19200 pixels: more than a texture row here (16384).
@@ -85,6 +86,7 @@ fn a_long_sequence_is_sorted_whole_by_radix_and_refused_by_the_others() {
             &["one sequence of 19200 pixels", "--algorithm radix"],
         );
     }
+    crate::clips::ci::passed();
 }
 
 /// A recording along rays (an animated PNG: exact) starts from the picture and ends in the
@@ -122,6 +124,7 @@ fn clips_and_recordings_take_paths() {
     for (k, (sorted, frame)) in frames_of(&out, size).iter().zip(frames_of(&clip, size)).enumerate() {
         assert!(*sorted == sorted_along(&frame, &rings, &options), "frame {k} is not the model's");
     }
+    crate::clips::ci::passed();
 }
 
 #[test]
@@ -162,4 +165,5 @@ fn path_errors_are_one_line_and_leave_no_files() {
         );
         assert!(!std::path::Path::new(out).exists());
     }
+    crate::clips::ci::passed();
 }

@@ -1,7 +1,8 @@
 //! What the tests and CI tell each other: on/off switches read strictly from the environment
 //! (`SHADERSORT_SKIP_*`, `SHADERSORT_REQUIRE_*`), and the ledger, a file named by
 //! `SHADERSORT_TEST_LEDGER` to which a test appends a line for each backend, tool and window it
-//! really used, so `.ci/run` can print what ran and fail when something it needs did not.
+//! really used, and one when all its checks passed ([`passed`]), so `.ci/run` can print what
+//! ran and fail when something it needs did not (`.ci/summary`, `.ci/families`).
 //!
 //! Shared by every test binary through `mod common` or `#[path]` (tests/common/mod.rs,
 //! tests/clips/mod.rs, tests/window.rs, tests/browser.rs, tests/shaders.rs, tests/interrupts.rs,
@@ -40,6 +41,24 @@ pub fn ran(what: &str, detail: &str) {
         .open(&path)
         .and_then(|mut file| file.write_all(line.as_bytes()))
         .unwrap_or_else(|e| panic!("{LEDGER}={}: {e}", path.to_string_lossy()));
+}
+
+/// Appends `passed: FAMILY TEST` to the ledger. Every test calls it as its last statement, so
+/// the line is written only once every check before it passed: a test that skips returns
+/// before it, and one that fails panics before it. The family is the package and the test
+/// binary, with the test's module within the binary (`shadersort/cli::live`); the test's name
+/// is its thread's, which libtest names after the test. `.ci/families` lists how many tests
+/// of each family CI must see pass.
+pub fn passed() {
+    let thread = std::thread::current();
+    let name = thread.name().filter(|&name| name != "main");
+    let name =
+        name.unwrap_or_else(|| panic!("ci::passed() runs on the test's own thread, which libtest names"));
+    let (module, test) = match name.rsplit_once("::") {
+        Some((module, test)) => (format!("::{module}"), test),
+        None => (String::new(), name),
+    };
+    ran("passed", &format!("{}/{}{module} {test}", env!("CARGO_PKG_NAME"), env!("CARGO_CRATE_NAME")));
 }
 
 /// The first line `program --version` (or `-version`) prints, for the ledger.

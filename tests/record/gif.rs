@@ -88,6 +88,7 @@ fn every_frame_is_the_model_at_its_pass_for_a_photo_like_picture() {
     let stdout = ok(&[&name, "--record", "g.gif"], dir.path());
     assert!(stdout.contains("recorded 42 frames"), "{stdout}");
     assert_eq!(check_frames(&dir.path().join("g.gif"), &input, &SortOptions::default(), 1, 41, 3), 42);
+    crate::ci::passed();
 }
 
 #[test]
@@ -118,6 +119,7 @@ fn few_colours_are_recorded_losslessly_and_many_through_one_palette() {
     check_recording(&dir.path().join("plain.gif"), &many, &SortOptions::default(), plain);
     let (dithered, plain) = (quantize(&many, [0; 3], true), quantize(&many, [0; 3], false));
     assert_ne!(dithered.indices, plain.indices, "--no-dither must change the indices");
+    crate::ci::passed();
 }
 
 #[test]
@@ -158,6 +160,7 @@ fn columns_reverse_and_fragment_passes_record_the_same_frames_on_both_backends()
     let sorted = stable_sort(&input, &options);
     assert!(odd_even_passes(&input, &options, 22) != sorted, "this picture must take every pass");
     assert_eq!(check_frames(&dir.path().join("c.gif"), &input, &options, 1, 23, 4), 24);
+    crate::ci::passed();
 }
 
 #[test]
@@ -171,6 +174,7 @@ fn frames_may_span_more_passes_than_the_swap_counters_hold() {
     let name = save(&input, dir.path(), "long.png");
     ok(&[&name, "--record", "long.gif", "--every", "1100"], dir.path());
     assert_eq!(check_frames(&dir.path().join("long.gif"), &input, &SortOptions::default(), 1100, 1200, 3), 3);
+    crate::ci::passed();
 }
 
 /// `--scale 3 --background 0000ff`: every frame (each written as the region that changed,
@@ -196,6 +200,7 @@ fn scale_enlarges_pixels_and_transparency_is_blended_over_the_background() {
         let [r, g, b] = composite(src, [0, 0, 255]);
         assert_eq!(p.0, [r, g, b, 255], "pixel ({x}, {y})");
     }
+    crate::ci::passed();
 }
 
 #[test]
@@ -209,6 +214,7 @@ fn a_sorted_picture_stops_at_once_and_the_default_path_is_under_gifs() {
     let frames = gif_frames(&path);
     assert!(frames.len() <= 2, "{} frames for a picture that was already sorted", frames.len());
     assert!(frames.iter().all(|(f, _)| *f == sorted));
+    crate::ci::passed();
 }
 
 #[test]
@@ -231,6 +237,7 @@ fn bad_recordings_are_refused_and_leave_existing_files_alone() {
     let stdout = ok(&[&name, "--record", "keep.gif", "--max-frames", "20"], dir.path());
     assert!(stdout.contains("recorded"), "{stdout}");
     assert!(gif_frames(&dir.path().join("keep.gif")).len() <= 20);
+    crate::ci::passed();
 }
 
 #[cfg(unix)]
@@ -261,6 +268,7 @@ fn ctrl_c_leaves_the_old_file_and_no_temporary() {
     assert!(stderr.contains("interrupted"), "{stderr}");
     assert_eq!(std::fs::read(dir.path().join("old.gif")).unwrap(), b"previous");
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "the temporary file must be gone");
+    crate::ci::passed();
 }
 
 #[test]
@@ -276,6 +284,7 @@ fn bubble_frames_are_the_model_every_phase_budget() {
     assert_eq!(check_frames(&dir.path().join("b.gif"), &input, &SortOptions::default(), 2, 41, 3), 22);
     ok(&[&name, "--algorithm", "bubble", "--phases-per-step", "5", "--record", "b5.gif"], dir.path());
     assert_eq!(check_frames(&dir.path().join("b5.gif"), &input, &SortOptions::default(), 5, 41, 3), 10);
+    crate::ci::passed();
 }
 
 /// The bitonic network records one frame per stage, each the CPU model's state after that stage
@@ -306,6 +315,7 @@ fn bitonic_frames_are_the_model_after_every_stage() {
         );
     }
     assert!(model.state() == &stable_sort(&indexed, &options), "the last frame is not the stable sort");
+    crate::ci::passed();
 }
 
 /// The radix view records one frame per digit pass, or per scatter stage with `--sub-steps`,
@@ -355,4 +365,5 @@ fn radix_records_every_digit_pass_and_scatter_stage_as_the_model_says() {
         // (Without stages the palette has up to 255 colours, so indices above 127 are not twins.)
         assert!(saw_dimmed || !sub_steps, "{gif}: a staged scatter shows waiting pixels dimmed");
     }
+    crate::ci::passed();
 }

@@ -42,6 +42,7 @@ fn a_recording_within_intervals_is_the_model_at_every_pass() {
     let sorted =
         through_palette(&stable_sort_within(&indexed, &options, &intervals), &quantized.palette.colours);
     assert!(frames.last().unwrap().0 == sorted, "the last frame has every interval sorted");
+    crate::ci::passed();
 }
 
 /// `--record --sweep FROM..TO`: frame k is the picture sorted to the end within the threshold
@@ -95,6 +96,7 @@ fn a_threshold_sweep_records_one_fully_sorted_frame_per_threshold() {
         pictures.push(frame.clone());
     }
     assert!(pictures[0] != pictures[5], "the sweep must change the picture for this test to mean anything");
+    crate::ci::passed();
 }
 
 #[test]
@@ -107,6 +109,7 @@ fn a_sweep_goes_to_the_default_path_and_needs_a_recording() {
     let line = fails(&[&name, "--sweep", "0..1", "--out", "x.png"], dir.path(), "--sweep");
     assert!(line.contains("add --record"), "{line}");
     assert!(!dir.path().join("x.png").exists());
+    crate::ci::passed();
 }
 
 /// `--record` at an angle within threshold intervals: every frame is the odd-even model in line
@@ -157,4 +160,5 @@ fn recordings_at_an_angle_are_the_model_scattered_at_every_pass() {
         let model = space.scatter(&stable_sort_within(&lines, &rows, &intervals));
         assert!(*frame == through_palette(&model, &quantized.palette.colours), "sweep frame {k}");
     }
+    crate::ci::passed();
 }

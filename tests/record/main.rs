@@ -2,6 +2,8 @@
 //! GIFs through their palette; [`png`] decodes animated PNGs and folders of PNG frames, which must
 //! be exact.
 
+#[path = "../common/ci.rs"]
+mod ci;
 mod gif;
 #[path = "../clips/gif.rs"]
 mod gif_frames;

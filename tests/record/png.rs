@@ -70,6 +70,7 @@ fn every_animated_png_frame_is_the_model_exactly_with_its_delay() {
             "{file}: the last frame is sorted"
         );
     }
+    crate::ci::passed();
 }
 
 /// The radix view's staged scatters show waiting pixels dimmed: in an animated PNG they are the
@@ -99,6 +100,7 @@ fn radix_scatter_stages_are_recorded_exactly() {
         let (state, _) = radix_steps(&input, seqs, &plan, k as u32);
         assert!(*frame == state, "frame {k} differs from the model");
     }
+    crate::ci::passed();
 }
 
 /// `--record DIR/`: one whole PNG per frame, scaled, the model at each pass; the output names
@@ -134,6 +136,7 @@ fn a_folder_holds_every_frame_and_is_replaced_whole() {
     left.sort();
     assert_eq!(left, ["mine", "out", "small.png"], "nothing else is written");
     assert_eq!(std::fs::read(dir.path().join("mine/notes.txt")).unwrap(), b"keep");
+    crate::ci::passed();
 }
 
 /// A threshold sweep as an animated PNG: frame k is the picture sorted within threshold k's
@@ -161,6 +164,7 @@ fn a_threshold_sweep_records_exact_frames() {
         let intervals = IntervalMap::compute(&input, options.axis, &settings, None).unwrap();
         assert!(*frame == stable_sort_within(&input, &options, &intervals), "frame {k}");
     }
+    crate::ci::passed();
 }
 
 /// README's bitonic APNG (`--algorithm bitonic --threshold 0.3..0.9 --axis columns --fps 8`) on a
@@ -208,4 +212,5 @@ fn bitonic_within_a_threshold_along_columns_records_every_stage_exactly() {
         "the last frame is each interval sorted"
     );
     assert!(fixed_pixels_stay(&input, last, &intervals), "pixels outside the threshold stay");
+    crate::ci::passed();
 }

@@ -144,4 +144,5 @@ fn zoom_back_speed_lens_key_order_direction_pass_kind_and_radix_keys() {
     s.keys(&["q"]);
     wait_for("the window to close", Duration::from_secs(20), || s.app.0.try_wait().unwrap().is_some());
     assert!(s.app.0.wait().unwrap().success(), "the app failed: {}", s.log_text());
+    crate::clips::ci::passed();
 }

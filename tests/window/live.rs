@@ -66,6 +66,7 @@ fn a_live_stream_shows_sorted_and_a_paused_frame_saves_as_the_model() {
     s.keys(&["q"]);
     wait_for("the window to close", Duration::from_secs(20), || s.app.0.try_wait().unwrap().is_some());
     drop(sender);
+    crate::clips::ci::passed();
 }
 
 /// Every frame of the take at `gif` is a model frame mapped to the first frame's palette (its

@@ -61,6 +61,7 @@ fn workgroup_memory_sorts_each_segment_stably() {
         check_segments(gpu, &sorter, &keys, WORKGROUP_SORT_MAX, (KeyKind::F32, 32), true, true);
         check_segments(gpu, &sorter, &keys, 3, (KeyKind::U32, 32), false, true);
     });
+    crate::gpus::ci::passed();
 }
 
 #[test]
@@ -82,6 +83,7 @@ fn long_segments_sort_through_the_device_wide_sort() {
         check_segments(gpu, &sorter, &keys, keys.len() as u32, (KeyKind::F32, 32), true, true);
         check_segments(gpu, &sorter, &keys, u32::MAX, (KeyKind::U32, 20), false, false);
     });
+    crate::gpus::ci::passed();
 }
 
 #[test]
@@ -97,6 +99,7 @@ fn a_default_device_sorts_shorter_pairs_in_workgroup_memory() {
         check_segments(&small, &sorter, &keys, 3840, (KeyKind::U32, 32), false, true);
         small.check().unwrap();
     });
+    crate::gpus::ci::passed();
 }
 
 #[test]
@@ -131,4 +134,5 @@ fn bad_segment_jobs_are_refused() {
             Err(SortError::KeyBits { bits: 0 })
         );
     });
+    crate::gpus::ci::passed();
 }

@@ -34,6 +34,7 @@ fn every_length_up_to_300_sorts_like_a_stable_sort() {
             }
         }
     });
+    crate::gpus::ci::passed();
 }
 
 #[test]
@@ -52,6 +53,7 @@ fn lengths_around_tile_boundaries_and_every_distribution() {
             }
         }
     });
+    crate::gpus::ci::passed();
 }
 
 /// Where a device allows less workgroup memory, the sort reorders tiles in workgroup memory
@@ -103,6 +105,7 @@ fn devices_with_less_workgroup_memory_reorder_only_what_fits() {
         let expected = if matches!(SortPath::subgroup_size(&full.device), Some(8 | 16)) { 2 } else { 1 };
         assert_eq!(written_directly.len(), expected, "{written_directly:?} on {}", full.describe());
     });
+    crate::gpus::ci::passed();
 }
 
 /// Lavapipe's subgroups are as wide as asked: `LP_NATIVE_VECTOR_WIDTH / 32` lanes (`.ci/run`
@@ -131,6 +134,7 @@ fn lavapipe_subgroups_are_as_wide_as_asked() {
         }
         gpus::ci::ran("radix sort subgroups", &lanes.map_or("none".into(), |n| n.to_string()));
     });
+    crate::gpus::ci::passed();
 }
 
 /// Sorted input skips every pass and a digit shared by all keys only copies: a descent missed
@@ -164,6 +168,7 @@ fn sorted_input_and_constant_digits_take_the_short_ways_correctly() {
             }
         }
     });
+    crate::gpus::ci::passed();
 }
 
 /// OneSweep's passes take turns with two halves of the status words, and each clears its tiles'
@@ -226,6 +231,7 @@ fn each_onesweep_pass_clears_the_status_words_of_the_next() {
             assert_eq!(modes, [2; 4], "{:?} on {}", sorter.path(), gpu.describe());
         }
     });
+    crate::gpus::ci::passed();
 }
 
 /// Also with a sorter that runs OneSweep for the first sort and reduce-then-scan for the
@@ -253,6 +259,7 @@ fn two_sorts_in_one_encoder_share_a_scratch() {
             assert_eq!(read_u32s(gpu, &buffer_b, 0, 3000), want_b);
         }
     });
+    crate::gpus::ci::passed();
 }
 
 #[test]
@@ -295,4 +302,5 @@ fn misuse_is_refused_with_an_error_not_a_panic() {
             .unwrap();
     let err = switching.record(&gpu.device, &mut encoder, &SortJob::keys(&keys, 3), &plain).unwrap_err();
     assert!(err.to_string().contains("onesweep's per-tile words for 3 keys"), "{err}");
+    crate::gpus::ci::passed();
 }

@@ -1,6 +1,10 @@
 //! The sort's WGSL parses and validates with naga (both rankings), and its tile, pass modes
 //! and workgroup memory match the Rust side.
 
+/// The switches and the ledger CI reads, shared with shadersort's tests.
+#[path = "../../../tests/common/ci.rs"]
+mod ci;
+
 use wgpu_radix_sort::shaders::{
     INDIRECT, KEYS, RADIX_SORT, RADIX_SORT_PORTABLE, RADIX_SORT_SUBGROUPS, SEGMENTS, program,
     segments_program,
@@ -70,6 +74,7 @@ fn both_programs_validate_and_are_the_files_they_name() {
             "segments.wgsl"
         ]
     );
+    crate::ci::passed();
 }
 
 /// The module with its overrides set to `constants` (the others keep their defaults), as a
@@ -180,6 +185,7 @@ fn radix_sort_tile_and_workgroup_memory_match_the_rust_side() {
             }
         }
     }
+    crate::ci::passed();
 }
 
 /// OneSweep's wide kernels (subgroup path, reordered tiles): a tile of `ITEMS` keys an
@@ -213,6 +219,7 @@ fn wide_tiles_and_workgroup_memory_match_the_rust_side() {
             "{what}"
         );
     }
+    crate::ci::passed();
 }
 
 /// The merge sort holds `BLOCK` keys, and with pairs their places, in the workgroup memory the
@@ -229,4 +236,5 @@ fn the_segment_block_takes_the_memory_the_rust_side_gives_it() {
             [("BLOCK", f64::from(keys)), ("WITH_VALUES", 1.0), ("BLOCK_WORDS", f64::from(keys * 3 / 2))];
         assert_eq!(workgroup_bytes(&module, &info, "sort_segments", &pairs), 6 * keys);
     }
+    crate::ci::passed();
 }
