@@ -44,6 +44,18 @@ pub enum InputError {
         /// What the decoder said.
         detail: String,
     },
+    /// Decoding it would take more memory than the decoder allows (512 MiB): a picture of more
+    /// than about 134 megapixels, or a header that claims so.
+    #[error(
+        "cannot read '{path}': it {}, more than shadersort decodes in memory (512 MiB); shrink it first, e.g. magick '{path}' -resize 8000x8000 smaller.png",
+        declared_size(*declared)
+    )]
+    TooLargeToDecode {
+        /// The file.
+        path: PathBuf,
+        /// Its width and height, as its header declares them.
+        declared: Option<(u32, u32)>,
+    },
     /// A known format, but the data is damaged or cut short.
     #[error("cannot read '{path}': the file is truncated or corrupt ({detail}); re-export or re-download it")]
     Corrupt {
@@ -238,12 +250,27 @@ pub fn scaled_size(width: u32, height: u32, max_side: u32) -> (u32, u32) {
     (scale(width), scale(height))
 }
 
+/// "declares 100000x100000 pixels", or "is too large" where its header does not say.
+fn declared_size(declared: Option<(u32, u32)>) -> String {
+    match declared {
+        Some((width, height)) => format!("declares {width}x{height} pixels"),
+        None => "is too large".into(),
+    }
+}
+
 fn decode(bytes: &[u8], path: &Path) -> Result<DynamicImage, InputError> {
     let reader = image::ImageReader::new(std::io::Cursor::new(bytes))
         .with_guessed_format()
         .expect("reading from memory cannot fail");
     match (reader.format(), image::ImageFormat::from_path(path)) {
-        (Some(_), _) => reader.decode().map_err(|e| classify(e, path)),
+        (Some(_), _) => reader.decode().map_err(|e| match e {
+            ImageError::Limits(_) => {
+                let header = image::ImageReader::new(std::io::Cursor::new(bytes)).with_guessed_format();
+                let declared = header.ok().and_then(|reader| reader.into_dimensions().ok());
+                InputError::TooLargeToDecode { path: path.into(), declared }
+            }
+            e => classify(e, path),
+        }),
         // Content not recognised, but the extension names a format we read: the file is
         // damaged (or misnamed) rather than of an unknown kind.
         (None, Ok(format)) if format.reading_enabled() => {
@@ -262,10 +289,7 @@ fn classify(error: ImageError, path: &Path) -> InputError {
     let detail = one_line(&error.to_string());
     match error {
         ImageError::Unsupported(_) => InputError::Unsupported { path, detail },
-        ImageError::Limits(_) => InputError::Unsupported {
-            path,
-            detail: format!("the picture is too large to decode in memory ({detail})"),
-        },
+        ImageError::Limits(_) => InputError::TooLargeToDecode { path, declared: None },
         ImageError::IoError(e) if e.kind() == ErrorKind::UnexpectedEof => {
             InputError::Corrupt { path, detail: "the file ends early".into() }
         }

@@ -33,6 +33,18 @@ pub enum OutputError {
         /// Its parent.
         dir: PathBuf,
     },
+    /// The folder exists but takes no new file (read-only, no permission, not a real folder).
+    #[error(
+        "cannot write '{path}': the folder '{dir}' takes no new files ({reason}); choose a folder you can write to"
+    )]
+    Unwritable {
+        /// The target.
+        path: PathBuf,
+        /// The folder the temporary file would have been made in.
+        dir: PathBuf,
+        /// The operating system's reason.
+        reason: String,
+    },
     /// Creating, writing or renaming failed.
     #[error("cannot write '{path}': {source}; check that the directory is writable and the disk has space")]
     Io {
@@ -49,6 +61,18 @@ pub enum OutputError {
         /// The encoder's reason.
         detail: String,
     },
+}
+
+impl OutputError {
+    /// The temporary file (or folder) for `path` could not be made in `dir`: the operating
+    /// system's reason alone, without the temporary's name, which the user never gave.
+    pub(super) fn unwritable(path: &Path, dir: &Path, source: &std::io::Error) -> OutputError {
+        let reason = match source.raw_os_error() {
+            Some(code) => std::io::Error::from_raw_os_error(code).to_string(),
+            None => source.kind().to_string(),
+        };
+        OutputError::Unwritable { path: path.into(), dir: dir.into(), reason }
+    }
 }
 
 /// How hard a PNG picture is compressed: the same pixels either way, a smaller file for more
@@ -219,7 +243,9 @@ impl OutputFile {
         // usual permissions of a new file (0666 less the umask), as any image editor's would.
         #[cfg(unix)]
         builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
-        builder.tempfile_in(&self.dir).map_err(|source| OutputError::Io { path: self.path.clone(), source })
+        builder
+            .tempfile_in(&self.dir)
+            .map_err(|source| OutputError::unwritable(&self.path, &self.dir, &source))
     }
 
     /// The temporary file, made (and registered) when first asked for.

@@ -77,7 +77,7 @@ impl OutputDir {
             .prefix(".shadersort-")
             .suffix(".frames.part")
             .tempdir_in(&self.parent)
-            .map_err(|source| OutputError::Io { path: self.path.clone(), source })
+            .map_err(|source| OutputError::unwritable(&self.path, &self.parent, &source))
     }
 
     /// The final path.
