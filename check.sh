@@ -31,6 +31,8 @@ cargo package --offline -p wgpu-radix-sort --allow-dirty
 echo "check: cargo test (both software GPUs: WGPU_BACKEND unset means Vulkan and GL; subgroups of 8)"
 time LP_NATIVE_VECTOR_WIDTH=256 cargo test
 # The subgroup path again with 16-lane subgroups (lavapipe's with 512-bit vectors), the width
-# between lavapipe's default 8 and NVIDIA's 32: its ballots take two blocks a word there.
+# between lavapipe's default 8 and NVIDIA's 32: its ballots take two blocks a word there. Every
+# sorter runs: device-wide, segmented and indirect.
 echo "check: the radix sort's GPU tests on lavapipe with subgroups of 16"
-time LP_NATIVE_VECTOR_WIDTH=512 WGPU_BACKEND=vulkan cargo test -p wgpu-radix-sort --test gpu_sort --test gpu_keys --test example
+time LP_NATIVE_VECTOR_WIDTH=512 WGPU_BACKEND=vulkan cargo test -p wgpu-radix-sort --test gpu_sort --test gpu_keys \
+    --test gpu_segments --test gpu_indirect --test example

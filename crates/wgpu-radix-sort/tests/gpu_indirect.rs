@@ -79,6 +79,77 @@ fn lengths_read_on_the_gpu_sort_that_many_keys() {
     crate::gpus::ci::passed();
 }
 
+/// A compute pass of the caller's own, recorded before the sort in the same encoder, writes
+/// the length the sort reads (word 1 = 3 x word 0 + 7): keys alone, of each kind, in part of
+/// their bits, by every sorter; the keys past the length stay as they were.
+#[test]
+fn a_length_written_by_a_gpu_pass_sorts_keys_alone_in_their_low_bits() {
+    let source = "@group(0) @binding(0) var<storage, read_write> lengths: array<u32>;
+        @compute @workgroup_size(1) fn main() { lengths[1] = lengths[0] * 3u + 7u; }";
+    on_every_gpu(|gpu| {
+        let module = gpu.device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("writes a length"),
+            source: wgpu::ShaderSource::Wgsl(source.into()),
+        });
+        let pipeline = gpu.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some("writes a length"),
+            layout: None,
+            module: &module,
+            entry_point: Some("main"),
+            compilation_options: Default::default(),
+            cache: None,
+        });
+        for (s, sorter) in sorters(gpu).into_iter().enumerate() {
+            for (i, (seed_len, kind, key_bits)) in [
+                (1000, KeyKind::U32, 12),
+                (TILE, KeyKind::I32, 9),
+                (0, KeyKind::F32, 24),
+                (CAPACITY, KeyKind::U32, 32),
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                let mut keys =
+                    Distribution::ALL[(s + i) % Distribution::ALL.len()].keys(CAPACITY as usize, i as u64);
+                if kind == KeyKind::F32 {
+                    for (slot, float) in keys.iter_mut().step_by(2).zip(awkward_floats()) {
+                        *slot = float;
+                    }
+                }
+                let key_buffer = upload(gpu, &keys);
+                let lengths = upload(gpu, &[seed_len, 0]);
+                let bind_group = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                    label: None,
+                    layout: &pipeline.get_bind_group_layout(0),
+                    entries: &[wgpu::BindGroupEntry { binding: 0, resource: lengths.as_entire_binding() }],
+                });
+                let scratch = sorter.scratch(&gpu.device, CAPACITY, false).unwrap();
+                let job = SortJob {
+                    kind,
+                    key_bits,
+                    descending: i % 2 == 1,
+                    ..SortJob::keys(&key_buffer, CAPACITY)
+                };
+                let mut encoder = gpu.device.create_command_encoder(&Default::default());
+                {
+                    let mut pass = encoder.begin_compute_pass(&Default::default());
+                    pass.set_pipeline(&pipeline);
+                    pass.set_bind_group(0, &bind_group, &[]);
+                    pass.dispatch_workgroups(1, 1, 1);
+                }
+                sorter.record_indirect(&gpu.device, &mut encoder, &job, &lengths, 4, &scratch).unwrap();
+                gpu.queue.submit([encoder.finish()]);
+                let len = ((seed_len * 3 + 7) as usize).min(keys.len());
+                let mut expected = keys.clone();
+                expected[..len].sort_by(|&a, &b| rust_order(a, b, kind, job.descending, key_bits));
+                let what = format!("length {len}, {kind:?}, {key_bits} bits, {:?}", sorter.path());
+                assert!(read_u32s(gpu, &key_buffer, 0, keys.len()) == expected, "{what}: keys differ");
+            }
+        }
+    });
+    crate::gpus::ci::passed();
+}
+
 #[test]
 fn a_length_buffer_that_cannot_be_read_is_refused() {
     on_every_gpu(|gpu| {

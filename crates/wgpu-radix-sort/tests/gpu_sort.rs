@@ -125,12 +125,11 @@ fn lavapipe_subgroups_are_as_wide_as_asked() {
         }
         let lanes = SortPath::subgroup_size(&gpu.device);
         if let Some(asked) = asked {
-            assert_eq!(
-                lanes,
-                Some(asked),
-                "subgroups LP_NATIVE_VECTOR_WIDTH asks for, on {}",
-                gpu.describe()
-            );
+            // Subgroups of 4 (128-bit vectors, a CPU without AVX) are narrower than the
+            // subgroup path takes: it is refused there, and the portable path sorts.
+            let expected = (asked >= 8).then_some(asked);
+            assert_eq!(lanes, expected, "subgroups LP_NATIVE_VECTOR_WIDTH asks for, on {}", gpu.describe());
+            assert_eq!(gpu.adapter.get_info().subgroup_max_size, asked, "{}", gpu.describe());
         }
         gpus::ci::ran("radix sort subgroups", &lanes.map_or("none".into(), |n| n.to_string()));
     });
