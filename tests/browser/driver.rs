@@ -123,14 +123,29 @@ pub struct WebDriver {
 impl WebDriver {
     /// Starts chromedriver and a headless Chromium with WebGPU on SwiftShader.
     pub fn start(chromium: &Path, driver: &Path, profile: &Path) -> WebDriver {
-        let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        let child = Command::new(driver)
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
+        // Port 0: chromedriver binds a free port itself and names it ("... started successfully
+        // on port N."), so no other program can take it between a choice and the bind.
+        let mut child = Command::new(driver)
+            .arg("--port=0")
+            .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
             .expect("start chromedriver");
+        let mut said = BufReader::new(child.stdout.take().expect("piped"));
         let driver = Reaper(child);
+        let mut port = None;
+        let mut line = String::new();
+        while port.is_none() && said.read_line(&mut line).is_ok_and(|n| n > 0) {
+            port = line
+                .split("on port ")
+                .nth(1)
+                .and_then(|p| p.trim().trim_end_matches('.').parse::<u16>().ok());
+            port = port.filter(|_| line.contains("started successfully"));
+            line.clear();
+        }
+        let port = port.expect("chromedriver did not say which port it listens on");
+        // Keep reading what it says, so a full pipe never blocks it.
+        std::thread::spawn(move || std::io::copy(&mut said, &mut std::io::sink()));
         let started = Instant::now();
         while request(port, "GET", "/status", None).is_err() {
             assert!(started.elapsed() < Duration::from_secs(30), "chromedriver did not answer in 30 s");

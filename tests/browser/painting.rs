@@ -18,8 +18,7 @@ pub fn e_paints_the_mask_and_s_saves_it(page: &Page, picture: &RgbaImage) {
     page.expect_log("lens closed");
     page.keys(&["e"]);
     page.expect_log("painting the mask");
-    std::thread::sleep(Duration::from_millis(500));
-    let (corner, scale) = picture_on_screen(&page.browser.screenshot(), picture);
+    let (corner, scale) = picture_on_screen(page, picture);
     let in_picture = |(x, y): (u32, u32)| ((x as f32 - corner.0) / scale, (y as f32 - corner.1) / scale);
     let on_screen = |(x, y): (f32, f32)| ((corner.0 + x * scale) as u32, (corner.1 + y * scale) as u32);
     // A dot and a diagonal that stay (Shift), then a stroke down the diagonal's middle that
@@ -69,19 +68,32 @@ pub fn e_paints_the_mask_and_s_saves_it(page: &Page, picture: &RgbaImage) {
     page.expect_log("lens on row");
 }
 
-/// Where the picture's top left corner is on screen, and screen pixels per picture pixel: from
-/// the block of its lightest grey, on the lens's row.
-fn picture_on_screen(shot: &RgbaImage, picture: &RgbaImage) -> ((f32, f32), f32) {
+/// Where the picture's top left corner is on the page's screen, and screen pixels per picture
+/// pixel, once it shows (waiting for a frame that draws it, not a fixed time).
+pub fn picture_on_screen(page: &Page, picture: &RgbaImage) -> ((f32, f32), f32) {
+    let mut found = None;
+    wait_for("the picture on screen", Duration::from_secs(30), || {
+        found = find_picture(&page.browser.screenshot(), picture);
+        found.is_some()
+    });
+    found.expect("waited for above")
+}
+
+/// Where the picture's top left corner is in `shot`, and screen pixels per picture pixel: from
+/// the block of its lightest grey, on the lens's row, if it shows.
+fn find_picture(shot: &RgbaImage, picture: &RgbaImage) -> Option<((f32, f32), f32)> {
     let (column, lightest) =
         (0..picture.width()).map(|x| (x, picture.get_pixel(x, ROW).0)).max_by_key(|(_, p)| p[0]).unwrap();
     let left = shadersort::app::ui::PANEL_WIDTH as u32;
     let near = |p: &image::Rgba<u8>| (0..3).all(|c| p[c].abs_diff(lightest[c]) <= 3);
     let hits: Vec<(u32, u32)> =
         shot.enumerate_pixels().filter(|&(x, _, p)| x >= left && near(p)).map(|(x, y, _)| (x, y)).collect();
-    let (x0, x1) = (hits.iter().map(|h| h.0).min().unwrap(), hits.iter().map(|h| h.0).max().unwrap());
-    let y0 = hits.iter().map(|h| h.1).min().unwrap();
+    let (x0, x1) = (hits.iter().map(|h| h.0).min()?, hits.iter().map(|h| h.0).max()?);
+    let (y0, y1) = (hits.iter().map(|h| h.1).min()?, hits.iter().map(|h| h.1).max()?);
     let scale = (x1 - x0 + 1) as f32;
-    ((x0 as f32 - column as f32 * scale, y0 as f32 - ROW as f32 * scale), scale)
+    // One solid block of that grey, about square, as a picture pixel drawn scaled is.
+    ((y1 - y0).abs_diff(x1 - x0) <= 1 && hits.len() as u32 == (x1 - x0 + 1) * (y1 - y0 + 1))
+        .then_some(((x0 as f32 - column as f32 * scale, y0 as f32 - ROW as f32 * scale), scale))
 }
 
 fn rows(mask: &Mask) -> String {
