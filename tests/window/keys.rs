@@ -2,14 +2,18 @@
 //! picture at one screen pixel per picture pixel and F fits it again; P steps back; + and -
 //! change the speed; L, Up and L move the row lens; K, X, A, `[`, `]` and T change the key, the
 //! order, the direction and the pass kind, and the sort then ends where the model does; the digit
-//! 3, D and W choose the radix view, its digit width and its scope. Each key's effect is read
-//! from the status lines the app logs, from a screenshot, or from a saved PNG.
+//! 3, D and W choose the radix view, its digit width and its scope, and its steps are then the
+//! model's. Each key's effect is read from a screenshot or a saved PNG where it shows in the
+//! picture, else from the status lines the app logs.
 
 use super::{Session, start, wait_for};
 use image::RgbaImage;
+use shadersort::algorithms::radix::plan::{RadixPlan, Sequences};
 use shadersort::keys::SortKey;
-use shadersort::keys::options::{Axis, SortOptions};
+use shadersort::keys::options::{Axis, Scope, SortOptions};
+use shadersort::keys::radix_key::RadixKey;
 use shadersort::record::palette::{indexed_picture, quantize};
+use shadersort::reference::radix::{radix_steps, stable_sort_by_radix_key};
 use shadersort::reference::{odd_even_passes, stable_sort};
 use std::path::Path;
 use std::time::Duration;
@@ -62,14 +66,24 @@ impl Session {
 
     /// The PNG the last S saved, named by its "saved NAME" line.
     fn saved_png(&self) -> RgbaImage {
-        self.expect_log_containing("saved ");
-        let text = self.log_text();
-        let name = text[self.keys_from.get()..]
-            .lines()
-            .find_map(|l| l.split_once("] saved ").map(|(_, rest)| rest.split_whitespace().next().unwrap()))
-            .unwrap()
-            .to_string();
-        image::open(self.dir.path().join(&name)).unwrap().to_rgba8()
+        self.saved_png_named().1
+    }
+
+    /// The name and pixels of the PNG the last S saved, from its "saved NAME" line.
+    pub(super) fn saved_png_named(&self) -> (String, RgbaImage) {
+        // The picture's line, not the mask's ("saved the mask NAME", while painting).
+        let name_in = |text: &str| {
+            text.get(self.keys_from.get()..).unwrap_or_default().lines().find_map(|l| {
+                let (_, rest) = l.split_once("] saved ")?;
+                (!rest.starts_with("the mask ")).then(|| rest.split_whitespace().next().unwrap().to_string())
+            })
+        };
+        wait_for("a saved picture in the log", Duration::from_secs(30), || {
+            name_in(&self.log_text()).is_some()
+        });
+        let name = name_in(&self.log_text()).unwrap();
+        let picture = image::open(self.dir.path().join(&name)).unwrap().to_rgba8();
+        (name, picture)
     }
 }
 
@@ -140,9 +154,128 @@ fn zoom_back_speed_lens_key_order_direction_pass_kind_and_radix_keys() {
         s.keys(&[key]);
         s.expect_log_containing(&line);
     }
+    // What they chose, by its effect: one pass of 8-bit digits over the whole picture as one
+    // sequence (column by column), then the end, each saved by S, are the model's.
+    let key = RadixKey::new(options, None).unwrap();
+    let plan = RadixPlan { key, digit_bits: 8, stages: 1, twin_indices: false };
+    let seqs = Sequences { width: 64, height: 48, axis: Axis::Columns, scope: Scope::Image };
+    let passes = plan.passes();
+    s.keys(&["Right"]);
+    s.expect_step(&format!("digit pass 1/{passes}"));
+    s.keys(&["s"]);
+    assert!(
+        s.saved_png() == radix_steps(&picture, seqs, &plan, 1).0,
+        "the first 8-bit digit pass over the picture"
+    );
+    s.keys(&["End"]);
+    s.expect_step(&format!("digit pass {passes}/{passes}"));
+    s.keys(&["s"]);
+    assert!(s.saved_png() == stable_sort_by_radix_key(&picture, seqs, &key), "the radix view's end");
 
     s.keys(&["q"]);
     wait_for("the window to close", Duration::from_secs(20), || s.app.0.try_wait().unwrap().is_some());
     assert!(s.app.0.wait().unwrap().success(), "the app failed: {}", s.log_text());
+    crate::clips::ci::passed();
+}
+
+impl Session {
+    /// Clicks the left button at `(x, y)` on the screen, with Shift held when `shift`.
+    fn click_at(&self, (x, y): (u32, u32), shift: bool) {
+        self.keys_from.set(self.log_text().len());
+        self.xdotool(&["mousemove", "--sync", &x.to_string(), &y.to_string()]);
+        if shift {
+            self.xdotool(&["keydown", "shift", "click", "1", "keyup", "shift"]);
+        } else {
+            self.xdotool(&["click", "1"]);
+        }
+        std::thread::sleep(Duration::from_millis(150));
+    }
+
+    /// Waits until the sort shows its last step ("pass 61/61").
+    fn expect_end(&self) {
+        wait_for("the sort's last step", Duration::from_secs(60), || {
+            self.current_step().and_then(|step| {
+                let (done, total) = step.rsplit_once(' ')?.1.split_once('/')?;
+                Some(done == total)
+            }) == Some(true)
+        });
+    }
+}
+
+/// B bends the lines into rings around the middle; a Shift+click centres them on the point
+/// clicked; E paints the mask, a Shift+click keeping a disc of pixels in place: each by its
+/// effect, the end saved by S (and the mask with it) against the CPU model.
+#[test]
+fn b_bends_the_lines_shift_click_centres_them_and_e_paints_the_mask() {
+    use shadersort::angle::Lines;
+    use shadersort::intervals::{IntervalSettings, Mask};
+    use shadersort::paths::{Centre, Path as PathOf, PathKind};
+    use shadersort::reference::paths::sorted_along;
+    let mut picture = shadersort::picture::patterns::random_image(64, 48, 17);
+    picture.pixels_mut().for_each(|p| p[3] = 255);
+    let Some(s) = start("vulkan", &picture, &[], "pass 0/64") else { return };
+    // At one screen pixel per picture pixel, a click's place in the picture is plain.
+    s.keys(&["0"]);
+    let mut corner = None;
+    wait_for("the picture at 1:1", Duration::from_secs(30), || {
+        corner = found_one_to_one(&s.screenshot("one.png"), &picture);
+        corner.is_some()
+    });
+    let (x0, y0) = corner.unwrap();
+    let options = SortOptions::default();
+
+    s.keys(&["b"]);
+    s.expect_log_containing("rings around the middle");
+    s.keys(&["End"]);
+    s.expect_end();
+    s.keys(&["s"]);
+    let middle = PathOf::around_middle(PathKind::Rings, (64, 48));
+    assert!(s.saved_png() == sorted_along(&picture, &middle, &options), "the rings' end is not the model's");
+
+    s.keys(&["Home"]);
+    s.click_at((x0 + 20, y0 + 10), true);
+    s.expect_log_containing("rings around (");
+    let log = s.log_text();
+    let named =
+        log.rsplit("rings around (").next().and_then(|rest| rest.split_once(')')).unwrap().0.to_string();
+    let (x, y) = named.split_once(", ").unwrap();
+    let centre = Centre::at(x.parse().unwrap(), y.parse().unwrap()).unwrap();
+    let (cx, cy) = centre.pixels();
+    assert!(
+        (cx - 20.0).abs() <= 0.5 && (cy - 10.0).abs() <= 0.5,
+        "clicked at (20, 10), centred at ({x}, {y})"
+    );
+    s.keys(&["End"]);
+    s.expect_end();
+    s.keys(&["s"]);
+    let clicked = PathOf { kind: PathKind::Rings, centre, rays: None };
+    assert!(s.saved_png() == sorted_along(&picture, &clicked, &options), "the end around ({x}, {y})");
+
+    // Back to rows (rays, spiral, Hilbert, rows), then paint: a Shift+click keeps a disc.
+    s.keys(&["b", "b", "b", "b"]);
+    s.expect_log_containing("rows by luma");
+    s.keys(&["e"]);
+    s.expect_log_containing("painting the mask");
+    s.click_at((x0 + 30, y0 + 20), true);
+    let brush = shadersort::app::panel_model::Brush::for_picture((64, 48));
+    let mut expected = Mask::filled(64, 48, true);
+    expected.stroke((30.0, 20.0), (30.0, 20.0), brush.radius, false);
+    s.keys(&["End"]);
+    s.expect_end();
+    s.keys(&["s"]);
+    s.expect_log_containing("saved the mask ");
+    let log = s.log_text();
+    let mask_name =
+        log.rsplit("saved the mask ").next().unwrap().split_whitespace().next().unwrap().to_string();
+    let saved = Mask::from_picture(&image::open(s.dir.path().join(&mask_name)).unwrap().to_rgba8(), "saved");
+    let sortable = |m: &Mask| (0..64 * 48).map(|i| m.is_sortable(i)).collect::<Vec<bool>>();
+    assert!(sortable(&saved) == sortable(&expected), "the saved mask is not the disc the click paints");
+    let map = Lines::Axis(Axis::Rows)
+        .intervals(&picture, &IntervalSettings::default(), Some(&expected))
+        .unwrap()
+        .unwrap();
+    let end = shadersort::reference::stable_sort_within(&picture, &options, &map);
+    let saved_end = s.saved_png();
+    assert!(saved_end == end, "the end within the painted mask is not the model's");
     crate::clips::ci::passed();
 }
