@@ -105,11 +105,13 @@ fn term_hup_and_int_leave_the_folder_as_it_was() {
         // Odd-even, named: a clip's default (bitonic) sorts these 300 frames in about a second.
         runs.push(("a clip's --out", vec!["clip.mkv", "--algorithm", "odd-even", "--out", "out.mkv"]));
     }
-    for (signal, number) in [("TERM", 15), ("HUP", 1), ("INT", 2)] {
+    // HUP on GL (llvmpipe), the others on Vulkan (lavapipe): every run on both software GPUs.
+    for (signal, number, backend) in [("TERM", 15, "vulkan"), ("HUP", 1, "gl"), ("INT", 2, "vulkan")] {
         for (what, args) in &runs {
             let before = snapshot(dir.path());
             let child = shadersort(dir.path())
                 .args(args)
+                .env("WGPU_BACKEND", backend)
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped())
                 .spawn()
@@ -121,7 +123,7 @@ fn term_hup_and_int_leave_the_folder_as_it_was() {
             assert!(sent.success());
             let out = child.wait_with_output().unwrap();
             let stderr = String::from_utf8_lossy(&out.stderr);
-            let case = format!("SIG{signal} {wait} ms into {what}");
+            let case = format!("SIG{signal} {wait} ms into {what} on {backend}");
             assert_eq!(out.status.code(), Some(128 + number), "{case}: {stderr}");
             // stderr may hold a software driver's noise too; the run's own message is one line.
             let errors: Vec<&str> = stderr.lines().filter(|l| l.contains("nothing was written")).collect();

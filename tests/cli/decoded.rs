@@ -1,6 +1,6 @@
 //! What ffmpeg decodes from a clip, for comparing a sorted clip with the CPU model: its streams
 //! described, its frames as 4:2:0 planes, its sound as samples; and the measures a lossy output
-//! is held to (luma PSNR, sound level).
+//! is held to (luma and chroma PSNR, a tone's frequency and start, sound level).
 
 use super::arg;
 use image::RgbaImage;
@@ -63,9 +63,41 @@ pub fn planes_through(path: &Path, filter: &[&str], size: Yuv420Size) -> Vec<Vec
 /// planes) against the expected one; infinite when they are equal.
 pub fn luma_psnr(got: &[u8], expected: &[u8], size: Yuv420Size) -> f64 {
     let n = (size.width * size.height) as usize;
-    let squared: f64 =
-        got[..n].iter().zip(&expected[..n]).map(|(&g, &e)| (f64::from(g) - f64::from(e)).powi(2)).sum();
-    10.0 * (255.0f64.powi(2) / (squared / n as f64)).log10()
+    psnr(&got[..n], &expected[..n])
+}
+
+/// The PSNR in dB of one frame's two chroma planes (after its luma plane) against the
+/// expected ones, taken together.
+pub fn chroma_psnr(got: &[u8], expected: &[u8], size: Yuv420Size) -> f64 {
+    let n = (size.width * size.height) as usize;
+    assert_eq!(got.len(), expected.len(), "frames of one size");
+    psnr(&got[n..], &expected[n..])
+}
+
+/// The PSNR in dB of 8-bit samples against the expected ones; infinite when they are equal.
+fn psnr(got: &[u8], expected: &[u8]) -> f64 {
+    let squared: f64 = got.iter().zip(expected).map(|(&g, &e)| (f64::from(g) - f64::from(e)).powi(2)).sum();
+    10.0 * (255.0f64.powi(2) / (squared / got.len() as f64)).log10()
+}
+
+/// A steady tone's frequency in Hz, from the first and last of the rising zero crossings of
+/// `samples` (each placed between its two samples by linear interpolation) at `rate` Hz.
+pub fn tone_frequency(samples: &[i16], rate: u32) -> f64 {
+    let crossings: Vec<f64> = samples
+        .windows(2)
+        .enumerate()
+        .filter(|(_, w)| w[0] < 0 && w[1] >= 0)
+        .map(|(i, w)| i as f64 + f64::from(w[0]) / (f64::from(w[0]) - f64::from(w[1])))
+        .collect();
+    assert!(crossings.len() >= 3, "no steady tone: {} rising zero crossings", crossings.len());
+    let (first, last) = (crossings[0], crossings[crossings.len() - 1]);
+    (crossings.len() - 1) as f64 * f64::from(rate) / (last - first)
+}
+
+/// Where the sound starts: the first sample at least half as loud as the loudest.
+pub fn sound_start(samples: &[i16]) -> usize {
+    let peak = samples.iter().map(|s| s.unsigned_abs()).max().unwrap_or(0);
+    samples.iter().position(|s| s.unsigned_abs() >= peak / 2).expect("some sound")
 }
 
 /// A file's first audio stream, decoded by ffmpeg to 16-bit mono samples at `rate` Hz.

@@ -9,12 +9,15 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-/// The built-in picture, relative to the crate root (the directory every run starts in).
-const COFFEE: &str = "src/picture/assets/coffee.png";
+/// The built-in picture.
+const COFFEE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/src/picture/assets/coffee.png");
 
-/// Runs the binary from the crate root with `args` and extra environment variables.
+/// Runs the binary with `args` and extra environment variables, in an empty temporary folder
+/// that it must leave empty: a run that writes where it was not told to fails, and never into
+/// the checkout.
 fn run(args: &[&str], envs: &[(&str, &str)]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_shadersort"))
+    let cwd = tempfile::tempdir().expect("a temporary folder");
+    let output = Command::new(env!("CARGO_BIN_EXE_shadersort"))
         .args(args)
         // The outer RUST_LOG is not inherited; a test may set its own.
         .env_remove("RUST_LOG")
@@ -22,10 +25,13 @@ fn run(args: &[&str], envs: &[(&str, &str)]) -> Output {
         // user's (still_start.rs tests the cache).
         .env("SHADERSORT_CACHE_DIR", "")
         .envs(envs.iter().copied())
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .current_dir(cwd.path())
         .stdin(Stdio::null())
         .output()
-        .expect("the shadersort binary starts")
+        .expect("the shadersort binary starts");
+    let left: Vec<_> = std::fs::read_dir(cwd.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert!(left.is_empty(), "shadersort {args:?} wrote {left:?} into its working folder");
+    output
 }
 
 /// A path as a command-line argument (temporary directories have UTF-8 names).
@@ -99,7 +105,7 @@ fn open(path: &Path) -> (ColorType, RgbaImage) {
 
 /// The built-in picture as RGBA8.
 fn coffee() -> RgbaImage {
-    open(&Path::new(env!("CARGO_MANIFEST_DIR")).join(COFFEE)).1
+    open(Path::new(COFFEE)).1
 }
 
 /// The names of the entries of `dir`.
@@ -193,7 +199,7 @@ fn bad_inputs_are_refused_in_one_line_naming_the_file() {
     let line = fails(&inputs.join("x.png"), "truncated or corrupt");
     assert!(line.contains("its content is not PNG data"), "{line}");
 
-    let coffee_bytes = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join(COFFEE)).unwrap();
+    let coffee_bytes = std::fs::read(COFFEE).unwrap();
     std::fs::write(inputs.join("cut.png"), &coffee_bytes[..10_000]).unwrap();
     fails(&inputs.join("cut.png"), "truncated or corrupt");
 
@@ -204,6 +210,59 @@ fn bad_inputs_are_refused_in_one_line_naming_the_file() {
     std::fs::write(inputs.join("zero.png"), hand_made_png(0, 5)).unwrap();
     let line = fails(&inputs.join("zero.png"), "nothing to sort");
     assert!(line.contains("0x5 pixels"), "{line}");
+    crate::clips::ci::passed();
+}
+
+#[test]
+fn a_picture_declaring_huge_dimensions_is_refused_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("x.png");
+    std::fs::write(&out, b"an earlier output").unwrap();
+    // A small PNG whose header declares 100000 x 100000 RGBA pixels (40 GB decoded).
+    let mut png = hand_made_png(4, 4);
+    png[16..24].copy_from_slice(&[100_000u32.to_be_bytes(), 100_000u32.to_be_bytes()].concat());
+    let crc = crc32(&png[12..29]);
+    png[29..33].copy_from_slice(&crc.to_be_bytes());
+    let huge = dir.path().join("huge.png");
+    std::fs::write(&huge, &png).unwrap();
+    let started = std::time::Instant::now();
+    let quoted = format!("'{}'", huge.display());
+    let line = assert_fails(
+        &[arg(&huge), "--out", arg(&out)],
+        &[],
+        dir.path(),
+        &["declares 100000x100000 pixels", &quoted, "more than shadersort decodes in memory", "shrink it"],
+    );
+    assert!(!line.contains("convert it to"), "its format is fine, its size is not: {line}");
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(20),
+        "refused only after {:?}",
+        started.elapsed()
+    );
+    crate::clips::ci::passed();
+}
+
+#[test]
+fn a_folder_that_takes_no_files_is_named_with_the_reason() {
+    // /proc/self is a folder nobody can create files in, root included (CI runs as root, for
+    // whom permission bits are no obstacle).
+    let dir = tempfile::tempdir().unwrap();
+    let unwritable = Path::new("/proc/self");
+    for out in [unwritable.join("x.png"), unwritable.join("frames/")] {
+        let args = match out.to_str().unwrap().ends_with('/') {
+            // A folder of PNG frames is a recording's output.
+            true => vec![COFFEE, "--max-size", "16", "--record", arg(&out)],
+            false => vec![COFFEE, "--out", arg(&out)],
+        };
+        let line = assert_fails(
+            &args,
+            &[],
+            dir.path(),
+            &["cannot write", "the folder '/proc/self' takes no new files"],
+        );
+        assert!(line.contains("choose a folder you can write to"), "{line}");
+        assert!(!line.contains(".part"), "the temporary's name is not the user's business: {line}");
+    }
     crate::clips::ci::passed();
 }
 
@@ -784,11 +843,21 @@ fn angled_model(
 /// Saves `input` as `noise.png` in `dir`; the sort it returns writes `dir/NAME` with more flags
 /// and gives the file's bytes and pixels.
 fn sorter<'a>(dir: &'a Path, input: &RgbaImage) -> impl Fn(&str, &[&str]) -> (Vec<u8>, RgbaImage) + 'a {
+    let sort = sorter_on(dir, input);
+    move |name: &str, args: &[&str]| sort(name, args, None)
+}
+
+/// As [`sorter`], on the backend given to each sort (`WGPU_BACKEND`), or the default one.
+fn sorter_on<'a>(
+    dir: &'a Path,
+    input: &RgbaImage,
+) -> impl Fn(&str, &[&str], Option<&str>) -> (Vec<u8>, RgbaImage) + 'a {
     let image = dir.join("noise.png");
     input.save(&image).unwrap();
-    move |name: &str, args: &[&str]| {
+    move |name: &str, args: &[&str], backend: Option<&str>| {
         let out = dir.join(name);
-        assert_succeeds(&[&[arg(&image), "--out", arg(&out)][..], args].concat(), &[]);
+        let envs: Vec<(&str, &str)> = backend.map(|b| ("WGPU_BACKEND", b)).into_iter().collect();
+        assert_succeeds(&[&[arg(&image), "--out", arg(&out)][..], args].concat(), &envs);
         (std::fs::read(&out).unwrap(), open(&out).1)
     }
 }
@@ -889,4 +958,6 @@ mod decoded;
 mod gif_frames;
 mod live;
 mod paths;
+#[path = "../common/ports.rs"]
+mod ports;
 mod still_start;

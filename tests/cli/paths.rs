@@ -4,7 +4,7 @@
 //! long for a texture row is sorted whole by the radix view and refused by the others; bad paths,
 //! centres and ray counts are refused in one line with nothing written.
 
-use super::{arg, assert_fails, assert_succeeds, open, run, sorter};
+use super::{arg, assert_fails, assert_succeeds, open, run, sorter_on};
 use crate::clips::{frames_of, have_ffmpeg, lossless_clip};
 use shadersort::intervals::{IntervalMode, IntervalSettings, Threshold};
 use shadersort::keys::SortKey;
@@ -17,7 +17,8 @@ use shadersort::reference::paths::sorted_along;
 fn every_path_sorts_along_its_lines_like_the_model() {
     let dir = tempfile::tempdir().unwrap();
     let input = random_image(37, 23, 12);
-    let sort = sorter(dir.path(), &input);
+    let sort_on = sorter_on(dir.path(), &input);
+    let sort = |name: &str, args: &[&str]| sort_on(name, args, None);
     let middle = Centre::middle((37, 23));
     let cases = [
         (Path { kind: PathKind::Rings, centre: middle, rays: None }, vec!["--path", "rings"]),
@@ -36,10 +37,13 @@ fn every_path_sorts_along_its_lines_like_the_model() {
     let options = SortOptions { key: SortKey::Hue, descending: true, ..SortOptions::default() };
     for (i, (path, flags)) in cases.iter().enumerate() {
         let mut files = Vec::new();
-        for algorithm in ["odd-even", "bubble", "radix", "bitonic"] {
+        // Two algorithms on each software GPU, a different pair for each path.
+        for (j, algorithm) in ["odd-even", "bubble", "radix", "bitonic"].into_iter().enumerate() {
             let args = [&flags[..], &["--algorithm", algorithm, "--key", "hue", "--reverse"]].concat();
-            let (bytes, sorted) = sort(&format!("{i}-{algorithm}.png"), &args);
-            assert!(sorted == sorted_along(&input, path, &options), "{path}, {algorithm}: not the model");
+            let backend = if (i + j) % 2 == 0 { "vulkan" } else { "gl" };
+            let (bytes, sorted) = sort_on(&format!("{i}-{algorithm}.png"), &args, Some(backend));
+            let what = format!("{path}, {algorithm} on {backend}");
+            assert!(sorted == sorted_along(&input, path, &options), "{what}: not the model");
             files.push(bytes);
         }
         assert!(files.windows(2).all(|f| f[0] == f[1]), "{path}: the algorithms wrote different files");

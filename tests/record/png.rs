@@ -2,7 +2,7 @@
 //! crate's APNG decoder (which composites the sub-frames as a viewer does), and a folder of PNG
 //! frames (`--record DIR/`) hold every frame exactly as the CPU model says, alpha included.
 
-use super::{fails, ok, save};
+use super::{fails, ok, ok_on, save};
 use image::codecs::png::PngDecoder;
 use image::{AnimationDecoder, RgbaImage};
 use shadersort::keys::options::SortOptions;
@@ -49,9 +49,13 @@ fn scaled(picture: &RgbaImage, scale: u32) -> RgbaImage {
 fn every_animated_png_frame_is_the_model_exactly_with_its_delay() {
     let dir = tempfile::tempdir().unwrap();
     let noise = random_image(23, 5, 71);
-    for (input, file) in [(opaque(noise.clone()), "opaque.png"), (noise, "translucent.apng")] {
+    // One on each software GPU.
+    for (input, file, backend) in
+        [(opaque(noise.clone()), "opaque.png", "vulkan"), (noise, "translucent.apng", "gl")]
+    {
         let name = save(&input, dir.path(), &format!("{file}-input.png"));
-        let stdout = ok(&[&name, "--record", file, "--fps", "25", "--hold", "1.5"], dir.path());
+        let stdout =
+            ok_on(&[&name, "--record", file, "--fps", "25", "--hold", "1.5"], dir.path(), Some(backend));
         assert!(stdout.contains("exact RGBA), animated PNG"), "{stdout}");
         let frames = decode_apng(&dir.path().join(file));
         assert!(stdout.contains(&format!("recorded {} frames", frames.len())), "{stdout}");
