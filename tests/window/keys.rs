@@ -99,8 +99,9 @@ fn zoom_back_speed_lens_key_order_direction_pass_kind_and_radix_keys() {
     std::thread::sleep(Duration::from_millis(500));
     assert_eq!(found_one_to_one(&s.screenshot("fit.png"), &picture), None, "1:1 before 0");
     s.keys(&["0"]);
-    std::thread::sleep(Duration::from_millis(500));
-    assert!(found_one_to_one(&s.screenshot("one.png"), &picture).is_some(), "0 shows no 1:1 picture");
+    wait_for("0 to show the picture 1:1", Duration::from_secs(30), || {
+        found_one_to_one(&s.screenshot("one.png"), &picture).is_some()
+    });
     s.keys(&["f"]);
     std::thread::sleep(Duration::from_millis(500));
     assert_eq!(found_one_to_one(&s.screenshot("fit_again.png"), &picture), None, "1:1 after F");
