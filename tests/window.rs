@@ -169,6 +169,17 @@ impl Session {
         (value("X"), value("Y"), value("WIDTH"), value("HEIGHT"))
     }
 
+    /// Screenshots until one shows `what` (`shows` holds), waiting for a frame that draws it
+    /// rather than a fixed time; fails after 30 s.
+    fn screenshot_showing(&self, name: &str, what: &str, shows: impl Fn(&RgbaImage) -> bool) -> RgbaImage {
+        let mut shot = RgbaImage::new(0, 0);
+        wait_for(what, Duration::from_secs(30), || {
+            shot = self.screenshot(name);
+            shows(&shot)
+        });
+        shot
+    }
+
     fn screenshot(&self, name: &str) -> RgbaImage {
         let path = self.dir.path().join(name);
         let status = Command::new("import")
@@ -403,9 +414,10 @@ fn keys_step_the_sort_and_the_picture_follows(backend: &str) {
 
     s.keys(&["Right", "Right", "n"]);
     s.expect_step("pass 3/64");
-    std::thread::sleep(Duration::from_millis(500));
-    let after = picture_area(&s.screenshot("after.png"));
-    assert!(before != after, "three passes forward must change the picture on screen");
+    // Three passes forward change the picture on screen.
+    let after = s.screenshot_showing("after.png", "the picture changed by three passes", |shot| {
+        picture_area(shot) != before
+    });
 
     s.keys(&["Left"]);
     s.expect_step("pass 2/64");
@@ -465,9 +477,10 @@ fn keys_step_the_sort_and_the_picture_follows(backend: &str) {
     s.expect_step("digit pass 5/5");
     s.keys(&["u", "Right"]);
     s.expect_step("scatter stage 1/20");
-    std::thread::sleep(Duration::from_millis(500));
-    let staged = picture_area(&s.screenshot("radix_stage.png"));
-    assert!(staged != before, "a scatter stage must change the picture on screen");
+    // A scatter stage changes the picture on screen.
+    s.screenshot_showing("radix_stage.png", "the picture changed by a scatter stage", |shot| {
+        picture_area(shot) != before
+    });
 
     s.keys(&["q"]);
     wait_for("the window to close", Duration::from_secs(20), || s.app.0.try_wait().unwrap().is_some());
@@ -598,15 +611,15 @@ fn interval_flags_the_mode_key_and_the_intervals_overlay(backend: &str) {
     assert_eq!(magenta_pixels(&s.screenshot("plain.png")), 0, "magenta before I");
     s.keys(&["i"]);
     s.expect_log("intervals shown: fixed pixels darkened, interval starts magenta");
-    std::thread::sleep(Duration::from_millis(500));
-    let shown = magenta_pixels(&s.screenshot("intervals.png"));
+    let shot =
+        s.screenshot_showing("intervals.png", "magenta interval starts", |shot| magenta_pixels(shot) > 0);
+    let shown = magenta_pixels(&shot);
     let starts = random_intervals.summary().intervals as usize;
     let zoom = (1..=16).find(|z| z * z * starts == shown);
     assert!(zoom.is_some(), "{shown} magenta pixels for {starts} interval starts: not one square block each");
     s.keys(&["i"]);
     s.expect_log("intervals hidden");
-    std::thread::sleep(Duration::from_millis(500));
-    assert_eq!(magenta_pixels(&s.screenshot("hidden.png")), 0, "magenta after hiding");
+    s.screenshot_showing("hidden.png", "no magenta once hidden", |shot| magenta_pixels(shot) == 0);
 
     // ] turns the direction 15° clockwise: the random intervals now lie along lines at 15°, and the
     // end is the CPU model's, gathered into line space, sorted and scattered back.
