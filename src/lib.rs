@@ -15,13 +15,16 @@
 //!    line of a run's GPU state, read back for the window's row lens) and [`controls`] (the
 //!    keys, the player, the lanes and the explanations the window and the page share);
 //! 3. [`algorithms`]: each algorithm's GPU passes;
-//! 4. [`sort`] (the device-wide radix sort) and [`reference`](mod@reference) (the CPU model, the tests' oracle);
+//! 4. [`sort`] (the device-wide radix sort);
 //! 5. [`intervals`]: the intervals of each line that are sorted;
 //! 6. [`keys`] (sort keys and options) and [`picture`] (files in and out);
 //! 7. [`gpu`]: context, textures, read-back, shader assembly, timestamps.
 //!
 //! [`video`] (clips through ffmpeg, every frame sorted) is a front end beside [`headless`].
 //! [`interrupt`] (Ctrl-C) stands beside them all.
+//! [`reference`](mod@reference), the CPU model and the tests' oracle, stands apart: only the tests
+//! and the benchmarks' check of their own output import it; of the algorithms it takes only the
+//! plain data that names a radix run, never the code it judges.
 //!
 //! For `wasm32-unknown-unknown` (the browser, on WebGPU: `web/`) the library builds without the
 //! native front ends and what needs files, signals or threads ([`app`], [`bench`](mod@bench),
