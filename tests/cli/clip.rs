@@ -5,7 +5,7 @@
 //! sources. Without ffmpeg these tests say so and pass, unless SHADERSORT_REQUIRE_FFMPEG is set
 //! (CI sets it).
 
-use super::decoded::{assert_frames_equal, folder_frames, planes_of, rgba_through, samples_of, streams};
+use super::decoded::{assert_frames_equal, folder_frames, planes_of, samples_of, streams};
 use super::{COFFEE, arg, assert_fails, assert_succeeds, coffee, open};
 use crate::clips::{ffmpeg, frames_of, have_ffmpeg, lossless_clip};
 use image::RgbaImage;
@@ -290,7 +290,7 @@ fn bad_clips_fail_with_one_line_and_leave_nothing() {
         assert_succeeds(&[arg(&clip), radix[0], radix[1], "--max-size", "16", "--out", arg(&small)], &[]);
     assert!(stderr.contains("downscaled to 16x12"), "{stderr}");
     let shrunk = folder_frames(&small);
-    let scaled = rgba_through(&clip, &["-vf", "scale=16:12:flags=area"], (16, 12));
+    let scaled = crate::clips::frames_through(&clip, &["-vf", "scale=16:12:flags=area"], (16, 12));
     assert_eq!((shrunk.len(), scaled.len()), (20, 20), "every frame is kept");
     for (k, (frame, input)) in shrunk.iter().zip(&scaled).enumerate() {
         assert!(*frame == stable_sort(input, &SortOptions::default()), "frame {k} is not the model's");

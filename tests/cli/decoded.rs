@@ -45,21 +45,6 @@ pub fn rgba_as_read(path: &Path, size: Yuv420Size) -> Vec<RgbaImage> {
     planes_of(path, size).iter().map(convert).collect()
 }
 
-/// Every frame of an RGB video as RGBA of `size`, decoded by ffmpeg through the output
-/// arguments `filter` (such as the `-vf scale=...` shadersort downscales a clip with).
-pub fn rgba_through(path: &Path, filter: &[&str], (w, h): (u32, u32)) -> Vec<RgbaImage> {
-    let out = Command::new("ffmpeg")
-        .args(["-v", "error", "-nostdin", "-i", arg(path), "-map", "0:v:0", "-f", "rawvideo"])
-        .args(filter)
-        .args(["-pix_fmt", "rgba", "-"])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "decoding {}: {}", path.display(), String::from_utf8_lossy(&out.stderr));
-    let frame = (w * h * 4) as usize;
-    assert_eq!(out.stdout.len() % frame, 0, "{}: whole frames of {w}x{h}", path.display());
-    out.stdout.chunks(frame).map(|c| RgbaImage::from_raw(w, h, c.to_vec()).unwrap()).collect()
-}
-
 /// Every frame of a video as 8-bit 4:2:0 planes of `size`, decoded by ffmpeg through the
 /// output arguments `filter` (such as the `-vf crop=...` a user is told to crop with).
 pub fn planes_through(path: &Path, filter: &[&str], size: Yuv420Size) -> Vec<Vec<u8>> {

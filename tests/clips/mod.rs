@@ -49,9 +49,16 @@ pub fn lossless_clip(dir: &Path, name: &str, (w, h): (u32, u32), frames: u32, so
 }
 
 /// Every frame of a video, decoded to RGBA by ffmpeg.
-pub fn frames_of(path: &Path, (w, h): (u32, u32)) -> Vec<RgbaImage> {
+pub fn frames_of(path: &Path, size: (u32, u32)) -> Vec<RgbaImage> {
+    frames_through(path, &[], size)
+}
+
+/// Every frame of a video as RGBA of `(w, h)`, decoded by ffmpeg through the output arguments
+/// `filter` (such as the `-vf scale=...` shadersort downscales a clip with).
+pub fn frames_through(path: &Path, filter: &[&str], (w, h): (u32, u32)) -> Vec<RgbaImage> {
     let out = Command::new("ffmpeg")
         .args(["-v", "error", "-nostdin", "-i", path.to_str().unwrap(), "-map", "0:v:0", "-f", "rawvideo"])
+        .args(filter)
         .args(["-pix_fmt", "rgba", "-"])
         .output()
         .unwrap();
