@@ -135,8 +135,10 @@ fn the_page_runs_the_window_app_in_headless_chromium() {
     let site = site(&picture);
     let port = serve(site.path().to_path_buf());
     let profile = tempfile::tempdir().unwrap();
+    // The fake camera plays a clip the test knows frame by frame.
+    let clip = camera::Clip::new(profile.path());
     let page = Page {
-        browser: WebDriver::start(&chromium, &driver, profile.path()),
+        browser: WebDriver::start(&chromium, &driver, profile.path(), &[clip.flag()]),
         downloads: tempfile::tempdir().unwrap(),
         log_from: Cell::new(0),
     };
@@ -165,7 +167,7 @@ fn the_page_runs_the_window_app_in_headless_chromium() {
     paths::b_bends_the_lines_and_a_shift_click_centres_them(&page, &picture);
     painting::e_paints_the_mask_and_s_saves_it(&page, &picture);
     side_by_side_shows_every_lane(&page, &picture);
-    camera::source_camera_shows_the_camera_sorted_live(&page, port);
+    camera::source_camera_shows_the_camera_sorted_live(&page, port, &clip);
     without_webgpu_the_page_says_so(&page, port);
     crate::ci::passed();
 }

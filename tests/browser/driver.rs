@@ -18,7 +18,8 @@ const CHROMIUM_FLAGS: &[&str] = &[
     "--enable-features=Vulkan",
     "--use-vulkan=swiftshader",
     "--use-angle=vulkan",
-    // The camera: Chromium's own moving test picture, the permission given.
+    // The camera: a fake one (playing the clip named by `start`'s extra flags), the permission
+    // given.
     "--use-fake-device-for-media-stream",
     "--use-fake-ui-for-media-stream",
     "--window-size=1400,1000",
@@ -121,8 +122,8 @@ pub struct WebDriver {
 }
 
 impl WebDriver {
-    /// Starts chromedriver and a headless Chromium with WebGPU on SwiftShader.
-    pub fn start(chromium: &Path, driver: &Path, profile: &Path) -> WebDriver {
+    /// Starts chromedriver and a headless Chromium with WebGPU on SwiftShader, with `extra` flags.
+    pub fn start(chromium: &Path, driver: &Path, profile: &Path, extra: &[String]) -> WebDriver {
         // Port 0: chromedriver binds a free port itself and names it ("... started successfully
         // on port N."), so no other program can take it between a choice and the bind.
         let mut child = Command::new(driver)
@@ -153,6 +154,7 @@ impl WebDriver {
         }
         let mut args: Vec<String> = CHROMIUM_FLAGS.iter().map(|s| s.to_string()).collect();
         args.push(format!("--user-data-dir={}", profile.display()));
+        args.extend_from_slice(extra);
         let capabilities = json!({"capabilities": {"alwaysMatch": {
             "browserName": "chrome",
             "goog:chromeOptions": {"binary": chromium, "args": args},
