@@ -337,7 +337,8 @@ fn launch(
             // The pipeline cache in the test's folder, never the user's ~/.cache.
             .env("XDG_CACHE_HOME", dir.path().join("cache"))
             .env_remove("WAYLAND_DISPLAY")
-            .env("RUST_LOG", "shadersort=info")
+            // The player's account of each frame played too (tests/window/keys.rs reads it).
+            .env("RUST_LOG", "shadersort=info,shadersort::controls::player=debug")
             .env("WGPU_BACKEND", backend)
             .stdout(std::fs::File::create(dir.path().join("stdout.log")).unwrap())
             .stderr(std::fs::File::create(&log).unwrap())

@@ -55,6 +55,38 @@ fn found_one_to_one(shot: &RgbaImage, picture: &RgbaImage) -> Option<(u32, u32)>
 }
 
 impl Session {
+    /// Passes run a second while playing since the last keys, by the player's own account of
+    /// each frame: only frames that ran every pass they owed (and not the one after one that
+    /// did not, which starts with the rest owed), so a machine too busy to keep up cannot
+    /// stand for a wrong speed. The passes it says it ran must be the passes reported.
+    fn played_rate(&self) -> f64 {
+        let text = self.log_text();
+        let (mut frames, mut ran) = (Vec::new(), 0);
+        for line in text[self.keys_from.get()..].lines() {
+            if let Some(words) = line.split_once("] played ") {
+                // "{ran} of {wanted} passes owed in a frame of {seconds} s"
+                let words: Vec<&str> = words.1.split(' ').collect();
+                let number = |i: usize| words.get(i).and_then(|w| w.parse::<f64>().ok());
+                let frame = (number(0), number(2), number(9));
+                let (Some(r), Some(wanted), Some(seconds)) = frame else { panic!("unread: {line}") };
+                frames.push((r as u32, wanted as u32, seconds));
+                ran += r as u32;
+            } else if let Some(report) = super::step_report(line) {
+                assert_eq!(report, format!("pass {ran}/64"), "the frames played do not add up to the pass");
+            }
+        }
+        let (mut passes, mut seconds, mut after_cut) = (0, 0.0, false);
+        for &(ran, wanted, s) in &frames {
+            if ran == wanted && !after_cut {
+                passes += ran;
+                seconds += s;
+            }
+            after_cut = ran < wanted;
+        }
+        assert!(seconds >= 1.0, "only {seconds:.2} s of frames kept pace, of {frames:?}");
+        f64::from(passes) / seconds
+    }
+
     /// Waits until a line logged since the last key press contains `needle` (a change of
     /// settings may add a notice after the line [`Session::expect_log`] would need to end).
     pub(super) fn expect_log_containing(&self, needle: &str) {
@@ -115,6 +147,19 @@ fn zoom_back_speed_lens_key_order_direction_pass_kind_and_radix_keys() {
     s.expect_log("speed 60 passes/s");
     s.keys(&["minus", "minus"]);
     s.expect_log("speed 20 passes/s");
+    // The speeds by their effect: played from pass 0, the passes run go 10 a second of the
+    // app's clock after -, and 20 after +.
+    for (key, speed, reach) in [("minus", 10.0, 20), ("plus", 20.0, 40)] {
+        s.keys(&[key, "Home"]);
+        s.expect_step("pass 0/64");
+        s.keys(&["space"]);
+        s.expect_pass_at_least(reach, 64);
+        let rate = s.played_rate();
+        assert!((speed * 0.85..=speed * 1.15).contains(&rate), "{rate:.1} passes/s at a speed of {speed}");
+    }
+    // Back where the keys above left it: paused on pass 2.
+    s.keys(&["space", "Home", "Right", "Right"]);
+    s.expect_step("pass 2/64");
 
     // L opens the lens on the middle row, Up moves it a row up, L closes it.
     s.keys(&["l"]);
