@@ -46,7 +46,7 @@ mod paths;
 mod recordings;
 
 use driver::{WebDriver, browser, build_page, composite_frames, serve};
-use lens_bars::assert_bars_follow_the_model;
+use lens_bars::bars_follow_the_model;
 
 /// The line the lens inspects: 16 greys in a shuffled order, far apart in luma.
 const ROW: u32 = 3;
@@ -102,6 +102,20 @@ impl Page {
         let path = self.downloads.path().join(name);
         wait_for(&format!("the download {name}"), Duration::from_secs(60), || path.is_file());
         std::fs::read(path).unwrap()
+    }
+
+    /// Screenshots until `check` passes (the page draws a frame or more after a key), failing
+    /// after 30 s with what the last screenshot showed instead.
+    fn screenshot_until(&self, check: impl Fn(&RgbaImage) -> Result<(), String>) -> RgbaImage {
+        let started = Instant::now();
+        loop {
+            let shot = self.browser.screenshot();
+            match check(&shot) {
+                Ok(()) => return shot,
+                Err(why) if started.elapsed() > Duration::from_secs(30) => panic!("after 30 s: {why}"),
+                Err(_) => std::thread::sleep(Duration::from_millis(100)),
+            }
+        }
     }
 
     fn downloaded_picture(&self, name: &str) -> RgbaImage {
@@ -236,24 +250,18 @@ fn the_lens_follows_the_steps_and_s_downloads_the_model(page: &Page, picture: &R
     page.expect_log(&format!("lens on row {ROW} of 7 (16 pixels)"));
     page.keys(&["Right", "Right", "Right"]);
     page.expect_log("pass 3/16");
-    std::thread::sleep(Duration::from_millis(700));
-    assert_bars_follow_the_model(&page.browser.screenshot(), picture, ROW, 3);
+    page.screenshot_until(|shot| bars_follow_the_model(shot, picture, ROW, 3));
     page.keys(&["Left"]);
     page.expect_log("pass 2/16");
-    std::thread::sleep(Duration::from_millis(700));
-    assert_bars_follow_the_model(&page.browser.screenshot(), picture, ROW, 2);
+    page.screenshot_until(|shot| bars_follow_the_model(shot, picture, ROW, 2));
 
     page.keys(&["s"]);
     page.expect_log("the window as shown: lens-odd-even-luma-pass2-window.png");
     let options = SortOptions::default();
     let saved = page.downloaded_picture("lens-odd-even-luma-pass2.png");
     assert!(saved == odd_even_passes(picture, &options, 2), "S's download is not the model's pass 2");
-    assert_bars_follow_the_model(
-        &page.downloaded_picture("lens-odd-even-luma-pass2-window.png"),
-        picture,
-        ROW,
-        2,
-    );
+    let view = page.downloaded_picture("lens-odd-even-luma-pass2-window.png");
+    bars_follow_the_model(&view, picture, ROW, 2).unwrap_or_else(|why| panic!("the page as shown: {why}"));
 }
 
 /// G records the run from the input and downloads a GIF whose frames are the model's passes.
@@ -301,17 +309,17 @@ fn side_by_side_shows_every_lane(page: &Page, picture: &RgbaImage) {
     a_pinch_zooms_the_picture(page, picture);
     page.keys(&["c"]);
     page.expect_log("side by side, sync by pass");
-    std::thread::sleep(Duration::from_millis(1500));
     let lanes = lane_kinds(
         shadersort::algorithms::Algorithm::Bitonic,
         RunSettings::default(),
         true,
         LaneSync::ByPass,
     );
-    let shot = page.browser.screenshot();
     let lightest = (0..16).map(|x| picture.get_pixel(x, ROW).0).max_by_key(|p| p[0]).unwrap();
-    let copies = blocks_of(&shot, lightest, shadersort::app::ui::PANEL_WIDTH as u32);
-    assert_eq!(copies, lanes.len(), "side by side shows {copies} pictures for {} lanes", lanes.len());
+    page.screenshot_until(|shot| match blocks_of(shot, lightest, shadersort::app::ui::PANEL_WIDTH as u32) {
+        copies if copies == lanes.len() => Ok(()),
+        copies => Err(format!("side by side shows {copies} pictures for {} lanes", lanes.len())),
+    });
     // Kept together by time, the lanes step as the first one does, measured without waiting.
     page.keys(&["v"]);
     page.expect_log("side by side, sync by time");
@@ -324,30 +332,42 @@ fn side_by_side_shows_every_lane(page: &Page, picture: &RgbaImage) {
 fn a_pinch_zooms_the_picture(page: &Page, picture: &RgbaImage) {
     let lightest = (0..16).map(|x| picture.get_pixel(x, ROW).0).max_by_key(|p| p[0]).unwrap();
     let panel = shadersort::app::ui::PANEL_WIDTH as u32;
-    std::thread::sleep(Duration::from_millis(500));
-    let shot = page.browser.screenshot();
+    // The picture fitted, as the lens closing left it.
+    let shot = page.screenshot_until(|shot| {
+        if lens_bars::lens_bars(shot, 16).is_some() {
+            Err("the lens is still on screen".into())
+        } else if widest_run(shot, lightest, panel) == 0 {
+            Err("the picture's lightest grey is not on screen".into())
+        } else {
+            Ok(())
+        }
+    });
     let before = widest_run(&shot, lightest, panel);
     let centre = ((panel + shot.width()) / 2, shot.height() / 2);
     page.browser.pinch(centre, (centre.0 + 300, centre.1), (centre.0 + 30, centre.1));
-    std::thread::sleep(Duration::from_millis(700));
-    let after = widest_run(&page.browser.screenshot(), lightest, panel);
-    assert!(
-        after + 4 <= before,
-        "a pinch left the picture's pixels {before} px wide, then {after} px; the page's log:\n{}",
-        page.browser.log().get(page.log_from.get()..).unwrap_or_default()
-    );
+    page.screenshot_until(|shot| match widest_run(shot, lightest, panel) {
+        after if after + 4 <= before => Ok(()),
+        after => Err(format!("a pinch left the picture's pixels {before} px wide, then {after} px")),
+    });
     page.keys(&["f"]);
-    std::thread::sleep(Duration::from_millis(500));
-    assert_eq!(widest_run(&page.browser.screenshot(), lightest, panel), before, "F fits the picture again");
+    let fitted = page.screenshot_until(|shot| match widest_run(shot, lightest, panel) {
+        again if again == before => Ok(()),
+        again => Err(format!("F fits the picture's pixels {again} px wide, not {before} as before")),
+    });
     // One finger drags the picture along, as far as it went.
-    let start = corner_of(&page.browser.screenshot(), lightest, panel);
+    let start = corner_of(&fitted, lightest, panel);
     page.browser.drag(centre, (centre.0 - 90, centre.1 + 40));
-    std::thread::sleep(Duration::from_millis(700));
-    let moved = corner_of(&page.browser.screenshot(), lightest, panel);
-    assert_eq!((moved.0 - start.0, moved.1 - start.1), (-90, 40), "a one-finger drag moved the picture so");
+    page.screenshot_until(|shot| match corner_of(shot, lightest, panel) {
+        moved if (moved.0 - start.0, moved.1 - start.1) == (-90, 40) => Ok(()),
+        moved => {
+            Err(format!("a one-finger drag moved the picture from {start:?} to {moved:?}, not by (-90, 40)"))
+        }
+    });
     page.keys(&["f"]);
-    std::thread::sleep(Duration::from_millis(500));
-    assert_eq!(corner_of(&page.browser.screenshot(), lightest, panel), start, "F puts the picture back");
+    page.screenshot_until(|shot| match corner_of(shot, lightest, panel) {
+        back if back == start => Ok(()),
+        back => Err(format!("F puts the picture at {back:?}, not back at {start:?}")),
+    });
 }
 
 /// The top left corner of where `colour` shows (within 3 per channel) right of `left`.

@@ -15,7 +15,7 @@ mod clips;
 use clips::ci;
 #[path = "common/lens_bars.rs"]
 mod lens_bars;
-use lens_bars::assert_bars_follow_the_model;
+use lens_bars::bars_follow_the_model;
 #[path = "window/keys.rs"]
 mod keys;
 #[path = "window/live.rs"]
@@ -172,12 +172,23 @@ impl Session {
     /// Screenshots until one shows `what` (`shows` holds), waiting for a frame that draws it
     /// rather than a fixed time; fails after 30 s.
     fn screenshot_showing(&self, name: &str, what: &str, shows: impl Fn(&RgbaImage) -> bool) -> RgbaImage {
-        let mut shot = RgbaImage::new(0, 0);
-        wait_for(what, Duration::from_secs(30), || {
-            shot = self.screenshot(name);
-            shows(&shot)
-        });
-        shot
+        self.screenshot_until(name, |shot| if shows(shot) { Ok(()) } else { Err(format!("no {what}")) })
+    }
+
+    /// Screenshots until `check` passes (a loaded machine draws late), failing after 30 s
+    /// with what the last screenshot showed instead.
+    fn screenshot_until(&self, name: &str, check: impl Fn(&RgbaImage) -> Result<(), String>) -> RgbaImage {
+        let started = Instant::now();
+        loop {
+            let shot = self.screenshot(name);
+            match check(&shot) {
+                Ok(()) => return shot,
+                Err(why) if started.elapsed() > Duration::from_secs(30) => {
+                    panic!("after 30 s, {name}: {why}")
+                }
+                Err(_) => std::thread::sleep(Duration::from_millis(100)),
+            }
+        }
     }
 
     fn screenshot(&self, name: &str) -> RgbaImage {
@@ -608,8 +619,10 @@ fn interval_flags_the_mode_key_and_the_intervals_overlay(backend: &str) {
     }
 
     // I draws the intervals over the picture: every interval start a whole block of magenta pixels.
-    std::thread::sleep(Duration::from_millis(300));
-    assert_eq!(magenta_pixels(&s.screenshot("plain.png")), 0, "magenta before I");
+    let geometry = s.geometry();
+    let drawn =
+        s.screenshot_showing("plain.png", "the window drawn", |shot| !status_rows(shot, geometry).is_empty());
+    assert_eq!(magenta_pixels(&drawn), 0, "magenta before I");
     s.keys(&["i"]);
     s.expect_log("intervals shown: fixed pixels darkened, interval starts magenta");
     let shot =
@@ -670,23 +683,20 @@ fn the_row_lens_shows_the_line_the_gpu_holds(backend: &str) {
     s.expect_log(&format!("lens on row {row} of {h} ({w} pixels)"));
     s.keys(&["Right", "Right", "Right"]);
     s.expect_step("pass 3/16");
-    std::thread::sleep(Duration::from_millis(700));
-    let shot = s.screenshot("lens3.png");
-    assert_bars_follow_the_model(&shot, &picture, row, 3);
+    let shot = s.screenshot_until("lens3.png", |shot| bars_follow_the_model(shot, &picture, row, 3));
     // The status stays whole at the default size with the lens open.
     assert_status_whole(&shot, s.geometry());
 
     // Back a pass: the lens follows.
     s.keys(&["Left"]);
     s.expect_step("pass 2/16");
-    std::thread::sleep(Duration::from_millis(700));
-    assert_bars_follow_the_model(&s.screenshot("lens2.png"), &picture, row, 2);
+    s.screenshot_until("lens2.png", |shot| bars_follow_the_model(shot, &picture, row, 2));
 
     // S saves the state and, with the lens open, the window as shown, bars included.
     s.keys(&["s"]);
     s.expect_log("the window as shown: noise-odd-even-luma-pass2-window.png");
     let view = image::open(s.dir.path().join("noise-odd-even-luma-pass2-window.png")).unwrap().to_rgba8();
-    assert_bars_follow_the_model(&view, &picture, row, 2);
+    bars_follow_the_model(&view, &picture, row, 2).unwrap_or_else(|why| panic!("the window saved: {why}"));
 
     // Down moves the lens a line; L closes it.
     s.keys(&["Down"]);

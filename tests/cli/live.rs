@@ -32,10 +32,9 @@ fn stream_file(dir: &Path, seconds: u32) -> PathBuf {
     path
 }
 
-/// ffmpeg sending `file` to `port` at its own rate, starting after `delay` (the receiver
-/// listens by then).
-fn send(file: &Path, port: u16, delay: Duration) -> Child {
-    std::thread::sleep(delay);
+/// ffmpeg sending `file` to `port` at its own rate, once the receiver listens there.
+fn send(file: &Path, port: u16) -> Child {
+    crate::ports::wait_until_udp_bound(port, Duration::from_secs(60));
     Command::new("ffmpeg")
         .args(["-v", "error", "-nostdin", "-re", "-i", arg(file), "-c", "copy", "-f", "mpegts"])
         .arg(format!("udp://127.0.0.1:{port}?pkt_size=1316"))
@@ -139,7 +138,7 @@ fn a_live_stream_is_sorted_as_it_comes_frame_by_frame() {
     let out = dir.path().join("live.mkv");
     let port = free_port();
     let receiver = receive(port, &["--duration", "3", "--key", "hue", "--lossless", "--out", arg(&out)]);
-    let mut sender = send(&file, port, Duration::from_millis(1500));
+    let mut sender = send(&file, port);
     let done = receiver.wait_with_output().unwrap();
     let _ = sender.kill();
     let _ = sender.wait();
@@ -171,8 +170,8 @@ fn a_stream_that_stops_or_ctrl_c_leaves_a_whole_file() {
     let (port_a, port_b) = (free_port(), free_port());
     let stopping = receive(port_a, &["--lossless", "--out", arg(&stopped)]);
     let ending = receive(port_b, &["--lossless", "--out", arg(&ended)]);
-    let mut senders = [send(&file, port_a, Duration::from_millis(1500)), send(&file, port_b, Duration::ZERO)];
-    // Ctrl-C once the second stream has been coming for a second.
+    let mut senders = [send(&file, port_a), send(&file, port_b)];
+    // Ctrl-C a second into the second stream (of two): in the middle of what it sends.
     std::thread::sleep(Duration::from_millis(1000));
     let pid = i32::try_from(ending.id()).unwrap();
     assert!(Command::new("kill").args(["-INT", &pid.to_string()]).status().unwrap().success());

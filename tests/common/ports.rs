@@ -26,3 +26,23 @@ pub fn free_port() -> u16 {
     }
     panic!("no free loopback port below {ephemeral_low} after 1000 tries");
 }
+
+/// Waits until some socket on this machine is bound to UDP `port` (the receiver a test started
+/// listens), as the kernel lists them in /proc/net/udp and udp6; panics after `limit`.
+pub fn wait_until_udp_bound(port: u16, limit: std::time::Duration) {
+    let started = std::time::Instant::now();
+    let hex = format!(":{port:04X} ");
+    let bound = || {
+        ["/proc/net/udp", "/proc/net/udp6"].iter().any(|table| {
+            let text = std::fs::read_to_string(table).unwrap_or_default();
+            // "  sl  local_address rem_address ...": the local address is the second column.
+            text.lines().skip(1).any(|line| {
+                line.split_whitespace().nth(1).is_some_and(|local| format!("{local} ").ends_with(&hex))
+            })
+        })
+    };
+    while !bound() {
+        assert!(started.elapsed() < limit, "nothing listened on UDP port {port} within {limit:?}");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}

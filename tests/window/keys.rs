@@ -128,15 +128,25 @@ fn zoom_back_speed_lens_key_order_direction_pass_kind_and_radix_keys() {
     let Some(mut s) = start("vulkan", &picture, &[], "pass 0/64") else { return };
 
     // The window opens with the picture fitted (enlarged); 0 shows it 1:1, F fits it again.
-    std::thread::sleep(Duration::from_millis(500));
-    assert_eq!(found_one_to_one(&s.screenshot("fit.png"), &picture), None, "1:1 before 0");
-    s.keys(&["0"]);
-    wait_for("0 to show the picture 1:1", Duration::from_secs(30), || {
-        found_one_to_one(&s.screenshot("one.png"), &picture).is_some()
+    let geometry = s.geometry();
+    let fit = s.screenshot_showing("fit.png", "the window drawn", |shot| {
+        !super::status_rows(shot, geometry).is_empty()
     });
+    assert_eq!(found_one_to_one(&fit, &picture), None, "1:1 before 0");
+    s.keys(&["0"]);
+    s.screenshot_showing("one.png", "0 to show the picture 1:1", |shot| {
+        found_one_to_one(shot, &picture).is_some()
+    });
+    // F: the picture as it was first fitted (the view right of the panel, as on opening).
     s.keys(&["f"]);
-    std::thread::sleep(Duration::from_millis(500));
-    assert_eq!(found_one_to_one(&s.screenshot("fit_again.png"), &picture), None, "1:1 after F");
+    let view = |shot: &RgbaImage| {
+        let (x, y, w, h) = geometry;
+        let panel = shadersort::app::ui::PANEL_WIDTH as u32;
+        image::imageops::crop_imm(shot, x + panel, y, w - panel, h).to_image()
+    };
+    s.screenshot_showing("fit_again.png", "F to fit the picture as on opening", |shot| {
+        view(shot) == view(&fit)
+    });
 
     // P is one pass back; + and - go up and down the list of speeds (30 passes/s at first).
     s.keys(&["Right", "Right", "Right"]);

@@ -17,7 +17,7 @@ fn a_live_stream_shows_sorted_and_a_paused_frame_saves_as_the_model() {
     let size = (70, 38);
     let port = crate::ports::free_port();
     let url = format!("udp://127.0.0.1:{port}");
-    let sender = std::sync::Mutex::new(None);
+    let sender = std::sync::Arc::new(std::sync::Mutex::new(None));
     let make = |dir: &std::path::Path| {
         let file = dir.join("stream.ts");
         let video = format!("testsrc2=size={}x{}:rate=30:duration=20", size.0, size.1);
@@ -27,24 +27,25 @@ fn a_live_stream_shows_sorted_and_a_paused_frame_saves_as_the_model() {
                 .chain(["-q:v", "2", "-f", "mpegts", file.to_str().unwrap()])
                 .collect::<Vec<_>>(),
         );
-        // The window listens once it starts; the stream starts a moment later.
-        let child = Command::new("sh")
-            .arg("-c")
-            .arg(format!(
-                "sleep 2; exec ffmpeg -v error -nostdin -re -i '{}' -c copy -f mpegts '{url}?pkt_size=1316'",
-                file.display()
-            ))
-            .stdin(Stdio::null())
-            .spawn()
-            .unwrap();
-        *sender.lock().unwrap() = Some(Reaper(child));
+        // Sent at its rate once the window listens (a thread waits for that while the window
+        // starts); the window shows the stream from the first frame it gets.
+        let (sender, url) = (sender.clone(), url.clone());
+        std::thread::spawn(move || {
+            crate::ports::wait_until_udp_bound(port, Duration::from_secs(60));
+            let child = Command::new("ffmpeg")
+                .args(["-v", "error", "-nostdin", "-re", "-i", file.to_str().unwrap(), "-c", "copy"])
+                .args(["-f", "mpegts", &format!("{url}?pkt_size=1316")])
+                .stdin(Stdio::null())
+                .spawn()
+                .unwrap();
+            *sender.lock().unwrap() = Some(Reaper(child));
+        });
     };
     let first = format!("showing '{url}' live, every frame sorted; Space pauses on a frame");
     let Some(mut s) = launch("vulkan", &format!("--live={url}"), &[], &first, make) else { return };
     let sent = frames_of(&s.dir.path().join("stream.ts"), size);
     let models: Vec<RgbaImage> =
         sent.iter().map(|f| shadersort::reference::stable_sort(f, &Default::default())).collect();
-    std::thread::sleep(Duration::from_secs(2));
     s.keys(&["space"]);
     s.expect_log("paused on the frame shown; the step keys walk through its passes, Space goes on live");
     s.keys(&["s"]);
@@ -53,10 +54,10 @@ fn a_live_stream_shows_sorted_and_a_paused_frame_saves_as_the_model() {
     assert!(models.contains(&saved), "the frame saved is no sorted frame the stream sent");
     assert!(!sent.contains(&saved), "the frame saved is not sorted");
     s.keys(&["space"]);
-    std::thread::sleep(Duration::from_secs(1));
     s.keys(&["g"]);
     s.expect_log("recording the live frames as they are shown; G stops");
     let taking = std::time::Instant::now();
+    // A take of two seconds.
     std::thread::sleep(Duration::from_secs(2));
     s.keys(&["g"]);
     let took = taking.elapsed();
