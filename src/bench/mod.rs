@@ -3,6 +3,7 @@
 
 pub mod gif;
 pub mod pass;
+pub mod png;
 pub mod radix;
 pub mod sorts;
 pub mod video;

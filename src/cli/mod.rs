@@ -12,6 +12,7 @@ use crate::algorithms::odd_even::PassKind;
 use crate::angle::Angle;
 use crate::bench::gif::GifBenchArgs;
 use crate::bench::pass::PassBenchArgs;
+use crate::bench::png::PngBenchArgs;
 use crate::bench::radix::RadixBenchArgs;
 use crate::bench::radix::segments::SegmentBenchArgs;
 use crate::bench::sorts::SortBenchArgs;
@@ -295,6 +296,8 @@ pub enum Bench {
     Pass(PassBenchArgs),
     /// A clip sorted frame by frame beside ffmpeg decoding and transcoding it alone.
     Video(VideoBenchArgs),
+    /// The fast PNG writer (strips on every core) against the image crate's, on real pictures.
+    Png(PngBenchArgs),
 }
 
 /// The settings `bench video` sorts its clip with: its `--sort` flags resolved as the command

@@ -91,7 +91,7 @@ pub enum PngCompression {
 
 /// `pixels` (`width` x `height`, `colour`) encoded as PNG with `level`; every row picks its
 /// own filter.
-pub(super) fn encode_png(
+pub(crate) fn encode_png(
     pixels: &[u8],
     (width, height): (u32, u32),
     colour: image::ExtendedColorType,
