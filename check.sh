@@ -29,7 +29,14 @@ cargo package --offline -p wgpu-radix-sort --allow-dirty
 # CPU (4 lanes without AVX, which the subgroup path refuses): 256 bits asks for subgroups of 8 on
 # any machine, and the radix sort's tests check that they got them.
 echo "check: cargo test (both software GPUs: WGPU_BACKEND unset means Vulkan and GL; subgroups of 8)"
-time LP_NATIVE_VECTOR_WIDTH=256 cargo test
+tests_out=$(mktemp "${TMPDIR:-/tmp}/shadersort-tests.XXXXXX")
+time LP_NATIVE_VECTOR_WIDTH=256 cargo test 2>&1 | tee "$tests_out"
+# The unit tests in src/ write no ledger lines of their own: .ci/unit-ledger reads their passes
+# from cargo's report into the ledger, as the families PACKAGE/lib.
+if [[ -n ${SHADERSORT_TEST_LEDGER:-} ]]; then
+    .ci/unit-ledger "$tests_out" >>"$SHADERSORT_TEST_LEDGER"
+fi
+rm -f "$tests_out"
 # The subgroup path again with 16-lane subgroups (lavapipe's with 512-bit vectors), the width
 # between lavapipe's default 8 and NVIDIA's 32: its ballots take two blocks a word there. Every
 # sorter runs: device-wide, segmented and indirect.
