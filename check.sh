@@ -21,6 +21,8 @@ echo "check: cargo fmt --all --check"
 cargo fmt --all --check
 echo "check: cargo clippy --workspace --all-targets -- -D warnings"
 cargo clippy --workspace --all-targets -- -D warnings
+echo "check: cargo doc (links and HTML in the docs resolve)"
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps -p shadersort -p wgpu-radix-sort
 echo "check: cargo clippy for the browser (wasm32: the core without the native front ends, the radix sort crate, and web/)"
 cargo clippy -p shadersort -p shadersort-web -p wgpu-radix-sort --lib --target wasm32-unknown-unknown -- -D warnings
 echo "check: the radix sort crate packages and builds alone, as crates.io would take it"

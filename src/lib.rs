@@ -6,7 +6,8 @@
 //! [`algorithms::SortRun`], checked against the CPU model in [`reference`](mod@reference);
 //! optionally within the intervals of an [`intervals::IntervalMap`], which sorts only parts of each
 //! line, and along lines at any angle ([`angle::Lines`]: line space gathered, sorted as rows,
-//! scattered back). [`sort`] is the device-wide radix sort, usable on its own.
+//! scattered back). The device-wide radix sort is the crate `wgpu-radix-sort` (`crates/`), usable on
+//! its own.
 //!
 //! The layers, top to bottom; a module imports only from its own layer or those below:
 //! 1. front ends: [`app`] (the window), [`headless`] (with [`progress`]), [`bench`](mod@bench), and [`cli`],
@@ -15,7 +16,7 @@
 //!    line of a run's GPU state, read back for the window's row lens) and [`controls`] (the
 //!    keys, the player, the lanes and the explanations the window and the page share);
 //! 3. [`algorithms`]: each algorithm's GPU passes;
-//! 4. [`sort`] (the device-wide radix sort);
+//! 4. the `wgpu-radix-sort` crate (the device-wide radix sort);
 //! 5. [`intervals`]: the intervals of each line that are sorted;
 //! 6. [`keys`] (sort keys and options) and [`picture`] (files in and out);
 //! 7. [`gpu`]: context, textures, read-back, shader assembly, timestamps.

@@ -224,7 +224,7 @@ impl Lanes {
 
     /// Steps a lane may take in the next frame (what the player asks for): by pass a lane's
     /// share of what the frame affords, at least one (the lanes behind go first, see
-    /// [`Lanes::affordable`]); by time, the first lane's.
+    /// `Lanes::affordable`); by time, the first lane's.
     pub fn frame_budget(&self) -> u32 {
         match self.sync {
             LaneSync::ByPass => (self.affordable() / self.lanes.len().max(1) as u32).max(1),

@@ -97,7 +97,7 @@ pub struct Cli {
 
     /// Record the sort, one frame per pass, without a window; the path says the format: .gif,
     /// .png or .apng (animated PNG, exact colours), or DIR/ (a folder of PNG frames) [default:
-    /// gifs/<image>-<algorithm>-<key>.gif]. Put IMAGE before this flag.
+    /// gifs/IMAGE-ALGORITHM-KEY.gif]. Put IMAGE before this flag.
     #[arg(long, value_name = "PATH", num_args = 0..=1)]
     pub record: Option<Option<PathBuf>>,
 

@@ -48,7 +48,7 @@ pub struct RadixParams {
 }
 
 /// How the sequences are cut into tiles: `chunks` chunks of [`TILE_CHUNK`] pixels per tile,
-/// doubled until the per-tile counts fit [`MAX_COUNTS`].
+/// doubled until the per-tile counts fit `MAX_COUNTS`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Tiling {
     /// Chunks per tile.

@@ -54,7 +54,7 @@ pub struct RadixBenchArgs {
     /// Strategies (reduce-then-scan, onesweep), comma separated [default: both].
     #[arg(long, value_delimiter = ',', value_parser = strategy_named)]
     pub strategies: Vec<SortStrategy>,
-    /// Timed runs per measurement (the median is reported), after a warm-up (see [`super::warm_up`]).
+    /// Timed runs per measurement (the median is reported), after a warm-up (see `bench::warm_up`).
     #[arg(long, default_value_t = 20)]
     pub runs: u32,
     /// Instead of the table: GPU time of each kernel (summed over its four passes), uniform keys
