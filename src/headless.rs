@@ -3,11 +3,10 @@
 //! when asked, and a threshold sweep (`--record --sweep`).
 #![cfg(not(target_arch = "wasm32"))]
 
-use crate::algorithms::found_intervals::IntervalsKernel;
 use crate::algorithms::request::StartRequest;
-use crate::algorithms::{Pipelines, SortRun, run_until};
+use crate::algorithms::{SortRun, run_until};
 use crate::angle::Lines;
-use crate::angle::scatter::LineScatter;
+use crate::engine::Engine;
 use crate::gpu::Gpu;
 use crate::gpu::readback::read_texture;
 use crate::interrupt;
@@ -99,7 +98,8 @@ pub fn run(settings: &Settings) -> anyhow::Result<()> {
     let png_target =
         settings.out.as_deref().map(|p| OutputFile::prepare(p, OutputFormat::Png)).transpose()?;
     let early = opening::EarlyIntervals::find(settings, &picture.pixels, mask.as_ref());
-    let (gpu, pipelines) = opening.wait()?;
+    let engine = opening.wait()?;
+    let gpu = engine.gpu();
     let limit = SizeLimit::new(
         gpu.device.limits().max_texture_dimension_2d,
         settings.max_size,
@@ -117,7 +117,7 @@ pub fn run(settings: &Settings) -> anyhow::Result<()> {
         Some((lines, intervals)) => (lines, Some(intervals)),
         None => (Lines::of(settings.layout(), (width, height), max_side)?, None),
     };
-    let sorter = Sorter::with_pipelines(&gpu, settings, lines, pipelines);
+    let sorter = Sorter::new(&engine, settings, lines);
     if let Some(sweep) = settings.sweep {
         let target = record_target.expect("--sweep comes with --record");
         let report = record_threshold_sweep(&sorter, &picture.pixels, mask.as_ref(), sweep, target)?;
@@ -148,20 +148,17 @@ pub fn run(settings: &Settings) -> anyhow::Result<()> {
     // The process ends after this run: releasing the device and everything on it would only
     // keep it waiting on the driver (BENCHMARKS.md, stills).
     std::mem::forget(sorter);
-    std::mem::forget(gpu);
+    std::mem::forget(engine);
     Ok(())
 }
 
-/// What every headless output sorts with: the device, the settings, the algorithm's pipelines,
-/// the scatter and the lines through the picture (or through every frame of a clip).
+/// What every headless output sorts with: the engine, the settings and the lines through the
+/// picture (or through every frame of a clip).
 pub(crate) struct Sorter<'a> {
+    pub(crate) engine: &'a Engine,
     pub(crate) gpu: &'a Gpu,
     pub(crate) settings: &'a Settings,
-    pipelines: Pipelines,
-    scatter: LineScatter,
     pub(crate) lines: Lines,
-    /// The kernel that finds intervals, built when a clip first needs it.
-    found_intervals: std::sync::OnceLock<IntervalsKernel>,
     /// The clip's mask on the GPU, uploaded when a frame first needs it.
     gpu_mask: std::sync::OnceLock<crate::algorithms::gpu_mask::GpuMask>,
 }
@@ -209,18 +206,13 @@ pub(crate) fn start_run_quietly(
     settings: crate::algorithms::RunSettings,
     intervals: Option<&IntervalMap>,
 ) -> (Box<dyn SortRun>, Option<String>) {
-    let options = sorter.settings.options;
-    let run = sorter
-        .lines
-        .start(
-            sorter.gpu,
-            &sorter.pipelines,
-            &sorter.scatter,
-            StartRequest::new(picture, options).settings(settings).within(intervals),
-        )
-        .expect("interval_map checked that the algorithm can sort along the lines within the intervals");
-    let notice = run.notice().map(str::to_string);
-    (run, notice)
+    let s = sorter.settings;
+    let request = StartRequest::new(picture, s.options).settings(settings).within(intervals);
+    // interval_map checked that the algorithm can sort along the lines within the intervals,
+    // so the engine follows them as asked and has no notice of its own.
+    let started = sorter.engine.start(&sorter.lines, s.algorithm, request);
+    let notice = started.notice.or_else(|| started.run.notice().map(str::to_string));
+    (started.run, notice)
 }
 
 fn record_threshold_sweep(

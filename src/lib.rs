@@ -12,11 +12,13 @@
 //! The layers, top to bottom; a module imports only from its own layer or those below:
 //! 1. front ends: [`app`] (the window), [`headless`] (with [`progress`]), [`bench`](mod@bench), and [`cli`],
 //!    which parses the command line into the [`settings::Settings`] the front ends take;
-//! 2. [`record`] (GIF export), [`angle`] (sorting along lines at any angle), [`lens`] (one
-//!    line of a run's GPU state, read back for the window's row lens) and [`controls`] (the
-//!    keys, the player, the lanes and the explanations the window and the page share);
-//! 3. [`algorithms`]: each algorithm's GPU passes;
-//! 4. the `wgpu-radix-sort` crate (the device-wide radix sort);
+//! 2. [`record`] (GIF export), [`lens`] (one line of a run's GPU state, read back for the
+//!    window's row lens) and [`controls`] (the keys, the player, the lanes and the explanations
+//!    the window and the page share);
+//! 3. [`engine`]: one per device, every kernel family built once and shared, and where every
+//!    sort starts; [`angle`] (sorting along lines at any angle or along paths, which it starts);
+//! 4. [`algorithms`]: each algorithm's GPU passes, and the `wgpu-radix-sort` crate (the
+//!    device-wide radix sort);
 //! 5. [`intervals`]: the intervals of each line that are sorted;
 //! 6. [`keys`] (sort keys and options) and [`picture`] (files in and out);
 //! 7. [`gpu`]: context, textures, read-back, shader assembly, timestamps.
@@ -41,6 +43,7 @@ pub mod app;
 pub mod bench;
 pub mod cli;
 pub mod controls;
+pub mod engine;
 pub mod gpu;
 pub mod headless;
 pub mod interrupt;

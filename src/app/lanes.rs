@@ -5,12 +5,13 @@
 
 use super::display::{DisplayPipeline, LanePicture, PictureDraw};
 use crate::algorithms::request::StartRequest;
-use crate::algorithms::{Algorithm, Pipelines, RunSettings, SortRun};
+use crate::algorithms::{Algorithm, RunSettings, SortRun};
 use crate::angle::Lines;
-use crate::angle::scatter::LineScatter;
 pub use crate::controls::lane_plan::LaneSync;
-use crate::controls::lane_plan::{self, for_lane, start_lanes, whole_lines_notice};
+use crate::controls::lane_plan::{self, start_lanes};
 use crate::controls::player::Stepper;
+use crate::engine::Engine;
+use crate::engine::plan::{plan, whole_lines_notice};
 use crate::gpu::completions::Completions;
 use crate::gpu::readbacks::Readbacks;
 use crate::gpu::timing::{GpuTimer, TIMESTAMP_BYTES};
@@ -125,13 +126,10 @@ const MAX_BATCH: u32 = 1 << 20;
 
 impl Lanes {
     /// Starts one lane per (algorithm, pass kind) on `picture`, along `lines` within `intervals`
-    /// (whole lines with `None`; see `for_lane` for a lane whose algorithm cannot sort
+    /// (whole lines with `None`; see `engine::plan` for a lane whose algorithm cannot sort
     /// along them within them).
-    #[allow(clippy::too_many_arguments, reason = "what a lane starts from, each of its own type, used once")]
     pub fn start(
-        gpu: &Arc<Gpu>,
-        pipelines: &[(Algorithm, Pipelines)],
-        scatter: &LineScatter,
+        engine: &Engine,
         picture: &RgbaImage,
         lines: &Lines,
         options: SortOptions,
@@ -139,7 +137,8 @@ impl Lanes {
         intervals: Option<&IntervalMap>,
     ) -> Self {
         let request = StartRequest::new(picture, options).within(intervals);
-        let lanes = start_lanes(gpu, pipelines, scatter, lines, which, request)
+        let gpu = engine.shared_gpu();
+        let lanes = start_lanes(engine, lines, which, request)
             .into_iter()
             .map(|(algorithm, settings, start)| {
                 let in_intervals = start.intervals.is_some() && start.notice.is_none();
@@ -195,7 +194,7 @@ impl Lanes {
             // A lane's lines depend on its algorithm and settings alone, so they are the ones
             // it was started along.
             let (_, lane_intervals, mut notice) =
-                for_lane(lines, lane.algorithm, options, &lane.settings, intervals);
+                plan(lines, lane.algorithm, options, &lane.settings, intervals);
             if let Err(e) = lane.run.restart_within(&self.gpu, &mut encoder, lane_intervals) {
                 notice = Some(whole_lines_notice(lane.algorithm, &e));
                 // Whole lines always fit.

@@ -66,10 +66,9 @@ mod window_recording;
 pub mod window_size;
 pub mod zoom;
 
+use crate::algorithms::Algorithm;
 use crate::algorithms::odd_even::PassKind;
 use crate::algorithms::radix::RadixSettings;
-use crate::algorithms::{Algorithm, Pipelines};
-use crate::angle::scatter::LineScatter;
 use crate::angle::{Layout, Lines};
 use crate::controls::commands::{Command, CommandSpec};
 use crate::controls::player::Player;
@@ -265,8 +264,8 @@ struct Running {
     #[cfg(not(target_arch = "wasm32"))]
     fitted_to_screen: bool,
     display: DisplayPipeline,
-    pipelines: Vec<(Algorithm, Pipelines)>,
-    scatter: LineScatter,
+    /// The device's kernels: every lane, the recorder and the saves start their sorts here.
+    engine: Arc<crate::engine::Engine>,
     commands: Vec<CommandSpec>,
     session: Session,
     ui: UiState,

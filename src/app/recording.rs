@@ -3,7 +3,7 @@
 //! `--record`, or a whole clip sorted as `CLIP --out PATH` sorts it.
 
 use super::recording_job::RecordingJob;
-use crate::gpu::Gpu;
+use crate::engine::Engine;
 use crate::record::{RecordReport, RecordTarget, record};
 use crate::settings::Settings;
 use crate::video::ClipWatch;
@@ -26,16 +26,15 @@ pub struct BackgroundRecording {
 
 impl BackgroundRecording {
     /// Starts recording a picture's run on a new thread.
-    pub fn start(gpu: Arc<Gpu>, job: RecordingJob) -> Self {
+    pub fn start(engine: Arc<Engine>, job: RecordingJob) -> Self {
         let (done, expected, cancel) =
             (Arc::new(AtomicU64::new(0)), Arc::new(AtomicU64::new(1)), Arc::new(AtomicBool::new(false)));
         let (d, e, c) = (done.clone(), expected.clone(), cancel.clone());
         let path = job.path.clone();
         let work = move || -> anyhow::Result<String> {
             let target = RecordTarget::prepare(&job.path)?;
-            let kernels = job.kernels(&gpu);
-            let start = |first: &RgbaImage| job.start(&gpu, &kernels, first);
-            let report = record(&gpu, &job.picture, start, &job.settings, target, |frames, most| {
+            let start = |first: &RgbaImage| job.start(&engine, first);
+            let report = record(engine.gpu(), &job.picture, start, &job.settings, target, |frames, most| {
                 d.store(frames.into(), Ordering::Relaxed);
                 e.store(most.into(), Ordering::Relaxed);
                 !c.load(Ordering::Relaxed) && crate::interrupt::check().is_ok()

@@ -2,11 +2,9 @@
 //! goes; the window's recorder (natively a thread, in the page a future) takes it.
 
 use crate::algorithms::request::StartRequest;
-use crate::algorithms::{Algorithm, Pipelines, RunSettings, SortRun};
+use crate::algorithms::{Algorithm, RunSettings, SortRun};
 use crate::angle::Lines;
-use crate::angle::scatter::LineScatter;
-use crate::controls::lane_plan::start_lane;
-use crate::gpu::Gpu;
+use crate::engine::Engine;
 use crate::intervals::IntervalMap;
 use crate::keys::options::SortOptions;
 use crate::record::{RecordFormat, RecordSettings};
@@ -36,24 +34,13 @@ pub struct RecordingJob {
     pub intervals: Option<IntervalMap>,
 }
 
-/// What a recording's runs are started with: its algorithm's pipelines and the line scatter.
-pub struct Kernels {
-    pipelines: Pipelines,
-    scatter: LineScatter,
-}
-
 impl RecordingJob {
-    /// Builds what the recording's runs need on `gpu` (once per recording).
-    pub fn kernels(&self, gpu: &Gpu) -> Kernels {
-        Kernels { pipelines: Pipelines::new(gpu, self.algorithm), scatter: LineScatter::new(gpu) }
-    }
-
     /// Starts the recorded run on `first` (the picture as the recorder hands it over) along the
     /// job's lines, within its intervals, as the window's lanes start.
-    pub fn start(&self, gpu: &Gpu, kernels: &Kernels, first: &RgbaImage) -> Box<dyn SortRun> {
+    pub fn start(&self, engine: &Engine, first: &RgbaImage) -> Box<dyn SortRun> {
         let request = StartRequest::new(first, self.options)
             .settings(self.run_settings)
             .within(self.intervals.as_ref());
-        start_lane(gpu, &kernels.pipelines, &kernels.scatter, &self.lines, self.algorithm, request).run
+        engine.start(&self.lines, self.algorithm, request).run
     }
 }

@@ -9,12 +9,11 @@ use super::panel_model::{Action, LaneView, UiModel, UiState};
 use super::window_size;
 use super::{FrameClock, Running, Session, WindowOptions, WindowSource};
 use super::{ui, window_clip, window_intervals, window_mask};
-use crate::algorithms::{Algorithm, Pipelines};
 use crate::angle::Lines;
-use crate::angle::scatter::LineScatter;
 use crate::controls::commands::{Command, command_for, command_table};
 use crate::controls::lane_plan::lane_kinds;
 use crate::controls::player::{Player, Stepper};
+use crate::engine::Engine;
 use crate::gpu::Gpu;
 use crate::picture::input::SizeLimit;
 use anyhow::Context as _;
@@ -35,7 +34,7 @@ impl Running {
         // Dark on every system, as the panel's colours (the status box, the lens) are drawn for.
         cc.egui_ctx.set_theme(egui::Theme::Dark);
         let display = DisplayPipeline::new(&gpu, format);
-        let pipelines: Vec<_> = Algorithm::ALL.into_iter().map(|a| (a, Pipelines::new(&gpu, a))).collect();
+        let engine = Arc::new(Engine::new(gpu.clone()));
         let limit =
             SizeLimit::new(gpu.device.limits().max_texture_dimension_2d, given.max_size, !given.no_downscale);
         let mut ui = UiState::default();
@@ -103,18 +102,9 @@ impl Running {
             &given.intervals,
             mask.as_ref(),
         )?;
-        let scatter = LineScatter::new(&gpu);
         let lanes_for = lane_kinds(given.algorithm, given.run, false, LaneSync::default());
-        let lanes = Lanes::start(
-            &gpu,
-            &pipelines,
-            &scatter,
-            &picture.pixels,
-            &lines,
-            sort_options,
-            &lanes_for,
-            interval_map.as_ref(),
-        );
+        let lanes =
+            Lanes::start(&engine, &picture.pixels, &lines, sort_options, &lanes_for, interval_map.as_ref());
         let mut player = Player::default();
         if let Some(speed) = given.speed {
             player.set_speed(speed);
@@ -155,8 +145,7 @@ impl Running {
             #[cfg(not(target_arch = "wasm32"))]
             fitted_to_screen: false,
             display,
-            pipelines,
-            scatter,
+            engine,
             commands: command_table(),
             session,
             ui,

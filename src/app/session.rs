@@ -20,9 +20,7 @@ impl Running {
         let s = &self.session;
         let kinds = lane_kinds(s.algorithm, s.settings(), s.compare, s.sync);
         self.session.lanes = Lanes::start(
-            &self.gpu,
-            &self.pipelines,
-            &self.scatter,
+            &self.engine,
             &s.picture.pixels,
             &s.lines,
             s.options,

@@ -41,7 +41,7 @@ impl Running {
         }
         let s = &self.session;
         // What the window shows: its lines and intervals, or what the algorithm can sort instead.
-        let (lines, intervals, _) = crate::controls::lane_plan::for_lane(
+        let (lines, intervals, _) = crate::engine::plan::plan(
             &s.lines,
             s.algorithm,
             s.options,
@@ -60,7 +60,7 @@ impl Running {
             path,
             intervals,
         };
-        self.recording = Some(BackgroundRecording::start(self.gpu.clone(), job));
+        self.recording = Some(BackgroundRecording::start(self.engine.clone(), job));
         self.ui.say("recording...");
     }
 

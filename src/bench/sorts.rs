@@ -166,8 +166,8 @@ pub fn run(args: &SortBenchArgs) -> anyhow::Result<()> {
     )?;
     println!("GPU: {}", gpu.describe());
     println!("median of {} runs after 2 warm-ups; random pixels, rows sorted by luma", args.runs);
-    let pipelines: Vec<(Algorithm, Pipelines)> =
-        Algorithm::ALL.into_iter().map(|a| (a, Pipelines::new(&gpu, a))).collect();
+    let engine = crate::engine::Engine::new(std::sync::Arc::new(gpu));
+    let gpu = engine.gpu();
     let mut rows = Vec::new();
     for size in &args.sizes {
         let (w, h) = parse_size(size)?;
@@ -195,20 +195,19 @@ pub fn run(args: &SortBenchArgs) -> anyhow::Result<()> {
         let variants = paired.chain(blocks_only).chain(no_shuffles).chain(no_counts);
         let tunings = variants.map(|(label, tuning)| {
             let label: &'static str = label.leak();
-            (label, Pipelines::Bitonic(Bitonic::with_tuning(&gpu, tuning)), bitonic)
+            (label, Pipelines::Bitonic(Bitonic::with_tuning(gpu, tuning)), bitonic)
         });
         let jobs: Vec<(&'static str, Option<Pipelines>, Contender)> =
             chosen.map(|c| (c.label, None, *c)).chain(tunings.map(|(l, p, c)| (l, Some(p), c))).collect();
         for (label, own, contender) in &jobs {
-            let shared = &pipelines.iter().find(|(a, _)| *a == contender.algorithm).expect("all built").1;
-            let pipes = own.as_ref().unwrap_or(shared);
+            let pipes = own.as_ref().unwrap_or_else(|| engine.pipelines(contender.algorithm));
             let request = StartRequest::new(&picture, SortOptions::default()).settings(contender.settings);
-            let mut run = pipes.start(&gpu, request)?;
+            let mut run = pipes.start(gpu, request)?;
             let note = run.notice().map(|n| format!(" ({n})")).unwrap_or_default();
-            let reader = SwapReader::new(&gpu, run.as_ref());
+            let reader = SwapReader::new(gpu, run.as_ref());
             let mut samples = Vec::new();
             for i in 0..args.runs + 2 {
-                let t = time_sort(&gpu, &timer, run.as_mut(), &reader, args.steps.unwrap_or(u32::MAX))?;
+                let t = time_sort(gpu, &timer, run.as_mut(), &reader, args.steps.unwrap_or(u32::MAX))?;
                 if i >= 2 {
                     samples.push(t);
                 }
@@ -219,12 +218,12 @@ pub fn run(args: &SortBenchArgs) -> anyhow::Result<()> {
             anyhow::ensure!(
                 whole_picture
                     || args.steps.is_some()
-                    || read_texture(&gpu, run.state())? == stable_sort(&picture, &SortOptions::default()),
+                    || read_texture(gpu, run.state())? == stable_sort(&picture, &SortOptions::default()),
                 "{label} left {w}x{h} unsorted"
             );
             times.push((*label, median(samples), note));
         }
-        times.push((ONE_PASS, pass_time(&gpu, &timer, &picture, args.runs)?, String::new()));
+        times.push((ONE_PASS, pass_time(gpu, &timer, &picture, args.runs)?, String::new()));
         rows.push((w, h, times));
     }
     println!(

@@ -1,15 +1,11 @@
-//! Which lanes a viewer shows and what each sorts along: the chosen algorithm, or every algorithm
-//! and pass kind side by side; the lines and intervals a lane's algorithm can follow (with the
-//! reason where it falls back); and each lane's label.
+//! Which lanes a viewer shows: the chosen algorithm, or every algorithm and pass kind side by
+//! side, each started by the engine; how many steps each takes in a frame; and each lane's label.
 
-use crate::algorithms::interval_texture::IntervalMapError;
 use crate::algorithms::request::StartRequest;
-use crate::algorithms::{Algorithm, Pipelines, RunSettings, SortRun};
+use crate::algorithms::{Algorithm, RunSettings};
 use crate::angle::Lines;
-use crate::angle::scatter::LineScatter;
-use crate::gpu::Gpu;
-use crate::intervals::IntervalMap;
-use crate::keys::options::{Axis, Scope, SortOptions};
+use crate::engine::{Engine, Started};
+use crate::keys::options::Scope;
 
 /// How side-by-side lanes keep together.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -76,109 +72,18 @@ pub fn short_lane_label(algorithm: Algorithm, settings: &RunSettings) -> String 
     }
 }
 
-/// The lines and intervals a lane of `algorithm` sorts along and within: `lines` and `intervals`,
-/// or the closest the algorithm can do, with the reason: `lines` without the intervals when they
-/// cannot be sorted within (the radix view's whole-picture scope, or interval ids and key too wide
-/// for 32 bits), and the picture's rows without intervals when it cannot sort along `lines` at all
-/// (the whole-picture scope at an angle or along a path, even whole lines of line space too wide,
-/// or a path's one sequence too long for any algorithm but the radix view).
-pub fn for_lane<'a>(
-    lines: &Lines,
-    algorithm: Algorithm,
-    options: SortOptions,
-    settings: &RunSettings,
-    intervals: Option<&'a IntervalMap>,
-) -> (Lines, Option<&'a IntervalMap>, Option<String>) {
-    let Err(e) = lines.check(algorithm, options, settings, intervals) else {
-        return (lines.clone(), intervals, None);
-    };
-    if e != IntervalMapError::WholePictureAtAngle
-        && intervals.is_some()
-        && lines.check(algorithm, options, settings, None).is_ok()
-    {
-        return (lines.clone(), None, Some(whole_lines_notice(algorithm, &e)));
-    }
-    let along = lines.layout().name();
-    let notice = match e {
-        IntervalMapError::WholePictureAtAngle => format!(
-            "{} sorts the whole picture as one sequence, not along {along}: its whole-picture scope has no lines to follow (W sorts lines)",
-            algorithm.title()
-        ),
-        other => format!("{} sorts the picture's rows, not along {along}: {other}", algorithm.title()),
-    };
-    (Lines::Axis(Axis::Rows), None, Some(notice))
-}
-
-/// "LSD radix sorts without the intervals: ...", in the window's words.
-pub fn whole_lines_notice(algorithm: Algorithm, e: &IntervalMapError) -> String {
-    let why = match e {
-        IntervalMapError::WholePicture => {
-            "its whole-picture scope has no lines to cut into intervals (W sorts lines within them)"
-                .to_string()
-        }
-        other => other.to_string(),
-    };
-    format!("{} sorts without the intervals: {why}", algorithm.title())
-}
-
-/// A lane's run, started as [`for_lane`] plans it: along the lines and within the intervals its
-/// algorithm can follow; should the start fail all the same, along the picture's rows.
-pub struct LaneStart<'a> {
-    /// The run.
-    pub run: Box<dyn SortRun>,
-    /// The lines it sorts along.
-    pub lines: Lines,
-    /// The intervals it sorts within (`None`: whole lines).
-    pub intervals: Option<&'a IntervalMap>,
-    /// Why it sorts something other than what was asked, if it does.
-    pub notice: Option<String>,
-}
-
-/// Starts a lane of `algorithm` on the request's picture with its options and settings, along
-/// `lines` and within the request's map, as far as the algorithm can (see [`LaneStart`]).
-pub fn start_lane<'a>(
-    gpu: &Gpu,
-    pipelines: &Pipelines,
-    scatter: &LineScatter,
-    lines: &Lines,
-    algorithm: Algorithm,
-    request: StartRequest<'a>,
-) -> LaneStart<'a> {
-    let (options, settings) = (request.options, request.settings);
-    let (lane_lines, intervals, notice) =
-        for_lane(lines, algorithm, options, &settings, request.intervals.cpu_map());
-    match lane_lines.start(gpu, pipelines, scatter, request.clone().within(intervals)) {
-        Ok(run) => LaneStart { run, lines: lane_lines, intervals, notice },
-        Err(e) => {
-            let rows = StartRequest { options: SortOptions { axis: Axis::Rows, ..options }, ..request };
-            LaneStart {
-                run: pipelines.start(gpu, rows.within(None)).expect("whole lines fit"),
-                lines: Lines::Axis(Axis::Rows),
-                intervals: None,
-                notice: Some(whole_lines_notice(algorithm, &e)),
-            }
-        }
-    }
-}
-
-/// One lane per `(algorithm, settings)` of `which` (see [`lane_kinds`]), each started by
-/// [`start_lane`] with its algorithm's pipelines from `pipelines`: how the window and the page
-/// start theirs.
+/// One lane per `(algorithm, settings)` of `which` (see [`lane_kinds`]), each started by the
+/// engine: how the window and the page start theirs.
 pub fn start_lanes<'a>(
-    gpu: &Gpu,
-    pipelines: &[(Algorithm, Pipelines)],
-    scatter: &LineScatter,
+    engine: &Engine,
     lines: &Lines,
     which: &[(Algorithm, RunSettings)],
     request: StartRequest<'a>,
-) -> Vec<(Algorithm, RunSettings, LaneStart<'a>)> {
+) -> Vec<(Algorithm, RunSettings, Started<'a>)> {
     which
         .iter()
         .map(|&(algorithm, settings)| {
-            let pipes =
-                &pipelines.iter().find(|(a, _)| *a == algorithm).expect("pipelines for every algorithm").1;
-            let start = start_lane(gpu, pipes, scatter, lines, algorithm, request.clone().settings(settings));
-            (algorithm, settings, start)
+            (algorithm, settings, engine.start(lines, algorithm, request.clone().settings(settings)))
         })
         .collect()
 }

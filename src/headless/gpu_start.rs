@@ -3,7 +3,7 @@
 //! the CPU.
 
 use super::Sorter;
-use crate::algorithms::found_intervals::{FoundIntervals, IntervalRule, IntervalsKernel};
+use crate::algorithms::found_intervals::{FoundIntervals, IntervalRule};
 use crate::algorithms::gpu_mask::GpuMask;
 use crate::algorithms::map_source::MapSource;
 use crate::algorithms::ping_pong::StartPicture;
@@ -45,7 +45,7 @@ impl Sorter<'_> {
             && self.lines.check(s.algorithm, s.options, &s.run, None).is_ok();
         let intervals = FoundIntervals::new(rule, axis);
         let fits = intervals.fits(line_len)
-            && match self.pipelines {
+            && match self.engine.pipelines(s.algorithm) {
                 Pipelines::Radix(_) => {
                     let radix = s.run.radix;
                     let options = self.lines.sort_options(s.options);
@@ -80,15 +80,13 @@ impl Sorter<'_> {
         intervals: Option<FoundIntervals<'_>>,
     ) -> (Box<dyn SortRun>, Option<String>) {
         let source = match intervals {
-            Some(intervals) => {
-                MapSource::Gpu(self.found_intervals.get_or_init(|| IntervalsKernel::new(self.gpu)), intervals)
-            }
+            Some(intervals) => MapSource::Gpu(self.engine.found_intervals(), intervals),
             None => MapSource::Cpu(None),
         };
         let request = StartRequest::of(picture, self.settings.options).settings(settings).intervals(source);
         let run = self
-            .lines
-            .start(self.gpu, &self.pipelines, &self.scatter, request)
+            .engine
+            .start_exactly(&self.lines, self.settings.algorithm, request)
             .expect("gpu_intervals and whole_lines_from_texture checked that the run can start");
         let notice = run.notice().map(str::to_string);
         (run, notice)

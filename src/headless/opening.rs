@@ -1,18 +1,19 @@
 //! Opening the GPU and building the algorithm's pipelines on a thread of their own while the
 //! picture is read and decoded and its lines and intervals are found: for a still, each takes a
-//! good part of the whole run. Also how a [`Sorter`] is made from an algorithm's pipelines.
+//! good part of the whole run. Also how a [`Sorter`] is made on an engine.
 
 use super::Sorter;
-use crate::algorithms::{Algorithm, Pipelines};
+use crate::algorithms::Algorithm;
 use crate::angle::Lines;
+use crate::engine::Engine;
 use crate::gpu::{Gpu, GpuError};
 use crate::intervals::{IntervalError, IntervalMap, Mask};
 use crate::settings::Settings;
 use image::RgbaImage;
 use std::time::Instant;
 
-/// The GPU being opened, and the pipelines of the algorithm being built on it.
-pub(super) struct Opening(std::thread::JoinHandle<Result<(Gpu, Pipelines), GpuError>>);
+/// The GPU being opened, and the engine on it with the algorithm's pipelines being built.
+pub(super) struct Opening(std::thread::JoinHandle<Result<Engine, GpuError>>);
 
 /// Milliseconds since `start`, for the debug log (`RUST_LOG=shadersort=debug`).
 fn ms(start: Instant) -> f64 {
@@ -26,16 +27,17 @@ impl Opening {
             let start = Instant::now();
             let gpu = Gpu::headless()?;
             let opened = ms(start);
-            let pipelines = Pipelines::new(&gpu, algorithm);
+            let engine = Engine::new(std::sync::Arc::new(gpu));
+            engine.pipelines(algorithm);
             log::debug!("GPU opened in {opened:.1} ms, its pipelines built in {:.1} ms", ms(start) - opened);
-            Ok((gpu, pipelines))
+            Ok(engine)
         });
         Ok(Opening(anyhow::Context::context(thread, "cannot start a thread to open the GPU")?))
     }
 
-    /// The GPU and the pipelines, once both are ready. Waited for where the GPU was opened
-    /// before, so a bad picture, mask or output path is still reported first.
-    pub(super) fn wait(self) -> anyhow::Result<(Gpu, Pipelines)> {
+    /// The engine, once the GPU is open and the pipelines built. Waited for where the GPU was
+    /// opened before, so a bad picture, mask or output path is still reported first.
+    pub(super) fn wait(self) -> anyhow::Result<Engine> {
         let start = Instant::now();
         let opened = self.0.join().map_err(|_| anyhow::anyhow!("opening the GPU panicked"))??;
         log::debug!("waited {:.1} ms for the GPU after reading the picture", ms(start));
@@ -88,27 +90,8 @@ impl EarlyIntervals {
 }
 
 impl<'a> Sorter<'a> {
-    /// The settings' algorithm's pipelines on `gpu`, along `lines`.
-    pub(crate) fn new(gpu: &'a Gpu, settings: &'a Settings, lines: Lines) -> Self {
-        Self::with_pipelines(gpu, settings, lines, Pipelines::new(gpu, settings.algorithm))
-    }
-
-    /// A sorter with `pipelines` already built on `gpu` for the settings' algorithm.
-    pub(super) fn with_pipelines(
-        gpu: &'a Gpu,
-        settings: &'a Settings,
-        lines: Lines,
-        pipelines: Pipelines,
-    ) -> Self {
-        let scatter = crate::angle::scatter::LineScatter::new(gpu);
-        Sorter {
-            gpu,
-            settings,
-            pipelines,
-            scatter,
-            lines,
-            found_intervals: Default::default(),
-            gpu_mask: Default::default(),
-        }
+    /// Sorts with the settings on `engine`, along `lines`.
+    pub(crate) fn new(engine: &'a Engine, settings: &'a Settings, lines: Lines) -> Self {
+        Sorter { engine, gpu: engine.gpu(), settings, lines, gpu_mask: Default::default() }
     }
 }

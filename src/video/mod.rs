@@ -205,7 +205,9 @@ pub fn sort_clip_watched(
     };
     let mask = mask.map(|m| if m.dimensions() == size { m } else { m.resized(size.0, size.1) });
     let lines = crate::angle::Lines::of(settings.layout(), size, device_side)?;
-    let sorter = Sorter::new(&gpu, settings, lines);
+    let engine = crate::engine::Engine::new(std::sync::Arc::new(gpu));
+    let gpu = engine.gpu();
+    let sorter = Sorter::new(&engine, settings, lines);
     let (audio, audio_words) = match (&target, &info.audio) {
         (ClipTarget::Video(_), Some(codec)) => {
             let (args, note) = encoding::audio_args(out, codec);

@@ -4,7 +4,7 @@
 
 use super::dialogs::download;
 use super::recording_job::RecordingJob;
-use crate::gpu::Gpu;
+use crate::engine::Engine;
 use crate::record::in_memory::record_in_memory;
 use image::RgbaImage;
 use std::cell::{Cell, RefCell};
@@ -30,21 +30,28 @@ pub struct BackgroundRecording {
 
 impl BackgroundRecording {
     /// Starts recording a picture's run (the window draws frames while it is under way).
-    pub fn start(gpu: Arc<Gpu>, job: RecordingJob) -> Self {
+    pub fn start(engine: Arc<Engine>, job: RecordingJob) -> Self {
         let shared = Rc::new(Shared { expected: Cell::new(1), ..Shared::default() });
         let path = job.path.clone();
         let state = shared.clone();
         wasm_bindgen_futures::spawn_local(async move {
             let name = job.path.display().to_string();
-            let kernels = job.kernels(&gpu);
-            let start = |first: &RgbaImage| job.start(&gpu, &kernels, first);
+            let start = |first: &RgbaImage| job.start(&engine, first);
             let progress = |frames: u32, most: u32| {
                 state.done.set(frames.into());
                 state.expected.set(most.into());
                 !state.cancel.get()
             };
-            let recorded =
-                record_in_memory(&gpu, &job.picture, start, &job.settings, job.format, &name, progress).await;
+            let recorded = record_in_memory(
+                engine.gpu(),
+                &job.picture,
+                start,
+                &job.settings,
+                job.format,
+                &name,
+                progress,
+            )
+            .await;
             let outcome = recorded.map_err(|e| e.to_string()).and_then(|file| {
                 download(&name, &file.bytes, file.media_type())?;
                 Ok(format!(

@@ -162,7 +162,9 @@ pub fn record(
         _ => Vec::new(),
     };
     let lines = crate::angle::Lines::of(settings.layout(), size, device_side)?;
-    let sorter = Sorter::new(&gpu, settings, lines);
+    let engine = crate::engine::Engine::new(std::sync::Arc::new(gpu));
+    let gpu = engine.gpu();
+    let sorter = Sorter::new(&engine, settings, lines);
     let spec = EncodeSpec {
         size,
         rate: info.rate,

@@ -1,0 +1,99 @@
+//! The sort engine: one per device, owning every kernel family the sorts run (each algorithm's
+//! pipelines, the line scatter, the interval finder), each built the first time it is needed
+//! and shared from then on, and the one way a sort is started ([`Engine::start`]). Every front
+//! end (stills, clips, live sources, the window's and the page's lanes, the recorders, the
+//! benchmarks) starts its sorts here.
+
+pub mod plan;
+
+use crate::algorithms::found_intervals::IntervalsKernel;
+use crate::algorithms::interval_texture::IntervalMapError;
+use crate::algorithms::request::StartRequest;
+use crate::algorithms::{Algorithm, Pipelines, SortRun};
+use crate::angle::Lines;
+use crate::angle::scatter::LineScatter;
+use crate::gpu::Gpu;
+use crate::keys::options::{Axis, SortOptions};
+pub use plan::Started;
+use std::sync::{Arc, OnceLock};
+
+/// The kernels of one device, built lazily.
+pub struct Engine {
+    gpu: Arc<Gpu>,
+    /// Each algorithm's pipelines, in [`Algorithm::ALL`]'s order.
+    pipelines: [OnceLock<Pipelines>; 4],
+    scatter: OnceLock<LineScatter>,
+    found_intervals: OnceLock<IntervalsKernel>,
+}
+
+impl Engine {
+    /// An engine on `gpu`; nothing is built yet.
+    pub fn new(gpu: Arc<Gpu>) -> Self {
+        Engine {
+            gpu,
+            pipelines: Default::default(),
+            scatter: OnceLock::new(),
+            found_intervals: OnceLock::new(),
+        }
+    }
+
+    /// The device.
+    pub fn gpu(&self) -> &Gpu {
+        &self.gpu
+    }
+
+    /// The device, shared.
+    pub fn shared_gpu(&self) -> &Arc<Gpu> {
+        &self.gpu
+    }
+
+    /// `algorithm`'s pipelines, built on first use.
+    pub fn pipelines(&self, algorithm: Algorithm) -> &Pipelines {
+        let index = Algorithm::ALL.iter().position(|&a| a == algorithm).expect("every algorithm is listed");
+        self.pipelines[index].get_or_init(|| Pipelines::new(&self.gpu, algorithm))
+    }
+
+    /// The kernels that gather lines at an angle or along a path into line space and back.
+    pub fn scatter(&self) -> &LineScatter {
+        self.scatter.get_or_init(|| LineScatter::new(&self.gpu))
+    }
+
+    /// The kernel that finds intervals on the GPU.
+    pub fn found_intervals(&self) -> &IntervalsKernel {
+        self.found_intervals.get_or_init(|| IntervalsKernel::new(&self.gpu))
+    }
+
+    /// Starts `algorithm` exactly as asked, along `lines` within the request's intervals (a CPU
+    /// map or intervals the GPU finds), for a caller that checked beforehand that it can
+    /// ([`Lines::check`]); the error says why not otherwise.
+    pub fn start_exactly(
+        &self,
+        lines: &Lines,
+        algorithm: Algorithm,
+        request: StartRequest<'_>,
+    ) -> Result<Box<dyn SortRun>, IntervalMapError> {
+        lines.start(&self.gpu, self.pipelines(algorithm), self.scatter(), request)
+    }
+
+    /// Starts `algorithm` on the request's picture along `lines` and within the request's
+    /// intervals, as far as the algorithm can follow them ([`plan::plan`] decides and says why
+    /// not); should the start fail all the same, along the picture's rows, with the reason.
+    pub fn start<'a>(&self, lines: &Lines, algorithm: Algorithm, request: StartRequest<'a>) -> Started<'a> {
+        let (options, settings) = (request.options, request.settings);
+        let (planned, intervals, notice) =
+            plan::plan(lines, algorithm, options, &settings, request.intervals.cpu_map());
+        let pipelines = self.pipelines(algorithm);
+        match planned.start(&self.gpu, pipelines, self.scatter(), request.clone().within(intervals)) {
+            Ok(run) => Started { run, lines: planned, intervals, notice },
+            Err(e) => {
+                let rows = StartRequest { options: SortOptions { axis: Axis::Rows, ..options }, ..request };
+                Started {
+                    run: pipelines.start(&self.gpu, rows.within(None)).expect("whole lines fit"),
+                    lines: Lines::Axis(Axis::Rows),
+                    intervals: None,
+                    notice: Some(plan::whole_lines_notice(algorithm, &e)),
+                }
+            }
+        }
+    }
+}
