@@ -7,8 +7,8 @@ use super::display::{DisplayPipeline, LanePicture, PictureDraw};
 use crate::algorithms::request::StartRequest;
 use crate::algorithms::{Algorithm, RunSettings, SortRun};
 use crate::angle::Lines;
-pub use crate::controls::lane_plan::LaneSync;
 use crate::controls::lane_plan::{self, start_lanes};
+pub use crate::controls::lane_plan::{LaneSync, Pace};
 use crate::controls::player::Stepper;
 use crate::engine::Engine;
 use crate::engine::plan::{plan, whole_lines_notice};
@@ -82,6 +82,9 @@ pub struct Lanes {
     pub lanes: Vec<Lane>,
     /// How the lanes keep together.
     pub sync: LaneSync,
+    /// How many steps a submission may hold: what a frame affords while each step is shown, or
+    /// all the steps' counters have room for when nothing is shown between them (a jump).
+    pub pace: Pace,
     /// Wall-clock milliseconds per pass over the last batch, all lanes together.
     pub wall_ms_per_pass: Option<f64>,
     /// The first GPU error, if any (shown in the window; the lanes stop stepping).
@@ -165,6 +168,7 @@ impl Lanes {
             gpu: gpu.clone(),
             lanes,
             sync: LaneSync::default(),
+            pace: Pace::default(),
             wall_ms_per_pass: None,
             error: None,
             readbacks: Readbacks::default(),
@@ -223,8 +227,11 @@ impl Lanes {
 
     /// Steps a lane may take in the next frame (what the player asks for): by pass a lane's
     /// share of what the frame affords, at least one (the lanes behind go first, see
-    /// `Lanes::affordable`); by time, the first lane's.
+    /// `Lanes::affordable`); by time, the first lane's; at the GPU's pace, all there is room for.
     pub fn frame_budget(&self) -> u32 {
+        if self.pace == Pace::Gpu {
+            return MAX_BATCH;
+        }
         match self.sync {
             LaneSync::ByPass => (self.affordable() / self.lanes.len().max(1) as u32).max(1),
             LaneSync::ByTime => self.affordable(),
@@ -318,7 +325,7 @@ impl Lanes {
     /// first, within what the frame affords of all lanes together (see
     /// [`lane_plan::plan_steps`]), in one submission whose counts come back to a later frame.
     fn advance_by_pass(&mut self, n: u32) -> Result<(), GpuError> {
-        let batch = self.affordable();
+        let batch = if self.pace == Pace::Gpu { MAX_BATCH } else { self.affordable() };
         let standing: Vec<(u32, u32)> =
             self.lanes.iter().map(|l| (l.run.steps_done(), l.run.ledger().room(u32::MAX))).collect();
         let plan = lane_plan::plan_steps(&standing, n, batch);

@@ -2,7 +2,7 @@
 //! actions, passes run within the frame budget, the panel model built and drawn, frames counted.
 
 use super::display::DisplayPipeline;
-use super::lanes::{LaneSync, Lanes};
+use super::lanes::{LaneSync, Lanes, Pace};
 use super::live_intervals::{IntervalInputs, RefreshThrottle};
 use super::panel_model::{Action, LaneView, UiModel, UiState};
 #[cfg(not(target_arch = "wasm32"))]
@@ -326,6 +326,10 @@ impl Running {
 
     pub(super) fn step(&mut self, seconds: f64) {
         self.session.lanes.take_counts();
+        // Heading for a step more than one away, nothing is shown in between: at the GPU's speed.
+        let lanes = &mut self.session.lanes;
+        let jumping = self.session.player.target().is_some_and(|t| t > lanes.steps_done().saturating_add(1));
+        lanes.pace = if jumping { Pace::Gpu } else { Pace::Frame };
         let budget = self.session.lanes.frame_budget();
         self.session.player.tick(seconds, budget, &mut self.session.lanes);
         if let Some(e) = self.session.lanes.error.take() {

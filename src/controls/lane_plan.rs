@@ -27,6 +27,17 @@ impl LaneSync {
     }
 }
 
+/// How many steps the lanes record in one submission.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Pace {
+    /// What a frame affords by the cost last measured: each step is shown as it is taken.
+    #[default]
+    Frame,
+    /// As many as the counters have room for: nothing is shown between the steps (End, a jump
+    /// back, steps typed faster than they are shown), so they go at the GPU's speed.
+    Gpu,
+}
+
 /// The lanes to show: the chosen algorithm and pass kind, or every combination side by side.
 pub fn lane_kinds(
     algorithm: Algorithm,
