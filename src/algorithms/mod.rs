@@ -44,6 +44,12 @@ impl Algorithm {
     pub const ALL: [Algorithm; 4] =
         [Algorithm::OddEven, Algorithm::Bubble, Algorithm::Radix, Algorithm::Bitonic];
 
+    /// The algorithm when none is chosen: odd-even for a picture (the one to watch), bitonic
+    /// for the frames of a clip or a live source (the fastest: each frame is sorted to the end).
+    pub fn default_for(frames: bool) -> Algorithm {
+        if frames { Algorithm::Bitonic } else { Algorithm::default() }
+    }
+
     /// The name shown in the window.
     pub fn title(self) -> &'static str {
         match self {

@@ -66,11 +66,11 @@ impl Cli {
         }
     }
 
-    /// The algorithm: `--algorithm`, else odd-even for a picture (the one to watch) and
-    /// bitonic for a clip or live source (the fastest: each frame is sorted to the end).
+    /// The algorithm: `--algorithm`, else the one for a picture or for frames
+    /// ([`Algorithm::default_for`]).
     pub fn algorithm(&self) -> Algorithm {
-        let clip = self.image.as_deref().is_some_and(crate::video::is_clip) || self.live_input().is_some();
-        self.algorithm.unwrap_or(if clip { Algorithm::Bitonic } else { Algorithm::default() })
+        let frames = self.image.as_deref().is_some_and(crate::video::is_clip) || self.live_input().is_some();
+        self.algorithm.unwrap_or(Algorithm::default_for(frames))
     }
 
     /// The direction to sort in: `--angle`, or the one of `--axis` (rows by default).

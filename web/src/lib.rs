@@ -40,8 +40,7 @@ pub async fn start(canvas: web_sys::HtmlCanvasElement) -> Result<(), JsError> {
     // `?source=camera`: the camera, sorted live, as soon as the browser gives it.
     if asked("source").as_deref() == Some("camera") {
         settings.video.live = Some(shadersort::settings::LiveInput::Camera(None));
-        // Every frame is sorted to the end: with the fastest, as a clip is.
-        settings.algorithm = shadersort::algorithms::Algorithm::Bitonic;
+        settings.algorithm = shadersort::algorithms::Algorithm::default_for(true);
     }
     let options = WindowOptions { source: WindowSource::Picture(picture), settings, mask: None };
     run_in_page(canvas, options).await.map_err(|e| JsError::new(&e))
