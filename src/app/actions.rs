@@ -16,8 +16,8 @@ impl Running {
             Action::SetKey(k) => self.change(|s| s.options.key = k),
             Action::SetReverse(r) => self.change(|s| s.options.descending = r),
             Action::SetLayout(layout) => self.session.pending_layout = Some(layout),
-            Action::SetPassKind(k) => self.change(|s| s.pass_kind = k),
-            Action::SetRadix(r) => self.change(|s| s.radix = r),
+            Action::SetPassKind(k) => self.change(|s| s.run.pass_kind = k),
+            Action::SetRadix(r) => self.change(|s| s.run.radix = r),
             Action::SetCompare(c) => self.change(|s| s.compare = c),
             Action::SetSync(sync) => self.change(|s| s.sync = sync),
             Action::GoTo(pass) => {
@@ -78,11 +78,11 @@ impl Running {
         let view = if s.compare {
             format!("side by side, sync {}", s.sync.name())
         } else if s.algorithm == Algorithm::Radix {
-            let r = s.radix;
+            let r = s.run.radix;
             let stages = if r.sub_steps { ", scatter in stages" } else { "" };
             format!("{}-bit digits, scope {}{stages}", r.digit_bits, r.scope.name())
         } else {
-            s.pass_kind.name().to_string()
+            s.run.pass_kind.name().to_string()
         };
         let notice = s.lanes.lanes.iter().find_map(|l| l.notice.as_deref()).map(|n| format!(". {n}"));
         self.ui.say(format!(

@@ -67,8 +67,6 @@ pub mod window_size;
 pub mod zoom;
 
 use crate::algorithms::Algorithm;
-use crate::algorithms::odd_even::PassKind;
-use crate::algorithms::radix::RadixSettings;
 use crate::angle::{Layout, Lines};
 use crate::controls::commands::{Command, CommandSpec};
 use crate::controls::player::Player;
@@ -210,9 +208,8 @@ struct Session {
     /// The lines sorted along: straight lines or a path laid through the picture.
     lines: Lines,
     algorithm: Algorithm,
-    pass_kind: PassKind,
-    phases_per_step: u32,
-    radix: RadixSettings,
+    /// The algorithm's settings: pass kind, phases per step, the radix view's.
+    run: crate::algorithms::RunSettings,
     compare: bool,
     sync: LaneSync,
     lanes: Lanes,

@@ -3,7 +3,7 @@
 
 use super::lanes::{LaneSync, Lanes};
 use super::{Running, Session};
-use crate::algorithms::{Algorithm, RunSettings};
+use crate::algorithms::Algorithm;
 use crate::angle::Lines;
 use crate::controls::choice::SortChoice;
 use crate::controls::explain;
@@ -18,7 +18,7 @@ impl Running {
         self.fit_lines_to_picture();
         self.recompute_intervals();
         let s = &self.session;
-        let kinds = lane_kinds(s.algorithm, s.settings(), s.compare, s.sync);
+        let kinds = lane_kinds(s.algorithm, s.run, s.compare, s.sync);
         self.session.lanes = Lanes::start(
             &self.engine,
             &s.picture.pixels,
@@ -40,7 +40,7 @@ impl Session {
         if self.algorithm == Algorithm::OddEven || (self.compare && self.sync == LaneSync::ByPass) {
             "pass".into()
         } else if self.algorithm == Algorithm::Radix && !self.compare {
-            self.algorithm.step_name(&self.settings())
+            self.algorithm.step_name(&self.run)
         } else {
             "step".into()
         }
@@ -59,7 +59,7 @@ impl Session {
             key: self.options.key,
             descending: self.options.descending,
             layout: self.lines.layout(),
-            settings: self.settings(),
+            settings: self.run,
             compare: self.compare,
             sync: self.sync,
         }
@@ -71,16 +71,9 @@ impl Session {
         self.algorithm = choice.algorithm;
         self.options.key = choice.key;
         self.options.descending = choice.descending;
-        self.pass_kind = choice.settings.pass_kind;
-        self.phases_per_step = choice.settings.phases_per_step;
-        self.radix = choice.settings.radix;
+        self.run = choice.settings;
         self.compare = choice.compare;
         self.sync = choice.sync;
-    }
-
-    /// Pass kind, phases per step and radix settings.
-    pub(super) fn settings(&self) -> RunSettings {
-        RunSettings { pass_kind: self.pass_kind, phases_per_step: self.phases_per_step, radix: self.radix }
     }
 
     /// The panel's sentences on what the algorithm does, with the first lane's numbers.
@@ -94,7 +87,7 @@ impl Session {
         let stats = self.lanes.lanes.first().map(|lane| lane.run.stats());
         explain::explain(&explain::Facts {
             algorithm: self.algorithm,
-            settings: self.settings(),
+            settings: self.run,
             steps: (self.lanes.steps_done(), self.lanes.total_steps()),
             line_len: self.longest_line(),
             last_moves: stats.as_ref().and_then(|s| s.last_step_swaps),

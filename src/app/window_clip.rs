@@ -275,7 +275,7 @@ impl Running {
                 crate::angle::Layout::Path(path) => Some(path),
                 crate::angle::Layout::Angle(_) => None,
             },
-            run: s.settings(),
+            run: s.run,
             phases_per_step_given: false,
             intervals: s.intervals,
             sweep: None,

@@ -34,7 +34,7 @@ impl Running {
         }
         let mut settings = self.record_settings.clone();
         settings.passes = None;
-        let run_settings = format.run_settings(self.session.settings(), self.session.algorithm);
+        let run_settings = format.run_settings(self.session.run, self.session.algorithm);
         settings.dimmed_twins = run_settings.radix.twin_indices;
         if settings.every.is_none() && settings.max_frames.is_none() {
             settings.max_frames = Some(DEFAULT_FRAME_LIMIT);
