@@ -3,11 +3,9 @@
 //! when asked, and a threshold sweep (`--record --sweep`).
 #![cfg(not(target_arch = "wasm32"))]
 
-use crate::algorithms::request::StartRequest;
 use crate::algorithms::{SortRun, run_until};
 use crate::angle::Lines;
-use crate::engine::Engine;
-use crate::gpu::Gpu;
+use crate::engine::Sorter;
 use crate::gpu::readback::read_texture;
 use crate::interrupt;
 use crate::intervals::threshold::ThresholdSweep;
@@ -22,7 +20,6 @@ use image::RgbaImage;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-mod gpu_start;
 mod long_run;
 use long_run::LongRunNote;
 mod opening;
@@ -129,8 +126,8 @@ pub fn run(settings: &Settings) -> anyhow::Result<()> {
         return Ok(());
     }
     let intervals = match early_intervals {
-        Some(intervals) => checked(&sorter, intervals?)?,
-        None => interval_map(&sorter, &picture.pixels, mask.as_ref())?,
+        Some(intervals) => sorter.checked(intervals?)?,
+        None => sorter.interval_map(&picture.pixels, mask.as_ref())?,
     };
     if let Some(target) = record_target {
         let report = record_sort(&sorter, &picture.pixels, intervals.as_ref(), target)?;
@@ -152,67 +149,19 @@ pub fn run(settings: &Settings) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// What every headless output sorts with: the engine, the settings and the lines through the
-/// picture (or through every frame of a clip).
-pub(crate) struct Sorter<'a> {
-    pub(crate) engine: &'a Engine,
-    pub(crate) gpu: &'a Gpu,
-    pub(crate) settings: &'a Settings,
-    pub(crate) lines: Lines,
-    /// The clip's mask on the GPU, uploaded when a frame first needs it.
-    gpu_mask: std::sync::OnceLock<crate::algorithms::gpu_mask::GpuMask>,
-}
-
-/// The intervals the settings ask for, computed from the picture to be sorted along its lines, or
-/// `None` for whole lines; an error when the algorithm cannot sort within them.
-pub(crate) fn interval_map(
-    sorter: &Sorter<'_>,
-    picture: &RgbaImage,
-    mask: Option<&Mask>,
-) -> anyhow::Result<Option<IntervalMap>> {
-    let s = sorter.settings;
-    let intervals =
-        if s.uses_intervals() { sorter.lines.intervals(picture, &s.intervals, mask)? } else { None };
-    checked(sorter, intervals)
-}
-
-/// `intervals`, once checked that the algorithm can sort within them along the lines.
-fn checked(sorter: &Sorter<'_>, intervals: Option<IntervalMap>) -> anyhow::Result<Option<IntervalMap>> {
-    let s = sorter.settings;
-    sorter.lines.check(s.algorithm, s.options, &s.run, intervals.as_ref())?;
-    Ok(intervals)
-}
-
 /// Starts the chosen algorithm on `picture` along the lines within `intervals` (checked by
-/// [`interval_map`]), printing its notice.
+/// [`Sorter::interval_map`]), printing its notice.
 fn start_run(
     sorter: &Sorter<'_>,
     picture: &RgbaImage,
     settings: crate::algorithms::RunSettings,
     intervals: Option<&IntervalMap>,
 ) -> Box<dyn SortRun> {
-    let (run, notice) = start_run_quietly(sorter, picture, settings, intervals);
+    let (run, notice) = sorter.start(picture, settings, intervals);
     if let Some(notice) = notice {
         eprintln!("note: {notice}");
     }
     run
-}
-
-/// [`start_run`] with its notice returned instead of printed (a clip gives it once, not once a
-/// frame).
-pub(crate) fn start_run_quietly(
-    sorter: &Sorter<'_>,
-    picture: &RgbaImage,
-    settings: crate::algorithms::RunSettings,
-    intervals: Option<&IntervalMap>,
-) -> (Box<dyn SortRun>, Option<String>) {
-    let s = sorter.settings;
-    let request = StartRequest::new(picture, s.options).settings(settings).within(intervals);
-    // interval_map checked that the algorithm can sort along the lines within the intervals,
-    // so the engine follows them as asked and has no notice of its own.
-    let started = sorter.engine.start(&sorter.lines, s.algorithm, request);
-    let notice = started.notice.or_else(|| started.run.notice().map(str::to_string));
-    (started.run, notice)
 }
 
 fn record_threshold_sweep(

@@ -4,7 +4,11 @@
 //! end (stills, clips, live sources, the window's and the page's lanes, the recorders, the
 //! benchmarks) starts its sorts here.
 
+#[cfg(not(target_arch = "wasm32"))]
+mod gpu_start;
 pub mod plan;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod sorter;
 
 use crate::algorithms::found_intervals::IntervalsKernel;
 use crate::algorithms::interval_texture::IntervalMapError;
@@ -15,6 +19,8 @@ use crate::angle::scatter::LineScatter;
 use crate::gpu::Gpu;
 use crate::keys::options::{Axis, SortOptions};
 pub use plan::Started;
+#[cfg(not(target_arch = "wasm32"))]
+pub use sorter::Sorter;
 use std::sync::{Arc, OnceLock};
 
 /// The kernels of one device, built lazily.

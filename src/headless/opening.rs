@@ -1,8 +1,7 @@
 //! Opening the GPU and building the algorithm's pipelines on a thread of their own while the
 //! picture is read and decoded and its lines and intervals are found: for a still, each takes a
-//! good part of the whole run. Also how a [`Sorter`] is made on an engine.
+//! good part of the whole run.
 
-use super::Sorter;
 use crate::algorithms::Algorithm;
 use crate::angle::Lines;
 use crate::engine::Engine;
@@ -86,12 +85,5 @@ impl EarlyIntervals {
             Lines::Laid(space) => space.size().0 <= max_side && space.size().1 <= max_side,
         };
         (self.size == size && fits).then_some((self.lines, self.intervals))
-    }
-}
-
-impl<'a> Sorter<'a> {
-    /// Sorts with the settings on `engine`, along `lines`.
-    pub(crate) fn new(engine: &'a Engine, settings: &'a Settings, lines: Lines) -> Self {
-        Sorter { engine, gpu: engine.gpu(), settings, lines, gpu_mask: Default::default() }
     }
 }

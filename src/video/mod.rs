@@ -22,7 +22,7 @@ pub mod stages;
 pub mod yuv;
 pub mod yuv_gpu;
 
-use crate::headless::Sorter;
+use crate::engine::Sorter;
 use crate::interrupt;
 use crate::intervals::Mask;
 use crate::picture::input::{InputError, SizeLimit};

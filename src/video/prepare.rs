@@ -8,7 +8,7 @@ use super::stages::{Stage, StageClock};
 use super::yuv_gpu::Yuv420Reader;
 use crate::algorithms::ping_pong::StartPicture;
 use crate::algorithms::{RunSettings, SortRun};
-use crate::headless::{Sorter, interval_map, start_run_quietly};
+use crate::engine::Sorter;
 use crate::intervals::threshold::ThresholdSweep;
 use crate::intervals::{IntervalMap, IntervalSettings, Mask};
 use crate::settings::Settings;
@@ -73,9 +73,8 @@ impl FramePreparer<'_> {
             None => {
                 let interval_map =
                     self.stages.time(Stage::Intervals, || self.intervals(&intervals, &frame))?;
-                self.stages.time(Stage::Start, || {
-                    start_run_quietly(sorter, &frame, self.run_settings, interval_map.as_ref())
-                })
+                self.stages
+                    .time(Stage::Start, || sorter.start(&frame, self.run_settings, interval_map.as_ref()))
             }
         };
         match planes {
@@ -101,7 +100,7 @@ impl FramePreparer<'_> {
             Some(_) => self.sorter.lines.intervals(frame, intervals, self.mask)?,
             None => {
                 debug_assert_eq!(intervals, &self.settings.intervals);
-                interval_map(self.sorter, frame, self.mask)?
+                self.sorter.interval_map(frame, self.mask)?
             }
         })
     }

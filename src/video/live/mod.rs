@@ -17,7 +17,7 @@ use super::feed::{Arrived, Feed, FrameTag};
 use super::ffmpeg::Ffmpeg;
 use super::pipeline::{self, Incoming};
 use super::sink::{ClipSink, ClipTarget, EncodeSpec};
-use crate::headless::Sorter;
+use crate::engine::Sorter;
 use crate::intervals::Mask;
 use crate::picture::input::SizeLimit;
 use crate::settings::{LiveInput, Settings};
