@@ -1,8 +1,9 @@
 //! The source tree keeps the shape docs/ARCHITECTURE.md describes: no import circles, whether
 //! between top-level modules or between the files of one folder (a module that needs another's
 //! piece and is needed by it is one responsibility cut in two; the device-wide sort's
-//! `crates/wgpu-radix-sort/src/` is held to the same rule), and no source file under `src/`,
-//! `web/` or `crates/` grows past 450 lines.
+//! `crates/wgpu-radix-sort/src/` is held to the same rule), no front end importing another,
+//! the CPU model imported by nothing it judges, and no source file under `src/`, `web/` or
+//! `crates/` past 450 lines.
 
 #[path = "common/ci.rs"]
 mod ci;
@@ -246,5 +247,69 @@ fn the_import_reader_finds_groups_supers_and_circles() {
     assert_eq!(circle(&edges).unwrap(), ["a", "b", "c", "a"]);
     let edges: BTreeSet<_> = [(module("a"), module("b")), (module("b"), module("c"))].into();
     assert_eq!(circle(&edges), None);
+    crate::ci::passed();
+}
+
+/// Top-level modules that are front ends: each starts and drives sorts through the engine, and
+/// none may import another. (`cli` sits above them: it parses the command line and hands each
+/// front end its settings and arguments.)
+const FRONT_ENDS: [&str; 4] = ["app", "headless", "video", "bench"];
+
+/// Imports between front ends still to be moved below them, each with why it is there; the
+/// test fails when a new one appears and when one listed is gone (then strike it here).
+const FRONT_END_IMPORTS_TO_MOVE: [(&str, &str, &str); 2] = [
+    (
+        "app",
+        "video",
+        "the window plays clips and live sources with video's readers (media I/O to move below)",
+    ),
+    ("bench", "video", "bench video times the clip pipeline, which is video's (to become the engine's)"),
+];
+
+#[test]
+fn no_front_end_imports_another() {
+    let edges = sibling_edges(&modules());
+    let named = |m: &ModulePath| m.join("::");
+    let crossing: BTreeSet<(String, String)> = edges
+        .iter()
+        .filter(|(a, b)| a.len() == 1 && b.len() == 1)
+        .map(|(a, b)| (named(a), named(b)))
+        .filter(|(a, b)| FRONT_ENDS.contains(&a.as_str()) && FRONT_ENDS.contains(&b.as_str()))
+        .collect();
+    let listed: BTreeSet<(String, String)> =
+        FRONT_END_IMPORTS_TO_MOVE.iter().map(|(a, b, _)| (a.to_string(), b.to_string())).collect();
+    let new: Vec<_> = crossing.difference(&listed).collect();
+    assert!(
+        new.is_empty(),
+        "front ends import each other: {new:?}; move what both need below them (the engine)"
+    );
+    let gone: Vec<_> = listed.difference(&crossing).collect();
+    assert!(gone.is_empty(), "these imports are gone: strike them from FRONT_END_IMPORTS_TO_MOVE: {gone:?}");
+    crate::ci::passed();
+}
+
+#[test]
+fn the_oracle_stands_apart() {
+    let modules = modules();
+    // The tests' own modules inside src/ (`mod tests`, `*_tests.rs`) may use the model; so may
+    // the benchmarks, which check their own output against it before they report a time.
+    let importers: BTreeSet<String> = modules
+        .iter()
+        .filter(|(module, _)| module.first().is_some_and(|m| m != "reference" && m != "bench"))
+        .filter(|(module, _)| !module.last().is_some_and(|m| m.ends_with("tests")))
+        .filter(|(module, text)| {
+            named_paths(module, &code(text)).iter().any(|p| p.first().is_some_and(|m| m == "reference"))
+        })
+        .map(|(module, _)| module.join("::"))
+        .collect();
+    assert!(importers.is_empty(), "the CPU model is imported by the code it judges: {importers:?}");
+    // The reader sees the benchmarks' imports, so it would see others.
+    let bench = modules.iter().filter(|(m, _)| m.first().is_some_and(|m| m == "bench"));
+    assert!(
+        bench.into_iter().any(|(m, t)| named_paths(m, &code(t))
+            .iter()
+            .any(|p| p.first().is_some_and(|m| m == "reference"))),
+        "the import reader is broken: it sees no benchmark import the model"
+    );
     crate::ci::passed();
 }
