@@ -14,7 +14,7 @@ use crate::engine::Engine;
 use crate::engine::plan::{plan, whole_lines_notice};
 use crate::gpu::completions::Completions;
 use crate::gpu::readbacks::Readbacks;
-use crate::gpu::timing::{GpuTimer, TIMESTAMP_BYTES};
+use crate::gpu::timing::GpuTimer;
 use crate::gpu::{Gpu, GpuError};
 use crate::intervals::IntervalMap;
 use crate::keys::options::SortOptions;
@@ -102,6 +102,15 @@ pub struct Lanes {
     ms_per_step: Option<f64>,
     /// When the last steps were submitted, and how many of all lanes together.
     pub(super) submitted: Option<(Instant, u32)>,
+}
+
+/// Whether a lane's steps are timed, and what sync by time estimated for them.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Timing {
+    /// Not timed (a frame sorted to the end).
+    Untimed,
+    /// Timed by the lane's timer where it has one, with sync by time's estimate.
+    Timed(Option<f64>),
 }
 
 /// What a read-back of the lanes holds, for which lane and which of its runs.
@@ -336,23 +345,8 @@ impl Lanes {
             .gpu
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("lanes::advance") });
-        for ((index, lane), &steps) in self.lanes.iter_mut().enumerate().zip(&plan) {
-            let first = lane.run.steps_done();
-            if steps == 0 {
-                continue;
-            }
-            if let Some(timer) = &lane.timer {
-                timer.start(&mut encoder);
-            }
-            lane.run.record_steps(&mut encoder, steps);
-            let generation = lane.generation;
-            if let Some(timer) = &lane.timer {
-                let tag = Counted::Time { lane: index, generation, steps, estimated_ms: None };
-                timer.stop_into(&mut encoder, self.readbacks.staging(&self.gpu, TIMESTAMP_BYTES, tag));
-            }
-            let tag = Counted::Swaps { lane: index, generation, first };
-            let staging = self.readbacks.staging(&self.gpu, lane.run.swap_readback_size(steps), tag);
-            lane.run.record_swap_readback(&mut encoder, first, steps, staging, 0);
+        for (index, &steps) in plan.iter().enumerate() {
+            self.record_lane(index, &mut encoder, steps, Timing::Timed(None));
         }
         self.submit(encoder, None, plan.iter().sum(), None);
         Ok(())

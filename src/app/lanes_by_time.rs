@@ -4,9 +4,8 @@
 //! off. Nothing waits: each lane's steps go in a submission of their own, measured by GPU
 //! timestamps or by when they were seen done (`lanes.rs`).
 
-use super::lanes::{Counted, Lanes};
+use super::lanes::{Lanes, Timing};
 use crate::gpu::GpuError;
-use crate::gpu::timing::TIMESTAMP_BYTES;
 
 impl Lanes {
     /// Sync by time: the first lane takes up to `n` steps; every other lane then as many of its
@@ -60,29 +59,17 @@ impl Lanes {
     /// Records up to `n` of lane `index`'s steps (timed, with their swap counts) in a
     /// submission of their own, estimated at `per_pass` milliseconds each; returns how many.
     fn submit_lane(&mut self, index: usize, n: u32, per_pass: Option<f64>) -> u32 {
-        let lane = &mut self.lanes[index];
+        let lane = &self.lanes[index];
         let steps = lane.run.ledger().room(n);
         if steps == 0 {
             return 0;
         }
-        let estimated_ms = per_pass.map(|ms| ms * f64::from(steps));
+        let (generation, estimated_ms) = (lane.generation(), per_pass.map(|ms| ms * f64::from(steps)));
         let mut encoder = self
             .gpu
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("lanes::advance_lane") });
-        let first = lane.run.steps_done();
-        let generation = lane.generation();
-        if let Some(timer) = &lane.timer {
-            timer.start(&mut encoder);
-        }
-        let steps = lane.run.record_steps(&mut encoder, steps);
-        if let Some(timer) = &lane.timer {
-            let tag = Counted::Time { lane: index, generation, steps, estimated_ms };
-            timer.stop_into(&mut encoder, self.readbacks.staging(&self.gpu, TIMESTAMP_BYTES, tag));
-        }
-        let tag = Counted::Swaps { lane: index, generation, first };
-        let staging = self.readbacks.staging(&self.gpu, lane.run.swap_readback_size(steps), tag);
-        lane.run.record_swap_readback(&mut encoder, first, steps, staging, 0);
+        let steps = self.record_lane(index, &mut encoder, steps, Timing::Timed(estimated_ms));
         self.submit(encoder, Some((index, generation)), steps, estimated_ms);
         steps
     }

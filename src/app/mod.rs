@@ -28,6 +28,7 @@ pub mod dialogs;
 pub mod display;
 mod files;
 pub mod interval_panel;
+mod lane_steps;
 pub mod lanes;
 mod lanes_by_time;
 mod lanes_to_end;
