@@ -3,9 +3,10 @@
 //! when asked, and a threshold sweep (`--record --sweep`).
 #![cfg(not(target_arch = "wasm32"))]
 
-use crate::algorithms::{SortRun, run_until};
+use crate::algorithms::SortRun;
 use crate::angle::Lines;
 use crate::engine::Sorter;
+use crate::engine::drive::run_to;
 use crate::gpu::readback::read_texture;
 use crate::interrupt;
 use crate::intervals::threshold::ThresholdSweep;
@@ -233,7 +234,7 @@ fn sort_to_png(
     bar.set_total(u64::from(steps_asked));
     let started = Instant::now();
     let mut long_run = LongRunNote::new(s.algorithm, s.options.key, steps_asked);
-    run_until(gpu, run.as_mut(), steps_asked, |done| {
+    run_to(gpu, run.as_mut(), steps_asked, |done| {
         bar.set_done(u64::from(done));
         if let Some(note) = long_run.check(done, started.elapsed()) {
             bar.note(&note);

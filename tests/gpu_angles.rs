@@ -16,8 +16,9 @@ use laid_lines::{Case, Kit, check_all};
 use shadersort::algorithms::interval_texture::IntervalMapError;
 use shadersort::algorithms::radix::RadixSettings;
 use shadersort::algorithms::request::StartRequest;
-use shadersort::algorithms::{RunSettings, SortRun, run_until};
+use shadersort::algorithms::{RunSettings, SortRun};
 use shadersort::angle::{Angle, AngledRun, LineSpace, Lines};
+use shadersort::engine::drive::run_to;
 use shadersort::gpu::readback::read_texture;
 use shadersort::intervals::edges::edge_pixels;
 use shadersort::intervals::threshold::outside;
@@ -214,7 +215,7 @@ fn restarts_keep_the_padding_fixed_and_lines_start_the_same_sort() {
         let kit = Kit::new(gpu);
         for pipelines in [&kit.odd_even, &kit.bubble, &kit.radix, &kit.bitonic] {
             let sort = |run: &mut AngledRun| {
-                run_until(gpu, run, u32::MAX, |_| true).unwrap();
+                run_to(gpu, run, u32::MAX, |_| true).unwrap();
                 read_texture(gpu, run.state()).unwrap()
             };
             let restart = |run: &mut AngledRun, intervals: Option<&IntervalMap>| {
@@ -245,7 +246,7 @@ fn restarts_keep_the_padding_fixed_and_lines_start_the_same_sort() {
                     StartRequest::new(&case.picture, options).within(Some(&threshold)),
                 )
                 .unwrap();
-            run_until(gpu, run.as_mut(), u32::MAX, |_| true).unwrap();
+            run_to(gpu, run.as_mut(), u32::MAX, |_| true).unwrap();
             assert!(read_texture(gpu, run.state()).unwrap() == ends(&case), "through Lines");
         }
         let image = RunSettings {

@@ -7,10 +7,11 @@ mod common;
 
 use common::on_every_gpu;
 use image::RgbaImage;
+use shadersort::algorithms::SortRun;
 use shadersort::algorithms::bitonic::{Bitonic, BitonicTuning};
 use shadersort::algorithms::request::StartRequest;
-use shadersort::algorithms::swap_reader::SwapReader;
-use shadersort::algorithms::{SortRun, run_until};
+use shadersort::engine::drive::Driver;
+use shadersort::engine::drive::run_to;
 use shadersort::gpu::Gpu;
 use shadersort::gpu::readback::read_texture;
 use shadersort::intervals::{Cell, IntervalMap};
@@ -37,7 +38,7 @@ fn check_batches(
         intervals.is_some()
     );
     let mut run = bitonic.start(gpu, StartRequest::new(input, options).within(intervals));
-    let reader = SwapReader::new(gpu, &run);
+    let reader = Driver::new(&run);
     let mut model = BitonicModel::new(input, options, intervals);
     assert_eq!(run.total_steps(), model.stages(), "{what}");
     while run.steps_done() < run.total_steps() {
@@ -184,7 +185,7 @@ fn a_restarted_run_counts_only_its_own_exchanges() {
     on_every_gpu(|gpu| {
         let bitonic = Bitonic::new(gpu);
         let mut run = bitonic.start(gpu, StartRequest::new(&input, options).within(None));
-        let reader = SwapReader::new(gpu, &run);
+        let reader = Driver::new(&run);
         for (read_before_restart, batch) in [(true, 1), (false, 5), (true, u32::MAX), (false, u32::MAX)] {
             let mut encoder = gpu.device.create_command_encoder(&Default::default());
             run.record_steps(&mut encoder, batch);
@@ -195,7 +196,7 @@ fn a_restarted_run_counts_only_its_own_exchanges() {
             let mut encoder = gpu.device.create_command_encoder(&Default::default());
             run.restart(&mut encoder);
             gpu.queue.submit([encoder.finish()]);
-            run_until(gpu, &mut run, u32::MAX, |_| true).unwrap();
+            run_to(gpu, &mut run, u32::MAX, |_| true).unwrap();
             let what = format!("steps of {batch} before the restart, read: {read_before_restart}");
             assert_eq!(run.stats().total_swaps, exchanges, "{what}");
             assert!(read_texture(gpu, run.state()).unwrap() == *model.state(), "{what}");
@@ -226,7 +227,7 @@ fn restarting_returns_to_the_input_and_new_intervals_take_effect() {
         let bitonic = Bitonic::with_max_block(gpu, 32);
         let options = SortOptions { key: SortKey::Luma, descending: false, axis: Axis::Rows };
         let mut run = bitonic.start(gpu, StartRequest::new(&input, options).within(None));
-        run_until(gpu, &mut run, 5, |_| true).unwrap();
+        run_to(gpu, &mut run, 5, |_| true).unwrap();
         let intervals = random_intervals(90, 6, Axis::Rows, 12);
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
         run.restart_within(gpu, &mut encoder, Some(&intervals)).unwrap();
@@ -234,7 +235,7 @@ fn restarting_returns_to_the_input_and_new_intervals_take_effect() {
         assert_eq!(run.steps_done(), 0);
         assert!(read_texture(gpu, run.state()).unwrap() == input);
         assert_eq!(run.total_steps(), network(intervals.max_interval_len()).len() as u32);
-        run_until(gpu, &mut run, u32::MAX, |_| true).unwrap();
+        run_to(gpu, &mut run, u32::MAX, |_| true).unwrap();
         assert!(read_texture(gpu, run.state()).unwrap() == stable_sort_within(&input, &options, &intervals));
     });
     crate::common::ci::passed();

@@ -6,10 +6,11 @@ mod common;
 
 use common::on_every_gpu;
 use image::RgbaImage;
+use shadersort::algorithms::SortRun;
 use shadersort::algorithms::bubble::{Bubble, BubbleRun};
 use shadersort::algorithms::request::StartRequest;
-use shadersort::algorithms::swap_reader::SwapReader;
-use shadersort::algorithms::{SortRun, run_until};
+use shadersort::engine::drive::Driver;
+use shadersort::engine::drive::run_to;
 use shadersort::gpu::Gpu;
 use shadersort::gpu::readback::read_texture;
 use shadersort::keys::SortKey;
@@ -30,7 +31,7 @@ fn check_every_step(
     let mut run = bubble
         .start_in_workgroups(gpu, StartRequest::new(input, options).phases_per_step(phases_per_step))
         .expect("the lines fit");
-    let reader = SwapReader::new(gpu, &run);
+    let driver = Driver::new(&run);
     let len = options.line_len(input.width(), input.height());
     let per_step = run.phases_per_step();
     assert_eq!(run.total_steps(), len.div_ceil(per_step), "{what}");
@@ -40,7 +41,7 @@ fn check_every_step(
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
         assert_eq!(run.record_steps(&mut encoder, 1), 1);
         gpu.queue.submit([encoder.finish()]);
-        reader.collect(gpu, &mut run).unwrap();
+        driver.collect(gpu, &mut run).unwrap();
         let end = (phases + per_step).min(len);
         let swaps: u64 = (phases..end).map(|p| reference::odd_even_pass(&mut model, &options, p)).sum();
         phases = end;
@@ -109,7 +110,7 @@ fn an_already_sorted_row_costs_one_phase_pair_and_the_exit_is_exact() {
                 .start_in_workgroups(gpu, StartRequest::new(input, options).phases_per_step(u32::MAX))
                 .unwrap();
             assert_eq!(run.total_steps(), 1, "an unbounded budget is one dispatch");
-            run_until(gpu, &mut run, u32::MAX, |_| true).unwrap();
+            run_to(gpu, &mut run, u32::MAX, |_| true).unwrap();
             let state = read_texture(gpu, run.state()).unwrap();
             assert!(state == stable_sort(input, &options), "{name}");
             assert!(
@@ -137,15 +138,15 @@ fn lines_at_and_around_the_capacity() {
             let mut run: BubbleRun = bubble
                 .start_in_workgroups(gpu, StartRequest::new(&input, options).phases_per_step(width / 2))
                 .unwrap();
-            let reader = SwapReader::new(gpu, &run);
+            let driver = Driver::new(&run);
             let mut encoder = gpu.device.create_command_encoder(&Default::default());
             run.record_steps(&mut encoder, 1);
             gpu.queue.submit([encoder.finish()]);
-            reader.collect(gpu, &mut run).unwrap();
+            driver.collect(gpu, &mut run).unwrap();
             let half = reference::odd_even_passes(&input, &options, width / 2);
             let got = read_texture(gpu, run.state()).unwrap();
             assert!(got == half, "width {width}: after half the phases");
-            run_until(gpu, &mut run, u32::MAX, |_| true).unwrap();
+            run_to(gpu, &mut run, u32::MAX, |_| true).unwrap();
             assert!(
                 read_texture(gpu, run.state()).unwrap() == stable_sort(&input, &options),
                 "width {width}"
@@ -158,7 +159,7 @@ fn lines_at_and_around_the_capacity() {
             .start_in_workgroups(gpu, StartRequest::new(&input, options).phases_per_step(u32::MAX))
             .unwrap();
         assert_eq!(run.total_steps(), 1);
-        run_until(gpu, &mut run, u32::MAX, |_| true).unwrap();
+        run_to(gpu, &mut run, u32::MAX, |_| true).unwrap();
         assert!(
             read_texture(gpu, run.state()).unwrap() == stable_sort(&input, &options),
             "one dispatch at capacity"
@@ -170,7 +171,7 @@ fn lines_at_and_around_the_capacity() {
         );
         let mut run = bubble.start(gpu, StartRequest::new(&input, options).phases_per_step(u32::MAX));
         assert!(run.notice().is_some_and(|n| n.contains("do not fit one workgroup")));
-        run_until(gpu, run.as_mut(), u32::MAX, |_| true).unwrap();
+        run_to(gpu, run.as_mut(), u32::MAX, |_| true).unwrap();
         assert!(read_texture(gpu, run.state()).unwrap() == stable_sort(&input, &options));
     });
     crate::common::ci::passed();

@@ -16,7 +16,8 @@ use shadersort::algorithms::odd_even::PassKind;
 use shadersort::algorithms::radix::RadixSettings;
 use shadersort::algorithms::radix::plan::{RadixPlan, Sequences};
 use shadersort::algorithms::request::StartRequest;
-use shadersort::algorithms::{Algorithm, Pipelines, RunSettings, SortRun, run_until};
+use shadersort::algorithms::{Algorithm, Pipelines, RunSettings, SortRun};
+use shadersort::engine::drive::run_to;
 use shadersort::gpu::Gpu;
 use shadersort::gpu::readback::read_texture;
 use shadersort::intervals::{IntervalLength, IntervalMap, IntervalMode, IntervalSettings, Mask, Threshold};
@@ -283,7 +284,7 @@ fn restarting_with_another_map_sorts_as_a_fresh_run_would() {
         ];
         for (i, (pipelines, settings)) in lanes.into_iter().enumerate() {
             let sort = |run: &mut Box<dyn SortRun>| {
-                run_until(gpu, run.as_mut(), u32::MAX, |_| true).unwrap();
+                run_to(gpu, run.as_mut(), u32::MAX, |_| true).unwrap();
                 read_texture(gpu, run.state()).unwrap()
             };
             let restart = |run: &mut Box<dyn SortRun>, intervals: Option<&IntervalMap>| {
@@ -500,7 +501,7 @@ fn radix_within_threshold_intervals_found_on_the_gpu_sorts_as_within_the_cpu_map
                         StartRequest::new(&picture, options).radix(settings).found(&kernel, intervals),
                     )
                     .unwrap();
-                run_until(gpu, &mut run, u32::MAX, |_| true).unwrap();
+                run_to(gpu, &mut run, u32::MAX, |_| true).unwrap();
                 let intervals =
                     IntervalSettings { mode: IntervalMode::Threshold, threshold, ..Default::default() };
                 let map = IntervalMap::compute(&picture, axis, &intervals, None).unwrap();

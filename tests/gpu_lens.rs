@@ -14,10 +14,10 @@ use shadersort::algorithms::odd_even::{OddEven, PassKind};
 use shadersort::algorithms::radix::plan::{RadixPlan, Sequences};
 use shadersort::algorithms::radix::{Radix, RadixSettings};
 use shadersort::algorithms::request::StartRequest;
-use shadersort::algorithms::swap_reader::SwapReader;
 use shadersort::algorithms::{Algorithm, Pipelines, SortRun};
 use shadersort::angle::scatter::LineScatter;
 use shadersort::angle::{Angle, Lines};
+use shadersort::engine::drive::Driver;
 use shadersort::gpu::Gpu;
 use shadersort::intervals::{Cell, IntervalMap};
 use shadersort::keys::SortKey;
@@ -31,11 +31,11 @@ use shadersort::reference::{self, odd_even_pairs};
 
 /// One step forward, its counts taken.
 fn step(gpu: &Gpu, run: &mut dyn SortRun) {
-    let reader = SwapReader::new(gpu, run);
+    let driver = Driver::new(run);
     let mut encoder = gpu.device.create_command_encoder(&Default::default());
     assert_eq!(run.record_steps(&mut encoder, 1), 1);
     gpu.queue.submit([encoder.finish()]);
-    reader.collect(gpu, run).unwrap();
+    driver.collect(gpu, run).unwrap();
 }
 
 /// Line `index` of `picture` along `axis`.

@@ -5,10 +5,11 @@ mod common;
 
 use common::on_every_gpu;
 use image::RgbaImage;
+use shadersort::algorithms::SortRun;
 use shadersort::algorithms::odd_even::{OddEven, PassKind};
 use shadersort::algorithms::request::StartRequest;
-use shadersort::algorithms::swap_reader::SwapReader;
-use shadersort::algorithms::{SortRun, run_until};
+use shadersort::engine::drive::Driver;
+use shadersort::engine::drive::run_to;
 use shadersort::gpu::Gpu;
 use shadersort::gpu::readback::read_texture;
 use shadersort::keys::SortKey;
@@ -30,7 +31,7 @@ fn check_every_pass(
 ) -> RgbaImage {
     let what = format!("{}x{} {options:?} {kind:?}", input.width(), input.height());
     let mut run = odd_even.start(gpu, StartRequest::new(input, options).pass_kind(kind));
-    let swaps = SwapReader::new(gpu, &run);
+    let swaps = Driver::new(&run);
     let total = run.total_steps();
     assert_eq!(total, options.line_len(input.width(), input.height()), "{what}");
     let mut model = input.clone();
@@ -124,7 +125,7 @@ fn the_whole_photo_sorts_in_batches_to_the_stable_sort() {
         for (kind, axis) in [(PassKind::Compute, Axis::Rows), (PassKind::Fragment, Axis::Columns)] {
             let options = SortOptions { axis, ..Default::default() };
             let mut run = odd_even.start(gpu, StartRequest::new(&photo, options).pass_kind(kind));
-            run_until(gpu, &mut run, u32::MAX, |_| true).unwrap();
+            run_to(gpu, &mut run, u32::MAX, |_| true).unwrap();
             let state = read_texture(gpu, run.state()).unwrap();
             assert!(state == stable_sort(&photo, &options), "{kind:?} {axis:?}");
             assert!(run.stats().sorted_after.is_some());
@@ -141,7 +142,7 @@ fn batches_stop_where_asked_and_restart_returns_to_the_input() {
         let odd_even = OddEven::new(gpu);
         for kind in KINDS {
             let mut run = odd_even.start(gpu, StartRequest::new(&input, options).pass_kind(kind));
-            run_until(gpu, &mut run, 13, |_| true).unwrap();
+            run_to(gpu, &mut run, 13, |_| true).unwrap();
             assert_eq!(run.steps_done(), 13);
             assert!(
                 read_texture(gpu, run.state()).unwrap() == reference::odd_even_passes(&input, &options, 13)
@@ -151,7 +152,7 @@ fn batches_stop_where_asked_and_restart_returns_to_the_input() {
             gpu.queue.submit([encoder.finish()]);
             assert_eq!(run.steps_done(), 0);
             assert!(read_texture(gpu, run.state()).unwrap() == input);
-            run_until(gpu, &mut run, 5, |_| true).unwrap();
+            run_to(gpu, &mut run, 5, |_| true).unwrap();
             assert!(
                 read_texture(gpu, run.state()).unwrap() == reference::odd_even_passes(&input, &options, 5)
             );
@@ -172,15 +173,15 @@ fn a_reversed_row_needs_all_w_passes_and_a_sorted_row_stops_at_once() {
         let odd_even = OddEven::new(gpu);
         let mut run = odd_even
             .start(gpu, StartRequest::new(&reversed, SortOptions::default()).pass_kind(PassKind::Compute));
-        run_until(gpu, &mut run, width - 1, |_| true).unwrap();
+        run_to(gpu, &mut run, width - 1, |_| true).unwrap();
         assert!(read_texture(gpu, run.state()).unwrap() != sorted, "W - 1 passes must not suffice");
-        run_until(gpu, &mut run, width, |_| true).unwrap();
+        run_to(gpu, &mut run, width, |_| true).unwrap();
         assert!(read_texture(gpu, run.state()).unwrap() == sorted);
         assert_eq!(run.stats().sorted_after, Some(width));
 
         let mut run = odd_even
             .start(gpu, StartRequest::new(&sorted, SortOptions::default()).pass_kind(PassKind::Fragment));
-        run_until(gpu, &mut run, u32::MAX, |_| true).unwrap();
+        run_to(gpu, &mut run, u32::MAX, |_| true).unwrap();
         assert_eq!(run.stats().sorted_after, Some(0), "two passes without a swap prove it sorted");
         assert!(run.steps_done() < width, "the run stops early once sorted");
         assert!(read_texture(gpu, run.state()).unwrap() == sorted);
@@ -198,7 +199,7 @@ fn rows_longer_than_the_swap_counter_ring_are_counted_correctly() {
     on_every_gpu(|gpu| {
         let odd_even = OddEven::new(gpu);
         let mut run = odd_even.start(gpu, StartRequest::new(&input, options).pass_kind(PassKind::Compute));
-        run_until(gpu, &mut run, u32::MAX, |_| true).unwrap();
+        run_to(gpu, &mut run, u32::MAX, |_| true).unwrap();
         let state = read_texture(gpu, run.state()).unwrap();
         assert!(state == model);
         // Passes after the sorted point swap nothing, so the totals agree however early it stopped.

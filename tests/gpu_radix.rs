@@ -7,10 +7,11 @@ mod common;
 
 use common::on_every_gpu;
 use image::{Rgba, RgbaImage};
+use shadersort::algorithms::SortRun;
 use shadersort::algorithms::radix::{Radix, RadixRun, RadixSettings};
 use shadersort::algorithms::request::StartRequest;
-use shadersort::algorithms::swap_reader::SwapReader;
-use shadersort::algorithms::{SortRun, run_until};
+use shadersort::engine::drive::Driver;
+use shadersort::engine::drive::run_to;
 use shadersort::gpu::Gpu;
 use shadersort::gpu::readback::read_texture;
 use shadersort::keys::SortKey;
@@ -26,7 +27,7 @@ fn check_every_step(gpu: &Gpu, input: &RgbaImage, mut run: RadixRun, what: &str)
     let plan = run.plan();
     let seqs = run.sequences();
     let what = format!("{}x{} {what} {plan:?} {:?}", input.width(), input.height(), run.tiling());
-    let reader = SwapReader::new(gpu, &run);
+    let driver = Driver::new(&run);
     let (_, model_moved) = radix_steps(input, seqs, &plan, plan.steps());
     let mut state = read_texture(gpu, run.state()).unwrap();
     assert!(state == *input, "{what}: step 0 is not the input");
@@ -34,7 +35,7 @@ fn check_every_step(gpu: &Gpu, input: &RgbaImage, mut run: RadixRun, what: &str)
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
         assert_eq!(run.record_steps(&mut encoder, 1), 1);
         gpu.queue.submit([encoder.finish()]);
-        reader.collect(gpu, &mut run).unwrap();
+        driver.collect(gpu, &mut run).unwrap();
         let step = run.steps_done();
         let (model, _) = radix_steps(input, seqs, &plan, step);
         state = read_texture(gpu, run.state()).unwrap();
@@ -133,7 +134,7 @@ fn exact_keys_end_in_the_odd_even_picture_for_every_key_and_order() {
                     let settings = RadixSettings::default();
                     let mut run =
                         radix.start(gpu, StartRequest::new(&input, options).radix(settings)).unwrap();
-                    run_until(gpu, &mut run, u32::MAX, |_| true).unwrap();
+                    run_to(gpu, &mut run, u32::MAX, |_| true).unwrap();
                     let state = read_texture(gpu, run.state()).unwrap();
                     assert!(state == stable_sort(&input, &options), "{options:?}");
                 }
@@ -170,7 +171,7 @@ fn one_repeated_colour_never_moves_and_distinct_keys_sort_fully() {
         let settings = RadixSettings { digit_bits: 2, ..Default::default() };
         let mut run =
             radix.start(gpu, StartRequest::new(&flat, SortOptions::default()).radix(settings)).unwrap();
-        run_until(gpu, &mut run, u32::MAX, |_| true).unwrap();
+        run_to(gpu, &mut run, u32::MAX, |_| true).unwrap();
         assert_eq!(run.stats().total_swaps, 0);
         assert!(read_texture(gpu, run.state()).unwrap() == flat);
 

@@ -14,9 +14,8 @@ pub mod radix;
 pub mod request;
 pub mod step_ledger;
 pub mod swap_counters;
-pub mod swap_reader;
 
-use crate::gpu::{Gpu, GpuError};
+use crate::gpu::Gpu;
 use crate::intervals::IntervalMap;
 use interval_texture::IntervalMapError;
 use request::StartRequest;
@@ -229,7 +228,7 @@ impl<T> MaybeSend for T {}
 ///
 /// A step is the unit a viewer watches (one odd-even pass). Steps are recorded into a caller's
 /// encoder. The GPU counts each step's swaps; those counts come back either blocking, through
-/// a [`swap_reader::SwapReader`], or without a stall, by recording [`SortRun::record_swap_readback`]
+/// a [`crate::engine::drive::Driver`], or without a stall, by recording [`SortRun::record_swap_readback`]
 /// with the steps and handing the mapped bytes to [`SortRun::accept_swaps`] later. The run's
 /// [`step_ledger::StepLedger`] keeps the count of steps recorded and read, and how many more
 /// may be recorded before counts are taken.
@@ -318,80 +317,4 @@ pub trait SortRun: MaybeSend {
     }
     /// The GPU state the row lens reads (`src/lens/`): the run's own textures and buffers.
     fn lens_view(&self) -> lens_view::LensView<'_>;
-}
-
-/// Records and submits `run`'s steps up to `target` without waiting for the GPU, for sorts
-/// nobody watches (a clip's frames): the swap counts are read, and waited for, only when the
-/// counters are full, and never after the last step, so the caller can go on while the GPU
-/// sorts. Every step runs (a picture found sorted early stays as it is through the rest).
-#[cfg(not(target_arch = "wasm32"))]
-pub fn submit_steps(gpu: &Gpu, run: &mut dyn SortRun, target: u32) -> Result<(), GpuError> {
-    let target = target.min(run.total_steps());
-    let mut reader: Option<swap_reader::SwapReader> = None;
-    while run.steps_done() < target {
-        let room = run.ledger().room(target - run.steps_done());
-        let recorded = if room == 0 {
-            0
-        } else {
-            let mut encoder = gpu
-                .device
-                .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("submit_steps") });
-            let recorded = run.record_steps(&mut encoder, room);
-            gpu.queue.submit([encoder.finish()]);
-            recorded
-        };
-        if recorded == 0 {
-            if run.steps_done() == run.steps_collected() {
-                return Err(GpuError::Device("the sort recorded no step and has no counts due".into()));
-            }
-            if reader.is_none() {
-                reader = Some(swap_reader::SwapReader::new(gpu, run));
-            }
-            reader.as_ref().expect("made above").collect(gpu, run)?;
-        }
-    }
-    gpu.check()
-}
-
-/// Runs `run` forward until `target` steps are done or the picture is known sorted, in batches
-/// submitted one after another; `progress` hears the steps done after each batch and returns
-/// false to stop early.
-pub fn run_until(
-    gpu: &Gpu,
-    run: &mut dyn SortRun,
-    target: u32,
-    progress: impl FnMut(u32) -> bool,
-) -> Result<(), GpuError> {
-    pollster::block_on(run_until_async(gpu, run, target, progress))?;
-    gpu.wait()
-}
-
-/// [`run_until`] as a future, for the browser, where reading the swap counts cannot block: each
-/// batch's counts are awaited (see [`crate::gpu::readback::map_and_read_async`]).
-pub async fn run_until_async(
-    gpu: &Gpu,
-    run: &mut dyn SortRun,
-    target: u32,
-    mut progress: impl FnMut(u32) -> bool,
-) -> Result<(), GpuError> {
-    /// Most steps per submission: enough to keep the GPU busy, few enough to stop soon after
-    /// the picture becomes sorted.
-    const MAX_BATCH: u32 = 64;
-    let target = target.min(run.total_steps());
-    let reader = swap_reader::SwapReader::new(gpu, run);
-    while run.steps_done() < target && run.stats().sorted_after.is_none() {
-        // Batches grow 2, 2, 4, 8, ...: an already sorted picture is found out after 2 steps.
-        // A run that cannot find that out records every step at once.
-        let batch = if run.detects_sorted_early() { run.steps_done().clamp(2, MAX_BATCH) } else { u32::MAX };
-        let n = run.ledger().room(batch.min(target - run.steps_done()));
-        let mut encoder =
-            gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("run_until") });
-        run.record_steps(&mut encoder, n);
-        gpu.queue.submit([encoder.finish()]);
-        reader.collect_async(gpu, run).await?;
-        if !progress(run.steps_done()) {
-            break;
-        }
-    }
-    Ok(())
 }

@@ -2,9 +2,10 @@
 //! the naive way (each frame read back as RGBA and quantized on its own by the `image` crate's
 //! GIF encoder), same picture, same passes, same run.
 
+use crate::algorithms::SortRun;
 use crate::algorithms::odd_even::OddEven;
 use crate::algorithms::request::StartRequest;
-use crate::algorithms::{SortRun, run_until};
+use crate::engine::drive::run_to;
 use crate::gpu::Gpu;
 use crate::gpu::readback::read_texture;
 use crate::keys::options::SortOptions;
@@ -63,7 +64,7 @@ pub fn run(args: &GifBenchArgs) -> anyhow::Result<()> {
     // The GPU work alone, so the rows below can be read as GPU time plus encoding.
     let started = Instant::now();
     let mut run = odd_even.start(&gpu, StartRequest::new(&picture, options));
-    run_until(&gpu, &mut run, args.passes, |_| true)?;
+    run_to(&gpu, &mut run, args.passes, |_| true)?;
     let gpu_only = started.elapsed();
 
     let mut rows = Vec::new();
@@ -144,7 +145,7 @@ fn naive(
             break;
         }
         let target = run.steps_done() + 1;
-        run_until(gpu, &mut run, target, |_| true)?;
+        run_to(gpu, &mut run, target, |_| true)?;
     }
     drop(encoder);
     Ok(Row {

@@ -8,11 +8,11 @@ use crate::algorithms::RunSettings;
 use crate::algorithms::SortRun;
 use crate::algorithms::odd_even::{OddEven, OddEvenRun, PassKind, fragment_pass_supported};
 use crate::algorithms::request::StartRequest;
-use crate::algorithms::swap_reader::SwapReader;
-use crate::gpu::Gpu;
+use crate::engine::drive::Driver;
 use crate::gpu::readback::read_texture;
 use crate::gpu::texture::{PICTURE_FORMAT, copy_picture, create_picture_texture, picture_texture};
 use crate::gpu::timing::GpuTimer;
+use crate::gpu::{Gpu, GpuError};
 use crate::intervals::{IntervalMap, IntervalMode, IntervalSettings};
 use crate::keys::options::SortOptions;
 use crate::picture::patterns::random_image;
@@ -122,18 +122,20 @@ pub(super) fn time_passes(
     gpu: &Gpu,
     timer: &GpuTimer,
     run: &mut OddEvenRun,
-    reader: &SwapReader,
+    driver: &Driver,
     batch: u32,
 ) -> anyhow::Result<Duration> {
     let mut encoder = gpu.device.create_command_encoder(&Default::default());
     run.restart(&mut encoder);
     timer.start(&mut encoder);
-    let recorded = run.record_steps(&mut encoder, batch);
+    // One span: no more steps than the counters hold, so the driver submits nothing inside it.
+    let n = run.ledger().room(batch);
+    let recorded = pollster::block_on(driver.advance(gpu, run, &mut encoder, n, |_| Ok::<(), GpuError>(())))?;
     timer.stop(&mut encoder);
     gpu.queue.submit([encoder.finish()]);
     ensure!(recorded == batch, "only {recorded} of {batch} passes could be recorded in one span");
     let ms = timer.read_ms(gpu)?;
-    reader.collect(gpu, run)?;
+    driver.collect(gpu, run)?;
     Ok(Duration::from_secs_f64(ms / 1e3 / f64::from(batch)))
 }
 
@@ -175,8 +177,8 @@ fn measure_size(
             let settings = RunSettings { pass_kind: kind, ..Default::default() };
             let mut run =
                 odd_even.start(gpu, StartRequest::new(picture, options).settings(settings).within(intervals));
-            let reader = SwapReader::new(gpu, &run);
-            let time = measure(args.runs, || time_passes(gpu, timer, &mut run, &reader, args.batch))?;
+            let driver = Driver::new(&run);
+            let time = measure(args.runs, || time_passes(gpu, timer, &mut run, &driver, args.batch))?;
             let got = read_texture(gpu, run.state())?;
             ensure!(
                 got == want,

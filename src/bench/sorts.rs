@@ -6,11 +6,11 @@ use crate::algorithms::bitonic::{Bitonic, BitonicTuning};
 use crate::algorithms::odd_even::{OddEven, PassKind};
 use crate::algorithms::radix::RadixSettings;
 use crate::algorithms::request::StartRequest;
-use crate::algorithms::swap_reader::SwapReader;
 use crate::algorithms::{Algorithm, Pipelines, RunSettings, SortRun};
-use crate::gpu::Gpu;
+use crate::engine::drive::Driver;
 use crate::gpu::readback::read_texture;
 use crate::gpu::timing::GpuTimer;
+use crate::gpu::{Gpu, GpuError};
 use crate::keys::options::{Scope, SortOptions};
 use crate::picture::patterns::random_image;
 use crate::reference::stable_sort;
@@ -138,7 +138,7 @@ fn time_sort(
     gpu: &Gpu,
     timer: &GpuTimer,
     run: &mut dyn SortRun,
-    reader: &SwapReader,
+    driver: &Driver,
     steps: u32,
 ) -> anyhow::Result<Duration> {
     let mut encoder = gpu.device.create_command_encoder(&Default::default());
@@ -149,11 +149,13 @@ fn time_sort(
     while run.steps_done() < target {
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
         timer.start(&mut encoder);
-        run.record_steps(&mut encoder, target - run.steps_done());
+        // One span: no more steps than the counters hold, so the driver submits nothing inside it.
+        let n = run.ledger().room(target - run.steps_done());
+        pollster::block_on(driver.advance(gpu, run, &mut encoder, n, |_| Ok::<(), GpuError>(())))?;
         timer.stop(&mut encoder);
         gpu.queue.submit([encoder.finish()]);
         total_ms += timer.read_ms(gpu)?;
-        reader.collect(gpu, run)?;
+        driver.collect(gpu, run)?;
     }
     Ok(Duration::from_secs_f64(total_ms / 1e3))
 }
@@ -204,10 +206,10 @@ pub fn run(args: &SortBenchArgs) -> anyhow::Result<()> {
             let request = StartRequest::new(&picture, SortOptions::default()).settings(contender.settings);
             let mut run = pipes.start(gpu, request)?;
             let note = run.notice().map(|n| format!(" ({n})")).unwrap_or_default();
-            let reader = SwapReader::new(gpu, run.as_ref());
+            let driver = Driver::new(run.as_ref());
             let mut samples = Vec::new();
             for i in 0..args.runs + 2 {
-                let t = time_sort(gpu, &timer, run.as_mut(), &reader, args.steps.unwrap_or(u32::MAX))?;
+                let t = time_sort(gpu, &timer, run.as_mut(), &driver, args.steps.unwrap_or(u32::MAX))?;
                 if i >= 2 {
                     samples.push(t);
                 }
@@ -258,10 +260,10 @@ const ONE_PASS: &str = "one odd-even pass (reads and writes each pixel once: the
 /// Median GPU time of one odd-even compute pass over the picture, from spans of 16 passes.
 fn pass_time(gpu: &Gpu, timer: &GpuTimer, picture: &image::RgbaImage, runs: u32) -> anyhow::Result<Duration> {
     let mut run = OddEven::new(gpu).start(gpu, StartRequest::new(picture, SortOptions::default()));
-    let reader = SwapReader::new(gpu, &run);
+    let driver = Driver::new(&run);
     let mut samples = Vec::new();
     for i in 0..runs + 2 {
-        let t = super::pass::time_passes(gpu, timer, &mut run, &reader, 16)?;
+        let t = super::pass::time_passes(gpu, timer, &mut run, &driver, 16)?;
         if i >= 2 {
             samples.push(t);
         }

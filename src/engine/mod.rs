@@ -4,6 +4,7 @@
 //! end (stills, clips, live sources, the window's and the page's lanes, the recorders, the
 //! benchmarks) starts its sorts here.
 
+pub mod drive;
 #[cfg(not(target_arch = "wasm32"))]
 mod gpu_start;
 pub mod plan;

@@ -13,9 +13,9 @@ use super::zip::ZipFiles;
 use super::{EncodeError, FramePlan, FrameSequence, PaletteUse, RecordError, RecordFormat, RecordSettings};
 use super::{gif_size, is_opaque, palette, png_size, quantize_for, rgba_pixels};
 use crate::algorithms::SortRun;
-use crate::algorithms::swap_reader::SwapReader;
-use crate::gpu::Gpu;
+use crate::engine::drive::Driver;
 use crate::gpu::readback::read_texture_async;
+use crate::gpu::{Gpu, GpuError};
 use image::RgbaImage;
 
 /// A recording made in memory, and what went into it.
@@ -121,23 +121,16 @@ async fn record_frames<S: FrameSink>(
     mut progress: impl FnMut(u32, u32) -> bool,
 ) -> Result<(S, u32), RecordError> {
     let encode_error = |source: EncodeError| RecordError::Encode { path: name.into(), source };
-    let reader = SwapReader::new(gpu, run);
+    let driver = Driver::new(run);
     let mut sorted = run.stats().sorted_after.is_some();
     while !sorted && run.steps_done() < plan.passes {
-        let mut left = plan.every.min(plan.passes - run.steps_done());
-        while left > 0 {
-            let room = run.ledger().room(left);
-            if room == 0 {
-                reader.collect_async(gpu, run).await?;
-                continue;
-            }
-            let mut encoder = gpu
-                .device
-                .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("record::in_memory") });
-            left -= run.record_steps(&mut encoder, left.min(room));
-            gpu.queue.submit([encoder.finish()]);
-        }
-        reader.collect_async(gpu, run).await?;
+        let n = plan.every.min(plan.passes - run.steps_done());
+        let mut encoder = gpu
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("record::in_memory") });
+        driver.advance(gpu, run, &mut encoder, n, |_| Ok::<(), GpuError>(())).await?;
+        gpu.queue.submit([encoder.finish()]);
+        driver.collect_async(gpu, run).await?;
         let state = read_texture_async(gpu, run.state()).await?;
         let mut picture = Vec::with_capacity(state.width() as usize * state.height() as usize);
         S::Pixel::extend_from_rgba(state.as_raw(), &mut picture);

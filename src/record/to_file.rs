@@ -17,7 +17,7 @@ use super::{
 use super::{RecordFormat, RecordTarget};
 use crate::algorithms::SortRun;
 use crate::algorithms::step_ledger::STEP_RING;
-use crate::algorithms::swap_reader::SwapReader;
+use crate::engine::drive::Driver;
 use crate::gpu::{Gpu, GpuError};
 use crate::interrupt::Interrupted;
 use crate::picture::output::OutputFile;
@@ -136,8 +136,7 @@ fn record_frames<S: EndWriting>(
     let mut ring = CaptureRing::new(gpu, width, height, max_counts_bytes, CAPTURE_DEPTH);
     // Steps whose swap counts were copied into a capture slot or read directly.
     let mut counted = 0;
-    // Reads counts directly, for frames that span more steps than the counters hold.
-    let mut direct: Option<SwapReader> = None;
+    let driver = Driver::new(run);
     // Once the picture is known sorted no more frames are recorded; those in flight are taken
     // for their swap counts but not written, since they repeat the last frame.
     let mut sorted = run.stats().sorted_after.is_some();
@@ -146,27 +145,17 @@ fn record_frames<S: EndWriting>(
         if more && !ring.is_full() {
             let n = plan.every.min(plan.passes - run.steps_done());
             let mut encoder = gpu.device.create_command_encoder(&Default::default());
-            let mut left = n;
-            while left > 0 {
-                let room = run.ledger().room(left);
-                if room == 0 {
-                    // A frame spans more steps than the counters hold: take the older frames,
-                    // then read these counts directly.
-                    gpu.queue.submit([std::mem::replace(
-                        &mut encoder,
-                        gpu.device.create_command_encoder(&Default::default()),
-                    )
-                    .finish()]);
-                    while ring.in_flight() > 0 {
-                        sorted |=
-                            take_frame(gpu, &mut ring, run, &mut frames).map_err(|e| e.into_record(path))?;
-                    }
-                    direct.get_or_insert_with(|| SwapReader::new(gpu, run)).collect(gpu, run)?;
-                    counted = run.steps_done();
-                    continue;
+            // A frame that spans more steps than the counters hold: the older frames are
+            // taken before the driver reads these counts directly.
+            let take_older = |run: &mut dyn SortRun| -> Result<(), RecordError> {
+                while ring.in_flight() > 0 {
+                    sorted |=
+                        take_frame(gpu, &mut ring, run, &mut frames).map_err(|e| e.into_record(path))?;
                 }
-                left -= run.record_steps(&mut encoder, left.min(room));
-            }
+                counted = run.steps_done();
+                Ok(())
+            };
+            pollster::block_on(driver.advance(gpu, run, &mut encoder, n, take_older))?;
             ring.record(&mut encoder, run, counted, run.steps_done() - counted);
             counted = run.steps_done();
             ring.submitted(gpu.queue.submit([encoder.finish()]));
@@ -341,7 +330,7 @@ fn sweep_frames<S: EndWriting>(
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
         run.restart_within(gpu, &mut encoder, Some(&intervals))?;
         gpu.queue.submit([encoder.finish()]);
-        crate::algorithms::run_until(gpu, run.as_mut(), u32::MAX, |_| true)?;
+        crate::engine::drive::run_to(gpu, run.as_mut(), u32::MAX, |_| true)?;
         steps_run += u64::from(run.steps_done());
         let state = crate::gpu::readback::read_texture(gpu, run.state())?;
         let mut pixels = Vec::with_capacity(width as usize * height as usize);

@@ -294,7 +294,9 @@ fn submit_frames(
         }
         let steps = settings.passes.unwrap_or(run.total_steps()).min(run.total_steps());
         let read = watch.stages.time(Stage::Submit, || -> anyhow::Result<Readback> {
-            crate::algorithms::submit_steps(gpu, run.as_mut(), steps).context("sorting on the GPU failed")?;
+            crate::engine::drive::Driver::new(run.as_ref())
+                .submit_to(gpu, run.as_mut(), steps)
+                .context("sorting on the GPU failed")?;
             watch.check()?;
             // The run's textures stay alive on the GPU until the copy has been made.
             let state = run.state();

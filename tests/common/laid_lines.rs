@@ -11,10 +11,10 @@ use shadersort::algorithms::ping_pong::StartPicture;
 use shadersort::algorithms::radix::RadixSettings;
 use shadersort::algorithms::radix::plan::{RadixPlan, Sequences};
 use shadersort::algorithms::request::StartRequest;
-use shadersort::algorithms::swap_reader::SwapReader;
 use shadersort::algorithms::{Algorithm, Pipelines, RunSettings, SortRun};
 use shadersort::angle::scatter::LineScatter;
 use shadersort::angle::{AngledRun, LineSpace};
+use shadersort::engine::drive::Driver;
 use shadersort::gpu::Gpu;
 use shadersort::gpu::readback::read_texture;
 use shadersort::gpu::texture::picture_texture;
@@ -127,12 +127,12 @@ impl Case {
 
 /// Runs one step at a time, handing each step's count and swaps to `check`; returns the run.
 pub fn step_through(gpu: &Gpu, mut run: AngledRun, mut check: impl FnMut(&AngledRun, u32, u64)) -> AngledRun {
-    let reader = SwapReader::new(gpu, &run);
+    let driver = Driver::new(&run);
     while run.steps_done() < run.total_steps() {
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
         assert_eq!(run.record_steps(&mut encoder, 1), 1);
         gpu.queue.submit([encoder.finish()]);
-        reader.collect(gpu, &mut run).unwrap();
+        driver.collect(gpu, &mut run).unwrap();
         let swaps = u64::from(run.stats().last_step_swaps.unwrap());
         check(&run, run.steps_done(), swaps);
     }

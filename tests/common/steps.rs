@@ -9,8 +9,8 @@ use shadersort::algorithms::map_source::MapSource;
 use shadersort::algorithms::odd_even::PassKind;
 use shadersort::algorithms::ping_pong::StartPicture;
 use shadersort::algorithms::request::StartRequest;
-use shadersort::algorithms::swap_reader::SwapReader;
 use shadersort::algorithms::{Algorithm, Pipelines, RunSettings, SortRun};
+use shadersort::engine::drive::Driver;
 use shadersort::gpu::Gpu;
 use shadersort::gpu::readback::read_texture;
 use shadersort::gpu::texture::picture_texture;
@@ -31,12 +31,12 @@ pub fn step_through(
     mut run: Box<dyn SortRun>,
     mut check: impl FnMut(u32, &RgbaImage, u64),
 ) -> Box<dyn SortRun> {
-    let reader = SwapReader::new(gpu, run.as_ref());
+    let driver = Driver::new(run.as_ref());
     while run.steps_done() < run.total_steps() {
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
         assert_eq!(run.record_steps(&mut encoder, 1), 1);
         gpu.queue.submit([encoder.finish()]);
-        reader.collect(gpu, run.as_mut()).unwrap();
+        driver.collect(gpu, run.as_mut()).unwrap();
         let state = read_texture(gpu, run.state()).unwrap();
         check(run.steps_done(), &state, u64::from(run.stats().last_step_swaps.unwrap()));
     }

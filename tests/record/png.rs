@@ -77,6 +77,24 @@ fn every_animated_png_frame_is_the_model_exactly_with_its_delay() {
     crate::ci::passed();
 }
 
+/// A frame that spans more passes than the swap counters hold (1,024): the recorder takes the
+/// frames in flight, the driver reads the counts and the frame goes on; each frame is the model.
+#[test]
+fn frames_longer_than_the_swap_counters_are_the_model() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = opaque(random_image(1100, 2, 17));
+    let name = save(&input, dir.path(), "wide.png");
+    let stdout = ok(&[&name, "--record", "wide.apng", "--every", "1050"], dir.path());
+    let frames = decode_apng(&dir.path().join("wide.apng"));
+    assert!(stdout.contains("recorded 3 frames"), "{stdout}");
+    let options = SortOptions::default();
+    for (k, (frame, _)) in frames.iter().enumerate() {
+        let passes = (k as u32 * 1050).min(1100);
+        assert!(*frame == odd_even_passes(&input, &options, passes), "frame {k} differs from the model");
+    }
+    crate::ci::passed();
+}
+
 /// The radix view's staged scatters show waiting pixels dimmed: in an animated PNG they are the
 /// model's dimmed pixels themselves, not a palette's twins.
 #[test]

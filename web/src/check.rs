@@ -7,7 +7,8 @@
 use shadersort::algorithms::odd_even::PassKind;
 use shadersort::algorithms::radix::RadixSettings;
 use shadersort::algorithms::request::StartRequest;
-use shadersort::algorithms::{Algorithm, Pipelines, RunSettings, run_until_async};
+use shadersort::algorithms::{Algorithm, Pipelines, RunSettings};
+use shadersort::engine::drive::run_to_async;
 use shadersort::gpu::Gpu;
 use shadersort::gpu::readback::read_texture_async;
 use shadersort::keys::SortKey;
@@ -46,7 +47,7 @@ pub async fn sort_for_test(
     let mut run =
         Pipelines::new(&gpu, algorithm).start(&gpu, request).map_err(|e| JsError::new(&e.to_string()))?;
     let total = run.total_steps();
-    run_until_async(&gpu, run.as_mut(), total, |_| true).await.map_err(|e| JsError::new(&e.to_string()))?;
+    run_to_async(&gpu, run.as_mut(), total, |_| true).await.map_err(|e| JsError::new(&e.to_string()))?;
     let sorted = read_texture_async(&gpu, run.state()).await.map_err(|e| JsError::new(&e.to_string()))?;
     Ok(hex(sorted.as_raw()))
 }
