@@ -5,12 +5,12 @@
 
 use crate::algorithms::SortRun;
 use crate::angle::Lines;
-use crate::engine::Sorter;
 use crate::engine::drive::run_to;
 use crate::gpu::readback::read_texture;
 use crate::interrupt;
 use crate::intervals::threshold::ThresholdSweep;
 use crate::intervals::{IntervalMap, IntervalSettings, Mask};
+use crate::media::Sorter;
 use crate::picture::input::{Picture, SizeLimit};
 use crate::picture::output::{OutputFile, OutputFormat};
 use crate::progress::Progress;
@@ -23,6 +23,7 @@ use std::time::{Duration, Instant};
 
 mod long_run;
 use long_run::LongRunNote;
+pub mod clips;
 mod opening;
 
 /// What a headless sort did, for the closing message.

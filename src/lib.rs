@@ -9,34 +9,37 @@
 //! scattered back). The device-wide radix sort is the crate `wgpu-radix-sort` (`crates/`), usable on
 //! its own.
 //!
-//! The layers, top to bottom; a module imports only from its own layer or those below:
-//! 1. front ends: [`app`] (the window), [`headless`] (with [`progress`]), [`bench`](mod@bench), and [`cli`],
-//!    which parses the command line into the [`settings::Settings`] the front ends take;
-//! 2. [`record`] (GIF export), [`lens`] (one line of a run's GPU state, read back for the
-//!    window's row lens) and [`controls`] (the keys, the player, the lanes and the explanations
-//!    the window and the page share);
-//! 3. [`engine`]: one per device, every kernel family built once and shared, and where every
-//!    sort starts; [`angle`] (sorting along lines at any angle or along paths, which it starts);
-//! 4. [`algorithms`]: each algorithm's GPU passes, and the `wgpu-radix-sort` crate (the
-//!    device-wide radix sort);
-//! 5. [`intervals`]: the intervals of each line that are sorted;
-//! 6. [`keys`] (sort keys and options) and [`picture`] (files in and out);
-//! 7. [`gpu`]: context, textures, read-back, shader assembly, timestamps.
+//! The layers, top to bottom (docs/ARCHITECTURE.md; tests/layout.rs holds them): a module
+//! imports from its own layer, without circles, or from those below.
+//! 1. front ends, side by side, none importing another: [`app`] (the window and the page),
+//!    [`headless`] (`--out` and `--record` for stills, clips and live sources),
+//!    [`bench`](mod@bench), and [`cli`], which parses the command line into the
+//!    [`settings::Settings`] the front ends take;
+//! 2. [`media`]: clips and live sources in and out through ffmpeg, and the pipeline that sorts
+//!    every frame at the speed of decoding;
+//! 3. [`engine`] (one per device: every kernel family built once and shared, where every sort
+//!    starts and the one driver that runs it), [`record`] (recordings), [`lens`] (one line of
+//!    a run read back), [`controls`] (the keys, the player and the explanations the window and
+//!    the page share), [`settings`] and [`named`];
+//! 4. the sorts: [`algorithms`] (each algorithm's GPU passes; the device-wide radix sort is the
+//!    crate `wgpu-radix-sort`), [`angle`] (lines at any angle or along paths) and
+//!    [`intervals`] (the parts of each line that are sorted);
+//! 5. the GPU and pictures: [`gpu`], [`picture`], [`keys`], [`paths`], [`interrupt`] (Ctrl-C)
+//!    and [`progress`].
 //!
-//! [`video`] (clips through ffmpeg, every frame sorted) is a front end beside [`headless`].
-//! [`interrupt`] (Ctrl-C) stands beside them all.
 //! [`reference`](mod@reference), the CPU model and the tests' oracle, stands apart: only the tests
 //! and the benchmarks' check of their own output import it; of the algorithms it takes only the
 //! plain data that names a radix run, never the code it judges.
 //!
-//! For `wasm32-unknown-unknown` (the browser, on WebGPU: `web/`) the library builds without the
-//! native front ends and what needs files, signals or threads ([`app`], [`bench`](mod@bench),
-//! [`cli`], [`settings`], [`headless`], [`interrupt`], the recorder's file path and writing outputs
-//! in [`picture::output`]): the algorithms, the angles, the intervals, the lens, the controls, the
-//! GIF recorder (into memory), the radix sort and the CPU model are the same code on both.
+//! For `wasm32-unknown-unknown` (the browser, on WebGPU: `web/`) the library builds without
+//! what needs files, processes, signals or threads ([`bench`](mod@bench), [`cli`],
+//! [`headless`], [`interrupt`], [`media`], the recorder's file path and writing outputs in
+//! [`picture::output`]); the app, the engine, the algorithms, the angles, the intervals, the
+//! lens, the controls, the recorder (into memory), the radix sort and the CPU model are the
+//! same code on both.
 
 // The modules that only native builds have (listed above) say so at their top with
-// `#![cfg(not(target_arch = "wasm32"))]`; `video` says so here.
+// `#![cfg(not(target_arch = "wasm32"))]`; `media` says so here.
 pub mod algorithms;
 pub mod angle;
 pub mod app;
@@ -50,6 +53,8 @@ pub mod interrupt;
 pub mod intervals;
 pub mod keys;
 pub mod lens;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod media;
 pub mod named;
 pub mod paths;
 pub mod picture;
@@ -57,5 +62,3 @@ pub mod progress;
 pub mod record;
 pub mod reference;
 pub mod settings;
-#[cfg(not(target_arch = "wasm32"))]
-pub mod video;

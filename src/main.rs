@@ -32,9 +32,13 @@ fn main() -> ExitCode {
                 .and_then(|settings| shadersort::bench::video::run(args, &settings)),
         }
     } else if let Some(live) = settings.video.live.as_ref().filter(|_| settings.headless()) {
-        shadersort::interrupt::leave_without_teardown(report(shadersort::video::live::run(&settings, live)));
+        shadersort::interrupt::leave_without_teardown(report(shadersort::headless::clips::run_live(
+            &settings, live,
+        )));
     } else if let Some(clip) = settings.clip().filter(|_| settings.headless()) {
-        shadersort::interrupt::leave_without_teardown(report(shadersort::video::run(&settings, clip)));
+        shadersort::interrupt::leave_without_teardown(report(shadersort::headless::clips::run_clip(
+            &settings, clip,
+        )));
     } else if settings.headless() {
         shadersort::interrupt::leave_without_teardown(report(shadersort::headless::run(&settings)));
     } else {
@@ -64,7 +68,7 @@ fn open_window(settings: Settings) -> anyhow::Result<()> {
     use shadersort::app::WindowSource;
     let source = match settings.clip() {
         _ if let Some(live) = &settings.video.live => WindowSource::Live(live.clone()),
-        Some(clip) => WindowSource::Clip(shadersort::video::playback::ClipReader::open(
+        Some(clip) => WindowSource::Clip(shadersort::media::playback::ClipReader::open(
             clip,
             settings.video.ffmpeg.as_deref(),
             settings.video.frame_rate,

@@ -7,7 +7,6 @@ use crate::angle::Angle;
 use crate::intervals::threshold::ThresholdSweep;
 use crate::intervals::{IntervalMode, IntervalSettings};
 use crate::keys::options::SortOptions;
-use crate::record::RecordSettings;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -219,6 +218,47 @@ mod tests {
         assert_eq!("60/2".parse::<Rate>().unwrap().to_string(), "30");
         for bad in ["0/1", "fast", "0", "-5"] {
             assert!(bad.parse::<Rate>().is_err(), "{bad}");
+        }
+    }
+}
+
+/// How a recording is made.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RecordSettings {
+    /// Keep every Nth pass (the last state is always kept).
+    pub every: Option<u32>,
+    /// Choose `every` so that the GIF has at most this many frames (at least 2).
+    pub max_frames: Option<u32>,
+    /// Stop after this many passes.
+    pub passes: Option<u32>,
+    /// Frames per second, 1 to 50 (GIF delays are whole hundredths of a second, and viewers
+    /// slow delays under 2 down; APNG delays are exact).
+    pub fps: u32,
+    /// Integer nearest-neighbour upscale.
+    pub scale: u32,
+    /// Seconds the last frame stays before the loop starts again.
+    pub hold_seconds: f32,
+    /// Colour that transparent source pixels are blended over (GIF; PNG keeps alpha).
+    pub background: [u8; 3],
+    /// Dither when the picture has more than 256 colours (GIF).
+    pub dither: bool,
+    /// The run shows pixels waiting in a scatter (the radix view's sub-steps): quantize to 127
+    /// colours with dimmed twins (see [`crate::record::palette::quantize_with_dimmed_twins`]).
+    pub dimmed_twins: bool,
+}
+
+impl Default for RecordSettings {
+    fn default() -> Self {
+        RecordSettings {
+            every: None,
+            max_frames: None,
+            passes: None,
+            fps: 30,
+            scale: 1,
+            hold_seconds: 2.0,
+            background: [0, 0, 0],
+            dither: true,
+            dimmed_twins: false,
         }
     }
 }

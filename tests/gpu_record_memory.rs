@@ -15,7 +15,8 @@ use shadersort::keys::SortKey;
 use shadersort::keys::options::{Axis, SortOptions};
 use shadersort::picture::patterns::random_image;
 use shadersort::record::in_memory::record_in_memory;
-use shadersort::record::{RecordError, RecordFormat, RecordSettings, RecordTarget};
+use shadersort::record::{RecordError, RecordFormat, RecordTarget};
+use shadersort::settings::RecordSettings;
 use std::io::Read;
 
 fn start<'a>(

@@ -1,5 +1,5 @@
 //! 4:2:0 on the GPU, both ways. Decoded frames turned into pictures equal the CPU model
-//! (`shadersort::video::yuv::to_rgba`) texel for texel on awkward sizes (1x1, 1xN, Nx1, odd,
+//! (`shadersort::media::yuv::to_rgba`) texel for texel on awkward sizes (1x1, 1xN, Nx1, odd,
 //! 63/64/65). Sorted frames turned into 4:2:0 for an encoder equal the model (`to_yuv420`) byte
 //! for byte on sizes that are and are not whole 8x2 blocks or workgroups, on colours at the
 //! ends of the range, with one writer reused across frames of different sizes. Both matrices, on
@@ -11,10 +11,10 @@ use common::on_every_gpu;
 use image::RgbaImage;
 use shadersort::gpu::readback::read_texture;
 use shadersort::gpu::texture::picture_texture;
+use shadersort::media::yuv::{Matrix, Yuv420Size, to_rgba, to_yuv420};
+use shadersort::media::yuv_gpu::{Yuv420Reader, Yuv420Writer};
 use shadersort::picture::patterns::SplitMix64;
 use shadersort::picture::patterns::random_image;
-use shadersort::video::yuv::{Matrix, Yuv420Size, to_rgba, to_yuv420};
-use shadersort::video::yuv_gpu::{Yuv420Reader, Yuv420Writer};
 
 #[test]
 fn decoded_420_frames_become_the_pictures_the_cpu_model_makes() {

@@ -82,7 +82,7 @@ impl Dialogs {
             let mut dialog =
                 rfd::FileDialog::new().set_title(purpose.title()).add_filter("Pictures", &PICTURES);
             if purpose == Purpose::Open {
-                let clips = crate::video::VIDEO_EXTENSIONS;
+                let clips = crate::media::VIDEO_EXTENSIONS;
                 dialog = dialog
                     .add_filter("Clips", &clips)
                     .add_filter("Clips and animated GIFs", &[&clips[..], &["gif"]].concat());

@@ -1,12 +1,12 @@
-//! Live sources natively: ffmpeg reading a stream or the camera (`video::live`), opened on a
+//! Live sources natively: ffmpeg reading a stream or the camera (`media::live`), opened on a
 //! thread of its own so the window goes on while the source starts (a camera takes a moment).
 //! In the page `web/live_source.rs` opens the browser's camera instead.
 
 use super::Running;
+use crate::media::live::frames::{LiveFrameSource, OpenedLive};
 use crate::picture::input::SizeLimit;
 use crate::picture::live::Started;
 use crate::settings::LiveInput;
-use crate::video::live::frames::{LiveFrameSource, OpenedLive};
 use std::path::Path;
 use std::sync::mpsc;
 

@@ -75,7 +75,7 @@ use crate::gpu::Gpu;
 use crate::intervals::{IntervalMap, IntervalSettings, Mask};
 use crate::keys::options::SortOptions;
 use crate::picture::input::{Picture, SizeLimit};
-use crate::record::RecordSettings;
+use crate::settings::RecordSettings;
 use crate::settings::Settings;
 #[cfg(not(target_arch = "wasm32"))]
 use crate::settings::VideoSettings;
@@ -94,7 +94,7 @@ pub enum WindowSource {
     Picture(Picture),
     /// A clip, opened (ffmpeg found, its frames counted) but not yet decoded: it plays sorted.
     #[cfg(not(target_arch = "wasm32"))]
-    Clip(crate::video::playback::ClipReader),
+    Clip(crate::media::playback::ClipReader),
     /// A live source, opened when the window opens: it is shown sorted as it comes.
     #[cfg(not(target_arch = "wasm32"))]
     Live(crate::settings::LiveInput),
@@ -110,7 +110,7 @@ impl WindowSource {
             WindowSource::Clip(reader) => {
                 reader.path().file_name().map_or_else(String::new, |n| n.to_string_lossy().into())
             }
-            WindowSource::Live(input) => crate::video::live::label(input),
+            WindowSource::Live(input) => crate::media::live::label(input),
         }
     }
 }

@@ -4,9 +4,9 @@
 
 use super::recording_job::RecordingJob;
 use crate::engine::Engine;
+use crate::media::ClipWatch;
 use crate::record::{RecordReport, RecordTarget, record};
 use crate::settings::Settings;
-use crate::video::ClipWatch;
 use image::RgbaImage;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -50,7 +50,7 @@ impl BackgroundRecording {
         let path = settings.out.clone().unwrap_or_default();
         let shared = (watch.done.clone(), watch.total.clone(), watch.cancel.clone());
         let work = move || -> anyhow::Result<String> {
-            let report = crate::video::sort_clip_watched(&settings, &input, false, &watch)?;
+            let report = crate::media::sort_clip_watched(&settings, &input, false, &watch)?;
             Ok(format!("recorded: {report}"))
         };
         BackgroundRecording::spawn(path, shared, work)

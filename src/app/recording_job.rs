@@ -7,7 +7,8 @@ use crate::angle::Lines;
 use crate::engine::Engine;
 use crate::intervals::IntervalMap;
 use crate::keys::options::SortOptions;
-use crate::record::{RecordFormat, RecordSettings};
+use crate::record::RecordFormat;
+use crate::settings::RecordSettings;
 use image::RgbaImage;
 use std::path::PathBuf;
 

@@ -2,8 +2,9 @@
 //! the window: frames go over a short queue, and one that finds it full is left out of the take
 //! (the frame before it then lasts until the next), never queued without bound.
 
+use crate::record::RecordTarget;
 use crate::record::take::{NO_FRAME, Take, Taken, take_to_file};
-use crate::record::{RecordSettings, RecordTarget};
+use crate::settings::RecordSettings;
 use image::RgbaImage;
 use std::sync::mpsc::{Receiver, SyncSender, TryRecvError, TrySendError, channel, sync_channel};
 use std::time::Duration;

@@ -6,10 +6,10 @@
 use super::Running;
 use super::dialogs::Chosen;
 use super::panel_model::ClipView;
+pub(super) use crate::media::playback::OpeningClip;
+use crate::media::playback::{ClipReader, Next, OpenedClip};
 use crate::picture::input::Picture;
 use crate::settings::{Settings, VideoSettings};
-pub(super) use crate::video::playback::OpeningClip;
-use crate::video::playback::{ClipReader, Next, OpenedClip};
 use image::RgbaImage;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -34,7 +34,7 @@ pub(super) struct WindowClip {
 
 /// Whether `file` is a clip to play rather than a picture.
 pub(super) fn is_clip(file: &Chosen) -> bool {
-    matches!(file, Chosen::Path(path) if crate::video::is_clip(path))
+    matches!(file, Chosen::Path(path) if crate::media::is_clip(path))
 }
 
 /// Opens the clip at `path` and reads its first frame at the size `limit` allows, as the
@@ -307,7 +307,7 @@ impl Running {
         if clip.reader.is_frame_files() {
             return PathBuf::from("gifs").join(format!("{stem}-frames/"));
         }
-        let own = crate::video::encoding::extension(clip.reader.path());
+        let own = crate::media::encoding::extension(clip.reader.path());
         let ext = if clip.video.encode.lossless {
             match own.as_str() {
                 "mkv" | "avi" | "nut" | "mov" => own.as_str(),

@@ -5,14 +5,14 @@
 //! frames alone (piped from memory, as the whole run pipes them) against the whole run, all three
 //! with the whole run's encoder settings.
 
+use crate::media::encoding;
+use crate::media::ffmpeg::Ffmpeg;
+use crate::media::probe::{ClipInfo, probe};
+use crate::media::sink::{ClipSink, ClipTarget, EncodeSpec, SortedFrame};
+use crate::media::yuv::{self, Yuv420Colour, Yuv420Size};
 use crate::picture::output::OutputFile;
 use crate::record::png_frames::frame_name;
 use crate::settings::Settings;
-use crate::video::encoding;
-use crate::video::ffmpeg::Ffmpeg;
-use crate::video::probe::{ClipInfo, probe};
-use crate::video::sink::{ClipSink, ClipTarget, EncodeSpec, SortedFrame};
-use crate::video::yuv::{self, Yuv420Colour, Yuv420Size};
 use anyhow::Context;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -85,7 +85,7 @@ pub fn run(args: &VideoBenchArgs, settings: &Settings) -> anyhow::Result<()> {
     let mut setups = Vec::new();
     let mut stages = Vec::new();
     let sort = median(Box::new(|| {
-        let report = crate::video::sort_clip(settings, clip, true)?;
+        let report = crate::media::sort_clip(settings, clip, true)?;
         adapter = report.adapter;
         setups.push(report.setup);
         stages.push((report.elapsed, report.stages));
@@ -99,7 +99,7 @@ pub fn run(args: &VideoBenchArgs, settings: &Settings) -> anyhow::Result<()> {
     let encode = median(Box::new(|| sorted.encode_alone(&ffmpeg, &encoded)))?;
     let mut whole_stages = Vec::new();
     let whole = median(Box::new(|| {
-        let report = crate::video::sort_clip(settings, clip, false)?;
+        let report = crate::media::sort_clip(settings, clip, false)?;
         setups.push(report.setup);
         whole_stages.push((report.elapsed, report.stages));
         Ok(report.elapsed)
@@ -281,7 +281,7 @@ impl SortedFrames {
         std::fs::create_dir(&folder).context("making a folder for the sorted frames")?;
         let to_frames = Settings { out: Some(folder.clone()), ..settings.clone() };
         let report =
-            crate::video::sort_clip(&to_frames, clip, false).context("sorting the clip into frames")?;
+            crate::media::sort_clip(&to_frames, clip, false).context("sorting the clip into frames")?;
         let size = report.size;
         let has_alpha = info.has_alpha();
         let (video_args, _) = encoding::video_args(out, &settings.video.encode, size, has_alpha)?;

@@ -62,7 +62,7 @@ impl Cli {
 
     /// Clip flags on a picture, and picture-only flags on a clip.
     fn check_clip(&self) -> Result<(), String> {
-        let clip = self.image.as_deref().is_some_and(crate::video::is_clip);
+        let clip = self.image.as_deref().is_some_and(crate::media::is_clip);
         if self.live_input().is_some() {
             return Ok(());
         }
@@ -102,7 +102,7 @@ impl Cli {
             })?;
         }
         if self.frame_rate.is_some()
-            && !crate::video::frame_files::is_frame_files(self.image.as_deref().expect("an input"))
+            && !crate::media::frame_files::is_frame_files(self.image.as_deref().expect("an input"))
         {
             return Err(format!(
                 "--frame-rate sets the rate of a clip given as picture files; '{image}' keeps its own rate; drop --frame-rate"
@@ -123,7 +123,7 @@ impl Cli {
         if self.frames.is_some() && self.sweep.is_none() {
             return Err("--frames sets the frames of a --sweep: add --sweep FROM..TO".into());
         }
-        let clip = self.image.as_deref().is_some_and(crate::video::is_clip);
+        let clip = self.image.as_deref().is_some_and(crate::media::is_clip);
         if self.sweep.is_some() && clip {
             if self.threshold.is_some() {
                 return Err("--threshold does not go with --sweep: the sweep sets the threshold 0..T of each frame, T moving from FROM to TO over the clip; drop --threshold".into());
@@ -165,7 +165,7 @@ impl Cli {
         if let Some(bits) = self.key_bits {
             RadixKey::new(self.sort_options(), Some(bits))?;
         }
-        let clip = self.image.as_deref().is_some_and(crate::video::is_clip);
+        let clip = self.image.as_deref().is_some_and(crate::media::is_clip);
         if self.png_compression.is_some() && (clip || self.out.is_none()) {
             return Err(
                 "--png-compression applies to a picture sorted into --out PATH.png; add --out or drop --png-compression"

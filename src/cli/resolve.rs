@@ -8,7 +8,7 @@ use crate::angle::Angle;
 use crate::intervals::threshold::ThresholdSweep;
 use crate::intervals::{IntervalMode, IntervalSettings};
 use crate::keys::options::SortOptions;
-use crate::record::RecordSettings;
+use crate::settings::RecordSettings;
 use crate::settings::{EncodeChoice, LiveInput, Settings, VideoSettings};
 
 impl Cli {
@@ -40,7 +40,7 @@ impl Cli {
             speed: self.speed,
             lens: self.lens,
             quit_after: self.quit_after.map(std::time::Duration::from_secs_f64),
-            clip: self.image.as_deref().is_some_and(crate::video::is_clip),
+            clip: self.image.as_deref().is_some_and(crate::media::is_clip),
             video: self.video_settings(),
         }
     }
@@ -69,7 +69,7 @@ impl Cli {
     /// The algorithm: `--algorithm`, else the one for a picture or for frames
     /// ([`Algorithm::default_for`]).
     pub fn algorithm(&self) -> Algorithm {
-        let frames = self.image.as_deref().is_some_and(crate::video::is_clip) || self.live_input().is_some();
+        let frames = self.image.as_deref().is_some_and(crate::media::is_clip) || self.live_input().is_some();
         self.algorithm.unwrap_or(Algorithm::default_for(frames))
     }
 

@@ -3,7 +3,7 @@
 use super::*;
 use crate::intervals::threshold::ThresholdSweep;
 use crate::keys::options::SortOptions;
-use crate::record::RecordSettings;
+use crate::settings::RecordSettings;
 use clap::CommandFactory;
 
 #[test]

@@ -5,11 +5,7 @@
 //! benchmarks) starts its sorts here.
 
 pub mod drive;
-#[cfg(not(target_arch = "wasm32"))]
-mod gpu_start;
 pub mod plan;
-#[cfg(not(target_arch = "wasm32"))]
-pub mod sorter;
 
 use crate::algorithms::found_intervals::IntervalsKernel;
 use crate::algorithms::interval_texture::IntervalMapError;
@@ -20,8 +16,6 @@ use crate::angle::scatter::LineScatter;
 use crate::gpu::Gpu;
 use crate::keys::options::{Axis, SortOptions};
 pub use plan::Started;
-#[cfg(not(target_arch = "wasm32"))]
-pub use sorter::Sorter;
 use std::sync::{Arc, OnceLock};
 
 /// The kernels of one device, built lazily.

@@ -1,6 +1,6 @@
 //! A live source as the window and the page take it: the newest frame whenever asked, older
 //! frames dropped and counted, never queued. Natively ffmpeg reads a stream or camera
-//! (`video::live::frames`); the page reads the browser's camera.
+//! (`media::live::frames`); the page reads the browser's camera.
 
 use image::RgbaImage;
 

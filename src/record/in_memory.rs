@@ -10,12 +10,13 @@ use super::gif_writer::InlineGifWriter;
 use super::png_frames::PngFramesWriter;
 use super::sequence::{FramePixel, FrameSink};
 use super::zip::ZipFiles;
-use super::{EncodeError, FramePlan, FrameSequence, PaletteUse, RecordError, RecordFormat, RecordSettings};
+use super::{EncodeError, FramePlan, FrameSequence, PaletteUse, RecordError, RecordFormat};
 use super::{gif_size, is_opaque, palette, png_size, quantize_for, rgba_pixels};
 use crate::algorithms::SortRun;
 use crate::engine::drive::Driver;
 use crate::gpu::readback::read_texture_async;
 use crate::gpu::{Gpu, GpuError};
+use crate::settings::RecordSettings;
 use image::RgbaImage;
 
 /// A recording made in memory, and what went into it.

@@ -31,6 +31,7 @@ pub mod to_file;
 pub mod zip;
 
 use crate::gpu::GpuError;
+use crate::settings::RecordSettings;
 pub use format::RecordFormat;
 use sequence::FrameSequence;
 #[cfg(not(target_arch = "wasm32"))]
@@ -55,47 +56,6 @@ impl PaletteUse {
 
 /// Frames a recording may have when neither `--every` nor `--max-frames` was given.
 pub const DEFAULT_FRAME_LIMIT: u32 = 1000;
-
-/// How a recording is made.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RecordSettings {
-    /// Keep every Nth pass (the last state is always kept).
-    pub every: Option<u32>,
-    /// Choose `every` so that the GIF has at most this many frames (at least 2).
-    pub max_frames: Option<u32>,
-    /// Stop after this many passes.
-    pub passes: Option<u32>,
-    /// Frames per second, 1 to 50 (GIF delays are whole hundredths of a second, and viewers
-    /// slow delays under 2 down; APNG delays are exact).
-    pub fps: u32,
-    /// Integer nearest-neighbour upscale.
-    pub scale: u32,
-    /// Seconds the last frame stays before the loop starts again.
-    pub hold_seconds: f32,
-    /// Colour that transparent source pixels are blended over (GIF; PNG keeps alpha).
-    pub background: [u8; 3],
-    /// Dither when the picture has more than 256 colours (GIF).
-    pub dither: bool,
-    /// The run shows pixels waiting in a scatter (the radix view's sub-steps): quantize to 127
-    /// colours with dimmed twins (see [`palette::quantize_with_dimmed_twins`]).
-    pub dimmed_twins: bool,
-}
-
-impl Default for RecordSettings {
-    fn default() -> Self {
-        RecordSettings {
-            every: None,
-            max_frames: None,
-            passes: None,
-            fps: 30,
-            scale: 1,
-            hold_seconds: 2.0,
-            background: [0, 0, 0],
-            dither: true,
-            dimmed_twins: false,
-        }
-    }
-}
 
 /// Which passes become frames.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -3,8 +3,8 @@
 //! that takes regions ([`FrameSink`]: GIF, APNG, a folder of PNG frames) is written this way.
 
 use super::EncodeError;
-use super::RecordSettings;
 use super::delta::Region;
+use crate::settings::RecordSettings;
 
 /// How long a frame shows: `num / den` seconds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

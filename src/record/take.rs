@@ -6,7 +6,8 @@
 use super::apng_writer::Rgba;
 use super::palette::{PaletteCube, Quantized};
 use super::sequence::{Delay, FramePixel, FrameSequence, FrameSink};
-use super::{EncodeError, RecordError, RecordFormat, RecordSettings, rgba_pixels};
+use super::{EncodeError, RecordError, RecordFormat, rgba_pixels};
+use crate::settings::RecordSettings;
 use image::RgbaImage;
 use std::path::PathBuf;
 use std::time::Duration;

@@ -11,9 +11,7 @@ use super::exact::ExactWriter;
 use super::gif_writer::ParallelGifWriter;
 use super::png_frames::{Folder, PngFramesWriter};
 use super::sequence::{FramePixel, FrameSequence, FrameSink};
-use super::{
-    EncodeError, FramePlan, PaletteUse, RecordError, RecordSettings, is_opaque, palette, rgba_pixels,
-};
+use super::{EncodeError, FramePlan, PaletteUse, RecordError, is_opaque, palette, rgba_pixels};
 use super::{RecordFormat, RecordTarget};
 use crate::algorithms::SortRun;
 use crate::algorithms::step_ledger::STEP_RING;
@@ -21,6 +19,7 @@ use crate::engine::drive::Driver;
 use crate::gpu::{Gpu, GpuError};
 use crate::interrupt::Interrupted;
 use crate::picture::output::OutputFile;
+use crate::settings::RecordSettings;
 use image::RgbaImage;
 use std::path::{Path, PathBuf};
 

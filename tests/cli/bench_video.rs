@@ -10,7 +10,7 @@
 use super::{arg, assert_succeeds};
 use crate::clips::{ffmpeg, frames_of, have_ffmpeg, lossless_clip};
 use image::RgbaImage;
-use shadersort::video::encoding::pad_filter;
+use shadersort::media::encoding::pad_filter;
 use std::path::Path;
 use std::process::Command;
 

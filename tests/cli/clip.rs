@@ -12,8 +12,8 @@ use image::RgbaImage;
 use shadersort::intervals::{IntervalMap, IntervalMode, IntervalSettings, Threshold};
 use shadersort::keys::SortKey;
 use shadersort::keys::options::{Axis, SortOptions};
+use shadersort::media::yuv::{Matrix, Yuv420Size, to_rgba, to_yuv420};
 use shadersort::reference::{stable_sort, stable_sort_within};
-use shadersort::video::yuv::{Matrix, Yuv420Size, to_rgba, to_yuv420};
 use std::path::Path;
 
 /// Each algorithm sorts every frame of a clip with sound, and of a one-frame clip, to a
@@ -308,8 +308,8 @@ fn bad_clips_fail_with_one_line_and_leave_nothing() {
 /// in order to the end.
 #[test]
 fn a_seek_lands_on_the_frame_a_whole_decode_gives() {
+    use shadersort::media::playback::{ClipReader, Next};
     use shadersort::settings::Rate;
-    use shadersort::video::playback::{ClipReader, Next};
     if !have_ffmpeg() {
         return;
     }
@@ -376,9 +376,9 @@ fn a_seek_lands_on_the_frame_a_whole_decode_gives() {
 /// for a file that is not a video, the reason, naming the file.
 #[test]
 fn a_clip_opened_on_its_own_thread_gives_its_first_frame_or_the_reason() {
+    use shadersort::media::playback::{Next, OpenedClip, OpeningClip};
     use shadersort::picture::input::SizeLimit;
     use shadersort::settings::Rate;
-    use shadersort::video::playback::{Next, OpenedClip, OpeningClip};
     use std::time::{Duration, Instant};
     if !have_ffmpeg() {
         return;

@@ -13,8 +13,8 @@ use shadersort::angle::{Angle, LineSpace};
 use shadersort::intervals::threshold::ThresholdSweep;
 use shadersort::intervals::{IntervalMap, IntervalMode, IntervalSettings, Mask, Threshold};
 use shadersort::keys::options::{Axis, SortOptions};
+use shadersort::media::yuv::Yuv420Size;
 use shadersort::reference::{stable_sort, stable_sort_within};
-use shadersort::video::yuv::Yuv420Size;
 
 /// What the clip's debug line says when no frame was converted or cut into intervals on the CPU.
 const NOTHING_ON_THE_CPU: &str = "4:2:0 to RGBA 0 ns, intervals 0 ns";

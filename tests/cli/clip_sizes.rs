@@ -13,8 +13,8 @@ use super::{arg, assert_fails, assert_succeeds};
 use crate::clips::{frames_of, have_ffmpeg, lossless_clip};
 use image::RgbaImage;
 use shadersort::keys::options::SortOptions;
+use shadersort::media::yuv::{Matrix, Yuv420Size, to_yuv420};
 use shadersort::reference::stable_sort;
-use shadersort::video::yuv::{Matrix, Yuv420Size, to_yuv420};
 use std::path::Path;
 
 /// The clip's tone is sampled at 8 kHz (see [`lossless_clip`]).

@@ -209,7 +209,7 @@ fn the_live_downscale_filter_gives_the_size_limits_size() {
     for (w, h) in [(641, 479), (1000, 3), (3, 1000), (100, 64), (99, 101)] {
         let png = dir.path().join(format!("{w}x{h}.png"));
         let source = format!("testsrc2=size={w}x{h}");
-        let filter = shadersort::video::live::decoder::fit_filter(100);
+        let filter = shadersort::media::live::decoder::fit_filter(100);
         ffmpeg(&["-f", "lavfi", "-i", &source, "-vf", &filter, "-frames:v", "1", arg(&png)]);
         let got = image::image_dimensions(&png).unwrap();
         let want = if w.max(h) > 100 { shadersort::picture::input::scaled_size(w, h, 100) } else { (w, h) };

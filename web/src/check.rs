@@ -15,8 +15,9 @@ use shadersort::keys::SortKey;
 use shadersort::keys::options::{Axis, Scope, SortOptions};
 use shadersort::keys::radix_key::DIGIT_BITS;
 use shadersort::named::Named;
+use shadersort::record::RecordFormat;
 use shadersort::record::in_memory::record_in_memory;
-use shadersort::record::{RecordFormat, RecordSettings};
+use shadersort::settings::RecordSettings;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 

@@ -2,8 +2,9 @@
 //! (the page has no threads to hand it to), the file downloaded when the take ends.
 
 use super::dialogs::download;
+use crate::record::RecordFormat;
 use crate::record::take::{NO_FRAME, Take, TakeOutput, Taken, take_in_memory};
-use crate::record::{RecordFormat, RecordSettings};
+use crate::settings::RecordSettings;
 use image::RgbaImage;
 use std::time::Duration;
 

@@ -6,11 +6,11 @@
 use super::error::LiveError;
 use super::input::input_args;
 use super::slot::LatestFrame;
+use crate::media::ffmpeg::Ffmpeg;
+use crate::media::probe::{self, ClipInfo, last_error_line};
+use crate::media::source::{DecodedFrame, read_frame, widen_pipe};
 use crate::picture::input::SizeLimit;
 use crate::settings::LiveInput;
-use crate::video::ffmpeg::Ffmpeg;
-use crate::video::probe::{self, ClipInfo, last_error_line};
-use crate::video::source::{DecodedFrame, read_frame, widen_pipe};
 use image::RgbaImage;
 use std::collections::VecDeque;
 use std::io::BufRead;

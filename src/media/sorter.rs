@@ -2,10 +2,10 @@
 //! live source) start with: the engine, the settings and the lines through the picture, with
 //! the intervals the settings ask for, checked before any GPU work.
 
-use super::Engine;
 use crate::algorithms::SortRun;
 use crate::algorithms::request::StartRequest;
 use crate::angle::Lines;
+use crate::engine::Engine;
 use crate::gpu::Gpu;
 use crate::intervals::{IntervalMap, Mask};
 use crate::settings::Settings;

@@ -2,10 +2,10 @@
 //! decodes; once the sorted video is written, its audio is muxed in beside it (copied, or
 //! re-encoded for a container that cannot hold it), the file replaced whole.
 
+use crate::media::error::ClipError;
+use crate::media::ffmpeg::Ffmpeg;
+use crate::media::probe::last_error_line;
 use crate::picture::output::OutputFile;
-use crate::video::error::ClipError;
-use crate::video::ffmpeg::Ffmpeg;
-use crate::video::probe::last_error_line;
 use std::path::Path;
 
 /// The capture file, removed when dropped.
@@ -43,7 +43,7 @@ impl Drop for CaptureFile {
 /// Puts the first audio stream of `capture` (of codec `codec`) beside the video of `video`,
 /// replacing `video` whole; returns how the audio went in.
 pub fn mux(ffmpeg: &Ffmpeg, video: &Path, capture: &Path, codec: &str) -> Result<&'static str, ClipError> {
-    let (audio_args, note) = crate::video::encoding::audio_args(video, codec);
+    let (audio_args, note) = crate::media::encoding::audio_args(video, codec);
     if audio_args.is_empty() {
         return Ok("audio dropped");
     }

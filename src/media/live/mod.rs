@@ -17,8 +17,8 @@ use super::feed::{Arrived, Feed, FrameTag};
 use super::ffmpeg::Ffmpeg;
 use super::pipeline::{self, Incoming};
 use super::sink::{ClipSink, ClipTarget, EncodeSpec};
-use crate::engine::Sorter;
 use crate::intervals::Mask;
+use crate::media::Sorter;
 use crate::picture::input::SizeLimit;
 use crate::settings::{LiveInput, Settings};
 use decoder::{LiveDecoder, LiveEnd, LiveStart, Slot};
@@ -42,15 +42,6 @@ pub fn label(input: &LiveInput) -> String {
         LiveInput::Camera(None) if cfg!(target_os = "linux") => "the default camera '/dev/video0'".into(),
         LiveInput::Camera(None) => "the default camera".into(),
     }
-}
-
-/// Records `input` sorted into `--out`, prints the closing line, and fails (after that line) when
-/// the source stopped or broke off rather than ending as asked.
-pub fn run(settings: &Settings, input: &LiveInput) -> anyhow::Result<()> {
-    let watch = ClipWatch { signals_end_input: true, ..ClipWatch::default() };
-    let (report, problem) = record(settings, input, &watch)?;
-    println!("{report}");
-    problem.map_or(Ok(()), |e| Err(e.into()))
 }
 
 /// Why the sort stopped taking frames, when the source did not end by itself.

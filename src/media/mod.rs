@@ -1,4 +1,4 @@
-//! Clips in and out: a video (read through ffmpeg), an animated GIF or a folder of frames is
+//! Clips in and out, below the front ends: a video (read through ffmpeg), an animated GIF or a folder of frames is
 //! decoded frame by frame, every frame is sorted on the GPU with the settings a picture takes, and
 //! the sorted frames are encoded into a video (through ffmpeg) or written as PNG frames. Decoding,
 //! finding each frame's intervals (on several threads: on the CPU it takes longer than the GPU's
@@ -10,6 +10,7 @@ pub mod error;
 pub mod feed;
 pub mod ffmpeg;
 pub mod frame_files;
+mod gpu_start;
 pub mod live;
 mod pipeline;
 pub mod playback;
@@ -17,12 +18,12 @@ mod prepare;
 pub mod probe;
 mod report;
 pub mod sink;
+pub mod sorter;
 pub mod source;
 pub mod stages;
 pub mod yuv;
 pub mod yuv_gpu;
 
-use crate::engine::Sorter;
 use crate::interrupt;
 use crate::intervals::Mask;
 use crate::picture::input::{InputError, SizeLimit};
@@ -34,6 +35,7 @@ use frame_files::FrameFiles;
 use probe::ClipInfo;
 pub use report::ClipReport;
 use sink::{ClipSink, ClipTarget, EncodeSpec};
+pub use sorter::Sorter;
 use source::{Decoder, FrameSource, PipeFormat};
 use stages::StageClock;
 use std::path::Path;
@@ -62,15 +64,6 @@ fn is_animated_gif(path: &Path) -> bool {
         return false;
     };
     decoder.into_frames().take(2).filter(Result::is_ok).count() == 2
-}
-
-/// Sorts every frame of the clip at `input` into `--out`.
-pub fn run(settings: &Settings, input: &Path) -> anyhow::Result<()> {
-    let report = sort_clip(settings, input, false)?;
-    // Shows which stages ran on the CPU at all (tests read it to know the GPU path was taken).
-    log::debug!("clip stages busy: {}", report.stages.nanos_words());
-    println!("{report}");
-    Ok(())
 }
 
 /// A clip opened: where its frames come from and what they are.

@@ -2,8 +2,8 @@
 //! camera input), a camera through v4l2 on Linux, avfoundation on macOS and dshow on Windows.
 
 use super::error::LiveError;
+use crate::media::ffmpeg::Ffmpeg;
 use crate::settings::LiveInput;
-use crate::video::ffmpeg::Ffmpeg;
 use std::ffi::OsString;
 
 /// The platforms whose camera input ffmpeg names differently.

@@ -1,7 +1,7 @@
 //! What can go wrong with a live source, each said with what to do.
 
+use crate::media::ffmpeg::FfmpegError;
 use crate::settings::LiveInput;
-use crate::video::ffmpeg::FfmpegError;
 use std::path::PathBuf;
 
 /// A live source that could not be opened, sent nothing, or stopped.

@@ -3,10 +3,10 @@
 
 use super::decoder::{LiveDecoder, LiveEnd, LiveStart, Slot};
 use super::slot::Taken;
+use crate::media::ffmpeg::Ffmpeg;
 use crate::picture::input::SizeLimit;
 use crate::picture::live::{LiveFrames, LiveNext};
 use crate::settings::LiveInput;
-use crate::video::ffmpeg::Ffmpeg;
 use image::RgbaImage;
 use std::path::Path;
 use std::sync::Arc;
@@ -45,7 +45,7 @@ impl LiveFrameSource {
         let start = LiveStart { input, limit, duration: None, capture: None, open_wait: super::OPEN_WAIT };
         let decoder = LiveDecoder::start(&ffmpeg, start, slot.clone(), spares)?;
         let source_size = (decoder.info.width, decoder.info.height);
-        let (_, note) = crate::video::fit(source_size, &label, limit)?;
+        let (_, note) = crate::media::fit(source_size, &label, limit)?;
         let first = match slot.take(super::OPEN_WAIT) {
             Taken::Frame { frame: (_, frame), .. } => frame.to_rgba(),
             _ => {
