@@ -3,6 +3,7 @@
 
 use super::dialogs::{Chosen, Purpose};
 use super::panel_model::Action;
+use super::platform::Recorder;
 use super::{Running, Session};
 use crate::algorithms::Algorithm;
 use crate::controls::choice::SortChoice;

@@ -3,8 +3,8 @@
 
 use super::Running;
 use super::dialogs::Chosen;
+use super::platform::{ClipPlayer, WindowClip};
 use super::saves::SaveJob;
-use super::window_clip;
 use super::window_mask::FitTo;
 use crate::picture::input::Picture;
 use std::path::PathBuf;
@@ -13,7 +13,7 @@ impl Running {
     /// Loads another picture, or starts opening a clip to play; on failure the current one stays
     /// and the error is shown. A mask that does not fit the new picture is dropped, with the error.
     pub(super) fn open(&mut self, file: Chosen) {
-        if window_clip::is_clip(&file) {
+        if WindowClip::is_clip(&file) {
             self.open_clip(file.path().to_path_buf());
             return;
         }

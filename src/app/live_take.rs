@@ -4,7 +4,7 @@
 //! by a writer on a thread of its own, in the page as a download.
 
 use super::Running;
-use super::take_writer::TakeWriter;
+use super::platform::{TakeSink, TakeWriter};
 use super::texture_reads::TextureReads;
 use crate::record::DEFAULT_FRAME_LIMIT;
 use crate::record::take::{TakeOutput, Taken};
@@ -44,13 +44,7 @@ impl Running {
         let path = super::window_recording::recording_path(&format!("{}-live", self.file_stem()), format);
         let settings = self.record_settings.clone();
         let limit = u64::from(settings.max_frames.unwrap_or(DEFAULT_FRAME_LIMIT));
-        #[cfg(not(target_arch = "wasm32"))]
-        let writer = std::fs::create_dir_all("gifs")
-            .map_err(|e| format!("cannot create the folder gifs: {e}"))
-            .and_then(|()| crate::record::RecordTarget::prepare(&path).map_err(|e| e.to_string()))
-            .and_then(|target| TakeWriter::start(target, settings));
-        #[cfg(target_arch = "wasm32")]
-        let writer = TakeWriter::start(format, path.display().to_string(), settings);
+        let writer = TakeWriter::start(&path, format, settings);
         let writer = match writer {
             Ok(writer) => writer,
             Err(e) => return self.ui.error(e),
@@ -116,7 +110,7 @@ impl Running {
             take.told = true;
         }
         let Some(outcome) = take.writer.finished() else { return };
-        let left_out = take.writer.left_out;
+        let left_out = take.writer.left_out();
         self.take = None;
         match outcome {
             Ok(taken) => self.ui.say(described(&taken, left_out)),
@@ -136,7 +130,7 @@ impl Running {
     /// What the panel shows of the take under way.
     pub(super) fn take_view(&self) -> Option<(u64, u64, String)> {
         let take = self.take.as_ref()?;
-        Some((take.captured, take.writer.left_out, take.path.display().to_string()))
+        Some((take.captured, take.writer.left_out(), take.path.display().to_string()))
     }
 
     /// Whether a take is under way (the window keeps drawing until it is written).

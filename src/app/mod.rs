@@ -16,14 +16,15 @@
 //!   (the GPU runs shown), `window_intervals` and `live_intervals` (intervals, live), `window_mask`,
 //!   `window_lines` (what the lines follow: an angle or a path);
 //! - files: `dialogs` (files chosen or dropped, and the page's downloads), `files` (open, S),
-//!   `saves` and `texture_reads` (S's copies coming back), `window_recording`, `recording_job`
-//!   and `recording` (G, in the background), `window_clip` (a clip played sorted, paused,
-//!   stepped, recorded), `window_live` and `live_source` (a live source shown sorted as it
-//!   comes), `live_take` and `take_writer` (G with a live source: its frames as shown). In the
-//!   page `web/` holds the files of the same names that stand in for `recording`, `window_clip`,
-//!   `live_source` and `take_writer`.
+//!   `saves` and `texture_reads` (S's copies coming back), `window_recording` and
+//!   `recording_job` (G, in the background), `clips` (a clip played sorted, paused, stepped,
+//!   recorded), `window_live` (a live source shown sorted as it comes), `live_take` (G with a
+//!   live source: its frames as shown);
+//! - `platform`: what the window and the page do differently, as traits with a native and a
+//!   web implementation (recordings and takes, the camera, clips).
 
 mod actions;
+mod clips;
 pub mod dialogs;
 pub mod display;
 mod files;
@@ -36,27 +37,18 @@ mod lens;
 pub mod lens_panel;
 pub mod lines_panel;
 pub mod live_intervals;
-#[cfg_attr(target_arch = "wasm32", path = "web/live_source.rs")]
-mod live_source;
 mod live_take;
 pub mod mask_brush;
 pub mod panel_model;
 pub mod pictures;
-// The page records in memory and downloads (`web/recording.rs`), and plays no clips
-// (`web/window_clip.rs`); natively the files of those names.
-#[cfg_attr(target_arch = "wasm32", path = "web/recording.rs")]
-pub mod recording;
+mod platform;
 mod recording_job;
 mod runner;
 mod running;
 mod saves;
 mod session;
-#[cfg_attr(target_arch = "wasm32", path = "web/take_writer.rs")]
-mod take_writer;
 mod texture_reads;
 pub mod ui;
-#[cfg_attr(target_arch = "wasm32", path = "web/window_clip.rs")]
-pub mod window_clip;
 mod window_intervals;
 mod window_lines;
 mod window_live;
@@ -83,7 +75,7 @@ use display::DisplayPipeline;
 use lanes::{LaneSync, Lanes};
 use live_intervals::{IntervalInputs, RefreshThrottle};
 use panel_model::UiState;
-use recording::BackgroundRecording;
+use platform::BackgroundRecording;
 use std::path::PathBuf;
 use std::sync::Arc;
 use web_time::{Duration, Instant};
@@ -287,13 +279,13 @@ struct Running {
     /// What S saves, on its way back from the GPU.
     saves: saves::Saves,
     /// The clip playing, when a clip is open (`session.picture` is its frame shown).
-    clip: Option<window_clip::WindowClip>,
+    clip: Option<platform::WindowClip>,
     /// A clip being opened (the dialog or a drop), played once its first frame is read.
-    opening: Option<window_clip::OpeningClip>,
+    opening: Option<platform::OpeningClip>,
     /// The live source shown, when one is (`session.picture` is its frame shown).
     live: Option<window_live::WindowLive>,
     /// A live source being opened (the Camera button), shown once its first frame comes.
-    opening_live: Option<live_source::OpeningLive>,
+    opening_live: Option<platform::OpeningCamera>,
     /// A take of the live source's frames (G while it is shown).
     take: Option<live_take::LiveTake>,
     /// How clips are read and written, for clips opened later.

@@ -26,7 +26,8 @@ pub struct RecordingJob {
     pub run_settings: RunSettings,
     /// Frame spacing, speed, scale...
     pub settings: RecordSettings,
-    /// GIF, animated PNG or PNG frames.
+    /// GIF, animated PNG or PNG frames (natively the path says it too, and is what is read).
+    #[cfg_attr(not(target_arch = "wasm32"), expect(dead_code, reason = "natively the path says the format"))]
     pub format: RecordFormat,
     /// Where the recording goes (natively its extension, or a trailing /, says the format too);
     /// in the page the download's name.

@@ -5,10 +5,11 @@ use super::display::DisplayPipeline;
 use super::lanes::{LaneSync, Lanes, Pace};
 use super::live_intervals::{IntervalInputs, RefreshThrottle};
 use super::panel_model::{Action, LaneView, UiModel, UiState};
+use super::platform::Recorder;
 #[cfg(not(target_arch = "wasm32"))]
 use super::window_size;
 use super::{FrameClock, Running, Session, WindowOptions, WindowSource};
-use super::{ui, window_clip, window_intervals, window_mask};
+use super::{ui, window_intervals, window_mask};
 use crate::angle::Lines;
 use crate::controls::commands::{Command, command_for, command_table};
 use crate::controls::lane_plan::lane_kinds;
@@ -55,7 +56,8 @@ impl Running {
             #[cfg(not(target_arch = "wasm32"))]
             WindowSource::Clip(reader) => {
                 let info = reader.info().clone();
-                let (clip, picture, notice) = window_clip::open_clip(reader, &limit, given.video.clone())?;
+                let super::platform::OpenedClip { clip, first: picture, note: notice } =
+                    super::platform::WindowClip::play(reader, &limit, given.video.clone())?;
                 let line = format!(
                     "playing {} — {} frames at {:.3} fps; Space pauses, , and . step frames",
                     picture.label,
@@ -67,7 +69,7 @@ impl Running {
             }
             #[cfg(not(target_arch = "wasm32"))]
             WindowSource::Live(input) => {
-                let opened = super::live_source::open(&input, given.video.ffmpeg.as_deref(), &limit)?;
+                let opened = super::platform::open_live(&input, given.video.ffmpeg.as_deref(), &limit)?;
                 let source_size = opened.source_size;
                 let (shown, picture, line) = super::window_live::shown(opened);
                 ui.say(line);
@@ -204,7 +206,7 @@ impl Running {
 
     pub(super) fn wants_frames(&self) -> bool {
         self.session.player.busy()
-            || self.clip.as_ref().is_some_and(window_clip::WindowClip::busy)
+            || self.clip.as_ref().is_some_and(super::platform::ClipPlayer::busy)
             || self.live.as_ref().is_some_and(super::window_live::WindowLive::busy)
             || self.opening_live.is_some()
             || self.recording.is_some()
@@ -273,7 +275,7 @@ impl Running {
             explanation: self.session.explanation(),
             recording: self.recording.as_ref().map(|r| {
                 let (done, most) = r.progress();
-                (done, most, r.path.display().to_string())
+                (done, most, r.path().display().to_string())
             }),
             take: self.take_view(),
             intervals: self.session.intervals,

@@ -119,7 +119,7 @@ impl Running {
     /// Starts opening the camera (the Camera button, Shift+O, or `?source=camera` in the page);
     /// the picture or clip shown stays until its first frame comes.
     pub(super) fn open_camera(&mut self) {
-        match super::live_source::OpeningLive::camera(self) {
+        match <super::platform::OpeningCamera as super::platform::CameraOpening>::camera(self) {
             Ok(opening) => {
                 self.ui.say("opening the camera …");
                 self.opening_live = Some(opening);
@@ -131,7 +131,7 @@ impl Running {
     /// Shows the live source being opened once its first frame has come, in place of the
     /// picture or clip; on failure what was shown stays and the reason is said.
     pub(super) fn check_live_opening(&mut self) {
-        let Some(answer) = self.opening_live.as_mut().and_then(super::live_source::OpeningLive::poll) else {
+        let Some(answer) = self.opening_live.as_mut().and_then(super::platform::CameraOpening::poll) else {
             return;
         };
         self.opening_live = None;
@@ -172,7 +172,7 @@ impl Running {
     /// Goes on sorting the frame shown to the end while a clip plays or a live source is shown
     /// (a sort longer than what one submission holds).
     pub(super) fn keep_frame_sorting(&mut self) {
-        let playing = self.clip.as_ref().is_some_and(super::window_clip::WindowClip::busy)
+        let playing = self.clip.as_ref().is_some_and(super::platform::ClipPlayer::busy)
             || self.live.as_ref().is_some_and(WindowLive::busy);
         let lanes = &self.session.lanes;
         if playing && lanes.steps_done() < lanes.total_steps() {

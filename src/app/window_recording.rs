@@ -2,7 +2,7 @@
 //! chooses, started in the background, and its outcome shown when it ends.
 
 use super::Running;
-use super::recording::BackgroundRecording;
+use super::platform::{BackgroundRecording, Recorder};
 use super::recording_job::RecordingJob;
 use crate::record::{DEFAULT_FRAME_LIMIT, RecordFormat};
 use std::path::PathBuf;

@@ -1,8 +1,8 @@
-//! Live sources natively: ffmpeg reading a stream or the camera (`media::live`), opened on a
-//! thread of its own so the window goes on while the source starts (a camera takes a moment).
-//! In the page `web/live_source.rs` opens the browser's camera instead.
+//! Live sources natively: ffmpeg reading a stream or the camera (`media::live`); the camera
+//! opened on a thread of its own so the window goes on while it starts (it takes a moment).
 
-use super::Running;
+use crate::app::Running;
+use crate::app::platform::CameraOpening;
 use crate::media::live::frames::{LiveFrameSource, OpenedLive};
 use crate::picture::input::SizeLimit;
 use crate::picture::live::Started;
@@ -11,10 +11,14 @@ use std::path::Path;
 use std::sync::mpsc;
 
 /// A live source being opened (on its thread).
-pub(super) struct OpeningLive(mpsc::Receiver<Result<OpenedLive, String>>);
+pub(in crate::app) struct OpeningCamera(mpsc::Receiver<Result<OpenedLive, String>>);
 
 /// Opens `input` through ffmpeg and waits for its first frame.
-pub(super) fn open(input: &LiveInput, ffmpeg: Option<&Path>, limit: &SizeLimit) -> anyhow::Result<Started> {
+pub(in crate::app) fn open_live(
+    input: &LiveInput,
+    ffmpeg: Option<&Path>,
+    limit: &SizeLimit,
+) -> anyhow::Result<Started> {
     Ok(started(LiveFrameSource::open(input, ffmpeg, limit)?))
 }
 
@@ -30,9 +34,9 @@ fn started(opened: OpenedLive) -> Started {
     }
 }
 
-impl OpeningLive {
+impl CameraOpening for OpeningCamera {
     /// Starts opening the system's default camera.
-    pub(super) fn camera(running: &Running) -> Result<OpeningLive, String> {
+    fn camera(running: &Running) -> Result<OpeningCamera, String> {
         let (ffmpeg, limit) = (running.video.ffmpeg.clone(), running.limit.clone());
         let (answer, answered) = mpsc::channel();
         std::thread::Builder::new()
@@ -42,11 +46,11 @@ impl OpeningLive {
                 let _ = answer.send(opened.map_err(|e| format!("{e:#}")));
             })
             .map_err(|e| format!("cannot start a thread: {e}"))?;
-        Ok(OpeningLive(answered))
+        Ok(OpeningCamera(answered))
     }
 
     /// The source once it is open (or why it could not be).
-    pub(super) fn poll(&mut self) -> Option<Result<Started, String>> {
+    fn poll(&mut self) -> Option<Result<Started, String>> {
         match self.0.try_recv() {
             Ok(answer) => Some(answer.map(started)),
             Err(mpsc::TryRecvError::Empty) => None,

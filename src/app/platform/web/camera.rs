@@ -4,7 +4,8 @@
 //! intervals, the lens and S, so the frame comes through the CPU once rather than straight to a
 //! texture.
 
-use super::Running;
+use crate::app::Running;
+use crate::app::platform::CameraOpening;
 use crate::picture::live::{LiveFrames, LiveNext, Started};
 use image::RgbaImage;
 use std::cell::RefCell;
@@ -13,14 +14,14 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
 /// The camera being opened: the browser asks the user, then the video starts.
-pub(super) struct OpeningLive {
+pub(in crate::app) struct OpeningCamera {
     answer: Rc<RefCell<Option<Result<Camera, String>>>>,
     /// The camera once the browser gave it, until its first frame is there.
     camera: Option<Camera>,
 }
 
 /// The browser's camera playing into a video element, read through a canvas.
-pub(super) struct Camera {
+struct Camera {
     stream: web_sys::MediaStream,
     video: web_sys::HtmlVideoElement,
     context: web_sys::CanvasRenderingContext2d,
@@ -41,9 +42,9 @@ fn words(e: &JsValue) -> String {
     e.as_string().unwrap_or_else(|| format!("{e:?}"))
 }
 
-impl OpeningLive {
+impl CameraOpening for OpeningCamera {
     /// Asks the browser for the camera.
-    pub(super) fn camera(running: &Running) -> Result<OpeningLive, String> {
+    fn camera(running: &Running) -> Result<OpeningCamera, String> {
         let answer = Rc::new(RefCell::new(None));
         let given = answer.clone();
         let limit = running.limit.max_side;
@@ -51,11 +52,11 @@ impl OpeningLive {
             let camera = Camera::open(limit).await;
             *given.borrow_mut() = Some(camera);
         });
-        Ok(OpeningLive { answer, camera: None })
+        Ok(OpeningCamera { answer, camera: None })
     }
 
     /// The camera once its first frame is there (or why it could not be opened).
-    pub(super) fn poll(&mut self) -> Option<Result<Started, String>> {
+    fn poll(&mut self) -> Option<Result<Started, String>> {
         if self.camera.is_none() {
             match self.answer.borrow_mut().take()? {
                 Ok(camera) => self.camera = Some(camera),

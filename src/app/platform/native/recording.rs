@@ -2,21 +2,22 @@
 //! progress and cancel: a picture's run (GIF, APNG or PNG frames) by the same recorder as
 //! `--record`, or a whole clip sorted as `CLIP --out PATH` sorts it.
 
-use super::recording_job::RecordingJob;
+use crate::app::platform::Recorder;
+use crate::app::recording_job::RecordingJob;
 use crate::engine::Engine;
 use crate::media::ClipWatch;
 use crate::record::{RecordReport, RecordTarget, record};
 use crate::settings::Settings;
 use image::RgbaImage;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
 /// A recording under way.
-pub struct BackgroundRecording {
+pub(in crate::app) struct BackgroundRecording {
     /// Where the recording goes.
-    pub path: PathBuf,
+    path: PathBuf,
     done: Arc<AtomicU64>,
     expected: Arc<AtomicU64>,
     cancel: Arc<AtomicBool>,
@@ -25,27 +26,8 @@ pub struct BackgroundRecording {
 }
 
 impl BackgroundRecording {
-    /// Starts recording a picture's run on a new thread.
-    pub fn start(engine: Arc<Engine>, job: RecordingJob) -> Self {
-        let (done, expected, cancel) =
-            (Arc::new(AtomicU64::new(0)), Arc::new(AtomicU64::new(1)), Arc::new(AtomicBool::new(false)));
-        let (d, e, c) = (done.clone(), expected.clone(), cancel.clone());
-        let path = job.path.clone();
-        let work = move || -> anyhow::Result<String> {
-            let target = RecordTarget::prepare(&job.path)?;
-            let start = |first: &RgbaImage| job.start(&engine, first);
-            let report = record(engine.gpu(), &job.picture, start, &job.settings, target, |frames, most| {
-                d.store(frames.into(), Ordering::Relaxed);
-                e.store(most.into(), Ordering::Relaxed);
-                !c.load(Ordering::Relaxed) && crate::interrupt::check().is_ok()
-            })?;
-            Ok(describe(&report))
-        };
-        BackgroundRecording::spawn(path, (done, expected, cancel), work)
-    }
-
     /// Starts sorting every frame of the clip `input` into `settings.out` on a new thread.
-    pub fn start_clip(settings: Settings, input: PathBuf) -> Self {
+    pub(in crate::app) fn start_clip(settings: Settings, input: PathBuf) -> Self {
         let watch = ClipWatch { quiet: true, ..ClipWatch::default() };
         let path = settings.out.clone().unwrap_or_default();
         let shared = (watch.done.clone(), watch.total.clone(), watch.cancel.clone());
@@ -72,26 +54,51 @@ impl BackgroundRecording {
         }
         BackgroundRecording { path, done, expected, cancel, result }
     }
+}
+
+impl Recorder for BackgroundRecording {
+    /// Starts recording a picture's run on a new thread.
+    fn start(engine: Arc<Engine>, job: RecordingJob) -> Self {
+        let (done, expected, cancel) =
+            (Arc::new(AtomicU64::new(0)), Arc::new(AtomicU64::new(1)), Arc::new(AtomicBool::new(false)));
+        let (d, e, c) = (done.clone(), expected.clone(), cancel.clone());
+        let path = job.path.clone();
+        let work = move || -> anyhow::Result<String> {
+            let target = RecordTarget::prepare(&job.path)?;
+            let start = |first: &RgbaImage| job.start(&engine, first);
+            let report = record(engine.gpu(), &job.picture, start, &job.settings, target, |frames, most| {
+                d.store(frames.into(), Ordering::Relaxed);
+                e.store(most.into(), Ordering::Relaxed);
+                !c.load(Ordering::Relaxed) && crate::interrupt::check().is_ok()
+            })?;
+            Ok(describe(&report))
+        };
+        BackgroundRecording::spawn(path, (done, expected, cancel), work)
+    }
+
+    fn path(&self) -> &Path {
+        &self.path
+    }
 
     /// Frames taken so far and the most expected.
-    pub fn progress(&self) -> (u64, u64) {
+    fn progress(&self) -> (u64, u64) {
         (self.done.load(Ordering::Relaxed), self.expected.load(Ordering::Relaxed).max(1))
     }
 
     /// Asks the recording to stop; it removes its temporary file.
-    pub fn cancel(&self) {
+    fn cancel(&self) {
         self.cancel.store(true, Ordering::Relaxed);
     }
 
     /// Stops the recording and waits until it has removed its temporary file (at most a few
     /// seconds: it stops at its next frame).
-    pub fn cancel_and_wait(self) {
+    fn cancel_and_wait(self) {
         self.cancel();
         let _ = self.result.recv_timeout(std::time::Duration::from_secs(30));
     }
 
     /// The outcome, once the recording has ended.
-    pub fn try_finish(&self) -> Option<Result<String, String>> {
+    fn try_finish(&self) -> Option<Result<String, String>> {
         match self.result.try_recv() {
             Ok(outcome) => Some(outcome),
             Err(TryRecvError::Empty) => None,

@@ -2,10 +2,12 @@
 //! the window: frames go over a short queue, and one that finds it full is left out of the take
 //! (the frame before it then lasts until the next), never queued without bound.
 
-use crate::record::RecordTarget;
+use crate::app::platform::TakeSink;
 use crate::record::take::{NO_FRAME, Take, Taken, take_to_file};
+use crate::record::{RecordFormat, RecordTarget};
 use crate::settings::RecordSettings;
 use image::RgbaImage;
+use std::path::Path;
 use std::sync::mpsc::{Receiver, SyncSender, TryRecvError, TrySendError, channel, sync_channel};
 use std::time::Duration;
 
@@ -19,16 +21,19 @@ enum Message {
 }
 
 /// The writer of a take under way.
-pub struct TakeWriter {
+pub(in crate::app) struct TakeWriter {
     frames: Option<SyncSender<Message>>,
     result: Receiver<Result<Taken, String>>,
     /// Frames the queue had no room for.
-    pub left_out: u64,
+    left_out: u64,
 }
 
-impl TakeWriter {
-    /// Starts writing a take into `target` (checked, nothing written yet).
-    pub fn start(target: RecordTarget, settings: RecordSettings) -> Result<TakeWriter, String> {
+impl TakeSink for TakeWriter {
+    /// Starts writing a take into `path` in `gifs/` (checked, nothing written yet; the path's
+    /// extension says the format).
+    fn start(path: &Path, _format: RecordFormat, settings: RecordSettings) -> Result<TakeWriter, String> {
+        std::fs::create_dir_all("gifs").map_err(|e| format!("cannot create the folder gifs: {e}"))?;
+        let target = RecordTarget::prepare(path).map_err(|e| e.to_string())?;
         let (frames, queue) = sync_channel(QUEUE);
         let (done, result) = channel();
         let spawned = std::thread::Builder::new().name("take-writer".into()).spawn(move || {
@@ -39,7 +44,7 @@ impl TakeWriter {
     }
 
     /// Hands over the next frame, shown at `at`, unless the writer is behind.
-    pub fn push(&mut self, frame: RgbaImage, at: Duration) {
+    fn push(&mut self, frame: RgbaImage, at: Duration) {
         let Some(frames) = &self.frames else { return };
         match frames.try_send(Message::Frame(frame, at)) {
             Ok(()) => {}
@@ -50,14 +55,14 @@ impl TakeWriter {
     }
 
     /// Ends the take at `at`: the writer finishes it in the background.
-    pub fn end(&mut self, at: Duration) {
+    fn end(&mut self, at: Duration) {
         if let Some(frames) = self.frames.take() {
             let _ = frames.send(Message::End(at));
         }
     }
 
     /// The take, once the writer has put it in place (or failed).
-    pub fn finished(&mut self) -> Option<Result<Taken, String>> {
+    fn finished(&mut self) -> Option<Result<Taken, String>> {
         match self.result.try_recv() {
             Ok(outcome) => Some(outcome),
             Err(TryRecvError::Empty) => None,
@@ -66,9 +71,13 @@ impl TakeWriter {
     }
 
     /// Ends the take and waits until it is in place (the window is closing).
-    pub fn end_and_wait(mut self, at: Duration) -> Option<Result<Taken, String>> {
+    fn end_and_wait(mut self, at: Duration) -> Option<Result<Taken, String>> {
         self.end(at);
         self.result.recv_timeout(Duration::from_secs(60)).ok()
+    }
+
+    fn left_out(&self) -> u64 {
+        self.left_out
     }
 }
 

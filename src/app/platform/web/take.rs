@@ -1,15 +1,17 @@
 //! A take's frames written in the page: on its one thread, each frame compressed as it comes
 //! (the page has no threads to hand it to), the file downloaded when the take ends.
 
-use super::dialogs::download;
+use crate::app::dialogs::download;
+use crate::app::platform::TakeSink;
 use crate::record::RecordFormat;
 use crate::record::take::{NO_FRAME, Take, TakeOutput, Taken, take_in_memory};
 use crate::settings::RecordSettings;
 use image::RgbaImage;
+use std::path::Path;
 use std::time::Duration;
 
 /// The writer of a take under way.
-pub struct TakeWriter {
+pub(in crate::app) struct TakeWriter {
     take: Option<Box<dyn Take>>,
     format: RecordFormat,
     /// The download's name.
@@ -17,17 +19,18 @@ pub struct TakeWriter {
     settings: RecordSettings,
     result: Option<Result<Taken, String>>,
     /// Frames left out: none in the page, where each frame is written as it comes.
-    pub left_out: u64,
+    left_out: u64,
 }
 
-impl TakeWriter {
-    /// Starts a take in `format`, downloaded as `name`.
-    pub fn start(format: RecordFormat, name: String, settings: RecordSettings) -> Result<TakeWriter, String> {
+impl TakeSink for TakeWriter {
+    /// Starts a take in `format`, downloaded as `path`.
+    fn start(path: &Path, format: RecordFormat, settings: RecordSettings) -> Result<TakeWriter, String> {
+        let name = path.display().to_string();
         Ok(TakeWriter { take: None, format, name, settings, result: None, left_out: 0 })
     }
 
     /// Writes the next frame, shown at `at`.
-    pub fn push(&mut self, frame: RgbaImage, at: Duration) {
+    fn push(&mut self, frame: RgbaImage, at: Duration) {
         if self.result.is_some() {
             return;
         }
@@ -43,7 +46,7 @@ impl TakeWriter {
     }
 
     /// Ends the take at `at` and downloads it.
-    pub fn end(&mut self, at: Duration) {
+    fn end(&mut self, at: Duration) {
         if self.result.is_some() {
             return;
         }
@@ -61,13 +64,17 @@ impl TakeWriter {
     }
 
     /// The take, once it has ended.
-    pub fn finished(&mut self) -> Option<Result<Taken, String>> {
+    fn finished(&mut self) -> Option<Result<Taken, String>> {
         self.result.take()
     }
 
     /// Ends the take (the page is going).
-    pub fn end_and_wait(mut self, at: Duration) -> Option<Result<Taken, String>> {
+    fn end_and_wait(mut self, at: Duration) -> Option<Result<Taken, String>> {
         self.end(at);
         self.finished()
+    }
+
+    fn left_out(&self) -> u64 {
+        self.left_out
     }
 }

@@ -2,13 +2,14 @@
 //! PNG as the native file, the same PNG frames in a zip archive), its steps and frames awaited
 //! on the page's one thread while the window goes on, then handed to the browser as a download.
 
-use super::dialogs::download;
-use super::recording_job::RecordingJob;
+use crate::app::dialogs::download;
+use crate::app::platform::Recorder;
+use crate::app::recording_job::RecordingJob;
 use crate::engine::Engine;
 use crate::record::in_memory::record_in_memory;
 use image::RgbaImage;
 use std::cell::{Cell, RefCell};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -22,15 +23,15 @@ struct Shared {
 }
 
 /// A recording under way.
-pub struct BackgroundRecording {
+pub(in crate::app) struct BackgroundRecording {
     /// The download's name.
-    pub path: PathBuf,
+    path: PathBuf,
     shared: Rc<Shared>,
 }
 
-impl BackgroundRecording {
+impl Recorder for BackgroundRecording {
     /// Starts recording a picture's run (the window draws frames while it is under way).
-    pub fn start(engine: Arc<Engine>, job: RecordingJob) -> Self {
+    fn start(engine: Arc<Engine>, job: RecordingJob) -> Self {
         let shared = Rc::new(Shared { expected: Cell::new(1), ..Shared::default() });
         let path = job.path.clone();
         let state = shared.clone();
@@ -66,24 +67,28 @@ impl BackgroundRecording {
         BackgroundRecording { path, shared }
     }
 
+    fn path(&self) -> &Path {
+        &self.path
+    }
+
     /// Frames taken so far and the most expected.
-    pub fn progress(&self) -> (u64, u64) {
+    fn progress(&self) -> (u64, u64) {
         (self.shared.done.get(), self.shared.expected.get().max(1))
     }
 
     /// Asks the recording to stop at its next frame.
-    pub fn cancel(&self) {
+    fn cancel(&self) {
         self.shared.cancel.set(true);
     }
 
     /// Stops the recording; the page writes nothing before the end, so nothing is left to
     /// wait for.
-    pub fn cancel_and_wait(self) {
+    fn cancel_and_wait(self) {
         self.cancel();
     }
 
     /// The outcome, once the recording has ended.
-    pub fn try_finish(&self) -> Option<Result<String, String>> {
+    fn try_finish(&self) -> Option<Result<String, String>> {
         self.shared.result.borrow_mut().take()
     }
 }
