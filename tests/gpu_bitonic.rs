@@ -44,7 +44,7 @@ fn check_batches(
     while run.steps_done() < run.total_steps() {
         let counted = run.stats().total_swaps;
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
-        let n = run.record_steps(&mut encoder, batch);
+        let n = run.encode_steps(&mut encoder, batch);
         gpu.queue.submit([encoder.finish()]);
         reader.collect(gpu, &mut run).unwrap();
         let exchanges: u64 = (0..n).map(|_| model.step()).sum();
@@ -188,7 +188,7 @@ fn a_restarted_run_counts_only_its_own_exchanges() {
         let reader = Driver::new(&run);
         for (read_before_restart, batch) in [(true, 1), (false, 5), (true, u32::MAX), (false, u32::MAX)] {
             let mut encoder = gpu.device.create_command_encoder(&Default::default());
-            run.record_steps(&mut encoder, batch);
+            run.encode_steps(&mut encoder, batch);
             gpu.queue.submit([encoder.finish()]);
             if read_before_restart {
                 reader.collect(gpu, &mut run).unwrap();

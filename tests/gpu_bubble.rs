@@ -39,7 +39,7 @@ fn check_every_step(
     let mut phases = 0;
     while run.steps_done() < run.total_steps() {
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
-        assert_eq!(run.record_steps(&mut encoder, 1), 1);
+        assert_eq!(run.encode_steps(&mut encoder, 1), 1);
         gpu.queue.submit([encoder.finish()]);
         driver.collect(gpu, &mut run).unwrap();
         let end = (phases + per_step).min(len);
@@ -140,7 +140,7 @@ fn lines_at_and_around_the_capacity() {
                 .unwrap();
             let driver = Driver::new(&run);
             let mut encoder = gpu.device.create_command_encoder(&Default::default());
-            run.record_steps(&mut encoder, 1);
+            run.encode_steps(&mut encoder, 1);
             gpu.queue.submit([encoder.finish()]);
             driver.collect(gpu, &mut run).unwrap();
             let half = reference::odd_even_passes(&input, &options, width / 2);

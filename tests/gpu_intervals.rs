@@ -455,7 +455,7 @@ fn threshold_intervals_found_on_the_gpu_equal_the_cpu_map() {
                 for (key, threshold) in thresholds {
                     let intervals = FoundIntervals::threshold(key, threshold, axis);
                     let mut encoder = gpu.device.create_command_encoder(&Default::default());
-                    kernel.record(gpu, &mut encoder, &texture, &ids, intervals);
+                    kernel.encode(gpu, &mut encoder, &texture, &ids, intervals);
                     gpu.queue.submit([encoder.finish()]);
                     let got: Vec<u32> =
                         read_texture(gpu, &ids).unwrap().pixels().map(|p| u32::from_le_bytes(p.0)).collect();

@@ -80,7 +80,7 @@ fn found_ids(
     let ids = interval_id_texture(gpu, w, h, "test::interval_ids");
     let intervals = FoundIntervals { mask, ..FoundIntervals::new(IntervalRule::of(settings), axis) };
     let mut encoder = gpu.device.create_command_encoder(&Default::default());
-    kernel.record(gpu, &mut encoder, &texture, &ids, intervals);
+    kernel.encode(gpu, &mut encoder, &texture, &ids, intervals);
     gpu.queue.submit([encoder.finish()]);
     read_texture(gpu, &ids).unwrap().pixels().map(|p| u32::from_le_bytes(p.0)).collect()
 }
@@ -188,7 +188,7 @@ fn found_ids_at_angle(
     let intervals =
         FoundIntervals { mask, angled, ..FoundIntervals::new(IntervalRule::of(settings), Axis::Rows) };
     let mut encoder = gpu.device.create_command_encoder(&Default::default());
-    kernel.record(gpu, &mut encoder, &line_space, &ids, intervals);
+    kernel.encode(gpu, &mut encoder, &line_space, &ids, intervals);
     gpu.queue.submit([encoder.finish()]);
     read_texture(gpu, &ids).unwrap().pixels().map(|p| u32::from_le_bytes(p.0)).collect()
 }

@@ -55,8 +55,8 @@ fn the_bitonic_plan_made_on_the_gpu_equals_the_cpu_plan() {
                     for block in [2, 4, 2048] {
                         let plan = GpuPlan::new(gpu, axis, (len, lines), block);
                         let mut encoder = gpu.device.create_command_encoder(&Default::default());
-                        threshold_kernel.record(gpu, &mut encoder, &texture, &ids, intervals);
-                        plan_kernel.record(gpu, &mut encoder, &ids, &plan);
+                        threshold_kernel.encode(gpu, &mut encoder, &texture, &ids, intervals);
+                        plan_kernel.encode(gpu, &mut encoder, &ids, &plan);
                         gpu.queue.submit([encoder.finish()]);
                         let what = format!("{w}x{h} {axis:?} {key:?} {threshold:?} blocks of {block}");
                         let expected = Plan::new(len, lines, Some(&map), block);

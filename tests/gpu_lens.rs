@@ -33,7 +33,7 @@ use shadersort::reference::{self, odd_even_pairs};
 fn step(gpu: &Gpu, run: &mut dyn SortRun) {
     let driver = Driver::new(run);
     let mut encoder = gpu.device.create_command_encoder(&Default::default());
-    assert_eq!(run.record_steps(&mut encoder, 1), 1);
+    assert_eq!(run.encode_steps(&mut encoder, 1), 1);
     gpu.queue.submit([encoder.finish()]);
     driver.collect(gpu, run).unwrap();
 }

@@ -38,7 +38,7 @@ fn check_every_pass(
     let mut model_swaps = Vec::new();
     for pass in 0..total {
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
-        assert_eq!(run.record_steps(&mut encoder, 1), 1);
+        assert_eq!(run.encode_steps(&mut encoder, 1), 1);
         gpu.queue.submit([encoder.finish()]);
         swaps.collect(gpu, &mut run).unwrap();
         let swaps = reference::odd_even_pass(&mut model, &options, pass);
@@ -48,7 +48,7 @@ fn check_every_pass(
         assert!(lines_are_permutations(input, &state, options.axis), "{what}: pass {pass} lost a pixel");
         assert_eq!(u64::from(run.stats().last_step_swaps.unwrap()), swaps, "{what}: swaps of pass {pass}");
     }
-    assert_eq!(run.record_steps(&mut gpu.device.create_command_encoder(&Default::default()), 1), 0);
+    assert_eq!(run.encode_steps(&mut gpu.device.create_command_encoder(&Default::default()), 1), 0);
     assert_eq!(model, stable_sort(input, &options), "{what}: W passes must sort every line");
     assert_eq!(run.stats().sorted_after, Some(model_sorted_after(&model_swaps)), "{what}");
     model

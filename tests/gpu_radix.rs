@@ -33,7 +33,7 @@ fn check_every_step(gpu: &Gpu, input: &RgbaImage, mut run: RadixRun, what: &str)
     assert!(state == *input, "{what}: step 0 is not the input");
     while run.steps_done() < run.total_steps() {
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
-        assert_eq!(run.record_steps(&mut encoder, 1), 1);
+        assert_eq!(run.encode_steps(&mut encoder, 1), 1);
         gpu.queue.submit([encoder.finish()]);
         driver.collect(gpu, &mut run).unwrap();
         let step = run.steps_done();

@@ -281,8 +281,8 @@ impl BubbleRun {
 impl SortRun for BubbleRun {
     ledger_in_field!();
 
-    fn record_from(&mut self, encoder: &mut wgpu::CommandEncoder, first: u32, n: u32) {
-        self.counters.record_clear(encoder, first, n);
+    fn encode_from(&mut self, encoder: &mut wgpu::CommandEncoder, first: u32, n: u32) {
+        self.counters.encode_clear(encoder, first, n);
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some("bubble::steps"),
             timestamp_writes: None,
@@ -340,7 +340,7 @@ impl SortRun for BubbleRun {
     }
 
     fn restart(&mut self, encoder: &mut wgpu::CommandEncoder) {
-        self.pictures.record_restart(encoder);
+        self.pictures.encode_restart(encoder);
         self.restart_ledger();
     }
 

@@ -10,7 +10,7 @@ use super::gpu_mask::GpuMask;
 use super::interval_texture::{INTERVAL_ID_FORMAT, interval_id_texture};
 use crate::gpu::Gpu;
 use crate::gpu::bindings::{compute_buffer, storage_target, uint_texture};
-use crate::gpu::kernel::{bind_group, one_kernel, record_dispatch, uniform};
+use crate::gpu::kernel::{bind_group, encode_dispatch, one_kernel, uniform};
 use crate::gpu::shaders::FOUND_INTERVALS_PROGRAM;
 use crate::intervals::{IntervalLength, IntervalMode, IntervalSettings, Threshold, edges};
 use crate::keys::SortKey;
@@ -169,10 +169,10 @@ impl IntervalsKernel {
         IntervalsKernel { layout, pipeline, stand_in }
     }
 
-    /// Records writing the interval ids of `picture` (an `Rgba8Uint` texture, the one sorted: line
+    /// Encodes writing the interval ids of `picture` (an `Rgba8Uint` texture, the one sorted: line
     /// space at an angle, where the intervals' own picture is read instead) under `intervals` into
     /// `ids` (an interval id texture of the same size).
-    pub fn record(
+    pub fn encode(
         &self,
         gpu: &Gpu,
         encoder: &mut wgpu::CommandEncoder,
@@ -249,7 +249,7 @@ impl IntervalsKernel {
                 wgpu::BindingResource::TextureView(cells.as_ref().unwrap_or(&self.stand_in)),
             ],
         );
-        record_dispatch(
+        encode_dispatch(
             encoder,
             "found_intervals",
             &self.pipeline,

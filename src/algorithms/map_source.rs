@@ -43,7 +43,7 @@ impl IntervalTexture {
         let texture = IntervalTexture::written_on_gpu(gpu, input.width(), input.height(), label);
         let mut encoder =
             gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some(label) });
-        kernel.record(gpu, &mut encoder, input, texture.texture(), found);
+        kernel.encode(gpu, &mut encoder, input, texture.texture(), found);
         gpu.queue.submit([encoder.finish()]);
         texture
     }

@@ -226,16 +226,16 @@ impl<T> MaybeSend for T {}
 
 /// One picture being sorted by one algorithm: its GPU state and how far it has got.
 ///
-/// A step is the unit a viewer watches (one odd-even pass). Steps are recorded into a caller's
+/// A step is the unit a viewer watches (one odd-even pass). Steps are encoded into a caller's
 /// encoder. The GPU counts each step's swaps; those counts come back either blocking, through
-/// a [`crate::engine::drive::Driver`], or without a stall, by recording [`SortRun::record_swap_readback`]
+/// a [`crate::engine::drive::Driver`], or without a stall, by encoding [`SortRun::encode_swap_copy`]
 /// with the steps and handing the mapped bytes to [`SortRun::accept_swaps`] later. The run's
-/// [`step_ledger::StepLedger`] keeps the count of steps recorded and read, and how many more
-/// may be recorded before counts are taken.
+/// [`step_ledger::StepLedger`] keeps the count of steps encoded and read, and how many more
+/// may be encoded before counts are taken.
 pub trait SortRun: MaybeSend {
-    /// The steps recorded and read, and what their counts say.
+    /// The steps encoded and read, and what their counts say.
     fn ledger(&self) -> &step_ledger::StepLedger;
-    /// [`SortRun::ledger`], to count steps recorded and read.
+    /// [`SortRun::ledger`], to count steps encoded and read.
     fn ledger_mut(&mut self) -> &mut step_ledger::StepLedger;
     /// Steps after which the picture is sorted whatever its content.
     fn total_steps(&self) -> u32 {
@@ -253,25 +253,25 @@ pub trait SortRun: MaybeSend {
     fn stats(&self) -> RunStats {
         self.ledger().stats()
     }
-    /// Records up to `n` further steps (fewer at the end, or when counts are due); returns how many.
-    fn record_steps(&mut self, encoder: &mut wgpu::CommandEncoder, n: u32) -> u32 {
+    /// Encodes up to `n` further steps (fewer at the end, or when counts are due); returns how many.
+    fn encode_steps(&mut self, encoder: &mut wgpu::CommandEncoder, n: u32) -> u32 {
         let n = self.ledger().room(n);
         if n > 0 {
-            let first = self.ledger_mut().record(n);
-            self.record_from(encoder, first, n);
+            let first = self.ledger_mut().count_encoded(n);
+            self.encode_from(encoder, first, n);
         }
         n
     }
-    /// Records steps `first..first + n`, already counted as recorded (see [`SortRun::record_steps`]).
-    fn record_from(&mut self, encoder: &mut wgpu::CommandEncoder, first: u32, n: u32);
+    /// Encodes steps `first..first + n`, already counted as encoded (see [`SortRun::encode_steps`]).
+    fn encode_from(&mut self, encoder: &mut wgpu::CommandEncoder, first: u32, n: u32);
     /// The ring of per-step counters the GPU counts swaps (or moves) into.
     fn counters(&self) -> &swap_counters::SwapCounters;
-    /// Bytes that [`SortRun::record_swap_readback`] writes for `n` steps.
+    /// Bytes that [`SortRun::encode_swap_copy`] writes for `n` steps.
     fn swap_readback_size(&self, n: u32) -> u64 {
         self.counters().copy_size(n)
     }
-    /// Records a copy of the swap counts of steps `first..first + n` into `staging` at `offset`.
-    fn record_swap_readback(
+    /// Encodes a copy of the swap counts of steps `first..first + n` into `staging` at `offset`.
+    fn encode_swap_copy(
         &self,
         encoder: &mut wgpu::CommandEncoder,
         first: u32,
@@ -279,10 +279,10 @@ pub trait SortRun: MaybeSend {
         staging: &wgpu::Buffer,
         offset: u64,
     ) {
-        self.counters().record_copy(encoder, first, n, staging, offset);
+        self.counters().encode_copy(encoder, first, n, staging, offset);
     }
     /// Takes the counts of the steps that follow [`SortRun::steps_collected`], as copied by
-    /// [`SortRun::record_swap_readback`].
+    /// [`SortRun::encode_swap_copy`].
     fn accept_swaps(&mut self, bytes: &[u8]);
     /// Whether the counts can show the picture sorted before [`SortRun::total_steps`] (a
     /// step without a swap); a sorting network cannot, so its steps are best recorded at once.
@@ -291,9 +291,9 @@ pub trait SortRun: MaybeSend {
     }
     /// The texture holding the state after [`SortRun::steps_done`] steps.
     fn state(&self) -> &wgpu::Texture;
-    /// Records a return to the input picture, step 0.
+    /// Encodes a return to the input picture, step 0.
     fn restart(&mut self, encoder: &mut wgpu::CommandEncoder);
-    /// Records a return to the input picture, step 0, sorting within `intervals` from now on
+    /// Encodes a return to the input picture, step 0, sorting within `intervals` from now on
     /// (every line whole with `None`): one upload of the map, no new pipelines or pictures, so
     /// a new threshold is cheap. [`SortRun::total_steps`] follows the map. The map reaches
     /// every step submitted after this call; on an error the run is left as it was.

@@ -348,7 +348,7 @@ impl OddEvenRun {
         self.ledger.restart(longest, longest <= 1);
     }
 
-    fn record_compute(&self, encoder: &mut wgpu::CommandEncoder, first: u32, n: u32) {
+    fn encode_compute(&self, encoder: &mut wgpu::CommandEncoder, first: u32, n: u32) {
         let size = self.pictures.state(0).size();
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some("odd_even::compute_passes"),
@@ -366,7 +366,7 @@ impl OddEvenRun {
         }
     }
 
-    fn record_fragment(&self, encoder: &mut wgpu::CommandEncoder, first: u32, n: u32) {
+    fn encode_fragment(&self, encoder: &mut wgpu::CommandEncoder, first: u32, n: u32) {
         let fragment = self.fragment.as_ref().expect("fragment runs start only where the pass is supported");
         let fragment = &fragment[usize::from(self.intervals.enabled())];
         for step in first..first + n {
@@ -383,11 +383,11 @@ impl OddEvenRun {
 impl SortRun for OddEvenRun {
     ledger_in_field!();
 
-    fn record_from(&mut self, encoder: &mut wgpu::CommandEncoder, first: u32, n: u32) {
-        self.counters.record_clear(encoder, first, n);
+    fn encode_from(&mut self, encoder: &mut wgpu::CommandEncoder, first: u32, n: u32) {
+        self.counters.encode_clear(encoder, first, n);
         match self.kind {
-            PassKind::Compute => self.record_compute(encoder, first, n),
-            PassKind::Fragment => self.record_fragment(encoder, first, n),
+            PassKind::Compute => self.encode_compute(encoder, first, n),
+            PassKind::Fragment => self.encode_fragment(encoder, first, n),
         }
     }
 
@@ -427,7 +427,7 @@ impl SortRun for OddEvenRun {
     }
 
     fn restart(&mut self, encoder: &mut wgpu::CommandEncoder) {
-        self.pictures.record_restart(encoder);
+        self.pictures.encode_restart(encoder);
         self.restart_ledger(self.ledger.total());
     }
 

@@ -53,7 +53,7 @@ impl PingPong {
         let mut encoder = gpu
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("ping_pong::start") });
-        ping_pong.record_restart(&mut encoder);
+        ping_pong.encode_restart(&mut encoder);
         gpu.queue.submit([encoder.finish()]);
         ping_pong
     }
@@ -112,8 +112,8 @@ impl PingPong {
         })
     }
 
-    /// Records copying the input back into texture 0 (the state at step 0).
-    pub fn record_restart(&self, encoder: &mut wgpu::CommandEncoder) {
+    /// Encodes copying the input back into texture 0 (the state at step 0).
+    pub fn encode_restart(&self, encoder: &mut wgpu::CommandEncoder) {
         copy_picture(encoder, &self.input, &self.textures[0]);
     }
 }

@@ -1,9 +1,9 @@
 //! The step bookkeeping every algorithm's run shares: how many steps its sort takes, how many
-//! are recorded, how many have had their swap counts read, and what those counts say.
+//! are encoded, how many have had their swap counts read, and what those counts say.
 
 use super::RunStats;
 
-/// Steps that may be recorded before their counts are read: each has a slot of its own in a
+/// Steps that may be encoded before their counts are read: each has a slot of its own in a
 /// run's ring of counters (and of parameters), so a slot is never rewritten before the step
 /// that reads it has run.
 pub const STEP_RING: u32 = 1024;
@@ -60,15 +60,15 @@ impl StepLedger {
         self.stats
     }
 
-    /// How many of `n` further steps can be recorded now: no more than are left, and no more
+    /// How many of `n` further steps can be encoded now: no more than are left, and no more
     /// than the ring holds beside the steps whose counts are still unread.
     pub fn room(&self, n: u32) -> u32 {
         n.min(self.total - self.done).min(STEP_RING - (self.done - self.collected))
     }
 
     /// Counts `n` more steps as recorded (at most [`StepLedger::room`]); returns the first.
-    pub fn record(&mut self, n: u32) -> u32 {
-        assert!(n <= self.room(n), "{n} steps recorded beyond the room for them");
+    pub fn count_encoded(&mut self, n: u32) -> u32 {
+        assert!(n <= self.room(n), "{n} steps encoded beyond the room for them");
         let first = self.done;
         self.done += n;
         first
@@ -112,11 +112,11 @@ mod tests {
     fn steps_are_recorded_within_the_total_and_the_ring_and_counted_in_order() {
         let mut ledger = StepLedger::new(3000, false);
         assert_eq!(ledger.room(5000), STEP_RING);
-        assert_eq!(ledger.record(STEP_RING), 0);
+        assert_eq!(ledger.count_encoded(STEP_RING), 0);
         assert_eq!(ledger.room(1), 0, "the ring is full until counts are read");
         assert_eq!((ledger.take(7), ledger.take(0)), (0, 1));
         assert_eq!(ledger.room(5000), 2);
-        assert_eq!(ledger.record(2), STEP_RING);
+        assert_eq!(ledger.count_encoded(2), STEP_RING);
         let stats = ledger.stats();
         assert_eq!((stats.total_swaps, stats.last_step_swaps, stats.sorted_after), (7, Some(0), None));
         ledger.sorted_after(1);
@@ -128,7 +128,7 @@ mod tests {
     #[test]
     fn the_last_count_settles_a_sort_that_could_not_tell_sooner() {
         let mut ledger = StepLedger::new(2, false);
-        ledger.record(2);
+        ledger.count_encoded(2);
         ledger.take(4);
         ledger.settle();
         assert_eq!(ledger.stats().sorted_after, None);

@@ -27,7 +27,7 @@ impl SwapCounters {
         SwapCounters { buffer, stride, capacity, words }
     }
 
-    /// How many steps can be recorded before the oldest unread counter is reused.
+    /// How many steps can be encoded before the oldest unread counter is reused.
     pub fn capacity(&self) -> u32 {
         self.capacity
     }
@@ -54,27 +54,27 @@ impl SwapCounters {
         [(start, head), (0, n - head)].into_iter().filter(|&(_, count)| count > 0)
     }
 
-    /// Records zeroing the slots of steps `first..first + n`.
-    pub fn record_clear(&self, encoder: &mut wgpu::CommandEncoder, first: u32, n: u32) {
+    /// Encodes zeroing the slots of steps `first..first + n`.
+    pub fn encode_clear(&self, encoder: &mut wgpu::CommandEncoder, first: u32, n: u32) {
         for (slot, count) in self.segments(first, n) {
             let offset = u64::from(slot) * u64::from(self.stride);
             encoder.clear_buffer(&self.buffer, offset, Some(u64::from(count) * u64::from(self.stride)));
         }
     }
 
-    /// Records zeroing every slot (see [`AddedSince`]).
-    pub fn record_clear_all(&self, encoder: &mut wgpu::CommandEncoder) {
+    /// Encodes zeroing every slot (see [`AddedSince`]).
+    pub fn encode_clear_all(&self, encoder: &mut wgpu::CommandEncoder) {
         encoder.clear_buffer(&self.buffer, 0, None);
     }
 
-    /// Bytes a copy of `n` steps' counters takes (see [`Self::record_copy`]).
+    /// Bytes a copy of `n` steps' counters takes (see [`Self::encode_copy`]).
     pub fn copy_size(&self, n: u32) -> u64 {
         u64::from(n) * u64::from(self.stride)
     }
 
-    /// Records a copy of the counters of steps `first..first + n` into `dst` at `offset`, in
+    /// Encodes a copy of the counters of steps `first..first + n` into `dst` at `offset`, in
     /// step order; [`Self::decode`] turns the copied bytes into counts.
-    pub fn record_copy(
+    pub fn encode_copy(
         &self,
         encoder: &mut wgpu::CommandEncoder,
         first: u32,
@@ -96,12 +96,12 @@ impl SwapCounters {
         }
     }
 
-    /// The first counter of each slot in bytes copied by [`Self::record_copy`].
+    /// The first counter of each slot in bytes copied by [`Self::encode_copy`].
     pub fn decode(&self, bytes: &[u8]) -> Vec<u32> {
         self.decode_slots(bytes).into_iter().map(|slot| slot[0]).collect()
     }
 
-    /// Every counter of each slot in bytes copied by [`Self::record_copy`].
+    /// Every counter of each slot in bytes copied by [`Self::encode_copy`].
     pub fn decode_slots(&self, bytes: &[u8]) -> Vec<Vec<u32>> {
         bytes
             .chunks_exact(self.stride as usize)
@@ -124,7 +124,7 @@ impl AddedSince {
         AddedSince { last: vec![0; capacity as usize] }
     }
 
-    /// After [`SwapCounters::record_clear_all`]: every slot zero again.
+    /// After [`SwapCounters::encode_clear_all`]: every slot zero again.
     pub fn reset(&mut self) {
         self.last.fill(0);
     }

@@ -122,11 +122,11 @@ impl AngledRun {
         &self.bindings[at].1
     }
 
-    /// Records the scatter of the inner run's current state into the picture.
-    fn record_scatter(&mut self, encoder: &mut wgpu::CommandEncoder) {
+    /// Encodes the scatter of the inner run's current state into the picture.
+    fn encode_scatter(&mut self, encoder: &mut wgpu::CommandEncoder) {
         let size = self.space.picture_size();
         let scatter = self.scatter.clone();
-        scatter.record(encoder, self.binding(), size);
+        scatter.encode(encoder, self.binding(), size);
     }
 }
 
@@ -139,9 +139,9 @@ impl SortRun for AngledRun {
         self.inner.ledger_mut()
     }
 
-    fn record_from(&mut self, encoder: &mut wgpu::CommandEncoder, first: u32, n: u32) {
-        self.inner.record_from(encoder, first, n);
-        self.record_scatter(encoder);
+    fn encode_from(&mut self, encoder: &mut wgpu::CommandEncoder, first: u32, n: u32) {
+        self.inner.encode_from(encoder, first, n);
+        self.encode_scatter(encoder);
     }
 
     fn counters(&self) -> &SwapCounters {
@@ -158,7 +158,7 @@ impl SortRun for AngledRun {
 
     fn restart(&mut self, encoder: &mut wgpu::CommandEncoder) {
         self.inner.restart(encoder);
-        self.record_scatter(encoder);
+        self.encode_scatter(encoder);
     }
 
     fn set_intervals(&mut self, gpu: &Gpu, intervals: Option<&IntervalMap>) -> Result<(), IntervalMapError> {

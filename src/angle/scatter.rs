@@ -1,6 +1,6 @@
 //! The GPU scatter of a sort at an angle (`shaders/line_scatter.wgsl`): one compute pass that
 //! puts the line-space picture back into the picture, through each pixel's place in line space.
-//! Built once per device; [`super::AngledRun`] records it after every batch of steps, so the
+//! Built once per device; [`super::AngledRun`] encodes it after every batch of steps, so the
 //! window, the recorder and `--out` all read the same picture. The same kernel gathers a picture
 //! already on the GPU into line space (through each cell's pixel), so no picture crosses from
 //! the CPU to start.
@@ -8,7 +8,7 @@
 use super::LineSpace;
 use crate::gpu::Gpu;
 use crate::gpu::bindings::{storage_target, uint_texture};
-use crate::gpu::kernel::{bind_group, compute_pipeline_on, kernel_layouts, record_dispatch};
+use crate::gpu::kernel::{bind_group, compute_pipeline_on, encode_dispatch, kernel_layouts};
 use crate::gpu::shaders::LINE_SCATTER_PROGRAM;
 use crate::gpu::texture::PICTURE_FORMAT;
 
@@ -45,7 +45,7 @@ impl LineSpace {
 }
 
 /// The scatter pipeline and its bind group layout, made once per device; the pipeline is
-/// built when the first scatter is recorded, so sorts along rows or columns never build it.
+/// built when the first scatter is encoded, so sorts along rows or columns never build it.
 #[derive(Clone)]
 pub struct LineScatter {
     pipeline: std::sync::Arc<std::sync::OnceLock<wgpu::ComputePipeline>>,
@@ -102,7 +102,7 @@ impl LineScatter {
 
     /// `picture` (a picture texture of the line space's picture size) gathered into a new
     /// picture texture of line space, padding [`super::line_space::PADDING`]: the GPU twin of
-    /// [`LineSpace::gather`], recorded and submitted now.
+    /// [`LineSpace::gather`], encoded and submitted now.
     pub fn gather(&self, gpu: &Gpu, space: &LineSpace, picture: &wgpu::Texture) -> wgpu::Texture {
         assert_eq!((picture.width(), picture.height()), space.picture_size(), "gather: another picture size");
         let size = space.size();
@@ -112,7 +112,7 @@ impl LineScatter {
         let mut encoder = gpu
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("line_gather::encoder") });
-        self.record(&mut encoder, &binding, size);
+        self.encode(&mut encoder, &binding, size);
         gpu.queue.submit([encoder.finish()]);
         lines
     }
@@ -136,14 +136,14 @@ impl LineScatter {
         )
     }
 
-    /// Records the scatter that `binding` describes into a `width` x `height` picture.
-    pub fn record(
+    /// Encodes the scatter that `binding` describes into a `width` x `height` picture.
+    pub fn encode(
         &self,
         encoder: &mut wgpu::CommandEncoder,
         binding: &wgpu::BindGroup,
         (width, height): (u32, u32),
     ) {
-        record_dispatch(
+        encode_dispatch(
             encoder,
             "line_scatter::pass",
             self.pipeline(),

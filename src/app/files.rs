@@ -84,13 +84,13 @@ impl Running {
         let stem = format!("{}-pass{}", self.frame_stem(), lane.run.steps_done());
         let path = PathBuf::from(format!("{stem}.png"));
         let job = SaveJob { path, alpha: self.session.picture.has_alpha, view: false };
-        self.saves.record(&self.gpu, lane.run.state(), job);
+        self.saves.encode(&self.gpu, lane.run.state(), job);
         if self.ui.brush.is_some() && self.session.mask.is_some() {
             self.save_mask();
         }
         if self.lens.is_some() {
             let path = PathBuf::from(format!("{stem}-window.png"));
-            self.saves.record_view(&self.egui_ctx, SaveJob { path, alpha: false, view: true });
+            self.saves.encode_view(&self.egui_ctx, SaveJob { path, alpha: false, view: true });
         }
     }
 

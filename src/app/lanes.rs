@@ -346,7 +346,7 @@ impl Lanes {
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("lanes::advance") });
         for (index, &steps) in plan.iter().enumerate() {
-            self.record_lane(index, &mut encoder, steps, Timing::Timed(None));
+            self.encode_lane(index, &mut encoder, steps, Timing::Timed(None));
         }
         self.submit(encoder, None, plan.iter().sum(), None);
         Ok(())

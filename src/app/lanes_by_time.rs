@@ -56,7 +56,7 @@ impl Lanes {
         }
     }
 
-    /// Records up to `n` of lane `index`'s steps (timed, with their swap counts) in a
+    /// Encodes up to `n` of lane `index`'s steps (timed, with their swap counts) in a
     /// submission of their own, estimated at `per_pass` milliseconds each; returns how many.
     fn submit_lane(&mut self, index: usize, n: u32, per_pass: Option<f64>) -> u32 {
         let lane = &self.lanes[index];
@@ -69,7 +69,7 @@ impl Lanes {
             .gpu
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("lanes::advance_lane") });
-        let steps = self.record_lane(index, &mut encoder, steps, Timing::Timed(estimated_ms));
+        let steps = self.encode_lane(index, &mut encoder, steps, Timing::Timed(estimated_ms));
         self.submit(encoder, Some((index, generation)), steps, estimated_ms);
         steps
     }

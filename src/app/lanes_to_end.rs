@@ -4,7 +4,7 @@
 use super::lanes::{Lanes, Timing};
 
 impl Lanes {
-    /// Records every step left of every lane that their rings have room for, in one submission,
+    /// Encodes every step left of every lane that their rings have room for, in one submission,
     /// whatever a frame affords and whether earlier counts came back: a clip's or a live
     /// source's frame is shown sorted to the end (a sort longer than the ring goes on as its
     /// counts come back).
@@ -19,7 +19,7 @@ impl Lanes {
             .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("lanes::run_to_end") });
         let mut total = 0;
         for index in 0..self.lanes.len() {
-            total += self.record_lane(index, &mut encoder, u32::MAX, Timing::Untimed);
+            total += self.encode_lane(index, &mut encoder, u32::MAX, Timing::Untimed);
         }
         if total > 0 {
             self.submit(encoder, None, total, None);

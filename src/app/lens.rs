@@ -82,7 +82,7 @@ impl Running {
     }
 
     /// Takes the readings that came back, then, where the lanes or the line changed since the
-    /// last read and no read is under way, records reading the inspected line of every lane as
+    /// last read and no read is under way, encodes reading the inspected line of every lane as
     /// the lanes stand now, in one submission.
     pub(super) fn read_lens(&mut self) {
         let Some(lens) = self.lens.as_mut() else { return };
@@ -111,7 +111,7 @@ impl Running {
             let view = lane.run.lens_view();
             let bytes = self.lens_probe.read_bytes(&view, &line);
             let staging = lens.readbacks.staging_for(&self.gpu, bytes);
-            let read = self.lens_probe.record(&self.gpu, &mut encoder, &view, &line, &staging);
+            let read = self.lens_probe.encode(&self.gpu, &mut encoder, &view, &line, &staging);
             lens.readbacks.push(staging, bytes, (index, read));
         }
         self.gpu.queue.submit([encoder.finish()]);

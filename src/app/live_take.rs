@@ -76,7 +76,7 @@ impl Running {
             return;
         }
         let at = live.shown_at.saturating_duration_since(take.started);
-        take.reads.record(&self.gpu, lane.run.state(), at);
+        take.reads.encode(&self.gpu, lane.run.state(), at);
         take.last_captured = Some(live.shown);
         take.captured += 1;
         if take.captured >= take.limit {

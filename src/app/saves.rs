@@ -31,13 +31,13 @@ pub struct Saves {
 }
 
 impl Saves {
-    /// Records and submits copying `texture` (4 bytes a texel) for `job`.
-    pub fn record(&mut self, gpu: &Gpu, texture: &wgpu::Texture, job: SaveJob) {
-        self.copies.record(gpu, texture, job);
+    /// Encodes and submits copying `texture` (4 bytes a texel) for `job`.
+    pub fn encode(&mut self, gpu: &Gpu, texture: &wgpu::Texture, job: SaveJob) {
+        self.copies.encode(gpu, texture, job);
     }
 
     /// Asks for the next frame as egui draws it, to save as `job` once it comes.
-    pub fn record_view(&mut self, ctx: &egui::Context, job: SaveJob) {
+    pub fn encode_view(&mut self, ctx: &egui::Context, job: SaveJob) {
         self.views_asked += 1;
         let views = self.views.clone();
         ctx.request_screenshot(move |image| {

@@ -2,7 +2,7 @@
 //! staging buffers in bands of rows (no buffer past the device's limit), and a later frame gets
 //! the picture once its last band has come back. What S saves and what a take records.
 
-use crate::gpu::readback::{padded_row_bytes, record_rows_copy, unpad_rows};
+use crate::gpu::readback::{encode_rows_copy, padded_row_bytes, unpad_rows};
 use crate::gpu::readbacks::Readbacks;
 use crate::gpu::{Gpu, GpuError};
 use image::RgbaImage;
@@ -28,8 +28,8 @@ impl<T> Default for TextureReads<T> {
 }
 
 impl<T> TextureReads<T> {
-    /// Records and submits copying `texture` (4 bytes a texel), labelled `tag`.
-    pub fn record(&mut self, gpu: &Gpu, texture: &wgpu::Texture, tag: T) {
+    /// Encodes and submits copying `texture` (4 bytes a texel), labelled `tag`.
+    pub fn encode(&mut self, gpu: &Gpu, texture: &wgpu::Texture, tag: T) {
         let (width, height) = (texture.width(), texture.height());
         let pitch = u64::from(padded_row_bytes(width));
         let band_rows =
@@ -43,20 +43,20 @@ impl<T> TextureReads<T> {
             let rows = band_rows.min(height - y);
             let last = if y + rows == height { tag.take() } else { None };
             let staging = self.readbacks.staging(gpu, pitch * u64::from(rows), Band { width, height, last });
-            record_rows_copy(&mut encoder, texture, y..y + rows, staging, 0);
+            encode_rows_copy(&mut encoder, texture, y..y + rows, staging, 0);
             y += rows;
         }
         gpu.queue.submit([encoder.finish()]);
         self.readbacks.submitted();
     }
 
-    /// Copies recorded and not yet taken.
+    /// Copies encoded and not yet taken.
     pub fn pending(&self) -> bool {
         self.readbacks.pending() > 0
     }
 
     /// Hands each texture whose every band has come back to `done`, with its label, in the
-    /// order they were recorded. An error when the GPU failed.
+    /// order they were encoded. An error when the GPU failed.
     pub fn take(&mut self, gpu: &Gpu, mut done: impl FnMut(T, RgbaImage)) -> Result<(), GpuError> {
         let rows = &mut self.rows;
         let taken = self.readbacks.take_ready(gpu, |band, bytes| {

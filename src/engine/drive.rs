@@ -1,7 +1,7 @@
-//! The one way a sort is driven toward a step: steps recorded as far as the swap counters hold
+//! The one way a sort is driven toward a step: steps encoded as far as the swap counters hold
 //! them, submitted, and the counts read back (blocking, or awaited in the browser) before more
-//! are recorded. Stills, clips, the recorders and the benchmarks drive their runs here; the
-//! window's and the page's lanes record through [`SortRun::record_steps`] and read the counts
+//! are encoded. Stills, clips, the recorders and the benchmarks drive their runs here; the
+//! window's and the page's lanes encode through [`SortRun::encode_steps`] and read the counts
 //! with their own read-backs, so that no frame waits for the GPU.
 
 use crate::algorithms::SortRun;
@@ -50,7 +50,7 @@ impl Driver {
         let mut encoder = gpu
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("drive::collect") });
-        run.record_swap_readback(&mut encoder, first, n, staging, 0);
+        run.encode_swap_copy(&mut encoder, first, n, staging, 0);
         gpu.queue.submit([encoder.finish()]);
         let mut bytes = Vec::with_capacity(size as usize);
         map_and_read_async(gpu, staging, size, |data| bytes.extend_from_slice(data)).await?;
@@ -58,10 +58,10 @@ impl Driver {
         Ok(())
     }
 
-    /// Records `n` more of `run`'s steps (fewer at its end) into `encoder`. Whenever the swap
-    /// counters are full, what is recorded so far is submitted, `before_read` is heard (a
+    /// Encodes `n` more of `run`'s steps (fewer at its end) into `encoder`. Whenever the swap
+    /// counters are full, what is encoded so far is submitted, `before_read` is heard (a
     /// caller with read-backs of its own in flight takes them first) and the counts are read;
-    /// then `encoder` goes on, fresh. Returns the steps recorded; nothing is submitted after
+    /// then `encoder` goes on, fresh. Returns the steps encoded; nothing is submitted after
     /// the last of them, so the caller may add to `encoder`.
     pub async fn advance<E: From<GpuError>>(
         &self,
@@ -74,7 +74,7 @@ impl Driver {
         let first = run.steps_done();
         let target = first + n.min(run.total_steps() - first);
         while run.steps_done() < target {
-            if run.record_steps(encoder, target - run.steps_done()) > 0 {
+            if run.encode_steps(encoder, target - run.steps_done()) > 0 {
                 continue;
             }
             let full = std::mem::replace(
@@ -87,7 +87,7 @@ impl Driver {
             before_read(run)?;
             self.collect_async(gpu, run).await?;
             if run.ledger().room(1) == 0 {
-                return Err(GpuError::Device("the sort recorded no step and has no counts due".into()).into());
+                return Err(GpuError::Device("the sort encoded no step and has no counts due".into()).into());
             }
         }
         Ok(run.steps_done() - first)
@@ -106,7 +106,7 @@ impl Driver {
         let target = target.min(run.total_steps());
         while run.steps_done() < target && run.stats().sorted_after.is_none() {
             // Batches grow 2, 2, 4, 8, ...: an already sorted picture is found out after 2
-            // steps. A run that cannot find that out records as many steps as counters hold.
+            // steps. A run that cannot find that out encodes as many steps as counters hold.
             let batch =
                 if run.detects_sorted_early() { run.steps_done().clamp(2, MAX_BATCH) } else { u32::MAX };
             let n = run.ledger().room(batch.min(target - run.steps_done()));
@@ -123,7 +123,7 @@ impl Driver {
         Ok(())
     }
 
-    /// Records and submits `run`'s steps up to `target` without waiting for the GPU, for sorts
+    /// Encodes and submits `run`'s steps up to `target` without waiting for the GPU, for sorts
     /// nobody watches (a clip's frames): the counts are read, and waited for, only when the
     /// counters are full, never after the last step, so the caller goes on while the GPU
     /// sorts. Every step runs (a picture found sorted early stays as it is through the rest).

@@ -101,8 +101,8 @@ pub fn bind_group<'a>(
     device.create_bind_group(&wgpu::BindGroupDescriptor { label: Some(label), layout, entries: &entries })
 }
 
-/// Records one compute pass that dispatches `pipeline` over `groups` workgroups with `bind_group`.
-pub fn record_dispatch(
+/// Encodes one compute pass that dispatches `pipeline` over `groups` workgroups with `bind_group`.
+pub fn encode_dispatch(
     encoder: &mut wgpu::CommandEncoder,
     label: &str,
     pipeline: &wgpu::ComputePipeline,

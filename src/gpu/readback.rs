@@ -49,7 +49,7 @@ pub async fn read_texture_async(gpu: &Gpu, texture: &wgpu::Texture) -> Result<Rg
         let mut encoder = gpu
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("readback::texture") });
-        record_rows_copy(&mut encoder, texture, y..y + rows, &staging, 0);
+        encode_rows_copy(&mut encoder, texture, y..y + rows, &staging, 0);
         gpu.queue.submit([encoder.finish()]);
         let bytes = u64::from(pitch) * u64::from(rows);
         map_and_read_async(gpu, &staging, bytes, |data| unpad_rows(data, width, &mut out)).await?;
@@ -129,7 +129,7 @@ pub fn start_read(gpu: &Gpu, texture: &wgpu::Texture, staging: Option<wgpu::Buff
     let mut encoder = gpu
         .device
         .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("readback::pending") });
-    record_rows_copy(&mut encoder, texture, 0..height, &staging, 0);
+    encode_rows_copy(&mut encoder, texture, 0..height, &staging, 0);
     Some(PendingRead { map: PendingMap::submit(gpu, encoder, staging, bytes), size: (width, height) })
 }
 
@@ -145,9 +145,9 @@ impl PendingRead {
     }
 }
 
-/// Records a copy of rows `rows` of a 4-byte-per-texel texture into `buffer` at `offset`, each
+/// Encodes a copy of rows `rows` of a 4-byte-per-texel texture into `buffer` at `offset`, each
 /// row [`padded_row_bytes`] apart.
-pub fn record_rows_copy(
+pub fn encode_rows_copy(
     encoder: &mut wgpu::CommandEncoder,
     texture: &wgpu::Texture,
     rows: std::ops::Range<u32>,

@@ -1,4 +1,4 @@
-//! Read-backs no frame waits for: a copy recorded among a frame's commands lands in a staging
+//! Read-backs no frame waits for: a copy encoded among a frame's commands lands in a staging
 //! buffer whose mapping is asked for once the commands are submitted, and a later frame picks
 //! the bytes up. One service for what the window and the page read back; staging buffers are
 //! kept and reused.
@@ -37,7 +37,7 @@ impl<T> Default for Readbacks<T> {
 }
 
 impl<T> Readbacks<T> {
-    /// A staging buffer of at least `bytes` bytes for a copy recorded now. Its first `bytes`
+    /// A staging buffer of at least `bytes` bytes for a copy encoded now. Its first `bytes`
     /// come back from [`Readbacks::take_ready`], labelled `tag`, once the commands holding the
     /// copy are submitted (then call [`Readbacks::submitted`]) and the GPU has run them.
     pub fn staging(&mut self, gpu: &Gpu, bytes: u64, tag: T) -> &wgpu::Buffer {
@@ -47,7 +47,7 @@ impl<T> Readbacks<T> {
     }
 
     /// A staging buffer of at least `bytes` bytes, for a copy whose label is known only once it
-    /// is recorded; [`Readbacks::push`] then hands it back with the label.
+    /// is encoded; [`Readbacks::push`] then hands it back with the label.
     pub fn staging_for(&mut self, gpu: &Gpu, bytes: u64) -> wgpu::Buffer {
         let bytes = bytes.max(wgpu::COPY_BUFFER_ALIGNMENT);
         match self.spare.iter().position(|b| b.size() >= bytes) {
@@ -71,7 +71,7 @@ impl<T> Readbacks<T> {
         self.in_flight.push(InFlight { tag, staging, bytes, mapped: None });
     }
 
-    /// Asks for the mappings of the copies recorded since the last call; call it once the
+    /// Asks for the mappings of the copies encoded since the last call; call it once the
     /// commands holding every one of them are submitted.
     pub fn submitted(&mut self) {
         for read in self.in_flight.iter_mut().filter(|r| r.mapped.is_none()) {
@@ -89,7 +89,7 @@ impl<T> Readbacks<T> {
         self.made
     }
 
-    /// Read-backs recorded and not yet taken.
+    /// Read-backs encoded and not yet taken.
     pub fn pending(&self) -> usize {
         self.in_flight.len()
     }

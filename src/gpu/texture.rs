@@ -68,7 +68,7 @@ pub fn picture_texture(gpu: &Gpu, picture: &RgbaImage, label: &str) -> wgpu::Tex
     texture
 }
 
-/// Records a full copy of one picture texture into another of the same size.
+/// Encodes a full copy of one picture texture into another of the same size.
 pub fn copy_picture(encoder: &mut wgpu::CommandEncoder, from: &wgpu::Texture, to: &wgpu::Texture) {
     encoder.copy_texture_to_texture(from.as_image_copy(), to.as_image_copy(), from.size());
 }

@@ -6,7 +6,7 @@ use crate::gpu::{Gpu, GpuError};
 /// Bytes of the two timestamps a timer copies out.
 pub const TIMESTAMP_BYTES: u64 = 16;
 
-/// Two timestamps around recorded work, resolved and read back.
+/// Two timestamps around encoded work, resolved and read back.
 pub struct GpuTimer {
     queries: wgpu::QuerySet,
     resolved: wgpu::Buffer,
@@ -46,17 +46,17 @@ impl GpuTimer {
         })
     }
 
-    /// Records the start timestamp.
+    /// Encodes the start timestamp.
     pub fn start(&self, encoder: &mut wgpu::CommandEncoder) {
         encoder.write_timestamp(&self.queries, 0);
     }
 
-    /// Records the end timestamp and the copy that [`GpuTimer::read_ms`] reads.
+    /// Encodes the end timestamp and the copy that [`GpuTimer::read_ms`] reads.
     pub fn stop(&self, encoder: &mut wgpu::CommandEncoder) {
         self.stop_into(encoder, &self.staging);
     }
 
-    /// Records the end timestamp and a copy of both into the first [`TIMESTAMP_BYTES`] of
+    /// Encodes the end timestamp and a copy of both into the first [`TIMESTAMP_BYTES`] of
     /// `staging`, whose bytes [`GpuTimer::ms`] reads (a read-back no frame waits for).
     pub fn stop_into(&self, encoder: &mut wgpu::CommandEncoder, staging: &wgpu::Buffer) {
         encoder.write_timestamp(&self.queries, 1);

@@ -1,6 +1,6 @@
 //! The GPU side of sort keys: a kernel that writes every texel's key into a buffer.
 
-use crate::gpu::kernel::{bind_group, compute_pipeline_on, record_dispatch, uniform};
+use crate::gpu::kernel::{bind_group, compute_pipeline_on, encode_dispatch, uniform};
 use crate::gpu::readback::read_u32s;
 use crate::gpu::shaders::KEY_BUFFER_PROGRAM;
 use crate::gpu::{Gpu, GpuError};
@@ -40,8 +40,8 @@ impl KeyExtractor {
         KeyExtractor { pipeline }
     }
 
-    /// Records the kernel: the order key of each texel of `picture` goes to `keys`, scanline order.
-    pub fn record(
+    /// Encodes the kernel: the order key of each texel of `picture` goes to `keys`, scanline order.
+    pub fn encode(
         &self,
         gpu: &Gpu,
         encoder: &mut wgpu::CommandEncoder,
@@ -58,7 +58,7 @@ impl KeyExtractor {
             &self.pipeline.get_bind_group_layout(0),
             [wgpu::BindingResource::TextureView(&view), params.as_entire_binding(), keys.as_entire_binding()],
         );
-        record_dispatch(
+        encode_dispatch(
             encoder,
             "key_extract::pass",
             &self.pipeline,
@@ -84,7 +84,7 @@ impl KeyExtractor {
         let mut encoder = gpu
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("key_extract::encoder") });
-        self.record(gpu, &mut encoder, picture, options, &keys);
+        self.encode(gpu, &mut encoder, picture, options, &keys);
         gpu.queue.submit([encoder.finish()]);
         read_u32s(gpu, &keys, 0, count)
     }

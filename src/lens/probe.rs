@@ -5,7 +5,7 @@ use super::line::LensLine;
 use super::reading::{LensCell, LensReading, StepReading};
 use crate::algorithms::lens_view::{LensStep, LensView};
 use crate::gpu::bindings::{compute_buffer, uint_texture};
-use crate::gpu::kernel::{bind_group, one_kernel, record_dispatch, uniform};
+use crate::gpu::kernel::{bind_group, encode_dispatch, one_kernel, uniform};
 use crate::gpu::readback::map_and_read;
 use crate::gpu::shaders::LENS_PROGRAM;
 use crate::gpu::{Gpu, GpuError};
@@ -122,11 +122,11 @@ impl LensProbe {
         self.output.as_ref().expect("just made")
     }
 
-    /// Records reading `line` of the run whose state `view` shows into the first
+    /// Encodes reading `line` of the run whose state `view` shows into the first
     /// [`LensRead::bytes`] of `staging` (a copy-destination buffer at least that long; see
     /// [`LensProbe::read_bytes`]). Once the commands have run, [`LensRead::reading`] makes the
-    /// reading from those bytes: a frame that records a read needs not wait for it.
-    pub fn record(
+    /// reading from those bytes: a frame that encodes a read needs not wait for it.
+    pub fn encode(
         &mut self,
         gpu: &Gpu,
         encoder: &mut wgpu::CommandEncoder,
@@ -159,7 +159,7 @@ impl LensProbe {
             extra.unwrap_or(&self.no_extra).as_entire_binding(),
         ]);
         let bind_group = bind_group(device, "lens::bind_group", &self.layout, resources);
-        record_dispatch(
+        encode_dispatch(
             encoder,
             "lens::read",
             &self.pipeline,
@@ -182,7 +182,7 @@ impl LensProbe {
         let staging = self.output.as_ref().expect("made above").staging.clone();
         let mut encoder =
             gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("lens::read") });
-        let read = self.record(gpu, &mut encoder, view, line, &staging);
+        let read = self.encode(gpu, &mut encoder, view, line, &staging);
         gpu.queue.submit([encoder.finish()]);
         let mut reading = None;
         map_and_read(gpu, &staging, bytes, |data| reading = Some(read.reading(data)))?;
@@ -238,7 +238,7 @@ impl LensProbe {
     }
 }
 
-/// What a recorded read needs to make its reading from the kernel's output, owned, so that the
+/// What a encoded read needs to make its reading from the kernel's output, owned, so that the
 /// run may step on before the bytes come back.
 pub struct LensRead {
     line: LensLine,
@@ -292,7 +292,7 @@ impl LensRead {
         (self.words().max(1) * 4) as u64
     }
 
-    /// The reading, from the bytes the recorded copy brought back.
+    /// The reading, from the bytes the encoded copy brought back.
     pub fn reading(&self, bytes: &[u8]) -> LensReading {
         let words: Vec<u32> = bytes[..self.words() * 4]
             .chunks_exact(4)

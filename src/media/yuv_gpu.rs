@@ -7,7 +7,7 @@
 
 use super::yuv::{Matrix, ToRgb, Yuv420Size, to_yuv_coefficients};
 use crate::gpu::bindings::{compute_buffer, storage_target, uint_texture};
-use crate::gpu::kernel::{bind_group, one_kernel, record_dispatch, uniform};
+use crate::gpu::kernel::{bind_group, encode_dispatch, one_kernel, uniform};
 use crate::gpu::readback::{PendingMap, staging_at_least};
 use crate::gpu::shaders::{RGBA_TO_YUV420_PROGRAM, YUV420_TO_RGBA_PROGRAM};
 use crate::gpu::texture::{PICTURE_FORMAT, create_picture_texture};
@@ -128,7 +128,7 @@ impl Yuv420Reader {
         let mut encoder =
             device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("yuv420_to_rgba") });
         let groups = |side: u32| side.div_ceil(RGBA_WORKGROUP_SIDE);
-        record_dispatch(
+        encode_dispatch(
             &mut encoder,
             "yuv420_to_rgba",
             &self.pipeline,
@@ -279,7 +279,7 @@ impl Yuv420Writer {
         let staging = staging_at_least(gpu, staging, bytes, "yuv420::staging");
         let mut encoder =
             gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("yuv420") });
-        record_dispatch(
+        encode_dispatch(
             &mut encoder,
             "rgba_to_yuv420",
             &self.pipeline,

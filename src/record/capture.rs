@@ -5,7 +5,7 @@
 
 use super::sequence::FramePixel;
 use crate::algorithms::SortRun;
-use crate::gpu::readback::{padded_row_bytes, record_rows_copy};
+use crate::gpu::readback::{encode_rows_copy, padded_row_bytes};
 use crate::gpu::{Gpu, GpuError};
 use std::collections::VecDeque;
 use std::sync::mpsc::{Receiver, channel};
@@ -65,7 +65,7 @@ impl CaptureRing {
         max_counts_bytes.next_multiple_of(256) + u64::from(padded_row_bytes(width)) * u64::from(height)
     }
 
-    /// Frames recorded and not yet taken.
+    /// Frames encoded and not yet taken.
     pub fn in_flight(&self) -> usize {
         self.in_flight.len()
     }
@@ -75,9 +75,9 @@ impl CaptureRing {
         self.in_flight.len() == self.slots.len()
     }
 
-    /// Records copies of the run's current state and of the swap counts of steps
+    /// Encodes copies of the run's current state and of the swap counts of steps
     /// `first..first + n` into the next free slot. Submit the encoder, then call [`Self::submitted`].
-    pub fn record(&mut self, encoder: &mut wgpu::CommandEncoder, run: &dyn SortRun, first: u32, n: u32) {
+    pub fn encode(&mut self, encoder: &mut wgpu::CommandEncoder, run: &dyn SortRun, first: u32, n: u32) {
         assert!(!self.is_full(), "no free capture slot");
         let index = (0..self.slots.len()).find(|i| !self.in_flight.contains(i)).expect("a free slot");
         let slot = &mut self.slots[index];
@@ -85,15 +85,15 @@ impl CaptureRing {
         slot.steps = run.steps_done();
         assert!(slot.counts_bytes <= self.picture_offset, "swap counts overflow the capture slot");
         if n > 0 {
-            run.record_swap_readback(encoder, first, n, &slot.buffer, 0);
+            run.encode_swap_copy(encoder, first, n, &slot.buffer, 0);
         }
-        record_rows_copy(encoder, run.state(), 0..self.height, &slot.buffer, self.picture_offset);
+        encode_rows_copy(encoder, run.state(), 0..self.height, &slot.buffer, self.picture_offset);
         self.in_flight.push_back(index);
     }
 
-    /// Starts mapping the slot recorded last, once its commands are submitted.
+    /// Starts mapping the slot encoded last, once its commands are submitted.
     pub fn submitted(&mut self, submission: wgpu::SubmissionIndex) {
-        let index = *self.in_flight.back().expect("a recorded slot");
+        let index = *self.in_flight.back().expect("an encoded slot");
         let slot = &mut self.slots[index];
         let (tx, rx) = channel();
         slot.buffer.map_async(wgpu::MapMode::Read, .., move |r| {

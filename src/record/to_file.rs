@@ -155,7 +155,7 @@ fn record_frames<S: EndWriting>(
                 Ok(())
             };
             pollster::block_on(driver.advance(gpu, run, &mut encoder, n, take_older))?;
-            ring.record(&mut encoder, run, counted, run.steps_done() - counted);
+            ring.encode(&mut encoder, run, counted, run.steps_done() - counted);
             counted = run.steps_done();
             ring.submitted(gpu.queue.submit([encoder.finish()]));
         } else if ring.in_flight() > 0 {

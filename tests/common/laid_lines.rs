@@ -130,7 +130,7 @@ pub fn step_through(gpu: &Gpu, mut run: AngledRun, mut check: impl FnMut(&Angled
     let driver = Driver::new(&run);
     while run.steps_done() < run.total_steps() {
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
-        assert_eq!(run.record_steps(&mut encoder, 1), 1);
+        assert_eq!(run.encode_steps(&mut encoder, 1), 1);
         gpu.queue.submit([encoder.finish()]);
         driver.collect(gpu, &mut run).unwrap();
         let swaps = u64::from(run.stats().last_step_swaps.unwrap());

@@ -34,7 +34,7 @@ pub fn step_through(
     let driver = Driver::new(run.as_ref());
     while run.steps_done() < run.total_steps() {
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
-        assert_eq!(run.record_steps(&mut encoder, 1), 1);
+        assert_eq!(run.encode_steps(&mut encoder, 1), 1);
         gpu.queue.submit([encoder.finish()]);
         driver.collect(gpu, run.as_mut()).unwrap();
         let state = read_texture(gpu, run.state()).unwrap();

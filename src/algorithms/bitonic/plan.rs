@@ -5,7 +5,7 @@
 
 use crate::gpu::Gpu;
 use crate::gpu::bindings::{compute_buffer, uint_texture};
-use crate::gpu::kernel::{bind_group, one_kernel, record_dispatch, uniform};
+use crate::gpu::kernel::{bind_group, encode_dispatch, one_kernel, uniform};
 use crate::gpu::shaders::BITONIC_PLAN_PROGRAM;
 use crate::intervals::IntervalMap;
 use crate::keys::options::Axis;
@@ -204,9 +204,9 @@ impl PlanKernel {
         PlanKernel { layout, pipeline }
     }
 
-    /// Records filling `plan` from `ids` (an interval-id texture of the picture, written before
+    /// Encodes filling `plan` from `ids` (an interval-id texture of the picture, written before
     /// this runs in `encoder`).
-    pub fn record(&self, gpu: &Gpu, encoder: &mut wgpu::CommandEncoder, ids: &wgpu::Texture, plan: &GpuPlan) {
+    pub fn encode(&self, gpu: &Gpu, encoder: &mut wgpu::CommandEncoder, ids: &wgpu::Texture, plan: &GpuPlan) {
         let p = plan.params;
         let lines = if p.axis == Axis::Rows as u32 { ids.height() } else { ids.width() };
         assert_eq!(lines, p.line_count, "interval ids for the plan's picture");
@@ -223,7 +223,7 @@ impl PlanKernel {
                 plan.units.as_entire_binding(),
             ],
         );
-        record_dispatch(
+        encode_dispatch(
             encoder,
             "bitonic_plan",
             &self.pipeline,

@@ -137,8 +137,8 @@ impl BitonicRun {
                 assert_eq!(found.axis, options.axis, "intervals found along the sort's axis");
                 let plan_kernel = bitonic.plan_kernel.get_or_init(|| PlanKernel::new(gpu));
                 run.use_gpu_intervals(gpu, |encoder, input, ids, plan| {
-                    kernel.record(gpu, encoder, input, ids, found);
-                    plan_kernel.record(gpu, encoder, ids, plan);
+                    kernel.encode(gpu, encoder, input, ids, found);
+                    plan_kernel.encode(gpu, encoder, ids, plan);
                 });
             }
         }
@@ -217,9 +217,9 @@ impl BitonicRun {
         self.wide
     }
 
-    /// Records one dispatch from step `first`: the stages from there that stay within a block
+    /// Encodes one dispatch from step `first`: the stages from there that stay within a block
     /// (at most `budget`), or the one stage that does not. Returns the stages it ran.
-    fn record_dispatch(&mut self, pass: &mut wgpu::ComputePass<'_>, first: u32, budget: u32) -> u32 {
+    fn encode_dispatch(&mut self, pass: &mut wgpu::ComputePass<'_>, first: u32, budget: u32) -> u32 {
         let block = self.block().block;
         let stage = Stage::at(first);
         let local = stage.fits_block(block);
@@ -272,14 +272,14 @@ impl SortRun for BitonicRun {
 
     /// Steps recorded together share dispatches where their stages fit one block; the
     /// exchanges of a shared dispatch are counted at its last step.
-    fn record_from(&mut self, encoder: &mut wgpu::CommandEncoder, first: u32, n: u32) {
+    fn encode_from(&mut self, encoder: &mut wgpu::CommandEncoder, first: u32, n: u32) {
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some("bitonic::steps"),
             timestamp_writes: None,
         });
         let mut done = first;
         while done < first + n {
-            done += self.record_dispatch(&mut pass, done, first + n - done);
+            done += self.encode_dispatch(&mut pass, done, first + n - done);
         }
     }
 
@@ -317,8 +317,8 @@ impl SortRun for BitonicRun {
     }
 
     fn restart(&mut self, encoder: &mut wgpu::CommandEncoder) {
-        self.pictures.record_restart(encoder);
-        self.counters.record_clear_all(encoder);
+        self.pictures.encode_restart(encoder);
+        self.counters.encode_clear_all(encoder);
         self.added.reset();
         self.dispatches = 0;
         self.last_dispatch_stages = 0;

@@ -49,8 +49,8 @@ impl CarriedIntervals {
         replaced
     }
 
-    /// Records copying the map into `ids[0]`, the ids at step 0.
-    pub(super) fn record_restart(&self, encoder: &mut wgpu::CommandEncoder) {
+    /// Encodes copying the map into `ids[0]`, the ids at step 0.
+    pub(super) fn encode_restart(&self, encoder: &mut wgpu::CommandEncoder) {
         let map = self.map.texture();
         encoder.copy_texture_to_texture(map.as_image_copy(), self.ids[0].as_image_copy(), map.size());
     }

@@ -200,10 +200,10 @@ impl ImageSteps {
         })
     }
 
-    /// Records step `step` (0-based; it makes `step + 1` digit passes of `digit_bits` bits of
+    /// Encodes step `step` (0-based; it makes `step + 1` digit passes of `digit_bits` bits of
     /// `key`): its result goes to state texture `(step + 1) % 2`, its moved pixels to the
     /// counter slot at `counter_offset`.
-    pub fn record_step(
+    pub fn encode_step(
         &self,
         encoder: &mut wgpu::CommandEncoder,
         queue: &wgpu::Queue,

@@ -153,9 +153,9 @@ impl RadixRun {
         let mut encoder =
             device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("radix::start") });
         if let MapSource::Gpu(kernel, found) = source {
-            kernel.record(gpu, &mut encoder, run.pictures.input(), run.intervals.map.texture(), found);
+            kernel.encode(gpu, &mut encoder, run.pictures.input(), run.intervals.map.texture(), found);
         }
-        run.intervals.record_restart(&mut encoder);
+        run.intervals.encode_restart(&mut encoder);
         gpu.queue.submit([encoder.finish()]);
         run.restart_ledger();
         Ok(run)
@@ -225,12 +225,12 @@ impl RadixRun {
 impl SortRun for RadixRun {
     ledger_in_field!();
 
-    fn record_from(&mut self, encoder: &mut wgpu::CommandEncoder, first: u32, n: u32) {
-        self.counters.record_clear(encoder, first, n);
+    fn encode_from(&mut self, encoder: &mut wgpu::CommandEncoder, first: u32, n: u32) {
+        self.counters.encode_clear(encoder, first, n);
         if let Some(image) = &self.image {
             for step in first..first + n {
                 let counter = self.counters.dynamic_offset(step);
-                image.record_step(encoder, &self.queue, &self.plan.key, self.plan.digit_bits, step, counter);
+                image.encode_step(encoder, &self.queue, &self.plan.key, self.plan.digit_bits, step, counter);
             }
             return;
         }
@@ -317,8 +317,8 @@ impl SortRun for RadixRun {
     }
 
     fn restart(&mut self, encoder: &mut wgpu::CommandEncoder) {
-        self.pictures.record_restart(encoder);
-        self.intervals.record_restart(encoder);
+        self.pictures.encode_restart(encoder);
+        self.intervals.encode_restart(encoder);
         self.restart_ledger();
     }
 

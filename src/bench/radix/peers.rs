@@ -75,7 +75,7 @@ fn time_once(
 ) -> Result<Duration, String> {
     let (bench, output) = (case.bench, case.output);
     let mut encoder = gpu.device.create_command_encoder(&Default::default());
-    bench.record_reset(&mut encoder, pairs);
+    bench.encode_reset(&mut encoder, pairs);
     caught(gpu, || {
         timer.start(&mut encoder);
         let recorded = if pairs {

@@ -107,9 +107,9 @@ impl Bench {
         Bench { key_bits, ..self }
     }
 
-    /// Records the copy of the pristine input into the sorted buffers (values too for pairs),
+    /// Encodes the copy of the pristine input into the sorted buffers (values too for pairs),
     /// outside any timed span.
-    pub(super) fn record_reset(&self, encoder: &mut wgpu::CommandEncoder, pairs: bool) {
+    pub(super) fn encode_reset(&self, encoder: &mut wgpu::CommandEncoder, pairs: bool) {
         let bytes = u64::from(self.len) * 4;
         encoder.copy_buffer_to_buffer(&self.pristine_keys, 0, &self.keys, 0, bytes);
         if pairs {
@@ -145,7 +145,7 @@ impl Bench {
         record: impl FnOnce(&mut wgpu::CommandEncoder, &SortJob<'_>) -> anyhow::Result<()>,
     ) -> anyhow::Result<Duration> {
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
-        self.record_reset(&mut encoder, true);
+        self.encode_reset(&mut encoder, true);
         let job = if pairs {
             SortJob::pairs(&self.keys, &self.values, self.len)
         } else {
