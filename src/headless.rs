@@ -67,7 +67,7 @@ pub fn default_record_path(settings: &Settings, picture: &Picture) -> PathBuf {
         picture.name,
         settings.algorithm.name(),
         settings.options.key.name(),
-        settings.layout().file_suffix()
+        settings.route().file_suffix()
     ))
 }
 
@@ -114,7 +114,7 @@ pub fn run(settings: &Settings) -> anyhow::Result<()> {
     let max_side = gpu.device.limits().max_texture_dimension_2d;
     let (lines, early_intervals) = match early.and_then(|e| e.take((width, height), max_side)) {
         Some((lines, intervals)) => (lines, Some(intervals)),
-        None => (Lines::of(settings.layout(), (width, height), max_side)?, None),
+        None => (Lines::of(settings.route(), (width, height), max_side)?, None),
     };
     let sorter = Sorter::new(&engine, settings, lines);
     if let Some(sweep) = settings.sweep {

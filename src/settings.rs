@@ -82,8 +82,8 @@ impl Settings {
     }
 
     /// What the lines follow: the path, else straight lines in the direction.
-    pub fn layout(&self) -> crate::angle::Layout {
-        self.path.map_or(crate::angle::Layout::Angle(self.direction), crate::angle::Layout::Path)
+    pub fn route(&self) -> crate::angle::Route {
+        self.path.map_or(crate::angle::Route::Angle(self.direction), crate::angle::Route::Path)
     }
 
     /// The settings a whole sort that nobody watches step by step runs with: the bubble sort in

@@ -8,7 +8,7 @@
 //! `l` becomes row `l` of the line-space picture, its pixels left-aligned in sort order, and
 //! the rest of the row, up to the longest line's length, is padding.
 
-pub use super::layout::Layout;
+pub use super::route::Route;
 use super::{Angle, Slope};
 use crate::intervals::{Cell, IntervalError, IntervalMap, IntervalSettings, IntervalSummary, Mask};
 use crate::keys::options::Axis;
@@ -25,7 +25,7 @@ pub const NO_PIXEL: u32 = u32::MAX;
 /// and kept for every run along it (a clip's frames, the window's restarts).
 #[derive(Clone, Debug)]
 pub struct LineSpace {
-    layout: Layout,
+    route: Route,
     /// One sequence too long for a row, laid out row after row in a picture of the source's
     /// size and sorted as a whole picture.
     wrapped: bool,
@@ -46,8 +46,8 @@ pub struct LineSpace {
 /// Layouts are equal when they lay out the same lines; what is kept from them does not count.
 impl PartialEq for LineSpace {
     fn eq(&self, other: &Self) -> bool {
-        (self.layout, self.wrapped, self.width, self.height)
-            == (other.layout, other.wrapped, other.width, other.height)
+        (self.route, self.wrapped, self.width, self.height)
+            == (other.route, other.wrapped, other.width, other.height)
             && self.places == other.places
     }
 }
@@ -103,7 +103,7 @@ impl LineSpace {
             })
             .collect();
         LineSpace::from_places(
-            Layout::Angle(angle),
+            Route::Angle(angle),
             false,
             (width, height),
             (line_width, lines as u32),
@@ -114,7 +114,7 @@ impl LineSpace {
     /// The layout whose picture pixel `i` (row-major) lies in line-space cell `places[i]` of a
     /// line space of `line_width` x `lines` cells; the other cells are padding.
     pub(crate) fn from_places(
-        layout: Layout,
+        route: Route,
         wrapped: bool,
         (width, height): (u32, u32),
         (line_width, lines): (u32, u32),
@@ -125,7 +125,7 @@ impl LineSpace {
             pixels[place as usize] = index as u32;
         }
         LineSpace {
-            layout,
+            route,
             wrapped,
             width,
             height,
@@ -139,8 +139,8 @@ impl LineSpace {
     }
 
     /// What the lines follow.
-    pub fn layout(&self) -> Layout {
-        self.layout
+    pub fn route(&self) -> Route {
+        self.route
     }
 
     /// Whether line space is one sequence wrapped from row to row (sorted as a whole picture).

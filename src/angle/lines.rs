@@ -3,7 +3,7 @@
 //! which (the interval map, its summary and overlay, starting a run) goes through [`Lines`], so the
 //! window, `--out`, `--record` and `--sweep` treat every angle alike.
 
-use super::line_space::Layout;
+use super::line_space::Route;
 use super::line_space::line_count;
 use super::scatter::LineScatter;
 use super::{Angle, AngledRun, LineSpace};
@@ -99,12 +99,12 @@ impl Lines {
         Ok(Lines::Laid(space))
     }
 
-    /// The lines of `layout` through a picture of `size`; an error when their line space would
+    /// The lines of `route` through a picture of `size`; an error when their line space would
     /// exceed `max_side`.
-    pub fn of(layout: Layout, size: (u32, u32), max_side: u32) -> Result<Self, LinesError> {
-        let choice = match layout {
-            Layout::Angle(angle) => return Ok(Lines::new(angle, size, max_side)?),
-            Layout::Path(choice) => choice,
+    pub fn of(route: Route, size: (u32, u32), max_side: u32) -> Result<Self, LinesError> {
+        let choice = match route {
+            Route::Angle(angle) => return Ok(Lines::new(angle, size, max_side)?),
+            Route::Path(choice) => choice,
         };
         let space = super::path_space::line_space(choice, size, max_side)?;
         // As in `new`: in the browser the space stays on the page's one thread.
@@ -120,20 +120,20 @@ impl Lines {
     }
 
     /// What the lines follow.
-    pub fn layout(&self) -> Layout {
+    pub fn route(&self) -> Route {
         match self {
-            Lines::Axis(axis) => Layout::Angle(Angle::of_axis(*axis)),
-            Lines::Laid(space) => space.layout(),
+            Lines::Axis(axis) => Route::Angle(Angle::of_axis(*axis)),
+            Lines::Laid(space) => space.route(),
         }
     }
 
-    /// Whether these are the lines of `layout` through a picture of `size` (so they need not be
+    /// Whether these are the lines of `route` through a picture of `size` (so they need not be
     /// laid out again).
-    pub fn are_of(&self, layout: Layout, size: (u32, u32)) -> bool {
-        match (self, layout) {
-            (_, Layout::Angle(angle)) => self.are(angle, size),
-            (Lines::Laid(space), _) => space.layout() == layout && space.picture_size() == size,
-            (Lines::Axis(_), Layout::Path(_)) => false,
+    pub fn are_of(&self, route: Route, size: (u32, u32)) -> bool {
+        match (self, route) {
+            (_, Route::Angle(angle)) => self.are(angle, size),
+            (Lines::Laid(space), _) => space.route() == route && space.picture_size() == size,
+            (Lines::Axis(_), Route::Path(_)) => false,
         }
     }
 
@@ -142,7 +142,7 @@ impl Lines {
     pub fn are(&self, angle: Angle, size: (u32, u32)) -> bool {
         match self {
             Lines::Axis(axis) => angle.axis() == Some(*axis),
-            Lines::Laid(space) => space.layout() == Layout::Angle(angle) && space.picture_size() == size,
+            Lines::Laid(space) => space.route() == Route::Angle(angle) && space.picture_size() == size,
         }
     }
 

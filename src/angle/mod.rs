@@ -15,16 +15,16 @@
 //! rounded once to a multiple of `2^-20`, and everything after it is integer arithmetic, so
 //! every front end, the GPU and the CPU model agree exactly.
 
-pub mod layout;
 pub mod line_space;
 pub mod lines;
 pub mod path_space;
+pub mod route;
 pub mod run;
 pub mod scatter;
 
-pub use layout::Layout;
 pub use line_space::LineSpace;
 pub use lines::{AngleError, Lines, LinesError};
+pub use route::Route;
 pub use run::AngledRun;
 
 use crate::keys::options::Axis;

@@ -3,7 +3,7 @@
 //! in a picture of the source's size, to be sorted as one whole picture.
 
 use super::LineSpace;
-use super::line_space::Layout;
+use super::line_space::Route;
 use crate::paths::{Centre, Path, PathChoice, PathKind, geometry};
 use crate::picture::input::scaled_size;
 
@@ -40,14 +40,14 @@ pub fn line_space(
 ) -> Result<LineSpace, PathError> {
     let path = &choice.on((width, height));
     let lines = geometry::lines(path, (width, height));
-    let layout = Layout::Path(choice);
+    let route = Route::Path(choice);
     if path.kind.is_one_sequence() && lines[0].len() as u64 > u64::from(max_side) {
         // Wrapped: sequence position p in cell p of a picture of the source's size.
         let mut places = vec![0u32; lines[0].len()];
         for (position, &pixel) in lines[0].iter().enumerate() {
             places[pixel as usize] = position as u32;
         }
-        return Ok(LineSpace::from_places(layout, true, (width, height), (width, height), places));
+        return Ok(LineSpace::from_places(route, true, (width, height), (width, height), places));
     }
     if let Some(what) = too_large(&lines, max_side) {
         let fits = largest_that_fits(path, (width, height), max_side);
@@ -71,7 +71,7 @@ pub fn line_space(
             places[pixel as usize] = line as u32 * line_width + position as u32;
         }
     }
-    Ok(LineSpace::from_places(layout, false, (width, height), (line_width, lines.len() as u32), places))
+    Ok(LineSpace::from_places(route, false, (width, height), (line_width, lines.len() as u32), places))
 }
 
 /// What of `lines` exceeds `max_side`, if anything: the longest line, or the number of lines.

@@ -16,7 +16,7 @@ impl Running {
             Action::SetAlgorithm(a) => self.change(|s| s.algorithm = a),
             Action::SetKey(k) => self.change(|s| s.options.key = k),
             Action::SetReverse(r) => self.change(|s| s.options.descending = r),
-            Action::SetLayout(layout) => self.session.pending_layout = Some(layout),
+            Action::SetRoute(route) => self.session.pending_route = Some(route),
             Action::SetPassKind(k) => self.change(|s| s.run.pass_kind = k),
             Action::SetRadix(r) => self.change(|s| s.run.radix = r),
             Action::SetCompare(c) => self.change(|s| s.compare = c),
@@ -62,8 +62,8 @@ impl Running {
     /// thing: a new direction is laid out by `lay_out`, which keeps the old one when the new
     /// one's lines do not fit the GPU.
     fn choose(&mut self, next: SortChoice) {
-        if next.layout != self.session.lines.layout() {
-            self.lay_out(next.layout);
+        if next.route != self.session.lines.route() {
+            self.lay_out(next.route);
         } else {
             self.change(|s| s.choose(next));
         }
@@ -89,7 +89,7 @@ impl Running {
         self.ui.say(format!(
             "{}, {} by {}, {order}; {view}{}",
             s.algorithm.title(),
-            s.lines.layout().name(),
+            s.lines.route().name(),
             s.options.key,
             notice.unwrap_or_default()
         ));

@@ -63,7 +63,7 @@ impl Running {
     pub(super) fn file_stem(&self) -> String {
         let s = &self.session;
         let intervals = crate::intervals::file_suffix(s.intervals.mode, s.mask.is_some());
-        let angle = s.lines.layout().file_suffix();
+        let angle = s.lines.route().file_suffix();
         format!("{}-{}-{}{angle}{intervals}", s.picture.name, s.algorithm.name(), s.options.key.name())
     }
 

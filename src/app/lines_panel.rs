@@ -4,7 +4,7 @@
 //! sets it) and its rays.
 
 use super::panel_model::{Action, UiModel};
-use crate::angle::{Angle, Layout};
+use crate::angle::{Angle, Route};
 use crate::controls::commands::{Command, spec_of};
 use crate::paths::{PathChoice, PathKind};
 
@@ -17,11 +17,11 @@ pub fn direction(ui: &mut egui::Ui, model: &UiModel<'_>, actions: &mut Vec<Actio
         counterclockwise.keys_label(),
         clockwise.keys_label()
     );
-    let angle = model.layout.angle();
+    let angle = model.route.angle();
     ui.horizontal(|ui| {
         for (axis, name) in [(Angle::ROWS, "rows"), (Angle::COLUMNS, "columns")] {
             if ui.radio(angle == Some(axis), name).clicked() && angle != Some(axis) {
-                actions.push(Action::SetLayout(Layout::Angle(axis)));
+                actions.push(Action::SetRoute(Route::Angle(axis)));
             }
         }
         let mut degrees = angle.unwrap_or_default().degrees();
@@ -30,7 +30,7 @@ pub fn direction(ui: &mut egui::Ui, model: &UiModel<'_>, actions: &mut Vec<Actio
             && let Ok(next) = Angle::new(degrees)
             && Some(next) != angle
         {
-            actions.push(Action::SetLayout(Layout::Angle(next)));
+            actions.push(Action::SetRoute(Route::Angle(next)));
         }
     });
 }
@@ -39,9 +39,9 @@ pub fn direction(ui: &mut egui::Ui, model: &UiModel<'_>, actions: &mut Vec<Actio
 /// rays, how many.
 pub fn path(ui: &mut egui::Ui, model: &UiModel<'_>, actions: &mut Vec<Action>) {
     let bend = spec_of(model.commands, Command::BendLines);
-    let current = match model.layout {
-        Layout::Path(path) => Some(path),
-        Layout::Angle(_) => None,
+    let current = match model.route {
+        Route::Path(path) => Some(path),
+        Route::Angle(_) => None,
     };
     ui.vertical(|ui| {
         let shown = current.map_or("straight lines", |p| p.kind.name());
@@ -49,7 +49,7 @@ pub fn path(ui: &mut egui::Ui, model: &UiModel<'_>, actions: &mut Vec<Action>) {
             .selected_text(shown)
             .show_ui(ui, |ui| {
                 if ui.selectable_label(current.is_none(), "straight lines").clicked() && current.is_some() {
-                    actions.push(Action::SetLayout(Layout::Angle(Angle::ROWS)));
+                    actions.push(Action::SetRoute(Route::Angle(Angle::ROWS)));
                 }
                 for kind in PathKind::ALL {
                     let chosen = current.is_some_and(|p| p.kind == kind);
@@ -57,7 +57,7 @@ pub fn path(ui: &mut egui::Ui, model: &UiModel<'_>, actions: &mut Vec<Action>) {
                         && !chosen
                     {
                         let (centre, rays) = current.map_or((None, None), |p| (p.centre, p.rays));
-                        actions.push(Action::SetLayout(Layout::Path(PathChoice { kind, centre, rays })));
+                        actions.push(Action::SetRoute(Route::Path(PathChoice { kind, centre, rays })));
                     }
                 }
             })
@@ -77,7 +77,7 @@ pub fn path(ui: &mut egui::Ui, model: &UiModel<'_>, actions: &mut Vec<Action>) {
             };
             ui.label(place).on_hover_text("Shift+click the picture to move the centre");
             if path.centre.is_some() && ui.small_button("middle").clicked() {
-                actions.push(Action::SetLayout(Layout::Path(PathChoice { centre: None, ..path })));
+                actions.push(Action::SetRoute(Route::Path(PathChoice { centre: None, ..path })));
             }
         });
         if path.kind == PathKind::Rays {
@@ -93,7 +93,7 @@ pub fn path(ui: &mut egui::Ui, model: &UiModel<'_>, actions: &mut Vec<Action>) {
                     .changed()
                 {
                     let rays = (count > 0).then_some(count);
-                    actions.push(Action::SetLayout(Layout::Path(PathChoice { rays, ..path })));
+                    actions.push(Action::SetRoute(Route::Path(PathChoice { rays, ..path })));
                 }
                 ui.label("rays");
             });

@@ -1,6 +1,6 @@
 //! The mask brush in the panel: while painting (E), a drag on the picture paints where pixels
 //! may move, or with Shift (or the brush set to *stays*) where they stay; its size, invert, fill
-//! from the intervals in use, and save (the mask's Clear drops it). The result follows live, as
+//! from the intervals in use, and save (the mask's Clear drops it). The sort follows each stroke, as
 //! for any mask.
 
 use super::panel_model::{Action, Brush, UiModel, UiState};

@@ -13,7 +13,7 @@
 //!   and `lens_panel` (the row lens: the line inspected, and its strip of bars), `lines_panel`
 //!   (the panel's rows for straight lines and paths);
 //! - the sort: `session` (what is sorted and how), `lanes`, `lanes_by_time` and `lanes_to_end`
-//!   (the GPU runs shown), `window_intervals` and `live_intervals` (intervals, live), `window_mask`,
+//!   (the GPU runs shown), `window_intervals` and `interval_refresh` (intervals, live), `window_mask`,
 //!   `window_lines` (what the lines follow: an angle or a path);
 //! - files: `dialogs` (files chosen or dropped, and the page's downloads), `files` (open, S),
 //!   `saves` and `texture_reads` (S's copies coming back), `window_recording` and
@@ -29,6 +29,7 @@ pub mod dialogs;
 pub mod display;
 mod files;
 pub mod interval_panel;
+pub mod interval_refresh;
 mod lane_steps;
 pub mod lanes;
 mod lanes_by_time;
@@ -36,7 +37,6 @@ mod lanes_to_end;
 mod lens;
 pub mod lens_panel;
 pub mod lines_panel;
-pub mod live_intervals;
 mod live_take;
 pub mod mask_brush;
 pub mod panel_model;
@@ -60,7 +60,7 @@ pub mod window_size;
 pub mod zoom;
 
 use crate::algorithms::Algorithm;
-use crate::angle::{Layout, Lines};
+use crate::angle::{Lines, Route};
 use crate::controls::commands::{Command, CommandSpec};
 use crate::controls::player::Player;
 use crate::gpu::Gpu;
@@ -72,8 +72,8 @@ use crate::settings::Settings;
 #[cfg(not(target_arch = "wasm32"))]
 use crate::settings::VideoSettings;
 use display::DisplayPipeline;
+use interval_refresh::{IntervalInputs, RefreshThrottle};
 use lanes::{LaneSync, Lanes};
-use live_intervals::{IntervalInputs, RefreshThrottle};
 use panel_model::UiState;
 use platform::BackgroundRecording;
 use std::path::PathBuf;
@@ -220,8 +220,8 @@ struct Session {
     intervals_made_from: IntervalInputs,
     throttle: RefreshThrottle,
     /// An angle dragged in the panel and not yet laid out, and how often lay-outs may run.
-    pending_layout: Option<Layout>,
-    layout_throttle: RefreshThrottle,
+    pending_route: Option<Route>,
+    route_throttle: RefreshThrottle,
     /// Whether the intervals are drawn over the pictures.
     show_intervals: bool,
 }

@@ -8,7 +8,7 @@ use super::zoom::Zoom;
 use crate::algorithms::Algorithm;
 use crate::algorithms::odd_even::PassKind;
 use crate::algorithms::radix::RadixSettings;
-use crate::angle::Layout;
+use crate::angle::Route;
 use crate::controls::commands::{Command, CommandSpec};
 use crate::intervals::IntervalSettings;
 use crate::keys::SortKey;
@@ -26,7 +26,7 @@ pub enum Action {
     /// Largest first or not.
     SetReverse(bool),
     /// What the lines follow (rows, columns, degrees, or a path and its centre).
-    SetLayout(Layout),
+    SetRoute(Route),
     /// Compute or fragment.
     SetPassKind(PassKind),
     /// Radix digit width, key bits, scope, sub-steps.
@@ -116,7 +116,7 @@ pub struct UiModel<'a> {
     /// Largest first.
     pub reverse: bool,
     /// What the lines follow.
-    pub layout: Layout,
+    pub route: Route,
     /// Side by side.
     pub compare: bool,
     /// How side-by-side lanes keep together.

@@ -4,7 +4,7 @@
 
 use super::panel_model::{Action, UiModel, UiState};
 use super::zoom::Zoom;
-use crate::angle::Layout;
+use crate::angle::Route;
 use crate::paths::{Centre, PathChoice, PathKind};
 
 /// Height of a side-by-side lane's label, in points.
@@ -111,9 +111,9 @@ pub fn pictures(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, act
         if clicked
             && shift
             && let Some(p) = response.interact_pointer_pos()
-            && let Some(layout) = centred_at(model.layout, rect, model.size, p)
+            && let Some(route) = centred_at(model.route, rect, model.size, p)
         {
-            actions.push(Action::SetLayout(layout));
+            actions.push(Action::SetRoute(route));
         } else if clicked && let Some(p) = response.interact_pointer_pos().filter(|p| rect.contains(*p)) {
             let (x, y) = to_picture(p);
             actions.push(Action::Inspect(x, y));
@@ -136,19 +136,19 @@ pub fn pictures(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, act
     }
 }
 
-/// What a Shift+click at `at` on a picture drawn in `rect` makes of `layout`: its path centred
+/// What a Shift+click at `at` on a picture drawn in `rect` makes of `route`: its path centred
 /// there (to half a pixel, inside the picture or not), or rings around it when the lines are
 /// straight or the Hilbert curve (which has no centre).
-fn centred_at(layout: Layout, rect: egui::Rect, size: (u32, u32), at: egui::Pos2) -> Option<Layout> {
+fn centred_at(route: Route, rect: egui::Rect, size: (u32, u32), at: egui::Pos2) -> Option<Route> {
     let half = |v: f32| f64::from((v * 2.0).round()) / 2.0;
     let x = half((at.x - rect.min.x) / rect.width() * size.0 as f32);
     let y = half((at.y - rect.min.y) / rect.height() * size.1 as f32);
     let centre = Centre::at(x, y).ok()?;
-    let path = match layout {
-        Layout::Path(path) if path.kind.has_centre() => path,
+    let path = match route {
+        Route::Path(path) if path.kind.has_centre() => path,
         _ => PathChoice { kind: PathKind::Rings, centre: None, rays: None },
     };
-    Some(Layout::Path(PathChoice { centre: Some(centre), ..path }))
+    Some(Route::Path(PathChoice { centre: Some(centre), ..path }))
 }
 
 fn fit_zoom(model: &UiModel<'_>, area: egui::Rect, ppp: f32) -> Zoom {

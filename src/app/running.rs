@@ -2,8 +2,8 @@
 //! actions, passes run within the frame budget, the panel model built and drawn, frames counted.
 
 use super::display::DisplayPipeline;
+use super::interval_refresh::{IntervalInputs, RefreshThrottle};
 use super::lanes::{LaneSync, Lanes, Pace};
-use super::live_intervals::{IntervalInputs, RefreshThrottle};
 use super::panel_model::{Action, LaneView, UiModel, UiState};
 use super::platform::Recorder;
 #[cfg(not(target_arch = "wasm32"))]
@@ -90,13 +90,13 @@ impl Running {
             ui.mask_path = mask.path.display().to_string();
         }
         let lines = Lines::of(
-            given.layout(),
+            given.route(),
             picture.pixels.dimensions(),
             gpu.device.limits().max_texture_dimension_2d,
         )?;
         let sort_options = lines.sort_options(given.options);
         let intervals_made_from =
-            IntervalInputs::new(&given.intervals, mask.as_ref().map(|m| m.id), lines.layout());
+            IntervalInputs::new(&given.intervals, mask.as_ref().map(|m| m.id), lines.route());
         let interval_map = window_intervals::compute_intervals(
             &lines,
             &picture.pixels,
@@ -128,8 +128,8 @@ impl Running {
             interval_map,
             intervals_made_from,
             throttle: RefreshThrottle::default(),
-            pending_layout: None,
-            layout_throttle: RefreshThrottle::default(),
+            pending_route: None,
+            route_throttle: RefreshThrottle::default(),
             show_intervals: false,
         };
         log::info!("window on {}", gpu.describe());
@@ -213,7 +213,7 @@ impl Running {
             || self.taking()
             || self.quit_after.is_some()
             || self.intervals_pending()
-            || self.session.pending_layout.is_some()
+            || self.session.pending_route.is_some()
             || self.session.lanes.counts_pending()
             || self.saves.pending()
             || self.lens.as_ref().is_some_and(super::lens::WindowLens::pending)
@@ -243,7 +243,7 @@ impl Running {
         self.check_live_opening();
         self.advance_live();
         self.refresh_intervals(now);
-        self.apply_pending_layout(now);
+        self.apply_pending_route(now);
         self.step(seconds);
         self.keep_frame_sorting();
         self.read_lens();
@@ -261,7 +261,7 @@ impl Running {
             radix: self.session.run.radix,
             key: self.session.options.key,
             reverse: self.session.options.descending,
-            layout: self.session.pending_layout.unwrap_or(self.session.lines.layout()),
+            route: self.session.pending_route.unwrap_or(self.session.lines.route()),
             compare: self.session.compare,
             sync: self.session.sync,
             step_noun: self.session.step_noun(),

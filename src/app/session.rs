@@ -58,14 +58,14 @@ impl Session {
             algorithm: self.algorithm,
             key: self.options.key,
             descending: self.options.descending,
-            layout: self.lines.layout(),
+            route: self.lines.route(),
             settings: self.run,
             compare: self.compare,
             sync: self.sync,
         }
     }
 
-    /// Takes `choice` but its layout (the lines are laid out by `Running::lay_out`, which may
+    /// Takes `choice` but its route (the lines are laid out by `Running::lay_out`, which may
     /// refuse one); the lanes follow at their next start.
     pub(super) fn choose(&mut self, choice: SortChoice) {
         self.algorithm = choice.algorithm;

@@ -1,11 +1,11 @@
-//! The window's intervals: the map computed from the session's settings and mask, the live update
+//! The window's intervals: the map computed from the session's settings and mask, the update
 //! as the controls move (every lane restarted in the new intervals, the player carried on as
-//! [`live_intervals::resume_after_new_intervals`] says), masks loaded and cleared, and the
+//! [`interval_refresh::resume_after_new_intervals`] says), masks loaded and cleared, and the
 //! intervals drawn over the pictures.
 
 use super::Running;
 use super::dialogs::Chosen;
-use super::live_intervals::{self, IntervalInputs, PlayerPosition, Resume};
+use super::interval_refresh::{self, IntervalInputs, PlayerPosition, Resume};
 use super::window_mask::{FitTo, WindowMask};
 use crate::angle::Lines;
 use crate::controls::player::Stepper;
@@ -32,7 +32,7 @@ impl Running {
     /// What the intervals would be made from now.
     fn interval_inputs(&self) -> IntervalInputs {
         let s = &self.session;
-        IntervalInputs::new(&s.intervals, s.mask.as_ref().map(|m| m.id), s.lines.layout())
+        IntervalInputs::new(&s.intervals, s.mask.as_ref().map(|m| m.id), s.lines.route())
     }
 
     /// Whether the controls have changed the intervals since the lanes' map was made.
@@ -77,7 +77,7 @@ impl Running {
         let s = &mut self.session;
         s.player.stop();
         let notices = s.lanes.restart_within(&s.lines, s.options, s.interval_map.as_ref());
-        match live_intervals::resume_after_new_intervals(at) {
+        match interval_refresh::resume_after_new_intervals(at) {
             Resume::Play => s.player.apply(super::Command::PlayPause, &mut s.lanes),
             Resume::ToEnd => {
                 let end = s.lanes.total_steps();

@@ -3,7 +3,7 @@
 //! it lays through the picture.
 
 use super::Running;
-use crate::angle::{Layout, Lines};
+use crate::angle::{Lines, Route};
 use crate::keys::options::Axis;
 use web_time::Instant;
 
@@ -13,13 +13,13 @@ impl Running {
         self.gpu.device.limits().max_texture_dimension_2d
     }
 
-    /// Sorts along `layout` from now on, starting over from the input; a line space too large
+    /// Sorts along `route` from now on, starting over from the input; a line space too large
     /// for the GPU leaves the lines as they were and shows why.
-    pub(super) fn lay_out(&mut self, layout: Layout) {
-        // A key pressed during a drag wins over the layout the drag left pending.
-        self.session.pending_layout = None;
+    pub(super) fn lay_out(&mut self, route: Route) {
+        // A key pressed during a drag wins over the route the drag left pending.
+        self.session.pending_route = None;
         let size = self.session.picture.pixels.dimensions();
-        match Lines::of(layout, size, self.max_side()) {
+        match Lines::of(route, size, self.max_side()) {
             Ok(lines) => self.change(|s| s.set_lines(lines)),
             Err(e) => self.ui.error(e.to_string()),
         }
@@ -28,14 +28,14 @@ impl Running {
     /// Lays out what the panel asked for when the throttle allows: a drag of the angle changes
     /// it every frame, and each lay-out restarts every lane, so at most one runs per 50 ms (or
     /// per twice the last one's cost); the last one asked for is always applied.
-    pub(super) fn apply_pending_layout(&mut self, now: Instant) {
-        if self.session.pending_layout.is_none() || !self.session.layout_throttle.ready(now) {
+    pub(super) fn apply_pending_route(&mut self, now: Instant) {
+        if self.session.pending_route.is_none() || !self.session.route_throttle.ready(now) {
             return;
         }
-        if let Some(layout) = self.session.pending_layout.take() {
+        if let Some(route) = self.session.pending_route.take() {
             let started = Instant::now();
-            self.lay_out(layout);
-            self.session.layout_throttle.done(started, started.elapsed());
+            self.lay_out(route);
+            self.session.route_throttle.done(started, started.elapsed());
         }
     }
 
@@ -43,11 +43,11 @@ impl Running {
     /// follows the middle); when they no longer fit it, sorts rows and says why.
     pub(super) fn fit_lines_to_picture(&mut self) {
         let s = &self.session;
-        let (layout, size) = (s.lines.layout(), s.picture.pixels.dimensions());
-        if s.lines.are_of(layout, size) {
+        let (route, size) = (s.lines.route(), s.picture.pixels.dimensions());
+        if s.lines.are_of(route, size) {
             return;
         }
-        let lines = Lines::of(layout, size, self.max_side()).unwrap_or_else(|e| {
+        let lines = Lines::of(route, size, self.max_side()).unwrap_or_else(|e| {
             self.ui.error(format!("{e}; sorting rows"));
             Lines::Axis(Axis::Rows)
         });

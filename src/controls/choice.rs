@@ -6,8 +6,8 @@
 use super::commands::Command;
 use super::lane_plan::LaneSync;
 use crate::algorithms::{Algorithm, RunSettings};
-use crate::angle::Layout;
-use crate::angle::layout::TURN_DEGREES;
+use crate::angle::Route;
+use crate::angle::route::TURN_DEGREES;
 use crate::keys::SortKey;
 use crate::keys::options::Scope;
 use crate::keys::radix_key::next_digit_bits;
@@ -22,7 +22,7 @@ pub struct SortChoice {
     /// Largest key first (X).
     pub descending: bool,
     /// What the lines follow (A, `[`, `]`, B).
-    pub layout: Layout,
+    pub route: Route,
     /// Pass kind (T), phases per step, radix digit width (D), scope (W) and sub-steps (U).
     pub settings: RunSettings,
     /// Every algorithm side by side (C).
@@ -41,10 +41,10 @@ impl SortChoice {
             Command::ChooseAlgorithm(algorithm) => next.algorithm = algorithm,
             Command::CycleKey => next.key = self.key.next(),
             Command::ToggleReverse => next.descending = !self.descending,
-            Command::ToggleAxis => next.layout = self.layout.toggled_axis(),
-            Command::TurnClockwise => next.layout = self.layout.turned(TURN_DEGREES),
-            Command::TurnCounterclockwise => next.layout = self.layout.turned(-TURN_DEGREES),
-            Command::BendLines => next.layout = self.layout.bent(),
+            Command::ToggleAxis => next.route = self.route.toggled_axis(),
+            Command::TurnClockwise => next.route = self.route.turned(TURN_DEGREES),
+            Command::TurnCounterclockwise => next.route = self.route.turned(-TURN_DEGREES),
+            Command::BendLines => next.route = self.route.bent(),
             Command::TogglePassKind => next.settings.pass_kind = self.settings.pass_kind.toggled(),
             Command::CycleDigitBits => radix.digit_bits = next_digit_bits(radix.digit_bits),
             Command::ToggleScope => {
@@ -81,7 +81,7 @@ mod tests {
             algorithm: Algorithm::OddEven,
             key: SortKey::Luma,
             descending: false,
-            layout: Layout::default(),
+            route: Route::default(),
             settings: RunSettings {
                 pass_kind: PassKind::Compute,
                 phases_per_step: 1,
@@ -98,7 +98,7 @@ mod tests {
     }
 
     fn degrees(c: SortChoice) -> f64 {
-        c.layout.angle().expect("straight lines").degrees()
+        c.route.angle().expect("straight lines").degrees()
     }
 
     #[test]
@@ -115,20 +115,20 @@ mod tests {
     #[test]
     fn a_toggles_rows_and_columns_and_brackets_turn_15_degrees() {
         let s = start();
-        assert_eq!(times(s, Command::ToggleAxis, 1).layout, Layout::Angle(Angle::COLUMNS));
-        assert_eq!(times(s, Command::ToggleAxis, 2).layout, Layout::Angle(Angle::ROWS));
+        assert_eq!(times(s, Command::ToggleAxis, 1).route, Route::Angle(Angle::COLUMNS));
+        assert_eq!(times(s, Command::ToggleAxis, 2).route, Route::Angle(Angle::ROWS));
         // `]` turns clockwise on screen: rows (0°) to 15°; `[` the other way, to 345°.
         assert_eq!(degrees(times(s, Command::TurnClockwise, 1)), 15.0);
         assert_eq!(degrees(times(s, Command::TurnCounterclockwise, 1)), 345.0);
         assert_eq!(degrees(times(s, Command::TurnClockwise, 6)), 90.0);
-        assert_eq!(times(s, Command::TurnClockwise, 6).layout, Layout::Angle(Angle::COLUMNS));
+        assert_eq!(times(s, Command::TurnClockwise, 6).route, Route::Angle(Angle::COLUMNS));
         let turned = times(s, Command::TurnClockwise, 2);
         assert_eq!(turned.after(Command::TurnCounterclockwise).map(degrees), Some(15.0));
         // B bends straight lines into rings, and back to rows after the Hilbert curve.
-        assert_eq!(times(s, Command::BendLines, 1).layout.name(), "rings around the middle");
-        assert_eq!(times(turned, Command::BendLines, 5).layout, Layout::Angle(Angle::ROWS));
+        assert_eq!(times(s, Command::BendLines, 1).route.name(), "rings around the middle");
+        assert_eq!(times(turned, Command::BendLines, 5).route, Route::Angle(Angle::ROWS));
         // From any angle but rows, A goes to rows.
-        assert_eq!(turned.after(Command::ToggleAxis).map(|c| c.layout), Some(Layout::Angle(Angle::ROWS)));
+        assert_eq!(turned.after(Command::ToggleAxis).map(|c| c.route), Some(Route::Angle(Angle::ROWS)));
     }
 
     #[test]
@@ -165,7 +165,7 @@ mod tests {
                 format!("{:?}", c.algorithm),
                 format!("{:?}", c.key),
                 format!("{}", c.descending),
-                c.layout.name(),
+                c.route.name(),
                 format!("{:?}", c.settings.pass_kind),
                 format!("{}", r.digit_bits),
                 format!("{:?}", r.scope),

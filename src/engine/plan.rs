@@ -29,7 +29,7 @@ pub fn plan<'a>(
     {
         return (lines.clone(), None, Some(whole_lines_notice(algorithm, &e)));
     }
-    let along = lines.layout().name();
+    let along = lines.route().name();
     let notice = match e {
         IntervalMapError::WholePictureAtAngle => format!(
             "{} sorts the whole picture as one sequence, not along {along}: its whole-picture scope has no lines to follow (W sorts lines)",

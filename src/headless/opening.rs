@@ -62,7 +62,7 @@ impl EarlyIntervals {
         }
         let start = Instant::now();
         let size = picture.dimensions();
-        let lines = Lines::of(settings.layout(), size, u32::MAX).ok()?;
+        let lines = Lines::of(settings.route(), size, u32::MAX).ok()?;
         let intervals = if settings.uses_intervals() {
             lines.intervals(picture, &settings.intervals, mask)
         } else {

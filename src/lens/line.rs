@@ -2,7 +2,7 @@
 //! sorts (rows, columns, or lines at an angle), and where that line lies in the run's state
 //! (the picture itself, or a row of line space).
 
-use crate::angle::{Layout, Lines};
+use crate::angle::{Lines, Route};
 use crate::keys::options::Axis;
 
 /// One line of a run, as the lens reads and draws it.
@@ -77,9 +77,9 @@ impl LensLine {
                     let pixel = space.pixel_at(line as usize, p as usize).expect("inside the line") as u32;
                     (pixel % width, pixel / width)
                 };
-                let marks = match space.layout() {
-                    Layout::Angle(_) => vec![vec![point(0), point(len - 1)]],
-                    Layout::Path(_) => trace((0..len).map(point)),
+                let marks = match space.route() {
+                    Route::Angle(_) => vec![vec![point(0), point(len - 1)]],
+                    Route::Path(_) => trace((0..len).map(point)),
                 };
                 LensLine {
                     index: line,
@@ -89,7 +89,7 @@ impl LensLine {
                     unit: (1, 0),
                     ends: [point(0), point(len - 1)],
                     marks,
-                    name: format!("line {line} {}", space.layout()),
+                    name: format!("line {line} {}", space.route()),
                 }
             }
         }
@@ -144,7 +144,7 @@ mod tests {
 
     #[test]
     fn a_path_line_is_marked_through_its_pixels_broken_where_it_jumps() {
-        let lines = Lines::of(Layout::Angle(Angle::ROWS).bent(), (9, 7), 4096).unwrap();
+        let lines = Lines::of(Route::Angle(Angle::ROWS).bent(), (9, 7), 4096).unwrap();
         // Ring 4 around (4.5, 3.5) reaches past the 9x7 picture's top and bottom: an arc on the
         // left, and one on the right drawn as the ring's end closing on its start at 0°.
         let line = LensLine::through(&lines, (9, 7), (8, 3));

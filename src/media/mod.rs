@@ -197,7 +197,7 @@ pub fn sort_clip_watched(
         other => other,
     };
     let mask = mask.map(|m| if m.dimensions() == size { m } else { m.resized(size.0, size.1) });
-    let lines = crate::angle::Lines::of(settings.layout(), size, device_side)?;
+    let lines = crate::angle::Lines::of(settings.route(), size, device_side)?;
     let engine = crate::engine::Engine::new(std::sync::Arc::new(gpu));
     let gpu = engine.gpu();
     let sorter = Sorter::new(&engine, settings, lines);

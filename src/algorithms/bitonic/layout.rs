@@ -35,14 +35,14 @@ pub struct BitonicParams {
 
 /// How a unit's pixels are ranked in workgroup memory and whether intervals are kept there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Layout {
+pub(super) struct RankWords {
     /// The origin takes a second word: the key's bits and the origin's do not fit one.
     pub(super) wide: bool,
     /// Each position's interval is kept beside its rank.
     pub(super) intervals: bool,
 }
 
-impl Layout {
+impl RankWords {
     pub(super) fn bytes_per_position(self) -> u32 {
         4 * (1 + u32::from(self.wide) + u32::from(self.intervals))
     }
@@ -54,7 +54,7 @@ impl Layout {
 
 /// The largest block (a power of two) of positions that workgroup memory of `limit` bytes holds
 /// with `layout`, at most `max_block`.
-pub(super) fn block_for(limit: u32, layout: Layout, max_block: u32) -> u32 {
+pub(super) fn block_for(limit: u32, layout: RankWords, max_block: u32) -> u32 {
     let positions = limit.saturating_sub(WORKGROUP_OVERHEAD_BYTES) / layout.bytes_per_position();
     let block = if positions == 0 { 1 } else { 1 << positions.ilog2() };
     block.min(1 << max_block.max(2).ilog2()).max(2)
@@ -71,10 +71,10 @@ mod tests {
 
     #[test]
     fn blocks_are_powers_of_two_that_fit_workgroup_memory() {
-        let narrow = Layout { wide: false, intervals: false };
+        let narrow = RankWords { wide: false, intervals: false };
         assert_eq!(block_for(16384, narrow, u32::MAX), 2048);
         assert_eq!(block_for(49152, narrow, u32::MAX), 8192);
-        assert_eq!(block_for(49152, Layout { wide: true, intervals: true }, u32::MAX), 2048);
+        assert_eq!(block_for(49152, RankWords { wide: true, intervals: true }, u32::MAX), 2048);
         assert_eq!(block_for(49152, narrow, 100), 64);
     }
 }

@@ -1,7 +1,7 @@
 //! The bitonic network's kernels: `global_stage`, and `sort_blocks` and `sort_lines` built for
 //! each rank layout, block and line length that runs ask for.
 
-use super::layout::{LINES_OVERHEAD_BYTES, Layout, block_for};
+use super::layout::{LINES_OVERHEAD_BYTES, RankWords, block_for};
 use super::plan::PlanKernel;
 use crate::gpu::Gpu;
 use crate::gpu::bindings::{compute_buffer, storage_target, uint_texture};
@@ -158,12 +158,12 @@ impl Bitonic {
     }
 
     /// The largest block workgroup memory holds with `layout`.
-    pub(super) fn device_block(&self, layout: Layout) -> u32 {
+    pub(super) fn device_block(&self, layout: RankWords) -> u32 {
         block_for(self.device.limits().max_compute_workgroup_storage_size, layout, self.tuning.max_block)
     }
 
     /// `sort_blocks` for `layout` with blocks of `block` positions, built on first use.
-    pub(super) fn block_pipeline(&self, layout: Layout, block: u32) -> BlockPipeline {
+    pub(super) fn block_pipeline(&self, layout: RankWords, block: u32) -> BlockPipeline {
         let mut built = self.built.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         if let Some((_, pipeline)) = built.iter().find(|(key, _)| *key == (layout.index(), block)) {
             return pipeline.clone();

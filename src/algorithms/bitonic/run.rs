@@ -1,7 +1,7 @@
 //! One picture being sorted by the bitonic network: its plan, textures and counters, and the
 //! dispatches its steps record.
 
-use super::layout::{BitonicParams, LINE_RANK_BITS, Layout, bits_of};
+use super::layout::{BitonicParams, LINE_RANK_BITS, RankWords, bits_of};
 use super::pipelines::{Bitonic, BlockPipeline, GLOBAL_WORKGROUP};
 use super::plan::{GpuPlan, Plan, PlanKernel};
 use super::stage::{Stage, stage_count};
@@ -75,8 +75,8 @@ impl BitonicRun {
         let wide = bits_of(options.key.max_value()) + bits_of(line_len.saturating_sub(1)) > 32;
         // Whole lines take blocks no larger than the line (less workgroup memory, more
         // workgroups at once); units within intervals pack whole intervals into the largest block.
-        let whole = Layout { wide, intervals: false };
-        let within_intervals = Layout { wide, intervals: true };
+        let whole = RankWords { wide, intervals: false };
+        let within_intervals = RankWords { wide, intervals: true };
         let line_block = bitonic.device_block(whole).min(line_len.max(2).next_power_of_two());
         let blocks = [
             bitonic.block_pipeline(whole, line_block),

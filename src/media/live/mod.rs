@@ -152,7 +152,7 @@ pub fn record(
         }
         _ => Vec::new(),
     };
-    let lines = crate::angle::Lines::of(settings.layout(), size, device_side)?;
+    let lines = crate::angle::Lines::of(settings.route(), size, device_side)?;
     let engine = crate::engine::Engine::new(std::sync::Arc::new(gpu));
     let gpu = engine.gpu();
     let sorter = Sorter::new(&engine, settings, lines);

@@ -224,10 +224,10 @@ impl ClipPlayer for WindowClip {
             mask: s.mask.as_ref().map(|m| m.path.clone()),
             algorithm: s.algorithm,
             options: s.options,
-            direction: s.lines.layout().angle().unwrap_or_default(),
-            path: match s.lines.layout() {
-                crate::angle::Layout::Path(path) => Some(path),
-                crate::angle::Layout::Angle(_) => None,
+            direction: s.lines.route().angle().unwrap_or_default(),
+            path: match s.lines.route() {
+                crate::angle::Route::Path(path) => Some(path),
+                crate::angle::Route::Angle(_) => None,
             },
             run: s.run,
             phases_per_step_given: false,

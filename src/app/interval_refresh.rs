@@ -1,12 +1,12 @@
 //! When the window computes its interval map anew, and where the sort goes afterwards: the pure
-//! rules behind the interval controls' live update.
+//! rules behind the interval controls' update while a slider moves.
 //!
 //! The map depends on the interval settings the mode reads, the mask and the direction; the window
 //! compares those ([`IntervalInputs`]) every frame, recomputes when they differ, but no more often
 //! than [`RefreshThrottle`] allows while a slider is being dragged, and then restarts every
 //! lane in the new intervals and carries on as [`resume_after_new_intervals`] says.
 
-use crate::angle::Layout;
+use crate::angle::Route;
 use crate::intervals::IntervalSettings;
 use web_time::{Duration, Instant};
 
@@ -19,13 +19,13 @@ pub struct IntervalInputs {
     /// Which mask is loaded: a number that changes with every load or clear; `None` without one.
     pub mask: Option<u64>,
     /// What the lines follow.
-    pub layout: Layout,
+    pub route: Route,
 }
 
 impl IntervalInputs {
     /// The inputs of these settings, mask and lines.
-    pub fn new(settings: &IntervalSettings, mask: Option<u64>, layout: Layout) -> Self {
-        IntervalInputs { settings: settings.relevant(), mask, layout }
+    pub fn new(settings: &IntervalSettings, mask: Option<u64>, route: Route) -> Self {
+        IntervalInputs { settings: settings.relevant(), mask, route }
     }
 
     /// Whether the sort runs within intervals at all: a mode other than none, or a mask.
@@ -106,7 +106,7 @@ mod tests {
     use crate::intervals::{IntervalMode, Threshold};
     use crate::keys::SortKey;
 
-    const ROWS: Layout = Layout::Angle(Angle::ROWS);
+    const ROWS: Route = Route::Angle(Angle::ROWS);
 
     #[test]
     fn inputs_differ_only_when_the_intervals_would() {
@@ -121,9 +121,9 @@ mod tests {
             IntervalInputs::new(&threshold, Some(1), ROWS),
             IntervalInputs::new(&threshold, Some(2), ROWS)
         );
-        assert_ne!(a, IntervalInputs::new(&threshold, None, Layout::Angle(Angle::COLUMNS)));
-        assert_ne!(a, IntervalInputs::new(&threshold, None, Layout::Angle(Angle::new(30.0).unwrap())));
-        let rings = Layout::Angle(Angle::ROWS).bent();
+        assert_ne!(a, IntervalInputs::new(&threshold, None, Route::Angle(Angle::COLUMNS)));
+        assert_ne!(a, IntervalInputs::new(&threshold, None, Route::Angle(Angle::new(30.0).unwrap())));
+        let rings = Route::Angle(Angle::ROWS).bent();
         assert_ne!(a, IntervalInputs::new(&threshold, None, rings));
         assert!(a.uses_interval_map());
         let plain = IntervalInputs::new(&IntervalSettings::default(), None, ROWS);

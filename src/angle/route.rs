@@ -12,59 +12,59 @@ pub const TURN_DEGREES: f64 = 15.0;
 
 /// What the lines of a sort follow.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Layout {
+pub enum Route {
     /// Straight lines at an angle.
     Angle(Angle),
     /// The lines of a path (its centre the picture's middle unless chosen).
     Path(PathChoice),
 }
 
-impl Default for Layout {
+impl Default for Route {
     fn default() -> Self {
-        Layout::Angle(Angle::ROWS)
+        Route::Angle(Angle::ROWS)
     }
 }
 
-impl Layout {
+impl Route {
     /// The angle of straight lines; `None` for a path.
     pub fn angle(self) -> Option<Angle> {
         match self {
-            Layout::Angle(angle) => Some(angle),
-            Layout::Path(_) => None,
+            Route::Angle(angle) => Some(angle),
+            Route::Path(_) => None,
         }
     }
 
     /// How messages name it: "rows", "columns", "lines at 30°", "rings around the middle".
     pub fn name(self) -> String {
         match self {
-            Layout::Angle(a) if a == Angle::ROWS => Axis::Rows.name().to_string(),
-            Layout::Angle(a) if a == Angle::COLUMNS => Axis::Columns.name().to_string(),
-            Layout::Angle(a) => format!("lines at {a}°"),
-            Layout::Path(path) => path.to_string(),
+            Route::Angle(a) if a == Angle::ROWS => Axis::Rows.name().to_string(),
+            Route::Angle(a) if a == Angle::COLUMNS => Axis::Columns.name().to_string(),
+            Route::Angle(a) => format!("lines at {a}°"),
+            Route::Path(path) => path.to_string(),
         }
     }
 
     /// What file names say of it: nothing for rows, `-angle30`, `-rings`...
     pub fn file_suffix(self) -> String {
         match self {
-            Layout::Angle(angle) => angle.file_suffix(),
-            Layout::Path(path) => format!("-{}", path.kind.name()),
+            Route::Angle(angle) => angle.file_suffix(),
+            Route::Path(path) => format!("-{}", path.kind.name()),
         }
     }
 
     /// Where A goes: rows to columns, anything else to rows.
-    pub fn toggled_axis(self) -> Layout {
-        Layout::Angle(if self == Layout::Angle(Angle::ROWS) { Angle::COLUMNS } else { Angle::ROWS })
+    pub fn toggled_axis(self) -> Route {
+        Route::Angle(if self == Route::Angle(Angle::ROWS) { Angle::COLUMNS } else { Angle::ROWS })
     }
 
     /// Turned by `degrees` (`[` and `]`); a path turns from rows.
-    pub fn turned(self, degrees: f64) -> Layout {
-        Layout::Angle(self.angle().unwrap_or(Angle::ROWS).turned(degrees))
+    pub fn turned(self, degrees: f64) -> Route {
+        Route::Angle(self.angle().unwrap_or(Angle::ROWS).turned(degrees))
     }
 
     /// Where B goes: straight lines to rings, then rays, the spiral, the Hilbert curve, and back
     /// to rows; a path's centre and rays are kept.
-    pub fn bent(self) -> Layout {
+    pub fn bent(self) -> Route {
         let next = |kind| match kind {
             PathKind::Rings => Some(PathKind::Rays),
             PathKind::Rays => Some(PathKind::Spiral),
@@ -72,21 +72,21 @@ impl Layout {
             PathKind::Hilbert => None,
         };
         match self {
-            Layout::Angle(_) => Layout::Path(PathChoice { kind: PathKind::Rings, centre: None, rays: None }),
-            Layout::Path(path) => match next(path.kind) {
-                Some(kind) => Layout::Path(PathChoice { kind, ..path }),
-                None => Layout::Angle(Angle::ROWS),
+            Route::Angle(_) => Route::Path(PathChoice { kind: PathKind::Rings, centre: None, rays: None }),
+            Route::Path(path) => match next(path.kind) {
+                Some(kind) => Route::Path(PathChoice { kind, ..path }),
+                None => Route::Angle(Angle::ROWS),
             },
         }
     }
 }
 
-impl fmt::Display for Layout {
+impl fmt::Display for Route {
     /// As line names end: "at 30°", "of rings around the middle".
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Layout::Angle(angle) => write!(f, "at {angle}"),
-            Layout::Path(path) => write!(f, "of {path}"),
+            Route::Angle(angle) => write!(f, "at {angle}"),
+            Route::Path(path) => write!(f, "of {path}"),
         }
     }
 }
@@ -97,8 +97,8 @@ mod tests {
     use crate::paths::Centre;
 
     #[test]
-    fn layouts_are_named_turned_toggled_and_bent() {
-        let at = |d: f64| Layout::Angle(Angle::new(d).unwrap());
+    fn routes_are_named_turned_toggled_and_bent() {
+        let at = |d: f64| Route::Angle(Angle::new(d).unwrap());
         assert_eq!(at(0.0).name(), "rows");
         assert_eq!(at(-270.0).name(), "columns");
         assert_eq!(at(22.5).name(), "lines at 22.5°");
@@ -110,14 +110,14 @@ mod tests {
         assert_eq!(rings.file_suffix(), "-rings");
         assert_eq!(rings.toggled_axis(), at(0.0));
         assert_eq!(rings.turned(15.0), at(15.0));
-        let centred = Layout::Path(PathChoice {
+        let centred = Route::Path(PathChoice {
             kind: PathKind::Rays,
             centre: Some(Centre::at(3.0, 4.5).unwrap()),
             rays: Some(9),
         });
         assert_eq!(centred.name(), "9 rays around (3, 4.5)");
         let kinds: Vec<String> =
-            std::iter::successors(Some(rings), |l| Some(l.bent())).take(5).map(Layout::name).collect();
+            std::iter::successors(Some(rings), |l| Some(l.bent())).take(5).map(Route::name).collect();
         assert_eq!(
             kinds,
             [
@@ -130,7 +130,7 @@ mod tests {
         );
         assert!(matches!(
             centred.bent(),
-            Layout::Path(PathChoice { kind: PathKind::Spiral, centre: Some(_), .. })
+            Route::Path(PathChoice { kind: PathKind::Spiral, centre: Some(_), .. })
         ));
     }
 }
