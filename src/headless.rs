@@ -225,12 +225,12 @@ fn sort_to_png(
     target: OutputFile,
 ) -> anyhow::Result<SortReport> {
     let (gpu, s) = (sorter.gpu, sorter.settings);
-    // Without --passes nobody watches the steps: the bubble sort then runs as one dispatch.
-    let settings = if s.passes.is_none() { s.unwatched_run() } else { s.run };
+    // Without --steps nobody watches the steps: the bubble sort then runs as one dispatch.
+    let settings = if s.steps.is_none() { s.unwatched_run() } else { s.run };
     let start_from = Instant::now();
     let mut run = start_run(sorter, &picture.pixels, settings, intervals);
     log::debug!("run started (picture uploaded) in {:.1} ms", start_from.elapsed().as_secs_f64() * 1e3);
-    let steps_asked = s.passes.unwrap_or(run.total_steps()).min(run.total_steps());
+    let steps_asked = s.steps.unwrap_or(run.total_steps()).min(run.total_steps());
     let mut bar = Progress::new("sorting", "steps");
     bar.set_total(u64::from(steps_asked));
     let started = Instant::now();
@@ -343,7 +343,7 @@ impl std::fmt::Display for RecordReport {
             f,
             "recorded {} frames ({} steps, every {}; {}), {}, {} bytes: {}",
             self.frames,
-            self.passes_run,
+            self.steps_run,
             self.every,
             colours_words(self.palette),
             self.format.describe(),

@@ -35,8 +35,8 @@ pub struct Settings {
     pub intervals: IntervalSettings,
     /// A threshold sweep to record, one fully sorted frame per threshold.
     pub sweep: Option<ThresholdSweep>,
-    /// Stop after this many passes instead of sorting to the end.
-    pub passes: Option<u32>,
+    /// Stop after this many steps instead of sorting to the end.
+    pub steps: Option<u32>,
     /// How recordings are made (`--record`, and the window's G).
     pub record: RecordSettings,
     /// Largest picture side, and whether larger pictures are refused instead of shrunk.
@@ -229,8 +229,8 @@ pub struct RecordSettings {
     pub every: Option<u32>,
     /// Choose `every` so that the GIF has at most this many frames (at least 2).
     pub max_frames: Option<u32>,
-    /// Stop after this many passes.
-    pub passes: Option<u32>,
+    /// Stop after this many steps.
+    pub steps: Option<u32>,
     /// Frames per second, 1 to 50 (GIF delays are whole hundredths of a second, and viewers
     /// slow delays under 2 down; APNG delays are exact).
     pub fps: u32,
@@ -252,7 +252,7 @@ impl Default for RecordSettings {
         RecordSettings {
             every: None,
             max_frames: None,
-            passes: None,
+            steps: None,
             fps: 30,
             scale: 1,
             hold_seconds: 2.0,

@@ -314,7 +314,7 @@ fn side_by_side_shows_every_lane(page: &Page, picture: &RgbaImage) {
         shadersort::algorithms::Algorithm::Bitonic,
         RunSettings::default(),
         true,
-        LaneSync::ByPass,
+        LaneSync::ByStep,
     );
     let lightest = (0..16).map(|x| picture.get_pixel(x, ROW).0).max_by_key(|p| p[0]).unwrap();
     page.screenshot_until(|shot| match blocks_of(shot, lightest, shadersort::app::ui::PANEL_WIDTH as u32) {

@@ -121,7 +121,7 @@ impl Running {
             Command::Faster | Command::Slower => {
                 session.player.apply(command, &mut session.lanes);
                 let speed = session.player.speed();
-                self.ui.say(format!("speed {speed} passes/s"));
+                self.ui.say(format!("speed {speed} steps/s"));
             }
             Command::ChooseAlgorithm(_)
             | Command::CycleKey

@@ -72,7 +72,7 @@ impl Running {
         } else if !clip.playing() {
             let (frame, frames) = (clip.shown() + 1, clip.frames());
             self.ui.say(format!(
-                "paused at frame {frame}/{frames}; the step keys walk through its passes, , and . step frames"
+                "paused at frame {frame}/{frames}; the step keys walk through its steps, , and . step frames"
             ));
         }
     }

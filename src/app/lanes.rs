@@ -37,7 +37,7 @@ pub struct Lane {
     /// Why the lane sorts without the window's intervals, if it does.
     pub notice: Option<String>,
     /// GPU milliseconds per pass, from timestamps, averaged over the last batch.
-    pub gpu_ms_per_pass: Option<f64>,
+    pub gpu_ms_per_step: Option<f64>,
     /// Milliseconds per pass as last measured (GPU time where timestamps measure the work,
     /// else the time its work took to be seen done).
     pub(super) ms_per_pass: Option<f64>,
@@ -162,7 +162,7 @@ impl Lanes {
                     lines: start.lines,
                     in_intervals,
                     notice: start.notice,
-                    gpu_ms_per_pass: None,
+                    gpu_ms_per_step: None,
                     ms_per_pass: None,
                     owed_ms: 0.0,
                     timer: GpuTimer::new(gpu),
@@ -242,7 +242,7 @@ impl Lanes {
             return MAX_BATCH;
         }
         match self.sync {
-            LaneSync::ByPass => (self.affordable() / self.lanes.len().max(1) as u32).max(1),
+            LaneSync::ByStep => (self.affordable() / self.lanes.len().max(1) as u32).max(1),
             LaneSync::ByTime => self.affordable(),
         }
     }
@@ -252,7 +252,7 @@ impl Lanes {
     /// until a step is measured.
     fn affordable(&self) -> u32 {
         let ms = match self.sync {
-            LaneSync::ByPass => self.ms_per_step,
+            LaneSync::ByStep => self.ms_per_step,
             LaneSync::ByTime => {
                 self.lanes.first().and_then(|l| l.ms_per_pass).map(|ms| ms * self.lanes.len() as f64)
             }
@@ -284,7 +284,7 @@ impl Lanes {
             Counted::Time { lane: index, generation, steps, estimated_ms } => {
                 if let Some(lane) = lanes.get_mut(index).filter(|l| l.generation == generation) {
                     let ms = lane.timer.as_ref().map(|timer| timer.ms(bytes));
-                    lane.gpu_ms_per_pass = ms.map(|ms| ms / f64::from(steps.max(1)));
+                    lane.gpu_ms_per_step = ms.map(|ms| ms / f64::from(steps.max(1)));
                     measured.extend(ms.map(|ms| (Some(index), steps, ms, estimated_ms)));
                 }
             }
@@ -316,7 +316,7 @@ impl Lanes {
     /// what each lane owes.
     fn measured(&mut self, costs: Vec<(Option<usize>, u32, f64, Option<f64>)>) {
         let (ms, steps) = costs.iter().fold((0.0, 0), |(ms, steps), c| (ms + c.2, steps + c.1));
-        if steps > 0 && self.sync == LaneSync::ByPass {
+        if steps > 0 && self.sync == LaneSync::ByStep {
             self.ms_per_step = Some(ms / f64::from(steps));
         }
         for (lane, steps, ms, estimated) in costs {
@@ -384,7 +384,7 @@ impl Lanes {
     /// The lanes that set the pace: all of them by pass, the first by time.
     fn pacing(&self) -> &[Lane] {
         match self.sync {
-            LaneSync::ByPass => &self.lanes,
+            LaneSync::ByStep => &self.lanes,
             LaneSync::ByTime => &self.lanes[..self.lanes.len().min(1)],
         }
     }
@@ -410,7 +410,7 @@ impl Stepper for Lanes {
                 return Ok(());
             }
             match self.sync {
-                LaneSync::ByPass => self.advance_by_pass(n),
+                LaneSync::ByStep => self.advance_by_pass(n),
                 LaneSync::ByTime => self.advance_by_time(n),
             }
         });

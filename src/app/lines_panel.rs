@@ -14,8 +14,8 @@ pub fn direction(ui: &mut egui::Ui, model: &UiModel<'_>, actions: &mut Vec<Actio
     let counterclockwise = spec_of(model.commands, Command::TurnCounterclockwise);
     let tip = format!(
         "Degrees, y pointing down: 0 rows left to right, 90 columns top to bottom, 180 rows right to left ({} and {} turn it by 15°)",
-        counterclockwise.keys_label(),
-        clockwise.keys_label()
+        counterclockwise.shortcuts_label(),
+        clockwise.shortcuts_label()
     );
     let angle = model.route.angle();
     ui.horizontal(|ui| {
@@ -64,7 +64,7 @@ pub fn path(ui: &mut egui::Ui, model: &UiModel<'_>, actions: &mut Vec<Action>) {
             .response
             .on_hover_text(format!(
                 "Sort along straight lines or a path ({} goes through them)",
-                bend.keys_label()
+                bend.shortcuts_label()
             ));
         let Some(path) = current.filter(|p| p.kind.has_centre()) else { return };
         ui.horizontal(|ui| {

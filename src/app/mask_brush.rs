@@ -20,7 +20,7 @@ pub fn brush_controls(
     let paint = spec_of(model.commands, Command::PaintMask);
     ui.horizontal(|ui| {
         let mut painting = state.brush.is_some();
-        let tip = format!("{} ({})", paint.help, paint.keys_label());
+        let tip = format!("{} ({})", paint.help, paint.shortcuts_label());
         if ui.toggle_value(&mut painting, "Paint").on_hover_text(tip).changed() {
             actions.push(Action::Command(Command::PaintMask));
         }

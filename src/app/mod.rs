@@ -244,7 +244,7 @@ struct Running {
     gpu: Arc<Gpu>,
     egui_ctx: egui::Context,
     /// Commands from this frame's keys, taken out of egui's input before it sees them.
-    key_actions: Vec<panel_model::Action>,
+    shortcut_actions: Vec<panel_model::Action>,
     /// File dialogs, and their answers.
     dialogs: dialogs::Dialogs,
     /// The window's size in points, kept for the next run when it closes.

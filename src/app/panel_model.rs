@@ -88,7 +88,7 @@ pub struct LaneView {
     /// When the lane became known sorted.
     pub sorted_after: Option<u32>,
     /// GPU time per pass, from timestamps.
-    pub gpu_ms_per_pass: Option<f64>,
+    pub gpu_ms_per_step: Option<f64>,
     /// Whether the lane sorts within the intervals (the overlay is drawn over it then).
     pub in_intervals: bool,
     /// Why the lane sorts without the intervals although there are some, if it does.
@@ -245,7 +245,7 @@ impl UiState {
     }
 
     /// F fits the picture to the window, 0 shows it at one picture pixel per screen pixel (both
-    /// centred again), H opens or closes the key list; other commands change nothing here.
+    /// centred again), H opens or closes the list of shortcuts; other commands change nothing here.
     pub fn view(&mut self, command: Command) {
         match command {
             Command::FitToWindow => (self.zoom, self.pan) = (None, egui::Vec2::ZERO),

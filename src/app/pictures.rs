@@ -80,7 +80,7 @@ pub fn pictures(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, act
         if several {
             // The label sits right above its picture, inside the cell.
             let gpu =
-                lane.gpu_ms_per_pass.map_or_else(String::new, |ms| format!(" · GPU {:.1} µs/pass", ms * 1e3));
+                lane.gpu_ms_per_step.map_or_else(String::new, |ms| format!(" · GPU {:.1} µs/step", ms * 1e3));
             let text = format!("{}: {}/{}{gpu}", lane.short_label, lane.passes.0, lane.passes.1);
             let top = (rect.min.y - LANE_LABEL).clamp(cell.min.y, cell.max.y - LANE_LABEL);
             let label_rect =

@@ -40,7 +40,7 @@ pub(super) fn explain(e: eframe::Error) -> anyhow::Error {
 
 impl eframe::App for Running {
     fn raw_input_hook(&mut self, ctx: &egui::Context, raw: &mut egui::RawInput) {
-        self.key_actions = self.keyboard_actions(raw);
+        self.shortcut_actions = self.keyboard_actions(raw);
         for file in &raw.dropped_files {
             self.dialogs.dropped(file.clone(), ctx);
         }

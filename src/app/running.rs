@@ -138,7 +138,7 @@ impl Running {
         let mut running = Running {
             gpu,
             egui_ctx: cc.egui_ctx.clone(),
-            key_actions: Vec::new(),
+            shortcut_actions: Vec::new(),
             dialogs: Default::default(),
             #[cfg(not(target_arch = "wasm32"))]
             window_points: None,
@@ -236,7 +236,7 @@ impl Running {
             self.clock.took_ms.extend(work_ms);
         }
         self.take_dialogs();
-        for action in std::mem::take(&mut self.key_actions) {
+        for action in std::mem::take(&mut self.shortcut_actions) {
             self.act(action);
         }
         self.advance_clip(now);
@@ -361,7 +361,7 @@ impl Running {
                     last_swaps: stats.last_step_swaps,
                     moves_name: lane.algorithm.moves_name(),
                     sorted_after: stats.sorted_after,
-                    gpu_ms_per_pass: lane.gpu_ms_per_pass,
+                    gpu_ms_per_step: lane.gpu_ms_per_step,
                     in_intervals: lane.in_intervals,
                     notice: lane.notice.clone(),
                 }
@@ -406,7 +406,7 @@ impl Running {
                 format!("median {:.1} ms, 95th {:.1} ms, slowest {:.1} ms", at(0.5), at(0.95), at(1.0))
             });
             println!(
-                "window: {} frames in {seconds:.1} s ({:.1} frames/s), frame work {work}; frames apart {apart}; pass {}/{}",
+                "window: {} frames in {seconds:.1} s ({:.1} frames/s), frame work {work}; frames apart {apart}; step {}/{}",
                 self.clock.frames,
                 self.clock.frames as f64 / seconds,
                 self.session.lanes.steps_done(),

@@ -37,7 +37,7 @@ impl Session {
     /// What the counter counts: passes, the radix view's digit passes or scatter stages, or
     /// steps of several phases.
     pub(super) fn step_noun(&self) -> String {
-        if self.algorithm == Algorithm::OddEven || (self.compare && self.sync == LaneSync::ByPass) {
+        if self.algorithm == Algorithm::OddEven || (self.compare && self.sync == LaneSync::ByStep) {
             "pass".into()
         } else if self.algorithm == Algorithm::Radix && !self.compare {
             self.algorithm.step_name(&self.run)

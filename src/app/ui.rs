@@ -58,7 +58,7 @@ fn command_button(
     actions: &mut Vec<Action>,
 ) {
     let spec = spec_of(model.commands, command);
-    let tip = format!("{} ({}): {}", spec.name, spec.keys_label(), spec.help);
+    let tip = format!("{} ({}): {}", spec.name, spec.shortcuts_label(), spec.help);
     if ui.button(text).on_hover_text(tip).clicked() {
         actions.push(Action::Command(command));
     }
@@ -130,8 +130,8 @@ fn side_panel(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, actio
             ui.label("Sync");
             let mut sync = model.sync;
             ui.horizontal(|ui| {
-                ui.radio_value(&mut sync, LaneSync::ByPass, LaneSync::ByPass.name())
-                    .on_hover_text("Every lane runs the same number of passes");
+                ui.radio_value(&mut sync, LaneSync::ByStep, LaneSync::ByStep.name())
+                    .on_hover_text("Every lane runs the same number of steps");
                 ui.radio_value(&mut sync, LaneSync::ByTime, LaneSync::ByTime.name())
                     .on_hover_text("Every lane runs as long as the first: faster ones get further");
             });
@@ -156,7 +156,7 @@ fn side_panel(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, actio
     });
     ui.horizontal(|ui| {
         command_button(ui, model, Command::Slower, "-", actions);
-        ui.label(format!("{} passes/s", model.speed));
+        ui.label(format!("{} steps/s", model.speed));
         command_button(ui, model, Command::Faster, "+", actions);
     });
     let mut pass = model.steps_done;
@@ -381,7 +381,7 @@ fn status(ui: &mut egui::Ui, model: &UiModel<'_>, state: &UiState) {
         }
         let wall = model
             .wall_ms_per_pass
-            .map_or_else(|| "no passes run yet".to_string(), |ms| format!("wall {ms:.3} ms per pass"));
+            .map_or_else(|| "no steps run yet".to_string(), |ms| format!("wall {ms:.3} ms per step"));
         ui.label(format!("{wall} · {:.0} frames/s", model.fps));
         if !state.status.is_empty() {
             let text = egui::RichText::new(&state.status);
@@ -415,8 +415,8 @@ fn lane_stats(ui: &mut egui::Ui, lane: &LaneView) {
         ),
         None => ui.label(format!("sorting: at most {} steps", lane.passes.1)),
     };
-    match lane.gpu_ms_per_pass {
-        Some(ms) => ui.label(format!("GPU {:.1} µs per pass (timestamps)", ms * 1e3)),
+    match lane.gpu_ms_per_step {
+        Some(ms) => ui.label(format!("GPU {:.1} µs per step (timestamps)", ms * 1e3)),
         None => ui.label("GPU time: no timestamps on this adapter"),
     };
 }
@@ -435,7 +435,7 @@ fn help(ctx: &egui::Context, commands: &[CommandSpec], open: &mut bool) {
     window.show(ctx, |ui| {
         egui::Grid::new("keys").striped(true).num_columns(3).show(ui, |ui| {
             for spec in commands {
-                ui.label(egui::RichText::new(spec.keys_label()).monospace());
+                ui.label(egui::RichText::new(spec.shortcuts_label()).monospace());
                 ui.label(&spec.name);
                 ui.label(spec.help);
                 ui.end_row();

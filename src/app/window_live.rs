@@ -157,7 +157,7 @@ impl Running {
         live.paused = !live.paused;
         if live.paused {
             self.ui
-                .say("paused on the frame shown; the step keys walk through its passes, Space goes on live");
+                .say("paused on the frame shown; the step keys walk through its steps, Space goes on live");
         }
     }
 

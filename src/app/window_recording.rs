@@ -33,7 +33,7 @@ impl Running {
             return;
         }
         let mut settings = self.record_settings.clone();
-        settings.passes = None;
+        settings.steps = None;
         let run_settings = format.run_settings(self.session.run, self.session.algorithm);
         settings.dimmed_twins = run_settings.radix.twin_indices;
         if settings.every.is_none() && settings.max_frames.is_none() {

@@ -70,7 +70,7 @@ pub fn run(args: &GifBenchArgs) -> anyhow::Result<()> {
 
     let mut rows = Vec::new();
     let settings = RecordSettings {
-        passes: Some(args.passes),
+        steps: Some(args.passes),
         every: Some(1),
         dither: !args.no_dither,
         ..Default::default()

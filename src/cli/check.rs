@@ -51,11 +51,11 @@ impl Cli {
             ("--max-frames", self.max_frames.is_some()),
             ("--frame-rate", self.frame_rate.is_some()),
             ("--png-compression", self.png_compression.is_some()),
-            ("--passes", self.passes.is_some() && self.out.is_none()),
+            ("--steps", self.steps.is_some() && self.out.is_none()),
         ];
         refuse_any(&refused, |other| {
             format!(
-                "{other} does not go with {flag}: each frame of a live source is sorted to the end as it comes, at the source's own rate, shown in the window (pause with Space to step through a frame's passes) or recorded into --out (--passes sorts each frame that far there); drop {other}"
+                "{other} does not go with {flag}: each frame of a live source is sorted to the end as it comes, at the source's own rate, shown in the window (pause with Space to step through a frame's passes) or recorded into --out (--steps sorts each frame that far there); drop {other}"
             )
         })
     }
@@ -89,12 +89,12 @@ impl Cli {
         ];
         refuse_any(&refused, |flag| {
             format!(
-                "{flag} does not go with a clip: each frame of '{image}' is sorted to the end (or to --passes) into --out, and --sweep moves the threshold over the clip; drop {flag}"
+                "{flag} does not go with a clip: each frame of '{image}' is sorted to the end (or to --steps) into --out, and --sweep moves the threshold over the clip; drop {flag}"
             )
         })?;
         // Without --out the window plays the clip, every frame sorted to the end.
         if self.out.is_none() {
-            let refused = [("--sweep", self.sweep.is_some()), ("--passes", self.passes.is_some())];
+            let refused = [("--sweep", self.sweep.is_some()), ("--steps", self.steps.is_some())];
             refuse_any(&refused, |flag| {
                 format!(
                     "{flag} applies to a clip sorted with --out: the window plays '{image}' with every frame sorted to the end (pause with Space to step through a frame's passes); add --out PATH or drop {flag}"
@@ -135,7 +135,7 @@ impl Cli {
             let refused = [
                 ("--out", self.out.is_some()),
                 ("--threshold", self.threshold.is_some()),
-                ("--passes", self.passes.is_some()),
+                ("--steps", self.steps.is_some()),
                 ("--every", self.every.is_some()),
                 ("--max-frames", self.max_frames.is_some()),
                 ("--sub-steps", self.sub_steps),

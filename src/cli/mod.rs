@@ -44,7 +44,7 @@ pub struct Cli {
     /// shot-%05d.png (sorted into --out, or played sorted in the window).
     pub image: Option<PathBuf>,
 
-    /// Sort without a window and write the result (or the state after --passes) to this PNG.
+    /// Sort without a window and write the result (or the state after --steps) to this PNG.
     /// For a clip: a video (the extension says the container: .mp4, .mkv, .webm, .mov, .gif,
     /// .png for an animated PNG) or DIR/ for PNG frames; every frame sorted. An odd-sided clip's
     /// H.264 (.mp4, .mkv, .mov) is padded to even sides by repeating the edge, with a note.
@@ -95,13 +95,13 @@ pub struct Cli {
     #[arg(long, value_name = "SECONDS", value_parser = check::parse_positive_seconds)]
     pub duration: Option<f64>,
 
-    /// Record the sort, one frame per pass, without a window; the path says the format: .gif,
+    /// Record the sort, one frame per step, without a window; the path says the format: .gif,
     /// .png or .apng (animated PNG, exact colours), or DIR/ (a folder of PNG frames) [default:
     /// gifs/IMAGE-ALGORITHM-KEY.gif]. Put IMAGE before this flag.
     #[arg(long, value_name = "PATH", num_args = 0..=1)]
     pub record: Option<Option<PathBuf>>,
 
-    /// Recording: keep every Nth pass (the last state is always kept).
+    /// Recording: keep every Nth step (the last state is always kept).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), conflicts_with = "max_frames")]
     pub every: Option<u32>,
 
@@ -139,17 +139,18 @@ pub struct Cli {
     #[arg(long, value_name = "LINE")]
     pub lens: Option<u32>,
 
-    /// Window: starting speed in passes per second (rounded to the nearest of 1, 2, 5, 10, 20, 30, 60, ... 7680).
-    #[arg(long, value_name = "PASSES_PER_SECOND", value_parser = parse_positive_seconds)]
+    /// Window: starting speed in steps per second (rounded to the nearest of 1, 2, 5, 10, 20, 30, 60, ... 7680).
+    #[arg(long, value_name = "STEPS_PER_SECOND", value_parser = parse_positive_seconds)]
     pub speed: Option<f64>,
 
     /// Window: close after this many seconds and print frame statistics (for benchmarks and tests).
     #[arg(long, value_name = "SECONDS", value_parser = parse_positive_seconds)]
     pub quit_after: Option<f64>,
 
-    /// Stop after this many passes instead of sorting to the end.
-    #[arg(long, value_name = "N")]
-    pub passes: Option<u32>,
+    /// Stop after this many steps instead of sorting to the end (a step: an odd-even pass, a
+    /// bubble dispatch, a radix digit pass or a bitonic stage; `--passes` is the old name).
+    #[arg(long, value_name = "N", alias = "passes")]
+    pub steps: Option<u32>,
 
     /// Sorting algorithm [default: odd-even; bitonic, the fastest, for a clip].
     #[arg(long, value_enum)]
@@ -160,7 +161,7 @@ pub struct Cli {
     pub pass_kind: PassKind,
 
     /// Bubble: phases per step, one frame each in the window and in recordings (default 2; --out
-    /// without --passes sorts in a single dispatch).
+    /// without --steps sorts in a single dispatch).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub phases_per_step: Option<u32>,
 

@@ -29,7 +29,7 @@ impl Cli {
             phases_per_step_given: self.phases_per_step.is_some(),
             intervals: self.interval_settings(),
             sweep: self.threshold_sweep(),
-            passes: self.passes,
+            steps: self.steps,
             record: self.record_settings(),
             max_size: self.max_size,
             no_downscale: self.no_downscale,
@@ -131,7 +131,7 @@ impl Cli {
         RecordSettings {
             every: self.every,
             max_frames: self.max_frames,
-            passes: self.passes,
+            steps: self.steps,
             fps: self.fps,
             scale: self.scale,
             hold_seconds: self.hold,

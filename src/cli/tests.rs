@@ -26,7 +26,7 @@ fn every_flag_parses() {
         "in.png",
         "--out",
         "o.png",
-        "--passes",
+        "--steps",
         "5",
         "--algorithm",
         "odd-even",
@@ -42,7 +42,7 @@ fn every_flag_parses() {
         "--no-downscale",
     ]);
     assert_eq!(cli.sort_options(), SortOptions { key: SortKey::Hue, descending: true, axis: Axis::Columns });
-    assert_eq!((cli.passes, cli.max_size, cli.no_downscale), (Some(5), Some(64), true));
+    assert_eq!((cli.steps, cli.max_size, cli.no_downscale), (Some(5), Some(64), true));
 }
 
 #[test]
@@ -159,7 +159,7 @@ fn interval_flags_that_do_not_go_together_are_refused() {
     refused(&["--sweep", "0..1"], "add --record");
     refused(&["--sweep", "0..1", "--record", "--threshold", "0..1"], "drop --threshold");
     refused(&["--sweep", "0..1", "--record", "--out", "o.png"], "drop --out");
-    refused(&["--sweep", "0..1", "--record", "--passes", "3"], "drop --passes");
+    refused(&["--sweep", "0..1", "--record", "--steps", "3"], "drop --steps");
     refused(&["--sweep", "0..1", "--record", "--edge-level", "0.1"], "different interval modes");
     refused(&["--frames", "5", "--record"], "add --sweep");
 }

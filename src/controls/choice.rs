@@ -57,8 +57,8 @@ impl SortChoice {
             Command::ToggleCompare => next.compare = !self.compare,
             Command::ToggleSync => {
                 next.sync = match self.sync {
-                    LaneSync::ByPass => LaneSync::ByTime,
-                    LaneSync::ByTime => LaneSync::ByPass,
+                    LaneSync::ByStep => LaneSync::ByTime,
+                    LaneSync::ByTime => LaneSync::ByStep,
                 }
             }
             _ => return None,
@@ -88,7 +88,7 @@ mod tests {
                 radix: RadixSettings::DEFAULT,
             },
             compare: false,
-            sync: LaneSync::ByPass,
+            sync: LaneSync::ByStep,
         }
     }
 
@@ -204,7 +204,7 @@ mod tests {
                 _ if sorts => Some(1),
                 _ => None,
             };
-            assert_eq!(changed, expected, "{} ({})", spec.name, spec.keys_label());
+            assert_eq!(changed, expected, "{} ({})", spec.name, spec.shortcuts_label());
         }
     }
 }

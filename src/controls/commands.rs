@@ -1,4 +1,4 @@
-//! The window's commands and their keys: one table that drives the keyboard, the buttons'
+//! The window's commands and their shortcuts: one table that drives the keyboard, the buttons'
 //! tooltips and the help overlay.
 
 use crate::algorithms::Algorithm;
@@ -78,7 +78,7 @@ pub enum Command {
     ToggleLens,
     /// Move the row lens this many lines.
     MoveLens(i32),
-    /// Show or hide the key list.
+    /// Show or hide the list of shortcuts.
     Help,
     /// Close the window.
     Quit,
@@ -104,10 +104,10 @@ impl Command {
     }
 }
 
-/// A key, with or without Shift.
+/// A shortcut: a keyboard key, with or without Shift.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Shortcut {
-    /// The key.
+    /// The keyboard key.
     pub key: egui::Key,
     /// Whether Shift is held.
     pub shift: bool,
@@ -147,7 +147,7 @@ impl Shortcut {
 pub struct CommandSpec {
     /// The command.
     pub command: Command,
-    /// Its keys.
+    /// Its shortcuts.
     pub shortcuts: Vec<Shortcut>,
     /// Short name for buttons and the help overlay.
     pub name: String,
@@ -156,8 +156,8 @@ pub struct CommandSpec {
 }
 
 impl CommandSpec {
-    /// The keys as the help overlay and tooltips show them: "Right or N".
-    pub fn keys_label(&self) -> String {
+    /// The shortcuts as the help overlay and tooltips show them: "Right or N".
+    pub fn shortcuts_label(&self) -> String {
         self.shortcuts.iter().map(Shortcut::label).collect::<Vec<_>>().join(" or ")
     }
 }
@@ -166,7 +166,7 @@ fn spec(command: Command, shortcuts: &[Shortcut], name: &str, help: &'static str
     CommandSpec { command, shortcuts: shortcuts.to_vec(), name: name.to_string(), help }
 }
 
-/// Digit keys for choosing algorithms, in [`Algorithm::ALL`] order.
+/// The keyboard's digits for choosing algorithms, in [`Algorithm::ALL`] order.
 const DIGITS: [egui::Key; 9] = [
     egui::Key::Num1,
     egui::Key::Num2,
@@ -179,26 +179,26 @@ const DIGITS: [egui::Key; 9] = [
     egui::Key::Num9,
 ];
 
-/// Every command with its keys, in the order the help overlay lists them.
+/// Every command with its shortcuts, in the order the help overlay lists them.
 pub fn command_table() -> Vec<CommandSpec> {
     use egui::Key::*;
     let p = Shortcut::plain;
     let mut table = vec![
-        spec(Command::PlayPause, &[p(Space)], "Play / pause", "Run passes continuously at the chosen speed"),
-        spec(Command::StepForward, &[p(ArrowRight), p(N)], "Step", "One pass forward"),
-        spec(Command::StepBack, &[p(ArrowLeft), p(P)], "Back", "One pass back (recomputed from the input)"),
+        spec(Command::PlayPause, &[p(Space)], "Play / pause", "Run steps continuously at the chosen speed"),
+        spec(Command::StepForward, &[p(ArrowRight), p(N)], "Step", "One step forward"),
+        spec(Command::StepBack, &[p(ArrowLeft), p(P)], "Back", "One step back (recomputed from the input)"),
         spec(
             Command::JumpForward,
             &[Shortcut::shifted(ArrowRight)],
             "Jump +10%",
-            "A tenth of the passes forward",
+            "A tenth of the steps forward",
         ),
-        spec(Command::JumpBack, &[Shortcut::shifted(ArrowLeft)], "Jump -10%", "A tenth of the passes back"),
-        spec(Command::First, &[p(Home)], "First", "The input picture, pass 0"),
-        spec(Command::Last, &[p(End)], "Last", "The last pass: the sorted picture"),
+        spec(Command::JumpBack, &[Shortcut::shifted(ArrowLeft)], "Jump -10%", "A tenth of the steps back"),
+        spec(Command::First, &[p(Home)], "First", "The input picture, step 0"),
+        spec(Command::Last, &[p(End)], "Last", "The last step: the sorted picture"),
         spec(Command::Reset, &[p(R)], "Reset", "Back to the input and stop playing"),
-        spec(Command::Faster, &[p(Plus), p(Equals)], "Faster", "More passes per second"),
-        spec(Command::Slower, &[p(Minus)], "Slower", "Fewer passes per second"),
+        spec(Command::Faster, &[p(Plus), p(Equals)], "Faster", "More steps per second"),
+        spec(Command::Slower, &[p(Minus)], "Slower", "Fewer steps per second"),
     ];
     for (algorithm, digit) in Algorithm::ALL.into_iter().zip(DIGITS) {
         table.push(spec(
@@ -281,8 +281,8 @@ pub fn command_table() -> Vec<CommandSpec> {
         spec(
             Command::ToggleSync,
             &[p(V)],
-            "Sync by pass / time",
-            "Side by side: the same passes each, or the same time each",
+            "Sync by step / time",
+            "Side by side: the same steps each, or the same time each",
         ),
         spec(Command::FitToWindow, &[p(F)], "Fit", "Zoom so the whole picture fits"),
         spec(Command::ActualSize, &[p(Num0)], "1:1", "One picture pixel per screen pixel"),
@@ -322,13 +322,13 @@ pub fn command_table() -> Vec<CommandSpec> {
         spec(Command::MoveLens(1), &[p(ArrowDown)], "Lens down", "The lens on the line after"),
         spec(Command::MoveLens(-10), &[Shortcut::shifted(ArrowUp)], "Lens up 10", "The lens ten lines before"),
         spec(Command::MoveLens(10), &[Shortcut::shifted(ArrowDown)], "Lens down 10", "The lens ten lines after"),
-        spec(Command::Help, &[p(H), p(F1)], "Help", "Show or hide this list of keys"),
+        spec(Command::Help, &[p(H), p(F1)], "Help", "Show or hide this list of shortcuts"),
         spec(Command::Quit, &[p(Escape), p(Q)], "Quit", "Close the window"),
     ]);
     table
 }
 
-/// The command a key press means. A key that has no Shift binding of its own also works with
+/// The command a keyboard key press means. A keyboard key that has no Shift binding of its own also works with
 /// Shift held, so "+" typed as Shift+= still means Faster.
 pub fn command_for(table: &[CommandSpec], key: egui::Key, shift: bool) -> Option<Command> {
     let find = |wanted: Shortcut| table.iter().find(|s| s.shortcuts.contains(&wanted)).map(|s| s.command);
@@ -346,7 +346,7 @@ mod tests {
     use std::collections::HashMap;
 
     #[test]
-    fn no_two_commands_share_a_key() {
+    fn no_two_commands_share_a_shortcut() {
         let mut seen: HashMap<Shortcut, Command> = HashMap::new();
         for spec in command_table() {
             for shortcut in &spec.shortcuts {
@@ -358,20 +358,20 @@ mod tests {
     }
 
     #[test]
-    fn every_command_has_a_key_a_name_and_help() {
+    fn every_command_has_a_shortcut_a_name_and_help() {
         for spec in command_table() {
             assert!(!spec.shortcuts.is_empty() && !spec.name.is_empty() && !spec.help.is_empty(), "{spec:?}");
         }
     }
 
     #[test]
-    fn the_readme_lists_every_key() {
+    fn the_guide_lists_every_shortcut() {
         let readme = include_str!("../../docs/window.md");
         for spec in command_table() {
-            let row = format!("| {} | ", spec.keys_label());
+            let row = format!("| {} | ", spec.shortcuts_label());
             assert!(
                 readme.contains(&row),
-                "docs/window.md's key table has no row starting {row:?} ({})",
+                "docs/window.md's shortcut table has no row starting {row:?} ({})",
                 spec.name
             );
         }

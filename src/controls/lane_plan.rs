@@ -12,7 +12,7 @@ use crate::keys::options::Scope;
 pub enum LaneSync {
     /// Every lane runs the same number of passes.
     #[default]
-    ByPass,
+    ByStep,
     /// Every lane runs for the same time as the first: faster algorithms get further.
     ByTime,
 }
@@ -21,7 +21,7 @@ impl LaneSync {
     /// The name shown in the window.
     pub fn name(self) -> &'static str {
         match self {
-            LaneSync::ByPass => "by pass",
+            LaneSync::ByStep => "by step",
             LaneSync::ByTime => "by time",
         }
     }
@@ -48,7 +48,7 @@ pub fn lane_kinds(
     if compare {
         // In step by pass, every lane's step is one pass: one phase for the bubble sort.
         let settings = match sync {
-            LaneSync::ByPass => RunSettings { phases_per_step: 1, ..settings },
+            LaneSync::ByStep => RunSettings { phases_per_step: 1, ..settings },
             LaneSync::ByTime => settings,
         };
         Algorithm::ALL

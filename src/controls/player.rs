@@ -143,7 +143,7 @@ impl Player {
             // Keep what the budget cut off from growing without bound.
             self.owed = (self.owed - f64::from(ran)).min(f64::from(budget.max(1)));
             // The player's own account of playing, which the window test holds to the speed.
-            log::debug!("played {ran} of {wanted} passes owed in a frame of {seconds:.5} s");
+            log::debug!("played {ran} of {wanted} steps owed in a frame of {seconds:.5} s");
         }
         if self.target.is_some_and(|t| run.steps_done() >= t) {
             self.target = None;

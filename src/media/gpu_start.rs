@@ -50,7 +50,7 @@ impl Sorter<'_> {
                     let radix = s.run.radix;
                     let options = self.lines.sort_options(s.options);
                     let (w, h) = sorted_size;
-                    s.passes.is_none()
+                    s.steps.is_none()
                         && radix.scope == Scope::Rows
                         && radix.key(options).0.with_interval_bits(intervals.interval_bits(w, h)).is_ok()
                 }

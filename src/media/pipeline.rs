@@ -70,7 +70,7 @@ pub(super) fn pipeline(
         if live { 1 } else { std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, most) };
     // Each prepared frame holds its textures on the GPU: a few wait, not the whole clip.
     let (prepared_in, prepared) = mpsc::sync_channel::<(usize, Prepared)>(if live { 0 } else { workers });
-    let run_settings = if settings.passes.is_none() { settings.unwatched_run() } else { settings.run };
+    let run_settings = if settings.steps.is_none() { settings.unwatched_run() } else { settings.run };
     // Shared by the workers; dropped with the last of them, which ends a clip's decoder too.
     let (feed, source): (Arc<dyn Feed>, _) = match incoming {
         Incoming::Clip(source) => (Arc::new(ClipFeed::new(decoded)), Some(source)),
@@ -292,7 +292,7 @@ fn submit_frames(
             }
             notice_given = true;
         }
-        let steps = settings.passes.unwrap_or(run.total_steps()).min(run.total_steps());
+        let steps = settings.steps.unwrap_or(run.total_steps()).min(run.total_steps());
         let read = watch.stages.time(Stage::Submit, || -> anyhow::Result<Readback> {
             crate::engine::drive::Driver::new(run.as_ref())
                 .submit_to(gpu, run.as_mut(), steps)

@@ -29,10 +29,10 @@ pub struct InMemory {
     /// Frames written.
     pub frames: u32,
     /// Passes run on the GPU.
-    pub passes_run: u32,
+    pub steps_run: u32,
     /// Passes between frames.
     pub every: u32,
-    /// After how many passes the picture was known sorted, if it was.
+    /// After how many steps the picture was known sorted, if it was.
     pub sorted_after: Option<u32>,
     /// The GIF's palette; `None` for the exact formats.
     pub palette: Option<PaletteUse>,
@@ -104,14 +104,14 @@ pub async fn record_in_memory(
         bytes,
         format,
         frames,
-        passes_run: run.steps_done(),
+        steps_run: run.steps_done(),
         every,
         sorted_after: run.stats().sorted_after,
         palette,
     })
 }
 
-/// Runs the sort, taking a frame every `plan.every` passes into `frames` (the first frame, the
+/// Runs the sort, taking a frame every `plan.every` steps into `frames` (the first frame, the
 /// input, is already there); returns the writer, every frame in it, and the frames written.
 async fn record_frames<S: FrameSink>(
     gpu: &Gpu,
@@ -124,8 +124,8 @@ async fn record_frames<S: FrameSink>(
     let encode_error = |source: EncodeError| RecordError::Encode { path: name.into(), source };
     let driver = Driver::new(run);
     let mut sorted = run.stats().sorted_after.is_some();
-    while !sorted && run.steps_done() < plan.passes {
-        let n = plan.every.min(plan.passes - run.steps_done());
+    while !sorted && run.steps_done() < plan.steps {
+        let n = plan.every.min(plan.steps - run.steps_done());
         let mut encoder = gpu
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("record::in_memory") });

@@ -60,30 +60,30 @@ pub const DEFAULT_FRAME_LIMIT: u32 = 1000;
 /// Which passes become frames.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FramePlan {
-    /// Passes to run at most.
-    pub passes: u32,
-    /// Passes between frames.
+    /// Steps to run at most.
+    pub steps: u32,
+    /// Steps between frames.
     pub every: u32,
     /// Frames if the sort needs every pass: the input, then one per `every` passes, then the last state.
     pub max_frames: u32,
 }
 
 impl FramePlan {
-    /// Plans a recording of a run of `total_steps` passes; refuses more than
+    /// Plans a recording of a run of `total_steps` steps; refuses more than
     /// [`DEFAULT_FRAME_LIMIT`] frames unless the user chose the spacing.
     pub fn new(total_steps: u32, settings: &RecordSettings) -> Result<Self, RecordError> {
-        let passes = settings.passes.unwrap_or(total_steps).min(total_steps);
+        let steps = settings.steps.unwrap_or(total_steps).min(total_steps);
         let every = match (settings.every, settings.max_frames) {
             (Some(every), _) => every.max(1),
-            (None, Some(max)) => passes.div_ceil(max.max(2) - 1).max(1),
+            (None, Some(max)) => steps.div_ceil(max.max(2) - 1).max(1),
             (None, None) => 1,
         };
-        let max_frames = passes.div_ceil(every) + 1;
+        let max_frames = steps.div_ceil(every) + 1;
         if settings.every.is_none() && settings.max_frames.is_none() && max_frames > DEFAULT_FRAME_LIMIT {
-            let every = passes.div_ceil(DEFAULT_FRAME_LIMIT - 1);
-            return Err(RecordError::TooManyFrames { frames: max_frames, passes, every });
+            let every = steps.div_ceil(DEFAULT_FRAME_LIMIT - 1);
+            return Err(RecordError::TooManyFrames { frames: max_frames, steps, every });
         }
-        Ok(FramePlan { passes, every, max_frames })
+        Ok(FramePlan { steps, every, max_frames })
     }
 }
 
@@ -92,13 +92,13 @@ impl FramePlan {
 pub enum RecordError {
     /// Too many frames for a GIF anyone would want, unless asked for.
     #[error(
-        "a frame per pass would make {frames} frames ({passes} passes), more than {DEFAULT_FRAME_LIMIT}; pass --max-frames {DEFAULT_FRAME_LIMIT} or --every {every} (or any other spacing) to record it"
+        "a frame per step would make {frames} frames ({steps} steps), more than {DEFAULT_FRAME_LIMIT}; pass --max-frames {DEFAULT_FRAME_LIMIT} or --every {every} (or any other spacing) to record it"
     )]
     TooManyFrames {
         /// Frames it would have.
         frames: u32,
-        /// Passes of the sort.
-        passes: u32,
+        /// Steps of the sort.
+        steps: u32,
         /// A spacing that fits the limit.
         every: u32,
     },
@@ -211,7 +211,7 @@ mod tests {
         let plan = FramePlan::new(600, &settings(None, Some(50))).unwrap();
         assert!(plan.max_frames <= 50, "{plan:?}");
         assert_eq!(plan.every, 13);
-        let short = RecordSettings { passes: Some(10), ..settings(None, None) };
+        let short = RecordSettings { steps: Some(10), ..settings(None, None) };
         assert_eq!(FramePlan::new(600, &short).unwrap().max_frames, 11);
     }
 

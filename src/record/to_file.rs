@@ -1,5 +1,5 @@
 //! Recording to a file or folder (the command line's `--record` and the window's G): frames
-//! read back through the capture ring while later passes run, compressed on worker threads,
+//! read back through the capture ring while later steps run, compressed on worker threads,
 //! written to a temporary file or folder that is put in place only when the recording is whole.
 //! GIF frames are palette indices carried through the sort; APNG and PNG frames are the sort's
 //! exact RGBA.
@@ -43,10 +43,10 @@ pub struct RecordReport {
     /// Bytes written (all frames' files together for a folder).
     pub bytes: u64,
     /// Passes run on the GPU.
-    pub passes_run: u32,
+    pub steps_run: u32,
     /// Passes between frames.
     pub every: u32,
-    /// After how many passes the picture was known sorted, if it was.
+    /// After how many steps the picture was known sorted, if it was.
     pub sorted_after: Option<u32>,
     /// The GIF's palette; `None` for the exact formats.
     pub palette: Option<PaletteUse>,
@@ -95,7 +95,7 @@ pub fn record(
         path,
         format,
         frames,
-        passes_run: run.steps_done(),
+        steps_run: run.steps_done(),
         every,
         sorted_after: run.stats().sorted_after,
         palette,
@@ -120,7 +120,7 @@ fn plan_frames(
     Ok(plan)
 }
 
-/// Runs the sort, taking a frame every `plan.every` passes into `frames` (the first frame, the
+/// Runs the sort, taking a frame every `plan.every` steps into `frames` (the first frame, the
 /// input, is already there), then ends the writer; returns the frames written.
 fn record_frames<S: EndWriting>(
     gpu: &Gpu,
@@ -140,9 +140,9 @@ fn record_frames<S: EndWriting>(
     // for their swap counts but not written, since they repeat the last frame.
     let mut sorted = run.stats().sorted_after.is_some();
     loop {
-        let more = !sorted && run.steps_done() < plan.passes;
+        let more = !sorted && run.steps_done() < plan.steps;
         if more && !ring.is_full() {
-            let n = plan.every.min(plan.passes - run.steps_done());
+            let n = plan.every.min(plan.steps - run.steps_done());
             let mut encoder = gpu.device.create_command_encoder(&Default::default());
             // A frame that spans more steps than the counters hold: the older frames are
             // taken before the driver reads these counts directly.

@@ -276,7 +276,7 @@ fn bad_clips_fail_with_one_line_and_leave_nothing() {
             vec!["more than 16 on a side"],
         ),
         (vec![arg(&clip), "--sweep", "0..1"], vec![], vec!["--sweep applies to a clip sorted with --out"]),
-        (vec![arg(&clip), "--passes", "3"], vec![], vec!["--passes applies to a clip sorted with --out"]),
+        (vec![arg(&clip), "--passes", "3"], vec![], vec!["--steps applies to a clip sorted with --out"]),
         (vec![arg(&clip), "--record", "x.gif"], vec![], vec!["--record does not go with a clip"]),
         (vec![COFFEE, "--lossless", "--out", "x.png"], vec![], vec!["--lossless applies to a clip"]),
     ];

@@ -237,7 +237,7 @@ fn bad_live_sources_and_flags_are_refused_in_one_line() {
         ),
         (
             vec!["--live", &silent, "--passes", "3"],
-            vec!["--passes does not go with --live", "shown in the window"],
+            vec!["--steps does not go with --live", "shown in the window"],
         ),
         (vec!["--live", &silent, "--record", "--out", o], vec!["--record does not go with --live"]),
         (vec!["--camera", "--sweep", "0..1", "--out", o], vec!["--sweep does not go with --camera"]),

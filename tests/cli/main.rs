@@ -449,20 +449,23 @@ fn max_size_downscales_with_a_note() {
     crate::clips::ci::passed();
 }
 
+/// `--steps` (and its old name `--passes`) stops odd-even after that many passes.
 #[test]
-fn passes_stops_after_that_many_passes() {
+fn steps_stops_after_that_many_passes() {
     let dir = tempfile::tempdir().unwrap();
     let input = coffee();
     let opts = SortOptions::default();
-    for passes in [3, 0] {
+    for (passes, flag) in [(3, "--steps"), (0, "--passes")] {
         let out = dir.path().join(format!("passes_{passes}.png"));
-        let (stdout, _) =
-            assert_succeeds(&[COFFEE, "--passes", &passes.to_string(), "--out", arg(&out)], &[]);
+        let (stdout, _) = assert_succeeds(&[COFFEE, flag, &passes.to_string(), "--out", arg(&out)], &[]);
         assert!(stdout.contains(&format!("ran {passes} of {passes} passes")), "{stdout}");
         let (_, state) = open(&out);
         assert!(state == odd_even_passes(&input, &opts, passes), "the state after {passes} passes is wrong");
     }
-    assert!(open(&dir.path().join("passes_0.png")).1 == input, "--passes 0 must leave the picture unchanged");
+    assert!(
+        open(&dir.path().join("passes_0.png")).1 == input,
+        "--passes 0 (--steps' old name) must leave the picture unchanged"
+    );
     assert!(!is_sorted(&open(&dir.path().join("passes_3.png")).1, &opts), "3 passes cannot sort coffee");
     crate::clips::ci::passed();
 }

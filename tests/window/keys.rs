@@ -64,7 +64,7 @@ impl Session {
         let (mut frames, mut ran) = (Vec::new(), 0);
         for line in text[self.keys_from.get()..].lines() {
             if let Some(words) = line.split_once("] played ") {
-                // "{ran} of {wanted} passes owed in a frame of {seconds} s"
+                // "{ran} of {wanted} steps owed in a frame of {seconds} s"
                 let words: Vec<&str> = words.1.split(' ').collect();
                 let number = |i: usize| words.get(i).and_then(|w| w.parse::<f64>().ok());
                 let frame = (number(0), number(2), number(9));
@@ -148,15 +148,15 @@ fn zoom_back_speed_lens_key_order_direction_pass_kind_and_radix_keys() {
         view(shot) == view(&fit)
     });
 
-    // P is one pass back; + and - go up and down the list of speeds (30 passes/s at first).
+    // P is one pass back; + and - go up and down the list of speeds (30 steps/s at first).
     s.keys(&["Right", "Right", "Right"]);
     s.expect_step("pass 3/64");
     s.keys(&["p"]);
     s.expect_step("pass 2/64");
     s.keys(&["plus"]);
-    s.expect_log("speed 60 passes/s");
+    s.expect_log("speed 60 steps/s");
     s.keys(&["minus", "minus"]);
-    s.expect_log("speed 20 passes/s");
+    s.expect_log("speed 20 steps/s");
     // The speeds by their effect: played from pass 0, the passes run go 10 a second of the
     // app's clock after -, and 20 after +.
     for (key, speed, reach) in [("minus", 10.0, 20), ("plus", 20.0, 40)] {
@@ -165,7 +165,7 @@ fn zoom_back_speed_lens_key_order_direction_pass_kind_and_radix_keys() {
         s.keys(&["space"]);
         s.expect_pass_at_least(reach, 64);
         let rate = s.played_rate();
-        assert!((speed * 0.85..=speed * 1.15).contains(&rate), "{rate:.1} passes/s at a speed of {speed}");
+        assert!((speed * 0.85..=speed * 1.15).contains(&rate), "{rate:.1} steps/s at a speed of {speed}");
     }
     // Back where the keys above left it: paused on pass 2.
     s.keys(&["space", "Home", "Right", "Right"]);

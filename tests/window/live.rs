@@ -47,7 +47,7 @@ fn a_live_stream_shows_sorted_and_a_paused_frame_saves_as_the_model() {
     let models: Vec<RgbaImage> =
         sent.iter().map(|f| shadersort::reference::stable_sort(f, &Default::default())).collect();
     s.keys(&["space"]);
-    s.expect_log("paused on the frame shown; the step keys walk through its passes, Space goes on live");
+    s.expect_log("paused on the frame shown; the step keys walk through its steps, Space goes on live");
     s.keys(&["s"]);
     s.expect_log("saved live-bitonic-luma-pass28.png");
     let saved = image::open(s.dir.path().join("live-bitonic-luma-pass28.png")).unwrap().to_rgba8();

@@ -233,7 +233,7 @@ impl ClipPlayer for WindowClip {
             phases_per_step_given: false,
             intervals: s.intervals,
             sweep: None,
-            passes: None,
+            steps: None,
             record: running.record_settings.clone(),
             max_size: running.options_max_size,
             no_downscale: !running.limit.downscale,
