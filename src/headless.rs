@@ -134,7 +134,7 @@ pub fn run(settings: &Settings) -> anyhow::Result<()> {
     if let Some(target) = record_target {
         let report = record_sort(&sorter, &picture.pixels, intervals.as_ref(), target)?;
         println!("{report}");
-        if report.format == RecordFormat::Frames {
+        if report.recorded.format == RecordFormat::Frames {
             println!("{}", video_hint(&report.path, settings.record.fps));
         }
     }
@@ -342,11 +342,11 @@ impl std::fmt::Display for RecordReport {
         write!(
             f,
             "recorded {} frames ({} steps, every {}; {}), {}, {} bytes: {}",
-            self.frames,
-            self.steps_run,
-            self.every,
-            colours_words(self.palette),
-            self.format.describe(),
+            self.recorded.frames,
+            self.recorded.steps_run,
+            self.recorded.every,
+            colours_words(self.recorded.palette),
+            self.recorded.format.describe(),
             self.bytes,
             self.path.display()
         )

@@ -87,7 +87,7 @@ pub fn run(args: &GifBenchArgs) -> anyhow::Result<()> {
         let dither = if args.no_dither && format == RecordFormat::Gif { " --no-dither" } else { "" };
         rows.push(Row {
             name: format!("shadersort --record {name}{dither} ({})", format.describe()),
-            frames: report.frames as usize,
+            frames: report.recorded.frames as usize,
             elapsed: started.elapsed(),
             bytes: report.bytes,
         });

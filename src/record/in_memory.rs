@@ -10,7 +10,7 @@ use super::gif_writer::InlineGifWriter;
 use super::png_frames::PngFramesWriter;
 use super::sequence::{FramePixel, FrameSink};
 use super::zip::ZipFiles;
-use super::{EncodeError, FramePlan, FrameSequence, PaletteUse, RecordError, RecordFormat};
+use super::{EncodeError, FramePlan, FrameSequence, PaletteUse, RecordError, RecordFormat, Recorded};
 use super::{gif_size, is_opaque, palette, png_size, quantize_for, rgba_pixels};
 use crate::algorithms::SortRun;
 use crate::engine::drive::Driver;
@@ -24,24 +24,14 @@ use image::RgbaImage;
 pub struct InMemory {
     /// The file's bytes: a GIF, an animated PNG, or a zip archive of PNG frames.
     pub bytes: Vec<u8>,
-    /// Which of the three.
-    pub format: RecordFormat,
-    /// Frames written.
-    pub frames: u32,
-    /// Passes run on the GPU.
-    pub steps_run: u32,
-    /// Passes between frames.
-    pub every: u32,
-    /// After how many steps the picture was known sorted, if it was.
-    pub sorted_after: Option<u32>,
-    /// The GIF's palette; `None` for the exact formats.
-    pub palette: Option<PaletteUse>,
+    /// What went into it.
+    pub recorded: Recorded,
 }
 
 impl InMemory {
     /// The file's media type, for a download.
     pub fn media_type(&self) -> &'static str {
-        self.format.media_type()
+        self.recorded.format.media_type()
     }
 }
 
@@ -100,15 +90,7 @@ pub async fn record_in_memory(
         (bytes, frames, run, plan.every, None)
     };
     gpu.check()?;
-    Ok(InMemory {
-        bytes,
-        format,
-        frames,
-        steps_run: run.steps_done(),
-        every,
-        sorted_after: run.stats().sorted_after,
-        palette,
-    })
+    Ok(InMemory { bytes, recorded: Recorded::of(format, frames, run.as_ref(), every, palette) })
 }
 
 /// Runs the sort, taking a frame every `plan.every` steps into `frames` (the first frame, the

@@ -54,6 +54,37 @@ impl PaletteUse {
     }
 }
 
+/// What went into a recording, wherever it went (a file, a folder, memory).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Recorded {
+    /// GIF, APNG or PNG frames.
+    pub format: RecordFormat,
+    /// Frames written.
+    pub frames: u32,
+    /// Steps run on the GPU.
+    pub steps_run: u32,
+    /// Steps between frames.
+    pub every: u32,
+    /// After how many steps the picture was known sorted, if it was.
+    pub sorted_after: Option<u32>,
+    /// The GIF's palette; `None` for the exact formats.
+    pub palette: Option<PaletteUse>,
+}
+
+impl Recorded {
+    /// `frames` of `run` in `format`, `every` steps apart.
+    pub(crate) fn of(
+        format: RecordFormat,
+        frames: u32,
+        run: &dyn crate::algorithms::SortRun,
+        every: u32,
+        palette: Option<PaletteUse>,
+    ) -> Self {
+        let sorted_after = run.stats().sorted_after;
+        Recorded { format, frames, steps_run: run.steps_done(), every, sorted_after, palette }
+    }
+}
+
 /// Frames a recording may have when neither `--every` nor `--max-frames` was given.
 pub const DEFAULT_FRAME_LIMIT: u32 = 1000;
 

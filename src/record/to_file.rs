@@ -12,7 +12,7 @@ use super::gif_writer::ParallelGifWriter;
 use super::png_frames::{Folder, PngFramesWriter};
 use super::sequence::{FramePixel, FrameSequence, FrameSink};
 use super::{EncodeError, FramePlan, PaletteUse, RecordError, is_opaque, palette, rgba_pixels};
-use super::{RecordFormat, RecordTarget};
+use super::{RecordFormat, RecordTarget, Recorded};
 use crate::algorithms::SortRun;
 use crate::algorithms::step_ledger::STEP_RING;
 use crate::engine::drive::Driver;
@@ -36,20 +36,10 @@ pub(super) type ExactFileWriter = ExactWriter<std::io::BufWriter<std::fs::File>,
 pub struct RecordReport {
     /// Where it went.
     pub path: PathBuf,
-    /// GIF, APNG or PNG frames.
-    pub format: RecordFormat,
-    /// Frames written.
-    pub frames: u32,
     /// Bytes written (all frames' files together for a folder).
     pub bytes: u64,
-    /// Passes run on the GPU.
-    pub steps_run: u32,
-    /// Passes between frames.
-    pub every: u32,
-    /// After how many steps the picture was known sorted, if it was.
-    pub sorted_after: Option<u32>,
-    /// The GIF's palette; `None` for the exact formats.
-    pub palette: Option<PaletteUse>,
+    /// What went into it.
+    pub recorded: Recorded,
 }
 
 /// Records a sort of `picture` into `target`, in the target's format.
@@ -93,12 +83,7 @@ pub fn record(
     Ok(RecordReport {
         bytes: bytes_at(&path),
         path,
-        format,
-        frames,
-        steps_run: run.steps_done(),
-        every,
-        sorted_after: run.stats().sorted_after,
-        palette,
+        recorded: Recorded::of(format, frames, run.as_ref(), every, palette),
     })
 }
 

@@ -111,8 +111,8 @@ impl Recorder for BackgroundRecording {
 fn describe(report: &RecordReport) -> String {
     format!(
         "recorded {} frames ({}), {} bytes: {}",
-        report.frames,
-        report.format.describe(),
+        report.recorded.frames,
+        report.recorded.format.describe(),
         report.bytes,
         report.path.display()
     )

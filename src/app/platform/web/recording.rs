@@ -57,8 +57,8 @@ impl Recorder for BackgroundRecording {
                 download(&name, &file.bytes, file.media_type())?;
                 Ok(format!(
                     "recorded {} frames ({}), {} bytes: downloaded {name}",
-                    file.frames,
-                    file.format.describe(),
+                    file.recorded.frames,
+                    file.recorded.format.describe(),
                     file.bytes.len()
                 ))
             });
