@@ -96,10 +96,10 @@ impl Running {
     }
 
     pub(super) fn command(&mut self, command: Command) {
-        if self.live.is_some() && command == Command::PlayPause {
+        if self.source.live().is_some() && command == Command::PlayPause {
             return self.toggle_live();
         }
-        if self.clip.is_some() {
+        if self.source.clip().is_some() {
             match command {
                 // Space plays or pauses the clip; the other transport keys pause it on its frame.
                 Command::PlayPause => return self.toggle_clip(),

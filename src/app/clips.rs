@@ -2,9 +2,9 @@
 //! frame, the keys that pause, step and seek, the panel's view of it and G. (The page's player
 //! plays none and says where clips play.)
 
-use super::Running;
 use super::panel_model::ClipView;
 use super::platform::{ClipNews, ClipOpening, ClipPlayer, OpenedClip, WindowClip};
+use super::{Running, Source};
 use std::path::PathBuf;
 use web_time::Instant;
 
@@ -29,8 +29,7 @@ impl Running {
         match answer {
             Ok(OpenedClip { clip, first, note }) => {
                 let (frames, fps, size) = (clip.frames(), clip.fps(), clip.size());
-                self.clip = Some(clip);
-                self.live = None;
+                self.source = Source::Clip(clip);
                 self.show_picture(first, size);
                 self.ui.zoom = None;
                 self.ui.pan = egui::Vec2::ZERO;
@@ -52,7 +51,7 @@ impl Running {
 
     /// Shows the clip's next frame when one is due.
     pub(super) fn advance_clip(&mut self, now: Instant) {
-        let Some(clip) = self.clip.as_mut() else { return };
+        let Some(clip) = self.source.clip_mut() else { return };
         match clip.advance(now) {
             ClipNews::Nothing => {}
             ClipNews::Frame(picture) => {
@@ -66,7 +65,7 @@ impl Running {
 
     /// Space with a clip open: plays or pauses the clip (at the last frame, from the start).
     pub(super) fn toggle_clip(&mut self) {
-        let Some(clip) = self.clip.as_mut() else { return };
+        let Some(clip) = self.source.clip_mut() else { return };
         if let Err(e) = clip.toggle() {
             self.ui.error(e);
         } else if !clip.playing() {
@@ -79,7 +78,7 @@ impl Running {
 
     /// Pauses the clip on the frame shown.
     pub(super) fn pause_clip(&mut self) {
-        if self.clip.as_ref().is_some_and(ClipPlayer::playing) {
+        if self.source.clip().is_some_and(ClipPlayer::playing) {
             self.toggle_clip();
         }
     }
@@ -87,14 +86,14 @@ impl Running {
     /// Shows frame `index` (counted from 0) when it has been decoded, and plays on from there
     /// if the clip was playing.
     pub(super) fn seek_clip(&mut self, index: u64) {
-        if let Some(Err(e)) = self.clip.as_mut().map(|clip| clip.seek(index)) {
+        if let Some(Err(e)) = self.source.clip_mut().map(|clip| clip.seek(index)) {
             self.ui.error(e);
         }
     }
 
     /// The frame after the one shown (`delta` 1) or before it (-1), paused.
     pub(super) fn step_clip(&mut self, delta: i64) {
-        let Some(clip) = self.clip.as_mut() else {
+        let Some(clip) = self.source.clip_mut() else {
             self.ui.say(WindowClip::NO_CLIP);
             return;
         };
@@ -110,14 +109,14 @@ impl Running {
 
     /// Logs "frame k/n" for the frame shown (the window test follows it).
     pub(super) fn report_frame(&self) {
-        if let Some(clip) = &self.clip {
+        if let Some(clip) = self.source.clip() {
             log::info!("frame {}/{}", clip.shown() + 1, clip.frames());
         }
     }
 
     /// What the panel shows of the clip.
     pub(super) fn clip_view(&self) -> Option<ClipView> {
-        let clip = self.clip.as_ref()?;
+        let clip = self.source.clip()?;
         Some(ClipView {
             frame: clip.wanted() + 1,
             frames: clip.frames(),
@@ -130,7 +129,7 @@ impl Running {
     /// G with a clip open: every frame sorted with the current settings into a video in `gifs/`,
     /// in the background.
     pub(super) fn start_clip_recording(&mut self) {
-        let Some(clip) = &self.clip else { return };
+        let Some(clip) = self.source.clip() else { return };
         let path = clip.recording_path(&self.file_stem());
         if let Err(e) = std::fs::create_dir_all("gifs") {
             self.ui.error(format!("cannot create the folder gifs: {e}"));

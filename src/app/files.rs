@@ -1,11 +1,11 @@
 //! Files in and out of the window: opening (or dropping) a picture or a clip, and saving the
 //! current state as a PNG named after the picture (and frame) and settings.
 
-use super::Running;
 use super::dialogs::Chosen;
 use super::platform::{ClipPlayer, WindowClip};
 use super::saves::SaveJob;
 use super::window_mask::FitTo;
+use super::{Running, Source};
 use crate::picture::input::Picture;
 use std::path::PathBuf;
 
@@ -27,8 +27,7 @@ impl Running {
             Ok((source, (picture, notice))) => {
                 self.set_title(&picture.name);
                 let label = picture.label.clone();
-                self.clip = None;
-                self.live = None;
+                self.source = Source::Picture;
                 self.show_picture(picture, source);
                 match notice {
                     Some(notice) => self.ui.say(notice),
@@ -70,7 +69,7 @@ impl Running {
     /// What S names its file after: the stem, and the clip's frame (counted from 1) when a
     /// clip is open.
     fn frame_stem(&self) -> String {
-        match &self.clip {
+        match self.source.clip() {
             Some(clip) => format!("{}-frame{}", self.file_stem(), clip.shown() + 1),
             None => self.file_stem(),
         }
@@ -88,7 +87,7 @@ impl Running {
         if self.ui.brush.is_some() && self.session.mask.is_some() {
             self.save_mask();
         }
-        if self.lens.is_some() {
+        if self.lens.is_open() {
             let path = PathBuf::from(format!("{stem}-window.png"));
             self.saves.encode_view(&self.egui_ctx, SaveJob { path, alpha: false, view: true });
         }

@@ -5,17 +5,30 @@
 //! step it was read at.
 
 use super::Running;
+use super::lanes::Lane;
 use crate::angle::Lines;
+use crate::gpu::Gpu;
 use crate::gpu::readbacks::Readbacks;
 use crate::keys::options::Axis;
-use crate::lens::{LensLine, LensRead, LensReading};
+use crate::lens::{LensLine, LensProbe, LensRead, LensReading};
+
+/// The row lens: the line inspected while it is open, where it was last, and the kernel that
+/// reads lines from the lanes' GPU state.
+pub(super) struct Lens {
+    /// The lens while it is open.
+    open: Option<OpenLens>,
+    /// Where the lens last was, to open it there again.
+    last_point: Option<(u32, u32)>,
+    /// Reads the inspected line from the GPU.
+    probe: LensProbe,
+}
 
 /// The lens while it is open.
-pub struct WindowLens {
+struct OpenLens {
     /// The picture pixel the inspected line runs through.
-    pub point: (u32, u32),
+    point: (u32, u32),
     /// Per lane, the line as last read, or why it could not be read (`None` until it comes).
-    pub readings: Vec<Option<Result<LensReading, String>>>,
+    readings: Vec<Option<Result<LensReading, String>>>,
     /// Reads on their way back, by lane.
     readbacks: Readbacks<(usize, LensRead)>,
     /// What the lanes stood at when last read (each lane's run and steps): a frame reads again
@@ -23,10 +36,86 @@ pub struct WindowLens {
     read_at: Vec<(u32, u32)>,
 }
 
-impl WindowLens {
+impl Lens {
+    /// A closed lens on `gpu`.
+    pub(super) fn new(gpu: &Gpu) -> Self {
+        Lens { open: None, last_point: None, probe: LensProbe::new(gpu) }
+    }
+
+    /// Whether the lens is open.
+    pub(super) fn is_open(&self) -> bool {
+        self.open.is_some()
+    }
+
     /// Whether a reading is still on its way (the window keeps drawing until it comes).
-    pub fn pending(&self) -> bool {
-        self.readbacks.pending() > 0
+    pub(super) fn pending(&self) -> bool {
+        self.open.as_ref().is_some_and(|l| l.readbacks.pending() > 0)
+    }
+
+    /// Per lane, the line as last read, while the lens is open.
+    pub(super) fn readings(&self) -> Option<&[Option<Result<LensReading, String>>]> {
+        self.open.as_ref().map(|l| l.readings.as_slice())
+    }
+
+    /// Closes the lens; whether it was open.
+    fn close(&mut self) -> bool {
+        self.open.take().is_some()
+    }
+
+    /// Where L opens the lens: where it last was, or the middle of a `size` picture.
+    fn reopening_point(&self, size: (u32, u32)) -> (u32, u32) {
+        self.last_point.unwrap_or((size.0 / 2, size.1 / 2))
+    }
+
+    /// Opens the lens on the line through pixel `point` (clamped to a `size` picture) of
+    /// `lanes`, reads it, and says which line it is.
+    fn open_at(&mut self, gpu: &Gpu, lanes: &[Lane], size: (u32, u32), point: (u32, u32)) -> Option<String> {
+        let point = (point.0.min(size.0 - 1), point.1.min(size.1 - 1));
+        self.last_point = Some(point);
+        self.open = Some(OpenLens {
+            point,
+            readings: Vec::new(),
+            readbacks: Readbacks::default(),
+            read_at: Vec::new(),
+        });
+        self.read(gpu, lanes, size);
+        let lane = lanes.first()?;
+        let line = LensLine::through(&lane.lines, size, point);
+        Some(format!("lens on {} of {} ({} pixels)", line.name, line.count, line.len))
+    }
+
+    /// Takes the readings that came back, then, where the lanes or the line changed since the
+    /// last read and no read is under way, encodes reading the inspected line of every lane as
+    /// the lanes stand now, in one submission.
+    pub(super) fn read(&mut self, gpu: &Gpu, lanes: &[Lane], size: (u32, u32)) {
+        let Some(lens) = self.open.as_mut() else { return };
+        lens.readings.resize(lanes.len(), None);
+        let readings = &mut lens.readings;
+        let taken = lens.readbacks.take_ready(gpu, |(lane, read), bytes| {
+            if let Some(slot) = readings.get_mut(lane) {
+                *slot = Some(Ok(read.reading(bytes)));
+            }
+        });
+        if let Err(e) = taken {
+            lens.readings.iter_mut().for_each(|r| *r = Some(Err(e.to_string())));
+        }
+        let now: Vec<(u32, u32)> = lanes.iter().map(|l| (l.generation(), l.run.steps_done())).collect();
+        if lens.readbacks.pending() > 0 || lens.read_at == now {
+            return;
+        }
+        let mut encoder =
+            gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("lens::read") });
+        for (index, lane) in lanes.iter().enumerate() {
+            let line = LensLine::through(&lane.lines, size, lens.point);
+            let view = lane.run.lens_view();
+            let bytes = self.probe.read_bytes(&view, &line);
+            let staging = lens.readbacks.staging_for(gpu, bytes);
+            let read = self.probe.encode(gpu, &mut encoder, &view, &line, &staging);
+            lens.readbacks.push(staging, bytes, (index, read));
+        }
+        gpu.queue.submit([encoder.finish()]);
+        lens.readbacks.submitted();
+        lens.read_at = now;
     }
 }
 
@@ -34,30 +123,18 @@ impl Running {
     /// L: opens the lens on the line through the middle of the picture (or where it was), or
     /// closes it.
     pub(super) fn toggle_lens(&mut self) {
-        if self.lens.take().is_some() {
+        if self.lens.close() {
             self.ui.say("lens closed");
-            return;
+        } else {
+            self.inspect(self.lens.reopening_point(self.session.picture.pixels.dimensions()));
         }
-        let (w, h) = self.session.picture.pixels.dimensions();
-        let point = self.lens_point.unwrap_or((w / 2, h / 2));
-        self.inspect(point);
     }
 
     /// Opens the lens on the line through picture pixel `point`.
     pub(super) fn inspect(&mut self, point: (u32, u32)) {
-        let (w, h) = self.session.picture.pixels.dimensions();
-        let point = (point.0.min(w - 1), point.1.min(h - 1));
-        self.lens_point = Some(point);
-        self.lens = Some(WindowLens {
-            point,
-            readings: Vec::new(),
-            readbacks: Readbacks::default(),
-            read_at: Vec::new(),
-        });
-        self.read_lens();
-        if let Some(lane) = self.session.lanes.lanes.first() {
-            let line = LensLine::through(&lane.lines, (w, h), point);
-            self.ui.say(format!("lens on {} of {} ({} pixels)", line.name, line.count, line.len));
+        let size = self.session.picture.pixels.dimensions();
+        if let Some(line) = self.lens.open_at(&self.gpu, &self.session.lanes.lanes, size, point) {
+            self.ui.say(line);
         }
     }
 
@@ -71,7 +148,7 @@ impl Running {
 
     /// Up and Down: the lens moves `delta` lines (along the first lane's lines).
     pub(super) fn move_lens(&mut self, delta: i64) {
-        let Some(point) = self.lens.as_ref().map(|l| l.point) else {
+        let Some(point) = self.lens.open.as_ref().map(|l| l.point) else {
             self.ui.say("the lens is closed: press L or click a line to open it");
             return;
         };
@@ -81,42 +158,10 @@ impl Running {
         self.inspect(line_point(&lane.lines, &line, point));
     }
 
-    /// Takes the readings that came back, then, where the lanes or the line changed since the
-    /// last read and no read is under way, encodes reading the inspected line of every lane as
-    /// the lanes stand now, in one submission.
+    /// The lens's reading of this frame's lanes.
     pub(super) fn read_lens(&mut self) {
-        let Some(lens) = self.lens.as_mut() else { return };
-        let lanes = &self.session.lanes.lanes;
-        lens.readings.resize(lanes.len(), None);
-        let readings = &mut lens.readings;
-        let taken = lens.readbacks.take_ready(&self.gpu, |(lane, read), bytes| {
-            if let Some(slot) = readings.get_mut(lane) {
-                *slot = Some(Ok(read.reading(bytes)));
-            }
-        });
-        if let Err(e) = taken {
-            lens.readings.iter_mut().for_each(|r| *r = Some(Err(e.to_string())));
-        }
-        let now: Vec<(u32, u32)> = lanes.iter().map(|l| (l.generation(), l.run.steps_done())).collect();
-        if lens.pending() || lens.read_at == now {
-            return;
-        }
         let size = self.session.picture.pixels.dimensions();
-        let mut encoder = self
-            .gpu
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("lens::read") });
-        for (index, lane) in lanes.iter().enumerate() {
-            let line = LensLine::through(&lane.lines, size, lens.point);
-            let view = lane.run.lens_view();
-            let bytes = self.lens_probe.read_bytes(&view, &line);
-            let staging = lens.readbacks.staging_for(&self.gpu, bytes);
-            let read = self.lens_probe.encode(&self.gpu, &mut encoder, &view, &line, &staging);
-            lens.readbacks.push(staging, bytes, (index, read));
-        }
-        self.gpu.queue.submit([encoder.finish()]);
-        lens.readbacks.submitted();
-        lens.read_at = now;
+        self.lens.read(&self.gpu, &self.session.lanes.lanes, size);
     }
 }
 

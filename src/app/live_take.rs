@@ -69,7 +69,7 @@ impl Running {
     /// Copies the live frame shown for the take, once it is sorted to the end (and not copied
     /// already): called as the next frame replaces it, as the take starts and as it ends.
     pub(super) fn capture_take_frame(&mut self) {
-        let (Some(take), Some(live)) = (self.take.as_mut(), self.live.as_ref()) else { return };
+        let (Some(take), Some(live)) = (self.take.as_mut(), self.source.live()) else { return };
         let Some(lane) = self.session.lanes.lanes.first() else { return };
         let sorted = lane.run.steps_done() == lane.run.total_steps();
         if take.ended.is_some() || !sorted || take.last_captured == Some(live.shown) {

@@ -226,6 +226,62 @@ struct Session {
     show_intervals: bool,
 }
 
+/// Where the picture shown comes from, one at a time: a picture file (or the built-in one), a
+/// clip's frames, or a live source's (`session.picture` is the frame shown).
+enum Source {
+    Picture,
+    Clip(platform::WindowClip),
+    Live(window_live::WindowLive),
+}
+
+impl Source {
+    /// The clip playing, when a clip is open.
+    fn clip(&self) -> Option<&platform::WindowClip> {
+        match self {
+            Source::Clip(clip) => Some(clip),
+            _ => None,
+        }
+    }
+
+    /// [`Source::clip`], to play it.
+    fn clip_mut(&mut self) -> Option<&mut platform::WindowClip> {
+        match self {
+            Source::Clip(clip) => Some(clip),
+            _ => None,
+        }
+    }
+
+    /// The live source shown, when one is.
+    fn live(&self) -> Option<&window_live::WindowLive> {
+        match self {
+            Source::Live(live) => Some(live),
+            _ => None,
+        }
+    }
+
+    /// [`Source::live`], to take its frames.
+    fn live_mut(&mut self) -> Option<&mut window_live::WindowLive> {
+        match self {
+            Source::Live(live) => Some(live),
+            _ => None,
+        }
+    }
+
+    /// Whether new frames come (a clip or a live source), each sorted to the end as it comes.
+    fn moves(&self) -> bool {
+        !matches!(self, Source::Picture)
+    }
+
+    /// Whether the app must keep drawing frames for the source.
+    fn busy(&self) -> bool {
+        match self {
+            Source::Picture => false,
+            Source::Clip(clip) => platform::ClipPlayer::busy(clip),
+            Source::Live(live) => live.busy(),
+        }
+    }
+}
+
 /// Frame timing, for the panel and `--quit-after`.
 struct FrameClock {
     started: Instant,
@@ -270,20 +326,14 @@ struct Running {
     intervals_overlay: Option<egui::TextureHandle>,
     /// While painting the mask, the pixels that stay, tinted.
     mask_overlay: Option<egui::TextureHandle>,
-    /// The row lens, while it is open.
-    lens: Option<lens::WindowLens>,
-    /// Where the lens last was, to open it there again.
-    lens_point: Option<(u32, u32)>,
-    /// Reads the lens's line from the GPU.
-    lens_probe: crate::lens::LensProbe,
+    /// The row lens: open or closed, where it was, and its reader.
+    lens: lens::Lens,
     /// What S saves, on its way back from the GPU.
     saves: saves::Saves,
-    /// The clip playing, when a clip is open (`session.picture` is its frame shown).
-    clip: Option<platform::WindowClip>,
+    /// Where the picture shown comes from: a picture, a clip's frames or a live source's.
+    source: Source,
     /// A clip being opened (the dialog or a drop), played once its first frame is read.
     opening: Option<platform::OpeningClip>,
-    /// The live source shown, when one is (`session.picture` is its frame shown).
-    live: Option<window_live::WindowLive>,
     /// A live source being opened (the Camera button), shown once its first frame comes.
     opening_live: Option<platform::OpeningCamera>,
     /// A take of the live source's frames (G while it is shown).

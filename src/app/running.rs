@@ -8,7 +8,7 @@ use super::panel_model::{Action, LaneView, UiModel, UiState};
 use super::platform::Recorder;
 #[cfg(not(target_arch = "wasm32"))]
 use super::window_size;
-use super::{FrameClock, Running, Session, WindowOptions, WindowSource};
+use super::{FrameClock, Running, Session, Source, WindowOptions, WindowSource};
 use super::{ui, window_intervals, window_mask};
 use crate::angle::Lines;
 use crate::controls::commands::{Command, command_for, command_table};
@@ -39,19 +39,14 @@ impl Running {
         let limit =
             SizeLimit::new(gpu.device.limits().max_texture_dimension_2d, given.max_size, !given.no_downscale);
         let mut ui = UiState::default();
-        #[cfg_attr(
-            target_arch = "wasm32",
-            allow(unused_mut, reason = "only native windows open a live source")
-        )]
-        let mut live = None;
-        let (picture, source_size, clip) = match source {
+        let (picture, source_size, shown) = match source {
             WindowSource::Picture(picture) => {
                 let source_size = picture.pixels.dimensions();
                 let (picture, notice) = picture.fit(&limit)?;
                 if let Some(notice) = notice {
                     ui.say(notice);
                 }
-                (picture, source_size, None)
+                (picture, source_size, Source::Picture)
             }
             #[cfg(not(target_arch = "wasm32"))]
             WindowSource::Clip(reader) => {
@@ -65,7 +60,7 @@ impl Running {
                     info.rate.fps()
                 );
                 ui.say(notice.map_or_else(|| line.clone(), |n| format!("{n}; {line}")));
-                (picture, (info.width, info.height), Some(clip))
+                (picture, (info.width, info.height), Source::Clip(clip))
             }
             #[cfg(not(target_arch = "wasm32"))]
             WindowSource::Live(input) => {
@@ -73,8 +68,7 @@ impl Running {
                 let source_size = opened.source_size;
                 let (shown, picture, line) = super::window_live::shown(opened);
                 ui.say(line);
-                live = Some(shown);
-                (picture, source_size, None)
+                (picture, source_size, Source::Live(shown))
             }
         };
         let mask = match mask {
@@ -166,12 +160,9 @@ impl Running {
             last_reported_pass: None,
             intervals_overlay: None,
             mask_overlay: None,
-            lens: None,
-            lens_point: None,
+            lens: super::lens::Lens::new(&gpu_for_lens),
             saves: Default::default(),
-            lens_probe: crate::lens::LensProbe::new(&gpu_for_lens),
-            clip,
-            live,
+            source: shown,
             opening_live: None,
             take: None,
             #[cfg(not(target_arch = "wasm32"))]
@@ -182,7 +173,7 @@ impl Running {
         if running.ui.status.is_empty() {
             running.report_intervals();
         }
-        if running.clip.is_some() || running.live.is_some() {
+        if running.source.moves() {
             running.sort_frame_to_end();
             running.report_frame();
         }
@@ -206,8 +197,7 @@ impl Running {
 
     pub(super) fn wants_frames(&self) -> bool {
         self.session.player.busy()
-            || self.clip.as_ref().is_some_and(super::platform::ClipPlayer::busy)
-            || self.live.as_ref().is_some_and(super::window_live::WindowLive::busy)
+            || self.source.busy()
             || self.opening_live.is_some()
             || self.recording.is_some()
             || self.taking()
@@ -216,7 +206,7 @@ impl Running {
             || self.session.pending_route.is_some()
             || self.session.lanes.counts_pending()
             || self.saves.pending()
-            || self.lens.as_ref().is_some_and(super::lens::WindowLens::pending)
+            || self.lens.pending()
     }
 
     /// One frame: the keys' and the panel's actions, passes within the frame budget, results
@@ -288,7 +278,7 @@ impl Running {
                 .map(|r| self.session.lines.summary(r).to_string()),
             intervals_overlay: self.intervals_overlay.as_ref().map(egui::TextureHandle::id),
             mask_overlay: self.mask_overlay.as_ref().map(egui::TextureHandle::id),
-            lens: self.lens.as_ref().map(|l| l.readings.as_slice()),
+            lens: self.lens.readings(),
             clip: self.clip_view(),
             live: self.live_view(),
         };

@@ -3,8 +3,8 @@
 //! frames that came in between are dropped and counted, never queued. Space pauses on the frame
 //! shown, whose passes the step keys then walk through.
 
-use super::Running;
 use super::panel_model::LiveView;
+use super::{Running, Source};
 use crate::controls::player::Stepper;
 use crate::picture::input::Picture;
 use crate::picture::latency::{Latencies, LatencySummary};
@@ -80,17 +80,17 @@ impl Running {
         if lanes.counts_pending() || (lanes.steps_done() < lanes.total_steps() && lanes.error.is_none()) {
             return;
         }
-        if let Some(live) = self.live.as_mut()
+        if let Some(live) = self.source.live_mut()
             && let Some(arrived) = live.arrived.take()
         {
             live.latency.add(arrived.elapsed());
             live.latency_summary = live.latency.summary();
         }
-        if !self.live.as_ref().is_some_and(WindowLive::busy) {
+        if !self.source.live().is_some_and(WindowLive::busy) {
             return;
         }
         self.capture_take_frame();
-        let Some(live) = self.live.as_mut() else { return };
+        let Some(live) = self.source.live_mut() else { return };
         match live.frames.newest() {
             LiveNext::Waiting => {}
             LiveNext::Frame(pixels, arrived) => {
@@ -139,8 +139,7 @@ impl Running {
             Ok(opened) => {
                 let source_size = opened.source_size;
                 let (live, picture, line) = shown(opened);
-                self.clip = None;
-                self.live = Some(live);
+                self.source = Source::Live(live);
                 self.set_title(&picture.name);
                 self.show_picture(picture, source_size);
                 self.ui.zoom = None;
@@ -153,7 +152,7 @@ impl Running {
 
     /// Space with a live source: pauses on the frame shown, or goes on with the newest.
     pub(super) fn toggle_live(&mut self) {
-        let Some(live) = self.live.as_mut() else { return };
+        let Some(live) = self.source.live_mut() else { return };
         live.paused = !live.paused;
         if live.paused {
             self.ui
@@ -164,7 +163,7 @@ impl Running {
     /// Sorts the frame shown to the end when frames follow each other (a clip's or a live
     /// source's); a paused frame's passes are then a step key away.
     pub(super) fn sort_frame_to_end(&mut self) {
-        if self.clip.is_some() || self.live.is_some() {
+        if self.source.moves() {
             self.session.lanes.run_to_end();
         }
     }
@@ -172,8 +171,7 @@ impl Running {
     /// Goes on sorting the frame shown to the end while a clip plays or a live source is shown
     /// (a sort longer than what one submission holds).
     pub(super) fn keep_frame_sorting(&mut self) {
-        let playing = self.clip.as_ref().is_some_and(super::platform::ClipPlayer::busy)
-            || self.live.as_ref().is_some_and(WindowLive::busy);
+        let playing = self.source.busy();
         let lanes = &self.session.lanes;
         if playing && lanes.steps_done() < lanes.total_steps() {
             self.sort_frame_to_end();
@@ -192,7 +190,7 @@ impl Running {
 
     /// What the panel shows of the live source.
     pub(super) fn live_view(&self) -> Option<LiveView> {
-        let live = self.live.as_ref()?;
+        let live = self.source.live()?;
         let (received, dropped) = live.frames.counts();
         Some(LiveView {
             label: live.frames.label(),

@@ -17,11 +17,11 @@ impl Running {
             self.ui.say("a recording is already under way");
             return;
         }
-        if self.clip.is_some() {
+        if self.source.clip().is_some() {
             self.start_clip_recording();
             return;
         }
-        if self.live.is_some() {
+        if self.source.live().is_some() {
             self.toggle_take();
             return;
         }
