@@ -5,20 +5,13 @@ usage: python3 benchmarks/still.py PHOTO RUNS NAME=BINARY [NAME=BINARY ...]
 Each binary sorts with a warm pipeline cache of its own, by odd-even, bitonic and radix;
 pixelsort must be importable (its wheel needs Pillow 10.4.0: Pillow 11 removed PyAccess, which
 it imports). The table ends with pixelsort / each run."""
-import os, statistics, subprocess, sys, tempfile, time
+import os, statistics, sys, tempfile
+
+from wall import timed
 
 photo, runs, binaries = sys.argv[1], int(sys.argv[2]), [a.split("=", 1) for a in sys.argv[3:]]
 tmp = tempfile.mkdtemp()
 out = os.path.join(tmp, "o.png")
-
-
-def timed(cmd, env):
-    started = time.perf_counter()
-    r = subprocess.run(cmd, env=dict(os.environ, **env), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    took = time.perf_counter() - started
-    if r.returncode != 0:
-        sys.exit(f"{cmd} failed: {r.stderr.decode()[-800:]}")
-    return took
 
 
 variants = []
