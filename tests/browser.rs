@@ -309,7 +309,7 @@ fn side_by_side_shows_every_lane(page: &Page, picture: &RgbaImage) {
     page.expect_log("lens closed");
     a_pinch_zooms_the_picture(page, picture);
     page.keys(&["c"]);
-    page.expect_log("side by side, sync by pass");
+    page.expect_log("side by side, sync by step");
     let lanes = lane_kinds(
         shadersort::algorithms::Algorithm::Bitonic,
         RunSettings::default(),
