@@ -13,14 +13,14 @@ impl Running {
     pub(super) fn act(&mut self, action: Action) {
         match action {
             Action::Command(command) => self.command(command),
-            Action::SetAlgorithm(a) => self.change(|s| s.algorithm = a),
-            Action::SetKey(k) => self.change(|s| s.options.key = k),
-            Action::SetReverse(r) => self.change(|s| s.options.descending = r),
+            Action::SetAlgorithm(a) => self.change(|s| s.choice.algorithm = a),
+            Action::SetKey(k) => self.change(|s| s.choice.key = k),
+            Action::SetReverse(r) => self.change(|s| s.choice.descending = r),
             Action::SetRoute(route) => self.session.pending_route = Some(route),
-            Action::SetPassKind(k) => self.change(|s| s.run.pass_kind = k),
-            Action::SetRadix(r) => self.change(|s| s.run.radix = r),
-            Action::SetCompare(c) => self.change(|s| s.compare = c),
-            Action::SetSync(sync) => self.change(|s| s.sync = sync),
+            Action::SetPassKind(k) => self.change(|s| s.choice.settings.pass_kind = k),
+            Action::SetRadix(r) => self.change(|s| s.choice.settings.radix = r),
+            Action::SetCompare(c) => self.change(|s| s.choice.compare = c),
+            Action::SetSync(sync) => self.change(|s| s.choice.sync = sync),
             Action::GoTo(pass) => {
                 self.session.player.stop();
                 self.session.player.go_to(pass, &mut self.session.lanes);
@@ -75,22 +75,22 @@ impl Running {
         self.restart_lanes();
         self.last_reported_pass = None;
         let s = &self.session;
-        let order = if s.options.descending { "largest first" } else { "smallest first" };
-        let view = if s.compare {
-            format!("side by side, sync {}", s.sync.name())
-        } else if s.algorithm == Algorithm::Radix {
-            let r = s.run.radix;
+        let order = if s.choice.descending { "largest first" } else { "smallest first" };
+        let view = if s.choice.compare {
+            format!("side by side, sync {}", s.choice.sync.name())
+        } else if s.choice.algorithm == Algorithm::Radix {
+            let r = s.choice.settings.radix;
             let stages = if r.sub_steps { ", scatter in stages" } else { "" };
             format!("{}-bit digits, scope {}{stages}", r.digit_bits, r.scope.name())
         } else {
-            s.run.pass_kind.name().to_string()
+            s.choice.settings.pass_kind.name().to_string()
         };
         let notice = s.lanes.lanes.iter().find_map(|l| l.notice.as_deref()).map(|n| format!(". {n}"));
         self.ui.say(format!(
             "{}, {} by {}, {order}; {view}{}",
-            s.algorithm.title(),
+            s.choice.algorithm.title(),
             s.lines.route().name(),
-            s.options.key,
+            s.choice.key,
             notice.unwrap_or_default()
         ));
     }
@@ -136,7 +136,7 @@ impl Running {
             | Command::ToggleSubSteps
             | Command::ToggleCompare
             | Command::ToggleSync => {
-                if let Some(next) = self.session.choice().after(command) {
+                if let Some(next) = self.session.choice.after(command) {
                     self.choose(next);
                 }
             }

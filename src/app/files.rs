@@ -63,7 +63,7 @@ impl Running {
         let s = &self.session;
         let intervals = crate::intervals::file_suffix(s.intervals.mode, s.mask.is_some());
         let angle = s.lines.route().file_suffix();
-        format!("{}-{}-{}{angle}{intervals}", s.picture.name, s.algorithm.name(), s.options.key.name())
+        format!("{}-{}-{}{angle}{intervals}", s.picture.name, s.choice.algorithm.name(), s.choice.key.name())
     }
 
     /// What S names its file after: the stem, and the clip's frame (counted from 1) when a

@@ -59,13 +59,12 @@ mod window_recording;
 pub mod window_size;
 pub mod zoom;
 
-use crate::algorithms::Algorithm;
 use crate::angle::{Lines, Route};
+use crate::controls::choice::SortChoice;
 use crate::controls::commands::{Command, CommandSpec};
 use crate::controls::player::Player;
 use crate::gpu::Gpu;
 use crate::intervals::{IntervalMap, IntervalSettings, Mask};
-use crate::keys::options::SortOptions;
 use crate::picture::input::{Picture, SizeLimit};
 use crate::settings::RecordSettings;
 use crate::settings::Settings;
@@ -73,7 +72,7 @@ use crate::settings::Settings;
 use crate::settings::VideoSettings;
 use display::DisplayPipeline;
 use interval_refresh::{IntervalInputs, RefreshThrottle};
-use lanes::{LaneSync, Lanes};
+use lanes::Lanes;
 use panel_model::UiState;
 use platform::BackgroundRecording;
 use std::path::PathBuf;
@@ -196,15 +195,11 @@ const SIGNAL_POLL: Duration = Duration::from_millis(200);
 /// The picture and how it is being sorted.
 struct Session {
     picture: Picture,
-    /// Key, order, and the axis the algorithms sort along (`lines.sorted_axis()`).
-    options: SortOptions,
+    /// The algorithm, key, order, route, the algorithm's settings and the side-by-side view,
+    /// as the panel and the commands choose them (its route is the laid-out lines').
+    choice: SortChoice,
     /// The lines sorted along: straight lines or a path laid through the picture.
     lines: Lines,
-    algorithm: Algorithm,
-    /// The algorithm's settings: pass kind, phases per step, the radix view's.
-    run: crate::algorithms::RunSettings,
-    compare: bool,
-    sync: LaneSync,
     lanes: Lanes,
     player: Player,
     /// The picture's size before it was fitted to the size limit (masks must have it).

@@ -11,6 +11,7 @@ use super::window_size;
 use super::{FrameClock, Running, Session, Source, WindowOptions, WindowSource};
 use super::{ui, window_intervals, window_mask};
 use crate::angle::Lines;
+use crate::controls::choice::SortChoice;
 use crate::controls::commands::{Command, command_for, command_table};
 use crate::controls::lane_plan::lane_kinds;
 use crate::controls::player::{Player, Stepper};
@@ -107,12 +108,16 @@ impl Running {
         }
         let session = Session {
             picture,
-            options: sort_options,
+            choice: SortChoice {
+                algorithm: given.algorithm,
+                key: given.options.key,
+                descending: given.options.descending,
+                route: lines.route(),
+                settings: given.run,
+                compare: false,
+                sync: LaneSync::default(),
+            },
             lines,
-            algorithm: given.algorithm,
-            run: given.run,
-            compare: false,
-            sync: LaneSync::default(),
             lanes,
             player,
             source_size,
@@ -246,14 +251,14 @@ impl Running {
             picture_label: &self.session.picture.label,
             size: self.session.picture.pixels.dimensions(),
             adapter: &self.gpu.describe(),
-            algorithm: self.session.algorithm,
-            pass_kind: self.session.run.pass_kind,
-            radix: self.session.run.radix,
-            key: self.session.options.key,
-            reverse: self.session.options.descending,
+            algorithm: self.session.choice.algorithm,
+            pass_kind: self.session.choice.settings.pass_kind,
+            radix: self.session.choice.settings.radix,
+            key: self.session.choice.key,
+            reverse: self.session.choice.descending,
             route: self.session.pending_route.unwrap_or(self.session.lines.route()),
-            compare: self.session.compare,
-            sync: self.session.sync,
+            compare: self.session.choice.compare,
+            sync: self.session.choice.sync,
             step_noun: self.session.step_noun(),
             steps_done: self.session.lanes.steps_done(),
             total_steps: self.session.lanes.total_steps(),

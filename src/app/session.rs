@@ -9,7 +9,7 @@ use crate::controls::choice::SortChoice;
 use crate::controls::explain;
 use crate::controls::lane_plan::lane_kinds;
 use crate::controls::player::Stepper;
-use crate::keys::options::Axis;
+use crate::keys::options::{Axis, SortOptions};
 
 impl Running {
     /// Starts new lanes for the current picture and settings, at pass 0 (a clip's frame: sorted
@@ -18,16 +18,16 @@ impl Running {
         self.fit_lines_to_picture();
         self.recompute_intervals();
         let s = &self.session;
-        let kinds = lane_kinds(s.algorithm, s.run, s.compare, s.sync);
+        let kinds = lane_kinds(s.choice.algorithm, s.choice.settings, s.choice.compare, s.choice.sync);
         self.session.lanes = Lanes::start(
             &self.engine,
             &s.picture.pixels,
             &s.lines,
-            s.options,
+            s.options(),
             &kinds,
             s.interval_map.as_ref(),
         );
-        self.session.lanes.sync = self.session.sync;
+        self.session.lanes.sync = self.session.choice.sync;
         self.session.player.stop();
         self.sort_frame_to_end();
     }
@@ -37,57 +37,47 @@ impl Session {
     /// What the counter counts: passes, the radix view's digit passes or scatter stages, or
     /// steps of several phases.
     pub(super) fn step_noun(&self) -> String {
-        if self.algorithm == Algorithm::OddEven || (self.compare && self.sync == LaneSync::ByStep) {
+        let c = &self.choice;
+        if c.algorithm == Algorithm::OddEven || (c.compare && c.sync == LaneSync::ByStep) {
             "pass".into()
-        } else if self.algorithm == Algorithm::Radix && !self.compare {
-            self.algorithm.step_name(&self.run)
+        } else if c.algorithm == Algorithm::Radix && !c.compare {
+            c.algorithm.step_name(&c.settings)
         } else {
             "step".into()
         }
     }
 
-    /// Sorts along `lines` from now on (the lanes follow at their next start).
-    pub(super) fn set_lines(&mut self, lines: Lines) {
-        self.options = lines.sort_options(self.options);
-        self.lines = lines;
+    /// Key, order, and the axis the algorithms sort along (`lines.sorted_axis()`).
+    pub(super) fn options(&self) -> SortOptions {
+        let SortChoice { key, descending, .. } = self.choice;
+        self.lines.sort_options(SortOptions { key, descending, ..SortOptions::default() })
     }
 
-    /// What is sorted and how, as the commands that change it see it.
-    pub(super) fn choice(&self) -> SortChoice {
-        SortChoice {
-            algorithm: self.algorithm,
-            key: self.options.key,
-            descending: self.options.descending,
-            route: self.lines.route(),
-            settings: self.run,
-            compare: self.compare,
-            sync: self.sync,
-        }
+    /// Sorts along `lines` from now on (the lanes follow at their next start).
+    pub(super) fn set_lines(&mut self, lines: Lines) {
+        self.choice.route = lines.route();
+        self.lines = lines;
     }
 
     /// Takes `choice` but its route (the lines are laid out by `Running::lay_out`, which may
     /// refuse one); the lanes follow at their next start.
     pub(super) fn choose(&mut self, choice: SortChoice) {
-        self.algorithm = choice.algorithm;
-        self.options.key = choice.key;
-        self.options.descending = choice.descending;
-        self.run = choice.settings;
-        self.compare = choice.compare;
-        self.sync = choice.sync;
+        self.choice = SortChoice { route: self.choice.route, ..choice };
     }
 
     /// The panel's sentences on what the algorithm does, with the first lane's numbers.
     pub(super) fn explanation(&self) -> String {
-        if self.compare {
+        let c = &self.choice;
+        if c.compare {
             return format!(
                 "Side by side: every algorithm and pass kind sorts the same picture, in step {}. Each picture is labelled with its algorithm, its step count and its GPU time per pass.",
-                self.sync.name()
+                c.sync.name()
             );
         }
         let stats = self.lanes.lanes.first().map(|lane| lane.run.stats());
         explain::explain(&explain::Facts {
-            algorithm: self.algorithm,
-            settings: self.run,
+            algorithm: c.algorithm,
+            settings: c.settings,
             steps: (self.lanes.steps_done(), self.lanes.total_steps()),
             line_len: self.longest_line(),
             last_moves: stats.as_ref().and_then(|s| s.last_step_swaps),

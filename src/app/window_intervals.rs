@@ -76,7 +76,7 @@ impl Running {
         self.recompute_intervals();
         let s = &mut self.session;
         s.player.stop();
-        let notices = s.lanes.restart_within(&s.lines, s.options, s.interval_map.as_ref());
+        let notices = s.lanes.restart_within(&s.lines, s.options(), s.interval_map.as_ref());
         match interval_refresh::resume_after_new_intervals(at) {
             Resume::Play => s.player.apply(super::Command::PlayPause, &mut s.lanes),
             Resume::ToEnd => {

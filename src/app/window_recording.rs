@@ -34,7 +34,7 @@ impl Running {
         }
         let mut settings = self.record_settings.clone();
         settings.steps = None;
-        let run_settings = format.run_settings(self.session.run, self.session.algorithm);
+        let run_settings = format.run_settings(self.session.choice.settings, self.session.choice.algorithm);
         settings.dimmed_twins = run_settings.radix.twin_indices;
         if settings.every.is_none() && settings.max_frames.is_none() {
             settings.max_frames = Some(DEFAULT_FRAME_LIMIT);
@@ -43,8 +43,8 @@ impl Running {
         // What the window shows: its lines and intervals, or what the algorithm can sort instead.
         let (lines, intervals, _) = crate::engine::plan::plan(
             &s.lines,
-            s.algorithm,
-            s.options,
+            s.choice.algorithm,
+            s.options(),
             &run_settings,
             s.interval_map.as_ref(),
         );
@@ -52,8 +52,8 @@ impl Running {
         let job = RecordingJob {
             picture: s.picture.pixels.clone(),
             lines,
-            options: s.options,
-            algorithm: s.algorithm,
+            options: s.options(),
+            algorithm: s.choice.algorithm,
             run_settings,
             settings,
             format,

@@ -222,14 +222,14 @@ impl ClipPlayer for WindowClip {
         let settings = Settings {
             image: Some(self.reader.path().to_path_buf()),
             mask: s.mask.as_ref().map(|m| m.path.clone()),
-            algorithm: s.algorithm,
-            options: s.options,
+            algorithm: s.choice.algorithm,
+            options: s.options(),
             direction: s.lines.route().angle().unwrap_or_default(),
             path: match s.lines.route() {
                 crate::angle::Route::Path(path) => Some(path),
                 crate::angle::Route::Angle(_) => None,
             },
-            run: s.run,
+            run: s.choice.settings,
             phases_per_step_given: false,
             intervals: s.intervals,
             sweep: None,
