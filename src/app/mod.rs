@@ -3,18 +3,20 @@
 //! web runner on the browser's WebGPU). One app serves both; its frame never waits on the GPU.
 //!
 //! This file opens the window and holds the state every part of it works on ([`WindowOptions`],
-//! `Running`, `Session`); each of the files below adds the methods of one responsibility, or a
+//! `Running`, `Session`, `Source`); each of the files below adds the methods of one responsibility, or a
 //! piece they use:
 //! - the frame: `runner` (the device opened through eframe, its hooks), `running` (set-up,
-//!   the frame, the pass budget), `window_size` (how large it opens, natively), `display` (the
-//!   lanes' pictures drawn from their state);
+//!   the frame, the step budget), `window_size` (how large it opens, natively), `display` (the
+//!   lanes' pictures drawn from their state), `overlays` (the intervals and the mask drawn over
+//!   them);
 //! - the user: `actions` (what commands and panel edits do), `panel_model` (what the panel reads
 //!   and reports), `ui`, `pictures` and `interval_panel` (the egui panel itself), `zoom`, `lens`
 //!   and `lens_panel` (the row lens: the line inspected, and its strip of bars), `lines_panel`
 //!   (the panel's rows for straight lines and paths);
 //! - the sort: `session` (what is sorted and how), `lanes`, `lanes_by_time` and `lanes_to_end`
-//!   (the GPU runs shown), `window_intervals` and `interval_refresh` (intervals, live), `window_mask`,
-//!   `window_lines` (what the lines follow: an angle or a path);
+//!   (the GPU runs shown), `window_intervals` and `interval_refresh` (intervals, refreshed as
+//!   the controls move), `window_mask`, `window_lines` (what the lines follow: an angle or a
+//!   path);
 //! - files: `dialogs` (files chosen or dropped, and the page's downloads), `files` (open, S),
 //!   `saves` and `texture_reads` (S's copies coming back), `window_recording` and
 //!   `recording_job` (G, in the background), `clips` (a clip played sorted, paused, stepped,
@@ -39,6 +41,7 @@ pub mod lens_panel;
 pub mod lines_panel;
 mod live_take;
 pub mod mask_brush;
+mod overlays;
 pub mod panel_model;
 pub mod pictures;
 mod platform;
@@ -317,10 +320,8 @@ struct Running {
     quit_after: Option<Duration>,
     quit: bool,
     last_reported_pass: Option<u32>,
-    /// The intervals drawn for the overlay, while it is shown.
-    intervals_overlay: Option<egui::TextureHandle>,
-    /// While painting the mask, the pixels that stay, tinted.
-    mask_overlay: Option<egui::TextureHandle>,
+    /// What is drawn over the pictures: the intervals, and the mask while painting.
+    overlays: overlays::Overlays,
     /// The row lens: open or closed, where it was, and its reader.
     lens: lens::Lens,
     /// What S saves, on its way back from the GPU.

@@ -163,8 +163,7 @@ impl Running {
             quit_after: given.quit_after,
             quit: false,
             last_reported_pass: None,
-            intervals_overlay: None,
-            mask_overlay: None,
+            overlays: Default::default(),
             lens: super::lens::Lens::new(&gpu_for_lens),
             saves: Default::default(),
             source: shown,
@@ -281,8 +280,8 @@ impl Running {
                 .interval_map
                 .as_ref()
                 .map(|r| self.session.lines.summary(r).to_string()),
-            intervals_overlay: self.intervals_overlay.as_ref().map(egui::TextureHandle::id),
-            mask_overlay: self.mask_overlay.as_ref().map(egui::TextureHandle::id),
+            intervals_overlay: self.overlays.intervals(),
+            mask_overlay: self.overlays.mask(),
             lens: self.lens.readings(),
             clip: self.clip_view(),
             live: self.live_view(),

@@ -164,19 +164,6 @@ impl Running {
     /// Draws the current intervals for the overlay while it is shown; drops the drawing otherwise.
     fn update_intervals_overlay(&mut self) {
         let map = self.session.interval_map.as_ref().filter(|_| self.session.show_intervals);
-        let Some(map) = map else {
-            self.intervals_overlay = None;
-            return;
-        };
-        let marks = self.session.lines.marks(map);
-        let size = [marks.width() as usize, marks.height() as usize];
-        let image = egui::ColorImage::from_rgba_unmultiplied(size, marks.as_raw());
-        let options = egui::TextureOptions::NEAREST;
-        match &mut self.intervals_overlay {
-            Some(handle) => handle.set(image, options),
-            None => {
-                self.intervals_overlay = Some(self.egui_ctx.load_texture("intervals_overlay", image, options))
-            }
-        }
+        self.overlays.show_intervals(&self.egui_ctx, &self.session.lines, map);
     }
 }

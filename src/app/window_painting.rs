@@ -9,9 +9,6 @@ use super::window_mask::WindowMask;
 use crate::intervals::Mask;
 use std::path::PathBuf;
 
-/// How the pixels that stay are tinted while painting: a translucent red.
-const STAYS_TINT: [u8; 4] = [200, 30, 30, 150];
-
 impl Running {
     /// Turns painting (E) on or off.
     pub(super) fn toggle_painting(&mut self) {
@@ -91,27 +88,6 @@ impl Running {
     /// While painting, the pixels that stay tinted, to draw over the pictures; nothing otherwise.
     pub(super) fn update_mask_overlay(&mut self) {
         let mask = self.session.mask.as_ref().filter(|_| self.ui.brush.is_some());
-        let Some(mask) = mask else {
-            self.mask_overlay = None;
-            return;
-        };
-        let (width, height) = mask.mask().dimensions();
-        let pixels: Vec<egui::Color32> = (0..(width * height) as usize)
-            .map(|i| {
-                let [r, g, b, a] = STAYS_TINT;
-                if mask.mask().is_sortable(i) {
-                    egui::Color32::TRANSPARENT
-                } else {
-                    egui::Color32::from_rgba_unmultiplied(r, g, b, a)
-                }
-            })
-            .collect();
-        let image = egui::ColorImage {
-            size: [width as usize, height as usize],
-            pixels,
-            source_size: egui::vec2(width as f32, height as f32),
-        };
-        let options = egui::TextureOptions::NEAREST;
-        self.mask_overlay = Some(self.egui_ctx.load_texture("mask", image, options));
+        self.overlays.show_mask(&self.egui_ctx, mask.map(|m| m.mask()));
     }
 }
