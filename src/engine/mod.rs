@@ -1,8 +1,9 @@
 //! The sort engine: one per device, owning every kernel family the sorts run (each algorithm's
 //! pipelines, the line scatter, the interval finder), each built the first time it is needed
-//! and shared from then on, and the one way a sort is started ([`Engine::start`]). Every front
-//! end (stills, clips, live sources, the window's and the page's lanes, the recorders, the
-//! benchmarks) starts its sorts here.
+//! and shared from then on; the one way a sort is started ([`Engine::start`]); and the one
+//! driver of runs that wait for their swap counts ([`drive`]). Every front end (stills, clips,
+//! live sources, the window's and the page's lanes, the recorders, the benchmarks) starts its
+//! sorts here.
 
 pub mod drive;
 pub mod plan;

@@ -1,9 +1,10 @@
-//! Clips in and out, below the front ends: a video (read through ffmpeg), an animated GIF or a folder of frames is
-//! decoded frame by frame, every frame is sorted on the GPU with the settings a picture takes, and
-//! the sorted frames are encoded into a video (through ffmpeg) or written as PNG frames. Decoding,
-//! finding each frame's intervals (on several threads: on the CPU it takes longer than the GPU's
-//! sort), sorting and encoding overlap, with a few frames queued between the stages, so memory does
-//! not grow with the clip.
+//! Clips in and out, below the front ends: a video (read through ffmpeg), an animated GIF or a
+//! folder of frames is decoded frame by frame, every frame is sorted on the GPU with the
+//! settings a picture takes, and the sorted frames are encoded into a video (through ffmpeg) or
+//! written as PNG frames. Decoding, finding each frame's intervals (on several threads: on the
+//! CPU it takes longer than the GPU's sort), sorting and encoding overlap, with a few frames
+//! queued between the stages, so memory does not grow with the clip. Live sources are in
+//! [`live`]; the command line's kit for every still and frame is [`Sorter`].
 
 pub mod encoding;
 pub mod error;
