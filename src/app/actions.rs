@@ -2,12 +2,13 @@
 //! settings changed in the panel (each starts the lanes over from the input).
 
 use super::dialogs::{Chosen, Purpose};
-use super::panel_model::Action;
+use super::panel_model::{Action, Brush};
 use super::platform::Recorder;
 use super::{Running, Session};
-use crate::algorithms::Algorithm;
+use crate::angle::Route;
 use crate::controls::choice::SortChoice;
 use crate::controls::commands::Command;
+use web_time::Instant;
 
 impl Running {
     pub(super) fn act(&mut self, action: Action) {
@@ -33,11 +34,15 @@ impl Running {
             Action::SetIntervals(settings) => self.session.intervals = settings,
             Action::LoadMask(path) => self.load_mask(&Chosen::Path(path)),
             Action::BrowseMask => self.dialogs.pick(Purpose::Mask, &self.egui_ctx),
-            Action::ClearMask => self.clear_mask(),
-            Action::Paint { from, to, stays } => self.paint(from, to, stays),
-            Action::InvertMask => self.invert_mask(),
-            Action::FillMaskFromRuns => self.fill_mask_from_runs(),
-            Action::SaveMask => self.save_mask(),
+            Action::ClearMask => self.session.clear_mask(&mut self.ui.status),
+            Action::Paint { from, to, stays } => {
+                let size = self.session.picture.pixels.dimensions();
+                let radius = self.ui.brush.unwrap_or_else(|| Brush::for_picture(size)).radius;
+                self.session.paint(from, to, radius, stays);
+            }
+            Action::InvertMask => self.session.invert_mask(&mut self.ui.status),
+            Action::FillMaskFromRuns => self.session.fill_mask_from_runs(&mut self.ui.status),
+            Action::SaveMask => self.session.save_mask(&mut self.ui.status),
             Action::Inspect(x, y) => self.inspect((x, y)),
             Action::SeekClip(frame) => self.seek_clip(frame),
         }
@@ -50,10 +55,10 @@ impl Running {
                 (Purpose::Open, Ok(Some(file))) => self.open(file),
                 (Purpose::Mask, Ok(Some(file))) => self.load_mask(&file),
                 (Purpose::Open, Ok(None)) => {
-                    self.ui.say("nothing chosen (you can also drop a picture or a clip on the window)")
+                    self.ui.status.say("nothing chosen (you can also drop a picture or a clip on the window)")
                 }
-                (Purpose::Mask, Ok(None)) => self.ui.say("no mask chosen"),
-                (_, Err(e)) => self.ui.error(e),
+                (Purpose::Mask, Ok(None)) => self.ui.status.say("no mask chosen"),
+                (_, Err(e)) => self.ui.status.error(e),
             }
         }
     }
@@ -73,26 +78,47 @@ impl Running {
     pub(super) fn change(&mut self, edit: impl FnOnce(&mut Session)) {
         edit(&mut self.session);
         self.restart_lanes();
-        self.last_reported_pass = None;
-        let s = &self.session;
-        let order = if s.choice.descending { "largest first" } else { "smallest first" };
-        let view = if s.choice.compare {
-            format!("side by side, sync {}", s.choice.sync.name())
-        } else if s.choice.algorithm == Algorithm::Radix {
-            let r = s.choice.settings.radix;
-            let stages = if r.sub_steps { ", scatter in stages" } else { "" };
-            format!("{}-bit digits, scope {}{stages}", r.digit_bits, r.scope.name())
-        } else {
-            s.choice.settings.pass_kind.name().to_string()
-        };
-        let notice = s.lanes.lanes.iter().find_map(|l| l.notice.as_deref()).map(|n| format!(". {n}"));
-        self.ui.say(format!(
-            "{}, {} by {}, {order}; {view}{}",
-            s.choice.algorithm.title(),
-            s.lines.route().name(),
-            s.choice.key,
-            notice.unwrap_or_default()
-        ));
+        let line = self.session.describe_choice();
+        self.ui.status.say(line);
+    }
+
+    /// Starts the lanes over for the session as it is now (a clip's or a live source's frame
+    /// sorted to the end).
+    pub(super) fn restart_lanes(&mut self) {
+        let to_end = self.source.moves();
+        self.session.restart_lanes(&self.engine, to_end, &mut self.ui.status);
+    }
+
+    /// Sorts along `route` from now on, starting over from the input; a line space too large
+    /// for the GPU leaves the lines as they were and shows why.
+    pub(super) fn lay_out(&mut self, route: Route) {
+        // A key pressed during a drag wins over the route the drag left pending.
+        self.session.pending_route = None;
+        match self.session.lines_along(route) {
+            Ok(lines) => self.change(|s| s.set_lines(lines)),
+            Err(e) => self.ui.status.error(e.to_string()),
+        }
+    }
+
+    /// Lays out what the panel asked for when the throttle allows: a drag of the angle changes
+    /// it every frame, and each lay-out restarts every lane, so at most one runs per 50 ms (or
+    /// per twice the last one's cost); the last one asked for is always applied.
+    pub(super) fn apply_pending_route(&mut self, now: Instant) {
+        if self.session.pending_route.is_none() || !self.session.route_throttle.ready(now) {
+            return;
+        }
+        if let Some(route) = self.session.pending_route.take() {
+            let started = Instant::now();
+            self.lay_out(route);
+            self.session.route_throttle.done(started, started.elapsed());
+        }
+    }
+
+    /// Loads the mask in `file` (the panel's path shows it once loaded).
+    fn load_mask(&mut self, file: &Chosen) {
+        if self.session.load_mask(file, &mut self.ui.status) {
+            self.ui.mask_path = file.path().display().to_string();
+        }
     }
 
     pub(super) fn command(&mut self, command: Command) {
@@ -121,7 +147,7 @@ impl Running {
             Command::Faster | Command::Slower => {
                 session.player.apply(command, &mut session.lanes);
                 let speed = session.player.speed();
-                self.ui.say(format!("speed {speed} steps/s"));
+                self.ui.status.say(format!("speed {speed} steps/s"));
             }
             Command::ChooseAlgorithm(_)
             | Command::CycleKey
@@ -144,8 +170,11 @@ impl Running {
                 let s = &mut self.session;
                 s.intervals.mode = s.intervals.mode.next();
             }
-            Command::ToggleIntervalsOverlay => self.toggle_intervals_overlay(),
-            Command::PaintMask => self.toggle_painting(),
+            Command::ToggleIntervalsOverlay => self.session.toggle_intervals_overlay(&mut self.ui.status),
+            Command::PaintMask => {
+                let size = self.session.picture.pixels.dimensions();
+                self.ui.toggle_painting(size);
+            }
             Command::FitToWindow | Command::ActualSize | Command::Help => self.ui.view(command),
             Command::Open => self.dialogs.pick(Purpose::Open, &self.egui_ctx),
             Command::Camera => self.open_camera(),
@@ -156,9 +185,9 @@ impl Running {
             Command::ToggleLens => self.toggle_lens(),
             Command::MoveLens(delta) => self.move_lens(delta.into()),
             Command::Quit if cfg!(target_arch = "wasm32") => {
-                self.ui.say("a page has nothing to quit: close the tab to leave")
+                self.ui.status.say("a page has nothing to quit: close the tab to leave")
             }
-            Command::Quit => self.quit = true,
+            Command::Quit => self.clock.quit = true,
         }
     }
 }

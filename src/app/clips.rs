@@ -14,10 +14,10 @@ impl Running {
     pub(super) fn open_clip(&mut self, path: PathBuf) {
         match WindowClip::open(self, path) {
             Ok(opening) => {
-                self.ui.say(format!("opening '{}' …", opening.path().display()));
+                self.ui.status.say(format!("opening '{}' …", opening.path().display()));
                 self.opening = Some(opening);
             }
-            Err(e) => self.ui.error(e),
+            Err(e) => self.ui.status.error(e),
         }
     }
 
@@ -39,12 +39,12 @@ impl Running {
                     self.session.picture.label,
                 );
                 match note {
-                    Some(note) => self.ui.say(format!("{note}; {line}")),
-                    None => self.ui.say(line),
+                    Some(note) => self.ui.status.say(format!("{note}; {line}")),
+                    None => self.ui.status.say(line),
                 }
                 self.report_frame();
             }
-            Err(e) => self.ui.error(e),
+            Err(e) => self.ui.status.error(e),
         }
         true
     }
@@ -59,7 +59,7 @@ impl Running {
                 self.show_picture(picture, size);
                 self.report_frame();
             }
-            ClipNews::Failed(e) => self.ui.error(e),
+            ClipNews::Failed(e) => self.ui.status.error(e),
         }
     }
 
@@ -67,10 +67,10 @@ impl Running {
     pub(super) fn toggle_clip(&mut self) {
         let Some(clip) = self.source.clip_mut() else { return };
         if let Err(e) = clip.toggle() {
-            self.ui.error(e);
+            self.ui.status.error(e);
         } else if !clip.playing() {
             let (frame, frames) = (clip.shown() + 1, clip.frames());
-            self.ui.say(format!(
+            self.ui.status.say(format!(
                 "paused at frame {frame}/{frames}; the step keys walk through its steps, , and . step frames"
             ));
         }
@@ -87,21 +87,21 @@ impl Running {
     /// if the clip was playing.
     pub(super) fn seek_clip(&mut self, index: u64) {
         if let Some(Err(e)) = self.source.clip_mut().map(|clip| clip.seek(index)) {
-            self.ui.error(e);
+            self.ui.status.error(e);
         }
     }
 
     /// The frame after the one shown (`delta` 1) or before it (-1), paused.
     pub(super) fn step_clip(&mut self, delta: i64) {
         let Some(clip) = self.source.clip_mut() else {
-            self.ui.say(WindowClip::NO_CLIP);
+            self.ui.status.say(WindowClip::NO_CLIP);
             return;
         };
         let target = clip.wanted().saturating_add_signed(delta);
         let frames = clip.frames();
         clip.pause();
         if delta > 0 && target >= frames {
-            self.ui.say(format!("frame {frames}/{frames} is the last of the clip"));
+            self.ui.status.say(format!("frame {frames}/{frames} is the last of the clip"));
             return;
         }
         self.seek_clip(target);
@@ -132,10 +132,10 @@ impl Running {
         let Some(clip) = self.source.clip() else { return };
         let path = clip.recording_path(&self.file_stem());
         if let Err(e) = std::fs::create_dir_all("gifs") {
-            self.ui.error(format!("cannot create the folder gifs: {e}"));
+            self.ui.status.error(format!("cannot create the folder gifs: {e}"));
             return;
         }
         self.recording = Some(clip.record(self, path.clone()));
-        self.ui.say(format!("recording {} ...", path.display()));
+        self.ui.status.say(format!("recording {} ...", path.display()));
     }
 }

@@ -30,13 +30,13 @@ impl Running {
                 self.source = Source::Picture;
                 self.show_picture(picture, source);
                 match notice {
-                    Some(notice) => self.ui.say(notice),
-                    None => self.ui.say(format!("opened {label}")),
+                    Some(notice) => self.ui.status.say(notice),
+                    None => self.ui.status.say(format!("opened {label}")),
                 }
                 self.ui.zoom = None;
                 self.ui.pan = egui::Vec2::ZERO;
             }
-            Err(e) => self.ui.error(e.to_string()),
+            Err(e) => self.ui.status.error(e.to_string()),
         }
     }
 
@@ -48,13 +48,12 @@ impl Running {
         if !same_size && let Some(mask) = self.session.mask.take() {
             match mask.refit(FitTo::of(&picture, source)) {
                 Ok(mask) => self.session.mask = Some(mask),
-                Err(e) => self.ui.error(format!("mask dropped: {e}")),
+                Err(e) => self.ui.status.error(format!("mask dropped: {e}")),
             }
         }
         self.session.source_size = source;
         self.session.picture = picture;
         self.restart_lanes();
-        self.update_mask_overlay();
     }
 
     /// `<picture>-<algorithm>-<key>`, then `-angle<degrees>` for any direction but rows and
@@ -85,7 +84,7 @@ impl Running {
         let job = SaveJob { path, alpha: self.session.picture.has_alpha, view: false };
         self.saves.encode(&self.gpu, lane.run.state(), job);
         if self.ui.brush.is_some() && self.session.mask.is_some() {
-            self.save_mask();
+            self.session.save_mask(&mut self.ui.status);
         }
         if self.lens.is_open() {
             let path = PathBuf::from(format!("{stem}-window.png"));
@@ -102,16 +101,18 @@ impl Running {
     pub(super) fn write_saves(&mut self) {
         let written = match self.saves.take(&self.gpu) {
             Ok(written) => written,
-            Err(e) => return self.ui.error(format!("nothing was saved: {e}")),
+            Err(e) => return self.ui.status.error(format!("nothing was saved: {e}")),
         };
         for (job, result) in written {
             match (result, job.view) {
-                (Ok(path), false) => self.ui.say(format!("saved {}", path.display())),
-                (Ok(path), true) => {
-                    self.ui.say(format!("{}; the window as shown: {}", self.ui.status, path.display()))
-                }
-                (Err(e), false) => self.ui.error(format!("{e:#}")),
-                (Err(e), true) => self.ui.error(format!("the window view was not saved: {e:#}")),
+                (Ok(path), false) => self.ui.status.say(format!("saved {}", path.display())),
+                (Ok(path), true) => self.ui.status.say(format!(
+                    "{}; the window as shown: {}",
+                    self.ui.status.line,
+                    path.display()
+                )),
+                (Err(e), false) => self.ui.status.error(format!("{e:#}")),
+                (Err(e), true) => self.ui.status.error(format!("the window view was not saved: {e:#}")),
             }
         }
     }

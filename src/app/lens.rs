@@ -124,7 +124,7 @@ impl Running {
     /// closes it.
     pub(super) fn toggle_lens(&mut self) {
         if self.lens.close() {
-            self.ui.say("lens closed");
+            self.ui.status.say("lens closed");
         } else {
             self.inspect(self.lens.reopening_point(self.session.picture.pixels.dimensions()));
         }
@@ -134,7 +134,7 @@ impl Running {
     pub(super) fn inspect(&mut self, point: (u32, u32)) {
         let size = self.session.picture.pixels.dimensions();
         if let Some(line) = self.lens.open_at(&self.gpu, &self.session.lanes.lanes, size, point) {
-            self.ui.say(line);
+            self.ui.status.say(line);
         }
     }
 
@@ -149,7 +149,7 @@ impl Running {
     /// Up and Down: the lens moves `delta` lines (along the first lane's lines).
     pub(super) fn move_lens(&mut self, delta: i64) {
         let Some(point) = self.lens.open.as_ref().map(|l| l.point) else {
-            self.ui.say("the lens is closed: press L or click a line to open it");
+            self.ui.status.say("the lens is closed: press L or click a line to open it");
             return;
         };
         let Some(lane) = self.session.lanes.lanes.first() else { return };

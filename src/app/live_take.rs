@@ -4,10 +4,13 @@
 //! by a writer on a thread of its own, in the page as a download.
 
 use super::Running;
+use super::panel_model::Status;
 use super::platform::{TakeSink, TakeWriter};
 use super::texture_reads::TextureReads;
-use crate::record::DEFAULT_FRAME_LIMIT;
+use crate::gpu::Gpu;
 use crate::record::take::{TakeOutput, Taken};
+use crate::record::{DEFAULT_FRAME_LIMIT, RecordFormat};
+use crate::settings::RecordSettings;
 use std::path::PathBuf;
 use web_time::{Duration, Instant};
 
@@ -29,59 +32,103 @@ pub(super) struct LiveTake {
     told: bool,
 }
 
-impl Running {
-    /// G while a live source is shown: starts a take of its frames, or ends the one under way.
-    pub(super) fn toggle_take(&mut self) {
-        match &self.take {
-            Some(take) if take.ended.is_none() => self.end_take(None),
-            Some(_) => self.ui.say("the recording is being finished"),
-            None => self.start_take(),
-        }
-    }
-
-    fn start_take(&mut self) {
-        let format = self.ui.record_format;
-        let path = super::window_recording::recording_path(&format!("{}-live", self.file_stem()), format);
-        let settings = self.record_settings.clone();
+impl LiveTake {
+    /// Starts a take into `path` in `format`, as `settings` say (their frame limit, or the
+    /// default one).
+    fn start(path: PathBuf, format: RecordFormat, settings: RecordSettings) -> Result<LiveTake, String> {
         let limit = u64::from(settings.max_frames.unwrap_or(DEFAULT_FRAME_LIMIT));
-        let writer = TakeWriter::start(&path, format, settings);
-        let writer = match writer {
-            Ok(writer) => writer,
-            Err(e) => return self.ui.error(e),
-        };
-        let reads = TextureReads::default();
-        let started = Instant::now();
-        self.take = Some(LiveTake {
+        let writer = TakeWriter::start(&path, format, settings)?;
+        Ok(LiveTake {
             path,
-            reads,
+            reads: TextureReads::default(),
             writer,
-            started,
+            started: Instant::now(),
             last_captured: None,
             captured: 0,
             limit,
             ended: None,
             told: false,
-        });
-        self.capture_take_frame();
-        self.ui.say("recording the live frames as they are shown; G stops");
+        })
     }
 
-    /// Copies the live frame shown for the take, once it is sorted to the end (and not copied
-    /// already): called as the next frame replaces it, as the take starts and as it ends.
+    /// Copies `state`, the live source's frame number `shown` (shown at `shown_at`, sorted to
+    /// the end), unless the take has ended or has it already; at the frame limit it ends, and
+    /// says why.
+    fn capture(&mut self, gpu: &Gpu, state: &wgpu::Texture, shown: u64, shown_at: Instant) -> Option<String> {
+        if self.ended.is_some() || self.last_captured == Some(shown) {
+            return None;
+        }
+        self.reads.encode(gpu, state, shown_at.saturating_duration_since(self.started));
+        self.last_captured = Some(shown);
+        self.captured += 1;
+        (self.captured >= self.limit)
+            .then(|| format!("the recording reached its limit of {} frames", self.limit))
+    }
+
+    /// Ends the take (once); whether it was under way.
+    fn end(&mut self) -> bool {
+        if self.ended.is_some() {
+            return false;
+        }
+        self.ended = Some(self.started.elapsed());
+        true
+    }
+
+    /// Hands the frames whose copies came back to the writer and ends the take once every copy
+    /// is in; the outcome once it is written (and the frames the writer left out).
+    fn write(&mut self, gpu: &Gpu, status: &mut Status) -> Option<(Result<Taken, String>, u64)> {
+        let writer = &mut self.writer;
+        if let Err(e) = self.reads.take(gpu, |at, frame| writer.push(frame, at)) {
+            self.ended.get_or_insert(self.started.elapsed());
+            status.error(format!("the recording lost a frame: {e}"));
+        }
+        if let Some(at) = self.ended.filter(|_| !self.reads.pending() && !self.told) {
+            self.writer.end(at);
+            self.told = true;
+        }
+        let outcome = self.writer.finished()?;
+        Some((outcome, self.writer.left_out()))
+    }
+
+    /// Ends the take and waits for it to be written (the window is closing).
+    fn finish_now(self) {
+        let at = self.ended.unwrap_or_else(|| self.started.elapsed());
+        if let Some(Err(e)) = self.writer.end_and_wait(at) {
+            log::error!("{e}");
+        }
+    }
+}
+
+impl Running {
+    /// G while a live source is shown: starts a take of its frames, or ends the one under way.
+    pub(super) fn toggle_take(&mut self) {
+        match &self.take {
+            Some(take) if take.ended.is_none() => self.end_take(None),
+            Some(_) => self.ui.status.say("the recording is being finished"),
+            None => {
+                let format = self.ui.record_format;
+                let path =
+                    super::window_recording::recording_path(&format!("{}-live", self.file_stem()), format);
+                match LiveTake::start(path, format, self.record_settings.clone()) {
+                    Ok(take) => self.take = Some(take),
+                    Err(e) => return self.ui.status.error(e),
+                }
+                self.capture_take_frame();
+                self.ui.status.say("recording the live frames as they are shown; G stops");
+            }
+        }
+    }
+
+    /// Copies the live frame shown for the take, once it is sorted to the end: called as the
+    /// next frame replaces it, as the take starts and as it ends.
     pub(super) fn capture_take_frame(&mut self) {
         let (Some(take), Some(live)) = (self.take.as_mut(), self.source.live()) else { return };
         let Some(lane) = self.session.lanes.lanes.first() else { return };
-        let sorted = lane.run.steps_done() == lane.run.total_steps();
-        if take.ended.is_some() || !sorted || take.last_captured == Some(live.shown) {
+        if lane.run.steps_done() < lane.run.total_steps() {
             return;
         }
-        let at = live.shown_at.saturating_duration_since(take.started);
-        take.reads.encode(&self.gpu, lane.run.state(), at);
-        take.last_captured = Some(live.shown);
-        take.captured += 1;
-        if take.captured >= take.limit {
-            let limit = take.limit;
-            self.end_take(Some(format!("the recording reached its limit of {limit} frames")));
+        if let Some(why) = take.capture(&self.gpu, lane.run.state(), live.shown, live.shown_at) {
+            self.end_take(Some(why));
         }
     }
 
@@ -89,41 +136,30 @@ impl Running {
     /// the user who ended it.
     pub(super) fn end_take(&mut self, why: Option<String>) {
         self.capture_take_frame();
-        let Some(take) = self.take.as_mut().filter(|t| t.ended.is_none()) else { return };
-        take.ended = Some(take.started.elapsed());
-        let line = why
-            .map_or_else(|| "finishing the recording …".to_string(), |why| format!("{why}; finishing it …"));
-        self.ui.say(line);
+        if self.take.as_mut().is_some_and(LiveTake::end) {
+            let line = why.map_or_else(
+                || "finishing the recording …".to_string(),
+                |why| format!("{why}; finishing it …"),
+            );
+            self.ui.status.say(line);
+        }
     }
 
-    /// Hands the frames whose copies came back to the writer, ends the take once every copy is
-    /// in, and says where it went once it is written.
+    /// Writes what the take's copies brought back, and says where it went once it is written.
     pub(super) fn write_take(&mut self) {
         let Some(take) = self.take.as_mut() else { return };
-        let writer = &mut take.writer;
-        if let Err(e) = take.reads.take(&self.gpu, |at, frame| writer.push(frame, at)) {
-            take.ended.get_or_insert(take.started.elapsed());
-            self.ui.error(format!("the recording lost a frame: {e}"));
-        }
-        if let Some(at) = take.ended.filter(|_| !take.reads.pending() && !take.told) {
-            take.writer.end(at);
-            take.told = true;
-        }
-        let Some(outcome) = take.writer.finished() else { return };
-        let left_out = take.writer.left_out();
+        let Some((outcome, left_out)) = take.write(&self.gpu, &mut self.ui.status) else { return };
         self.take = None;
         match outcome {
-            Ok(taken) => self.ui.say(described(&taken, left_out)),
-            Err(e) => self.ui.error(e),
+            Ok(taken) => self.ui.status.say(described(&taken, left_out)),
+            Err(e) => self.ui.status.error(e),
         }
     }
 
     /// Ends a take under way and waits for it to be written (the window is closing).
     pub(super) fn finish_take_now(&mut self) {
-        let Some(take) = self.take.take() else { return };
-        let at = take.ended.unwrap_or_else(|| take.started.elapsed());
-        if let Some(Err(e)) = take.writer.end_and_wait(at) {
-            log::error!("{e}");
+        if let Some(take) = self.take.take() {
+            take.finish_now();
         }
     }
 
@@ -131,11 +167,6 @@ impl Running {
     pub(super) fn take_view(&self) -> Option<(u64, u64, String)> {
         let take = self.take.as_ref()?;
         Some((take.captured, take.writer.left_out(), take.path.display().to_string()))
-    }
-
-    /// Whether a take is under way (the window keeps drawing until it is written).
-    pub(super) fn taking(&self) -> bool {
-        self.take.is_some()
     }
 }
 

@@ -30,6 +30,7 @@ mod clips;
 pub mod dialogs;
 pub mod display;
 mod files;
+mod frame_clock;
 pub mod interval_panel;
 pub mod interval_refresh;
 mod lane_steps;
@@ -50,37 +51,33 @@ mod runner;
 mod running;
 mod saves;
 mod session;
+mod session_intervals;
+mod session_mask;
 mod texture_reads;
 pub mod ui;
-mod window_intervals;
-mod window_lines;
 mod window_live;
 pub mod window_mask;
-mod window_painting;
 mod window_recording;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod window_size;
 pub mod zoom;
 
-use crate::angle::{Lines, Route};
-use crate::controls::choice::SortChoice;
 use crate::controls::commands::{Command, CommandSpec};
-use crate::controls::player::Player;
 use crate::gpu::Gpu;
-use crate::intervals::{IntervalMap, IntervalSettings, Mask};
+use crate::intervals::Mask;
 use crate::picture::input::{Picture, SizeLimit};
 use crate::settings::RecordSettings;
 use crate::settings::Settings;
 #[cfg(not(target_arch = "wasm32"))]
 use crate::settings::VideoSettings;
 use display::DisplayPipeline;
-use interval_refresh::{IntervalInputs, RefreshThrottle};
-use lanes::Lanes;
+use frame_clock::FrameClock;
 use panel_model::UiState;
 use platform::BackgroundRecording;
+use session::Session;
 use std::path::PathBuf;
 use std::sync::Arc;
-use web_time::{Duration, Instant};
+use web_time::Duration;
 
 /// What the window opens on.
 pub enum WindowSource {
@@ -195,35 +192,6 @@ pub async fn run_in_page(canvas: web_sys::HtmlCanvasElement, options: WindowOpti
 /// How often an idle window looks for a signal.
 const SIGNAL_POLL: Duration = Duration::from_millis(200);
 
-/// The picture and how it is being sorted.
-struct Session {
-    picture: Picture,
-    /// The algorithm, key, order, route, the algorithm's settings and the side-by-side view,
-    /// as the panel and the commands choose them (its route is the laid-out lines').
-    choice: SortChoice,
-    /// The lines sorted along: straight lines or a path laid through the picture.
-    lines: Lines,
-    lanes: Lanes,
-    player: Player,
-    /// The picture's size before it was fitted to the size limit (masks must have it).
-    source_size: (u32, u32),
-    /// How the lines are cut into intervals (the panel's interval controls).
-    intervals: IntervalSettings,
-    /// The loaded mask, if any.
-    mask: Option<window_mask::WindowMask>,
-    /// Masks loaded so far, to number the next.
-    masks_loaded: u64,
-    /// The intervals the lanes sort within (`None`: whole lines), and what they were made from.
-    interval_map: Option<IntervalMap>,
-    intervals_made_from: IntervalInputs,
-    throttle: RefreshThrottle,
-    /// An angle dragged in the panel and not yet laid out, and how often lay-outs may run.
-    pending_route: Option<Route>,
-    route_throttle: RefreshThrottle,
-    /// Whether the intervals are drawn over the pictures.
-    show_intervals: bool,
-}
-
 /// Where the picture shown comes from, one at a time: a picture file (or the built-in one), a
 /// clip's frames, or a live source's (`session.picture` is the frame shown).
 enum Source {
@@ -280,20 +248,6 @@ impl Source {
     }
 }
 
-/// Frame timing, for the panel and `--quit-after`.
-struct FrameClock {
-    started: Instant,
-    last: Instant,
-    frames: u64,
-    /// How long each frame's work took, in milliseconds (for `--quit-after`'s percentiles).
-    took_ms: Vec<f32>,
-    /// Milliseconds from each frame's start to the next's (everything a frame costs, waits
-    /// for the screen included).
-    intervals_ms: Vec<f32>,
-    /// Start times of the frames of the last second.
-    recent: std::collections::VecDeque<Instant>,
-}
-
 struct Running {
     gpu: Arc<Gpu>,
     egui_ctx: egui::Context,
@@ -301,12 +255,9 @@ struct Running {
     shortcut_actions: Vec<panel_model::Action>,
     /// File dialogs, and their answers.
     dialogs: dialogs::Dialogs,
-    /// The window's size in points, kept for the next run when it closes.
+    /// The window's size, kept for the next run and fitted to the screen once known.
     #[cfg(not(target_arch = "wasm32"))]
-    window_points: Option<(f64, f64)>,
-    /// Whether the window has been fitted to its screen (known from the first frame on).
-    #[cfg(not(target_arch = "wasm32"))]
-    fitted_to_screen: bool,
+    window_fit: window_size::WindowFit,
     display: DisplayPipeline,
     /// The device's kernels: every lane, the recorder and the saves start their sorts here.
     engine: Arc<crate::engine::Engine>,
@@ -317,9 +268,6 @@ struct Running {
     limit: SizeLimit,
     record_settings: RecordSettings,
     clock: FrameClock,
-    quit_after: Option<Duration>,
-    quit: bool,
-    last_reported_pass: Option<u32>,
     /// What is drawn over the pictures: the intervals, and the mask while painting.
     overlays: overlays::Overlays,
     /// The row lens: open or closed, where it was, and its reader.

@@ -1,23 +1,46 @@
 //! What is drawn over the lanes' pictures: the intervals (I: fixed pixels darkened, each
 //! interval's first pixel marked) and, while painting, the mask's staying pixels tinted. Each
-//! is an egui texture kept while shown and dropped when not.
+//! is an egui texture kept while shown and dropped when not, drawn anew when what it shows
+//! changes in the session.
 
+use super::Session;
 use crate::angle::Lines;
 use crate::intervals::{IntervalMap, Mask};
 
 /// The tint over pixels that stay, while painting.
 const STAYS_TINT: [u8; 4] = [200, 30, 30, 150];
 
-/// The overlays' textures, while shown.
+/// The overlays' textures, while shown, and what they were drawn from.
 #[derive(Default)]
 pub(super) struct Overlays {
     intervals: Option<egui::TextureHandle>,
     mask: Option<egui::TextureHandle>,
+    /// The session's count of interval maps when the intervals were drawn (`None`: hidden).
+    intervals_drawn: Option<u64>,
+    /// The mask's number and size when it was drawn (`None`: hidden).
+    mask_drawn: Option<(u64, (u32, u32))>,
 }
 
 impl Overlays {
+    /// Draws what the session shows now where it changed since the last frame: its intervals
+    /// while they are shown, its mask while `painting`.
+    pub(super) fn sync(&mut self, ctx: &egui::Context, session: &Session, painting: bool) {
+        let intervals = session.show_intervals.then_some(session.intervals_made);
+        if intervals != self.intervals_drawn {
+            let map = session.interval_map.as_ref().filter(|_| session.show_intervals);
+            self.show_intervals(ctx, &session.lines, map);
+            self.intervals_drawn = intervals;
+        }
+        let mask = session.mask.as_ref().filter(|_| painting);
+        let drawn = mask.map(|m| (m.id, m.mask().dimensions()));
+        if drawn != self.mask_drawn {
+            self.show_mask(ctx, mask.map(|m| m.mask()));
+            self.mask_drawn = drawn;
+        }
+    }
+
     /// Draws `map` along `lines` for the intervals overlay, or drops it (`None`).
-    pub(super) fn show_intervals(&mut self, ctx: &egui::Context, lines: &Lines, map: Option<&IntervalMap>) {
+    fn show_intervals(&mut self, ctx: &egui::Context, lines: &Lines, map: Option<&IntervalMap>) {
         let Some(map) = map else {
             self.intervals = None;
             return;
@@ -33,7 +56,7 @@ impl Overlays {
     }
 
     /// Tints the pixels of `mask` that stay, or drops the mask overlay (`None`).
-    pub(super) fn show_mask(&mut self, ctx: &egui::Context, mask: Option<&Mask>) {
+    fn show_mask(&mut self, ctx: &egui::Context, mask: Option<&Mask>) {
         let Some(mask) = mask else {
             self.mask = None;
             return;

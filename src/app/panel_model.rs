@@ -174,9 +174,7 @@ pub struct UiState {
     /// How far a pinch (or Ctrl and the wheel) has zoomed since the zoom last took a step.
     pub pinch: f32,
     /// The last message (errors in red).
-    pub status: String,
-    /// Whether `status` is an error.
-    pub status_is_error: bool,
+    pub status: Status,
     /// The mask path being typed.
     pub mask_path: String,
     /// The mask brush, while painting (E); `None` while drags pan.
@@ -225,8 +223,7 @@ impl Default for UiState {
             zoom: None,
             pan: egui::Vec2::ZERO,
             pinch: 1.0,
-            status: String::new(),
-            status_is_error: false,
+            status: Status::default(),
             mask_path: String::new(),
             brush: None,
             lens_zoom: LensZoom::default(),
@@ -237,11 +234,17 @@ impl Default for UiState {
 }
 
 impl UiState {
-    /// Shows a message (and logs it, so scripts can follow the window).
-    pub fn say(&mut self, message: impl Into<String>) {
-        self.status = message.into();
-        self.status_is_error = false;
-        log::info!("{}", self.status);
+    /// E: turns painting on (with the brush for a picture of `size`) or off, and says so.
+    pub fn toggle_painting(&mut self, size: (u32, u32)) {
+        self.brush = match self.brush {
+            Some(_) => None,
+            None => Some(Brush::for_picture(size)),
+        };
+        self.status.say(if self.brush.is_some() {
+            "painting the mask: drag where pixels may move, Shift+drag where they stay (E stops)"
+        } else {
+            "painting stopped"
+        });
     }
 
     /// F fits the picture to the window, 0 shows it at one picture pixel per screen pixel (both
@@ -254,12 +257,31 @@ impl UiState {
             _ => {}
         }
     }
+}
+
+/// The status line: the last message, and whether it is an error (shown in red). The session
+/// and the views report through it.
+#[derive(Default)]
+pub struct Status {
+    /// The message.
+    pub line: String,
+    /// Whether it is an error.
+    pub is_error: bool,
+}
+
+impl Status {
+    /// Shows a message (and logs it, so scripts can follow the window).
+    pub fn say(&mut self, message: impl Into<String>) {
+        self.line = message.into();
+        self.is_error = false;
+        log::info!("{}", self.line);
+    }
 
     /// Shows an error (and logs it).
     pub fn error(&mut self, message: impl Into<String>) {
-        self.status = message.into();
-        self.status_is_error = true;
-        log::warn!("{}", self.status);
+        self.line = message.into();
+        self.is_error = true;
+        log::warn!("{}", self.line);
     }
 }
 

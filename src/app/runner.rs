@@ -50,16 +50,16 @@ impl eframe::App for Running {
         let ctx = ui.ctx().clone();
         #[cfg(not(target_arch = "wasm32"))]
         {
-            self.follow_viewport(&ctx);
+            self.window_fit.follow(&ctx);
             // SIGINT, SIGTERM or SIGHUP: close as if asked to, leaving no recording half-written.
             if crate::interrupt::check().is_err() {
-                self.quit = true;
+                self.clock.quit = true;
             }
         }
         // A clip opened from the dialog or a drop plays once it is open.
         self.check_opening();
         self.frame(ui, frame.info().cpu_usage.map(|seconds| seconds * 1e3));
-        if self.quit {
+        if self.clock.quit {
             ctx.send_viewport_cmd(egui::ViewportCommand::Close);
         } else if self.wants_frames() {
             ctx.request_repaint();
@@ -76,29 +76,5 @@ impl eframe::App for Running {
     /// egui's panel colour, so the panels need not fill themselves (`ui::draw`).
     fn clear_color(&self, visuals: &egui::Visuals) -> [f32; 4] {
         visuals.panel_fill.to_normalized_gamma_f32()
-    }
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-impl Running {
-    /// Keeps the window's size for the next run, and on the first frame that knows its
-    /// screen, fits the window to it as [`super::window_size::initial_size`] says.
-    fn follow_viewport(&mut self, ctx: &egui::Context) {
-        let (inner, monitor) = ctx.input(|i| (i.viewport().inner_rect, i.viewport().monitor_size));
-        if let Some(inner) = inner {
-            self.window_points = Some((f64::from(inner.width()), f64::from(inner.height())));
-        }
-        if self.fitted_to_screen {
-            return;
-        }
-        let Some(monitor) = monitor else { return };
-        self.fitted_to_screen = true;
-        let want = super::window_size::initial_size(
-            Some((f64::from(monitor.x), f64::from(monitor.y))),
-            super::window_size::remembered(),
-        );
-        if self.window_points != Some(want) {
-            ctx.send_viewport_cmd(egui::ViewportCommand::InnerSize(egui::vec2(want.0 as f32, want.1 as f32)));
-        }
     }
 }

@@ -3,13 +3,11 @@
 
 use super::display::DisplayPipeline;
 use super::interval_refresh::{IntervalInputs, RefreshThrottle};
-use super::lanes::{LaneSync, Lanes, Pace};
+use super::lanes::{LaneSync, Lanes};
 use super::panel_model::{Action, LaneView, UiModel, UiState};
 use super::platform::Recorder;
-#[cfg(not(target_arch = "wasm32"))]
-use super::window_size;
 use super::{FrameClock, Running, Session, Source, WindowOptions, WindowSource};
-use super::{ui, window_intervals, window_mask};
+use super::{session_intervals, ui, window_mask};
 use crate::angle::Lines;
 use crate::controls::choice::SortChoice;
 use crate::controls::commands::{Command, command_for, command_table};
@@ -20,7 +18,7 @@ use crate::gpu::Gpu;
 use crate::picture::input::SizeLimit;
 use anyhow::Context as _;
 use std::sync::Arc;
-use web_time::{Duration, Instant};
+use web_time::Instant;
 
 impl Running {
     pub(super) fn new(cc: &eframe::CreationContext<'_>, options: WindowOptions) -> anyhow::Result<Self> {
@@ -45,7 +43,7 @@ impl Running {
                 let source_size = picture.pixels.dimensions();
                 let (picture, notice) = picture.fit(&limit)?;
                 if let Some(notice) = notice {
-                    ui.say(notice);
+                    ui.status.say(notice);
                 }
                 (picture, source_size, Source::Picture)
             }
@@ -60,7 +58,7 @@ impl Running {
                     info.frames,
                     info.rate.fps()
                 );
-                ui.say(notice.map_or_else(|| line.clone(), |n| format!("{n}; {line}")));
+                ui.status.say(notice.map_or_else(|| line.clone(), |n| format!("{n}; {line}")));
                 (picture, (info.width, info.height), Source::Clip(clip))
             }
             #[cfg(not(target_arch = "wasm32"))]
@@ -68,7 +66,7 @@ impl Running {
                 let opened = super::platform::open_live(&input, given.video.ffmpeg.as_deref(), &limit)?;
                 let source_size = opened.source_size;
                 let (shown, picture, line) = super::window_live::shown(opened);
-                ui.say(line);
+                ui.status.say(line);
                 (picture, source_size, Source::Live(shown))
             }
         };
@@ -92,7 +90,7 @@ impl Running {
         let sort_options = lines.sort_options(given.options);
         let intervals_made_from =
             IntervalInputs::new(&given.intervals, mask.as_ref().map(|m| m.id), lines.route());
-        let interval_map = window_intervals::compute_intervals(
+        let interval_map = session_intervals::compute_intervals(
             &lines,
             &picture.pixels,
             &intervals_made_from,
@@ -126,23 +124,23 @@ impl Running {
             masks_loaded: 1,
             interval_map,
             intervals_made_from,
+            intervals_made: 0,
             throttle: RefreshThrottle::default(),
             pending_route: None,
             route_throttle: RefreshThrottle::default(),
             show_intervals: false,
+            reported_step: None,
+            max_side: gpu.device.limits().max_texture_dimension_2d,
         };
         log::info!("window on {}", gpu.describe());
         let gpu_for_lens = gpu.clone();
-        let now = Instant::now();
         let mut running = Running {
             gpu,
             egui_ctx: cc.egui_ctx.clone(),
             shortcut_actions: Vec::new(),
             dialogs: Default::default(),
             #[cfg(not(target_arch = "wasm32"))]
-            window_points: None,
-            #[cfg(not(target_arch = "wasm32"))]
-            fitted_to_screen: false,
+            window_fit: Default::default(),
             display,
             engine,
             commands: command_table(),
@@ -152,17 +150,7 @@ impl Running {
             opening: None,
             limit,
             record_settings: given.record,
-            clock: FrameClock {
-                started: now,
-                last: now,
-                frames: 0,
-                took_ms: Vec::new(),
-                intervals_ms: Vec::new(),
-                recent: Default::default(),
-            },
-            quit_after: given.quit_after,
-            quit: false,
-            last_reported_pass: None,
+            clock: FrameClock::new(given.quit_after),
             overlays: Default::default(),
             lens: super::lens::Lens::new(&gpu_for_lens),
             saves: Default::default(),
@@ -174,15 +162,15 @@ impl Running {
             #[cfg(not(target_arch = "wasm32"))]
             options_max_size: given.max_size,
         };
-        if running.ui.status.is_empty() {
-            running.report_intervals();
+        if running.ui.status.line.is_empty() {
+            running.session.report_intervals(&mut running.ui.status);
         }
         if running.source.moves() {
             running.sort_frame_to_end();
             running.report_frame();
         }
         if let Some(notice) = running.session.lanes.lanes.iter().find_map(|l| l.notice.clone()) {
-            running.ui.say(notice);
+            running.ui.status.say(notice);
         }
         // The page opens its camera once running (`?source=camera`); natively a live source
         // opened with the window.
@@ -204,9 +192,9 @@ impl Running {
             || self.source.busy()
             || self.opening_live.is_some()
             || self.recording.is_some()
-            || self.taking()
-            || self.quit_after.is_some()
-            || self.intervals_pending()
+            || self.take.is_some()
+            || self.clock.timed()
+            || self.session.intervals_pending()
             || self.session.pending_route.is_some()
             || self.session.lanes.counts_pending()
             || self.saves.pending()
@@ -218,17 +206,7 @@ impl Running {
     /// frame's work took (drawing included, waiting for the screen not).
     pub(super) fn frame(&mut self, ui: &mut egui::Ui, work_ms: Option<f32>) {
         let now = Instant::now();
-        let since_last = now.duration_since(self.clock.last);
-        let seconds = since_last.as_secs_f64().min(0.25);
-        self.clock.last = now;
-        // Kept only for `--quit-after`'s statistics (a window open for hours keeps none).
-        if self.quit_after.is_some() {
-            if self.clock.frames > 0 {
-                self.clock.intervals_ms.push(since_last.as_secs_f32() * 1e3);
-            }
-            // The last frame's work.
-            self.clock.took_ms.extend(work_ms);
-        }
+        let seconds = self.clock.start_frame(now, work_ms);
         self.take_dialogs();
         for action in std::mem::take(&mut self.shortcut_actions) {
             self.act(action);
@@ -236,14 +214,15 @@ impl Running {
         self.advance_clip(now);
         self.check_live_opening();
         self.advance_live();
-        self.refresh_intervals(now);
+        self.session.refresh_intervals(now, &mut self.ui.status);
         self.apply_pending_route(now);
-        self.step(seconds);
+        self.session.step(seconds, &mut self.ui.status);
         self.keep_frame_sorting();
         self.read_lens();
         self.write_saves();
         self.write_take();
         self.finish_recording();
+        self.overlays.sync(&self.egui_ctx, &self.session, self.ui.brush.is_some());
         let model_lanes = self.lane_views();
         let model = UiModel {
             commands: &self.commands,
@@ -265,7 +244,7 @@ impl Running {
             speed: self.session.player.speed(),
             lanes: model_lanes,
             wall_ms_per_pass: self.session.lanes.wall_ms_per_pass,
-            fps: self.clock.recent.len() as f64,
+            fps: self.clock.fps(),
             explanation: self.session.explanation(),
             recording: self.recording.as_ref().map(|r| {
                 let (done, most) = r.progress();
@@ -293,7 +272,7 @@ impl Running {
         for action in clicked {
             self.act(action);
         }
-        self.tally_frame(now);
+        self.clock.end_frame(now);
     }
 
     /// Key presses that mean commands (unless a text field has focus); they are taken out of
@@ -316,25 +295,6 @@ impl Running {
             _ => true,
         });
         actions
-    }
-
-    pub(super) fn step(&mut self, seconds: f64) {
-        self.session.lanes.take_counts();
-        // Heading for a step more than one away, nothing is shown in between: at the GPU's speed.
-        let lanes = &mut self.session.lanes;
-        let jumping = self.session.player.target().is_some_and(|t| t > lanes.steps_done().saturating_add(1));
-        lanes.pace = if jumping { Pace::Gpu } else { Pace::Frame };
-        let budget = self.session.lanes.frame_budget();
-        self.session.player.tick(seconds, budget, &mut self.session.lanes);
-        if let Some(e) = self.session.lanes.error.take() {
-            self.session.player.stop();
-            self.ui.error(format!("the GPU failed: {e}"));
-        }
-        let done = self.session.lanes.steps_done();
-        if self.last_reported_pass != Some(done) {
-            log::info!("{} {done}/{}", self.session.step_noun(), self.session.lanes.total_steps());
-            self.last_reported_pass = Some(done);
-        }
     }
 
     pub(super) fn lane_views(&mut self) -> Vec<LaneView> {
@@ -363,19 +323,6 @@ impl Running {
             .collect()
     }
 
-    /// Counts a frame that began at `started`.
-    pub(super) fn tally_frame(&mut self, started: Instant) {
-        let c = &mut self.clock;
-        c.frames += 1;
-        c.recent.push_back(started);
-        while c.recent.front().is_some_and(|t| started.duration_since(*t) > Duration::from_secs(1)) {
-            c.recent.pop_front();
-        }
-        if self.quit_after.is_some_and(|limit| c.started.elapsed() >= limit) {
-            self.quit = true;
-        }
-    }
-
     /// Prints the frame statistics (for `--quit-after`), cancels a recording under way and
     /// keeps the window's size for the next run.
     pub(super) fn report_and_stop(&mut self) {
@@ -386,26 +333,10 @@ impl Running {
         // A take under way is kept: what was recorded so far is written whole.
         self.finish_take_now();
         #[cfg(not(target_arch = "wasm32"))]
-        if let Some(points) = self.window_points {
-            window_size::remember(points);
-        }
-        if self.quit_after.is_some() {
-            let seconds = self.clock.started.elapsed().as_secs_f64();
-            let [work, apart] = [&self.clock.took_ms, &self.clock.intervals_ms].map(|ms| {
-                let mut sorted = ms.clone();
-                sorted.sort_by(f32::total_cmp);
-                let at = |q: f64| {
-                    sorted.get(((sorted.len() as f64 - 1.0) * q).round() as usize).copied().unwrap_or(0.0)
-                };
-                format!("median {:.1} ms, 95th {:.1} ms, slowest {:.1} ms", at(0.5), at(0.95), at(1.0))
-            });
-            println!(
-                "window: {} frames in {seconds:.1} s ({:.1} frames/s), frame work {work}; frames apart {apart}; step {}/{}",
-                self.clock.frames,
-                self.clock.frames as f64 / seconds,
-                self.session.lanes.steps_done(),
-                self.session.lanes.total_steps()
-            );
+        self.window_fit.remember();
+        if let Some(line) = self.clock.report() {
+            let s = &self.session;
+            println!("{line}; step {}/{}", s.lanes.steps_done(), s.lanes.total_steps());
             if let Some(line) = self.live_report() {
                 println!("{line}");
             }

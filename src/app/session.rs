@@ -1,39 +1,146 @@
-//! The picture's session: what is sorted and how (the lanes, their kinds, what the counter
-//! counts), and the lanes started over for new settings.
+//! The picture's session, the app's model: what is sorted and how (the picture, the choice,
+//! the lines, the intervals and the mask), the lanes started over for new settings and stepped
+//! by the player. It reports through the status line and knows nothing of the views.
 
-use super::lanes::{LaneSync, Lanes};
-use super::{Running, Session};
+use super::interval_refresh::{IntervalInputs, RefreshThrottle};
+use super::lanes::{LaneSync, Lanes, Pace};
+use super::panel_model::Status;
+use super::window_mask::WindowMask;
 use crate::algorithms::Algorithm;
-use crate::angle::Lines;
+use crate::angle::{Lines, Route};
 use crate::controls::choice::SortChoice;
 use crate::controls::explain;
 use crate::controls::lane_plan::lane_kinds;
-use crate::controls::player::Stepper;
+use crate::controls::player::{Player, Stepper};
+use crate::engine::Engine;
+use crate::intervals::{IntervalMap, IntervalSettings};
 use crate::keys::options::{Axis, SortOptions};
+use crate::picture::input::Picture;
 
-impl Running {
-    /// Starts new lanes for the current picture and settings, at pass 0 (a clip's frame: sorted
-    /// to the end), within intervals computed anew.
-    pub(super) fn restart_lanes(&mut self) {
-        self.fit_lines_to_picture();
-        self.recompute_intervals();
-        let s = &self.session;
-        let kinds = lane_kinds(s.choice.algorithm, s.choice.settings, s.choice.compare, s.choice.sync);
-        self.session.lanes = Lanes::start(
-            &self.engine,
-            &s.picture.pixels,
-            &s.lines,
-            s.options(),
-            &kinds,
-            s.interval_map.as_ref(),
-        );
-        self.session.lanes.sync = self.session.choice.sync;
-        self.session.player.stop();
-        self.sort_frame_to_end();
-    }
+/// The picture and how it is being sorted.
+pub(super) struct Session {
+    pub(super) picture: Picture,
+    /// The algorithm, key, order, route, the algorithm's settings and the side-by-side view,
+    /// as the panel and the commands choose them (its route is the laid-out lines').
+    pub(super) choice: SortChoice,
+    /// The lines sorted along: straight lines or a path laid through the picture.
+    pub(super) lines: Lines,
+    pub(super) lanes: Lanes,
+    pub(super) player: Player,
+    /// The picture's size before it was fitted to the size limit (masks must have it).
+    pub(super) source_size: (u32, u32),
+    /// How the lines are cut into intervals (the panel's interval controls).
+    pub(super) intervals: IntervalSettings,
+    /// The loaded mask, if any.
+    pub(super) mask: Option<WindowMask>,
+    /// Masks loaded so far, to number the next.
+    pub(super) masks_loaded: u64,
+    /// The intervals the lanes sort within (`None`: whole lines), and what they were made from.
+    pub(super) interval_map: Option<IntervalMap>,
+    pub(super) intervals_made_from: IntervalInputs,
+    /// How many interval maps have been made, so the views redraw theirs when it changes.
+    pub(super) intervals_made: u64,
+    pub(super) throttle: RefreshThrottle,
+    /// An angle dragged in the panel and not yet laid out, and how often lay-outs may run.
+    pub(super) pending_route: Option<Route>,
+    pub(super) route_throttle: RefreshThrottle,
+    /// Whether the intervals are drawn over the pictures.
+    pub(super) show_intervals: bool,
+    /// The step last written to the log.
+    pub(super) reported_step: Option<u32>,
+    /// The largest texture side, which line space must fit.
+    pub(super) max_side: u32,
 }
 
 impl Session {
+    /// Starts new lanes for the current picture and settings, at step 0, within intervals
+    /// computed anew; `to_end` (a clip's or a live source's frame) sorts them to the end.
+    pub(super) fn restart_lanes(&mut self, engine: &Engine, to_end: bool, status: &mut Status) {
+        self.fit_lines_to_picture(status);
+        self.recompute_intervals(status);
+        let c = &self.choice;
+        let kinds = lane_kinds(c.algorithm, c.settings, c.compare, c.sync);
+        let options = self.options();
+        self.lanes = Lanes::start(
+            engine,
+            &self.picture.pixels,
+            &self.lines,
+            options,
+            &kinds,
+            self.interval_map.as_ref(),
+        );
+        self.lanes.sync = self.choice.sync;
+        self.player.stop();
+        self.reported_step = None;
+        if to_end {
+            self.lanes.run_to_end();
+        }
+    }
+
+    /// Plays `seconds` more of the player within the frame's budget: when it heads for a step
+    /// more than one away nothing is shown in between, so the lanes go at the GPU's speed. A GPU
+    /// failure stops the player and is reported.
+    pub(super) fn step(&mut self, seconds: f64, status: &mut Status) {
+        let lanes = &mut self.lanes;
+        lanes.take_counts();
+        let jumping = self.player.target().is_some_and(|t| t > lanes.steps_done().saturating_add(1));
+        lanes.pace = if jumping { Pace::Gpu } else { Pace::Frame };
+        let budget = lanes.frame_budget();
+        self.player.tick(seconds, budget, lanes);
+        if let Some(e) = self.lanes.error.take() {
+            self.player.stop();
+            status.error(format!("the GPU failed: {e}"));
+        }
+        let done = self.lanes.steps_done();
+        if self.reported_step != Some(done) {
+            log::info!("{} {done}/{}", self.step_noun(), self.lanes.total_steps());
+            self.reported_step = Some(done);
+        }
+    }
+
+    /// What the status says after the choice changed: the algorithm, lines, key, order and
+    /// view, and a lane's notice (what it sorts instead) if one has any.
+    pub(super) fn describe_choice(&self) -> String {
+        let c = &self.choice;
+        let order = if c.descending { "largest first" } else { "smallest first" };
+        let view = if c.compare {
+            format!("side by side, sync {}", c.sync.name())
+        } else if c.algorithm == Algorithm::Radix {
+            let r = c.settings.radix;
+            let stages = if r.sub_steps { ", scatter in stages" } else { "" };
+            format!("{}-bit digits, scope {}{stages}", r.digit_bits, r.scope.name())
+        } else {
+            c.settings.pass_kind.name().to_string()
+        };
+        let notice = self.lanes.lanes.iter().find_map(|l| l.notice.as_deref()).map(|n| format!(". {n}"));
+        format!(
+            "{}, {} by {}, {order}; {view}{}",
+            c.algorithm.title(),
+            self.lines.route().name(),
+            c.key,
+            notice.unwrap_or_default()
+        )
+    }
+
+    /// The lines `route` lays through the picture, or why the GPU cannot hold them.
+    pub(super) fn lines_along(&self, route: Route) -> Result<Lines, crate::angle::LinesError> {
+        Lines::of(route, self.picture.pixels.dimensions(), self.max_side)
+    }
+
+    /// Lays the lines out again when the picture has changed size (a path's default centre
+    /// follows the middle); when they no longer fit it, sorts rows and says why.
+    fn fit_lines_to_picture(&mut self, status: &mut Status) {
+        let (route, size) = (self.lines.route(), self.picture.pixels.dimensions());
+        if self.lines.are_of(route, size) {
+            return;
+        }
+        let lines = self.lines_along(route).unwrap_or_else(|e| {
+            status.error(format!("{e}; sorting rows"));
+            Lines::Axis(Axis::Rows)
+        });
+        self.set_lines(lines);
+    }
+
     /// What the counter counts: passes, the radix view's digit passes or scatter stages, or
     /// steps of several phases.
     pub(super) fn step_noun(&self) -> String {

@@ -383,10 +383,10 @@ fn status(ui: &mut egui::Ui, model: &UiModel<'_>, state: &UiState) {
             .wall_ms_per_pass
             .map_or_else(|| "no steps run yet".to_string(), |ms| format!("wall {ms:.3} ms per step"));
         ui.label(format!("{wall} · {:.0} frames/s", model.fps));
-        if !state.status.is_empty() {
-            let text = egui::RichText::new(&state.status);
+        if !state.status.line.is_empty() {
+            let text = egui::RichText::new(&state.status.line);
             ui.add(
-                egui::Label::new(if state.status_is_error {
+                egui::Label::new(if state.status.is_error {
                     text.color(egui::Color32::LIGHT_RED)
                 } else {
                     text

@@ -108,8 +108,8 @@ impl Running {
                 };
                 live.ended = Some(line.clone());
                 match how {
-                    Ok(()) => self.ui.say(line),
-                    Err(_) => self.ui.error(line),
+                    Ok(()) => self.ui.status.say(line),
+                    Err(_) => self.ui.status.error(line),
                 }
                 self.end_take(Some("the live source ended".into()));
             }
@@ -121,10 +121,10 @@ impl Running {
     pub(super) fn open_camera(&mut self) {
         match <super::platform::OpeningCamera as super::platform::CameraOpening>::camera(self) {
             Ok(opening) => {
-                self.ui.say("opening the camera …");
+                self.ui.status.say("opening the camera …");
                 self.opening_live = Some(opening);
             }
-            Err(e) => self.ui.error(e),
+            Err(e) => self.ui.status.error(e),
         }
     }
 
@@ -144,9 +144,9 @@ impl Running {
                 self.show_picture(picture, source_size);
                 self.ui.zoom = None;
                 self.ui.pan = egui::Vec2::ZERO;
-                self.ui.say(line);
+                self.ui.status.say(line);
             }
-            Err(e) => self.ui.error(e),
+            Err(e) => self.ui.status.error(e),
         }
     }
 
@@ -156,6 +156,7 @@ impl Running {
         live.paused = !live.paused;
         if live.paused {
             self.ui
+                .status
                 .say("paused on the frame shown; the step keys walk through its steps, Space goes on live");
         }
     }

@@ -14,7 +14,7 @@ impl Running {
             return;
         }
         if self.recording.is_some() {
-            self.ui.say("a recording is already under way");
+            self.ui.status.say("a recording is already under way");
             return;
         }
         if self.source.clip().is_some() {
@@ -29,7 +29,7 @@ impl Running {
         let path = recording_path(&self.file_stem(), format);
         #[cfg(not(target_arch = "wasm32"))]
         if let Err(e) = std::fs::create_dir_all("gifs") {
-            self.ui.error(format!("cannot create the folder gifs: {e}"));
+            self.ui.status.error(format!("cannot create the folder gifs: {e}"));
             return;
         }
         let mut settings = self.record_settings.clone();
@@ -61,15 +61,15 @@ impl Running {
             intervals,
         };
         self.recording = Some(BackgroundRecording::start(self.engine.clone(), job));
-        self.ui.say("recording...");
+        self.ui.status.say("recording...");
     }
 
     pub(super) fn finish_recording(&mut self) {
         let Some(outcome) = self.recording.as_ref().and_then(BackgroundRecording::try_finish) else { return };
         self.recording = None;
         match outcome {
-            Ok(line) => self.ui.say(line),
-            Err(e) => self.ui.error(e),
+            Ok(line) => self.ui.status.say(line),
+            Err(e) => self.ui.status.error(e),
         }
     }
 }

@@ -63,6 +63,43 @@ pub fn remember((w, h): (f64, f64)) {
     }
 }
 
+/// The window's size as it goes: kept for the next run, and fitted to its screen once the
+/// screen is known.
+#[derive(Default)]
+pub(super) struct WindowFit {
+    /// The window's size in points, kept for the next run when it closes.
+    points: Option<(f64, f64)>,
+    /// Whether the window has been fitted to its screen (known from the first frame on).
+    fitted: bool,
+}
+
+impl WindowFit {
+    /// Notes the window's size, and on the first frame that knows its screen, fits the window
+    /// to it as [`initial_size`] says.
+    pub(super) fn follow(&mut self, ctx: &egui::Context) {
+        let (inner, monitor) = ctx.input(|i| (i.viewport().inner_rect, i.viewport().monitor_size));
+        if let Some(inner) = inner {
+            self.points = Some((f64::from(inner.width()), f64::from(inner.height())));
+        }
+        if self.fitted {
+            return;
+        }
+        let Some(monitor) = monitor else { return };
+        self.fitted = true;
+        let want = initial_size(Some((f64::from(monitor.x), f64::from(monitor.y))), remembered());
+        if self.points != Some(want) {
+            ctx.send_viewport_cmd(egui::ViewportCommand::InnerSize(egui::vec2(want.0 as f32, want.1 as f32)));
+        }
+    }
+
+    /// Keeps the window's last size for the next run (the window is closing).
+    pub(super) fn remember(&self) {
+        if let Some(points) = self.points {
+            remember(points);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
