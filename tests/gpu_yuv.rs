@@ -1,5 +1,5 @@
 //! 4:2:0 on the GPU, both ways. Decoded frames turned into pictures equal the CPU model
-//! (`shadersort::media::yuv::to_rgba`) texel for texel on awkward sizes (1x1, 1xN, Nx1, odd,
+//! (`shadersort::picture::yuv::to_rgba`) texel for texel on awkward sizes (1x1, 1xN, Nx1, odd,
 //! 63/64/65). Sorted frames turned into 4:2:0 for an encoder equal the model (`to_yuv420`) byte
 //! for byte on sizes that are and are not whole 8x2 blocks or workgroups, on colours at the
 //! ends of the range, with one writer reused across frames of different sizes. Both matrices, on
@@ -9,12 +9,12 @@ mod common;
 
 use common::on_every_gpu;
 use image::RgbaImage;
+use shadersort::engine::yuv420::{Yuv420Kernel, Yuv420Reader, Yuv420Writer};
 use shadersort::gpu::readback::read_texture;
 use shadersort::gpu::texture::picture_texture;
-use shadersort::media::yuv::{Matrix, Yuv420Size, to_rgba, to_yuv420};
-use shadersort::media::yuv_gpu::{Yuv420Reader, Yuv420Writer};
 use shadersort::picture::patterns::SplitMix64;
 use shadersort::picture::patterns::random_image;
+use shadersort::picture::yuv::{Matrix, Yuv420Size, to_rgba, to_yuv420};
 
 #[test]
 fn decoded_420_frames_become_the_pictures_the_cpu_model_makes() {
@@ -60,7 +60,8 @@ fn frames_in_420_equal_the_cpu_model_byte_for_byte() {
     let sizes =
         [(2, 2), (2, 70), (70, 2), (8, 8), (62, 46), (64, 64), (66, 34), (130, 2), (1026, 6), (514, 258)];
     on_every_gpu(|gpu| {
-        let mut writer = Yuv420Writer::new(gpu);
+        let kernel = Yuv420Kernel::new(gpu);
+        let mut writer = Yuv420Writer::default();
         let mut staging = None;
         for (i, &(w, h)) in sizes.iter().enumerate() {
             assert!(Yuv420Writer::fits(gpu, (w, h)));
@@ -69,7 +70,7 @@ fn frames_in_420_equal_the_cpu_model_byte_for_byte() {
             {
                 for matrix in [Matrix::Bt601, Matrix::Bt709] {
                     let texture = picture_texture(gpu, &picture, "test::yuv420");
-                    let pending = writer.start_read(gpu, &texture, matrix, staging.take());
+                    let pending = writer.start_read(gpu, &kernel, &texture, matrix, staging.take());
                     let (planes, buffer) = pending.finish(gpu).unwrap();
                     staging = Some(buffer);
                     let expected = to_yuv420(&picture, matrix);

@@ -15,7 +15,7 @@ use super::swap_counters::SwapCounters;
 use super::{RunSettings, SortRun};
 use crate::gpu::Gpu;
 use crate::gpu::bindings::{compute_buffer, storage_target, uint_texture};
-use crate::gpu::kernel::{compute_pipeline, kernel_layouts};
+use crate::gpu::kernel::{compute_pass, compute_pipeline, kernel_layouts};
 use crate::gpu::shaders::BUBBLE_PROGRAM;
 use crate::gpu::texture::PICTURE_FORMAT;
 use crate::intervals::IntervalMap;
@@ -283,10 +283,7 @@ impl SortRun for BubbleRun {
 
     fn encode_from(&mut self, encoder: &mut wgpu::CommandEncoder, first: u32, n: u32) {
         self.counters.encode_clear(encoder, first, n);
-        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: Some("bubble::steps"),
-            timestamp_writes: None,
-        });
+        let mut pass = compute_pass(encoder, "bubble::steps");
         pass.set_pipeline(&self.pipeline[usize::from(self.intervals.enabled())]);
         for step in first..first + n {
             let first_phase = step * self.phases_per_step;

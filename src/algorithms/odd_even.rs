@@ -10,7 +10,7 @@ use super::swap_counters::SwapCounters;
 use super::{RunSettings, SortRun};
 use crate::gpu::Gpu;
 use crate::gpu::bindings::{storage_target, uint_texture};
-use crate::gpu::kernel::compute_pipeline;
+use crate::gpu::kernel::{compute_pass, compute_pipeline};
 use crate::gpu::shaders::{ODD_EVEN_PROGRAM, begin_fullscreen_pass, fullscreen_pipeline};
 use crate::gpu::texture::PICTURE_FORMAT;
 use crate::intervals::IntervalMap;
@@ -350,10 +350,7 @@ impl OddEvenRun {
 
     fn encode_compute(&self, encoder: &mut wgpu::CommandEncoder, first: u32, n: u32) {
         let size = self.pictures.state(0).size();
-        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: Some("odd_even::compute_passes"),
-            timestamp_writes: None,
-        });
+        let mut pass = compute_pass(encoder, "odd_even::compute_passes");
         pass.set_pipeline(&self.compute[usize::from(self.intervals.enabled())]);
         for step in first..first + n {
             let parity = (step % 2) as usize;

@@ -136,36 +136,12 @@ impl Running {
         }
         let session = &mut self.session;
         match command {
-            Command::PlayPause
-            | Command::StepForward
-            | Command::StepBack
-            | Command::JumpForward
-            | Command::JumpBack
-            | Command::First
-            | Command::Last
-            | Command::Reset => session.player.apply(command, &mut session.lanes),
             Command::Faster | Command::Slower => {
                 session.player.apply(command, &mut session.lanes);
                 let speed = session.player.speed();
                 self.ui.status.say(format!("speed {speed} steps/s"));
             }
-            Command::ChooseAlgorithm(_)
-            | Command::CycleKey
-            | Command::ToggleReverse
-            | Command::ToggleAxis
-            | Command::TurnClockwise
-            | Command::TurnCounterclockwise
-            | Command::BendLines
-            | Command::TogglePassKind
-            | Command::CycleDigitBits
-            | Command::ToggleScope
-            | Command::ToggleSubSteps
-            | Command::ToggleCompare
-            | Command::ToggleSync => {
-                if let Some(next) = self.session.choice.after(command) {
-                    self.choose(next);
-                }
-            }
+            other if other.moves_player() => session.player.apply(other, &mut session.lanes),
             Command::CycleIntervalMode => {
                 let s = &mut self.session;
                 s.intervals.mode = s.intervals.mode.next();
@@ -188,6 +164,12 @@ impl Running {
                 self.ui.status.say("a page has nothing to quit: close the tab to leave")
             }
             Command::Quit => self.clock.quit = true,
+            // The rest change what is sorted and how.
+            choice => {
+                if let Some(next) = self.session.choice.after(choice) {
+                    self.choose(next);
+                }
+            }
         }
     }
 }

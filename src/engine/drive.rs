@@ -93,6 +93,16 @@ impl Driver {
         Ok(run.steps_done() - first)
     }
 
+    /// Encodes `n` more of `run`'s steps (fewer at its end), submits them and awaits their
+    /// counts: one step of a driven run that is shown or recorded after each `n` steps.
+    pub async fn step(&self, gpu: &Gpu, run: &mut dyn SortRun, n: u32, label: &str) -> Result<(), GpuError> {
+        let mut encoder =
+            gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some(label) });
+        self.advance(gpu, run, &mut encoder, n, |_| Ok::<(), GpuError>(())).await?;
+        gpu.queue.submit([encoder.finish()]);
+        self.collect_async(gpu, run).await
+    }
+
     /// Runs `run` forward until `target` steps are done or the picture is known sorted, in
     /// batches submitted one after another, each one's counts awaited; `progress` hears the
     /// steps done after each batch and returns false to stop early.
@@ -110,12 +120,7 @@ impl Driver {
             let batch =
                 if run.detects_sorted_early() { run.steps_done().clamp(2, MAX_BATCH) } else { u32::MAX };
             let n = run.ledger().room(batch.min(target - run.steps_done()));
-            let mut encoder = gpu
-                .device
-                .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("drive::run_to") });
-            self.advance(gpu, run, &mut encoder, n, |_| Ok::<(), GpuError>(())).await?;
-            gpu.queue.submit([encoder.finish()]);
-            self.collect_async(gpu, run).await?;
+            self.step(gpu, run, n, "drive::run_to").await?;
             if !progress(run.steps_done()) {
                 break;
             }

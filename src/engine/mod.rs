@@ -1,5 +1,6 @@
 //! The sort engine: one per device, owning every kernel family the sorts run (each algorithm's
-//! pipelines, the line scatter, the interval finder), each built the first time it is needed
+//! pipelines, the line scatter, the interval finder, the 4:2:0 conversions of clips' frames),
+//! each built the first time it is needed
 //! and shared from then on; the one way a sort is started ([`Engine::start`]); and the one
 //! driver of runs that wait for their swap counts ([`drive`]). Every front end (stills, clips,
 //! live sources, the window's and the page's lanes, the recorders, the benchmarks) starts its
@@ -7,6 +8,8 @@
 
 pub mod drive;
 pub mod plan;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod yuv420;
 
 use crate::algorithms::found_intervals::IntervalsKernel;
 use crate::algorithms::interval_texture::IntervalMapError;
@@ -18,6 +21,8 @@ use crate::gpu::Gpu;
 use crate::keys::options::{Axis, SortOptions};
 pub use plan::Started;
 use std::sync::{Arc, OnceLock};
+#[cfg(not(target_arch = "wasm32"))]
+use yuv420::{Yuv420Kernel, Yuv420Reader};
 
 /// The kernels of one device, built lazily.
 pub struct Engine {
@@ -26,6 +31,10 @@ pub struct Engine {
     pipelines: [OnceLock<Pipelines>; 4],
     scatter: OnceLock<LineScatter>,
     found_intervals: OnceLock<IntervalsKernel>,
+    #[cfg(not(target_arch = "wasm32"))]
+    yuv420_reader: OnceLock<Yuv420Reader>,
+    #[cfg(not(target_arch = "wasm32"))]
+    yuv420_kernel: OnceLock<Yuv420Kernel>,
 }
 
 impl Engine {
@@ -36,6 +45,10 @@ impl Engine {
             pipelines: Default::default(),
             scatter: OnceLock::new(),
             found_intervals: OnceLock::new(),
+            #[cfg(not(target_arch = "wasm32"))]
+            yuv420_reader: OnceLock::new(),
+            #[cfg(not(target_arch = "wasm32"))]
+            yuv420_kernel: OnceLock::new(),
         }
     }
 
@@ -63,6 +76,18 @@ impl Engine {
     /// The kernel that finds intervals on the GPU.
     pub fn found_intervals(&self) -> &IntervalsKernel {
         self.found_intervals.get_or_init(|| IntervalsKernel::new(&self.gpu))
+    }
+
+    /// The kernel that turns decoded 4:2:0 frames into pictures to sort (clips are native).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn yuv420_reader(&self) -> &Yuv420Reader {
+        self.yuv420_reader.get_or_init(|| Yuv420Reader::new(&self.gpu))
+    }
+
+    /// The kernel that turns sorted pictures into 4:2:0 frames to encode.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn yuv420_kernel(&self) -> &Yuv420Kernel {
+        self.yuv420_kernel.get_or_init(|| Yuv420Kernel::new(&self.gpu))
     }
 
     /// Starts `algorithm` exactly as asked, along `lines` within the request's intervals (a CPU

@@ -101,17 +101,33 @@ pub fn bind_group<'a>(
     device.create_bind_group(&wgpu::BindGroupDescriptor { label: Some(label), layout, entries: &entries })
 }
 
+/// Begins a compute pass labelled `label` (no timestamps: the benchmarks time whole submissions).
+pub fn compute_pass<'e>(encoder: &'e mut wgpu::CommandEncoder, label: &str) -> wgpu::ComputePass<'e> {
+    encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some(label), timestamp_writes: None })
+}
+
 /// Encodes one compute pass that dispatches `pipeline` over `groups` workgroups with `bind_group`.
 pub fn encode_dispatch(
     encoder: &mut wgpu::CommandEncoder,
     label: &str,
     pipeline: &wgpu::ComputePipeline,
     bind_group: &wgpu::BindGroup,
+    groups: [u32; 3],
+) {
+    encode_dispatch_at(encoder, label, pipeline, bind_group, &[], groups);
+}
+
+/// [`encode_dispatch`] with the bind group's dynamic `offsets`.
+pub fn encode_dispatch_at(
+    encoder: &mut wgpu::CommandEncoder,
+    label: &str,
+    pipeline: &wgpu::ComputePipeline,
+    bind_group: &wgpu::BindGroup,
+    offsets: &[u32],
     [x, y, z]: [u32; 3],
 ) {
-    let mut pass = encoder
-        .begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some(label), timestamp_writes: None });
+    let mut pass = compute_pass(encoder, label);
     pass.set_pipeline(pipeline);
-    pass.set_bind_group(0, bind_group, &[]);
+    pass.set_bind_group(0, bind_group, offsets);
     pass.dispatch_workgroups(x, y, z);
 }

@@ -22,8 +22,6 @@ pub mod sink;
 pub mod sorter;
 pub mod source;
 pub mod stages;
-pub mod yuv;
-pub mod yuv_gpu;
 
 use crate::interrupt;
 use crate::intervals::Mask;

@@ -8,13 +8,13 @@ use super::probe::ClipInfo;
 use super::sink::{ClipSink, SortedFrame};
 use super::source::FrameSource;
 use super::stages::Stage;
-use super::yuv;
-use super::yuv_gpu::{PendingPlanes, Yuv420Reader, Yuv420Writer};
+use crate::engine::yuv420::{PendingPlanes, Yuv420Writer};
 use crate::gpu::readback::{PendingRead, read_texture, start_read};
 use crate::interrupt;
 use crate::intervals::Mask;
 use crate::intervals::threshold::ThresholdSweep;
 use crate::media::Sorter;
+use crate::picture::yuv;
 use crate::progress::Progress;
 use crate::settings::Settings;
 use anyhow::Context;
@@ -80,14 +80,14 @@ pub(super) fn pipeline(
         .sweep
         .map(|s| ThresholdSweep::new(s.from, s.to, info.frames.clamp(2, u64::from(u32::MAX)) as u32));
     // A 4:2:0 frame whose intervals the GPU finds itself, or that has none, is converted there.
-    let reader = info.yuv420.as_ref().map(|_| Yuv420Reader::new(sorter.gpu));
+    let reader = info.yuv420.as_ref().map(|_| sorter.engine.yuv420_reader());
     let preparer = FramePreparer {
         sorter,
         settings,
         run_settings,
         sweep,
         mask,
-        reader: reader.as_ref(),
+        reader,
         stages: &watch.stages,
         converted: Mutex::new(Vec::new()),
     };
@@ -252,7 +252,7 @@ fn sort_frames(
                 bar
             }
         });
-        let mut yuv420 = yuv420.map(|matrix| (Yuv420Writer::new(gpu), matrix));
+        let mut yuv420 = yuv420.map(|matrix| (Yuv420Writer::default(), matrix));
         let submitted =
             submit_frames(sorter, settings, (prepared, yuv420.as_mut()), &reads_in, &spare, watch, &mut bar);
         drop(reads_in);
@@ -303,7 +303,13 @@ fn submit_frames(
             if let Some((writer, matrix)) = yuv420.as_deref_mut()
                 && Yuv420Writer::fits(gpu, (state.width(), state.height()))
             {
-                return Ok(Readback::Planes(writer.start_read(gpu, state, *matrix, spare.try_recv().ok())));
+                return Ok(Readback::Planes(writer.start_read(
+                    gpu,
+                    sorter.engine.yuv420_kernel(),
+                    state,
+                    *matrix,
+                    spare.try_recv().ok(),
+                )));
             }
             Ok(match start_read(gpu, state, spare.try_recv().ok()) {
                 Some(pending) => Readback::Pending(pending),

@@ -5,9 +5,9 @@
 
 use super::source::DecodedFrame;
 use super::stages::{Stage, StageClock};
-use super::yuv_gpu::Yuv420Reader;
 use crate::algorithms::ping_pong::StartPicture;
 use crate::algorithms::{RunSettings, SortRun};
+use crate::engine::yuv420::Yuv420Reader;
 use crate::intervals::threshold::ThresholdSweep;
 use crate::intervals::{IntervalMap, IntervalSettings, Mask};
 use crate::media::Sorter;

@@ -5,7 +5,7 @@
 
 use super::error::ClipError;
 use super::ffmpeg::Ffmpeg;
-use super::yuv::{Matrix, Yuv420Colour};
+use crate::picture::yuv::{Matrix, Yuv420Colour};
 use crate::settings::Rate;
 use std::path::Path;
 

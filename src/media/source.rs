@@ -6,7 +6,7 @@ use super::error::ClipError;
 use super::ffmpeg::{Ffmpeg, collect_log};
 use super::frame_files::FrameFiles;
 use super::probe::{ClipInfo, last_error_line};
-use super::yuv::{Matrix, Yuv420Size};
+use crate::picture::yuv::{Matrix, Yuv420Size};
 use image::RgbaImage;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -48,7 +48,7 @@ pub enum PipeFormat {
 }
 
 impl PipeFormat {
-    /// 4:2:0 for a clip whose colour [`yuv::to_rgba`](super::yuv::to_rgba) converts, else RGBA.
+    /// 4:2:0 for a clip whose colour [`yuv::to_rgba`](crate::picture::yuv::to_rgba) converts, else RGBA.
     pub fn of(info: &ClipInfo) -> PipeFormat {
         info.yuv420.as_ref().map_or(PipeFormat::Rgba, |c| PipeFormat::Yuv420(c.matrix))
     }
@@ -93,7 +93,7 @@ impl DecodedFrame {
             DecodedFrame::Rgba(frame) => (frame, None),
             DecodedFrame::Yuv420 { planes, size, matrix } => {
                 let mut rgba = buffer;
-                super::yuv::to_rgba(&planes, size, matrix, &mut rgba);
+                crate::picture::yuv::to_rgba(&planes, size, matrix, &mut rgba);
                 let frame = RgbaImage::from_raw(size.width, size.height, rgba).expect("a whole frame");
                 (frame, Some(planes))
             }

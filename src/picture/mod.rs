@@ -6,6 +6,7 @@
 //! - [`output`]: PNG pictures and GIF/APNG recordings written to a temporary file and renamed.
 //! - [`output_dir`]: folders of PNG frames written to a temporary folder and renamed.
 //! - [`png_fast`]: PNG with fast compression, its strips of rows compressed on every core.
+//! - [`yuv`]: 4:2:0 frames (clips' pictures) to RGBA and back, as the CPU defines them.
 
 pub mod input;
 pub mod latency;
@@ -17,3 +18,4 @@ pub mod output_dir;
 pub mod patterns;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod png_fast;
+pub mod yuv;

@@ -14,8 +14,8 @@ use super::{EncodeError, FramePlan, FrameSequence, PaletteUse, RecordError, Reco
 use super::{gif_size, is_opaque, palette, png_size, quantize_for, rgba_pixels};
 use crate::algorithms::SortRun;
 use crate::engine::drive::Driver;
+use crate::gpu::Gpu;
 use crate::gpu::readback::read_texture_async;
-use crate::gpu::{Gpu, GpuError};
 use crate::settings::RecordSettings;
 use image::RgbaImage;
 
@@ -108,12 +108,7 @@ async fn record_frames<S: FrameSink>(
     let mut sorted = run.stats().sorted_after.is_some();
     while !sorted && run.steps_done() < plan.steps {
         let n = plan.every.min(plan.steps - run.steps_done());
-        let mut encoder = gpu
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("record::in_memory") });
-        driver.advance(gpu, run, &mut encoder, n, |_| Ok::<(), GpuError>(())).await?;
-        gpu.queue.submit([encoder.finish()]);
-        driver.collect_async(gpu, run).await?;
+        driver.step(gpu, run, n, "record::in_memory").await?;
         let state = read_texture_async(gpu, run.state()).await?;
         let mut picture = Vec::with_capacity(state.width() as usize * state.height() as usize);
         S::Pixel::extend_from_rgba(state.as_raw(), &mut picture);

@@ -12,7 +12,7 @@ use image::RgbaImage;
 use shadersort::intervals::{IntervalMap, IntervalMode, IntervalSettings, Threshold};
 use shadersort::keys::SortKey;
 use shadersort::keys::options::{Axis, SortOptions};
-use shadersort::media::yuv::{Matrix, Yuv420Size, to_rgba, to_yuv420};
+use shadersort::picture::yuv::{Matrix, Yuv420Size, to_rgba, to_yuv420};
 use shadersort::reference::{stable_sort, stable_sort_within};
 use std::path::Path;
 

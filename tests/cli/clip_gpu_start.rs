@@ -13,7 +13,7 @@ use shadersort::angle::{Angle, LineSpace};
 use shadersort::intervals::threshold::ThresholdSweep;
 use shadersort::intervals::{IntervalMap, IntervalMode, IntervalSettings, Mask, Threshold};
 use shadersort::keys::options::{Axis, SortOptions};
-use shadersort::media::yuv::Yuv420Size;
+use shadersort::picture::yuv::Yuv420Size;
 use shadersort::reference::{stable_sort, stable_sort_within};
 
 /// What the clip's debug line says when no frame was converted or cut into intervals on the CPU.

@@ -12,7 +12,7 @@ use super::{arg, assert_succeeds};
 use crate::clips::{ffmpeg, frames_of, have_ffmpeg, lossless_clip};
 use image::RgbaImage;
 use shadersort::keys::options::SortOptions;
-use shadersort::media::yuv::{Matrix, Yuv420Size, to_yuv420};
+use shadersort::picture::yuv::{Matrix, Yuv420Size, to_yuv420};
 use shadersort::reference::stable_sort;
 use std::collections::HashSet;
 use std::path::Path;

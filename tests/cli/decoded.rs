@@ -4,7 +4,7 @@
 
 use super::arg;
 use image::RgbaImage;
-use shadersort::media::yuv::{Matrix, Yuv420Size, to_rgba};
+use shadersort::picture::yuv::{Matrix, Yuv420Size, to_rgba};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

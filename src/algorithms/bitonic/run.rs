@@ -15,6 +15,7 @@ use crate::algorithms::request::StartRequest;
 use crate::algorithms::step_ledger::{STEP_RING, StepLedger, ledger_in_field};
 use crate::algorithms::swap_counters::{AddedSince, SwapCounters};
 use crate::gpu::Gpu;
+use crate::gpu::kernel::compute_pass;
 use crate::intervals::IntervalMap;
 use crate::keys::options::SortOptions;
 use wgpu::util::DeviceExt;
@@ -273,10 +274,7 @@ impl SortRun for BitonicRun {
     /// Steps recorded together share dispatches where their stages fit one block; the
     /// exchanges of a shared dispatch are counted at its last step.
     fn encode_from(&mut self, encoder: &mut wgpu::CommandEncoder, first: u32, n: u32) {
-        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: Some("bitonic::steps"),
-            timestamp_writes: None,
-        });
+        let mut pass = compute_pass(encoder, "bitonic::steps");
         let mut done = first;
         while done < first + n {
             done += self.encode_dispatch(&mut pass, done, first + n - done);

@@ -19,7 +19,7 @@ use crate::algorithms::ping_pong::PingPong;
 use crate::algorithms::swap_counters::SwapCounters;
 use crate::gpu::Gpu;
 use crate::gpu::bindings::{compute_buffer, storage_target, uint_texture};
-use crate::gpu::kernel::{bind_group, compute_pipeline, kernel_layouts};
+use crate::gpu::kernel::{bind_group, compute_pipeline, encode_dispatch_at, kernel_layouts};
 use crate::gpu::shaders::RADIX_IMAGE_PROGRAM;
 use crate::gpu::texture::PICTURE_FORMAT;
 use crate::keys::radix_key::RadixKey;
@@ -216,27 +216,16 @@ impl ImageSteps {
         let offset = self.params.write(queue, step, &params);
         let bind_group = &self.bind_groups[((step + 1) % 2) as usize];
         let (x, y) = self.groups;
-        {
-            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some("radix_image::gather"),
-                timestamp_writes: None,
-            });
-            pass.set_pipeline(&self.pipelines.gather);
-            pass.set_bind_group(0, bind_group, &[offset, counter_offset]);
-            pass.dispatch_workgroups(x, y, 1);
-        }
+        let offsets = [offset, counter_offset];
+        let gather = &self.pipelines.gather;
+        encode_dispatch_at(encoder, "radix_image::gather", gather, bind_group, &offsets, [x, y, 1]);
         let job = SortJob::pairs(&self.keys, &self.positions, self.len);
         self.pipelines
             .sorter
             .record(&self.device, encoder, &job, self.segment_len, &self.scratch)
             .expect("the scratch holds the picture in these segments");
-        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: Some("radix_image::place"),
-            timestamp_writes: None,
-        });
-        pass.set_pipeline(&self.pipelines.place);
-        pass.set_bind_group(0, bind_group, &[offset, counter_offset]);
-        pass.dispatch_workgroups(x, y, 1);
+        let place = &self.pipelines.place;
+        encode_dispatch_at(encoder, "radix_image::place", place, bind_group, &offsets, [x, y, 1]);
     }
 }
 

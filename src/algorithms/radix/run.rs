@@ -15,6 +15,7 @@ use crate::algorithms::request::StartRequest;
 use crate::algorithms::step_ledger::{STEP_RING, StepLedger, ledger_in_field};
 use crate::algorithms::swap_counters::SwapCounters;
 use crate::gpu::Gpu;
+use crate::gpu::kernel::compute_pass;
 use crate::intervals::IntervalMap;
 use crate::keys::options::{Axis, Scope};
 
@@ -234,10 +235,7 @@ impl SortRun for RadixRun {
             }
             return;
         }
-        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: Some("radix::steps"),
-            timestamp_writes: None,
-        });
+        let mut pass = compute_pass(encoder, "radix::steps");
         let (groups_x, groups_y) = self.tile_groups();
         let (width, height) = (self.sequences.width, self.sequences.height);
         for step in first..first + n {

@@ -1,17 +1,17 @@
 //! 4:2:0 on the GPU, both ways. Decoded frames are uploaded as 4:2:0 and turned into the
 //! picture a sort starts from (`shaders/yuv420_to_rgba.wgsl`, equal to
-//! [`to_rgba`](super::yuv::to_rgba)); sorted frames are turned into 4:2:0
-//! (`shaders/rgba_to_yuv420.wgsl`, equal to [`to_yuv420`](super::yuv::to_yuv420)) and read back
+//! [`to_rgba`](crate::picture::yuv::to_rgba)); sorted frames are turned into 4:2:0
+//! (`shaders/rgba_to_yuv420.wgsl`, equal to [`to_yuv420`](crate::picture::yuv::to_yuv420)) and read back
 //! as such. 1.5 bytes a pixel cross the bus and the pipes instead of 4, and neither the CPU nor
 //! ffmpeg converts.
 
-use super::yuv::{Matrix, ToRgb, Yuv420Size, to_yuv_coefficients};
 use crate::gpu::bindings::{compute_buffer, storage_target, uint_texture};
 use crate::gpu::kernel::{bind_group, encode_dispatch, one_kernel, uniform};
 use crate::gpu::readback::{PendingMap, staging_at_least};
 use crate::gpu::shaders::{RGBA_TO_YUV420_PROGRAM, YUV420_TO_RGBA_PROGRAM};
 use crate::gpu::texture::{PICTURE_FORMAT, create_picture_texture};
 use crate::gpu::{Gpu, GpuError};
+use crate::picture::yuv::{Matrix, ToRgb, Yuv420Size, to_yuv_coefficients};
 use wgpu::util::DeviceExt;
 
 /// Mirrors `Yuv420Params` in `shaders/rgba_to_yuv420.wgsl`.
@@ -51,7 +51,8 @@ struct RgbaParams {
 /// The side of `yuv420_to_rgba`'s square workgroups.
 const RGBA_WORKGROUP_SIDE: u32 = 16;
 
-/// The kernel that turns uploaded 4:2:0 frames into pictures to sort.
+/// The kernel that turns uploaded 4:2:0 frames into pictures to sort (the engine's:
+/// [`Engine::yuv420_reader`](super::Engine::yuv420_reader)).
 pub struct Yuv420Reader {
     layout: wgpu::BindGroupLayout,
     pipeline: wgpu::ComputePipeline,
@@ -189,15 +190,14 @@ impl PaddedPlanes {
     }
 }
 
-/// The conversion kernel, and the buffer it writes a frame's planes into (used again for every
-/// frame: each frame's copy out is ordered before the next frame's conversion).
-pub struct Yuv420Writer {
+/// The kernel that turns sorted pictures into 4:2:0 planes (the engine's:
+/// [`Engine::yuv420_kernel`](super::Engine::yuv420_kernel)).
+pub struct Yuv420Kernel {
     layout: wgpu::BindGroupLayout,
     pipeline: wgpu::ComputePipeline,
-    planes: Option<wgpu::Buffer>,
 }
 
-impl Yuv420Writer {
+impl Yuv420Kernel {
     /// Builds the kernel on `gpu`.
     pub fn new(gpu: &Gpu) -> Self {
         let (layout, pipeline) = one_kernel(
@@ -212,9 +212,19 @@ impl Yuv420Writer {
             "rgba_to_yuv420",
             Default::default(),
         );
-        Yuv420Writer { layout, pipeline, planes: None }
+        Yuv420Kernel { layout, pipeline }
     }
+}
 
+/// A stream of frames turned into 4:2:0 by the engine's kernel: the buffer the planes are written
+/// into, used again for every frame (each frame's copy out is ordered before the next frame's
+/// conversion).
+#[derive(Default)]
+pub struct Yuv420Writer {
+    planes: Option<wgpu::Buffer>,
+}
+
+impl Yuv420Writer {
     /// Whether a `width` x `height` frame can be converted here: even sides, and planes that fit
     /// one storage buffer (others are converted on the CPU).
     pub fn fits(gpu: &Gpu, (width, height): (u32, u32)) -> bool {
@@ -227,11 +237,12 @@ impl Yuv420Writer {
             && height / 2 <= limits.max_compute_workgroups_per_dimension
     }
 
-    /// Starts converting `picture` (an `Rgba8Uint` texture that [`Yuv420Writer::fits`]) and
+    /// Starts converting `picture` with `kernel` (an `Rgba8Uint` texture that [`Yuv420Writer::fits`]) and
     /// reading the planes back into `staging` (made, or made larger, when missing or too small).
     pub fn start_read(
         &mut self,
         gpu: &Gpu,
+        kernel: &Yuv420Kernel,
         picture: &wgpu::Texture,
         matrix: Matrix,
         staging: Option<wgpu::Buffer>,
@@ -269,7 +280,7 @@ impl Yuv420Writer {
         let bind_group = bind_group(
             &gpu.device,
             "yuv420::bind_group",
-            &self.layout,
+            &kernel.layout,
             [
                 wgpu::BindingResource::TextureView(&view),
                 params.as_entire_binding(),
@@ -282,7 +293,7 @@ impl Yuv420Writer {
         encode_dispatch(
             &mut encoder,
             "rgba_to_yuv420",
-            &self.pipeline,
+            &kernel.pipeline,
             &bind_group,
             [workgroups_for(layout.luma_row_bytes / BLOCK_WIDTH), size.height / 2, 1],
         );
