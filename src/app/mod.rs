@@ -2,21 +2,21 @@
 //! by pass, natively ([`run`]: winit and egui-wgpu) and in a web page (`run_in_page`: eframe's
 //! web runner on the browser's WebGPU). One app serves both; its frame never waits on the GPU.
 //!
-//! This file opens the window and holds the state every part of it works on ([`WindowOptions`],
-//! `Running`, `Session`, `Source`); each of the files below adds the methods of one responsibility, or a
-//! piece they use:
-//! - the frame: `runner` (the device opened through eframe, its hooks), `running` (set-up,
-//!   the frame, the step budget), `window_size` (how large it opens, natively), `display` (the
-//!   lanes' pictures drawn from their state), `overlays` (the intervals and the mask drawn over
-//!   them);
-//! - the user: `actions` (what commands and panel edits do), `panel_model` (what the panel reads
-//!   and reports), `ui`, `pictures` and `interval_panel` (the egui panel itself), `zoom`, `lens`
-//!   and `lens_panel` (the row lens: the line inspected, and its strip of bars), `lines_panel`
-//!   (the panel's rows for straight lines and paths);
-//! - the sort: `session` (what is sorted and how), `lanes`, `lanes_by_time` and `lanes_to_end`
-//!   (the GPU runs shown), `window_intervals` and `interval_refresh` (intervals, refreshed as
-//!   the controls move), `window_mask`, `window_lines` (what the lines follow: an angle or a
-//!   path);
+//! This file opens the window and holds `Running`, the controller that owns the parts below
+//! and turns input into their methods; each file adds one responsibility:
+//! - the model: `session` (what is sorted and how: the picture, the choice, the lines, its
+//!   lanes restarted and stepped), `session_intervals` (its intervals, refreshed as the controls
+//!   move, with `interval_refresh`'s rules), `session_mask` (its mask loaded, painted and saved);
+//!   `lanes`, `lane_steps`, `lanes_by_time` and `lanes_to_end` (the GPU runs shown). The model
+//!   reports through the status line (`panel_model::Status`) and knows nothing of the views;
+//! - the controller: `runner` (the device opened through eframe, its hooks), `running` (set-up,
+//!   the frame), `actions` (what commands and panel edits do), `frame_clock` (frames/s and
+//!   `--quit-after`), `window_size` (how large it opens, natively), `window_mask` (a mask
+//!   fitted to the picture);
+//! - the views: `display` (the lanes' pictures drawn from their state), `overlays` (the
+//!   intervals and the mask drawn over them), `panel_model` (what the panel reads and reports),
+//!   `ui`, `pictures`, `interval_panel` and `lines_panel` (the egui panel itself), `mask_brush`,
+//!   `zoom`, `lens` and `lens_panel` (the row lens: the line inspected, and its strip of bars);
 //! - files: `dialogs` (files chosen or dropped, and the page's downloads), `files` (open, S),
 //!   `saves` and `texture_reads` (S's copies coming back), `window_recording` and
 //!   `recording_job` (G, in the background), `clips` (a clip played sorted, paused, stepped,
