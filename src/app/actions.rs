@@ -78,6 +78,7 @@ impl Running {
     pub(super) fn change(&mut self, edit: impl FnOnce(&mut Session)) {
         edit(&mut self.session);
         self.restart_lanes();
+        self.session.reported_step = None;
         let line = self.session.describe_choice();
         self.ui.status.say(line);
     }

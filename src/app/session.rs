@@ -71,7 +71,6 @@ impl Session {
         );
         self.lanes.sync = self.choice.sync;
         self.player.stop();
-        self.reported_step = None;
         if to_end {
             self.lanes.run_to_end();
         }
