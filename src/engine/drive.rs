@@ -93,9 +93,15 @@ impl Driver {
         Ok(run.steps_done() - first)
     }
 
-    /// Encodes `n` more of `run`'s steps (fewer at its end), submits them and awaits their
-    /// counts: one step of a driven run that is shown or recorded after each `n` steps.
-    pub async fn step(&self, gpu: &Gpu, run: &mut dyn SortRun, n: u32, label: &str) -> Result<(), GpuError> {
+    /// Runs `n` more of `run`'s steps (fewer at its end): encodes and submits them and awaits
+    /// their counts (a recorder then reads the frame they made).
+    pub async fn run_steps(
+        &self,
+        gpu: &Gpu,
+        run: &mut dyn SortRun,
+        n: u32,
+        label: &str,
+    ) -> Result<(), GpuError> {
         let mut encoder =
             gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some(label) });
         self.advance(gpu, run, &mut encoder, n, |_| Ok::<(), GpuError>(())).await?;
@@ -120,7 +126,7 @@ impl Driver {
             let batch =
                 if run.detects_sorted_early() { run.steps_done().clamp(2, MAX_BATCH) } else { u32::MAX };
             let n = run.ledger().room(batch.min(target - run.steps_done()));
-            self.step(gpu, run, n, "drive::run_to").await?;
+            self.run_steps(gpu, run, n, "drive::run_to").await?;
             if !progress(run.steps_done()) {
                 break;
             }

@@ -108,7 +108,7 @@ async fn record_frames<S: FrameSink>(
     let mut sorted = run.stats().sorted_after.is_some();
     while !sorted && run.steps_done() < plan.steps {
         let n = plan.every.min(plan.steps - run.steps_done());
-        driver.step(gpu, run, n, "record::in_memory").await?;
+        driver.run_steps(gpu, run, n, "record::in_memory").await?;
         let state = read_texture_async(gpu, run.state()).await?;
         let mut picture = Vec::with_capacity(state.width() as usize * state.height() as usize);
         S::Pixel::extend_from_rgba(state.as_raw(), &mut picture);
