@@ -56,12 +56,12 @@ pub fn run(args: &VideoBenchArgs, settings: &Settings) -> anyhow::Result<()> {
     let audio = info
         .audio
         .as_deref()
-        .map(|codec| encoding::audio_args(&out, codec).0)
+        .map(|codec| encoding::audio_args(&out, codec, ffmpeg.build()).0)
         .filter(|args| !args.is_empty());
     let transcode_args = transcode_args(&out, settings, &info, audio.as_deref())?;
     let frames = info.frames as f64;
     println!(
-        "{}: {}x{}, {} frames at {:.3} fps ({}); sorting with '{}'; {} CPU threads; ffmpeg {}; median of {}",
+        "{}: {}x{}, {} frames at {:.3} fps ({}); sorting with '{}'; {} CPU threads; ffmpeg {} ({}); median of {}",
         clip.display(),
         info.width,
         info.height,
@@ -70,6 +70,7 @@ pub fn run(args: &VideoBenchArgs, settings: &Settings) -> anyhow::Result<()> {
         info.pixel_format,
         args.sort,
         std::thread::available_parallelism().map_or(1, |n| n.get()),
+        ffmpeg.build().version,
         ffmpeg.program().display(),
         args.runs
     );
@@ -177,17 +178,8 @@ fn decode_alone(
 ) -> anyhow::Result<Duration> {
     let started = Instant::now();
     let mut command = ffmpeg.command(["-v".into(), "error".into(), "-i".into(), clip.as_os_str().to_owned()]);
-    command.args([
-        "-map",
-        "0:v:0",
-        "-fps_mode",
-        "passthrough",
-        "-f",
-        "rawvideo",
-        "-pix_fmt",
-        pixel_format,
-        "pipe:1",
-    ]);
+    command.args(["-map", "0:v:0"]).args(ffmpeg.build().passthrough());
+    command.args(["-f", "rawvideo", "-pix_fmt", pixel_format, "pipe:1"]);
     command.stdout(Stdio::piped());
     let mut child = ffmpeg.spawn(&mut command)?;
     let mut stdout = child.stdout.take().expect("piped");

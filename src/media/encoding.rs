@@ -3,6 +3,7 @@
 //! unchanged.
 
 use super::error::ClipError;
+use super::ffmpeg_build::Build;
 use crate::picture::yuv::Yuv420Colour;
 use crate::settings::EncodeChoice;
 use std::path::Path;
@@ -72,10 +73,11 @@ pub fn video_args(
             ]);
             Ok((out, None))
         }
-        // One palette for the whole clip, made from all its frames.
+        // One palette for the whole clip, made from all its frames: a simple filter graph (one
+        // stream in, one out), for ffmpeg 7 adds a complex graph's output beside `-map 0:v:0`.
         "gif" => Ok((
             args(&[
-                "-filter_complex",
+                "-filter:v",
                 "[0:v]split[a][b];[a]palettegen=stats_mode=full[p];[b][p]paletteuse=dither=sierra2_4a",
                 "-loop",
                 "0",
@@ -146,32 +148,42 @@ fn pad_note((width, height): (u32, u32), (padded_w, padded_h): (u32, u32)) -> St
     )
 }
 
-/// The output arguments for the clip's first audio stream (`codec`), copied unchanged where the
-/// container holds it, else re-encoded to the container's usual codec (with a note), and
-/// `None` for outputs without sound.
-pub fn audio_args(path: &Path, codec: &str) -> (Vec<String>, Option<String>) {
+/// The output arguments for the clip's first audio stream (`codec`, as ffmpeg names it), for
+/// `build`: copied unchanged where the container takes it, else re-encoded to the container's
+/// usual codec (with a note), and none for outputs without sound.
+///
+/// "Takes" means a standard mapping that players play and this ffmpeg writes without
+/// `-strict experimental`: AAC, MP3, ALAC, AC-3 and E-AC-3 in .mp4, with Opus from ffmpeg 5.1
+/// and FLAC from 7.0 (4.2 and 5.1 call them experimental there); those and PCM in .mov; Opus and
+/// Vorbis in .webm; PCM, MP3 and AC-3 in .avi; anything in .mkv. Vorbis in .mp4, or FLAC and
+/// AAC in .avi, mux but play in few players, so they are re-encoded.
+pub fn audio_args(path: &Path, codec: &str, build: &Build) -> (Vec<String>, Option<String>) {
     let ext = extension(path);
     let copy = |fits: bool, instead: &str, name: &str| {
         if fits {
             (vec!["-c:a".to_string(), "copy".into()], None)
         } else {
-            let note =
-                format!("note: .{ext} cannot hold the clip's {codec} audio, so it was re-encoded as {name}");
+            let note = format!(
+                "note: .{ext} does not take the clip's {codec} sound, so it was re-encoded as {name}"
+            );
             (vec!["-c:a".to_string(), instead.into()], Some(note))
         }
     };
     let pcm = codec.starts_with("pcm_");
+    let common = matches!(codec, "aac" | "mp3" | "alac" | "ac3" | "eac3");
     match ext.as_str() {
         "gif" | "png" | "apng" => {
             (Vec::new(), Some(format!("note: the clip's audio is not kept: .{ext} has no sound")))
         }
         "mkv" | "nut" => copy(true, "", ""),
         "mp4" | "m4v" => {
-            copy(matches!(codec, "aac" | "mp3" | "alac" | "ac3" | "eac3" | "opus" | "flac"), "aac", "AAC")
+            let since = |(major, minor)| build.avutil >= (major, minor);
+            let newer = (codec == "opus" && since((57, 28))) || (codec == "flac" && since((59, 0)));
+            copy(common || newer, "aac", "AAC")
         }
-        "mov" => copy(pcm || matches!(codec, "aac" | "mp3" | "alac" | "ac3" | "eac3"), "aac", "AAC"),
+        "mov" => copy(pcm || common, "aac", "AAC"),
         "webm" => copy(matches!(codec, "opus" | "vorbis"), "libopus", "Opus"),
-        "avi" => copy(pcm || matches!(codec, "mp3" | "ac3" | "aac"), "pcm_s16le", "PCM"),
+        "avi" => copy(pcm || matches!(codec, "mp3" | "ac3"), "pcm_s16le", "PCM"),
         _ => copy(true, "", ""),
     }
 }
@@ -255,12 +267,22 @@ mod tests {
     }
 
     #[test]
-    fn audio_is_copied_where_the_container_holds_it() {
-        assert_eq!(audio_args(Path::new("a.mp4"), "aac").0, ["-c:a", "copy"]);
-        let (args, note) = audio_args(Path::new("a.mp4"), "pcm_s16le");
-        assert_eq!(args, ["-c:a", "aac"]);
+    fn audio_is_copied_where_the_container_takes_it() {
+        let build = |avutil| Build { version: String::new(), avutil, encoders: Default::default() };
+        let (ffmpeg_42, ffmpeg_51, ffmpeg_70) = (build((56, 31)), build((57, 28)), build((59, 8)));
+        let args = |path: &str, codec: &str, build: &Build| audio_args(Path::new(path), codec, build).0;
+        assert_eq!(args("a.mp4", "aac", &ffmpeg_42), ["-c:a", "copy"]);
+        let (reencoded, note) = audio_args(Path::new("a.mp4"), "pcm_s16le", &ffmpeg_70);
+        assert_eq!(reencoded, ["-c:a", "aac"]);
         assert!(note.unwrap().contains("re-encoded as AAC"));
-        assert_eq!(audio_args(Path::new("a.mkv"), "pcm_s16le").0, ["-c:a", "copy"]);
-        assert!(audio_args(Path::new("a.gif"), "aac").0.is_empty());
+        // Opus and FLAC in MP4 only where this ffmpeg writes them without -strict.
+        assert_eq!(args("a.mp4", "opus", &ffmpeg_42), ["-c:a", "aac"]);
+        assert_eq!(args("a.mp4", "opus", &ffmpeg_51), ["-c:a", "copy"]);
+        assert_eq!(args("a.mp4", "flac", &ffmpeg_51), ["-c:a", "aac"]);
+        assert_eq!(args("a.mp4", "flac", &ffmpeg_70), ["-c:a", "copy"]);
+        assert_eq!(args("a.webm", "flac", &ffmpeg_70), ["-c:a", "libopus"]);
+        assert_eq!(args("a.avi", "aac", &ffmpeg_70), ["-c:a", "pcm_s16le"]);
+        assert_eq!(args("a.mkv", "pcm_s16le", &ffmpeg_42), ["-c:a", "copy"]);
+        assert!(args("a.gif", "aac", &ffmpeg_70).is_empty());
     }
 }

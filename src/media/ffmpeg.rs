@@ -1,7 +1,9 @@
 //! Finding ffmpeg (`--ffmpeg PATH`, then `SHADERSORT_FFMPEG`, then `ffmpeg` on PATH) and
 //! starting it as a child in a process group of its own, so that a Ctrl-C at the terminal
-//! reaches shadersort alone and shadersort decides when its children end.
+//! reaches shadersort alone and shadersort decides when its children end. Each ffmpeg found is
+//! asked what it is ([`Build`]) and refused when it is older than shadersort works with.
 
+use super::ffmpeg_build::{self, Build};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -31,6 +33,45 @@ pub enum FfmpegError {
         /// `--ffmpeg` or `SHADERSORT_FFMPEG`.
         origin: &'static str,
     },
+    /// Older than the oldest ffmpeg shadersort works with, or not telling its version.
+    #[error(
+        "cannot use ffmpeg '{program}': it is version {version}, and shadersort needs ffmpeg {} or newer; {INSTALL_HINT}",
+        ffmpeg_build::OLDEST.0
+    )]
+    TooOld {
+        /// The program.
+        program: PathBuf,
+        /// Its version, as its banner gives it.
+        version: String,
+    },
+    /// An encoder the output needs is not built into this ffmpeg.
+    #[error(
+        "cannot write '{target}': ffmpeg {version} ('{program}') has no {encoder} encoder, which {why}; use an ffmpeg built with {encoder} (--ffmpeg PATH), or another container or --codec"
+    )]
+    NoEncoder {
+        /// The output.
+        target: PathBuf,
+        /// The program.
+        program: PathBuf,
+        /// Its version.
+        version: String,
+        /// The encoder missing.
+        encoder: String,
+        /// What needs it: "the .webm output needs".
+        why: String,
+    },
+    /// ffmpeg refused an argument shadersort gave it: a version shadersort does not drive right.
+    #[error(
+        "ffmpeg {version} ('{program}') refused an argument shadersort gave it ({detail}); nothing was written; please report this with the version, and meanwhile name another ffmpeg with --ffmpeg PATH"
+    )]
+    Refused {
+        /// The program.
+        program: PathBuf,
+        /// Its version.
+        version: String,
+        /// ffmpeg's words.
+        detail: String,
+    },
     /// Starting it failed.
     #[error(
         "cannot run ffmpeg '{program}': {source}; check that it is an executable ffmpeg, or {INSTALL_HINT}"
@@ -43,10 +84,11 @@ pub enum FfmpegError {
     },
 }
 
-/// An ffmpeg program that exists.
+/// An ffmpeg program that exists and is recent enough.
 #[derive(Clone, Debug)]
 pub struct Ffmpeg {
     program: PathBuf,
+    build: std::sync::Arc<Build>,
 }
 
 impl Ffmpeg {
@@ -65,11 +107,52 @@ impl Ffmpeg {
             if !program.is_file() {
                 return Err(FfmpegError::NoSuchProgram { program, origin });
             }
-            return Ok(Ffmpeg { program });
+            return Ffmpeg::asked(program);
         }
-        on_path(std::ffi::OsStr::new(if cfg!(windows) { "ffmpeg.exe" } else { "ffmpeg" }))
-            .map(|program| Ffmpeg { program })
-            .ok_or_else(|| FfmpegError::Missing { need: need() })
+        let program = on_path(std::ffi::OsStr::new(if cfg!(windows) { "ffmpeg.exe" } else { "ffmpeg" }))
+            .ok_or_else(|| FfmpegError::Missing { need: need() })?;
+        Ffmpeg::asked(program)
+    }
+
+    /// `program`, once it has said what it is and that it is recent enough.
+    fn asked(program: PathBuf) -> Result<Ffmpeg, FfmpegError> {
+        let build = match Build::of(&program) {
+            Ok(build) => build,
+            Err(source) => return Err(FfmpegError::NotRunnable { program, source }),
+        };
+        if !build.recent_enough() {
+            return Err(FfmpegError::TooOld { program, version: build.version.clone() });
+        }
+        Ok(Ffmpeg { program, build })
+    }
+
+    /// What this ffmpeg is.
+    pub fn build(&self) -> &Build {
+        &self.build
+    }
+
+    /// Refuses `args` (output arguments for `target`) when they name an encoder this ffmpeg
+    /// lacks; `why` says what needs it ("the .webm output needs").
+    pub fn check_encoders(&self, args: &[String], target: &Path, why: &str) -> Result<(), FfmpegError> {
+        match ffmpeg_build::encoders_named(args).into_iter().find(|e| !self.build.has_encoder(e)) {
+            None => Ok(()),
+            Some(encoder) => Err(FfmpegError::NoEncoder {
+                target: target.into(),
+                program: self.program.clone(),
+                version: self.build.version.clone(),
+                encoder: encoder.into(),
+                why: why.into(),
+            }),
+        }
+    }
+
+    /// The error for a run whose log says ffmpeg refused an argument, if it says so.
+    pub fn refused(&self, log: &str) -> Option<FfmpegError> {
+        ffmpeg_build::refusal(log).map(|detail| FfmpegError::Refused {
+            program: self.program.clone(),
+            version: self.build.version.clone(),
+            detail,
+        })
     }
 
     /// The program's path.

@@ -10,6 +10,7 @@ pub mod encoding;
 pub mod error;
 pub mod feed;
 pub mod ffmpeg;
+pub mod ffmpeg_build;
 pub mod frame_files;
 mod gpu_start;
 pub mod live;
@@ -145,6 +146,14 @@ pub fn sort_clip_watched(
     let out = settings.out.as_deref().unwrap_or(Path::new("(discarded)"));
     let target = if discard { ClipTarget::Discard } else { ClipTarget::prepare(out)? };
     let needs_ffmpeg = !frame_files::is_frame_files(input) || matches!(target, ClipTarget::Video(_));
+    // The GPU opens while ffmpeg is asked what it is and reads the clip (each takes about a
+    // tenth of a second). It is waited for where it was opened before, so a bad clip, mask or
+    // encoding is still reported first (an early return leaves the thread to finish and drop
+    // its GPU).
+    let opening = std::thread::Builder::new()
+        .name("gpu-open".into())
+        .spawn(crate::gpu::Gpu::headless)
+        .map_err(ClipError::Thread)?;
     let ffmpeg = if needs_ffmpeg {
         let need = || {
             if frame_files::is_frame_files(input) {
@@ -157,13 +166,6 @@ pub fn sort_clip_watched(
     } else {
         None
     };
-    // The GPU opens while ffmpeg reads the clip (each takes about a tenth of a second). It is
-    // waited for where it was opened before, so a bad clip, mask or encoding is still reported
-    // first (an early return leaves the thread to finish and drop its GPU).
-    let opening = std::thread::Builder::new()
-        .name("gpu-open".into())
-        .spawn(crate::gpu::Gpu::headless)
-        .map_err(ClipError::Thread)?;
     let clip = open_clip(input, settings.video.frame_rate, ffmpeg.as_ref())?;
     let info = clip.info.clone();
     let label = format!("'{}'", input.display());
@@ -202,7 +204,8 @@ pub fn sort_clip_watched(
     let sorter = Sorter::new(&engine, settings, lines);
     let (audio, audio_words) = match (&target, &info.audio) {
         (ClipTarget::Video(_), Some(codec)) => {
-            let (args, note) = encoding::audio_args(out, codec);
+            let (args, note) =
+                encoding::audio_args(out, codec, ffmpeg.as_ref().expect("a video has ffmpeg").build());
             if let Some(note) = &note {
                 eprintln!("{note}");
             }
@@ -219,6 +222,13 @@ pub fn sort_clip_watched(
         (ClipTarget::Discard, Some(_)) => (None, "audio dropped"),
         (_, None) => (None, "no audio"),
     };
+    if let (Some(ffmpeg), ClipTarget::Video(_)) = (&ffmpeg, &target) {
+        let why = format!("a .{} output needs", encoding::extension(out));
+        let audio_args = audio.as_ref().map(|(_, args)| args.as_slice()).unwrap_or_default();
+        for args in [video_args.as_ref().map(|(args, _)| args.as_slice()).unwrap_or_default(), audio_args] {
+            ffmpeg.check_encoders(args, out, &why).map_err(ClipError::from)?;
+        }
+    }
     if let Some((_, Some(note))) = &video_args {
         eprintln!("{note}");
     }

@@ -47,6 +47,9 @@ pub fn probe(ffmpeg: &Ffmpeg, path: &Path) -> Result<ClipInfo, ClipError> {
     command.stdout(std::process::Stdio::piped());
     let output = ffmpeg.output(&mut command)?;
     let report = String::from_utf8_lossy(&output.stderr);
+    if let Some(refused) = ffmpeg.refused(&report) {
+        return Err(refused.into());
+    }
     let packets = packet_lines(&output.stdout);
     parse(&report, packets).map_err(|problem| match problem {
         Problem::NotRead => ClipError::NotAVideo { path: path.into(), detail: last_error_line(&report) },

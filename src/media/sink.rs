@@ -156,6 +156,7 @@ impl ClipSink {
 
 /// ffmpeg encoding raw frames from its stdin into the target's temporary file.
 pub struct Encoder {
+    ffmpeg: Ffmpeg,
     child: Child,
     stdin: Option<std::io::BufWriter<ChildStdin>>,
     stderr: Option<std::thread::JoinHandle<String>>,
@@ -204,6 +205,10 @@ impl Encoder {
             args.extend(["-map", "1:a:0"].iter().map(Into::into));
             args.extend(audio_args.iter().map(Into::into));
         }
+        // The tags again for the encoder: ffmpeg before 5.0 does not pass the input's on to it.
+        if let Some(tag) = spec.yuv420.as_ref().and_then(|colour| colour.tag.as_ref()) {
+            args.extend(["-colorspace", tag, "-color_range", "tv"].iter().map(Into::into));
+        }
         args.push(temporary.into_os_string());
         let mut command = ffmpeg.command(args);
         command.stdin(Stdio::piped());
@@ -212,6 +217,7 @@ impl Encoder {
         super::source::widen_pipe(&stdin);
         let stderr = collect_log(&mut child, "ffmpeg-encoder-log").map_err(ClipError::Thread)?;
         Ok(Encoder {
+            ffmpeg: ffmpeg.clone(),
             child,
             stdin: Some(std::io::BufWriter::with_capacity(1 << 20, stdin)),
             stderr: Some(stderr),
@@ -257,6 +263,9 @@ impl Encoder {
         let _ = self.child.kill();
         let _ = self.child.wait();
         let log = self.stderr.take().and_then(|t| t.join().ok()).unwrap_or_default();
+        if let Some(refused) = self.ffmpeg.refused(&log) {
+            return refused.into();
+        }
         let detail = if log.trim().is_empty() { fallback } else { encoder_reason(&log) };
         let path = self.output.as_ref().map(|o| o.path().to_path_buf()).unwrap_or_default();
         ClipError::Encode { path, detail }

@@ -124,6 +124,7 @@ impl DecodedFrame {
 
 /// ffmpeg decoding the first video stream of a clip to RGBA frames of a known size.
 pub struct Decoder {
+    ffmpeg: Ffmpeg,
     path: PathBuf,
     child: Child,
     stdout: std::io::BufReader<ChildStdout>,
@@ -183,7 +184,8 @@ impl Decoder {
         }
         args.push("-i".into());
         args.push(path.as_os_str().to_owned());
-        args.extend(["-map", "0:v:0", "-fps_mode", "passthrough"].iter().map(Into::into));
+        args.extend(["-map", "0:v:0"].iter().map(Into::into));
+        args.extend(ffmpeg.build().passthrough().iter().map(Into::into));
         if size != scale_from {
             args.extend(["-vf".into(), format!("scale={}:{}:flags=area", size.0, size.1).into()]);
         }
@@ -195,6 +197,7 @@ impl Decoder {
         widen_pipe(&stdout);
         let stderr = collect_log(&mut child, "ffmpeg-decoder-log").map_err(ClipError::Thread)?;
         Ok(Decoder {
+            ffmpeg: ffmpeg.clone(),
             path: path.into(),
             child,
             stdout: std::io::BufReader::with_capacity(1 << 20, stdout),
@@ -249,6 +252,9 @@ impl Decoder {
         let status = self.child.wait().map_err(|e| self.broken(format!("waiting for ffmpeg failed: {e}")))?;
         if !status.success() {
             let log = self.log();
+            if let Some(refused) = self.ffmpeg.refused(&log) {
+                return Err(refused.into());
+            }
             return Err(self.broken(last_error_line(&log)));
         }
         if self.frames_read < self.frames_expected {

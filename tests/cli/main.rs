@@ -951,9 +951,11 @@ fn angle_errors_are_one_line_and_leave_no_files() {
 
 mod bench_video;
 mod clip;
+mod clip_ffmpeg;
 mod clip_gpu_start;
 mod clip_outputs;
 mod clip_sizes;
+mod clip_sound;
 #[path = "../clips/mod.rs"]
 mod clips;
 mod decoded;

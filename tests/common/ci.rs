@@ -58,7 +58,22 @@ pub fn passed() {
         Some((module, test)) => (format!("::{module}"), test),
         None => (String::new(), name),
     };
-    ran("passed", &format!("{}/{}{module} {test}", env!("CARGO_PKG_NAME"), env!("CARGO_CRATE_NAME")));
+    let family =
+        format!("{}/{}{module}{}", env!("CARGO_PKG_NAME"), env!("CARGO_CRATE_NAME"), ffmpeg_variant());
+    ran("passed", &format!("{family} {test}"));
+}
+
+/// `@ffmpeg-VERSION` when the binary under test is handed an ffmpeg of its own
+/// (`SHADERSORT_FFMPEG`, as `.ci/clip-ffmpegs` sets it to run the clip tests again with other
+/// versions), so those passes count as families of their own; empty otherwise.
+fn ffmpeg_variant() -> String {
+    let Some(program) = std::env::var_os("SHADERSORT_FFMPEG").filter(|p| !p.is_empty()) else {
+        return String::new();
+    };
+    let program = program.to_string_lossy();
+    let line = version_of(&program, "-version");
+    let version = line.strip_prefix("ffmpeg version ").and_then(|v| v.split_whitespace().next());
+    format!("@ffmpeg-{}", version.unwrap_or_else(|| panic!("{program} -version printed {line:?}")))
 }
 
 /// The first line `program --version` (or `-version`) prints, for the ledger.

@@ -43,10 +43,12 @@ impl Drop for CaptureFile {
 /// Puts the first audio stream of `capture` (of codec `codec`) beside the video of `video`,
 /// replacing `video` whole; returns how the audio went in.
 pub fn mux(ffmpeg: &Ffmpeg, video: &Path, capture: &Path, codec: &str) -> Result<&'static str, ClipError> {
-    let (audio_args, note) = crate::media::encoding::audio_args(video, codec);
+    let (audio_args, note) = crate::media::encoding::audio_args(video, codec, ffmpeg.build());
     if audio_args.is_empty() {
         return Ok("audio dropped");
     }
+    let why = format!("the sound in a .{} output needs", crate::media::encoding::extension(video));
+    ffmpeg.check_encoders(&audio_args, video, &why)?;
     if let Some(note) = &note {
         eprintln!("{note}");
     }

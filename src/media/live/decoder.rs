@@ -70,7 +70,8 @@ impl LiveDecoder {
         let label = super::label(start.input);
         let mut args: Vec<std::ffi::OsString> = ["-v", "info", "-nostats"].iter().map(Into::into).collect();
         args.extend(input_args(ffmpeg, start.input)?);
-        args.extend(["-map", "0:v:0", "-fps_mode", "passthrough"].iter().map(Into::into));
+        args.extend(["-map", "0:v:0"].iter().map(Into::into));
+        args.extend(ffmpeg.build().passthrough().iter().map(Into::into));
         if start.limit.downscale {
             args.extend(["-vf".into(), fit_filter(start.limit.max_side).into()]);
         }

@@ -145,6 +145,8 @@ pub fn record(
         ClipTarget::Video(file) => {
             let (args, note) =
                 super::encoding::video_args(file.path(), &settings.video.encode, size, info.has_alpha())?;
+            let why = format!("a .{} output needs", super::encoding::extension(out));
+            ffmpeg.check_encoders(&args, out, &why)?;
             if let Some(note) = note {
                 eprintln!("{note}");
             }
