@@ -17,8 +17,15 @@ fn main() -> ExitCode {
         eprintln!("error: {message}");
         return ExitCode::FAILURE;
     }
-    shadersort::interrupt::install();
     let settings = cli.settings();
+    if cli.command.is_some() || settings.headless() {
+        // SAFETY: no thread has started yet (the signal handler's comes next).
+        #[allow(unsafe_code, reason = "an environment variable set before any thread; see SAFETY")]
+        unsafe {
+            shadersort::gpu::context::without_display()
+        };
+    }
+    shadersort::interrupt::install();
     let result = if let Some(Command::Bench { which }) = &cli.command {
         match which {
             Bench::Gif(args) => shadersort::bench::gif::run(args),

@@ -68,6 +68,27 @@ pub struct Gpu {
     disk_cache: Option<super::pipeline_cache::DiskCache>,
 }
 
+/// Keeps a process that opens no window from asking for a display: on Linux, Mesa's Vulkan
+/// device-select layer connects to the Wayland display to find the default GPU, and without a
+/// desktop session libwayland prints `error: XDG_RUNTIME_DIR is invalid or not set` twice
+/// before the run's own output. A headless run chooses its adapter itself ([`Gpu::headless`]),
+/// so it turns the layer off (`NODEVICE_SELECT=1`, the switch its manifest names), unless the
+/// user is choosing a GPU through it (`MESA_VK_DEVICE_SELECT`, `DRI_PRIME`).
+///
+/// # Safety
+/// It sets an environment variable: call it before the process starts a thread.
+#[allow(unsafe_code, reason = "setting an environment variable; see SAFETY")]
+pub unsafe fn without_display() {
+    #[cfg(all(unix, not(target_os = "macos"), not(target_arch = "wasm32")))]
+    {
+        let set = |name: &str| std::env::var_os(name).is_some();
+        if !set("NODEVICE_SELECT") && !set("MESA_VK_DEVICE_SELECT") && !set("DRI_PRIME") {
+            // SAFETY: the caller promises that no other thread runs yet.
+            unsafe { std::env::set_var("NODEVICE_SELECT", "1") };
+        }
+    }
+}
+
 impl Gpu {
     /// A GPU for work without a window: backends from `WGPU_BACKEND` (all by default),
     /// the adapter from `WGPU_ADAPTER_NAME` or the best one found.

@@ -965,4 +965,5 @@ mod live;
 mod paths;
 #[path = "../common/ports.rs"]
 mod ports;
+mod quiet;
 mod still_start;
