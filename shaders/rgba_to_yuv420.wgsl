@@ -1,5 +1,5 @@
 //! A sorted frame turned into 8-bit 4:2:0 for an encoder, exactly as `to_yuv420` does on the CPU
-//! (`src/video/yuv.rs`): limited range, 16-bit fixed-point coefficients given by the CPU, each
+//! (`src/picture/yuv.rs`): limited range, 16-bit fixed-point coefficients given by the CPU, each
 //! chroma sample the rounded mean of its 2x2 block. Frames have even sides.
 //!
 //! The planes go into one buffer of words, each row padded to a whole number of 8-pixel blocks
@@ -8,7 +8,7 @@
 //! pixels and writes whole words: two luma words in each of its two rows, one Cb and one Cr
 //! word. Pixels past the right edge repeat the last column, into padding nobody reads.
 
-/// Mirrors `Yuv420Params` in `src/video/yuv_gpu.rs`.
+/// Mirrors `Yuv420Params` in `src/engine/yuv420.rs`.
 struct Yuv420Params {
     width: u32,
     height: u32,

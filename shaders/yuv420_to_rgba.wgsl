@@ -1,11 +1,11 @@
 //! A 4:2:0 frame turned into the RGBA picture a sort starts from, exactly as `to_rgba` does on
-//! the CPU (`src/video/yuv.rs`): limited range, 16-bit fixed-point coefficients given by the
+//! the CPU (`src/picture/yuv.rs`): limited range, 16-bit fixed-point coefficients given by the
 //! CPU, each chroma sample shared by its 2x2 block (an odd side's last column or row alone).
 //!
 //! The planes are bytes as ffmpeg's `rawvideo` lays them out (luma, then Cb, then Cr, rows
 //! unpadded), read four to a word. One invocation a pixel.
 
-/// Mirrors `RgbaParams` in `src/video/yuv_gpu.rs`.
+/// Mirrors `RgbaParams` in `src/engine/yuv420.rs`.
 struct RgbaParams {
     width: u32,
     height: u32,
