@@ -119,6 +119,18 @@ impl Lines {
         Ok(Lines::Laid(space))
     }
 
+    /// Whether textures of at most `max_side` on a side hold these lines: what
+    /// [`Lines::of`] checks, for lines laid out before the device was known.
+    pub fn fit(&self, max_side: u32) -> bool {
+        match self {
+            Lines::Axis(_) => true,
+            Lines::Laid(space) => {
+                let (w, h) = space.size();
+                w <= max_side && h <= max_side
+            }
+        }
+    }
+
     /// What the lines follow.
     pub fn route(&self) -> Route {
         match self {
@@ -265,6 +277,35 @@ mod tests {
         assert!(diagonal.are(Angle::new(405.0).unwrap(), (40, 30)));
         assert!(!diagonal.are(Angle::new(45.0).unwrap(), (30, 40)));
         assert!(at(0.0).are(Angle::new(1e-12).unwrap(), (1, 1)));
+    }
+
+    #[test]
+    fn lines_laid_out_for_any_texture_fit_a_device_exactly_when_they_would_be_laid_out_for_it() {
+        use crate::paths::{PathChoice, PathKind};
+        let size = (61, 37);
+        let extent = |lines: &Lines| match lines {
+            Lines::Axis(_) => size,
+            Lines::Laid(space) => space.size(),
+        };
+        let mut routes: Vec<Route> =
+            [0.0, 30.0, 90.0, 135.0].map(|d| Route::Angle(Angle::new(d).unwrap())).into();
+        routes.extend(PathKind::ALL.map(|kind| Route::Path(PathChoice { kind, centre: None, rays: None })));
+        for route in routes {
+            let laid = Lines::of(route, size, u32::MAX).unwrap();
+            for max_side in [16, 40, 61, 72, 100, 4096] {
+                let there = Lines::of(route, size, max_side);
+                if laid.fit(max_side) {
+                    let there = there.unwrap_or_else(|e| panic!("{route:?} at {max_side}: fits, yet {e}"));
+                    assert_eq!(extent(&there), extent(&laid), "{route:?} at {max_side}");
+                } else {
+                    // Refused there, or laid out otherwise (a one-sequence path wrapped).
+                    assert!(
+                        there.is_err() || extent(&there.unwrap()) != extent(&laid),
+                        "{route:?} at {max_side}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

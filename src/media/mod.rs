@@ -168,6 +168,13 @@ pub fn sort_clip_watched(
     };
     let clip = open_clip(input, settings.video.frame_rate, ffmpeg.as_ref())?;
     let info = clip.info.clone();
+    // A path's lines are laid out on the CPU (about a tenth of a second at 1080p) while the GPU
+    // opens, for the clip's own size and any texture side; kept if the GPU takes them as they are.
+    let route = settings.route();
+    let laying = std::thread::Builder::new()
+        .name("lines".into())
+        .spawn(move || crate::angle::Lines::of(route, (info.width, info.height), u32::MAX))
+        .map_err(ClipError::Thread)?;
     let label = format!("'{}'", input.display());
     let mask = settings.mask.as_deref().map(Mask::load).transpose()?;
     if let Some(mask) = &mask {
@@ -198,7 +205,10 @@ pub fn sort_clip_watched(
         other => other,
     };
     let mask = mask.map(|m| if m.dimensions() == size { m } else { m.resized(size.0, size.1) });
-    let lines = crate::angle::Lines::of(settings.route(), size, device_side)?;
+    let lines = match laying.join() {
+        Ok(Ok(lines)) if size == (info.width, info.height) && lines.fit(device_side) => lines,
+        _ => crate::angle::Lines::of(settings.route(), size, device_side)?,
+    };
     let engine = crate::engine::Engine::new(std::sync::Arc::new(gpu));
     let gpu = engine.gpu();
     let sorter = Sorter::new(&engine, settings, lines);
