@@ -140,10 +140,11 @@ pub fn run(args: &VideoBenchArgs, settings: &Settings) -> anyhow::Result<()> {
     println!("| ffmpeg decode to RGBA | {:.3} | {:.1} | |", decode.as_secs_f64(), fps(decode));
     println!("| ffmpeg decode to 4:2:0 | {:.3} | {:.1} | |", decode_420.as_secs_f64(), fps(decode_420));
     println!(
-        "| decode + sort + read back (null sink) | {:.3} | {:.1} | {:.2}x decode (goal >= 0.95) |",
+        "| decode + sort + read back (null sink) | {:.3} | {:.1} | {:.2}x decode to RGBA (goal >= 1.0); {:.2}x decode to 4:2:0 (the floor) |",
         sort.as_secs_f64(),
         fps(sort),
-        fps(sort) / fps(decode)
+        fps(sort) / fps(decode),
+        fps(sort) / fps(decode_420)
     );
     println!(
         "| ffmpeg transcode (same encoder settings) | {:.3} | {:.1} | |",

@@ -64,6 +64,15 @@ fn bench(clip: &Path, frames: u32, piped: &str, pad: Option<&str>) {
     let near = |printed: f64, expected: f64| (printed - expected).abs() <= 0.01 + expected * 0.02;
     assert!(near(ratio(to_encode), seconds / whole_seconds), "{whole:?} against {encode:?}");
     assert!(near(ratio(to_transcode), transcode_seconds / whole_seconds), "{whole:?} against {transcode:?}");
+    // Decoding and sorting against ffmpeg decoding alone, to RGBA and to 4:2:0 (the floor).
+    let seconds_of = |row: &str| -> f64 { cells(&stdout, row)[2].parse().unwrap() };
+    let sort = cells(&stdout, "decode + sort + read back (null sink)");
+    let sort_seconds: f64 = sort[2].parse().unwrap();
+    let (to_rgba, to_420) = sort[4].split_once("; ").unwrap_or_else(|| panic!("{sort:?}"));
+    assert!(to_rgba.ends_with("x decode to RGBA (goal >= 1.0)"), "{sort:?}");
+    assert!(to_420.ends_with("x decode to 4:2:0 (the floor)"), "{sort:?}");
+    assert!(near(ratio(to_rgba), seconds_of("ffmpeg decode to RGBA") / sort_seconds), "{sort:?}");
+    assert!(near(ratio(to_420), seconds_of("ffmpeg decode to 4:2:0") / sort_seconds), "{sort:?}");
 }
 
 #[test]
