@@ -3,8 +3,12 @@
 //! (start << 16 | length - 1), and per line its units of `sort_blocks` — exactly `Plan::new` in
 //! `src/algorithms/bitonic_plan.rs`, each line's units in its own fixed slots, unused ones empty.
 //!
-//! One invocation a line walks it in order: packing intervals into units needs every earlier
-//! interval of the line, and a line's walk reads each id once.
+//! One workgroup a line. Its invocations find every position's interval together, each over a
+//! chunk of the line, the chunks joined by a scan of where the intervals around them start and
+//! end; then one invocation packs the line's intervals into units, stepping from interval to
+//! interval (packing needs every earlier interval of the line, but not every position), and all
+//! of them clear the slots left. One invocation walking a whole line, as before, left a GPU with
+//! a thousand lines of thousands of positions nearly idle and slow.
 
 /// Mirrors `PlanParams` in `src/algorithms/bitonic_plan.rs`.
 struct PlanParams {
@@ -35,6 +39,16 @@ fn id_at(line: u32, pos: u32) -> u32 {
     return textureLoad(ids, at, 0).r;
 }
 
+/// Whether an interval starts at `pos` (its id differs from the one before).
+fn starts_at(line: u32, pos: u32) -> bool {
+    return pos == 0u || id_at(line, pos) != id_at(line, pos - 1u);
+}
+
+/// Whether an interval ends at `pos` (its id differs from the one after).
+fn ends_at(line: u32, pos: u32, len: u32) -> bool {
+    return pos + 1u == len || id_at(line, pos) != id_at(line, pos + 1u);
+}
+
 /// Writes unit `start`, `len` of `line` into the next slot (`next`), if any is left; returns
 /// the slot after.
 fn emit(line: u32, start: u32, len: u32, next: u32, end: u32) -> u32 {
@@ -53,56 +67,119 @@ fn emit_blocks(line: u32, start: u32, len: u32, first_slot: u32, end: u32) -> u3
     return next;
 }
 
-@compute @workgroup_size(64)
-fn bitonic_plan(@builtin(global_invocation_id) gid: vec3<u32>) {
-    let line = gid.x;
-    if (line >= params.line_count) {
-        return;
-    }
+const WORKGROUP: u32 = 256u;
+/// No position: a chunk without an interval's start (or end).
+const NONE: u32 = 0xffffffffu;
+
+/// Per chunk: the last interval start in it, then (scanned) the last at or before it.
+var<workgroup> last_start: array<u32, WORKGROUP>;
+/// Per chunk: the first interval end in it, then (scanned) the first at or after it.
+var<workgroup> first_end: array<u32, WORKGROUP>;
+/// The slot after the line's last unit, for the clearing of the rest.
+var<workgroup> units_end: u32;
+
+@compute @workgroup_size(WORKGROUP)
+fn bitonic_plan(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+    // One workgroup a line, exactly `line_count` of them.
+    let line = wid.x;
     let len = params.line_len;
     let row = line * len;
-    var next = line * params.slots;
-    let end = next + params.slots;
-    // The chunk of whole intervals being packed: its start and length (0: none yet).
-    var chunk_start = 0u;
-    var chunk_len = 0u;
-    var interval_start = 0u;
-    var id = id_at(line, 0u);
-    for (var pos = 0u; pos < len; pos += 1u) {
-        var next_id = id;
-        if (pos + 1u < len) {
-            next_id = id_at(line, pos + 1u);
+    let chunk = (len + WORKGROUP - 1u) / WORKGROUP;
+    let first = min(lid * chunk, len);
+    let past = min(first + chunk, len);
+    // Where intervals start and end within this invocation's chunk.
+    var mine_start = NONE;
+    var mine_end = NONE;
+    for (var pos = first; pos < past; pos += 1u) {
+        if (starts_at(line, pos)) {
+            mine_start = pos;
         }
-        if (pos + 1u == len || next_id != id) {
-            // The interval [interval_start, pos] ends here.
-            let interval_len = pos + 1u - interval_start;
-            for (var p = interval_start; p <= pos; p += 1u) {
-                bounds[row + p] = (interval_start << 16u) | (interval_len - 1u);
+        if (mine_end == NONE && ends_at(line, pos, len)) {
+            mine_end = pos;
+        }
+    }
+    last_start[lid] = mine_start;
+    first_end[lid] = mine_end;
+    workgroupBarrier();
+    // The last start at or before each chunk (NONE counts as nothing: max over starts + 1) and
+    // the first end at or after it, by doubling reaches.
+    for (var reach = 1u; reach < WORKGROUP; reach <<= 1u) {
+        var start = last_start[lid];
+        var end = first_end[lid];
+        if (lid >= reach) {
+            let before = last_start[lid - reach];
+            if (start == NONE || (before != NONE && before > start)) {
+                start = before;
             }
+        }
+        if (lid + reach < WORKGROUP) {
+            end = min(end, first_end[lid + reach]);
+        }
+        workgroupBarrier();
+        last_start[lid] = start;
+        first_end[lid] = end;
+        workgroupBarrier();
+    }
+    // The interval around each position: its start carried from the left, its end looked for
+    // to the right (each position looked at twice at most), past the chunk the scanned one.
+    var start = NONE;
+    if (lid > 0u) {
+        start = last_start[lid - 1u];
+    }
+    var right_end = NONE;
+    if (lid + 1u < WORKGROUP) {
+        right_end = first_end[lid + 1u];
+    }
+    var end = NONE;
+    for (var pos = first; pos < past; pos += 1u) {
+        if (starts_at(line, pos)) {
+            start = pos;
+        }
+        if (end == NONE || end < pos) {
+            var q = pos;
+            while (q < past && !ends_at(line, q, len)) {
+                q += 1u;
+            }
+            end = select(right_end, q, q < past);
+        }
+        bounds[row + pos] = (start << 16u) | (end - start);
+    }
+    storageBarrier();
+    // One invocation packs the line's intervals into units, interval by interval.
+    if (lid == 0u) {
+        var next = line * params.slots;
+        let slots_end = next + params.slots;
+        // The chunk of whole intervals being packed: its start and length (0: none yet).
+        var chunk_start = 0u;
+        var chunk_len = 0u;
+        var interval_start = 0u;
+        while (interval_start < len) {
+            let interval_len = (bounds[row + interval_start] & 0xffffu) + 1u;
             if (interval_len > params.block) {
                 if (chunk_len != 0u) {
-                    next = emit(line, chunk_start, chunk_len, next, end);
+                    next = emit(line, chunk_start, chunk_len, next, slots_end);
                     chunk_len = 0u;
                 }
-                next = emit_blocks(line, interval_start, interval_len, next, end);
+                next = emit_blocks(line, interval_start, interval_len, next, slots_end);
             } else if (chunk_len != 0u && chunk_len + interval_len <= params.block) {
                 chunk_len += interval_len;
             } else {
                 if (chunk_len != 0u) {
-                    next = emit(line, chunk_start, chunk_len, next, end);
+                    next = emit(line, chunk_start, chunk_len, next, slots_end);
                 }
                 chunk_start = interval_start;
                 chunk_len = interval_len;
             }
-            interval_start = pos + 1u;
+            interval_start += interval_len;
         }
-        id = next_id;
-    }
-    if (chunk_len != 0u) {
-        next = emit(line, chunk_start, chunk_len, next, end);
+        if (chunk_len != 0u) {
+            next = emit(line, chunk_start, chunk_len, next, slots_end);
+        }
+        units_end = min(next, slots_end);
     }
     // The slots left stay empty: `sort_blocks` leaves a unit of no positions at once.
-    for (; next < end; next += 1u) {
-        units[next] = vec4<u32>(line, 0u, 0u, 0u);
+    let used = workgroupUniformLoad(&units_end);
+    for (var slot = used + lid; slot < (line + 1u) * params.slots; slot += WORKGROUP) {
+        units[slot] = vec4<u32>(line, 0u, 0u, 0u);
     }
 }

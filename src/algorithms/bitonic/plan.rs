@@ -10,8 +10,6 @@ use crate::gpu::shaders::BITONIC_PLAN_PROGRAM;
 use crate::intervals::IntervalMap;
 use crate::keys::options::Axis;
 
-/// Invocations per workgroup of `bitonic_plan` (one a line).
-const PLAN_WORKGROUP: u32 = 64;
 
 /// Units (line, first position, length, 0) and, within intervals, each position's interval.
 #[doc(hidden)]
@@ -228,7 +226,8 @@ impl PlanKernel {
             "bitonic_plan",
             &self.pipeline,
             &bind_group,
-            [p.line_count.div_ceil(PLAN_WORKGROUP), 1, 1],
+            // One workgroup a line.
+            [p.line_count, 1, 1],
         );
     }
 }
