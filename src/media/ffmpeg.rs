@@ -35,7 +35,7 @@ pub enum FfmpegError {
     },
     /// Older than the oldest ffmpeg shadersort works with, or not telling its version.
     #[error(
-        "cannot use ffmpeg '{program}': it is version {version}, and shadersort needs ffmpeg {} or newer; {INSTALL_HINT}",
+        "cannot use ffmpeg '{program}' (version {version}): shadersort needs ffmpeg {} or newer; {INSTALL_HINT}",
         ffmpeg_build::OLDEST.0
     )]
     TooOld {
@@ -57,7 +57,7 @@ pub enum FfmpegError {
         version: String,
         /// The encoder missing.
         encoder: String,
-        /// What needs it: "the .webm output needs".
+        /// What needs it: "a .webm output needs".
         why: String,
     },
     /// ffmpeg refused an argument shadersort gave it: a version shadersort does not drive right.
@@ -132,7 +132,7 @@ impl Ffmpeg {
     }
 
     /// Refuses `args` (output arguments for `target`) when they name an encoder this ffmpeg
-    /// lacks; `why` says what needs it ("the .webm output needs").
+    /// lacks; `why` says what needs it ("a .webm output needs").
     pub fn check_encoders(&self, args: &[String], target: &Path, why: &str) -> Result<(), FfmpegError> {
         match ffmpeg_build::encoders_named(args).into_iter().find(|e| !self.build.has_encoder(e)) {
             None => Ok(()),

@@ -18,7 +18,7 @@ const FPS_MODE_SINCE: (u32, u32) = (57, 28);
 #[derive(Debug, PartialEq, Eq)]
 pub struct Build {
     /// The version as the banner's first line gives it: `4.2.2-static`, `5.1.9-0+deb12u1`,
-    /// `N-113000-g1234abcd` for a build from git.
+    /// `N-113000-g1234abcd` for a build from git; `unknown` when the banner has none.
     pub version: String,
     /// libavutil's major and minor version, which every build prints and which orders releases
     /// and builds from git alike.
@@ -55,7 +55,7 @@ impl Build {
             .lines()
             .find_map(|l| l.trim().strip_prefix("ffmpeg version "))
             .and_then(|rest| rest.split_whitespace().next())
-            .unwrap_or("of unknown version")
+            .unwrap_or("unknown")
             .to_string();
         let avutil = banner
             .lines()
@@ -165,7 +165,7 @@ mod tests {
         let git = Build::parse(GIT, LIST);
         assert_eq!((git.version.as_str(), git.avutil), ("N-113000-g1234abcd", (59, 8)));
         let unknown = Build::parse("some wrapper\n", "");
-        assert_eq!((unknown.version.as_str(), unknown.avutil), ("of unknown version", (0, 0)));
+        assert_eq!((unknown.version.as_str(), unknown.avutil), ("unknown", (0, 0)));
     }
 
     #[test]

@@ -46,7 +46,7 @@ fn an_ffmpeg_older_than_4_2_is_refused_before_the_clip_is_read() {
     let out = dir.path().join("sorted.mp4");
     let expected = [
         "cannot use ffmpeg",
-        &format!("'{}': it is version 4.1.3, and shadersort needs ffmpeg 4.2 or newer", old.display()),
+        &format!("'{}' (version 4.1.3): shadersort needs ffmpeg 4.2 or newer", old.display()),
         "--ffmpeg PATH",
     ];
     assert_fails(

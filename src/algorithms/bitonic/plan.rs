@@ -10,7 +10,6 @@ use crate::gpu::shaders::BITONIC_PLAN_PROGRAM;
 use crate::intervals::IntervalMap;
 use crate::keys::options::Axis;
 
-
 /// Units (line, first position, length, 0) and, within intervals, each position's interval.
 #[doc(hidden)]
 pub struct Plan {
