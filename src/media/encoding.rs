@@ -255,7 +255,11 @@ mod tests {
         assert!(!takes_yuv420(&args("a.webm", (37, 24)), (37, 24)), "odd sides convert in ffmpeg");
         assert!(!takes_yuv420(&args("a.gif", (64, 48)), (64, 48)));
         // Piped 4:2:0 is coloured as the clip's, else untagged BT.601.
-        let bt709 = Yuv420Colour { matrix: crate::picture::yuv::Matrix::Bt709, tag: Some("bt709".into()) };
+        let bt709 = Yuv420Colour {
+            matrix: crate::picture::yuv::Matrix::Bt709,
+            tag: Some("bt709".into()),
+            ..Yuv420Colour::untagged()
+        };
         assert_eq!(piped_yuv420(&args("a.mp4", (64, 48)), (64, 48), Some(&bt709)), Some(bt709));
         assert_eq!(piped_yuv420(&args("a.mp4", (64, 48)), (64, 48), None), Some(Yuv420Colour::untagged()));
         assert_eq!(piped_yuv420(&args("a.gif", (64, 48)), (64, 48), None), None);

@@ -191,19 +191,24 @@ fn yuv420_colour(piece: &str) -> Option<Yuv420Colour> {
     if format.trim() != "yuv420p" {
         return None;
     }
-    let mut space = None;
+    // ffmpeg prints one name where space, primaries and transfer are the same, else all three.
+    let mut names = None;
     for item in details.split(',').map(|i| i.trim().trim_end_matches(')')) {
         if item == "pc" {
             return None;
         }
-        let name = item.split('/').next().unwrap_or(item);
-        if space.is_none() && COLOUR_SPACES.contains(&name) {
-            space = Some(name);
+        let parts: Vec<&str> = item.split('/').collect();
+        if names.is_none() && COLOUR_SPACES.contains(&parts[0]) {
+            names = Some(match parts[..] {
+                [space, primaries, transfer] => [space, primaries, transfer],
+                _ => [parts[0]; 3],
+            });
         }
     }
-    let matrix = Matrix::from_ffmpeg_name(space.unwrap_or(""))?;
-    let tag = space.filter(|&s| s != "unknown").map(str::to_string);
-    Some(Yuv420Colour { matrix, tag })
+    let [space, primaries, transfer] = names.unwrap_or([""; 3]);
+    let matrix = Matrix::from_ffmpeg_name(space)?;
+    let said = |name: &str| (!name.is_empty() && name != "unknown").then(|| name.to_string());
+    Some(Yuv420Colour { matrix, tag: said(space), primaries: said(primaries), transfer: said(transfer) })
 }
 
 /// A rate as ffmpeg prints it: two decimals at most, `1k` for a thousand.
@@ -310,12 +315,25 @@ video:12kB audio:0kB subtitle:0kB other streams:0kB global headers:0kB muxing ov
     #[test]
     fn colour_details_pick_the_matrix_or_leave_the_conversion_to_ffmpeg() {
         let colour = |piece: &str| yuv420_colour(piece);
-        let bt709 = Yuv420Colour { matrix: Matrix::Bt709, tag: Some("bt709".into()) };
-        assert_eq!(colour("yuv420p(tv, bt709, progressive)"), Some(bt709.clone()));
-        assert_eq!(colour("yuv420p(tv, bt709)"), Some(bt709));
+        let bt709 = Some("bt709".to_string());
+        let hd = Yuv420Colour {
+            matrix: Matrix::Bt709,
+            tag: bt709.clone(),
+            primaries: bt709.clone(),
+            transfer: bt709,
+        };
+        assert_eq!(colour("yuv420p(tv, bt709, progressive)"), Some(hd.clone()));
+        assert_eq!(colour("yuv420p(tv, bt709)"), Some(hd.clone()));
+        let matrix_only = Yuv420Colour { primaries: None, transfer: None, ..hd };
+        assert_eq!(colour("yuv420p(tv, bt709/unknown/unknown)"), Some(matrix_only));
         let ntsc = colour("yuv420p(tv, smpte170m/smpte170m/bt709, top first)").unwrap();
         assert_eq!((ntsc.matrix, ntsc.tag.as_deref()), (Matrix::Bt601, Some("smpte170m")));
-        assert_eq!(colour("yuv420p(tv, unknown/bt709/bt709)"), Some(Yuv420Colour::untagged()));
+        assert_eq!((ntsc.primaries.as_deref(), ntsc.transfer.as_deref()), (Some("smpte170m"), Some("bt709")));
+        let unsaid = colour("yuv420p(tv, unknown/bt709/bt709)").unwrap();
+        assert_eq!(
+            (unsaid.matrix, unsaid.tag.as_deref(), unsaid.primaries.as_deref()),
+            (Matrix::Bt601, None, Some("bt709"))
+        );
         assert_eq!(colour("yuv420p"), Some(Yuv420Colour::untagged()));
         assert_eq!(colour("yuv420p(pc, bt709)"), None, "full range");
         assert_eq!(colour("yuv420p(tv, bt2020nc/bt2020/smpte2084)"), None);

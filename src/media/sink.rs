@@ -189,9 +189,7 @@ impl Encoder {
             // as ffmpeg leaves the 4:2:0 it makes from RGBA.
             Some(colour) => {
                 push(&["-pix_fmt", "yuv420p"]);
-                if let Some(tag) = &colour.tag {
-                    push(&["-colorspace", tag, "-color_range", "tv"]);
-                }
+                push(&colour_tags(colour));
             }
         }
         push(&["-s", &format!("{w}x{h}"), "-framerate", &spec.rate.to_string(), "-i", "pipe:0"]);
@@ -206,8 +204,8 @@ impl Encoder {
             args.extend(audio_args.iter().map(Into::into));
         }
         // The tags again for the encoder: ffmpeg before 5.0 does not pass the input's on to it.
-        if let Some(tag) = spec.yuv420.as_ref().and_then(|colour| colour.tag.as_ref()) {
-            args.extend(["-colorspace", tag, "-color_range", "tv"].iter().map(Into::into));
+        if let Some(colour) = &spec.yuv420 {
+            args.extend(colour_tags(colour).into_iter().map(Into::into));
         }
         args.push(temporary.into_os_string());
         let mut command = ffmpeg.command(args);
@@ -270,6 +268,26 @@ impl Encoder {
         let path = self.output.as_ref().map(|o| o.path().to_path_buf()).unwrap_or_default();
         ClipError::Encode { path, detail }
     }
+}
+
+/// ffmpeg's options for the colour a clip's 4:2:0 is tagged with: its colour space, primaries
+/// and transfer where it says them, limited range with any of them; none for untagged frames.
+fn colour_tags(colour: &Yuv420Colour) -> Vec<&str> {
+    let mut args = Vec::new();
+    let tags = [
+        ("-colorspace", &colour.tag),
+        ("-color_primaries", &colour.primaries),
+        ("-color_trc", &colour.transfer),
+    ];
+    for (option, name) in tags {
+        if let Some(name) = name {
+            args.extend([option, name.as_str()]);
+        }
+    }
+    if !args.is_empty() {
+        args.extend(["-color_range", "tv"]);
+    }
+    args
 }
 
 /// `frame` (RGBA of `width` x `height`) into `out` at `to`, the last column repeated to the

@@ -41,20 +41,25 @@ impl Matrix {
     }
 }
 
-/// How a clip's 4:2:0 frames are coloured: the matrix, and the `colorspace` name the clip is
-/// tagged with (passed on to the encoder; `None` for untagged video, which stays untagged).
+/// How a clip's 4:2:0 frames are coloured: the matrix, and the colour space, primaries and
+/// transfer the clip is tagged with, by ffmpeg's names (passed on to the encoder; `None` where
+/// the clip leaves one unsaid, which the output leaves unsaid too).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Yuv420Colour {
     /// The matrix the conversions use.
     pub matrix: Matrix,
-    /// ffmpeg's name of the clip's colour space, when it has one.
+    /// ffmpeg's name of the clip's colour space (`bt709`), when it has one.
     pub tag: Option<String>,
+    /// Its primaries' name (`bt709`, `bt470bg`), when it has one.
+    pub primaries: Option<String>,
+    /// Its transfer's name (`bt709`, `smpte170m`), when it has one.
+    pub transfer: Option<String>,
 }
 
 impl Yuv420Colour {
     /// Untagged BT.601: what ffmpeg's scaler assumes, and what it writes RGB frames as.
     pub fn untagged() -> Yuv420Colour {
-        Yuv420Colour { matrix: Matrix::Bt601, tag: None }
+        Yuv420Colour { matrix: Matrix::Bt601, tag: None, primaries: None, transfer: None }
     }
 }
 
