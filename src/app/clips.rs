@@ -29,7 +29,7 @@ impl Running {
         match answer {
             Ok(OpenedClip { clip, first, note }) => {
                 let (frames, fps, size) = (clip.frames(), clip.fps(), clip.size());
-                self.source = Source::Clip(clip);
+                self.source = Source::Clip(Box::new(clip));
                 self.show_picture(first, size);
                 self.ui.zoom = None;
                 self.ui.pan = egui::Vec2::ZERO;

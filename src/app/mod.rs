@@ -193,18 +193,19 @@ pub async fn run_in_page(canvas: web_sys::HtmlCanvasElement, options: WindowOpti
 const SIGNAL_POLL: Duration = Duration::from_millis(200);
 
 /// Where the picture shown comes from, one at a time: a picture file (or the built-in one), a
-/// clip's frames, or a live source's (`session.picture` is the frame shown).
+/// clip's frames, or a live source's (`session.picture` is the frame shown). Clips and live
+/// sources are boxed: each holds hundreds of bytes of reports, a picture none.
 enum Source {
     Picture,
-    Clip(platform::WindowClip),
-    Live(window_live::WindowLive),
+    Clip(Box<platform::WindowClip>),
+    Live(Box<window_live::WindowLive>),
 }
 
 impl Source {
     /// The clip playing, when a clip is open.
     fn clip(&self) -> Option<&platform::WindowClip> {
         match self {
-            Source::Clip(clip) => Some(clip),
+            Source::Clip(clip) => Some(clip.as_ref()),
             _ => None,
         }
     }
@@ -212,7 +213,7 @@ impl Source {
     /// [`Source::clip`], to play it.
     fn clip_mut(&mut self) -> Option<&mut platform::WindowClip> {
         match self {
-            Source::Clip(clip) => Some(clip),
+            Source::Clip(clip) => Some(clip.as_mut()),
             _ => None,
         }
     }
@@ -220,7 +221,7 @@ impl Source {
     /// The live source shown, when one is.
     fn live(&self) -> Option<&window_live::WindowLive> {
         match self {
-            Source::Live(live) => Some(live),
+            Source::Live(live) => Some(live.as_ref()),
             _ => None,
         }
     }
@@ -228,7 +229,7 @@ impl Source {
     /// [`Source::live`], to take its frames.
     fn live_mut(&mut self) -> Option<&mut window_live::WindowLive> {
         match self {
-            Source::Live(live) => Some(live),
+            Source::Live(live) => Some(live.as_mut()),
             _ => None,
         }
     }
@@ -242,7 +243,7 @@ impl Source {
     fn busy(&self) -> bool {
         match self {
             Source::Picture => false,
-            Source::Clip(clip) => platform::ClipPlayer::busy(clip),
+            Source::Clip(clip) => platform::ClipPlayer::busy(clip.as_ref()),
             Source::Live(live) => live.busy(),
         }
     }

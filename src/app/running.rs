@@ -59,7 +59,7 @@ impl Running {
                     info.rate.fps()
                 );
                 ui.status.say(notice.map_or_else(|| line.clone(), |n| format!("{n}; {line}")));
-                (picture, (info.width, info.height), Source::Clip(clip))
+                (picture, (info.width, info.height), Source::Clip(Box::new(clip)))
             }
             #[cfg(not(target_arch = "wasm32"))]
             WindowSource::Live(input) => {
@@ -67,7 +67,7 @@ impl Running {
                 let source_size = opened.source_size;
                 let (shown, picture, line) = super::window_live::shown(opened);
                 ui.status.say(line);
-                (picture, source_size, Source::Live(shown))
+                (picture, source_size, Source::Live(Box::new(shown)))
             }
         };
         let mask = match mask {

@@ -139,7 +139,7 @@ impl Running {
             Ok(opened) => {
                 let source_size = opened.source_size;
                 let (live, picture, line) = shown(opened);
-                self.source = Source::Live(live);
+                self.source = Source::Live(Box::new(live));
                 self.set_title(&picture.name);
                 self.show_picture(picture, source_size);
                 self.ui.zoom = None;
