@@ -212,13 +212,10 @@ pub fn sort_clip_watched(
     let engine = crate::engine::Engine::new(std::sync::Arc::new(gpu));
     let gpu = engine.gpu();
     let sorter = Sorter::new(&engine, settings, lines);
-    let (audio, audio_words) = match (&target, &info.audio) {
+    let (audio, audio_words, audio_note) = match (&target, &info.audio) {
         (ClipTarget::Video(_), Some(codec)) => {
             let (args, note) =
                 encoding::audio_args(out, codec, ffmpeg.as_ref().expect("a video has ffmpeg").build());
-            if let Some(note) = &note {
-                eprintln!("{note}");
-            }
             let words = if args.is_empty() {
                 "audio dropped"
             } else if note.is_some() {
@@ -226,12 +223,14 @@ pub fn sort_clip_watched(
             } else {
                 "audio copied"
             };
-            ((!args.is_empty()).then_some((input, args)), words)
+            ((!args.is_empty()).then_some((input, args)), words, note)
         }
-        (ClipTarget::Frames(_), Some(_)) => (None, "audio not kept (a folder of frames has none)"),
-        (ClipTarget::Discard, Some(_)) => (None, "audio dropped"),
-        (_, None) => (None, "no audio"),
+        (ClipTarget::Frames(_), Some(_)) => (None, "audio not kept (a folder of frames has none)", None),
+        (ClipTarget::Discard, Some(_)) => (None, "audio dropped", None),
+        (_, None) => (None, "no audio", None),
     };
+    // Every encoder the output needs is there before anything is decoded or written (and
+    // before the notes, so a refusal is the run's one line).
     if let (Some(ffmpeg), ClipTarget::Video(_)) = (&ffmpeg, &target) {
         let why = format!("a .{} output needs", encoding::extension(out));
         let audio_args = audio.as_ref().map(|(_, args)| args.as_slice()).unwrap_or_default();
@@ -239,7 +238,9 @@ pub fn sort_clip_watched(
             ffmpeg.check_encoders(args, out, &why).map_err(ClipError::from)?;
         }
     }
-    if let Some((_, Some(note))) = &video_args {
+    for note in
+        [audio_note.as_ref(), video_args.as_ref().and_then(|(_, note)| note.as_ref())].into_iter().flatten()
+    {
         eprintln!("{note}");
     }
     // A 4:2:0 encoder is handed 4:2:0 made on the GPU, coloured as the clip was. Without an

@@ -60,14 +60,15 @@ fn an_ffmpeg_older_than_4_2_is_refused_before_the_clip_is_read() {
 }
 
 /// An ffmpeg built without libx264 is refused for an .mp4 in one line naming the encoder, and
-/// is never asked to encode; a .mkv of FFV1 (`--lossless`) it can write goes on.
+/// is never asked to encode; the note that the clip's PCM sound would become AAC is not
+/// printed beside the refusal; a .mkv of FFV1 (`--lossless`) it can write goes on.
 #[test]
 fn an_ffmpeg_without_the_encoder_an_output_needs_is_refused_naming_it() {
     if !have_ffmpeg() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let clip = lossless_clip(dir.path(), "clip.mkv", (8, 6), 2, false);
+    let clip = lossless_clip(dir.path(), "clip.mkv", (8, 6), 2, true);
     let bin = tempfile::tempdir().unwrap();
     let body =
         "case \"$*\" in\n*-encoders*) \"$real\" \"$@\" | grep -v libx264;;\n*) exec \"$real\" \"$@\";;\nesac";
@@ -80,6 +81,8 @@ fn an_ffmpeg_without_the_encoder_an_output_needs_is_refused_naming_it() {
         "another container or --codec",
     ];
     assert_fails(&[arg(&clip), "--out", arg(&out)], &envs, dir.path(), &expected);
+    let stderr = String::from_utf8(super::run(&[arg(&clip), "--out", arg(&out)], &envs).stderr).unwrap();
+    assert!(!stderr.contains("note:"), "a note beside the refusal: {stderr}");
     assert!(
         !asked(bin.path()).iter().any(|a| a.contains("pipe:0") || a.contains("rawvideo")),
         "nothing was decoded or encoded: {:?}",
