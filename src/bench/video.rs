@@ -39,6 +39,10 @@ pub struct VideoBenchArgs {
     /// frames and the time scaled to the whole clip.
     #[arg(long, value_name = "MIB", default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..))]
     pub frames_memory: u64,
+    /// After the table, one more decode + sort run with every compute pass timed on the GPU
+    /// (timestamp queries): where its GPU time goes, by pass.
+    #[arg(long)]
+    pub passes: bool,
 }
 
 /// Runs the benchmark with `settings` (the command line's resolution of `--sort`, with an
@@ -166,6 +170,51 @@ pub fn run(args: &VideoBenchArgs, settings: &Settings) -> anyhow::Result<()> {
         fps(whole) / fps(encode),
         fps(whole) / fps(transcode)
     );
+    if args.passes {
+        print_passes(settings, clip, info.frames)?;
+    }
+    Ok(())
+}
+
+/// One more decode + sort run, every compute pass timed on the GPU: each pass label's time per
+/// frame, and how much of the GPU's span no timed pass covered.
+fn print_passes(settings: &Settings, clip: &Path, frames: u64) -> anyhow::Result<()> {
+    use crate::gpu::pass_clock;
+    let watch = crate::media::ClipWatch { time_passes: true, quiet: true, ..Default::default() };
+    let report = crate::media::sort_clip_watched(settings, clip, true, &watch)?;
+    let Some(passes) = report.passes else {
+        println!("no pass times: the GPU has no timestamp queries");
+        return Ok(());
+    };
+    let frames = frames.max(1) as f64;
+    let (span, busy) = pass_clock::span_and_busy(&passes);
+    println!(
+        "GPU passes of one decode + sort run ({:.3} s): {} passes timed over {span:.1} ms of the GPU's clock, {busy:.1} ms in timed passes ({:.3} ms a frame), the rest copies, clears, untimed passes or the GPU idle",
+        report.elapsed.as_secs_f64(),
+        passes.len(),
+        busy / frames
+    );
+    if passes.len() == pass_clock::MOST_PASSES {
+        println!("note: only the first {} passes were timed; the times a frame are low", passes.len());
+    }
+    println!("| pass | passes | ms | ms a frame |");
+    println!("| --- | ---: | ---: | ---: |");
+    for (label, count, ms) in pass_clock::by_label(&passes) {
+        println!("| {label} | {count} | {ms:.2} | {:.4} |", ms / frames);
+    }
+    // A stretch from the middle of the run, in the GPU's order: where the untimed time lies.
+    let mut order = passes;
+    order.sort_by(|a, b| a.start_ns.total_cmp(&b.start_ns));
+    let middle = order.len() / 2;
+    let stretch = &order[middle.saturating_sub(12)..(middle + 12).min(order.len())];
+    println!("| pass (a stretch from the middle, in the GPU's order) | µs since the last pass ended | µs |");
+    println!("| --- | ---: | ---: |");
+    let mut last_end = stretch.first().map_or(0.0, |p| p.start_ns);
+    for pass in stretch {
+        let gap = (pass.start_ns - last_end) / 1e3;
+        println!("| {} | {gap:.1} | {:.1} |", pass.label, (pass.end_ns - pass.start_ns) / 1e3);
+        last_end = last_end.max(pass.end_ns);
+    }
     Ok(())
 }
 

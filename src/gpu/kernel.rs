@@ -101,9 +101,15 @@ pub fn bind_group<'a>(
     device.create_bind_group(&wgpu::BindGroupDescriptor { label: Some(label), layout, entries: &entries })
 }
 
-/// Begins a compute pass labelled `label` (no timestamps: the benchmarks time whole submissions).
+/// Begins a compute pass labelled `label`, timed while the [`pass_clock`](super::pass_clock) runs.
 pub fn compute_pass<'e>(encoder: &'e mut wgpu::CommandEncoder, label: &str) -> wgpu::ComputePass<'e> {
-    encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some(label), timestamp_writes: None })
+    let timed = super::pass_clock::timestamp_writes(label);
+    let timestamp_writes = timed.as_ref().map(|(query_set, at)| wgpu::ComputePassTimestampWrites {
+        query_set,
+        beginning_of_pass_write_index: Some(*at),
+        end_of_pass_write_index: Some(at + 1),
+    });
+    encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some(label), timestamp_writes })
 }
 
 /// Encodes one compute pass that dispatches `pipeline` over `groups` workgroups with `bind_group`.

@@ -11,12 +11,14 @@
 //! - [`kernel`]: a compute kernel's bind group and pipeline layouts, and its compute pipelines.
 //! - [`shaders`]: every WGSL program, composed from whole files in `shaders/`.
 //! - [`timing`]: GPU time of a span of commands, from timestamp queries.
+//! - [`pass_clock`]: GPU time of every compute pass while a benchmark asks for it.
 //! - [`pipeline_cache`]: the pipeline cache kept on disk between runs (native, Vulkan).
 
 pub mod bindings;
 pub mod completions;
 pub mod context;
 pub mod kernel;
+pub mod pass_clock;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod pipeline_cache;
 pub mod readback;

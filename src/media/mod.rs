@@ -114,6 +114,8 @@ pub struct ClipWatch {
     /// A signal ends the input (a live source) and the output is finished, rather than the
     /// run stopping and leaving nothing.
     pub signals_end_input: bool,
+    /// Every compute pass is timed on the GPU (`bench video --passes`), into the report.
+    pub time_passes: bool,
 }
 
 impl ClipWatch {
@@ -286,7 +288,10 @@ pub fn sort_clip_watched(
     watch.total.store(info.frames, Ordering::Relaxed);
     let sink = (sink, yuv420.map(|c| c.matrix));
     let incoming = (pipeline::Incoming::Clip(source), spares_in);
-    let (path, _) = pipeline::pipeline(&sorter, settings, &info, mask.as_ref(), incoming, sink, watch)?;
+    let timing = watch.time_passes && crate::gpu::pass_clock::start(gpu);
+    let sorted = pipeline::pipeline(&sorter, settings, &info, mask.as_ref(), incoming, sink, watch);
+    let passes = timing.then(|| crate::gpu::pass_clock::finish(gpu)).flatten();
+    let (path, _) = sorted?;
     // The next clip or still on this GPU skips the compiles this one made.
     gpu.save_pipeline_cache();
     Ok(ClipReport {
@@ -301,6 +306,7 @@ pub fn sort_clip_watched(
         adapter: gpu.describe(),
         stages: watch.stages.times(),
         audio: audio_words,
+        passes,
     })
 }
 

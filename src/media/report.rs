@@ -32,6 +32,8 @@ pub struct ClipReport {
     pub stages: StageTimes,
     /// What happened to the sound.
     pub audio: &'static str,
+    /// Every compute pass's GPU time, where the watch asked for it and the GPU has timestamps.
+    pub passes: Option<Vec<crate::gpu::pass_clock::TimedPass>>,
 }
 
 impl std::fmt::Display for ClipReport {

@@ -97,6 +97,45 @@ fn bench_video_pads_an_odd_clip_in_the_transcode_as_the_run_does() {
     crate::clips::ci::passed();
 }
 
+/// `--passes` times every compute pass of one more run on the GPU: bitonic within threshold
+/// intervals on a 4:2:0 clip takes the same five passes each frame (converted from 4:2:0,
+/// intervals found, planned, sorted, converted back), each listed with one pass a frame.
+#[test]
+fn bench_video_passes_lists_each_pass_once_a_frame() {
+    if !have_ffmpeg() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let clip = dir.path().join("clip.mkv");
+    let testsrc = "testsrc2=size=32x24:rate=30";
+    ffmpeg(&[
+        "-f",
+        "lavfi",
+        "-i",
+        testsrc,
+        "-frames:v",
+        "6",
+        "-c:v",
+        "ffv1",
+        "-pix_fmt",
+        "yuv420p",
+        arg(&clip),
+    ]);
+    let sort = "--algorithm bitonic --threshold 0.25..0.75";
+    let args = ["bench", "video", arg(&clip), "--runs", "1", "--passes", "--sort", sort];
+    // Lavapipe writes timestamps; llvmpipe through GL has none.
+    let (stdout, _) = assert_succeeds(&args, &[("WGPU_BACKEND", "vulkan")]);
+    let timed = line_after(&stdout, "GPU passes of one decode + sort run (");
+    assert!(timed.contains("s): 30 passes timed over "), "{stdout}");
+    for pass in ["yuv420_to_rgba", "found_intervals", "bitonic_plan", "bitonic::steps", "rgba_to_yuv420"] {
+        assert_eq!(cells(&stdout, pass)[2], "6", "{pass} in\n{stdout}");
+    }
+    // The times are the GPU's own: the sort's passes took some.
+    let ms: f64 = cells(&stdout, "bitonic::steps")[3].parse().unwrap();
+    assert!(ms > 0.0, "{stdout}");
+    crate::clips::ci::passed();
+}
+
 /// ffmpeg's raw output for `args`, which must succeed.
 fn raw(args: &[&str]) -> Vec<u8> {
     let out = Command::new("ffmpeg").args(["-v", "error", "-nostdin", "-y"]).args(args).output().unwrap();
