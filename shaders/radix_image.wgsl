@@ -5,8 +5,9 @@
 //! position) pairs, the positions in scanline order along the axis (a line's pixels one after
 //! another), and places the pixels where the pairs say. Composed after `sort_key.wgsl`.
 //!
-//! 1. `gather`: every pixel's quantised key, masked to the bits sorted so far, and its position
-//!    in the sequence (scanline order along the axis).
+//! 1. `gather`: every pixel's quantised key (within intervals, its interval id above it, as the
+//!    view's own kernels compose it), masked to the bits sorted so far, and its position in the
+//!    sequence (scanline order along the axis).
 //! 2. The device-wide sort of the pairs.
 //! 3. `place`: position j takes the input pixel that pair j names, and counts it as moved when
 //!    it sat elsewhere after the step before.
@@ -25,8 +26,15 @@ struct ImageStepParams {
     step_mask: u32,
     /// Pixels in the picture.
     len: u32,
-    /// 1 on the first step after a restart: every pixel starts at its own position.
+    /// 1 on the first step after a restart (or a step made from the input alone): every pixel
+    /// starts at its own position.
     first_step: u32,
+    /// 1: the interval id (`intervals`) sits above the key; 0: no intervals.
+    with_intervals: u32,
+    /// Where the interval id sits in the composite key: the key's bits.
+    interval_shift: u32,
+    _pad0: u32,
+    _pad1: u32,
 }
 
 /// Pixels per workgroup.
@@ -44,6 +52,8 @@ const GROUP: u32 = 256u;
 @group(0) @binding(5) var<storage, read_write> positions: array<u32>;
 /// Where each input pixel sits after the latest step.
 @group(0) @binding(6) var<storage, read_write> placed: array<u32>;
+/// The interval id of each input pixel (1x1 and unread without intervals).
+@group(0) @binding(7) var intervals: texture_2d<u32>;
 
 /// The texel at position `pos` of the sequence. Mirrors `Sequences::index` (whole picture).
 fn texel(pos: u32) -> vec2<u32> {
@@ -69,9 +79,14 @@ fn gather(
     if (i >= params.len) {
         return;
     }
-    // The radix view's key (`radix_key` in radix.wgsl, no intervals). Mirrors `RadixKey::of`.
-    let q = sort_key(textureLoad(input, texel(i), 0).rgb, params.key) >> params.key_shift;
-    keys[i] = select(q, params.key_mask - q, params.descending != 0u) & params.step_mask;
+    // The radix view's key (`radix_key` in radix.wgsl). Mirrors `RadixKey::in_interval`.
+    let t = texel(i);
+    let q = sort_key(textureLoad(input, t, 0).rgb, params.key) >> params.key_shift;
+    var key = select(q, params.key_mask - q, params.descending != 0u);
+    if (params.with_intervals != 0u) {
+        key |= textureLoad(intervals, t, 0).r << params.interval_shift;
+    }
+    keys[i] = key & params.step_mask;
     positions[i] = i;
     if (params.first_step != 0u) {
         placed[i] = i;

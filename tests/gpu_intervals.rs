@@ -397,13 +397,13 @@ fn radix_scatter_stages_and_quantised_keys_match_the_model_within_intervals() {
                     scope: Scope::Rows,
                     sub_steps,
                     twin_indices: sub_steps,
-                    // Within intervals the view's own kernels sort, asked or not.
+                    // Lines nobody watches go to the segmented sort, within intervals too.
                     device_sorted_lines: !sub_steps,
                 };
                 let run = radix
                     .start(gpu, StartRequest::new(&input, options).radix(settings).within(Some(&intervals)))
                     .unwrap();
-                assert!(!run.device_sorted(), "intervals sort on the view's own kernels");
+                assert_eq!(run.device_sorted(), !sub_steps, "lines nobody watches on the segmented sort");
                 let plan = run.plan();
                 assert_eq!(plan.key.interval_bits, intervals.interval_bits());
                 let seqs = run.sequences();

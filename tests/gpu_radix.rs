@@ -260,3 +260,55 @@ fn unwatched_lines_on_the_segmented_sort_match_the_model() {
     });
     crate::common::ci::passed();
 }
+
+/// A sort nobody watches makes its last state at once on the segmented sort (`submit_to`, as a
+/// clip's frames are sorted): within intervals from the CPU's map and found on the GPU, and
+/// without, at awkward sizes along both axes, the picture is each interval stably sorted by the
+/// quantised key, every step counted done; lines longer than a workgroup holds take every step.
+#[test]
+fn unwatched_sorts_make_their_last_state_at_once_within_intervals_or_not() {
+    use shadersort::algorithms::found_intervals::{FoundIntervals, IntervalsKernel};
+    use shadersort::intervals::{IntervalMap, IntervalMode, IntervalSettings, Threshold};
+    use shadersort::reference::sort_intervals_by;
+    on_every_gpu(|gpu| {
+        let radix = Radix::new(gpu);
+        let kernel = IntervalsKernel::new(gpu);
+        let threshold = Threshold::new(0.2, 0.7).unwrap();
+        let keys = [SortKey::Hue, SortKey::Luma, SortKey::Saturation, SortKey::Blue];
+        // The last, columns of 4097 pixels, longer than a workgroup holds.
+        for (i, &(w, h)) in AWKWARD_SIZES.iter().chain(&[(2, 4097)]).enumerate() {
+            let input = random_image(w, h, 1700 + i as u64);
+            let axis = if i % 2 == 0 { Axis::Rows } else { Axis::Columns };
+            let options = SortOptions { key: keys[i % keys.len()], descending: i % 3 == 1, axis };
+            let found = FoundIntervals::threshold(SortKey::Luma, threshold, axis);
+            let mode = IntervalSettings { mode: IntervalMode::Threshold, threshold, ..Default::default() };
+            let map = IntervalMap::compute(&input, axis, &mode, None).unwrap();
+            let settings = RadixSettings {
+                digit_bits: DIGIT_BITS[i % DIGIT_BITS.len()],
+                device_sorted_lines: true,
+                ..Default::default()
+            };
+            let request = || StartRequest::new(&input, options).radix(settings);
+            let starts = [
+                ("no intervals", radix.start(gpu, request()).unwrap(), None),
+                ("the CPU's map", radix.start(gpu, request().within(Some(&map))).unwrap(), Some(&map)),
+                ("found on the GPU", radix.start(gpu, request().found(&kernel, found)).unwrap(), Some(&map)),
+            ];
+            for (what, mut run, intervals) in starts {
+                let what = format!("{w}x{h} {options:?} within {what}");
+                let line = if axis == Axis::Rows { w } else { h };
+                assert_eq!(run.device_sorted(), line < 4097, "{what}: on the segmented sort");
+                let total = run.total_steps();
+                Driver::new(&run).submit_to(gpu, &mut run, total).unwrap();
+                assert_eq!(run.steps_done(), total, "{what}");
+                let key = run.plan().key;
+                let model = match intervals {
+                    Some(map) => sort_intervals_by(&input, map, |p| key.of(p)),
+                    None => stable_sort_by_radix_key(&input, run.sequences(), &key),
+                };
+                assert!(read_texture(gpu, run.state()).unwrap() == model, "{what}: not sorted as the model");
+            }
+        }
+    });
+    crate::common::ci::passed();
+}

@@ -264,6 +264,14 @@ pub trait SortRun: MaybeSend {
     }
     /// Encodes steps `first..first + n`, already counted as encoded (see [`SortRun::encode_steps`]).
     fn encode_from(&mut self, encoder: &mut wgpu::CommandEncoder, first: u32, n: u32);
+    /// Encodes the state after the last step at once, where the run can make it without the
+    /// steps before it (the radix view's steps on the crate's sorts each sort the input anew):
+    /// every step then counts as done, the counts of those skipped unknown, so only a sort
+    /// that reads no counts asks ([`Driver::submit_to`](crate::engine::drive::Driver::submit_to)).
+    /// Returns whether it could.
+    fn encode_to_end(&mut self, _encoder: &mut wgpu::CommandEncoder) -> bool {
+        false
+    }
     /// The ring of per-step counters the GPU counts swaps (or moves) into.
     fn counters(&self) -> &swap_counters::SwapCounters;
     /// Bytes that [`SortRun::encode_swap_copy`] writes for `n` steps.

@@ -74,6 +74,14 @@ impl StepLedger {
         first
     }
 
+    /// Counts every step as recorded and read, the picture sorted after them all: a run that made
+    /// its last state at once ([`SortRun::encode_to_end`](super::SortRun::encode_to_end)), whose
+    /// skipped steps' counts are unknown (the stats keep only those read before).
+    pub fn skip_to_end(&mut self) {
+        (self.done, self.collected) = (self.total, self.total);
+        self.sorted_after(self.total);
+    }
+
     /// Back to step 0 of a sort of `total` steps, with no counts (see [`StepLedger::new`]).
     pub fn restart(&mut self, total: u32, sorted_at_start: bool) {
         *self = StepLedger::new(total, sorted_at_start);

@@ -137,14 +137,17 @@ impl Driver {
     /// Encodes and submits `run`'s steps up to `target` without waiting for the GPU, for sorts
     /// nobody watches (a clip's frames): the counts are read, and waited for, only when the
     /// counters are full, never after the last step, so the caller goes on while the GPU
-    /// sorts. Every step runs (a picture found sorted early stays as it is through the rest).
+    /// sorts. Every step runs (a picture found sorted early stays as it is through the rest),
+    /// or, to the end of a run that can make its last state at once, only the last.
     #[cfg(not(target_arch = "wasm32"))]
     pub fn submit_to(&self, gpu: &Gpu, run: &mut dyn SortRun, target: u32) -> Result<(), GpuError> {
         let n = target.saturating_sub(run.steps_done());
         let mut encoder = gpu
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("drive::submit_to") });
-        pollster::block_on(self.advance(gpu, run, &mut encoder, n, |_| Ok::<(), GpuError>(())))?;
+        if !(target >= run.total_steps() && run.encode_to_end(&mut encoder)) {
+            pollster::block_on(self.advance(gpu, run, &mut encoder, n, |_| Ok::<(), GpuError>(())))?;
+        }
         gpu.queue.submit([encoder.finish()]);
         gpu.check()
     }

@@ -8,11 +8,13 @@
 //! segment, or each line as one), and a second kernel places the pixels, counting those that
 //! moved since the step before.
 //!
-//! Used without sub-steps (a staged scatter needs the view's own kernels) and without
-//! intervals: for the whole-picture scope when the picture fits one sort (where the view's own
-//! kernels scan every tile's counts in a single workgroup), and for lines that a workgroup
-//! holds when nobody watches the steps (`RadixSettings::device_sorted_lines`: the lens reads
-//! destinations from the view's own kernels). [`super::RadixRun`] decides.
+//! Used without sub-steps (a staged scatter needs the view's own kernels): for the whole-picture
+//! scope without intervals when the picture fits one sort (where the view's own kernels scan
+//! every tile's counts in a single workgroup), and for lines that a workgroup holds, within
+//! intervals or not, when nobody watches the steps (`RadixSettings::device_sorted_lines`: the
+//! lens reads destinations from the view's own kernels). [`super::RadixRun`] decides. Since
+//! every step sorts the input anew, a run nobody watches goes to its end in one step
+//! ([`super::RadixRun`]'s `encode_to_end`).
 
 use crate::algorithms::params_ring::ParamsRing;
 use crate::algorithms::ping_pong::PingPong;
@@ -47,8 +49,14 @@ pub struct ImageStepParams {
     pub step_mask: u32,
     /// Pixels in the picture.
     pub len: u32,
-    /// 1 on the first step after a restart.
+    /// 1 on the first step after a restart, or on a step made from the input alone.
     pub first_step: u32,
+    /// 1 when the interval id sits above the key.
+    pub with_intervals: u32,
+    /// Where the interval id sits in the composite key: the key's bits.
+    pub interval_shift: u32,
+    /// Pads the struct to 16-byte multiples, as uniforms need.
+    pub pad: [u32; 2],
 }
 
 impl ImageStepParams {
@@ -65,6 +73,9 @@ impl ImageStepParams {
             step_mask: if sorted_bits >= 32 { u32::MAX } else { (1 << sorted_bits) - 1 },
             len,
             first_step: u32::from(passes_done == 1),
+            with_intervals: u32::from(key.interval_bits > 0),
+            interval_shift: key.bits,
+            pad: [0; 2],
         }
     }
 }
@@ -95,6 +106,7 @@ impl ImagePipelines {
                 compute_buffer(4, storage, false),
                 compute_buffer(5, storage, false),
                 compute_buffer(6, storage, false),
+                uint_texture(7, wgpu::ShaderStages::COMPUTE),
             ],
         );
         let pipeline = |entry_point: &str| {
@@ -139,12 +151,13 @@ pub struct ImageSteps {
 
 impl ImageSteps {
     /// Buffers for the picture of `pictures` sorted in segments of `segment_len` pixels (a
-    /// line, or all of them), or `None` when it has more pixels than one sort takes. `slots` is
+    /// line, or all of them), or `None` when it has more pixels than one sort takes. `intervals`
+    /// holds each input pixel's interval id (read where the key has interval bits). `slots` is
     /// how many steps may be outstanding (the parameter ring's size).
     pub fn new(
         pipelines: Arc<ImagePipelines>,
         gpu: &Gpu,
-        (pictures, counters): (&PingPong, &SwapCounters),
+        (pictures, counters, intervals): (&PingPong, &SwapCounters, &wgpu::TextureView),
         segment_len: u32,
         slots: u32,
     ) -> Option<Self> {
@@ -181,6 +194,7 @@ impl ImageSteps {
                     keys.as_entire_binding(),
                     positions.as_entire_binding(),
                     placed.as_entire_binding(),
+                    wgpu::BindingResource::TextureView(intervals),
                 ],
             )
         });
@@ -202,17 +216,19 @@ impl ImageSteps {
 
     /// Encodes step `step` (0-based; it makes `step + 1` digit passes of `digit_bits` bits of
     /// `key`): its result goes to state texture `(step + 1) % 2`, its moved pixels to the
-    /// counter slot at `counter_offset`.
+    /// counter slot at `counter_offset`, counted from the step before, or from the input where
+    /// `from_input` (a step made without the ones before it).
     pub fn encode_step(
         &self,
         encoder: &mut wgpu::CommandEncoder,
         queue: &wgpu::Queue,
         key: &RadixKey,
         digit_bits: u32,
-        step: u32,
+        (step, from_input): (u32, bool),
         counter_offset: u32,
     ) {
-        let params = ImageStepParams::new(key, digit_bits, step + 1, self.len);
+        let mut params = ImageStepParams::new(key, digit_bits, step + 1, self.len);
+        params.first_step |= u32::from(from_input);
         let offset = self.params.write(queue, step, &params);
         let bind_group = &self.bind_groups[((step + 1) % 2) as usize];
         let (x, y) = self.groups;

@@ -105,7 +105,15 @@ impl RadixRun {
         let device = &gpu.device;
         let params = ParamsRing::new(gpu, std::mem::size_of::<RadixParams>(), STEP_RING, "radix::params");
         let counters = SwapCounters::new(gpu, STEP_RING, 1, "radix::moved");
-        let image = (plan.stages == 1 && interval_bits.is_none())
+        let carried = match source {
+            MapSource::Cpu(intervals) => CarriedIntervals::new(gpu, intervals),
+            MapSource::Gpu(_, found) => {
+                let len = if found.axis == Axis::Rows { width } else { height };
+                CarriedIntervals::written_on_gpu(gpu, width, height, len)
+            }
+        };
+        // Within intervals only lines go to the segmented sort: the whole picture's scope has none.
+        let image = (plan.stages == 1 && (interval_bits.is_none() || settings.scope == Scope::Rows))
             .then(|| {
                 let segment_len = match settings.scope {
                     Scope::Image => sequences.count() * sequences.len(),
@@ -115,20 +123,13 @@ impl RadixRun {
                 // Built on the first run that sorts this way (never by the window's lines).
                 let pipelines = radix.image_pipelines(gpu);
                 let short = settings.scope == Scope::Image || segment_len <= pipelines.line_len();
-                let steps = (&pictures, &counters);
+                let steps = (&pictures, &counters, carried.map.view());
                 short.then(|| ImageSteps::new(pipelines, gpu, steps, segment_len, STEP_RING)).flatten()
             })
             .flatten();
         // The view's own kernels keep their counts here (a placeholder when they do not run).
         let counts =
             counts_buffer(gpu, if image.is_some() { 4 } else { tiling.counts(settings.digit_bits) * 4 });
-        let carried = match source {
-            MapSource::Cpu(intervals) => CarriedIntervals::new(gpu, intervals),
-            MapSource::Gpu(_, found) => {
-                let len = if found.axis == Axis::Rows { width } else { height };
-                CarriedIntervals::written_on_gpu(gpu, width, height, len)
-            }
-        };
         let bind_groups = bind_groups(gpu, &radix.layout, &pictures, &params, &counts, &counters, &carried);
         let mut run = RadixRun {
             queue: gpu.queue.clone(),
@@ -231,7 +232,14 @@ impl SortRun for RadixRun {
         if let Some(image) = &self.image {
             for step in first..first + n {
                 let counter = self.counters.dynamic_offset(step);
-                image.encode_step(encoder, &self.queue, &self.plan.key, self.plan.digit_bits, step, counter);
+                image.encode_step(
+                    encoder,
+                    &self.queue,
+                    &self.plan.key,
+                    self.plan.digit_bits,
+                    (step, false),
+                    counter,
+                );
             }
             return;
         }
@@ -330,8 +338,8 @@ impl SortRun for RadixRun {
             Some(map) => key.with_interval_bits(map.interval_bits()).map_err(IntervalMapError::KeyTooWide)?,
         };
         self.plan.key = key;
-        // Lines on the segmented sort have no intervals: within them the view's own kernels
-        // sort, with counts of their own.
+        // Lines on the segmented sort read the map they started with: within a new one the
+        // view's own kernels sort, with counts of their own.
         let own_kernels = intervals.is_some() && self.image.take().is_some();
         if own_kernels {
             self.counts = counts_buffer(gpu, self.tiling.counts(self.plan.digit_bits) * 4);
@@ -348,6 +356,26 @@ impl SortRun for RadixRun {
             );
         }
         Ok(())
+    }
+
+    fn encode_to_end(&mut self, encoder: &mut wgpu::CommandEncoder) -> bool {
+        let Some(image) = &self.image else { return false };
+        let total = self.ledger.total();
+        if self.ledger.done() < total {
+            let last = total - 1;
+            self.counters.encode_clear(encoder, last, 1);
+            let counter = self.counters.dynamic_offset(last);
+            image.encode_step(
+                encoder,
+                &self.queue,
+                &self.plan.key,
+                self.plan.digit_bits,
+                (last, true),
+                counter,
+            );
+            self.ledger.skip_to_end();
+        }
+        true
     }
 
     fn notice(&self) -> Option<&str> {
