@@ -7,8 +7,9 @@
 //! chunk of the line, the chunks joined by a scan of where the intervals around them start and
 //! end; then one invocation packs the line's intervals into units, stepping from interval to
 //! interval (packing needs every earlier interval of the line, but not every position), and all
-//! of them clear the slots left. One invocation walking a whole line, as before, left a GPU with
-//! a thousand lines of thousands of positions nearly idle and slow.
+//! of them clear the slots left. The packing reads the intervals' starts from workgroup memory,
+//! where all the invocations gather them a round of `ROUND` positions at a time: read from the
+//! bounds in storage, each interval waited for the one before it.
 
 /// Mirrors `PlanParams` in `src/algorithms/bitonic_plan.rs`.
 struct PlanParams {
@@ -67,6 +68,35 @@ fn emit_blocks(line: u32, start: u32, len: u32, first_slot: u32, end: u32) -> u3
     return next;
 }
 
+/// A line's packing so far: the next slot, the line's slots' end, and the chunk of whole
+/// intervals being packed (its start and length, 0: none yet).
+struct Packing {
+    line: u32,
+    next: u32,
+    end: u32,
+    chunk_start: u32,
+    chunk_len: u32,
+}
+
+/// Packs the interval of `len` positions from `start` (the line's next one).
+fn pack(p: ptr<function, Packing>, start: u32, len: u32) {
+    if (len > params.block) {
+        if ((*p).chunk_len != 0u) {
+            (*p).next = emit((*p).line, (*p).chunk_start, (*p).chunk_len, (*p).next, (*p).end);
+            (*p).chunk_len = 0u;
+        }
+        (*p).next = emit_blocks((*p).line, start, len, (*p).next, (*p).end);
+    } else if ((*p).chunk_len != 0u && (*p).chunk_len + len <= params.block) {
+        (*p).chunk_len += len;
+    } else {
+        if ((*p).chunk_len != 0u) {
+            (*p).next = emit((*p).line, (*p).chunk_start, (*p).chunk_len, (*p).next, (*p).end);
+        }
+        (*p).chunk_start = start;
+        (*p).chunk_len = len;
+    }
+}
+
 const WORKGROUP: u32 = 256u;
 /// No position: a chunk without an interval's start (or end).
 const NONE: u32 = 0xffffffffu;
@@ -77,6 +107,10 @@ var<workgroup> last_start: array<u32, WORKGROUP>;
 var<workgroup> first_end: array<u32, WORKGROUP>;
 /// The slot after the line's last unit, for the clearing of the rest.
 var<workgroup> units_end: u32;
+/// Positions whose interval starts one round of the packing gathers.
+const ROUND: u32 = 2048u;
+/// The interval starts of a round, in order.
+var<workgroup> round_starts: array<u32, ROUND>;
 
 @compute @workgroup_size(WORKGROUP)
 fn bitonic_plan(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
@@ -144,38 +178,58 @@ fn bitonic_plan(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation
         }
         bounds[row + pos] = (start << 16u) | (end - start);
     }
-    storageBarrier();
-    // One invocation packs the line's intervals into units, interval by interval.
-    if (lid == 0u) {
-        var next = line * params.slots;
-        let slots_end = next + params.slots;
-        // The chunk of whole intervals being packed: its start and length (0: none yet).
-        var chunk_start = 0u;
-        var chunk_len = 0u;
-        var interval_start = 0u;
-        while (interval_start < len) {
-            let interval_len = (bounds[row + interval_start] & 0xffffu) + 1u;
-            if (interval_len > params.block) {
-                if (chunk_len != 0u) {
-                    next = emit(line, chunk_start, chunk_len, next, slots_end);
-                    chunk_len = 0u;
-                }
-                next = emit_blocks(line, interval_start, interval_len, next, slots_end);
-            } else if (chunk_len != 0u && chunk_len + interval_len <= params.block) {
-                chunk_len += interval_len;
-            } else {
-                if (chunk_len != 0u) {
-                    next = emit(line, chunk_start, chunk_len, next, slots_end);
-                }
-                chunk_start = interval_start;
-                chunk_len = interval_len;
+    // Each round gathers the interval starts among `ROUND` positions into workgroup memory, in
+    // order (each invocation's share counted, the counts scanned), and one invocation packs
+    // the intervals before them; the last interval is packed once the line's end is reached.
+    var packing = Packing(line, line * params.slots, (line + 1u) * params.slots, 0u, 0u);
+    var pending = NONE;
+    let share = ROUND / WORKGROUP;
+    workgroupBarrier();
+    for (var base = 0u; base < len; base += ROUND) {
+        let lo = min(base + lid * share, len);
+        let hi = min(lo + share, len);
+        var count = 0u;
+        for (var pos = lo; pos < hi; pos += 1u) {
+            count += u32(starts_at(line, pos));
+        }
+        last_start[lid] = count;
+        workgroupBarrier();
+        for (var reach = 1u; reach < WORKGROUP; reach <<= 1u) {
+            var sum = last_start[lid];
+            if (lid >= reach) {
+                sum += last_start[lid - reach];
             }
-            interval_start += interval_len;
+            workgroupBarrier();
+            last_start[lid] = sum;
+            workgroupBarrier();
         }
-        if (chunk_len != 0u) {
-            next = emit(line, chunk_start, chunk_len, next, slots_end);
+        var at = last_start[lid] - count;
+        for (var pos = lo; pos < hi; pos += 1u) {
+            if (starts_at(line, pos)) {
+                round_starts[at] = pos;
+                at += 1u;
+            }
         }
-        units_end = min(next, slots_end);
+        workgroupBarrier();
+        if (lid == 0u) {
+            for (var k = 0u; k < last_start[WORKGROUP - 1u]; k += 1u) {
+                let next_start = round_starts[k];
+                if (pending != NONE) {
+                    pack(&packing, pending, next_start - pending);
+                }
+                pending = next_start;
+            }
+        }
+        workgroupBarrier();
+    }
+    if (lid == 0u) {
+        if (pending != NONE) {
+            pack(&packing, pending, len - pending);
+        }
+        if (packing.chunk_len != 0u) {
+            packing.next = emit(line, packing.chunk_start, packing.chunk_len, packing.next, packing.end);
+        }
+        units_end = min(packing.next, packing.end);
     }
     // The slots left stay empty: `sort_blocks` leaves a unit of no positions at once.
     let used = workgroupUniformLoad(&units_end);

@@ -43,8 +43,9 @@ fn thresholds(i: usize) -> [(SortKey, Threshold); 3] {
 fn the_bitonic_plan_made_on_the_gpu_equals_the_cpu_plan() {
     on_every_gpu(|gpu| {
         let (threshold_kernel, plan_kernel) = (IntervalsKernel::new(gpu), PlanKernel::new(gpu));
-        // Lines longer than the kernel's 256 invocations too: chunks of several positions.
-        let sizes = AWKWARD_SIZES.iter().chain(&[(700, 3), (2, 513), (1031, 1)]);
+        // Lines longer than the kernel's 256 invocations too: chunks of several positions; and
+        // longer than a round of its packing (2048 positions), ending within one and at one's end.
+        let sizes = AWKWARD_SIZES.iter().chain(&[(700, 3), (2, 513), (1031, 1), (4500, 1), (1, 4096)]);
         for (i, &(w, h)) in sizes.enumerate() {
             let picture = random_image(w, h, 300 + i as u64);
             let texture = picture_texture(gpu, &picture, "test::picture");

@@ -196,7 +196,12 @@ impl PlanKernel {
                 compute_buffer(3, storage, false),
             ],
             "bitonic_plan",
-            Default::default(),
+            // Every workgroup word is written before it is read, and zeroing the round's starts
+            // in each workgroup slows the software GPUs.
+            wgpu::PipelineCompilationOptions {
+                zero_initialize_workgroup_memory: false,
+                ..Default::default()
+            },
         );
         PlanKernel { layout, pipeline }
     }
