@@ -75,7 +75,8 @@ pub fn check_map(
 }
 
 /// A texture of interval ids (`width` x `height`, [`INTERVAL_ID_FORMAT`]) that kernels can load,
-/// store to, and copies can fill.
+/// store to, and copies can fill. It can be rendered to as well, only so that wgpu clears it
+/// before its first use in one render pass rather than in copies of half a megabyte.
 pub fn interval_id_texture(gpu: &Gpu, width: u32, height: u32, label: &str) -> wgpu::Texture {
     crate::gpu::texture::create_texture_2d(
         gpu,
@@ -83,6 +84,7 @@ pub fn interval_id_texture(gpu: &Gpu, width: u32, height: u32, label: &str) -> w
         INTERVAL_ID_FORMAT,
         wgpu::TextureUsages::TEXTURE_BINDING
             | wgpu::TextureUsages::STORAGE_BINDING
+            | wgpu::TextureUsages::RENDER_ATTACHMENT
             | wgpu::TextureUsages::COPY_SRC
             | wgpu::TextureUsages::COPY_DST,
         label,
