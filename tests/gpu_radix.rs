@@ -301,6 +301,9 @@ fn unwatched_sorts_make_their_last_state_at_once_within_intervals_or_not() {
                 let total = run.total_steps();
                 Driver::new(&run).submit_to(gpu, &mut run, total).unwrap();
                 assert_eq!(run.steps_done(), total, "{what}");
+                // Made at once, no step's count is left to wait for; step by step, the last
+                // batch's counts are never read.
+                assert_eq!(run.steps_collected() == total, line < 4097, "{what}: made at once");
                 let key = run.plan().key;
                 let model = match intervals {
                     Some(map) => sort_intervals_by(&input, map, |p| key.of(p)),

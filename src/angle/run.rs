@@ -144,6 +144,14 @@ impl SortRun for AngledRun {
         self.encode_scatter(encoder);
     }
 
+    fn encode_to_end(&mut self, encoder: &mut wgpu::CommandEncoder) -> bool {
+        let made = self.inner.encode_to_end(encoder);
+        if made {
+            self.encode_scatter(encoder);
+        }
+        made
+    }
+
     fn counters(&self) -> &SwapCounters {
         self.inner.counters()
     }

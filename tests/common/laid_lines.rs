@@ -197,6 +197,17 @@ pub fn check_all(gpu: &Gpu, kit: &Kit, case: &Case) {
     assert!(fixed_pixels_stay(&case.lines, &radix_lines, &case.map), "{}: radix moved padding", case.what);
     finals.push(("radix".into(), read_texture(gpu, run.state()).unwrap()));
 
+    // Nobody watching (a clip's frame): each line on the segmented sort, the last state made at
+    // once and scattered, every step counted done.
+    let radix = RadixSettings { device_sorted_lines: true, ..radix };
+    let mut run = case.start(gpu, kit, &kit.radix, RunSettings { radix, ..Default::default() });
+    let total = run.total_steps();
+    Driver::new(&run).submit_to(gpu, &mut run, total).unwrap();
+    assert_eq!(run.steps_done(), total, "{}: radix at once", case.what);
+    // Made at once, no step's count is left to wait for.
+    assert_eq!(run.steps_collected(), total, "{}: radix at once", case.what);
+    case.check_state(gpu, &run, &expected_lines, "radix at once");
+
     // The bitonic network, one stage per step: the model's stage (within the same map, so the
     // padding sorts as fixed pixels) after every stage, with exactly its exchanges.
     for (name, pipelines) in [("bitonic", &kit.bitonic), ("bitonic in blocks of 16", &kit.bitonic_16)] {
