@@ -183,7 +183,7 @@ fn print_passes(settings: &Settings, clip: &Path, frames: u64) -> anyhow::Result
     let watch = crate::media::ClipWatch { time_passes: true, quiet: true, ..Default::default() };
     let report = crate::media::sort_clip_watched(settings, clip, true, &watch)?;
     let Some(passes) = report.passes else {
-        println!("no pass times: the GPU has no timestamp queries");
+        println!("no pass times: the GPU has no timestamp queries, or they could not be read back");
         return Ok(());
     };
     let frames = frames.max(1) as f64;

@@ -105,7 +105,7 @@ impl RadixRun {
         let device = &gpu.device;
         let params = ParamsRing::new(gpu, std::mem::size_of::<RadixParams>(), STEP_RING, "radix::params");
         let counters = SwapCounters::new(gpu, STEP_RING, 1, "radix::moved");
-        let carried = match source {
+        let mut carried = match source {
             MapSource::Cpu(intervals) => CarriedIntervals::new(gpu, intervals),
             MapSource::Gpu(_, found) => {
                 let len = if found.axis == Axis::Rows { width } else { height };
@@ -127,7 +127,11 @@ impl RadixRun {
                 short.then(|| ImageSteps::new(pipelines, gpu, steps, segment_len, STEP_RING)).flatten()
             })
             .flatten();
-        // The view's own kernels keep their counts here (a placeholder when they do not run).
+        // The view's own kernels carry the ids through their passes (lines on the segmented
+        // sort read the map alone) and keep their counts here (a placeholder when they do not run).
+        if image.is_none() {
+            carried.carry(gpu);
+        }
         let counts =
             counts_buffer(gpu, if image.is_some() { 4 } else { tiling.counts(settings.digit_bits) * 4 });
         let bind_groups = bind_groups(gpu, &radix.layout, &pictures, &params, &counts, &counters, &carried);
@@ -344,7 +348,10 @@ impl SortRun for RadixRun {
         if own_kernels {
             self.counts = counts_buffer(gpu, self.tiling.counts(self.plan.digit_bits) * 4);
         }
-        if self.intervals.set(gpu, intervals) || own_kernels {
+        let replaced = self.intervals.set(gpu, intervals);
+        // The view's own kernels carry the ids through their passes: made now where they start.
+        let carried = self.image.is_none() && self.intervals.carry(gpu);
+        if replaced || carried || own_kernels {
             self.bind_groups = bind_groups(
                 gpu,
                 &self.layout,
