@@ -24,8 +24,8 @@
 //! 4. the sorts: [`algorithms`] (each algorithm's GPU passes; the device-wide radix sort is the
 //!    crate `wgpu-radix-sort`), [`angle`] (lines at any angle or along paths) and
 //!    [`intervals`] (the parts of each line that are sorted);
-//! 5. the GPU and pictures: [`gpu`], [`picture`], [`keys`], [`paths`], [`interrupt`] (Ctrl-C)
-//!    and [`progress`].
+//! 5. the GPU and pictures: [`gpu`], [`picture`], [`keys`], [`paths`], [`interrupt`] (Ctrl-C),
+//!    [`progress`] and [`cores`] (work shared over the CPU's cores).
 //!
 //! [`reference`](mod@reference), the CPU model and the tests' oracle, stands apart: only the tests
 //! and the benchmarks' check of their own output import it; of the algorithms it takes only the
@@ -46,6 +46,7 @@ pub mod app;
 pub mod bench;
 pub mod cli;
 pub mod controls;
+pub mod cores;
 pub mod engine;
 pub mod gpu;
 pub mod headless;

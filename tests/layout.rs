@@ -276,7 +276,7 @@ fn no_front_end_imports_another() {
 /// imports from its own layer (without circles) or from those below it, never from above.
 /// `reference`, the CPU model, stands apart: it may import the two lowest layers' plain data.
 const LAYERS: [(&str, &[&str]); 5] = [
-    ("the GPU and pictures", &["gpu", "picture", "keys", "paths", "interrupt", "progress"]),
+    ("the GPU and pictures", &["gpu", "picture", "keys", "paths", "interrupt", "progress", "cores"]),
     ("the sorts", &["intervals", "algorithms", "angle"]),
     ("the engine and what front ends share", &["engine", "lens", "record", "controls", "settings", "named"]),
     ("media", &["media"]),

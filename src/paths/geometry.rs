@@ -6,7 +6,7 @@
 use super::{Centre, Path, PathKind};
 
 /// One pixel's place relative to the centre, in 1/256 pixel.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Offset {
     dx: i64,
     dy: i64,
@@ -17,14 +17,15 @@ impl Offset {
         Offset { dx: (2 * i64::from(x) + 1) * 128 - centre.x, dy: (2 * i64::from(y) + 1) * 128 - centre.y }
     }
 
-    /// The squared distance, in 1/256² pixel.
-    fn squared(self) -> u128 {
-        (i128::from(self.dx) * i128::from(self.dx) + i128::from(self.dy) * i128::from(self.dy)) as u128
+    /// The squared distance, in 1/256² pixel. Offsets stay within (MAX_CENTRE + the largest
+    /// texture side) x 256 < 2^29, so squares, their sums and the cross products below fit 64 bits.
+    fn squared(self) -> u64 {
+        (self.dx * self.dx + self.dy * self.dy) as u64
     }
 
     /// The ring it lies on: floor of its distance in pixels.
     fn ring(self) -> u64 {
-        (isqrt(self.squared()) / 256) as u64
+        isqrt(self.squared()) / 256
     }
 
     /// 0 for angles in [0, π) from +x towards +y, 1 for [π, 2π); the centre itself is 0.
@@ -44,8 +45,7 @@ impl Offset {
         self.half().cmp(&other.half()).then_with(|| {
             // Within a half turn, a comes first when b lies counter-clockwise... in screen terms,
             // further towards +y: their cross product is positive.
-            let cross =
-                i128::from(self.dx) * i128::from(other.dy) - i128::from(self.dy) * i128::from(other.dx);
+            let cross = self.dx * other.dy - self.dy * other.dx;
             0.cmp(&cross)
         })
     }
@@ -84,11 +84,11 @@ impl Offset {
 }
 
 /// The largest integer whose square is at most `n`.
-fn isqrt(n: u128) -> u128 {
+fn isqrt(n: u64) -> u64 {
     if n < 2 {
         return n;
     }
-    let mut x = (n as f64).sqrt() as u128;
+    let mut x = (n as f64).sqrt() as u64;
     while x * x > n {
         x -= 1;
     }
@@ -118,15 +118,18 @@ pub fn ray_count(path: &Path, (width, height): (u32, u32)) -> u32 {
 /// indices) in order, empty lines left out; every pixel on exactly one line. Rings come from
 /// the centre outward, rays by angle from 0; spiral and Hilbert are one line.
 pub fn lines(path: &Path, (width, height): (u32, u32)) -> Vec<Vec<u32>> {
+    let (pixels, w) = (width as usize * height as usize, width as usize);
     let offsets: Vec<Offset> =
-        (0..width * height).map(|i| Offset::of(i % width, i / width, path.centre)).collect();
+        crate::cores::map(pixels, |i| Offset::of((i % w) as u32, (i / w) as u32, path.centre));
     let at = |i: &u32| offsets[*i as usize];
     match path.kind {
         PathKind::Rings | PathKind::Spiral => {
-            let rings: Vec<u64> = offsets.iter().map(|o| o.ring()).collect();
-            // Each ring by angle, then distance; a stable sort keeps the picture's order last.
+            let rings: Vec<u64> = crate::cores::map(pixels, |i| offsets[i].ring());
+            // Each ring by angle, then distance, then the picture's order.
             let lines = bucketed(&rings, |line| {
-                line.sort_by(|a, b| at(a).by_angle(at(b)).then(at(a).squared().cmp(&at(b).squared())))
+                line.sort_unstable_by(|a, b| {
+                    at(a).by_angle(at(b)).then(at(a).squared().cmp(&at(b).squared())).then(a.cmp(b))
+                })
             });
             if path.kind == PathKind::Spiral {
                 return vec![lines.concat()];
@@ -135,10 +138,12 @@ pub fn lines(path: &Path, (width, height): (u32, u32)) -> Vec<Vec<u32>> {
         }
         PathKind::Rays => {
             let n = u64::from(ray_count(path, (width, height)));
-            let rays: Vec<u64> = offsets.iter().map(|o| o.ray(n)).collect();
+            let rays: Vec<u64> = crate::cores::map(pixels, |i| offsets[i].ray(n));
             // Each ray outward, then by angle; the picture's order last.
             bucketed(&rays, |line| {
-                line.sort_by(|a, b| at(a).squared().cmp(&at(b).squared()).then_with(|| at(a).by_angle(at(b))))
+                line.sort_unstable_by(|a, b| {
+                    at(a).squared().cmp(&at(b).squared()).then_with(|| at(a).by_angle(at(b))).then(a.cmp(b))
+                })
             })
         }
         PathKind::Hilbert => {
@@ -156,9 +161,9 @@ pub fn lines(path: &Path, (width, height): (u32, u32)) -> Vec<Vec<u32>> {
 }
 
 /// The pixels grouped into lines by `keys` (one per pixel, row-major), lines in key order, each
-/// line's pixels in the picture's order and then ordered by `order` (a stable sort keeps the
-/// picture's order among equals): a counting sort, so the comparisons stay within lines.
-fn bucketed(keys: &[u64], mut order: impl FnMut(&mut [u32])) -> Vec<Vec<u32>> {
+/// line's pixels in the picture's order and then ordered by `order`: a counting sort, so the comparisons stay within lines, and
+/// the lines ordered on every core.
+fn bucketed(keys: &[u64], order: impl Fn(&mut [u32]) + Sync) -> Vec<Vec<u32>> {
     let (Some(&low), Some(&high)) = (keys.iter().min(), keys.iter().max()) else { return Vec::new() };
     let mut counts = vec![0u32; (high - low + 1) as usize];
     for &key in keys {
@@ -173,9 +178,11 @@ fn bucketed(keys: &[u64], mut order: impl FnMut(&mut [u32])) -> Vec<Vec<u32>> {
     for (pixel, &key) in keys.iter().enumerate() {
         lines[line_of[(key - low) as usize] as usize].push(pixel as u32);
     }
-    for line in &mut lines {
-        order(line);
-    }
+    crate::cores::for_each_share(&mut lines, 1 << 15, Vec::len, |_, share| {
+        for line in share {
+            order(line);
+        }
+    });
     lines
 }
 

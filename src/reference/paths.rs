@@ -226,6 +226,17 @@ mod tests {
         assert_eq!(checked, SIZES.len() * 7 * 10);
     }
 
+    /// A picture large enough that the lines are laid out on several cores, where there are.
+    #[test]
+    fn lines_laid_out_on_every_core_follow_the_definition() {
+        let size = (521, 300);
+        let centre = Centre::at(150.3, 170.8).unwrap();
+        for kind in [PathKind::Rings, PathKind::Rays] {
+            let path = Path { kind, centre, rays: None };
+            assert_eq!(geometry::lines(&path, size), lines(&path, size), "{path} on {size:?}");
+        }
+    }
+
     #[test]
     fn ties_follow_the_documented_rules() {
         // 4 rays around the middle of a 4x4 picture (a pixel corner): (3, 3) lies on the
