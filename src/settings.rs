@@ -19,6 +19,9 @@ pub struct Settings {
     pub mask: Option<PathBuf>,
     /// The algorithm.
     pub algorithm: Algorithm,
+    /// Whether the algorithm was asked for (rather than the default): frames made by another
+    /// then say so.
+    pub algorithm_given: bool,
     /// Key, order, and the axis of the direction (rows for an angle, whose lines are sorted as
     /// rows of their line space).
     pub options: SortOptions,

@@ -44,7 +44,8 @@ impl Algorithm {
         [Algorithm::OddEven, Algorithm::Bubble, Algorithm::Radix, Algorithm::Bitonic];
 
     /// The algorithm when none is chosen: odd-even for a picture (the one to watch), bitonic
-    /// for the frames of a clip or a live source (the fastest: each frame is sorted to the end).
+    /// for the frames of a clip or a live source (whose frames sorted to their end radix makes:
+    /// `engine::plan::fastest_end`).
     pub fn default_for(frames: bool) -> Algorithm {
         if frames { Algorithm::Bitonic } else { Algorithm::default() }
     }

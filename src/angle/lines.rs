@@ -166,6 +166,16 @@ impl Lines {
         }
     }
 
+    /// The length of the lines the algorithms sort in a picture of `size`: its rows or
+    /// columns, or line space's rows (a path's longest line).
+    pub fn line_len(&self, (width, height): (u32, u32)) -> u32 {
+        match self {
+            Lines::Axis(Axis::Rows) => width,
+            Lines::Axis(Axis::Columns) => height,
+            Lines::Laid(space) => space.size().0,
+        }
+    }
+
     /// `options` with the axis the algorithms sort along.
     pub fn sort_options(&self, options: SortOptions) -> SortOptions {
         SortOptions { axis: self.sorted_axis(), ..options }

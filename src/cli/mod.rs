@@ -152,7 +152,8 @@ pub struct Cli {
     #[arg(long, value_name = "N", alias = "passes")]
     pub steps: Option<u32>,
 
-    /// Sorting algorithm [default: odd-even; bitonic, the fastest, for a clip].
+    /// Sorting algorithm [default: odd-even; bitonic for a clip]. A clip's frames sorted to their
+    /// end are the same with every algorithm and are made by radix, the fastest way there.
     #[arg(long, value_enum)]
     pub algorithm: Option<Algorithm>,
 

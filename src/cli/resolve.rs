@@ -18,6 +18,7 @@ impl Cli {
             image: self.image.clone(),
             mask: self.mask.clone(),
             algorithm: self.algorithm(),
+            algorithm_given: self.algorithm.is_some(),
             options: self.sort_options(),
             direction: self.direction(),
             path: self.path.map(|kind| crate::paths::PathChoice {

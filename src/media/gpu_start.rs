@@ -39,15 +39,15 @@ impl Sorter<'_> {
                 (Axis::Rows, space.size(), space.has_padding())
             }
         };
-        let line_len = if axis == Axis::Rows { sorted_size.0 } else { sorted_size.1 };
+        let line_len = self.lines.line_len((width, height));
         let eligible = (rule != IntervalRule::Whole || mask.is_some() || padded)
             && mask.is_none_or(|m| m.dimensions() == (width, height))
-            && self.lines.check(s.algorithm, s.options, &s.run, None).is_ok();
+            && self.lines.check(self.algorithm, s.options, &self.run, None).is_ok();
         let intervals = FoundIntervals::new(rule, axis);
         let fits = intervals.fits(line_len)
-            && match self.engine.pipelines(s.algorithm) {
+            && match self.engine.pipelines(self.algorithm) {
                 Pipelines::Radix(_) => {
-                    let radix = s.run.radix;
+                    let radix = self.run.radix;
                     let options = self.lines.sort_options(s.options);
                     let (w, h) = sorted_size;
                     s.steps.is_none()
@@ -67,7 +67,7 @@ impl Sorter<'_> {
     /// no intervals are asked for, along rows, columns or lines at an angle (gathered on the GPU).
     pub(crate) fn whole_lines_from_texture(&self) -> bool {
         let s = self.settings;
-        !s.uses_intervals() && self.lines.check(s.algorithm, s.options, &s.run, None).is_ok()
+        !s.uses_intervals() && self.lines.check(self.algorithm, s.options, &self.run, None).is_ok()
     }
 
     /// Starts sorting `picture` within the intervals the GPU finds from it (`intervals`, where
@@ -86,7 +86,7 @@ impl Sorter<'_> {
         let request = StartRequest::of(picture, self.settings.options).settings(settings).intervals(source);
         let run = self
             .engine
-            .start_exactly(&self.lines, self.settings.algorithm, request)
+            .start_exactly(&self.lines, self.algorithm, request)
             .expect("gpu_intervals and whole_lines_from_texture checked that the run can start");
         let notice = run.notice().map(str::to_string);
         (run, notice)

@@ -213,7 +213,7 @@ pub fn sort_clip_watched(
     };
     let engine = crate::engine::Engine::new(std::sync::Arc::new(gpu));
     let gpu = engine.gpu();
-    let sorter = Sorter::new(&engine, settings, lines);
+    let (sorter, end_note) = Sorter::for_frames(&engine, settings, lines, size);
     let (audio, audio_words, audio_note) = match (&target, &info.audio) {
         (ClipTarget::Video(_), Some(codec)) => {
             let (args, note) =
@@ -241,7 +241,9 @@ pub fn sort_clip_watched(
         }
     }
     for note in
-        [audio_note.as_ref(), video_args.as_ref().and_then(|(_, note)| note.as_ref())].into_iter().flatten()
+        [audio_note.as_ref(), video_args.as_ref().and_then(|(_, note)| note.as_ref()), end_note.as_ref()]
+            .into_iter()
+            .flatten()
     {
         eprintln!("{note}");
     }

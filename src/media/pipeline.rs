@@ -70,7 +70,7 @@ pub(super) fn pipeline(
         if live { 1 } else { std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, most) };
     // Each prepared frame holds its textures on the GPU: a few wait, not the whole clip.
     let (prepared_in, prepared) = mpsc::sync_channel::<(usize, Prepared)>(if live { 0 } else { workers });
-    let run_settings = if settings.steps.is_none() { settings.unwatched_run() } else { settings.run };
+    let run_settings = sorter.run;
     // Shared by the workers; dropped with the last of them, which ends a clip's decoder too.
     let (feed, source): (Arc<dyn Feed>, _) = match incoming {
         Incoming::Clip(source) => (Arc::new(ClipFeed::new(decoded)), Some(source)),

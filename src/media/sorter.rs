@@ -2,8 +2,8 @@
 //! live source) start with: the engine, the settings and the lines through the picture, with
 //! the intervals the settings ask for, checked before any GPU work.
 
-use crate::algorithms::SortRun;
 use crate::algorithms::request::StartRequest;
+use crate::algorithms::{Algorithm, RunSettings, SortRun};
 use crate::angle::Lines;
 use crate::engine::Engine;
 use crate::gpu::Gpu;
@@ -18,6 +18,11 @@ pub struct Sorter<'a> {
     pub(crate) gpu: &'a Gpu,
     pub(crate) settings: &'a Settings,
     pub(crate) lines: Lines,
+    /// The algorithm runs start with: the one asked for, or for frames sorted to their end the
+    /// one that makes that end fastest ([`crate::engine::plan::fastest_end`]).
+    pub(crate) algorithm: Algorithm,
+    /// The settings runs start with.
+    pub(crate) run: RunSettings,
     /// The clip's mask on the GPU, uploaded when a frame first needs it.
     pub(super) gpu_mask: std::sync::OnceLock<crate::algorithms::gpu_mask::GpuMask>,
 }
@@ -25,7 +30,33 @@ pub struct Sorter<'a> {
 impl<'a> Sorter<'a> {
     /// Sorts with the settings on `engine`, along `lines`.
     pub fn new(engine: &'a Engine, settings: &'a Settings, lines: Lines) -> Self {
-        Sorter { engine, gpu: engine.gpu(), settings, lines, gpu_mask: Default::default() }
+        let (algorithm, run) = (settings.algorithm, settings.run);
+        Sorter { engine, gpu: engine.gpu(), settings, lines, algorithm, run, gpu_mask: Default::default() }
+    }
+
+    /// Sorts the frames of a clip or a live source of `size` with the settings: to their end
+    /// nobody watching the steps, by the fastest way there (with the note saying so where that is
+    /// another algorithm than the one asked for), or `--steps` steps of the algorithm.
+    pub fn for_frames(
+        engine: &'a Engine,
+        settings: &'a Settings,
+        lines: Lines,
+        size: (u32, u32),
+    ) -> (Self, Option<String>) {
+        let mut sorter = Sorter::new(engine, settings, lines);
+        if settings.steps.is_some() {
+            return (sorter, None);
+        }
+        let asked = (settings.algorithm, settings.unwatched_run());
+        let (algorithm, run, note) = crate::engine::plan::fastest_end(
+            &sorter.lines,
+            asked,
+            settings.options,
+            size,
+            settings.uses_intervals(),
+        );
+        (sorter.algorithm, sorter.run) = (algorithm, run);
+        (sorter, note.filter(|_| settings.algorithm_given))
     }
 
     /// The intervals the settings ask for, computed from the picture to be sorted along its
@@ -44,7 +75,7 @@ impl<'a> Sorter<'a> {
     /// `intervals`, once checked that the algorithm can sort within them along the lines.
     pub fn checked(&self, intervals: Option<IntervalMap>) -> anyhow::Result<Option<IntervalMap>> {
         let s = self.settings;
-        self.lines.check(s.algorithm, s.options, &s.run, intervals.as_ref())?;
+        self.lines.check(self.algorithm, s.options, &self.run, intervals.as_ref())?;
         Ok(intervals)
     }
 
@@ -61,7 +92,7 @@ impl<'a> Sorter<'a> {
         let request = StartRequest::new(picture, s.options).settings(settings).within(intervals);
         // interval_map checked that the algorithm can sort along the lines within the
         // intervals, so the engine follows them as asked and has no notice of its own.
-        let started = self.engine.start(&self.lines, s.algorithm, request);
+        let started = self.engine.start(&self.lines, self.algorithm, request);
         let notice = started.notice.or_else(|| started.run.notice().map(str::to_string));
         (started.run, notice)
     }

@@ -16,6 +16,9 @@ use shadersort::picture::yuv::{Matrix, Yuv420Size, to_rgba, to_yuv420};
 use shadersort::reference::{stable_sort, stable_sort_within};
 use std::path::Path;
 
+/// What a clip sorted to its end by an algorithm other than radix notes: radix made its frames.
+const FASTEST_END: &str = "radix gets there fastest and makes them";
+
 /// Each algorithm sorts every frame of a clip with sound, and of a one-frame clip, to a
 /// lossless video whose frames equal the CPU model's exactly; the sound is copied (its samples
 /// equal the clip's, bit for bit) and the frame count and rate kept. Runs within a threshold
@@ -35,8 +38,10 @@ fn every_frame_of_a_clip_sorts_exactly_with_every_algorithm() {
     assert!(sorted.iter().zip(&input).all(|(s, i)| s != i), "sorting must change every frame");
     for algorithm in ["radix", "bitonic"] {
         let out = dir.path().join(format!("{algorithm}.mkv"));
-        let (stdout, _) =
+        let (stdout, stderr) =
             assert_succeeds(&[arg(&clip), "--algorithm", algorithm, "--lossless", "--out", arg(&out)], &[]);
+        // Sorted to their end, bitonic's frames are made by radix, which says so.
+        assert_eq!(stderr.contains(FASTEST_END), algorithm == "bitonic", "{algorithm}: {stderr}");
         assert!(
             stdout.contains("sorted 31 frames of 37x23 at 30.000 fps") && stdout.contains("audio copied"),
             "{stdout}"
@@ -54,8 +59,17 @@ fn every_frame_of_a_clip_sorts_exactly_with_every_algorithm() {
     let one = frames_of(&still, (9, 5));
     for algorithm in ["odd-even", "bubble"] {
         let out = dir.path().join(format!("{algorithm}.mkv"));
-        assert_succeeds(&[arg(&still), "--algorithm", algorithm, "--lossless", "--out", arg(&out)], &[]);
+        let (_, stderr) =
+            assert_succeeds(&[arg(&still), "--algorithm", algorithm, "--lossless", "--out", arg(&out)], &[]);
+        assert!(stderr.contains(FASTEST_END), "{algorithm}: {stderr}");
         assert_frames_equal(&frames_of(&out, (9, 5)), &[stable_sort(&one[0], &rows)], algorithm);
+        // Its own steps, as many as it takes: the same frame, and no note.
+        let steps = dir.path().join(format!("{algorithm}-steps.mkv"));
+        let args =
+            [arg(&still), "--algorithm", algorithm, "--steps", "9", "--lossless", "--out", arg(&steps)];
+        let (_, stderr) = assert_succeeds(&args, &[]);
+        assert!(!stderr.contains(FASTEST_END), "{algorithm} with --steps: {stderr}");
+        assert_frames_equal(&frames_of(&steps, (9, 5)), &[stable_sort(&one[0], &rows)], algorithm);
     }
     let columns = SortOptions { key: SortKey::Hue, descending: true, axis: Axis::Columns };
     let threshold = IntervalSettings {
@@ -84,7 +98,9 @@ fn every_frame_of_a_clip_sorts_exactly_with_every_algorithm() {
         args.extend(flags);
         args.extend(algorithm.map(|a| ["--algorithm", a]).into_iter().flatten());
         args.extend(["--threshold", "0.2..0.7", "--out", arg(&out)]);
-        let (stdout, _) = assert_succeeds(&args, &[("WGPU_BACKEND", backend)]);
+        let (stdout, stderr) = assert_succeeds(&args, &[("WGPU_BACKEND", backend)]);
+        // Nobody asked for bitonic, so nothing says that radix made its frames.
+        assert!(!stderr.contains(FASTEST_END), "{stderr}");
         let with = format!("with {}", algorithm.unwrap_or("bitonic"));
         assert!(stdout.contains("audio not kept") && stdout.contains(&with), "{stdout}");
         let what = format!("threshold intervals on {backend} with {with}");

@@ -157,7 +157,10 @@ pub fn record(
     let lines = crate::angle::Lines::of(settings.route(), size, device_side)?;
     let engine = crate::engine::Engine::new(std::sync::Arc::new(gpu));
     let gpu = engine.gpu();
-    let sorter = Sorter::new(&engine, settings, lines);
+    let (sorter, end_note) = Sorter::for_frames(&engine, settings, lines, size);
+    if let Some(note) = end_note {
+        eprintln!("{note}");
+    }
     let spec = EncodeSpec {
         size,
         rate: info.rate,

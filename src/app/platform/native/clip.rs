@@ -223,6 +223,7 @@ impl ClipPlayer for WindowClip {
             image: Some(self.reader.path().to_path_buf()),
             mask: s.mask.as_ref().map(|m| m.path.clone()),
             algorithm: s.choice.algorithm,
+            algorithm_given: true,
             options: s.options(),
             direction: s.lines.route().angle().unwrap_or_default(),
             path: match s.lines.route() {
