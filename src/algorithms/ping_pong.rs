@@ -2,6 +2,7 @@
 //! in turn (the state after `k` steps lives in texture `k % 2`).
 
 use crate::gpu::Gpu;
+use crate::gpu::recycle::Recycled;
 use crate::gpu::texture::{copy_picture, create_picture_texture, picture_texture};
 use image::RgbaImage;
 
@@ -28,7 +29,9 @@ impl StartPicture<'_> {
 /// Input and ping-pong textures of one run.
 pub struct PingPong {
     input: wgpu::Texture,
-    textures: [wgpu::Texture; 2],
+    /// The states, taken from the last runs' of this size where there are (the input is copied
+    /// into the first and every step writes all of the other).
+    textures: [Recycled<(u32, u32), wgpu::Texture>; 2],
     views: [wgpu::TextureView; 2],
 }
 
@@ -46,8 +49,10 @@ impl PingPong {
             StartPicture::Image(picture) => picture_texture(gpu, picture, &format!("{label}::input")),
             StartPicture::Texture(texture) => texture,
         };
-        let textures =
-            [0, 1].map(|i| create_picture_texture(gpu, width, height, &format!("{label}::state[{i}]")));
+        let textures = [0, 1].map(|i| {
+            let make = || Some(create_picture_texture(gpu, width, height, &format!("{label}::state[{i}]")));
+            gpu.picture_spares.take((width, height), make).expect("made where there is no spare")
+        });
         let views = textures.each_ref().map(|t| t.create_view(&Default::default()));
         let ping_pong = PingPong { input, textures, views };
         let mut encoder = gpu

@@ -66,6 +66,8 @@ pub struct Gpu {
     /// The pipeline cache kept on disk, where the backend has one.
     #[cfg(not(target_arch = "wasm32"))]
     disk_cache: Option<super::pipeline_cache::DiskCache>,
+    /// Picture textures of runs gone, by size, for the next run's states.
+    pub(crate) picture_spares: super::recycle::Recycler<(u32, u32), wgpu::Texture>,
 }
 
 /// Keeps a process that opens no window from asking for a display: on Linux, Mesa's Vulkan
@@ -226,6 +228,7 @@ impl Gpu {
             pipeline_cache,
             #[cfg(not(target_arch = "wasm32"))]
             disk_cache,
+            picture_spares: Default::default(),
         }
     }
 

@@ -6,6 +6,7 @@
 //! - [`texture`]: `Rgba8Uint` picture textures and their upload.
 //! - [`readback`]: textures and buffers back to the CPU, row padding handled once.
 //! - [`readbacks`]: read-backs a frame never waits for, picked up by a later frame.
+//! - [`recycle`]: large buffers kept for the next run of the same size.
 //! - [`bindings`]: the bind-group layout entries several kernel families declare alike.
 //! - [`completions`]: when submitted work finished, seen without waiting.
 //! - [`kernel`]: a compute kernel's bind group and pipeline layouts, and its compute pipelines.
@@ -23,6 +24,7 @@ pub mod pass_clock;
 pub mod pipeline_cache;
 pub mod readback;
 pub mod readbacks;
+pub mod recycle;
 pub mod shaders;
 pub mod texture;
 pub mod timing;

@@ -22,6 +22,7 @@ use crate::algorithms::swap_counters::SwapCounters;
 use crate::gpu::Gpu;
 use crate::gpu::bindings::{compute_buffer, storage_target, uint_texture};
 use crate::gpu::kernel::{bind_group, compute_pipeline, encode_dispatch_at, kernel_layouts};
+use crate::gpu::recycle::{Recycled, Recycler};
 use crate::gpu::shaders::RADIX_IMAGE_PROGRAM;
 use crate::gpu::texture::PICTURE_FORMAT;
 use crate::keys::radix_key::RadixKey;
@@ -81,12 +82,23 @@ impl ImageStepParams {
 }
 
 /// The gather and place pipelines and the segmented sorter (with the device-wide sorter
-/// inside), built once per device (on the first run that sorts this way).
+/// inside), built once per device (on the first run that sorts this way), and the buffers of
+/// runs gone, for the next of the same size (a clip's frames).
 pub struct ImagePipelines {
     layout: wgpu::BindGroupLayout,
     gather: wgpu::ComputePipeline,
     place: wgpu::ComputePipeline,
     sorter: SegmentedSorter,
+    buffers: Recycler<(u32, u32), StepBuffers>,
+}
+
+/// The buffers one picture's steps use, by (pixels, segment length): every entry is written
+/// before it is read in a step from the input, so a run may take the last one's.
+struct StepBuffers {
+    keys: wgpu::Buffer,
+    positions: wgpu::Buffer,
+    placed: wgpu::Buffer,
+    scratch: SegmentScratch,
 }
 
 impl ImagePipelines {
@@ -119,6 +131,7 @@ impl ImagePipelines {
             layout,
             sorter: SegmentedSorter::with_sorter(device, RadixSorter::new(device))
                 .expect("WebGPU's least workgroup memory holds the segmented sort's smallest block"),
+            buffers: Recycler::default(),
         }
     }
 
@@ -138,9 +151,7 @@ pub struct ImageSteps {
     pipelines: Arc<ImagePipelines>,
     device: wgpu::Device,
     params: ParamsRing,
-    keys: wgpu::Buffer,
-    positions: wgpu::Buffer,
-    scratch: SegmentScratch,
+    buffers: Recycled<(u32, u32), StepBuffers>,
     /// Pixels sorted as one: a line, or the whole picture.
     segment_len: u32,
     /// Group `d` writes the state texture `d`.
@@ -167,17 +178,24 @@ impl ImageSteps {
             return None;
         }
         let device = &gpu.device;
-        let scratch = pipelines.sorter.scratch(device, len, segment_len, true).ok()?;
-        let buffer = |label: &str| {
-            device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some(label),
-                size: u64::from(len.max(1)) * 4,
-                usage: wgpu::BufferUsages::STORAGE,
-                mapped_at_creation: false,
+        let make = || -> Option<StepBuffers> {
+            let scratch = pipelines.sorter.scratch(device, len, segment_len, true).ok()?;
+            let buffer = |label: &str| {
+                device.create_buffer(&wgpu::BufferDescriptor {
+                    label: Some(label),
+                    size: u64::from(len.max(1)) * 4,
+                    usage: wgpu::BufferUsages::STORAGE,
+                    mapped_at_creation: false,
+                })
+            };
+            Some(StepBuffers {
+                keys: buffer("radix_image::keys"),
+                positions: buffer("radix_image::positions"),
+                placed: buffer("radix_image::placed"),
+                scratch,
             })
         };
-        let (keys, positions, placed) =
-            (buffer("radix_image::keys"), buffer("radix_image::positions"), buffer("radix_image::placed"));
+        let buffers = pipelines.buffers.take((len, segment_len), make)?;
         let params =
             ParamsRing::new(gpu, std::mem::size_of::<ImageStepParams>(), slots, "radix_image::params");
         let input = pictures.input().create_view(&Default::default());
@@ -191,9 +209,9 @@ impl ImageSteps {
                     params.binding(),
                     counters.binding(),
                     wgpu::BindingResource::TextureView(pictures.view(d)),
-                    keys.as_entire_binding(),
-                    positions.as_entire_binding(),
-                    placed.as_entire_binding(),
+                    buffers.keys.as_entire_binding(),
+                    buffers.positions.as_entire_binding(),
+                    buffers.placed.as_entire_binding(),
                     wgpu::BindingResource::TextureView(intervals),
                 ],
             )
@@ -204,9 +222,7 @@ impl ImageSteps {
             pipelines,
             device: device.clone(),
             params,
-            keys,
-            positions,
-            scratch,
+            buffers,
             segment_len,
             bind_groups,
             len,
@@ -235,10 +251,10 @@ impl ImageSteps {
         let offsets = [offset, counter_offset];
         let gather = &self.pipelines.gather;
         encode_dispatch_at(encoder, "radix_image::gather", gather, bind_group, &offsets, [x, y, 1]);
-        let job = SortJob::pairs(&self.keys, &self.positions, self.len);
+        let job = SortJob::pairs(&self.buffers.keys, &self.buffers.positions, self.len);
         self.pipelines
             .sorter
-            .record(&self.device, encoder, &job, self.segment_len, &self.scratch)
+            .record(&self.device, encoder, &job, self.segment_len, &self.buffers.scratch)
             .expect("the scratch holds the picture in these segments");
         let place = &self.pipelines.place;
         encode_dispatch_at(encoder, "radix_image::place", place, bind_group, &offsets, [x, y, 1]);
