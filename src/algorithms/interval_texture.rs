@@ -8,6 +8,7 @@
 //! size needs it.
 
 use crate::gpu::Gpu;
+use crate::gpu::recycle::Recycled;
 use crate::intervals::IntervalMap;
 use crate::keys::options::Axis;
 
@@ -97,6 +98,9 @@ pub struct IntervalTexture {
     view: wgpu::TextureView,
     enabled: bool,
     label: String,
+    /// Where the texture came from the last runs' (a map written on the GPU), held until it
+    /// is replaced or the map dropped, then given back.
+    spare: Option<Recycled<(u32, u32), wgpu::Texture>>,
 }
 
 impl IntervalTexture {
@@ -105,17 +109,20 @@ impl IntervalTexture {
         let (width, height) = intervals.map_or((1, 1), |r| (r.width(), r.height()));
         let texture = interval_id_texture(gpu, width, height, label);
         let view = texture.create_view(&Default::default());
-        let mut interval_texture = IntervalTexture { texture, view, enabled: false, label: label.into() };
+        let mut interval_texture =
+            IntervalTexture { texture, view, enabled: false, label: label.into(), spare: None };
         interval_texture.set(gpu, intervals);
         interval_texture
     }
 
-    /// A map of `width` x `height` whose ids a kernel writes (`found_intervals`) before any step
-    /// reads them.
+    /// A map of `width` x `height` whose ids a kernel writes (`found_intervals`, every texel)
+    /// before any step reads them, so the last runs' texture of that size will do.
     pub fn written_on_gpu(gpu: &Gpu, width: u32, height: u32, label: &str) -> Self {
-        let texture = interval_id_texture(gpu, width, height, label);
+        let make = || Some(interval_id_texture(gpu, width, height, label));
+        let spare = gpu.interval_spares.take((width, height), make).expect("made where there is no spare");
+        let texture = (*spare).clone();
         let view = texture.create_view(&Default::default());
-        IntervalTexture { texture, view, enabled: true, label: label.into() }
+        IntervalTexture { texture, view, enabled: true, label: label.into(), spare: Some(spare) }
     }
 
     /// Makes `intervals` the map (`None`: none, every line one interval), uploading it into the
@@ -128,6 +135,7 @@ impl IntervalTexture {
         let replaced =
             (self.texture.width(), self.texture.height()) != (intervals.width(), intervals.height());
         if replaced {
+            self.spare = None;
             self.texture = interval_id_texture(gpu, intervals.width(), intervals.height(), &self.label);
             self.view = self.texture.create_view(&Default::default());
         }

@@ -19,6 +19,7 @@ use crate::algorithms::step_ledger::StepLedger;
 use crate::algorithms::swap_counters::SwapCounters;
 use crate::algorithms::{Pipelines, SortRun};
 use crate::gpu::Gpu;
+use crate::gpu::recycle::Recycled;
 use crate::intervals::IntervalMap;
 use crate::keys::options::{Axis, Scope, SortOptions};
 use std::sync::Arc;
@@ -29,6 +30,9 @@ const MAX_BINDINGS: usize = 4;
 /// One picture sorted along the lines of a [`LineSpace`].
 pub struct AngledRun {
     inner: Box<dyn SortRun>,
+    /// Line space gathered from the picture: the inner run's input, given back to the spares
+    /// with this run.
+    _lines: Recycled<(u32, u32), wgpu::Texture>,
     space: Arc<LineSpace>,
     device: wgpu::Device,
     scatter: LineScatter,
@@ -78,11 +82,13 @@ impl AngledRun {
                 MapSource::Gpu(kernel, FoundIntervals { axis: Axis::Rows, angled, ..found })
             }
         };
-        let lines = StartPicture::Texture(scatter.gather(gpu, &space, &picture));
+        let lines = scatter.gather(gpu, &space, &picture);
+        let start = StartPicture::Texture((*lines).clone());
         let inner =
-            pipelines.start(gpu, StartRequest { picture: lines, options, settings, intervals: source })?;
+            pipelines.start(gpu, StartRequest { picture: start, options, settings, intervals: source })?;
         let mut run = AngledRun {
             inner,
+            _lines: lines,
             places: tables.places,
             space,
             device: gpu.device.clone(),

@@ -9,6 +9,7 @@ use super::LineSpace;
 use crate::gpu::Gpu;
 use crate::gpu::bindings::{storage_target, uint_texture};
 use crate::gpu::kernel::{bind_group, compute_pipeline_on, encode_dispatch, kernel_layouts};
+use crate::gpu::recycle::Recycled;
 use crate::gpu::shaders::LINE_SCATTER_PROGRAM;
 use crate::gpu::texture::PICTURE_FORMAT;
 
@@ -100,14 +101,23 @@ impl LineScatter {
         })
     }
 
-    /// `picture` (a picture texture of the line space's picture size) gathered into a new
-    /// picture texture of line space, padding [`super::line_space::PADDING`]: the GPU twin of
-    /// [`LineSpace::gather`], encoded and submitted now.
-    pub fn gather(&self, gpu: &Gpu, space: &LineSpace, picture: &wgpu::Texture) -> wgpu::Texture {
+    /// `picture` (a picture texture of the line space's picture size) gathered into a picture
+    /// texture of line space (a last run's of that size, or a new one), padding
+    /// [`super::line_space::PADDING`]: the GPU twin of [`LineSpace::gather`], encoded and
+    /// submitted now.
+    pub fn gather(
+        &self,
+        gpu: &Gpu,
+        space: &LineSpace,
+        picture: &wgpu::Texture,
+    ) -> Recycled<(u32, u32), wgpu::Texture> {
         assert_eq!((picture.width(), picture.height()), space.picture_size(), "gather: another picture size");
         let size = space.size();
         let cells = space.tables(gpu).cells;
-        let lines = crate::gpu::texture::create_picture_texture(gpu, size.0, size.1, "line_gather::lines");
+        // Every texel is written, padding too, so the last run's texture of this size will do.
+        let make =
+            || Some(crate::gpu::texture::create_picture_texture(gpu, size.0, size.1, "line_gather::lines"));
+        let lines = gpu.picture_spares.take(size, make).expect("made where there is no spare");
         let binding = self.bind(&gpu.device, picture, &cells, &lines);
         let mut encoder = gpu
             .device

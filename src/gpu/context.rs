@@ -66,8 +66,10 @@ pub struct Gpu {
     /// The pipeline cache kept on disk, where the backend has one.
     #[cfg(not(target_arch = "wasm32"))]
     disk_cache: Option<super::pipeline_cache::DiskCache>,
-    /// Picture textures of runs gone, by size, for the next run's states.
+    /// Picture textures of runs gone, by size, for the next run's states and line space.
     pub(crate) picture_spares: super::recycle::Recycler<(u32, u32), wgpu::Texture>,
+    /// Interval id textures of runs gone, by size, for the next run's map written on the GPU.
+    pub(crate) interval_spares: super::recycle::Recycler<(u32, u32), wgpu::Texture>,
 }
 
 /// Keeps a process that opens no window from asking for a display: on Linux, Mesa's Vulkan
@@ -229,6 +231,7 @@ impl Gpu {
             #[cfg(not(target_arch = "wasm32"))]
             disk_cache,
             picture_spares: Default::default(),
+            interval_spares: Default::default(),
         }
     }
 
