@@ -80,9 +80,7 @@ fn open_window(settings: Settings) -> anyhow::Result<()> {
             settings.video.ffmpeg.as_deref(),
             settings.video.frame_rate,
         )?),
-        None => WindowSource::Picture(shadersort::picture::input::Picture::load_or_built_in(
-            settings.image.as_deref(),
-        )?),
+        None => WindowSource::Picture(settings.picture()?),
     };
     let (label, size) = match &source {
         // A live source's mask is fitted to its frames once they come.

@@ -7,6 +7,7 @@ use crate::angle::Angle;
 use crate::intervals::threshold::ThresholdSweep;
 use crate::intervals::{IntervalMode, IntervalSettings};
 use crate::keys::options::SortOptions;
+use crate::picture::input::{InputError, Picture};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -15,6 +16,8 @@ use std::time::Duration;
 pub struct Settings {
     /// The picture file; `None` for the built-in photograph.
     pub image: Option<PathBuf>,
+    /// A built-in input that teaches, and its size, instead of a picture (`--pattern`).
+    pub pattern: Option<(crate::picture::teaching::Pattern, (u32, u32))>,
     /// A mask file: white pixels may be sorted, black ones stay.
     pub mask: Option<PathBuf>,
     /// The algorithm.
@@ -77,6 +80,14 @@ impl Settings {
     /// The clip to sort frame by frame, if the input is one.
     pub fn clip(&self) -> Option<&std::path::Path> {
         self.image.as_deref().filter(|_| self.clip)
+    }
+
+    /// The picture to sort: the pattern asked for, the file, or the built-in photograph.
+    pub fn picture(&self) -> Result<Picture, InputError> {
+        match self.pattern {
+            Some((pattern, size)) => Ok(Picture::of_pattern(pattern, size, &self.options)),
+            None => Picture::load_or_built_in(self.image.as_deref()),
+        }
     }
 
     /// Whether the sort runs within intervals: an interval mode other than none, or a mask.

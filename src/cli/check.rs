@@ -298,3 +298,11 @@ pub(super) fn parse_hex_colour(s: &str) -> Result<[u8; 3], String> {
         _ => Err(format!("'{s}' is not a colour like 000000 or ff8800")),
     }
 }
+
+/// `WxH`, each side 1 to 16384: the size of `--pattern`'s picture.
+pub(super) fn parse_pattern_size(s: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("'{s}' is not a size: give WxH with sides from 1 to 16384, like 256x144");
+    let (w, h) = s.split_once(['x', 'X']).ok_or_else(bad)?;
+    let side = |t: &str| t.trim().parse::<u32>().ok().filter(|v| (1..=16384).contains(v));
+    Ok((side(w).ok_or_else(bad)?, side(h).ok_or_else(bad)?))
+}

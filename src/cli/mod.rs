@@ -22,7 +22,8 @@ use crate::keys::SortKey;
 use crate::keys::options::{Axis, Scope};
 use crate::keys::radix_key::DEFAULT_DIGIT_BITS;
 use check::{
-    parse_digit_bits, parse_fraction, parse_hex_colour, parse_hold, parse_positive_seconds, parse_sweep,
+    parse_digit_bits, parse_fraction, parse_hex_colour, parse_hold, parse_pattern_size,
+    parse_positive_seconds, parse_sweep,
 };
 use clap::Parser;
 use std::path::PathBuf;
@@ -43,6 +44,16 @@ pub struct Cli {
     /// a clip: a video ffmpeg reads, an animated GIF, a folder of frames or a pattern like
     /// shot-%05d.png (sorted into --out, or played sorted in the window).
     pub image: Option<PathBuf>,
+
+    /// Sort a built-in input that teaches instead of a picture, each line arranged for the key,
+    /// order and axis asked for: noise, sorted, reversed, few-distinct, nearly-sorted (1% of
+    /// the pairs swapped) or sawtooth.
+    #[arg(long, value_enum, value_name = "NAME", conflicts_with_all = ["image", "live", "camera"])]
+    pub pattern: Option<crate::picture::teaching::Pattern>,
+
+    /// The size of --pattern's picture, WxH [default: 256x144].
+    #[arg(long, value_name = "WxH", requires = "pattern", value_parser = parse_pattern_size)]
+    pub pattern_size: Option<(u32, u32)>,
 
     /// Sort without a window and write the result (or the state after --steps) to this PNG.
     /// For a clip: a video (the extension says the container: .mp4, .mkv, .webm, .mov, .gif,

@@ -11,12 +11,17 @@ use crate::keys::options::SortOptions;
 use crate::settings::RecordSettings;
 use crate::settings::{EncodeChoice, LiveInput, Settings, VideoSettings};
 
+/// The size of `--pattern`'s picture without `--pattern-size`: 16:9, small enough that odd-even's
+/// 256 passes a row can be watched.
+const DEFAULT_PATTERN_SIZE: (u32, u32) = (256, 144);
+
 impl Cli {
     /// The settings the front ends take (after [`Cli::check`]).
     pub fn settings(&self) -> Settings {
         Settings {
             image: self.image.clone(),
             mask: self.mask.clone(),
+            pattern: self.pattern.map(|p| (p, self.pattern_size.unwrap_or(DEFAULT_PATTERN_SIZE))),
             algorithm: self.algorithm(),
             algorithm_given: self.algorithm.is_some(),
             options: self.sort_options(),

@@ -160,6 +160,22 @@ impl Picture {
         Ok(Picture { has_alpha: colour.has_alpha(), pixels: decoded.to_rgba8(), name, label, note })
     }
 
+    /// The built-in input `pattern`, `size` pixels, its lines arranged for a sort by `options`
+    /// (the same picture every time).
+    pub fn of_pattern(
+        pattern: super::teaching::Pattern,
+        size: (u32, u32),
+        options: &crate::keys::options::SortOptions,
+    ) -> Self {
+        Picture {
+            pixels: pattern.picture(size, options, 1),
+            name: pattern.name().into(),
+            label: format!("the built-in input {} ({}x{})", pattern.name(), size.0, size.1),
+            has_alpha: false,
+            note: None,
+        }
+    }
+
     /// The file at `path`, or the built-in picture when there is none.
     pub fn load_or_built_in(path: Option<&Path>) -> Result<Self, InputError> {
         path.map_or_else(|| Ok(Self::built_in()), Self::load)

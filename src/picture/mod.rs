@@ -3,6 +3,7 @@
 //!
 //! - [`input`]: any supported file to RGBA8, the built-in default, size limits.
 //! - [`patterns`]: reproducible noise for tests and benchmarks.
+//! - [`teaching`]: the built-in inputs that show each algorithm's best and worst cases.
 //! - [`output`]: PNG pictures and GIF/APNG recordings written to a temporary file and renamed.
 //! - [`output_dir`]: folders of PNG frames written to a temporary folder and renamed.
 //! - [`png_fast`]: PNG with fast compression, its strips of rows compressed on every core.
@@ -18,4 +19,5 @@ pub mod output_dir;
 pub mod patterns;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod png_fast;
+pub mod teaching;
 pub mod yuv;

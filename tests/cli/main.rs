@@ -963,6 +963,7 @@ mod decoded;
 mod gif_frames;
 mod live;
 mod paths;
+mod patterns;
 #[path = "../common/ports.rs"]
 mod ports;
 mod quiet;
