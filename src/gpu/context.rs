@@ -66,6 +66,8 @@ pub struct Gpu {
     /// The pipeline cache kept on disk, where the backend has one.
     #[cfg(not(target_arch = "wasm32"))]
     disk_cache: Option<super::pipeline_cache::DiskCache>,
+    /// Whether what runs gone leave is kept for the next ones ([`Gpu::keep_spares`]).
+    spares_kept: Arc<std::sync::atomic::AtomicBool>,
     /// Picture textures of runs gone, by size, for the next run's states and line space.
     pub(crate) picture_spares: super::recycle::Recycler<(u32, u32), wgpu::Texture>,
     /// Interval id textures of runs gone, by size, for the next run's map written on the GPU.
@@ -220,6 +222,7 @@ impl Gpu {
         let pipeline_cache = disk_cache.as_ref().map(|disk| disk.cache.clone());
         #[cfg(target_arch = "wasm32")]
         let pipeline_cache = None;
+        let spares_kept = Arc::default();
         Gpu {
             instance,
             adapter,
@@ -230,9 +233,21 @@ impl Gpu {
             pipeline_cache,
             #[cfg(not(target_arch = "wasm32"))]
             disk_cache,
-            picture_spares: Default::default(),
-            interval_spares: Default::default(),
+            picture_spares: super::recycle::Recycler::new(&spares_kept),
+            interval_spares: super::recycle::Recycler::new(&spares_kept),
+            spares_kept,
         }
+    }
+
+    /// Keeps (or, with `false`, stops keeping) the large buffers and textures of runs gone for
+    /// the next runs of the same size ([`super::recycle`]): for sorts of many frames.
+    pub fn keep_spares(&self, keep: bool) {
+        self.spares_kept.store(keep, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// The switch [`Gpu::keep_spares`] sets, for recyclers of the engine's kernels.
+    pub(crate) fn spares_switch(&self) -> &Arc<std::sync::atomic::AtomicBool> {
+        &self.spares_kept
     }
 
     /// Which device this is of those the process opened: what is kept for one device (such

@@ -213,6 +213,8 @@ pub fn sort_clip_watched(
     };
     let engine = crate::engine::Engine::new(std::sync::Arc::new(gpu));
     let gpu = engine.gpu();
+    // Every frame starts a run of the same size: each takes the buffers of the runs before.
+    gpu.keep_spares(true);
     let (sorter, end_note) = Sorter::for_frames(&engine, settings, lines, size);
     let (audio, audio_words, audio_note) = match (&target, &info.audio) {
         (ClipTarget::Video(_), Some(codec)) => {

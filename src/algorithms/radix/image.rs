@@ -131,7 +131,7 @@ impl ImagePipelines {
             layout,
             sorter: SegmentedSorter::with_sorter(device, RadixSorter::new(device))
                 .expect("WebGPU's least workgroup memory holds the segmented sort's smallest block"),
-            buffers: Recycler::default(),
+            buffers: Recycler::new(gpu.spares_switch()),
         }
     }
 

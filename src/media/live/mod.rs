@@ -157,6 +157,8 @@ pub fn record(
     let lines = crate::angle::Lines::of(settings.route(), size, device_side)?;
     let engine = crate::engine::Engine::new(std::sync::Arc::new(gpu));
     let gpu = engine.gpu();
+    // Every frame starts a run of the same size: each takes the buffers of the runs before.
+    gpu.keep_spares(true);
     let (sorter, end_note) = Sorter::for_frames(&engine, settings, lines, size);
     if let Some(note) = end_note {
         eprintln!("{note}");
