@@ -494,6 +494,18 @@ fn keys_step_the_sort_and_the_picture_follows(backend: &str) {
         picture_area(shot) != before
     });
 
+    // Shift+I twice: the sorted input in place of the picture, made for the sort chosen (odd-even
+    // by luma along rows); S saves it as it starts, and the sort finds it sorted at once.
+    s.keys(&["1", "shift+i", "shift+i"]);
+    s.expect_log("input: sorted (the built-in input sorted (256x144))");
+    s.keys(&["s"]);
+    s.expect_log("saved sorted-odd-even-luma-pass0.png");
+    let saved = image::open(s.dir.path().join("sorted-odd-even-luma-pass0.png")).unwrap().to_rgba8();
+    let options = shadersort::keys::options::SortOptions::default();
+    let sorted = shadersort::picture::teaching::Pattern::Sorted.picture((256, 144), &options, 1);
+    assert!(saved == sorted, "Shift+I's sorted input is not the pattern");
+    assert!(shadersort::reference::is_sorted(&saved, &options), "the sorted input is not sorted");
+
     s.keys(&["q"]);
     wait_for("the window to close", Duration::from_secs(20), || s.app.0.try_wait().unwrap().is_some());
     let status = s.app.0.wait().unwrap();

@@ -28,6 +28,7 @@ impl Running {
                 self.set_title(&picture.name);
                 let label = picture.label.clone();
                 self.source = Source::Picture;
+                self.input = None;
                 self.show_picture(picture, source);
                 match notice {
                     Some(notice) => self.ui.status.say(notice),

@@ -15,9 +15,11 @@
 //!   fitted to the picture);
 //! - the views: `display` (the lanes' pictures drawn from their state), `overlays` (the
 //!   intervals and the mask drawn over them), `panel_model` (what the panel reads and reports),
-//!   `ui`, `pictures`, `interval_panel` and `lines_panel` (the egui panel itself), `mask_brush`,
+//!   `ui`, `pictures`, `interval_panel`, `lines_panel` and `help_overlay` (the egui panel
+//!   itself, and the keys' list), `mask_brush`,
 //!   `zoom`, `lens` and `lens_panel` (the row lens: the line inspected, and its strip of bars);
 //! - files: `dialogs` (files chosen or dropped, and the page's downloads), `files` (open, S),
+//!   `inputs` (the built-in inputs that teach, in the picture's place),
 //!   `saves` and `texture_reads` (S's copies coming back), `window_recording` and
 //!   `recording_job` (G, in the background), `clips` (a clip played sorted, paused, stepped,
 //!   recorded), `window_live` (a live source shown sorted as it comes), `live_take` (G with a
@@ -31,6 +33,8 @@ pub mod dialogs;
 pub mod display;
 mod files;
 mod frame_clock;
+mod help_overlay;
+mod inputs;
 pub mod interval_panel;
 pub mod interval_refresh;
 mod lane_steps;
@@ -289,4 +293,6 @@ struct Running {
     /// `--max-size`, for G's clip recordings.
     #[cfg(not(target_arch = "wasm32"))]
     options_max_size: Option<u32>,
+    /// A built-in input shown in place of the picture, if one is.
+    input: Option<inputs::ShownInput>,
 }

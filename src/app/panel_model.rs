@@ -23,6 +23,8 @@ pub enum Action {
     SetAlgorithm(Algorithm),
     /// A new key.
     SetKey(SortKey),
+    /// Sort a built-in input that teaches, or (`None`) the picture again.
+    SetInput(Option<crate::picture::teaching::Pattern>),
     /// Largest first or not.
     SetReverse(bool),
     /// What the lines follow (rows, columns, degrees, or a path and its centre).
@@ -161,6 +163,8 @@ pub struct UiModel<'a> {
     pub clip: Option<ClipView>,
     /// The live source, when one is shown.
     pub live: Option<LiveView>,
+    /// The built-in input shown, if one is (else the picture).
+    pub input: Option<crate::picture::teaching::Pattern>,
 }
 
 /// What the UI keeps between frames.

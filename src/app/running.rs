@@ -156,6 +156,7 @@ impl Running {
             saves: Default::default(),
             source: shown,
             opening_live: None,
+            input: None,
             take: None,
             #[cfg(not(target_arch = "wasm32"))]
             video: given.video,
@@ -211,6 +212,7 @@ impl Running {
         for action in std::mem::take(&mut self.shortcut_actions) {
             self.act(action);
         }
+        self.follow_input();
         self.advance_clip(now);
         self.check_live_opening();
         self.advance_live();
@@ -245,7 +247,7 @@ impl Running {
             lanes: model_lanes,
             wall_ms_per_pass: self.session.lanes.wall_ms_per_pass,
             fps: self.clock.fps(),
-            explanation: self.session.explanation(),
+            explanation: self.explanation(),
             recording: self.recording.as_ref().map(|r| {
                 let (done, most) = r.progress();
                 (done, most, r.path().display().to_string())
@@ -264,6 +266,7 @@ impl Running {
             lens: self.lens.readings(),
             clip: self.clip_view(),
             live: self.live_view(),
+            input: self.input.as_ref().map(|shown| shown.pattern),
         };
         let ui_state = &mut self.ui;
         let mut clicked = Vec::new();

@@ -7,10 +7,11 @@ use super::panel_model::{ClipView, LiveView};
 use super::zoom::Zoom;
 use crate::algorithms::Algorithm;
 use crate::algorithms::odd_even::PassKind;
-use crate::controls::commands::{Command, CommandSpec, spec_of};
+use crate::controls::commands::{Command, spec_of};
 use crate::keys::SortKey;
 use crate::keys::options::Scope;
 use crate::keys::radix_key::{DIGIT_BITS, exact_bits};
+use crate::picture::teaching::Pattern;
 use crate::record::RecordFormat;
 
 /// Width of the side panel in points.
@@ -46,7 +47,7 @@ pub fn draw(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, actions
         .frame(egui::Frame::NONE)
         .show(ui, |ui| super::pictures::pictures(ui, model, state, actions));
     if state.help_open {
-        help(ui.ctx(), model.commands, &mut state.help_open);
+        super::help_overlay::help(ui.ctx(), model.commands, &mut state.help_open);
     }
 }
 
@@ -83,6 +84,12 @@ fn side_panel(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, actio
     ui.separator();
 
     egui::Grid::new("settings").num_columns(2).show(ui, |ui| {
+        let inputs: Vec<_> = std::iter::once(None).chain(Pattern::ALL.map(Some)).collect();
+        if let Some(input) =
+            choice_row(ui, "Input", model.input, &inputs, |p| p.map_or("the picture", Pattern::title))
+        {
+            actions.push(Action::SetInput(input));
+        }
         if let Some(algorithm) =
             choice_row(ui, "Algorithm", model.algorithm, &Algorithm::ALL, Algorithm::title)
         {
@@ -419,28 +426,4 @@ fn lane_stats(ui: &mut egui::Ui, lane: &LaneView) {
         Some(ms) => ui.label(format!("GPU {:.1} µs per step (timestamps)", ms * 1e3)),
         None => ui.label("GPU time: no timestamps on this adapter"),
     };
-}
-
-fn help(ctx: &egui::Context, commands: &[CommandSpec], open: &mut bool) {
-    let screen = ctx.content_rect();
-    let window = egui::Window::new("Keys")
-        .open(open)
-        .collapsible(false)
-        .resizable(false)
-        .constrain(true)
-        .max_height(screen.height() - 60.0)
-        .default_height(screen.height() - 60.0)
-        .max_width(screen.width() - 40.0)
-        .vscroll(true);
-    window.show(ctx, |ui| {
-        egui::Grid::new("keys").striped(true).num_columns(3).show(ui, |ui| {
-            for spec in commands {
-                ui.label(egui::RichText::new(spec.shortcuts_label()).monospace());
-                ui.label(&spec.name);
-                ui.label(spec.help);
-                ui.end_row();
-            }
-        });
-        ui.label("Keys are ignored while a text field has focus. Drop a picture on the window to open it.");
-    });
 }

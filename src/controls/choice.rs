@@ -189,6 +189,7 @@ mod tests {
                         | Command::ActualSize
                         | Command::Open
                         | Command::Camera
+                        | Command::CycleInput
                         | Command::PreviousFrame
                         | Command::NextFrame
                         | Command::Record

@@ -56,6 +56,8 @@ pub enum Command {
     PaintMask,
     /// Every algorithm side by side.
     ToggleCompare,
+    /// The picture, then each built-in input that teaches, in turn.
+    CycleInput,
     /// Side-by-side lanes in step by pass, or by time.
     ToggleSync,
     /// Zoom so the picture fits the window.
@@ -283,6 +285,12 @@ pub fn command_table() -> Vec<CommandSpec> {
             &[p(V)],
             "Sync by step / time",
             "Side by side: the same steps each, or the same time each",
+        ),
+        spec(
+            Command::CycleInput,
+            &[Shortcut::shifted(I)],
+            "Next input",
+            "The picture, then inputs that teach: noise, sorted, reversed, few distinct, nearly sorted, sawtooth",
         ),
         spec(Command::FitToWindow, &[p(F)], "Fit", "Zoom so the whole picture fits"),
         spec(Command::ActualSize, &[p(Num0)], "1:1", "One picture pixel per screen pixel"),

@@ -6,6 +6,7 @@ use crate::algorithms::bitonic::stage::Stage;
 use crate::algorithms::odd_even::first_left;
 use crate::algorithms::{Algorithm, RunSettings};
 use crate::keys::options::Scope;
+use crate::picture::teaching::Pattern;
 
 /// What the text is about: the chosen algorithm's settings and where its run stands.
 #[derive(Clone, Debug, PartialEq)]
@@ -40,6 +41,32 @@ pub fn thousands(n: u64) -> String {
 /// "even" or "odd".
 fn parity(x: usize) -> &'static str {
     if x.is_multiple_of(2) { "even" } else { "odd" }
+}
+
+/// What the built-in input `pattern` does to `algorithm`, for "What happens".
+pub fn lesson(pattern: Pattern, algorithm: Algorithm) -> &'static str {
+    use Algorithm::*;
+    match (pattern, algorithm) {
+        (_, Radix) => "Radix costs the same on every input: one step per digit, whatever the order.",
+        (_, Bitonic) => {
+            "A sorting network compares the same pairs whatever the input: bitonic runs every stage, even on sorted lines."
+        }
+        (Pattern::Sorted, _) => "Sorted lines: the first steps swap nothing, and the sort stops at once.",
+        (Pattern::Reversed, OddEven) => {
+            "Reversed lines are odd-even's worst case: a pixel moves one place a pass, so it needs all W passes."
+        }
+        (Pattern::Reversed, Bubble) => "Reversed lines are the worst case: the bubble needs every phase.",
+        (Pattern::NearlySorted, _) => {
+            "Nearly sorted: 1% of the neighbouring pairs swapped; they are put right in the first steps, and the sort stops early."
+        }
+        (Pattern::FewDistinct, _) => {
+            "Four colours: many equal keys, and a stable sort keeps equal pixels in the order they came."
+        }
+        (Pattern::Sawtooth, _) => {
+            "Four sorted teeth: a pixel at a tooth's top travels up to three quarters of the line, one place a step."
+        }
+        (Pattern::Noise, _) => "Random lines: the usual case, every pixel some way from its place.",
+    }
 }
 
 /// Two or three sentences on the algorithm, with the numbers of `facts`.
