@@ -9,6 +9,7 @@ mod common;
 
 use common::on_every_gpu;
 use image::RgbaImage;
+use shadersort::algorithms::ping_pong::StartPicture;
 use shadersort::engine::yuv420::{Yuv420Kernel, Yuv420Reader, Yuv420Writer};
 use shadersort::gpu::readback::read_texture;
 use shadersort::gpu::texture::picture_texture;
@@ -22,13 +23,19 @@ fn decoded_420_frames_become_the_pictures_the_cpu_model_makes() {
     on_every_gpu(|gpu| {
         let reader = Yuv420Reader::new(gpu);
         let mut rng = SplitMix64::new(7);
+        // As in a clip: each frame after the first of a size takes the last one's texture and
+        // upload buffers.
+        gpu.keep_spares(true);
         for (width, height) in sizes {
             let size = Yuv420Size { width, height };
             assert!(Yuv420Reader::fits(gpu, size));
-            // Random bytes, extremes included: every clamp is reached.
-            let planes: Vec<u8> = (0..size.bytes()).map(|_| rng.next_u32() as u8).collect();
-            for matrix in [Matrix::Bt601, Matrix::Bt709] {
-                let picture = read_texture(gpu, &reader.picture(gpu, &planes, size, matrix)).unwrap();
+            for matrix in [Matrix::Bt601, Matrix::Bt709, Matrix::Bt601] {
+                // Random bytes, extremes included: every clamp is reached.
+                let planes: Vec<u8> = (0..size.bytes()).map(|_| rng.next_u32() as u8).collect();
+                let StartPicture::Spare(texture) = reader.picture(gpu, &planes, size, matrix) else {
+                    panic!("a frame converted on the GPU is a spare texture")
+                };
+                let picture = read_texture(gpu, &texture).unwrap();
                 let mut expected = Vec::new();
                 to_rgba(&planes, size, matrix, &mut expected);
                 if let Some(at) = picture.as_raw().iter().zip(&expected).position(|(a, b)| a != b) {
@@ -41,6 +48,7 @@ fn decoded_420_frames_become_the_pictures_the_cpu_model_makes() {
                 }
             }
         }
+        gpu.keep_spares(false);
     });
     crate::common::ci::passed();
 }

@@ -5,6 +5,7 @@ use crate::gpu::Gpu;
 use crate::gpu::recycle::Recycled;
 use crate::gpu::texture::{copy_picture, create_picture_texture, picture_texture};
 use image::RgbaImage;
+use std::sync::Arc;
 
 /// The picture a run starts from.
 #[derive(Clone)]
@@ -14,6 +15,9 @@ pub enum StartPicture<'a> {
     /// A picture texture already on the GPU (see [`create_picture_texture`]), taken as the run's
     /// input.
     Texture(wgpu::Texture),
+    /// One taken from the spares (a clip's frame), given back when the last run holding it
+    /// ends.
+    Spare(Arc<Recycled<(u32, u32), wgpu::Texture>>),
 }
 
 impl StartPicture<'_> {
@@ -22,13 +26,43 @@ impl StartPicture<'_> {
         match self {
             StartPicture::Image(picture) => picture.dimensions(),
             StartPicture::Texture(texture) => (texture.width(), texture.height()),
+            StartPicture::Spare(texture) => (texture.width(), texture.height()),
+        }
+    }
+
+    /// The picture as a texture, uploaded first if on the CPU (`label` names the upload).
+    pub fn into_texture(self, gpu: &Gpu, label: &str) -> InputTexture {
+        match self {
+            StartPicture::Image(picture) => InputTexture::Own(picture_texture(gpu, picture, label)),
+            StartPicture::Texture(texture) => InputTexture::Own(texture),
+            StartPicture::Spare(texture) => InputTexture::Spare(texture),
+        }
+    }
+}
+
+/// A run's input texture: its own, or a spare it gives back when dropped. Held until the run
+/// ends, after every pass that reads it was submitted, so a later frame never writes it early.
+pub enum InputTexture {
+    /// Made or handed to the run.
+    Own(wgpu::Texture),
+    /// Taken from the spares.
+    Spare(Arc<Recycled<(u32, u32), wgpu::Texture>>),
+}
+
+impl std::ops::Deref for InputTexture {
+    type Target = wgpu::Texture;
+
+    fn deref(&self) -> &wgpu::Texture {
+        match self {
+            InputTexture::Own(texture) => texture,
+            InputTexture::Spare(texture) => texture,
         }
     }
 }
 
 /// Input and ping-pong textures of one run.
 pub struct PingPong {
-    input: wgpu::Texture,
+    input: InputTexture,
     /// The states, taken from the last runs' of this size where there are (the input is copied
     /// into the first and every step writes all of the other).
     textures: [Recycled<(u32, u32), wgpu::Texture>; 2],
@@ -45,10 +79,7 @@ impl PingPong {
     /// `label` names the textures.
     pub fn start(gpu: &Gpu, picture: StartPicture<'_>, label: &str) -> Self {
         let (width, height) = picture.dimensions();
-        let input = match picture {
-            StartPicture::Image(picture) => picture_texture(gpu, picture, &format!("{label}::input")),
-            StartPicture::Texture(texture) => texture,
-        };
+        let input = picture.into_texture(gpu, &format!("{label}::input"));
         let textures = [0, 1].map(|i| {
             let make = || Some(create_picture_texture(gpu, width, height, &format!("{label}::state[{i}]")));
             gpu.picture_spares.take((width, height), make).expect("made where there is no spare")

@@ -38,7 +38,7 @@ pub struct AngledRun {
     scatter: LineScatter,
     places: wgpu::Texture,
     /// The state in image space: what [`SortRun::state`] returns.
-    picture: wgpu::Texture,
+    picture: crate::algorithms::ping_pong::InputTexture,
     bindings: Vec<(wgpu::Texture, wgpu::BindGroup)>,
 }
 
@@ -68,12 +68,7 @@ impl AngledRun {
             return Err(IntervalMapError::WholePictureAtAngle);
         }
         let options = SortOptions { axis: Axis::Rows, ..options };
-        let picture = match picture {
-            StartPicture::Image(picture) => {
-                crate::gpu::texture::picture_texture(gpu, picture, "angle::picture")
-            }
-            StartPicture::Texture(texture) => texture,
-        };
+        let picture = picture.into_texture(gpu, "angle::picture");
         let tables = space.tables(gpu);
         let source = match source {
             MapSource::Cpu(intervals) => MapSource::Cpu(intervals.or(space.whole_lines())),

@@ -5,14 +5,15 @@
 //! as such. 1.5 bytes a pixel cross the bus and the pipes instead of 4, and neither the CPU nor
 //! ffmpeg converts.
 
+use crate::algorithms::ping_pong::StartPicture;
 use crate::gpu::bindings::{compute_buffer, storage_target, uint_texture};
 use crate::gpu::kernel::{bind_group, encode_dispatch, one_kernel, uniform};
 use crate::gpu::readback::{PendingMap, staging_at_least};
+use crate::gpu::recycle::Recycler;
 use crate::gpu::shaders::{RGBA_TO_YUV420_PROGRAM, YUV420_TO_RGBA_PROGRAM};
 use crate::gpu::texture::{PICTURE_FORMAT, create_picture_texture};
 use crate::gpu::{Gpu, GpuError};
 use crate::picture::yuv::{Matrix, ToRgb, Yuv420Size, to_yuv_coefficients};
-use wgpu::util::DeviceExt;
 
 /// Mirrors `Yuv420Params` in `shaders/rgba_to_yuv420.wgsl`.
 #[repr(C)]
@@ -56,6 +57,14 @@ const RGBA_WORKGROUP_SIDE: u32 = 16;
 pub struct Yuv420Reader {
     layout: wgpu::BindGroupLayout,
     pipeline: wgpu::ComputePipeline,
+    /// The last frames' planes and parameters buffers, written again by the next frames.
+    uploads: Recycler<Yuv420Size, Upload>,
+}
+
+/// Where a frame's planes and conversion parameters are uploaded.
+struct Upload {
+    planes: wgpu::Buffer,
+    params: wgpu::Buffer,
 }
 
 impl Yuv420Reader {
@@ -73,7 +82,7 @@ impl Yuv420Reader {
             "yuv420_to_rgba",
             Default::default(),
         );
-        Yuv420Reader { layout, pipeline }
+        Yuv420Reader { layout, pipeline, uploads: Recycler::new(gpu.spares_switch()) }
     }
 
     /// Whether a frame of `size` can be converted here: its planes fit one storage buffer
@@ -86,17 +95,18 @@ impl Yuv420Reader {
 
     /// A picture texture holding the 4:2:0 frame `planes` ([`Yuv420Size::bytes`] layout) of
     /// `size` (one that [`Yuv420Reader::fits`]) converted with `matrix`; the conversion is
-    /// submitted before this returns.
-    pub fn picture(&self, gpu: &Gpu, planes: &[u8], size: Yuv420Size, matrix: Matrix) -> wgpu::Texture {
+    /// submitted before this returns. The texture and the upload's buffers are taken from the
+    /// spares of earlier frames where there are.
+    pub fn picture(
+        &self,
+        gpu: &Gpu,
+        planes: &[u8],
+        size: Yuv420Size,
+        matrix: Matrix,
+    ) -> StartPicture<'static> {
         assert_eq!(planes.len(), size.bytes(), "a whole 4:2:0 frame");
         assert!(Self::fits(gpu, size), "{size:?} fits the GPU's conversion from 4:2:0");
         let device = &gpu.device;
-        // Padded to whole words by `create_buffer_init`.
-        let planes_buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("yuv420_to_rgba::planes"),
-            contents: planes,
-            usage: wgpu::BufferUsages::STORAGE,
-        });
         let c = ToRgb::of(matrix);
         let (cw, ch) = size.chroma();
         let luma = size.width * size.height;
@@ -113,16 +123,39 @@ impl Yuv420Reader {
             cbu: c.cbu,
             pad: [0; 2],
         };
-        let params = uniform(gpu, "yuv420_to_rgba::params", &params);
-        let picture = create_picture_texture(gpu, size.width, size.height, "yuv420_to_rgba::picture");
+        let make = || {
+            let buffer = |label, bytes: usize, usage| {
+                device.create_buffer(&wgpu::BufferDescriptor {
+                    label: Some(label),
+                    // Whole words: the shader reads the planes a word at a time.
+                    size: (bytes as u64).next_multiple_of(4),
+                    usage: usage | wgpu::BufferUsages::COPY_DST,
+                    mapped_at_creation: false,
+                })
+            };
+            Some(Upload {
+                planes: buffer("yuv420_to_rgba::planes", size.bytes(), wgpu::BufferUsages::STORAGE),
+                params: buffer(
+                    "yuv420_to_rgba::params",
+                    std::mem::size_of::<RgbaParams>(),
+                    wgpu::BufferUsages::UNIFORM,
+                ),
+            })
+        };
+        let upload = self.uploads.take(size, make).expect("made where there is no spare");
+        write_words(gpu, &upload.planes, planes);
+        gpu.queue.write_buffer(&upload.params, 0, bytemuck::bytes_of(&params));
+        let make = || Some(create_picture_texture(gpu, size.width, size.height, "yuv420_to_rgba::picture"));
+        let picture =
+            gpu.picture_spares.take((size.width, size.height), make).expect("made where there is none");
         let view = picture.create_view(&Default::default());
         let bind_group = bind_group(
             device,
             "yuv420_to_rgba::bind_group",
             &self.layout,
             [
-                planes_buffer.as_entire_binding(),
-                params.as_entire_binding(),
+                upload.planes.as_entire_binding(),
+                upload.params.as_entire_binding(),
                 wgpu::BindingResource::TextureView(&view),
             ],
         );
@@ -137,7 +170,20 @@ impl Yuv420Reader {
             [groups(size.width), groups(size.height), 1],
         );
         gpu.queue.submit([encoder.finish()]);
-        picture
+        // The upload goes back to the spares now: the next frame's writes are ordered after
+        // this submission.
+        StartPicture::Spare(std::sync::Arc::new(picture))
+    }
+}
+
+/// Writes `bytes` at the start of `buffer`, the last word padded with zeros.
+fn write_words(gpu: &Gpu, buffer: &wgpu::Buffer, bytes: &[u8]) {
+    let whole = bytes.len() / 4 * 4;
+    gpu.queue.write_buffer(buffer, 0, &bytes[..whole]);
+    if whole < bytes.len() {
+        let mut last = [0u8; 4];
+        last[..bytes.len() - whole].copy_from_slice(&bytes[whole..]);
+        gpu.queue.write_buffer(buffer, whole as u64, &last);
     }
 }
 

@@ -57,7 +57,7 @@ impl FramePreparer<'_> {
             && Yuv420Reader::fits(sorter.gpu, *size)
         {
             let started = self.stages.time(Stage::Start, || {
-                let picture = StartPicture::Texture(reader.picture(sorter.gpu, planes, *size, *matrix));
+                let picture = reader.picture(sorter.gpu, planes, *size, *matrix);
                 sorter.start_on_gpu(picture, self.run_settings, gpu_intervals)
             });
             let _ = spares.send(frame.into_bytes());

@@ -64,7 +64,7 @@ impl Yuv420Colour {
 }
 
 /// The sides of a 4:2:0 frame's planes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Yuv420Size {
     /// Luma width (the frame's).
     pub width: u32,
