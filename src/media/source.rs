@@ -192,6 +192,7 @@ impl Decoder {
         args.extend(["-f", "rawvideo", "-pix_fmt", format.ffmpeg_name(), "pipe:1"].iter().map(Into::into));
         let mut command = ffmpeg.command(args);
         command.stdout(Stdio::piped());
+        yield_to_encoder(&mut command);
         let mut child = ffmpeg.spawn(&mut command)?;
         let stdout = child.stdout.take().expect("stdout is piped");
         widen_pipe(&stdout);
@@ -331,4 +332,21 @@ pub fn read_frame(
         }
     }
     Ok((bytes, filled))
+}
+
+/// Lowers the decoder's priority: it decodes many times faster than an encoder encodes, so on
+/// a busy CPU the encoder, which sets the pace of a whole run, goes first.
+fn yield_to_encoder(command: &mut std::process::Command) {
+    #[cfg(unix)]
+    #[allow(unsafe_code, reason = "setpriority in the child before exec; see SAFETY")]
+    // SAFETY: the closure runs between fork and exec and calls only setpriority, which is
+    // async-signal-safe; its threads, made after exec, inherit the priority.
+    unsafe {
+        std::os::unix::process::CommandExt::pre_exec(command, || {
+            libc::setpriority(libc::PRIO_PROCESS, 0, 10);
+            Ok(())
+        });
+    }
+    #[cfg(not(unix))]
+    let _ = command;
 }
