@@ -107,12 +107,16 @@ impl Gpu {
             desc.backends &= backends;
             (!desc.backends.is_empty()).then(|| wgpu::Instance::new(desc))
         };
+        let started = web_time::Instant::now();
+        let ms = move || started.elapsed().as_secs_f64() * 1e3;
         pollster::block_on(async {
             let native = on(!wgpu::Backends::GL);
+            let made = ms();
             let mut adapters = match &native {
                 Some(instance) => instance.enumerate_adapters(wgpu::Backends::all()).await,
                 None => Vec::new(),
             };
+            log::debug!("instance made in {made:.1} ms, its adapters found by {:.1} ms", ms());
             let discrete = |a: &wgpu::Adapter| a.get_info().device_type == wgpu::DeviceType::DiscreteGpu;
             let named = std::env::var_os("WGPU_ADAPTER_NAME").is_some();
             let gl = if named || !adapters.iter().any(discrete) { on(wgpu::Backends::GL) } else { None };
@@ -122,7 +126,10 @@ impl Gpu {
             let adapter = choose_adapter(adapters)?;
             let instance = if adapter.get_info().backend == wgpu::Backend::Gl { gl } else { native };
             let limits = adapter.limits();
-            Self::open(instance.expect("the adapter came from it"), adapter, limits).await
+            let chosen = ms();
+            let gpu = Self::open(instance.expect("the adapter came from it"), adapter, limits).await;
+            log::debug!("adapter chosen by {chosen:.1} ms, its device opened by {:.1} ms", ms());
+            gpu
         })
     }
 
@@ -175,10 +182,12 @@ impl Gpu {
         limits: wgpu::Limits,
     ) -> Result<Self, GpuError> {
         let desc = wgpu::DeviceDescriptor { required_limits: limits, ..Self::device_descriptor(&adapter) };
+        let started = web_time::Instant::now();
         let (device, queue) = adapter
             .request_device(&desc)
             .await
             .map_err(|source| GpuError::RequestDevice { adapter: adapter.get_info().name, source })?;
+        log::debug!("device requested in {:.1} ms", started.elapsed().as_secs_f64() * 1e3);
         Ok(Self::from_device(instance, adapter, device, queue))
     }
 

@@ -154,7 +154,11 @@ pub fn sort_clip_watched(
     // its GPU).
     let opening = std::thread::Builder::new()
         .name("gpu-open".into())
-        .spawn(crate::gpu::Gpu::headless)
+        .spawn(move || {
+            let gpu = crate::gpu::Gpu::headless();
+            log::debug!("the GPU opened in {:.1} ms", started.elapsed().as_secs_f64() * 1e3);
+            gpu
+        })
         .map_err(ClipError::Thread)?;
     let ffmpeg = if needs_ffmpeg {
         let need = || {
@@ -168,8 +172,10 @@ pub fn sort_clip_watched(
     } else {
         None
     };
+    let asked = started.elapsed();
     let clip = open_clip(input, settings.video.frame_rate, ffmpeg.as_ref())?;
     let info = clip.info.clone();
+    let probed = started.elapsed();
     // A path's lines are laid out on the CPU (about a tenth of a second at 1080p) while the GPU
     // opens, for the clip's own size and any texture side; kept if the GPU takes them as they are.
     let route = settings.route();
@@ -193,6 +199,7 @@ pub fn sort_clip_watched(
         ClipTarget::Frames(_) | ClipTarget::Discard => None,
     };
     let gpu = opening.join().map_err(|_| anyhow::anyhow!("opening the GPU panicked"))??;
+    let opened = started.elapsed();
     let device_side = gpu.device.limits().max_texture_dimension_2d;
     let limit = SizeLimit::new(device_side, settings.max_size, !settings.no_downscale);
     let (size, note) = fit((info.width, info.height), &label, &limit)?;
@@ -216,6 +223,7 @@ pub fn sort_clip_watched(
     // Every frame starts a run of the same size: each takes the buffers of the runs before.
     gpu.keep_spares(true);
     let (sorter, end_note) = Sorter::for_frames(&engine, settings, lines, size);
+    let built = started.elapsed();
     let (audio, audio_words, audio_note) = match (&target, &info.audio) {
         (ClipTarget::Video(_), Some(codec)) => {
             let (args, note) =
@@ -289,6 +297,16 @@ pub fn sort_clip_watched(
     };
     let sink = ClipSink::start(target, ffmpeg.as_ref(), spec)?;
     let setup = started.elapsed();
+    log::debug!(
+        "clip set up in {:.1} ms: ffmpeg asked by {:.1}, the clip probed by {:.1}, the GPU waited for until {:.1}, \
+         the sorter built by {:.1}, decoder and encoder started after {:.1}",
+        setup.as_secs_f64() * 1e3,
+        asked.as_secs_f64() * 1e3,
+        probed.as_secs_f64() * 1e3,
+        opened.as_secs_f64() * 1e3,
+        built.as_secs_f64() * 1e3,
+        (setup - built).as_secs_f64() * 1e3,
+    );
     watch.total.store(info.frames, Ordering::Relaxed);
     let sink = (sink, yuv420.map(|c| c.matrix));
     let incoming = (pipeline::Incoming::Clip(source), spares_in);
