@@ -5,6 +5,7 @@ pub mod bubble;
 pub mod found_intervals;
 pub mod gpu_mask;
 pub mod interval_texture;
+pub mod kernel_view;
 pub mod lens_view;
 pub mod map_source;
 pub mod odd_even;
@@ -326,4 +327,10 @@ pub trait SortRun: MaybeSend {
     }
     /// The GPU state the row lens reads (`src/lens/`): the run's own textures and buffers.
     fn lens_view(&self) -> lens_view::LensView<'_>;
+    /// The kernels that step `step` (counting from 0) runs or ran, in order, with their
+    /// uniforms; empty where the run cannot say (the crate's own sorts are named by the
+    /// dispatches around them).
+    fn kernels_of_step(&self, _step: u32) -> Vec<kernel_view::Dispatch> {
+        Vec::new()
+    }
 }

@@ -5,6 +5,8 @@
 //! files joined, never text generated or templated. The list
 //! [`PROGRAMS`] is what the validation test checks with naga.
 
+use std::sync::Arc;
+
 /// The key prelude: `sort_key`, `order_key` and the key constants.
 pub const SORT_KEY: &str = include_str!("../../shaders/sort_key.wgsl");
 /// The interval map binding and the same-interval rule of the comparison sorts.
@@ -73,10 +75,18 @@ impl Program {
 
     /// Compiles the program on a device.
     pub fn module(&self, device: &wgpu::Device) -> wgpu::ShaderModule {
-        device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        self.compile(device).module
+    }
+
+    /// Compiles the program on a device, keeping the text exactly as the device was given it
+    /// (the shader panel shows it).
+    pub fn compile(&self, device: &wgpu::Device) -> Compiled {
+        let source: Arc<str> = self.source().into();
+        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some(self.name),
-            source: wgpu::ShaderSource::Wgsl(self.source().into()),
-        })
+            source: wgpu::ShaderSource::Wgsl(std::borrow::Cow::Borrowed(&source)),
+        });
+        Compiled { program: *self, source, module }
     }
 
     /// Compiles the program without the counter wgpu adds to every loop so that a loop that
@@ -89,20 +99,31 @@ impl Program {
     /// reads a status word that moves some invocation's tile index down towards tile 0 (whose
     /// word ends the walk), or counts a waited-on tile's keys itself, which does the same;
     /// waits are bounded by `SPINS` reads.
-    pub fn module_without_loop_bounding(&self, device: &wgpu::Device) -> wgpu::ShaderModule {
+    pub fn compile_without_loop_bounding(&self, device: &wgpu::Device) -> Compiled {
         let mut checks = wgpu::ShaderRuntimeChecks::checked();
         checks.force_loop_bounding = false;
+        let source: Arc<str> = self.source().into();
         let descriptor = wgpu::ShaderModuleDescriptor {
             label: Some(self.name),
-            source: wgpu::ShaderSource::Wgsl(self.source().into()),
+            source: wgpu::ShaderSource::Wgsl(std::borrow::Cow::Borrowed(&source)),
         };
         // SAFETY: wgpu requires that the shader contains no infinite loop, which the callers
         // guarantee (see above); every other runtime check is kept.
         #[allow(unsafe_code, reason = "wgpu trusts the shader to end; see SAFETY")]
-        unsafe {
-            device.create_shader_module_trusted(descriptor, checks)
-        }
+        let module = unsafe { device.create_shader_module_trusted(descriptor, checks) };
+        Compiled { program: *self, source, module }
     }
+}
+
+/// A program compiled on a device, with the text it was compiled from.
+#[derive(Clone, Debug)]
+pub struct Compiled {
+    /// The program.
+    pub program: Program,
+    /// The WGSL text the module was made from, shared with every run that shows it.
+    pub source: Arc<str>,
+    /// The module.
+    pub module: wgpu::ShaderModule,
 }
 
 /// Begins a render pass into `target` (cleared first) for a [`fullscreen_pipeline`], which

@@ -72,7 +72,8 @@ pub struct Bitonic {
     pub(super) cache: Option<wgpu::PipelineCache>,
     pub(super) layout: wgpu::BindGroupLayout,
     pub(super) pipeline_layout: wgpu::PipelineLayout,
-    pub(super) module: wgpu::ShaderModule,
+    /// The program as compiled (its module, and its text for the shader panel).
+    pub(super) compiled: crate::gpu::shaders::Compiled,
     pub(super) tuning: BitonicTuning,
     pub(super) global: wgpu::ComputePipeline,
     pub(super) built: std::sync::Mutex<Vec<((usize, u32), BlockPipeline)>>,
@@ -118,7 +119,8 @@ impl Bitonic {
         // the compiler may unroll them.
         let shuffle_width = fixed_subgroup_size(device).filter(|_| tuning.shuffles);
         let program = if shuffle_width.is_some() { BITONIC_SUBGROUPS_PROGRAM } else { BITONIC_PROGRAM };
-        let module = program.module_without_loop_bounding(device);
+        let compiled = program.compile_without_loop_bounding(device);
+        let module = &compiled.module;
         let read_only = wgpu::BufferBindingType::Storage { read_only: true };
         let (layout, pipeline_layout) = kernel_layouts(
             device,
@@ -138,7 +140,7 @@ impl Bitonic {
             gpu,
             "bitonic::global_stage",
             &pipeline_layout,
-            &module,
+            module,
             "global_stage",
             Default::default(),
         );
@@ -147,7 +149,7 @@ impl Bitonic {
             cache: gpu.pipeline_cache().cloned(),
             layout,
             pipeline_layout,
-            module,
+            compiled,
             tuning,
             global,
             built: Default::default(),
@@ -207,7 +209,7 @@ impl Bitonic {
             self.cache.as_ref(),
             &label,
             Some(&self.pipeline_layout),
-            &self.module,
+            &self.compiled.module,
             entry,
             options,
         )
