@@ -147,7 +147,7 @@ fn unit_stage(merge: u32, distance: u32, start: u32, len: u32, lid: u32) -> u32 
             let b = a ^ mask;
             if (b > a && b < interval.y) {
                 let y = x + (b - a);
-                if (ranks_after(x, y)) {
+                if (ranks_after(x, y)) { // compare-and-swap
                     exchange(x, y);
                     made += 1u;
                 }
@@ -162,7 +162,7 @@ fn unit_stage(merge: u32, distance: u32, start: u32, len: u32, lid: u32) -> u32 
             let a = ((p >> distance) << (distance + 1u)) | (p & ((1u << distance) - 1u));
             let b = a ^ mask;
             if (b < len) {
-                if (ranks_after(a, b)) {
+                if (ranks_after(a, b)) { // compare-and-swap
                     exchange(a, b);
                     made += 1u;
                 }
@@ -285,7 +285,7 @@ fn global_stage(@builtin(global_invocation_id) gid: vec3<u32>) {
     let q = textureLoad(src, coord(line, other), 0);
     let po = origins[row + pos];
     let qo = origins[row + other];
-    if (pixel_ranks_after(p, po, q, qo)) {
+    if (pixel_ranks_after(p, po, q, qo)) { // compare-and-swap
         textureStore(dst, coord(line, pos), q);
         textureStore(dst, coord(line, other), p);
         origins[row + pos] = qo;

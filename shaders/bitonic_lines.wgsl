@@ -79,7 +79,7 @@ override COUNT_EXCHANGES: bool = true;
 fn held_exchange(a: ptr<private, u32>, b: ptr<private, u32>) {
     let x = *a;
     let y = *b;
-    *a = min(x, y);
+    *a = min(x, y); // compare-and-swap
     *b = max(x, y);
     if (COUNT_EXCHANGES) {
         // Ranks are below 2^31, so the sign of y - x is set exactly when x > y: one subtraction
@@ -301,7 +301,7 @@ fn store_eight(first: u32, line: u32, row: u32, len: u32, lid: u32) {
 /// Ranks are unique (padding included), so a side takes its partner's rank exactly when the
 /// comparator exchanges, and both sides count it: one comparison, one select, one add.
 fn exchanged(lower: bool, mine: u32, other: u32) -> u32 {
-    let take = (mine > other) == lower;
+    let take = (mine > other) == lower; // compare-and-swap
     if (COUNT_EXCHANGES) {
         made += select(0u, 1u, take);
     }

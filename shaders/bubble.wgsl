@@ -72,7 +72,7 @@ fn phase(p: u32, index: u32, len: u32, lid: u32) -> u32 {
     for (var left = first_left + 2u * lid; left + 1u < len; left += 2u * WORKGROUP) {
         let a = line[left];
         let b = line[left + 1u];
-        if (ordered(a) > ordered(b) && same_interval(coord(index, left), coord(index, left + 1u))) {
+        if (ordered(a) > ordered(b) && same_interval(coord(index, left), coord(index, left + 1u))) { // compare-and-swap
             line[left] = b;
             line[left + 1u] = a;
             swaps += 1u;

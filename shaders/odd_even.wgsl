@@ -54,7 +54,7 @@ fn odd_even_step(coord: vec2<u32>) -> Step {
             return Step(me, false);
         }
         let left = textureLoad(src, coord - unit, 0);
-        if (ordered(left) > ordered(me) && same_interval(coord - unit, coord)) {
+        if (ordered(left) > ordered(me) && same_interval(coord - unit, coord)) { // compare-and-swap
             return Step(left, false);
         }
     } else {
@@ -62,7 +62,7 @@ fn odd_even_step(coord: vec2<u32>) -> Step {
             return Step(me, false);
         }
         let right = textureLoad(src, coord + unit, 0);
-        if (ordered(me) > ordered(right) && same_interval(coord, coord + unit)) {
+        if (ordered(me) > ordered(right) && same_interval(coord, coord + unit)) { // compare-and-swap
             return Step(right, true);
         }
     }

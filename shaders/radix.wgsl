@@ -229,7 +229,7 @@ fn scatter(
             }
             let slot = next_slot[d] + rank;
             if (pos >= params.scatter_begin && pos < params.scatter_end) {
-                textureStore(dst, texel(seq, slot), pixel);
+                textureStore(dst, texel(seq, slot), pixel); // scatter
                 if (params.intervals != 0u) {
                     textureStore(dst_intervals, texel(seq, slot), vec4<u32>(interval, 0u, 0u, 0u));
                 }

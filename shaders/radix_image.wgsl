@@ -108,7 +108,7 @@ fn place(
     let j = position_of(wid, groups, lid);
     if (j < params.len) {
         let origin = positions[j];
-        textureStore(dst, texel(j), textureLoad(input, texel(origin), 0));
+        textureStore(dst, texel(j), textureLoad(input, texel(origin), 0)); // scatter
         // Only this invocation reads or writes `placed[origin]`: the pairs are a permutation.
         if (placed[origin] != j) {
             atomicAdd(&group_moves, 1u);

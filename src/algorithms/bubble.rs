@@ -16,10 +16,12 @@ use super::{RunSettings, SortRun};
 use crate::gpu::Gpu;
 use crate::gpu::bindings::{compute_buffer, storage_target, uint_texture};
 use crate::gpu::kernel::{compute_pass, compute_pipeline, kernel_layouts};
-use crate::gpu::shaders::BUBBLE_PROGRAM;
+use crate::gpu::shaders::{BUBBLE_PROGRAM, Compiled};
 use crate::gpu::texture::PICTURE_FORMAT;
 use crate::intervals::IntervalMap;
 use crate::keys::options::SortOptions;
+
+mod kernels;
 
 /// Most invocations per workgroup asked for (`WORKGROUP` in `shaders/bubble.wgsl`).
 pub const MAX_BUBBLE_WORKGROUP: u32 = 1024;
@@ -76,6 +78,9 @@ pub struct Bubble {
     layout: wgpu::BindGroupLayout,
     pipeline: [wgpu::ComputePipeline; 2],
     capacity: u32,
+    /// Invocations per workgroup.
+    workgroup: u32,
+    compiled: Compiled,
     /// Built by the first run whose lines do not fit a workgroup.
     fallback: std::sync::OnceLock<OddEven>,
 }
@@ -86,7 +91,8 @@ impl Bubble {
         let device = &gpu.device;
         let capacity = row_capacity(&device.limits());
         let workgroup = workgroup_size(&device.limits());
-        let module = BUBBLE_PROGRAM.module(device);
+        let compiled = BUBBLE_PROGRAM.compile(device);
+        let module = &compiled.module;
         let buffer = |binding, ty| wgpu::BindGroupLayoutEntry {
             binding,
             visibility: wgpu::ShaderStages::COMPUTE,
@@ -106,11 +112,7 @@ impl Bubble {
             ],
         );
         let pipeline = [false, true].map(|with_intervals| {
-            let constants = [
-                ("ROW_CAPACITY", f64::from(capacity)),
-                ("WORKGROUP", f64::from(workgroup)),
-                interval_texture::intervals_constant(with_intervals),
-            ];
+            let constants = kernels::constants(capacity, workgroup, with_intervals);
             let label = format!("bubble::pipeline[{}]", usize::from(with_intervals));
             let options = wgpu::PipelineCompilationOptions {
                 constants: &constants,
@@ -118,9 +120,9 @@ impl Bubble {
                 // zero-filling a large array is very slow to compile on GL.
                 zero_initialize_workgroup_memory: false,
             };
-            compute_pipeline(gpu, &label, &pipeline_layout, &module, "bubble", options)
+            compute_pipeline(gpu, &label, &pipeline_layout, module, "bubble", options)
         });
-        Bubble { layout, pipeline, capacity, fallback: Default::default() }
+        Bubble { layout, pipeline, capacity, workgroup, compiled, fallback: Default::default() }
     }
 
     /// The longest line sorted inside one workgroup.
@@ -190,6 +192,10 @@ pub struct BubbleRun {
     ledger: StepLedger,
     /// The most phases any line ran in the last step read: what the early exit saved shows here.
     last_step_phases: Option<u32>,
+    /// The program, and its line capacity and workgroup size, for the shader panel.
+    compiled: Compiled,
+    capacity: u32,
+    workgroup: u32,
 }
 
 impl BubbleRun {
@@ -231,6 +237,9 @@ impl BubbleRun {
             phases_per_step,
             ledger: StepLedger::default(),
             last_step_phases: None,
+            compiled: bubble.compiled.clone(),
+            capacity: bubble.capacity,
+            workgroup: bubble.workgroup,
         };
         run.set_line_phases(source.longest_interval(line_len));
         run
@@ -286,16 +295,7 @@ impl SortRun for BubbleRun {
         let mut pass = compute_pass(encoder, "bubble::steps");
         pass.set_pipeline(&self.pipeline[usize::from(self.intervals.enabled())]);
         for step in first..first + n {
-            let first_phase = step * self.phases_per_step;
-            let params = BubbleParams {
-                key: self.options.key.id(),
-                descending: self.options.descending.into(),
-                axis: self.options.axis as u32,
-                first_phase,
-                phases: self.phases_per_step.min(self.line_phases - first_phase),
-                line_phases: self.line_phases,
-                pad: [0; 2],
-            };
+            let params = self.step_params(step);
             // Each step has a slot of its own in the ring (see `STEP_RING`).
             let offset = self.params.write(&self.queue, step, &params);
             let direction = (step % 2) as usize;
@@ -310,6 +310,10 @@ impl SortRun for BubbleRun {
 
     fn counters(&self) -> &SwapCounters {
         &self.counters
+    }
+
+    fn kernels_of_step(&self, step: u32) -> Vec<super::kernel_view::Dispatch> {
+        self.kernels(step)
     }
 
     fn accept_swaps(&mut self, bytes: &[u8]) {

@@ -11,11 +11,13 @@ use super::{RunSettings, SortRun};
 use crate::gpu::Gpu;
 use crate::gpu::bindings::{storage_target, uint_texture};
 use crate::gpu::kernel::{compute_pass, compute_pipeline};
-use crate::gpu::shaders::{ODD_EVEN_PROGRAM, begin_fullscreen_pass, fullscreen_pipeline};
+use crate::gpu::shaders::{Compiled, ODD_EVEN_PROGRAM, begin_fullscreen_pass, fullscreen_pipeline};
 use crate::gpu::texture::PICTURE_FORMAT;
 use crate::intervals::IntervalMap;
 use crate::keys::options::SortOptions;
 use wgpu::util::DeviceExt;
+
+mod kernels;
 
 /// `WORKGROUP_WIDTH` x `WORKGROUP_HEIGHT` of `odd_even_compute` (checked by a test).
 pub const WORKGROUP_SIZE: [u32; 2] = [16, 16];
@@ -84,6 +86,7 @@ pub struct OddEven {
     compute: [wgpu::ComputePipeline; 2],
     /// The fragment pass, where the adapter can run it.
     fragment: Option<FragmentPass>,
+    compiled: Compiled,
 }
 
 /// The fragment pass's layout, and its pipelines, built by the first run that uses them (a
@@ -157,7 +160,8 @@ impl OddEven {
     /// Builds the compute pipelines; the fragment pass's wait for a run that uses them.
     pub fn new(gpu: &Gpu) -> Self {
         let device = &gpu.device;
-        let module = ODD_EVEN_PROGRAM.module(device);
+        let compiled = ODD_EVEN_PROGRAM.compile(device);
+        let module = compiled.module.clone();
         let compute_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("odd_even::compute_layout"),
             entries: &layout_entries(true),
@@ -184,7 +188,7 @@ impl OddEven {
             let pipeline_layout = pipeline_layout(&layout, "odd_even::fragment_pipeline_layout");
             FragmentPass { layout, pipeline_layout, module: module.clone(), pipelines: Default::default() }
         });
-        OddEven { compute_layout, compute, fragment }
+        OddEven { compute_layout, compute, fragment, compiled }
     }
 
     /// Starts sorting the request's picture: uploads it and prepares both ping-pong directions.
@@ -215,12 +219,7 @@ impl OddEven {
         };
         // Parameters `p` run iterations of parity `p`.
         let params = [0usize, 1].map(|p| {
-            let params = PassParams {
-                key: options.key.id(),
-                descending: options.descending.into(),
-                axis: options.axis as u32,
-                parity: p as u32,
-            };
+            let params = PassParams::of(options, p as u32);
             gpu.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
                 label: Some(&format!("odd_even::params[{p}]")),
                 contents: bytemuck::bytes_of(&params),
@@ -250,6 +249,7 @@ impl OddEven {
             ledger: StepLedger::default(),
             previous_swaps: None,
             notice,
+            compiled: self.compiled.clone(),
         };
         run.restart_ledger(source.longest_interval(run.line_len));
         run
@@ -315,6 +315,8 @@ pub struct OddEvenRun {
     /// Swaps of the last step whose count was read.
     previous_swaps: Option<u32>,
     notice: Option<String>,
+    /// The program, for the shader panel.
+    compiled: Compiled,
 }
 
 impl OddEvenRun {
@@ -390,6 +392,10 @@ impl SortRun for OddEvenRun {
 
     fn counters(&self) -> &SwapCounters {
         &self.counters
+    }
+
+    fn kernels_of_step(&self, step: u32) -> Vec<super::kernel_view::Dispatch> {
+        self.kernels(step)
     }
 
     fn accept_swaps(&mut self, bytes: &[u8]) {

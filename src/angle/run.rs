@@ -186,4 +186,10 @@ impl SortRun for AngledRun {
     fn lens_view(&self) -> crate::algorithms::lens_view::LensView<'_> {
         self.inner.lens_view()
     }
+
+    /// The inner run's kernels, over line space (the scatter back into the picture is not a
+    /// step's).
+    fn kernels_of_step(&self, step: u32) -> Vec<crate::algorithms::kernel_view::Dispatch> {
+        self.inner.kernels_of_step(step)
+    }
 }

@@ -18,6 +18,10 @@ pub(super) const GLOBAL_WORKGROUP: u32 = 64;
 pub(super) struct BlockPipeline {
     pub(super) pipeline: wgpu::ComputePipeline,
     pub(super) block: u32,
+    /// Invocations per workgroup.
+    pub(super) workgroup: u32,
+    /// The constants it was built with (the shader panel shows them).
+    pub(super) constants: Vec<(&'static str, f64)>,
 }
 
 /// How the pipelines are sized: how the tests take lines across blocks with small pictures,
@@ -78,7 +82,7 @@ pub struct Bitonic {
     pub(super) global: wgpu::ComputePipeline,
     pub(super) built: std::sync::Mutex<Vec<((usize, u32), BlockPipeline)>>,
     /// `sort_lines` by workgroup size.
-    pub(super) lines: std::sync::Mutex<Vec<(u32, wgpu::ComputePipeline)>>,
+    pub(super) lines: std::sync::Mutex<Vec<(u32, BlockPipeline)>>,
     /// The subgroup size `sort_lines` shuffles within, where it does.
     pub(super) shuffle_width: Option<u32>,
     /// The kernel that plans intervals found on the GPU, built on first use.
@@ -185,7 +189,7 @@ impl Bitonic {
             ("INTERVALS_CAPACITY", per_position(layout.intervals)),
         ];
         let pipeline = self.unit_pipeline("sort_blocks", block, &constants);
-        let made = BlockPipeline { pipeline, block };
+        let made = BlockPipeline { pipeline, block, workgroup, constants: constants.to_vec() };
         built.push(((layout.index(), block), made.clone()));
         made
     }
@@ -217,7 +221,7 @@ impl Bitonic {
 
     /// `sort_lines` for lines of `line_len` positions, built on first use; `None` where the
     /// tuning leaves it out or the device cannot hold such a line that way.
-    pub(super) fn lines_pipeline(&self, line_len: u32) -> Option<wgpu::ComputePipeline> {
+    pub(super) fn lines_pipeline(&self, line_len: u32) -> Option<BlockPipeline> {
         let limits = self.device.limits();
         let workgroup = (line_len.next_power_of_two() / HELD).max(32);
         // A row of HELD + 1 words per invocation (`line_ranks`).
@@ -243,7 +247,9 @@ impl Bitonic {
             ("COUNT_EXCHANGES", f64::from(u8::from(self.tuning.count_exchanges))),
         ];
         let pipeline = self.unit_pipeline("sort_lines", workgroup, &constants);
-        built.push((workgroup, pipeline.clone()));
-        Some(pipeline)
+        let made =
+            BlockPipeline { pipeline, block: HELD * workgroup, workgroup, constants: constants.to_vec() };
+        built.push((workgroup, made.clone()));
+        Some(made)
     }
 }

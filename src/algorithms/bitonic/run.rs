@@ -4,7 +4,7 @@
 use super::layout::{BitonicParams, LINE_RANK_BITS, RankWords, bits_of};
 use super::pipelines::{Bitonic, BlockPipeline, GLOBAL_WORKGROUP};
 use super::plan::{GpuPlan, Plan, PlanKernel};
-use super::stage::{Stage, stage_count};
+use super::stage::stage_count;
 use crate::algorithms::SortRun;
 use crate::algorithms::interval_texture::{self, IntervalMapError, IntervalTexture};
 use crate::algorithms::lens_view::{LensStep, LensView};
@@ -19,6 +19,9 @@ use crate::gpu::kernel::compute_pass;
 use crate::intervals::IntervalMap;
 use crate::keys::options::SortOptions;
 use wgpu::util::DeviceExt;
+
+mod kernels;
+use kernels::UnitKernel;
 
 impl Bitonic {
     /// Starts sorting the request's picture. Within intervals found on the GPU the plan is made
@@ -41,8 +44,10 @@ pub struct BitonicRun {
     blocks: [BlockPipeline; 2],
     /// `sort_lines` for this run's lines, where they take it (one-word ranks, and the device
     /// holds a line that way).
-    lines: Option<wgpu::ComputePipeline>,
+    lines: Option<BlockPipeline>,
     global: wgpu::ComputePipeline,
+    /// The program, for the shader panel.
+    compiled: crate::gpu::shaders::Compiled,
     pictures: PingPong,
     params: ParamsRing,
     counters: SwapCounters,
@@ -64,6 +69,9 @@ pub struct BitonicRun {
     dispatches: u32,
     /// Stages the last dispatch ran.
     last_dispatch_stages: u32,
+    /// The first step and the stages of each dispatch since the start (the shader panel finds
+    /// a step's dispatch here).
+    dispatch_log: Vec<(u32, u32)>,
 }
 
 impl BitonicRun {
@@ -113,6 +121,7 @@ impl BitonicRun {
             blocks,
             lines,
             global: bitonic.global.clone(),
+            compiled: bitonic.compiled.clone(),
             pictures,
             params,
             counters,
@@ -131,6 +140,7 @@ impl BitonicRun {
             ledger: StepLedger::default(),
             dispatches: 0,
             last_dispatch_stages: 0,
+            dispatch_log: Vec::new(),
         };
         match source {
             MapSource::Cpu(intervals) => run.use_intervals(gpu, intervals),
@@ -221,49 +231,21 @@ impl BitonicRun {
     /// Encodes one dispatch from step `first`: the stages from there that stay within a block
     /// (at most `budget`), or the one stage that does not. Returns the stages it ran.
     fn encode_dispatch(&mut self, pass: &mut wgpu::ComputePass<'_>, first: u32, budget: u32) -> u32 {
-        let block = self.block().block;
-        let stage = Stage::at(first);
-        let local = stage.fits_block(block);
-        let stages = if local {
-            (first..first + budget).take_while(|&s| Stage::at(s).fits_block(block)).count() as u32
-        } else {
-            1
-        };
-        let groups_x = self.unit_count.clamp(1, self.max_groups);
-        let params = BitonicParams {
-            key: self.options.key.id(),
-            descending: self.options.descending.into(),
-            axis: self.options.axis as u32,
-            line_len: self.line_len,
-            stages,
-            merge: stage.merge,
-            distance: stage.distance,
-            load_origins: u32::from(first > 0),
-            store_origins: u32::from(first + stages < self.ledger.total()),
-            has_intervals: u32::from(self.intervals.enabled()),
-            origin_bits: bits_of(self.line_len.saturating_sub(1)),
-            key_max: self.options.key.max_value(),
-            groups_x,
-            unit_count: self.unit_count,
-            pad: [0; 2],
-        };
-        let offset = self.params.write(&self.queue, first, &params);
+        let planned = self.plan_dispatch(first, budget);
+        let stages = planned.params.stages;
+        let offset = self.params.write(&self.queue, first, &planned.params);
         let counter = self.counters.dynamic_offset(first + stages - 1);
         pass.set_bind_group(0, &self.bind_groups[(self.dispatches % 2) as usize], &[offset, counter]);
-        if local {
-            // Whole lines without intervals are one unit each: `sort_lines` takes them if it can.
-            let whole_lines = !self.intervals.enabled() && self.block().block >= self.line_len;
-            match &self.lines {
-                Some(lines) if whole_lines => pass.set_pipeline(lines),
-                _ => pass.set_pipeline(&self.block().pipeline),
-            }
-            pass.dispatch_workgroups(groups_x, self.unit_count.div_ceil(groups_x), 1);
-        } else {
-            pass.set_pipeline(&self.global);
-            pass.dispatch_workgroups(self.line_len.div_ceil(GLOBAL_WORKGROUP), self.line_count, 1);
-        }
+        pass.set_pipeline(match planned.kernel {
+            UnitKernel::Lines => &self.lines.as_ref().expect("planned where there is one").pipeline,
+            UnitKernel::Blocks => &self.block().pipeline,
+            UnitKernel::Global => &self.global,
+        });
+        let [x, y, z] = planned.workgroups;
+        pass.dispatch_workgroups(x, y, z);
         self.dispatches += 1;
         self.last_dispatch_stages = stages;
+        self.dispatch_log.push((first, stages));
         stages
     }
 }
@@ -283,6 +265,10 @@ impl SortRun for BitonicRun {
 
     fn counters(&self) -> &SwapCounters {
         &self.counters
+    }
+
+    fn kernels_of_step(&self, step: u32) -> Vec<crate::algorithms::kernel_view::Dispatch> {
+        self.kernels(step)
     }
 
     fn accept_swaps(&mut self, bytes: &[u8]) {
@@ -320,6 +306,7 @@ impl SortRun for BitonicRun {
         self.added.reset();
         self.dispatches = 0;
         self.last_dispatch_stages = 0;
+        self.dispatch_log.clear();
         self.restart_ledger(self.ledger.total());
     }
 

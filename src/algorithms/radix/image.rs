@@ -16,6 +16,7 @@
 //! every step sorts the input anew, a run nobody watches goes to its end in one step
 //! ([`super::RadixRun`]'s `encode_to_end`).
 
+use crate::algorithms::kernel_view::{Dispatch, Grid};
 use crate::algorithms::params_ring::ParamsRing;
 use crate::algorithms::ping_pong::PingPong;
 use crate::algorithms::swap_counters::SwapCounters;
@@ -88,6 +89,8 @@ pub struct ImagePipelines {
     layout: wgpu::BindGroupLayout,
     gather: wgpu::ComputePipeline,
     place: wgpu::ComputePipeline,
+    /// The program, for the shader panel.
+    compiled: crate::gpu::shaders::Compiled,
     sorter: SegmentedSorter,
     buffers: Recycler<(u32, u32), StepBuffers>,
 }
@@ -105,7 +108,8 @@ impl ImagePipelines {
     /// Builds the two kernels and the fastest sorters for the device.
     pub fn new(gpu: &Gpu) -> Self {
         let device = &gpu.device;
-        let module = RADIX_IMAGE_PROGRAM.module(device);
+        let compiled = RADIX_IMAGE_PROGRAM.compile(device);
+        let module = &compiled.module;
         let storage = wgpu::BufferBindingType::Storage { read_only: false };
         let (layout, pipeline_layout) = kernel_layouts(
             device,
@@ -123,11 +127,12 @@ impl ImagePipelines {
         );
         let pipeline = |entry_point: &str| {
             let label = format!("radix_image::{entry_point}");
-            compute_pipeline(gpu, &label, &pipeline_layout, &module, entry_point, Default::default())
+            compute_pipeline(gpu, &label, &pipeline_layout, module, entry_point, Default::default())
         };
         ImagePipelines {
             gather: pipeline("gather"),
             place: pipeline("place"),
+            compiled: compiled.clone(),
             layout,
             sorter: SegmentedSorter::with_sorter(device, RadixSorter::new(device))
                 .expect("WebGPU's least workgroup memory holds the segmented sort's smallest block"),
@@ -243,8 +248,7 @@ impl ImageSteps {
         (step, from_input): (u32, bool),
         counter_offset: u32,
     ) {
-        let mut params = ImageStepParams::new(key, digit_bits, step + 1, self.len);
-        params.first_step |= u32::from(from_input);
+        let params = self.step_params(key, digit_bits, (step, from_input));
         let offset = self.params.write(queue, step, &params);
         let bind_group = &self.bind_groups[((step + 1) % 2) as usize];
         let (x, y) = self.groups;
@@ -258,6 +262,32 @@ impl ImageSteps {
             .expect("the scratch holds the picture in these segments");
         let place = &self.pipelines.place;
         encode_dispatch_at(encoder, "radix_image::place", place, bind_group, &offsets, [x, y, 1]);
+    }
+}
+
+impl ImageSteps {
+    /// The parameters of step `step`, made from the step before or, `from_input`, the input.
+    fn step_params(
+        &self,
+        key: &RadixKey,
+        digit_bits: u32,
+        (step, from_input): (u32, bool),
+    ) -> ImageStepParams {
+        let mut params = ImageStepParams::new(key, digit_bits, step + 1, self.len);
+        params.first_step |= u32::from(from_input);
+        params
+    }
+
+    /// The kernels of step `step` around the crate's sort of the keys they gather: the gather
+    /// and the place.
+    pub fn kernels(&self, key: &RadixKey, digit_bits: u32, step: u32) -> Vec<Dispatch> {
+        let params = self.step_params(key, digit_bits, (step, false));
+        let (x, y) = self.groups;
+        let grid = Grid::Compute { workgroups: [x, y, 1], workgroup_size: [GROUP, 1, 1] };
+        let compiled = &self.pipelines.compiled;
+        ["gather", "place"]
+            .map(|entry| Dispatch::new(compiled, entry, grid, &params, Vec::new(), step..step + 1))
+            .to_vec()
     }
 }
 

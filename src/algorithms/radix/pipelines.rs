@@ -16,6 +16,8 @@ pub struct Radix {
     pub(super) scan: wgpu::ComputePipeline,
     pub(super) scatter: wgpu::ComputePipeline,
     pub(super) dim: wgpu::ComputePipeline,
+    /// The program, for the shader panel.
+    pub(super) compiled: crate::gpu::shaders::Compiled,
     /// The whole-picture steps' pipelines, built with the first run that uses them.
     pub(super) image: OnceLock<Arc<ImagePipelines>>,
 }
@@ -24,7 +26,8 @@ impl Radix {
     /// Builds the four kernels' pipelines.
     pub fn new(gpu: &Gpu) -> Self {
         let device = &gpu.device;
-        let module = RADIX_PROGRAM.module(device);
+        let compiled = RADIX_PROGRAM.compile(device);
+        let module = &compiled.module;
         let (layout, pipeline_layout) = kernel_layouts(
             device,
             "radix",
@@ -40,13 +43,14 @@ impl Radix {
         );
         let pipeline = |entry_point: &str| {
             let label = format!("radix::{entry_point}");
-            compute_pipeline(gpu, &label, &pipeline_layout, &module, entry_point, Default::default())
+            compute_pipeline(gpu, &label, &pipeline_layout, module, entry_point, Default::default())
         };
         Radix {
             count: pipeline("count_digits"),
             scan: pipeline("scan_counts"),
             scatter: pipeline("scatter"),
             dim: pipeline("dim"),
+            compiled: compiled.clone(),
             layout,
             image: OnceLock::new(),
         }

@@ -19,6 +19,9 @@ use crate::gpu::kernel::compute_pass;
 use crate::intervals::IntervalMap;
 use crate::keys::options::{Axis, Scope};
 
+mod kernels;
+use kernels::Kernel;
+
 impl Radix {
     /// Starts sorting the request's picture with its radix settings. Within intervals, by the
     /// composite key, interval id above the key; the ids of intervals found on the GPU are given
@@ -69,6 +72,8 @@ pub struct RadixRun {
     max_groups: u32,
     ledger: StepLedger,
     notice: Option<String>,
+    /// The program, for the shader panel.
+    compiled: crate::gpu::shaders::Compiled,
 }
 
 impl RadixRun {
@@ -155,6 +160,7 @@ impl RadixRun {
             max_groups: device.limits().max_compute_workgroups_per_dimension,
             ledger: StepLedger::default(),
             notice,
+            compiled: radix.compiled.clone(),
         };
         let mut encoder =
             device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("radix::start") });
@@ -248,8 +254,6 @@ impl SortRun for RadixRun {
             return;
         }
         let mut pass = compute_pass(encoder, "radix::steps");
-        let (groups_x, groups_y) = self.tile_groups();
-        let (width, height) = (self.sequences.width, self.sequences.height);
         for step in first..first + n {
             // Each step has a slot of its own in the ring (see `STEP_RING`).
             let offset = self.params.write(&self.queue, step, &self.step_params(step));
@@ -260,23 +264,24 @@ impl SortRun for RadixRun {
                 &self.bind_groups[direction],
                 &[offset, self.counters.dynamic_offset(step)],
             );
-            if step.is_multiple_of(self.plan.stages) {
-                pass.set_pipeline(&self.count);
-                pass.dispatch_workgroups(groups_x, groups_y, 1);
-                pass.set_pipeline(&self.scan);
-                pass.dispatch_workgroups(self.sequences.count() as u32, 1, 1);
-                if self.plan.stages > 1 {
-                    pass.set_pipeline(&self.dim);
-                    pass.dispatch_workgroups(width.div_ceil(16), height.div_ceil(16), 1);
-                }
+            for (kernel, [x, y, z]) in self.step_kernels(step) {
+                pass.set_pipeline(match kernel {
+                    Kernel::Count => &self.count,
+                    Kernel::Scan => &self.scan,
+                    Kernel::Dim => &self.dim,
+                    Kernel::Scatter => &self.scatter,
+                });
+                pass.dispatch_workgroups(x, y, z);
             }
-            pass.set_pipeline(&self.scatter);
-            pass.dispatch_workgroups(groups_x, groups_y, 1);
         }
     }
 
     fn counters(&self) -> &SwapCounters {
         &self.counters
+    }
+
+    fn kernels_of_step(&self, step: u32) -> Vec<crate::algorithms::kernel_view::Dispatch> {
+        self.kernels(step)
     }
 
     fn accept_swaps(&mut self, bytes: &[u8]) {
