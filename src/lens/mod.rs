@@ -3,6 +3,7 @@
 //! dispatch's phases and early exit, a radix pass's digits, counts and destinations). The
 //! window draws it under the picture; the tests hold it against the CPU model.
 
+pub mod invocation;
 pub mod line;
 pub mod probe;
 pub mod reading;
