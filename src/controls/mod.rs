@@ -7,5 +7,6 @@
 pub mod choice;
 pub mod commands;
 pub mod explain;
+pub mod kernel_text;
 pub mod lane_plan;
 pub mod player;
