@@ -1,6 +1,7 @@
 //! The live window end to end, on the software GPU under its own Xvfb: keys sent with xdotool
 //! (XTEST) move the pass counter as the key table says, stepping changes the picture on screen, S
-//! saves a PNG, G records a GIF whose frames are the CPU model's, Q quits (more keys in [`keys`]);
+//! saves a PNG, G records a GIF whose frames are the CPU model's, J opens and closes the shader
+//! panel, Q quits (more keys in [`keys`]);
 //! the interval flags start it within intervals, M changes the intervals live, I draws them over
 //! the picture and ] turns the lines to an angle; a clip plays sorted, pauses on a frame, steps
 //! through its passes and frames, and records. Needs `xvfb`, `xdotool`, `x11-utils` (xdpyinfo) and
@@ -505,6 +506,20 @@ fn keys_step_the_sort_and_the_picture_follows(backend: &str) {
     let sorted = shadersort::picture::teaching::Pattern::Sorted.picture((256, 144), &options, 1);
     assert!(saved == sorted, "Shift+I's sorted input is not the pattern");
     assert!(shadersort::reference::is_sorted(&saved, &options), "the sorted input is not sorted");
+
+    // J opens the shader panel over the pictures (the kernel the first pass will dispatch), and
+    // J again closes it.
+    let without = picture_area(&s.screenshot("no_shader.png"));
+    s.keys(&["j"]);
+    s.expect_log("shader panel open");
+    s.screenshot_showing("shader.png", "the shader panel over the pictures", |shot| {
+        picture_area(shot) != without
+    });
+    s.keys(&["j"]);
+    s.expect_log("shader panel closed");
+    s.screenshot_showing("shader_closed.png", "the pictures without the shader panel", |shot| {
+        picture_area(shot) == without
+    });
 
     s.keys(&["q"]);
     wait_for("the window to close", Duration::from_secs(20), || s.app.0.try_wait().unwrap().is_some());

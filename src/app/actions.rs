@@ -153,7 +153,9 @@ impl Running {
                 let size = self.session.picture.pixels.dimensions();
                 self.ui.toggle_painting(size);
             }
-            Command::FitToWindow | Command::ActualSize | Command::Help => self.ui.view(command),
+            Command::FitToWindow | Command::ActualSize | Command::Help | Command::Shader => {
+                self.ui.view(command)
+            }
             Command::Open => self.dialogs.pick(Purpose::Open, &self.egui_ctx),
             Command::Camera => self.open_camera(),
             Command::CycleInput => self.cycle_input(),

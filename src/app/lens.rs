@@ -52,6 +52,11 @@ impl Lens {
         self.open.as_ref().is_some_and(|l| l.readbacks.pending() > 0)
     }
 
+    /// The picture pixel the open lens's line runs through.
+    pub(super) fn point(&self) -> Option<(u32, u32)> {
+        self.open.as_ref().map(|l| l.point)
+    }
+
     /// Per lane, the line as last read, while the lens is open.
     pub(super) fn readings(&self) -> Option<&[Option<Result<LensReading, String>>]> {
         self.open.as_ref().map(|l| l.readings.as_slice())

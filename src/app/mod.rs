@@ -17,7 +17,8 @@
 //!   intervals and the mask drawn over them), `panel_model` (what the panel reads and reports),
 //!   `ui`, `pictures`, `interval_panel`, `lines_panel` and `help_overlay` (the egui panel
 //!   itself, and the keys' list), `mask_brush`,
-//!   `zoom`, `lens` and `lens_panel` (the row lens: the line inspected, and its strip of bars);
+//!   `zoom`, `lens` and `lens_panel` (the row lens: the line inspected, and its strip of bars),
+//!   `shader_panel` (J: the kernel a step dispatched, as compiled);
 //! - files: `dialogs` (files chosen or dropped, and the page's downloads), `files` (open, S),
 //!   `inputs` (the built-in inputs that teach, in the picture's place),
 //!   `saves` and `texture_reads` (S's copies coming back), `window_recording` and
@@ -57,6 +58,7 @@ mod saves;
 mod session;
 mod session_intervals;
 mod session_mask;
+mod shader_panel;
 mod texture_reads;
 pub mod ui;
 mod window_live;

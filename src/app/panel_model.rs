@@ -165,6 +165,21 @@ pub struct UiModel<'a> {
     pub live: Option<LiveView>,
     /// The built-in input shown, if one is (else the picture).
     pub input: Option<crate::picture::teaching::Pattern>,
+    /// The shader panel's kernels, while it is open.
+    pub shader: Option<ShaderView>,
+}
+
+/// What the shader panel shows: the kernels of one lane's last step (before any step, of its
+/// first).
+pub struct ShaderView {
+    /// The lane (an index into [`UiModel::lanes`]).
+    pub lane: usize,
+    /// Steps the lane has run.
+    pub steps_done: u32,
+    /// The step's kernels in the order it runs them; empty where the run cannot name them.
+    pub kernels: Vec<crate::algorithms::kernel_view::Dispatch>,
+    /// The lens's pixel's position on the lane's line, while the lens is open.
+    pub position: Option<usize>,
 }
 
 /// What the UI keeps between frames.
@@ -189,6 +204,16 @@ pub struct UiState {
     pub lens_textures: Vec<egui::TextureHandle>,
     /// What G records: GIF, animated PNG or PNG frames.
     pub record_format: RecordFormat,
+    /// The shader panel (J) is open.
+    pub shader_open: bool,
+    /// The lane whose kernels the shader panel shows.
+    pub shader_lane: usize,
+    /// The entry point chosen among a step's kernels; `None` (or one the step did not run) shows
+    /// the last, which moves the pixels.
+    pub shader_entry: Option<&'static str>,
+    /// The kernel (program and entry) the panel last scrolled to its entry: it scrolls once
+    /// when the kernel shown changes, and leaves the reader's scrolling alone between.
+    pub shader_scrolled: Option<(&'static str, &'static str)>,
 }
 
 /// The brush while painting.
@@ -233,6 +258,10 @@ impl Default for UiState {
             lens_zoom: LensZoom::default(),
             lens_textures: Vec::new(),
             record_format: RecordFormat::Gif,
+            shader_open: false,
+            shader_lane: 0,
+            shader_entry: None,
+            shader_scrolled: None,
         }
     }
 }
@@ -252,12 +281,19 @@ impl UiState {
     }
 
     /// F fits the picture to the window, 0 shows it at one picture pixel per screen pixel (both
-    /// centred again), H opens or closes the list of shortcuts; other commands change nothing here.
+    /// centred again), H opens or closes the list of shortcuts, J the shader panel (and says
+    /// so); other commands change nothing here.
     pub fn view(&mut self, command: Command) {
         match command {
             Command::FitToWindow => (self.zoom, self.pan) = (None, egui::Vec2::ZERO),
             Command::ActualSize => (self.zoom, self.pan) = (Some(Zoom::In(1)), egui::Vec2::ZERO),
             Command::Help => self.help_open = !self.help_open,
+            Command::Shader => {
+                self.shader_open = !self.shader_open;
+                // Opened again, it scrolls to the entry again.
+                self.shader_scrolled = None;
+                self.status.say(if self.shader_open { "shader panel open" } else { "shader panel closed" });
+            }
             _ => {}
         }
     }
@@ -339,5 +375,19 @@ mod tests {
         assert!(!ui.help_open);
         ui.view(Command::StepForward);
         assert_eq!((ui.zoom, ui.help_open), (None, false));
+    }
+
+    #[test]
+    fn j_opens_and_closes_the_shader_panel_which_then_scrolls_to_the_entry_again() {
+        let mut ui = UiState::default();
+        ui.view(Command::Shader);
+        assert!(ui.shader_open);
+        assert_eq!(ui.status.line, "shader panel open");
+        ui.shader_scrolled = Some(("odd_even", "odd_even_compute"));
+        ui.view(Command::Shader);
+        assert_eq!((ui.shader_open, ui.shader_scrolled), (false, None));
+        assert_eq!(ui.status.line, "shader panel closed");
+        ui.view(Command::Help);
+        assert!(!ui.shader_open);
     }
 }

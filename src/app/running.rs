@@ -267,6 +267,11 @@ impl Running {
             clip: self.clip_view(),
             live: self.live_view(),
             input: self.input.as_ref().map(|shown| shown.pattern),
+            shader: super::shader_panel::view(
+                &self.session.lanes.lanes,
+                &self.ui,
+                self.lens.point().map(|point| (point, self.session.picture.pixels.dimensions())),
+            ),
         };
         let ui_state = &mut self.ui;
         let mut clicked = Vec::new();

@@ -49,6 +49,7 @@ pub fn draw(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, actions
     if state.help_open {
         super::help_overlay::help(ui.ctx(), model.commands, &mut state.help_open);
     }
+    super::shader_panel::window(ui.ctx(), model, state, PANEL_WIDTH);
 }
 
 fn command_button(
@@ -172,7 +173,10 @@ fn side_panel(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, actio
         actions.push(Action::GoTo(pass));
     }
     ui.separator();
-    ui.label(egui::RichText::new("What happens").strong());
+    ui.horizontal(|ui| {
+        ui.label(egui::RichText::new("What happens").strong());
+        command_button(ui, model, Command::Shader, "Shader", actions);
+    });
     ui.label(&model.explanation);
     ui.separator();
     ui.horizontal(|ui| {

@@ -196,6 +196,7 @@ mod tests {
                         | Command::SavePng
                         | Command::ToggleLens
                         | Command::MoveLens(_)
+                        | Command::Shader
                         | Command::Help
                         | Command::Quit
                 );

@@ -80,6 +80,8 @@ pub enum Command {
     ToggleLens,
     /// Move the row lens this many lines.
     MoveLens(i32),
+    /// Open or close the shader panel: the kernel the last step dispatched.
+    Shader,
     /// Show or hide the list of shortcuts.
     Help,
     /// Close the window.
@@ -330,6 +332,12 @@ pub fn command_table() -> Vec<CommandSpec> {
         spec(Command::MoveLens(1), &[p(ArrowDown)], "Lens down", "The lens on the line after"),
         spec(Command::MoveLens(-10), &[Shortcut::shifted(ArrowUp)], "Lens up 10", "The lens ten lines before"),
         spec(Command::MoveLens(10), &[Shortcut::shifted(ArrowDown)], "Lens down 10", "The lens ten lines after"),
+        spec(
+            Command::Shader,
+            &[p(J)],
+            "Shader",
+            "Show the WGSL kernel the last step dispatched: its uniform's values, its constants and its size",
+        ),
         spec(Command::Help, &[p(H), p(F1)], "Help", "Show or hide this list of shortcuts"),
         spec(Command::Quit, &[p(Escape), p(Q)], "Quit", "Close the window"),
     ]);
@@ -416,6 +424,7 @@ mod tests {
             (S, false, Command::SavePng),
             (Comma, false, Command::PreviousFrame),
             (Period, false, Command::NextFrame),
+            (J, false, Command::Shader),
             (H, false, Command::Help),
             (F1, false, Command::Help),
             (Escape, false, Command::Quit),

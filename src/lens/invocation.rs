@@ -22,6 +22,8 @@ pub struct Handled {
     pub swapped: Option<bool>,
     /// Whether the pixel at the position changed in the step.
     pub moved: bool,
+    /// Steps the dispatch ran (a bitonic dispatch may run several stages at once).
+    pub steps: u32,
 }
 
 /// Workgroup and local invocation of global invocation `(x, y)` in workgroups of `size`.
@@ -52,8 +54,16 @@ pub fn handled(dispatches: &[Dispatch], reading: &LensReading, pos: usize) -> Op
     let len = reading.cells.len();
     let same_interval = |a: usize, b: usize| reading.cells[a].interval == reading.cells[b].interval;
     let pair_swapped = |partner: Option<usize>| partner.map(|p| reading.exchanged(pos.min(p), pos.max(p)));
-    let mut handled =
-        Handled { entry: dispatch.entry, texel, invocation: None, partner: None, swapped: None, moved };
+    let steps = dispatch.steps.len() as u32;
+    let mut handled = Handled {
+        entry: dispatch.entry,
+        texel,
+        invocation: None,
+        partner: None,
+        swapped: None,
+        moved,
+        steps,
+    };
     match (&reading.step, dispatch.entry) {
         (StepReading::OddEven { .. }, _) => {
             // A pass of parity p: a position of that parity is the right member of the pair
@@ -145,4 +155,36 @@ pub fn handled(dispatches: &[Dispatch], reading: &LensReading, pos: usize) -> Op
         (StepReading::Start, _) => return None,
     }
     Some(handled)
+}
+
+impl Handled {
+    /// What the step did at position `pos` of `reading`'s line, in a sentence: who ran over it,
+    /// what it was compared with and what came of it.
+    pub fn sentence(&self, reading: &LensReading, pos: usize) -> String {
+        let who = match self.invocation {
+            Some((group, local)) => format!(
+                "invocation ({}, {}, {}) of workgroup ({}, {}, {}) of {}",
+                local[0], local[1], local[2], group[0], group[1], group[2], self.entry
+            ),
+            None if self.entry.ends_with("fragment") => {
+                format!("the fragment of texel ({}, {}) of {}", self.texel.0, self.texel.1, self.entry)
+            }
+            None => format!("a workgroup of {}", self.entry),
+        };
+        let what = match (self.partner, self.swapped) {
+            (Some(partner), Some(true)) => format!("compared it with pixel {partner} and swapped the two"),
+            (Some(partner), Some(false)) => format!("compared it with pixel {partner}, already in order"),
+            (Some(partner), None) => format!("compared it with pixel {partner} in the step's last phase"),
+            (None, _) => match reading.cells[pos].slot {
+                Some(slot) => format!("sent it to position {slot} by its digit"),
+                None if matches!(reading.step, StepReading::Radix { .. }) => {
+                    "moved it to its place by the digits sorted so far".to_string()
+                }
+                None if self.steps > 1 => format!("ran {} stages over it in one dispatch", self.steps),
+                None => "compared it with nothing: it has no partner in its interval this step".to_string(),
+            },
+        };
+        let moved = if self.moved { "; the pixel there changed" } else { "" };
+        format!("Pixel {pos} of {}: {who} {what}{moved}.", reading.line.name)
+    }
 }

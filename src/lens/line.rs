@@ -31,17 +31,22 @@ pub struct LensLine {
 
 impl LensLine {
     /// The line through picture pixel `(x, y)` (clamped into the picture) along `lines`.
-    pub fn through(lines: &Lines, (width, height): (u32, u32), (x, y): (u32, u32)) -> LensLine {
+    pub fn through(lines: &Lines, size: (u32, u32), point: (u32, u32)) -> LensLine {
+        LensLine::numbered(lines, size, LensLine::place(lines, size, point).0)
+    }
+
+    /// The line through picture pixel `point` (clamped into the picture) along `lines`, and
+    /// the pixel's position on it.
+    pub fn place(lines: &Lines, (width, height): (u32, u32), (x, y): (u32, u32)) -> (u32, u32) {
         let (x, y) = (x.min(width.saturating_sub(1)), y.min(height.saturating_sub(1)));
-        let index = match lines {
-            Lines::Axis(Axis::Rows) => y,
-            Lines::Axis(Axis::Columns) => x,
+        match lines {
+            Lines::Axis(Axis::Rows) => (y, x),
+            Lines::Axis(Axis::Columns) => (x, y),
             Lines::Laid(space) => {
                 let cell = space.places()[(y * width + x) as usize];
-                cell / space.size().0
+                (cell / space.size().0, cell % space.size().0)
             }
-        };
-        LensLine::numbered(lines, (width, height), index)
+        }
     }
 
     /// Line `index` (clamped to the last) along `lines` through a `width` x `height` picture.
