@@ -6,8 +6,11 @@
 //! stages, blocks and held lines) and radix, rows and columns, whole lines and intervals.
 
 mod common;
+#[path = "common/lens_steps.rs"]
+mod lens_steps;
 
 use common::on_every_gpu;
+use lens_steps::{read, step};
 use shadersort::algorithms::SortRun;
 use shadersort::algorithms::bitonic::Bitonic;
 use shadersort::algorithms::bubble::Bubble;
@@ -15,37 +18,13 @@ use shadersort::algorithms::kernel_view::Grid;
 use shadersort::algorithms::odd_even::{OddEven, PassKind};
 use shadersort::algorithms::radix::Radix;
 use shadersort::algorithms::request::StartRequest;
-use shadersort::angle::Lines;
-use shadersort::engine::drive::Driver;
-use shadersort::gpu::Gpu;
 use shadersort::intervals::{Cell, IntervalMap};
 use shadersort::keys::options::{Axis, SortOptions};
+use shadersort::lens::LensProbe;
 use shadersort::lens::invocation::handled;
-use shadersort::lens::{LensLine, LensProbe, LensReading};
 use shadersort::picture::patterns::random_image;
 use shadersort::reference::bitonic::BitonicModel;
 use shadersort::reference::{self, odd_even_pairs, odd_even_pass_within};
-
-/// One step forward, its counts taken.
-fn step(gpu: &Gpu, run: &mut dyn SortRun) {
-    let driver = Driver::new(run);
-    let mut encoder = gpu.device.create_command_encoder(&Default::default());
-    assert_eq!(run.encode_steps(&mut encoder, 1), 1);
-    gpu.queue.submit([encoder.finish()]);
-    driver.collect(gpu, run).unwrap();
-}
-
-fn read(
-    gpu: &Gpu,
-    probe: &mut LensProbe,
-    run: &dyn SortRun,
-    size: (u32, u32),
-    axis: Axis,
-    index: u32,
-) -> LensReading {
-    let line = LensLine::numbered(&Lines::Axis(axis), size, index);
-    probe.read(gpu, &run.lens_view(), &line).unwrap()
-}
 
 /// Whether positions `a` and `b` of a line exchanged their pixels between `before` and `after`.
 fn model_exchanged(before: &[[u8; 4]], after: &[[u8; 4]], a: usize, b: usize) -> bool {
@@ -131,6 +110,19 @@ fn odd_even_and_bubble_name_the_pair_and_the_invocation_of_each_pixel() {
                                     .is_some_and(|p| model_exchanged(was, now, pos.min(p), pos.max(p)));
                                 assert_eq!(h.swapped, Some(swapped), "{what}: swapped");
                                 assert_eq!(h.moved, was[pos] != now[pos], "{what}: moved");
+                                // The panel's sentence says the same.
+                                let said = h.sentence(&lens, pos);
+                                assert!(
+                                    said.starts_with(&format!("Pixel {pos} of {}: ", lens.line.name)),
+                                    "{said}"
+                                );
+                                assert_eq!(said.contains("swapped the two"), swapped, "{what}: {said}");
+                                let with = partner[pos].map(|p| format!("compared it with pixel {p}"));
+                                assert_eq!(
+                                    with.is_some_and(|w| said.contains(&w)),
+                                    partner[pos].is_some(),
+                                    "{said}"
+                                );
                                 let (group, local) = h.invocation.unwrap_or_else(|| {
                                     assert!(
                                         name == "bubble" && partner[pos].is_none(),

@@ -5,9 +5,12 @@
 //! rows and columns, within intervals and at an angle, on every backend under test.
 
 mod common;
+#[path = "common/lens_steps.rs"]
+mod lens_steps;
 
 use common::on_every_gpu;
 use image::RgbaImage;
+use lens_steps::{read, step};
 use shadersort::algorithms::bubble::Bubble;
 use shadersort::algorithms::bubble::DEFAULT_PHASES_PER_STEP;
 use shadersort::algorithms::odd_even::{OddEven, PassKind};
@@ -17,8 +20,6 @@ use shadersort::algorithms::request::StartRequest;
 use shadersort::algorithms::{Algorithm, Pipelines, SortRun};
 use shadersort::angle::scatter::LineScatter;
 use shadersort::angle::{Angle, Lines};
-use shadersort::engine::drive::Driver;
-use shadersort::gpu::Gpu;
 use shadersort::intervals::{Cell, IntervalMap};
 use shadersort::keys::SortKey;
 use shadersort::keys::options::{Axis, Scope, SortOptions};
@@ -28,15 +29,6 @@ use shadersort::picture::patterns::random_image;
 use shadersort::reference::bitonic::bitonic_stages;
 use shadersort::reference::radix::{destinations, radix_steps, radix_steps_within, read_sequences};
 use shadersort::reference::{self, odd_even_pairs};
-
-/// One step forward, its counts taken.
-fn step(gpu: &Gpu, run: &mut dyn SortRun) {
-    let driver = Driver::new(run);
-    let mut encoder = gpu.device.create_command_encoder(&Default::default());
-    assert_eq!(run.encode_steps(&mut encoder, 1), 1);
-    gpu.queue.submit([encoder.finish()]);
-    driver.collect(gpu, run).unwrap();
-}
 
 /// Line `index` of `picture` along `axis`.
 fn model_line(picture: &RgbaImage, axis: Axis, index: u32) -> Vec<[u8; 4]> {
@@ -48,18 +40,6 @@ fn some_lines(count: u32) -> Vec<u32> {
     let mut lines = vec![0, count / 2, count - 1];
     lines.dedup();
     lines
-}
-
-fn read(
-    gpu: &Gpu,
-    probe: &mut LensProbe,
-    run: &dyn SortRun,
-    size: (u32, u32),
-    axis: Axis,
-    index: u32,
-) -> LensReading {
-    let line = LensLine::numbered(&Lines::Axis(axis), size, index);
-    probe.read(gpu, &run.lens_view(), &line).unwrap()
 }
 
 fn pixels(reading: &LensReading) -> Vec<[u8; 4]> {
