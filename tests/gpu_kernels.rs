@@ -14,6 +14,7 @@ use shadersort::algorithms::map_source::MapSource;
 use shadersort::algorithms::odd_even::PassKind;
 use shadersort::algorithms::radix::RadixSettings;
 use shadersort::algorithms::{Algorithm, Pipelines, RunSettings, SortRun};
+use shadersort::controls::kernel_text::annotate;
 use shadersort::engine::drive::Driver;
 use shadersort::gpu::Gpu;
 use shadersort::gpu::shaders::{
@@ -83,6 +84,16 @@ fn check_common(d: &Dispatch, program: &Program, shared: &mut Option<Arc<str>>, 
         Grid::Fragment { .. } => assert_eq!(e.stage, naga::ShaderStage::Fragment, "{what}"),
     }
     assert_eq!(d.uniform.len() as u32 * 4, params_size(&module), "{what}: the params struct, whole");
+    // The panel's text: the entry's line, a note of every uniform word, the program's every file.
+    let panel = annotate(d);
+    let lines: Vec<&str> = d.source.lines().collect();
+    assert!(lines[panel.entry_line].contains(&format!("fn {}(", d.entry)), "{what}: the entry's line");
+    let values: Vec<String> = d.uniform.iter().map(|w| format!("= {w}")).collect();
+    let noted: Vec<&String> =
+        panel.notes.iter().map(|(_, n)| n).filter(|n| !n.contains("(pipeline)")).collect();
+    assert_eq!(noted.len(), values.len(), "{what}: a note a uniform word");
+    assert_eq!(panel.files.iter().map(|f| f.name).collect::<Vec<_>>(), d.files, "{what}: the files");
+    assert!(!panel.marked.is_empty(), "{what}: lines that compare and swap, or scatter");
 }
 
 /// Steps `run` one at a time and holds the kernels of each step to `name`'s definition.
