@@ -243,7 +243,8 @@ fn whole_picture_sorted(input: &RgbaImage, options: &SortOptions) -> RgbaImage {
 }
 
 /// Clicking the picture's middle opens the lens on its middle line; after each step the bars on
-/// screen are the model's line; S downloads the state and, with the lens open, the page as shown.
+/// screen are the model's line; S downloads the state and, with the lens open, the page as shown;
+/// J opens and closes the shader panel.
 fn the_lens_follows_the_steps_and_s_downloads_the_model(page: &Page, picture: &RgbaImage) {
     let shot = page.browser.screenshot();
     let panel = shadersort::app::ui::PANEL_WIDTH as u32;
@@ -263,6 +264,22 @@ fn the_lens_follows_the_steps_and_s_downloads_the_model(page: &Page, picture: &R
     assert!(saved == odd_even_passes(picture, &options, 2), "S's download is not the model's pass 2");
     let view = page.downloaded_picture("lens-odd-even-luma-pass2-window.png");
     bars_follow_the_model(&view, picture, ROW, 2).unwrap_or_else(|why| panic!("the page as shown: {why}"));
+
+    // J opens the shader panel over the pictures (its title bar right of the side panel, at
+    // the top), and closes it.
+    let title_bar = |shot: &RgbaImage| -> Vec<[u8; 4]> {
+        let (x, width) = (panel + 24, 160.min(shot.width().saturating_sub(panel + 24)));
+        (20..36).flat_map(|y| (x..x + width).map(move |x| shot.get_pixel(x, y).0)).collect()
+    };
+    let before = title_bar(&page.browser.screenshot());
+    page.keys(&["j"]);
+    page.expect_log("shader panel open");
+    page.screenshot_until(|shot| match title_bar(shot) == before {
+        true => Err("no shader panel over the pictures after J".into()),
+        false => Ok(()),
+    });
+    page.keys(&["j"]);
+    page.expect_log("shader panel closed");
 }
 
 /// G records the run from the input and downloads a GIF whose frames are the model's passes.
