@@ -178,6 +178,7 @@ fn the_page_runs_the_window_app_in_headless_chromium() {
     g_downloads_every_pass(&page, &picture);
     recordings::every_exact_format_records_the_model(&page.browser);
     four_chooses_the_bitonic_network(&page, &picture);
+    shift_i_cycles_the_inputs_that_teach(&page);
     paths::b_bends_the_lines_and_a_shift_click_centres_them(&page, &picture);
     painting::e_paints_the_mask_and_s_saves_it(&page, &picture);
     side_by_side_shows_every_lane(&page, &picture);
@@ -316,6 +317,16 @@ fn four_chooses_the_bitonic_network(page: &Page, picture: &RgbaImage) {
     model.step();
     let saved = page.downloaded_picture("lens-bitonic-luma-pass1.png");
     assert!(saved == *model.state(), "S's download after a bitonic step is not the model's");
+}
+
+/// Shift+I shows each built-in input in turn, then the picture again.
+fn shift_i_cycles_the_inputs_that_teach(page: &Page) {
+    for title in ["random noise", "sorted", "reversed", "few distinct values", "nearly sorted", "sawtooth"] {
+        page.keys(&["Shift+i"]);
+        page.expect_log(&format!("input: {title} ("));
+    }
+    page.keys(&["Shift+i"]);
+    page.expect_log("back to ");
 }
 
 /// Side by side, every lane shows the picture: as many copies of its lightest grey (opaque, on
