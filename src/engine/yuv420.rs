@@ -59,6 +59,9 @@ pub struct Yuv420Reader {
     pipeline: wgpu::ComputePipeline,
     /// The last frames' planes and parameters buffers, written again by the next frames.
     uploads: Recycler<Yuv420Size, Upload>,
+    /// The last frames' pictures. Kept apart from the runs' spares: a run at an angle takes
+    /// textures of its line space's size, and one recycler keeps one size.
+    pictures: Recycler<(u32, u32), wgpu::Texture>,
 }
 
 /// Where a frame's planes and conversion parameters are uploaded.
@@ -82,7 +85,8 @@ impl Yuv420Reader {
             "yuv420_to_rgba",
             Default::default(),
         );
-        Yuv420Reader { layout, pipeline, uploads: Recycler::new(gpu.spares_switch()) }
+        let keep = gpu.spares_switch();
+        Yuv420Reader { layout, pipeline, uploads: Recycler::new(keep), pictures: Recycler::new(keep) }
     }
 
     /// Whether a frame of `size` can be converted here: its planes fit one storage buffer
@@ -146,8 +150,7 @@ impl Yuv420Reader {
         write_words(gpu, &upload.planes, planes);
         gpu.queue.write_buffer(&upload.params, 0, bytemuck::bytes_of(&params));
         let make = || Some(create_picture_texture(gpu, size.width, size.height, "yuv420_to_rgba::picture"));
-        let picture =
-            gpu.picture_spares.take((size.width, size.height), make).expect("made where there is none");
+        let picture = self.pictures.take((size.width, size.height), make).expect("made where there is none");
         let view = picture.create_view(&Default::default());
         let bind_group = bind_group(
             device,
