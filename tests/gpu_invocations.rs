@@ -11,15 +11,16 @@ mod lens_steps;
 
 use common::on_every_gpu;
 use lens_steps::{read, step};
+use shadersort::algorithms::RunSettings;
 use shadersort::algorithms::SortRun;
 use shadersort::algorithms::bitonic::Bitonic;
 use shadersort::algorithms::bubble::Bubble;
 use shadersort::algorithms::kernel_view::Grid;
 use shadersort::algorithms::odd_even::{OddEven, PassKind};
-use shadersort::algorithms::radix::Radix;
+use shadersort::algorithms::radix::{Radix, RadixSettings};
 use shadersort::algorithms::request::StartRequest;
 use shadersort::intervals::{Cell, IntervalMap};
-use shadersort::keys::options::{Axis, SortOptions};
+use shadersort::keys::options::{Axis, Scope, SortOptions};
 use shadersort::lens::LensProbe;
 use shadersort::lens::invocation::handled;
 use shadersort::picture::patterns::random_image;
@@ -309,6 +310,48 @@ fn a_radix_scatter_names_the_tile_and_lane_of_each_pixel() {
                             "{what}: tile {tile}"
                         );
                         assert_eq!(pos % size, local[0], "{what}: the lane");
+                    }
+                }
+            }
+        }
+    });
+    common::ci::passed();
+}
+
+/// On the whole picture the crate's sort orders the gathered keys and `place` writes each
+/// position of the sequence (row after row, or column after column): the lens's pixel is the
+/// place invocation's whose sequence position is it.
+#[test]
+fn the_whole_picture_names_the_place_invocation_of_each_pixel() {
+    on_every_gpu(|gpu| {
+        let mut probe = LensProbe::new(gpu);
+        let radix = Radix::new(gpu);
+        for (w, h, axis) in [(37, 9, Axis::Rows), (5, 61, Axis::Columns)] {
+            let input = random_image(w, h, 9);
+            let options = SortOptions { axis, ..Default::default() };
+            let radix_settings = RadixSettings { scope: Scope::Image, ..RadixSettings::DEFAULT };
+            let settings = RunSettings { radix: radix_settings, ..Default::default() };
+            let mut run = radix.start(gpu, StartRequest::new(&input, options).settings(settings)).unwrap();
+            while run.steps_done() < run.total_steps() {
+                let k = run.steps_done();
+                step(gpu, &mut run);
+                let dispatches = run.kernels_of_step(k);
+                let entries: Vec<_> = dispatches.iter().map(|d| d.entry).collect();
+                assert_eq!(entries, ["gather", "place"]);
+                let Grid::Compute { workgroups, workgroup_size: [size, ..] } = dispatches[1].grid else {
+                    panic!()
+                };
+                let len = options.line_len(w, h);
+                for index in [0, options.line_count(w, h) - 1] {
+                    let lens = read(gpu, &mut probe, &run, (w, h), axis, index);
+                    for pos in 0..len {
+                        let what = format!("{w}x{h} {axis:?} step {k} line {index} position {pos}");
+                        let h = handled(&dispatches, &lens, pos as usize).unwrap();
+                        assert_eq!((h.entry, h.partner, h.swapped), ("place", None, None), "{what}");
+                        // `position_of` in shaders/radix_image.wgsl.
+                        let (group, local) = h.invocation.unwrap();
+                        let position = (group[1] * workgroups[0] + group[0]) * size + local[0];
+                        assert_eq!(position, index * len + pos, "{what}");
                     }
                 }
             }
