@@ -206,7 +206,7 @@ impl BubbleRun {
         let (width, height) = picture.dimensions();
         let pictures = PingPong::start(gpu, picture, "bubble");
         let params = ParamsRing::new(gpu, std::mem::size_of::<BubbleParams>(), STEP_RING, "bubble::params");
-        let counters = SwapCounters::new(gpu, STEP_RING, 3, "bubble::counters");
+        let counters = SwapCounters::new(gpu, STEP_RING, 5, "bubble::counters");
         let interval_texture =
             IntervalTexture::from_source(gpu, source, pictures.input(), "bubble::intervals");
         let line_count = options.line_count(width, height);
@@ -319,7 +319,8 @@ impl SortRun for BubbleRun {
     fn accept_swaps(&mut self, bytes: &[u8]) {
         for slot in self.counters.decode_slots(bytes) {
             let (swaps, sorted_lines) = (slot[0], slot[1]);
-            let step = self.ledger.take(swaps);
+            let work = self.work(self.ledger.next_to_take(), (slot[3], slot[4]));
+            let step = self.ledger.take(swaps, work);
             self.last_step_phases = Some(slot[2]);
             if sorted_lines == self.line_count {
                 self.ledger.sorted_after(step + 1);

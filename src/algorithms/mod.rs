@@ -15,6 +15,7 @@ pub mod radix;
 pub mod request;
 pub mod step_ledger;
 pub mod swap_counters;
+pub mod work;
 
 use crate::gpu::Gpu;
 use crate::intervals::IntervalMap;
@@ -211,6 +212,10 @@ pub struct RunStats {
     pub total_swaps: u64,
     /// The number of steps after which the picture is known to be sorted, once it is.
     pub sorted_after: Option<u32>,
+    /// The work of the most recent step whose counter has been read.
+    pub last_step_work: Option<work::Work>,
+    /// The work of all steps read so far.
+    pub total_work: work::Work,
 }
 
 /// `Send` natively, so a run can be started on one thread and sorted on another (a clip's

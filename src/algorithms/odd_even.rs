@@ -400,7 +400,7 @@ impl SortRun for OddEvenRun {
 
     fn accept_swaps(&mut self, bytes: &[u8]) {
         for swaps in self.counters.decode(bytes) {
-            let step = self.ledger.take(swaps);
+            let step = self.ledger.take(swaps, self.work(self.ledger.next_to_take()));
             // Two consecutive passes without a swap cover both parities: every adjacent pair
             // is in order, so the state before them is sorted.
             if swaps == 0 && self.previous_swaps == Some(0) {

@@ -2,6 +2,7 @@
 //! are encoded, how many have had their swap counts read, and what those counts say.
 
 use super::RunStats;
+use super::work::Work;
 
 /// Steps that may be encoded before their counts are read: each has a slot of its own in a
 /// run's ring of counters (and of parameters), so a slot is never rewritten before the step
@@ -87,14 +88,22 @@ impl StepLedger {
         *self = StepLedger::new(total, sorted_at_start);
     }
 
+    /// The step whose count is read next.
+    pub fn next_to_take(&self) -> u32 {
+        self.collected
+    }
+
     /// Takes the count of the next step whose count is unread: `swaps` pixels it swapped (or
-    /// moved). Returns the step's index.
-    pub fn take(&mut self, swaps: u32) -> u32 {
+    /// moved), and the `work` it cost besides. Returns the step's index.
+    pub fn take(&mut self, swaps: u32, work: Work) -> u32 {
         assert!(self.collected < self.done, "counts of unrecorded steps");
         let step = self.collected;
         self.collected += 1;
         self.stats.total_swaps += u64::from(swaps);
         self.stats.last_step_swaps = Some(swaps);
+        let work = work.with_swaps(u64::from(swaps));
+        self.stats.total_work += work;
+        self.stats.last_step_work = Some(work);
         step
     }
 
@@ -122,11 +131,13 @@ mod tests {
         assert_eq!(ledger.room(5000), STEP_RING);
         assert_eq!(ledger.count_encoded(STEP_RING), 0);
         assert_eq!(ledger.room(1), 0, "the ring is full until counts are read");
-        assert_eq!((ledger.take(7), ledger.take(0)), (0, 1));
+        let work = Work::of(9, (2, 2), 1);
+        assert_eq!((ledger.take(7, work), ledger.take(0, Work::default())), (0, 1));
         assert_eq!(ledger.room(5000), 2);
         assert_eq!(ledger.count_encoded(2), STEP_RING);
         let stats = ledger.stats();
         assert_eq!((stats.total_swaps, stats.last_step_swaps, stats.sorted_after), (7, Some(0), None));
+        assert_eq!((stats.total_work, stats.last_step_work), (work.with_swaps(7), Some(Work::default())));
         ledger.sorted_after(1);
         ledger.sorted_after(5);
         assert_eq!(ledger.stats().sorted_after, Some(1), "the first sorted step stays");
@@ -137,10 +148,10 @@ mod tests {
     fn the_last_count_settles_a_sort_that_could_not_tell_sooner() {
         let mut ledger = StepLedger::new(2, false);
         ledger.count_encoded(2);
-        ledger.take(4);
+        ledger.take(4, Work::default());
         ledger.settle();
         assert_eq!(ledger.stats().sorted_after, None);
-        ledger.take(1);
+        ledger.take(1, Work::default());
         ledger.settle();
         assert_eq!(ledger.stats().sorted_after, Some(2));
         ledger.restart(9, true);
@@ -152,6 +163,6 @@ mod tests {
     #[test]
     #[should_panic(expected = "counts of unrecorded steps")]
     fn a_count_of_an_unrecorded_step_is_refused() {
-        StepLedger::new(4, false).take(1);
+        StepLedger::new(4, false).take(1, Work::default());
     }
 }

@@ -274,7 +274,7 @@ impl SortRun for BitonicRun {
     fn accept_swaps(&mut self, bytes: &[u8]) {
         for value in self.counters.decode(bytes) {
             let swaps = self.added.take(self.ledger.collected() % STEP_RING, value);
-            self.ledger.take(swaps);
+            self.ledger.take(swaps, crate::algorithms::work::Work::default());
         }
         self.ledger.settle();
     }

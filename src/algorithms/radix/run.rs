@@ -286,7 +286,7 @@ impl SortRun for RadixRun {
 
     fn accept_swaps(&mut self, bytes: &[u8]) {
         for moved in self.counters.decode(bytes) {
-            self.ledger.take(moved);
+            self.ledger.take(moved, crate::algorithms::work::Work::default());
         }
         self.ledger.settle();
     }
