@@ -45,6 +45,8 @@ pub struct SortReport {
     pub total_swaps: u64,
     /// What `total_swaps` counts: "swaps" or "pixels moved".
     pub moves_name: &'static str,
+    /// What the counted steps cost on the GPU ([`crate::algorithms::work`]).
+    pub work: crate::algorithms::work::Work,
     /// The intervals sorted within, if not whole lines.
     pub intervals: Option<crate::intervals::IntervalSummary>,
     /// Wall time of the passes (GPU work and counter reads).
@@ -267,6 +269,7 @@ fn sort_to_png(
         sorted_after: stats.sorted_after,
         total_swaps: stats.total_swaps,
         moves_name: s.algorithm.moves_name(),
+        work: stats.total_work,
         intervals: intervals.map(|r| sorter.lines.summary(r)),
         elapsed,
         adapter: gpu.describe(),
@@ -298,7 +301,8 @@ impl std::fmt::Display for SortReport {
             Some(k) => write!(f, "sorted after {k} {unit}")?,
             None => write!(f, "not sorted yet")?,
         }
-        write!(f, "; wrote {}", self.path.display())
+        write!(f, "; wrote {}", self.path.display())?;
+        write!(f, "\nthe GPU's work: {}", self.work.describe(self.moves_name))
     }
 }
 

@@ -71,7 +71,8 @@ impl Work {
     /// `moves` naming the swaps ("swaps" or "pixels moved").
     pub fn describe(&self, moves: &str) -> String {
         use crate::controls::explain::thousands;
-        let counted = |n: u64, one: &str, many: &str| format!("{} {}", thousands(n), if n == 1 { one } else { many });
+        let counted =
+            |n: u64, one: &str, many: &str| format!("{} {}", thousands(n), if n == 1 { one } else { many });
         format!(
             "{}, {} {moves}, {} read, {} written, {}",
             counted(self.comparisons, "comparison", "comparisons"),
@@ -139,9 +140,6 @@ mod tests {
         let mut b = Work::of(5, (1, 1), 0);
         b += a;
         assert_eq!(b, Work { comparisons: 15, swaps: 3, bytes_read: 20, bytes_written: 12, barriers: 1 });
-        assert_eq!(
-            a.describe("swaps"),
-            "10 comparisons, 3 swaps, 16 B read, 8 B written, 1 barrier"
-        );
+        assert_eq!(a.describe("swaps"), "10 comparisons, 3 swaps, 16 B read, 8 B written, 1 barrier");
     }
 }

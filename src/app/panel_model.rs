@@ -141,6 +141,8 @@ pub struct UiModel<'a> {
     pub fps: f64,
     /// A few sentences on what the algorithm does, with the current numbers.
     pub explanation: String,
+    /// What the last step and the run so far cost on the GPU, beside the analysis.
+    pub work: String,
     /// A recording under way: frames, expected, path.
     pub recording: Option<(u64, u64, String)>,
     /// A take of the live source under way: frames captured, frames left out, path.
@@ -180,6 +182,8 @@ pub struct ShaderView {
     pub kernels: Vec<crate::algorithms::kernel_view::Dispatch>,
     /// The lens's pixel's position on the lane's line, while the lens is open.
     pub position: Option<usize>,
+    /// What the step cost on the GPU, once counted.
+    pub cost: Option<String>,
 }
 
 /// What the UI keeps between frames.

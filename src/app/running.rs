@@ -248,6 +248,7 @@ impl Running {
             wall_ms_per_pass: self.session.lanes.wall_ms_per_pass,
             fps: self.clock.fps(),
             explanation: self.explanation(),
+            work: self.session.work_text(),
             recording: self.recording.as_ref().map(|r| {
                 let (done, most) = r.progress();
                 (done, most, r.path().display().to_string())

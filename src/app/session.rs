@@ -191,6 +191,31 @@ impl Session {
         })
     }
 
+    /// What the first lane's last step and its run so far cost on the GPU, beside the analysis.
+    pub(super) fn work_text(&self) -> String {
+        let c = &self.choice;
+        let Some(lane) = self.lanes.lanes.first() else { return String::new() };
+        let stats = lane.run.stats();
+        crate::controls::work_text::work_text(&crate::controls::work_text::WorkFacts {
+            algorithm: c.algorithm,
+            steps: (lane.run.steps_done(), lane.run.total_steps()),
+            lines: (self.line_count(), self.longest_line()),
+            last: stats.last_step_work,
+            total: stats.total_work,
+            gpu_ms_per_step: lane.gpu_ms_per_step,
+        })
+    }
+
+    /// The lines sorted: rows, columns, or the lines at the angle or along the path.
+    fn line_count(&self) -> u32 {
+        let (width, height) = self.picture.pixels.dimensions();
+        match &self.lines {
+            Lines::Axis(Axis::Rows) => height,
+            Lines::Axis(Axis::Columns) => width,
+            Lines::Laid(space) => space.size().1,
+        }
+    }
+
     /// Pixels in the longest line sorted: a row, a column, or the longest line at the angle.
     fn longest_line(&self) -> u32 {
         let (width, height) = self.picture.pixels.dimensions();

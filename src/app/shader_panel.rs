@@ -1,7 +1,8 @@
 //! The shader panel (J, or the Shader button): the WGSL kernel a lane's last step dispatched,
 //! exactly as compiled, highlighted, with each file's line numbers, the step's uniform values and
 //! the pipeline's constants beside the lines that declare them, the lines that compare and swap
-//! (or scatter) tinted, and a header with the entry point and the dispatch's size. The text
+//! (or scatter) tinted, and a header with the entry point, the dispatch's size and what the step
+//! cost (comparisons, swaps, bytes, barriers: `algorithms::work`). The text
 //! work is `controls::kernel_text`; this file builds the panel's model and draws it.
 
 use super::lanes::Lane;
@@ -37,11 +38,14 @@ pub(super) fn view(
     let run = &lanes[lane].run;
     let steps_done = run.steps_done();
     let position = lens.map(|(point, size)| LensLine::place(&lanes[lane].lines, size, point).1 as usize);
+    let moves = lanes[lane].algorithm.moves_name();
+    let cost = run.stats().last_step_work.filter(|_| steps_done > 0).map(|work| work.describe(moves));
     Some(ShaderView {
         lane,
         steps_done,
         kernels: run.kernels_of_step(steps_done.saturating_sub(1)),
         position,
+        cost,
     })
 }
 
@@ -135,6 +139,9 @@ fn contents(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState) {
     let dispatch = &kernels[shown];
     let annotated = kernel_text::annotate(dispatch);
     ui.add(egui::Label::new(big(&annotated.header).strong()).wrap());
+    if let Some(cost) = &view.cost {
+        ui.add(egui::Label::new(big(format!("The step cost {cost}."))).wrap());
+    }
     ui.add(egui::Label::new(big(handled_line(model, view))).wrap());
     ui.separator();
     text(ui, dispatch, &annotated, state);

@@ -178,6 +178,8 @@ fn side_panel(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, actio
         command_button(ui, model, Command::Shader, "Shader", actions);
     });
     ui.label(&model.explanation);
+    ui.label(egui::RichText::new("What it cost").strong());
+    ui.label(&model.work);
     ui.separator();
     ui.horizontal(|ui| {
         let zoom = state.zoom.map_or_else(|| "fit".to_string(), Zoom::label);

@@ -10,3 +10,4 @@ pub mod explain;
 pub mod kernel_text;
 pub mod lane_plan;
 pub mod player;
+pub mod work_text;

@@ -1,10 +1,11 @@
 //! End-to-end tests of the `shadersort` binary: one-line errors that leave no files behind, and pictures sorted on the GPU exactly as the CPU model says.
 
 use image::{ColorType, DynamicImage, RgbaImage};
+use shadersort::algorithms::work::Work;
 use shadersort::keys::SortKey;
 use shadersort::keys::options::{Axis, SortOptions};
 use shadersort::picture::patterns::random_image;
-use shadersort::reference::{is_sorted, lines_are_permutations, odd_even_passes, stable_sort};
+use shadersort::reference::{is_sorted, lines_are_permutations, odd_even_pass, odd_even_passes, stable_sort};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -459,6 +460,24 @@ fn steps_stops_after_that_many_passes() {
         let out = dir.path().join(format!("passes_{passes}.png"));
         let (stdout, _) = assert_succeeds(&[COFFEE, flag, &passes.to_string(), "--out", arg(&out)], &[]);
         assert!(stdout.contains(&format!("ran {passes} of {passes} passes")), "{stdout}");
+        // The GPU's work, from the passes' definition: every pixel loaded and stored, both
+        // pixels of each pair loading each other and comparing, a barrier a 16x16 workgroup.
+        let (w, h) = input.dimensions();
+        let mut model = input.clone();
+        let mut work = Work::default();
+        for pass in 0..passes {
+            let pairs = u64::from(h) * (1..w).filter(|x| x % 2 == pass % 2).count() as u64;
+            let pixels = u64::from(w * h);
+            work += Work {
+                comparisons: 2 * pairs,
+                swaps: odd_even_pass(&mut model, &opts, pass),
+                bytes_read: 4 * (pixels + 2 * pairs),
+                bytes_written: 4 * pixels,
+                barriers: u64::from(w.div_ceil(16) * h.div_ceil(16)),
+            };
+        }
+        let line = format!("the GPU's work: {}", work.describe("swaps"));
+        assert!(stdout.lines().any(|l| l == line), "{stdout} (expected {line})");
         let (_, state) = open(&out);
         assert!(state == odd_even_passes(&input, &opts, passes), "the state after {passes} passes is wrong");
     }

@@ -58,9 +58,9 @@ impl OddEvenRun {
         let pixels = u64::from(size.width) * u64::from(size.height);
         let pairs = neighbour_pairs(step, len) * u64::from(lines);
         let barriers = match self.kind {
-            PassKind::Compute => u64::from(
-                size.width.div_ceil(WORKGROUP_SIZE[0]) * size.height.div_ceil(WORKGROUP_SIZE[1]),
-            ),
+            PassKind::Compute => {
+                u64::from(size.width.div_ceil(WORKGROUP_SIZE[0]) * size.height.div_ceil(WORKGROUP_SIZE[1]))
+            }
             PassKind::Fragment => 0,
         };
         Work::of(2 * pairs, (pixels + 2 * pairs, pixels), barriers)
