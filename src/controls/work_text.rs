@@ -22,7 +22,7 @@ pub struct WorkFacts {
     pub gpu_ms_per_step: Option<f64>,
 }
 
-/// The last step's cost and the run's so far, then the analysis.
+/// The last step's cost, the run's so far and the analysis, a line each.
 pub fn work_text(facts: &WorkFacts) -> String {
     let moves = facts.algorithm.moves_name();
     let (done, total) = facts.steps;
@@ -34,11 +34,11 @@ pub fn work_text(facts: &WorkFacts) -> String {
         _ => "Nothing run yet.".to_string(),
     };
     let so_far = if done > 1 {
-        format!(" In {done} of {total} steps: {}.", facts.total.describe(moves))
+        format!("\nIn {done} of {total} steps: {}.", facts.total.describe(moves))
     } else {
         String::new()
     };
-    format!("{last}{so_far} {}", analysis(facts.algorithm, facts.steps.1, facts.lines))
+    format!("{last}{so_far}\n{}", analysis(facts.algorithm, facts.steps.1, facts.lines))
 }
 
 /// What the analysis says a whole sort of `lines` lines of `len` pixels costs in `steps` steps,
@@ -105,16 +105,16 @@ mod tests {
         let last = Work::of(1200, (1_000_000, 500_000), 25).with_swaps(7);
         let text = work_text(&facts(Algorithm::OddEven, (2, 600), Some(last)));
         assert!(text.starts_with(
-            "Step 2 cost 1,200 comparisons, 7 swaps, 4.0 MB read, 2.0 MB written, 25 barriers (GPU 41.2 µs a step). In 2 of 600 steps: 3,000 comparisons, 12 swaps, 80 B read, 40 B written, 4 barriers."
+            "Step 2 cost 1,200 comparisons, 7 swaps, 4.0 MB read, 2.0 MB written, 25 barriers (GPU 41.2 µs a step).\nIn 2 of 600 steps: 3,000 comparisons, 12 swaps, 80 B read, 40 B written, 4 barriers."
         ), "{text}");
         // 600 passes of 300 or 299 pairs: 179,700 a line, 400 lines.
         assert!(text.contains("179,700 a line, 71,880,000 in all"), "{text}");
         let radix = work_text(&facts(Algorithm::Radix, (0, 4), None));
-        assert!(radix.starts_with("Nothing run yet. The analysis: radix compares no keys"), "{radix}");
+        assert!(radix.starts_with("Nothing run yet.\nThe analysis: radix compares no keys"), "{radix}");
         assert!(radix.contains("7.7 MB for 240,000 pixels"), "{radix}");
         let counting = work_text(&facts(Algorithm::Bubble, (3, 300), None));
         assert!(
-            counting.starts_with("The last step's work is not counted yet. In 3 of 300 steps"),
+            counting.starts_with("The last step's work is not counted yet.\nIn 3 of 300 steps"),
             "{counting}"
         );
     }
