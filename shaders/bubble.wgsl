@@ -41,8 +41,10 @@ override ROW_CAPACITY: u32 = 4096u;
 
 @group(0) @binding(0) var src: texture_2d<u32>;
 @group(0) @binding(1) var<uniform> params: BubbleParams;
-/// This step's slot: swaps, the number of lines found sorted, the most phases any line ran.
-@group(0) @binding(2) var<storage, read_write> counters: array<atomic<u32>, 3>;
+/// This step's slot: swaps, the number of lines found sorted, the most phases any line ran, the
+/// phases all lines ran, and the lines that ran an odd number of phases (the step's work, counted
+/// on the CPU from these: `src/algorithms/bubble/kernels.rs`).
+@group(0) @binding(2) var<storage, read_write> counters: array<atomic<u32>, 5>;
 @group(0) @binding(3) var dst: texture_storage_2d<rgba8uint, write>;
 /// Per line, what this dispatch did to it, for the window's row lens: the phases it ran, and
 /// 1 when it left early because a phase pair made no swap (else 0).
@@ -146,5 +148,7 @@ fn bubble(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index
             atomicAdd(&counters[1], 1u);
         }
         atomicMax(&counters[2], done);
+        atomicAdd(&counters[3], done);
+        atomicAdd(&counters[4], done & 1u);
     }
 }
