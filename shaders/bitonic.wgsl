@@ -55,8 +55,10 @@ override INTERVALS_CAPACITY: u32 = 1u;
 
 @group(0) @binding(0) var src: texture_2d<u32>;
 @group(0) @binding(1) var<uniform> params: BitonicParams;
-/// This step's slot: exchanges made.
-@group(0) @binding(2) var<storage, read_write> counters: array<atomic<u32>, 1>;
+/// This step's slot: exchanges made, then the `sort_lines` workgroups whose subgroups could not
+/// shuffle (each took its stages within a subgroup through workgroup memory: barriers the CPU
+/// cannot foresee, `BitonicRun::work`).
+@group(0) @binding(2) var<storage, read_write> counters: array<atomic<u32>, 2>;
 @group(0) @binding(3) var dst: texture_storage_2d<rgba8uint, write>;
 /// The picture before the first stage: a unit's pixels are fetched from it by origin (from `src`
 /// where nothing has moved yet: `original_pixel`).

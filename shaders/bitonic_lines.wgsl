@@ -486,6 +486,10 @@ fn sort_lines(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_i
     workgroupBarrier();
     if (lid == 0u) {
         shuffles_ok = select(0u, 1u, atomicLoad(&shuffle_misfits) == 0u);
+        if (SHUFFLE_REACH > 0u && shuffles_ok == 0u) {
+            // Counted for the step's work: this workgroup's shuffle stages pass barriers.
+            atomicAdd(&counters[1], 1u);
+        }
     }
     // The same for every invocation, so the stages below stay in uniform control flow.
     let shuffles = SHUFFLE_REACH > 0u && workgroupUniformLoad(&shuffles_ok) == 1u;

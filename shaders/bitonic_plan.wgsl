@@ -34,6 +34,9 @@ struct PlanParams {
 @group(0) @binding(2) var<storage, read_write> bounds: array<u32>;
 /// Per line, `slots` units: line, first position, length (0 in an unused slot), 0.
 @group(0) @binding(3) var<storage, read_write> units: array<vec4<u32>>;
+/// Per length (0 to `line_len`), how many intervals of the picture have it: what the steps'
+/// work is counted from on the CPU (`IntervalLengths`), which never sees these intervals.
+@group(0) @binding(4) var<storage, read_write> lengths: array<atomic<u32>>;
 
 fn id_at(line: u32, pos: u32) -> u32 {
     let at = select(vec2<u32>(pos, line), vec2<u32>(line, pos), params.axis == 1u);
@@ -177,6 +180,9 @@ fn bitonic_plan(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation
             end = select(right_end, q, q < past);
         }
         bounds[row + pos] = (start << 16u) | (end - start);
+        if (start == pos) {
+            atomicAdd(&lengths[end - start + 1u], 1u);
+        }
     }
     // Each round gathers the interval starts among `ROUND` positions into workgroup memory, in
     // order (each invocation's share counted, the counts scanned), and one invocation packs

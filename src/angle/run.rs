@@ -157,6 +157,23 @@ impl SortRun for AngledRun {
         self.inner.counters()
     }
 
+    /// The inner run's: it may read back more than its counters (the lengths of the intervals
+    /// the bitonic network's plan found on the GPU).
+    fn swap_readback_size(&self, n: u32) -> u64 {
+        self.inner.swap_readback_size(n)
+    }
+
+    fn encode_swap_copy(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        first: u32,
+        n: u32,
+        staging: &wgpu::Buffer,
+        offset: u64,
+    ) {
+        self.inner.encode_swap_copy(encoder, first, n, staging, offset);
+    }
+
     fn accept_swaps(&mut self, bytes: &[u8]) {
         self.inner.accept_swaps(bytes);
     }

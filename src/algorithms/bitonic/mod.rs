@@ -8,6 +8,8 @@
 //! one stage at a time shows exactly the states the fast path passes through.
 
 mod layout;
+#[doc(hidden)]
+pub mod lengths;
 mod pipelines;
 pub mod plan;
 mod run;

@@ -62,7 +62,7 @@ impl Default for BitonicTuning {
 }
 
 /// Positions one invocation of `sort_lines` holds (`HELD` in `shaders/bitonic_lines.wgsl`).
-const HELD: u32 = 16;
+pub(super) const HELD: u32 = 16;
 
 /// The shortest line `sort_lines` takes by default: its smallest workgroup (32) holds 512
 /// positions, and short lines sort faster in `sort_blocks` (BENCHMARKS.md).

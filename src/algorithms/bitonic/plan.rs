@@ -3,6 +3,7 @@
 //! GPU from an interval-id texture the GPU wrote itself ([`PlanKernel`],
 //! `shaders/bitonic_plan.wgsl`), so that a clip's threshold intervals need nothing from the CPU.
 
+use super::lengths::IntervalLengths;
 use crate::gpu::Gpu;
 use crate::gpu::bindings::{compute_buffer, uint_texture};
 use crate::gpu::kernel::{bind_group, encode_dispatch, one_kernel, uniform};
@@ -18,6 +19,8 @@ pub struct Plan {
     /// Per position (line-major), start << 16 | (length - 1) of its interval; empty without
     /// intervals.
     pub bounds: Vec<u32>,
+    /// How many intervals have each length (every line one without intervals).
+    pub lengths: IntervalLengths,
 }
 
 impl Plan {
@@ -30,12 +33,13 @@ impl Plan {
             for line in 0..line_count {
                 blocks_of(&mut units, block, line, 0, line_len);
             }
-            return Plan { units, bounds: Vec::new() };
+            let lengths = IntervalLengths::whole_lines(line_len, line_count);
+            return Plan { units, bounds: Vec::new(), lengths };
         };
         let len = line_len as usize;
         let mut bounds = vec![0; len * line_count as usize];
         #[cfg(not(target_arch = "wasm32"))]
-        let units = {
+        let (units, lengths) = {
             // Shares of at least 64 lines: fewer are not worth a thread.
             let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
             let share = (line_count as usize).div_ceil(threads).max(64);
@@ -45,12 +49,18 @@ impl Plan {
                     .enumerate()
                     .map(|(i, bounds)| scope.spawn(move || plan_lines(map, i * share, bounds, len, block)))
                     .collect();
-                planners.into_iter().flat_map(|p| p.join().expect("a planner thread panicked")).collect()
+                let (mut units, mut lengths) = (Vec::new(), Vec::new());
+                for planner in planners {
+                    let (share_units, share_lengths) = planner.join().expect("a planner thread panicked");
+                    units.extend(share_units);
+                    lengths.extend(share_lengths);
+                }
+                (units, lengths)
             })
         };
         #[cfg(target_arch = "wasm32")]
-        let units = plan_lines(map, 0, &mut bounds, len, block);
-        Plan { units, bounds }
+        let (units, lengths) = plan_lines(map, 0, &mut bounds, len, block);
+        Plan { units, bounds, lengths: IntervalLengths::from_counts(lengths) }
     }
 }
 
@@ -62,15 +72,17 @@ fn blocks_of(units: &mut Vec<[u32; 4]>, block: u32, line: u32, start: u32, len: 
 }
 
 /// Plans the lines from `first_line` whose bounds `bounds` holds (`len` a line), as
-/// [`Plan::new`] describes: fills the bounds and returns the lines' units, in order.
+/// [`Plan::new`] describes: fills the bounds and returns the lines' units, in order, and how
+/// many of their intervals have each length (a length perhaps more than once).
 fn plan_lines(
     map: &IntervalMap,
     first_line: usize,
     bounds: &mut [u32],
     len: usize,
     block: u32,
-) -> Vec<[u32; 4]> {
+) -> (Vec<[u32; 4]>, Vec<(u32, u64)>) {
     let mut units = Vec::new();
+    let mut lengths = vec![0u64; len + 1];
     let mut starts = vec![0u32; len];
     let layout = map.layout();
     for (offset, bounds) in bounds.chunks_exact_mut(len).enumerate() {
@@ -96,6 +108,7 @@ fn plan_lines(
         while pos < len {
             let (start, len) = (pos as u32, (bounds[pos] & 0xffff) + 1);
             pos += len as usize;
+            lengths[len as usize] += 1;
             match chunk {
                 _ if len > block => {
                     if let Some((s, l)) = chunk.take() {
@@ -115,7 +128,8 @@ fn plan_lines(
             blocks_of(&mut units, block, line, s, l);
         }
     }
-    units
+    let lengths = lengths.into_iter().enumerate().filter(|&(_, n)| n > 0);
+    (units, lengths.map(|(len, n)| (len as u32, n)).collect())
 }
 
 /// Unit slots a line needs at most in [`Plan::new`] within any intervals: of three consecutive
@@ -147,6 +161,8 @@ pub struct GpuPlan {
     pub units: wgpu::Buffer,
     /// Units in all, the empty ones counted.
     pub unit_count: u32,
+    /// Per length from 0 to the line's, how many intervals have it (u32 each).
+    pub lengths: wgpu::Buffer,
     params: PlanParams,
 }
 
@@ -170,6 +186,7 @@ impl GpuPlan {
             bounds: buffer("bitonic_plan::bounds", positions * 4),
             units: buffer("bitonic_plan::units", u64::from(unit_count) * 16),
             unit_count,
+            lengths: buffer("bitonic_plan::lengths", (u64::from(line_len) + 1) * 4),
             params: PlanParams { axis: axis as u32, line_len, line_count, block, slots, pad: [0; 3] },
         }
     }
@@ -194,6 +211,7 @@ impl PlanKernel {
                 compute_buffer(1, wgpu::BufferBindingType::Uniform, false),
                 compute_buffer(2, storage, false),
                 compute_buffer(3, storage, false),
+                compute_buffer(4, storage, false),
             ],
             "bitonic_plan",
             // Every workgroup word is written before it is read, and zeroing the round's starts
@@ -223,6 +241,7 @@ impl PlanKernel {
                 params.as_entire_binding(),
                 plan.bounds.as_entire_binding(),
                 plan.units.as_entire_binding(),
+                plan.lengths.as_entire_binding(),
             ],
         );
         encode_dispatch(
@@ -263,6 +282,7 @@ mod tests {
         });
         let plan = Plan::new(10, 1, Some(&map), 4);
         assert_eq!(plan.units, [[0, 0, 3, 0], [0, 3, 4, 0], [0, 7, 2, 0], [0, 9, 1, 0]]);
+        assert_eq!(plan.lengths, IntervalLengths::from_counts([(1, 2), (2, 1), (6, 1)]));
         assert_eq!(plan.bounds[4], 3 << 16 | 5);
         assert_eq!(plan.bounds[2], 2 << 16);
     }
@@ -318,14 +338,16 @@ mod tests {
             let (w, h) = if axis == Axis::Rows { (len, lines) } else { (lines, len) };
             let map = IntervalMap::build(w, h, axis, |line, pos, _| cells[line * len as usize + pos]);
             let plan = Plan::new(len, lines, Some(&map), 8);
-            let (mut units, mut bounds) = (Vec::new(), Vec::new());
+            let (mut units, mut bounds, mut lengths) = (Vec::new(), Vec::new(), Vec::new());
             for line in 0..lines {
                 let one =
                     IntervalMap::build(len, 1, Axis::Rows, |_, pos, _| cells[(line * len) as usize + pos]);
                 let own = Plan::new(len, 1, Some(&one), 8);
                 units.extend(own.units.iter().map(|u| [line, u[1], u[2], u[3]]));
                 bounds.extend(own.bounds);
+                lengths.extend(map.line_intervals(line as usize).map(|r| (r.len() as u32, 1)));
             }
+            assert_eq!(plan.lengths, IntervalLengths::from_counts(lengths), "{axis:?}: lengths");
             assert!(plan.units == units, "{axis:?}: units");
             assert!(plan.bounds == bounds, "{axis:?}: bounds");
         }

@@ -2,6 +2,7 @@
 //! dispatches its steps record.
 
 use super::layout::{BitonicParams, LINE_RANK_BITS, RankWords, bits_of};
+use super::lengths::IntervalLengths;
 use super::pipelines::{Bitonic, BlockPipeline, GLOBAL_WORKGROUP};
 use super::plan::{GpuPlan, Plan, PlanKernel};
 use super::stage::stage_count;
@@ -50,9 +51,15 @@ pub struct BitonicRun {
     compiled: crate::gpu::shaders::Compiled,
     pictures: PingPong,
     params: ParamsRing,
+    /// Per step, the exchanges made and the `sort_lines` workgroups that could not shuffle.
     counters: SwapCounters,
-    /// The counters are zeroed at a restart only: what each step added.
-    added: AddedSince,
+    /// The counters are zeroed at a restart only: what each step added to each.
+    added: [AddedSince; 2],
+    /// How many intervals have each length, what the work is counted from; unknown for a plan
+    /// made on the GPU until its lengths come back with the first counts.
+    lengths: Option<IntervalLengths>,
+    /// A plan made on the GPU: its lengths, copied after the counts (`encode_swap_copy`).
+    gpu_lengths: Option<wgpu::Buffer>,
     origins: wgpu::Buffer,
     bounds: wgpu::Buffer,
     units: wgpu::Buffer,
@@ -102,7 +109,7 @@ impl BitonicRun {
         });
         let pictures = PingPong::start(gpu, picture, "bitonic");
         let params = ParamsRing::new(gpu, std::mem::size_of::<BitonicParams>(), STEP_RING, "bitonic::params");
-        let counters = SwapCounters::new(gpu, STEP_RING, 1, "bitonic::counters");
+        let counters = SwapCounters::new(gpu, STEP_RING, 2, "bitonic::counters");
         let placeholder = |label| {
             device.create_buffer(&wgpu::BufferDescriptor {
                 label: Some(label),
@@ -125,7 +132,9 @@ impl BitonicRun {
             pictures,
             params,
             counters,
-            added: AddedSince::new(STEP_RING),
+            added: [AddedSince::new(STEP_RING), AddedSince::new(STEP_RING)],
+            lengths: None,
+            gpu_lengths: None,
             origins,
             bounds,
             units,
@@ -174,6 +183,7 @@ impl BitonicRun {
         find(&mut encoder, self.pictures.input(), self.intervals.texture(), &plan);
         gpu.queue.submit([encoder.finish()]);
         self.unit_count = plan.unit_count;
+        (self.lengths, self.gpu_lengths) = (None, Some(plan.lengths));
         self.set_plan_buffers(plan.bounds, plan.units);
         self.restart_ledger(stage_count(self.line_len));
     }
@@ -192,6 +202,7 @@ impl BitonicRun {
             })
         };
         self.unit_count = plan.units.len() as u32;
+        (self.lengths, self.gpu_lengths) = (Some(plan.lengths), None);
         self.set_plan_buffers(
             storage("bitonic::bounds", bytemuck::cast_slice(&plan.bounds)),
             storage("bitonic::units", bytemuck::cast_slice(&plan.units)),
@@ -271,11 +282,41 @@ impl SortRun for BitonicRun {
         self.kernels(step)
     }
 
-    fn accept_swaps(&mut self, bytes: &[u8]) {
-        for value in self.counters.decode(bytes) {
-            let swaps = self.added.take(self.ledger.collected() % STEP_RING, value);
-            self.ledger.take(swaps, crate::algorithms::work::Work::default());
+    /// The counts, then a plan made on the GPU its lengths (the same size every time).
+    fn swap_readback_size(&self, n: u32) -> u64 {
+        self.counters.copy_size(n) + self.gpu_lengths.as_ref().map_or(0, wgpu::Buffer::size)
+    }
+
+    fn encode_swap_copy(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        first: u32,
+        n: u32,
+        staging: &wgpu::Buffer,
+        offset: u64,
+    ) {
+        self.counters.encode_copy(encoder, first, n, staging, offset);
+        if let Some(lengths) = &self.gpu_lengths {
+            let after = offset + self.counters.copy_size(n);
+            encoder.copy_buffer_to_buffer(lengths, 0, staging, after, lengths.size());
         }
+    }
+
+    fn accept_swaps(&mut self, bytes: &[u8]) {
+        let appended = self.gpu_lengths.as_ref().map_or(0, |b| b.size() as usize);
+        let (counts, lengths) = bytes.split_at(bytes.len() - appended);
+        if self.lengths.is_none() {
+            let words = lengths.chunks_exact(4).map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]));
+            self.lengths = Some(IntervalLengths::from_histogram(&words.collect::<Vec<u32>>()));
+        }
+        let lengths = self.lengths.take().expect("known or just read");
+        for words in self.counters.decode_slots(counts) {
+            let slot = self.ledger.collected() % STEP_RING;
+            let [swaps, misfits] = [0, 1].map(|word| self.added[word].take(slot, words[word]));
+            let work = self.work(self.ledger.collected(), &lengths, (swaps, misfits));
+            self.ledger.take(swaps, work);
+        }
+        self.lengths = Some(lengths);
         self.ledger.settle();
     }
 
@@ -303,7 +344,7 @@ impl SortRun for BitonicRun {
     fn restart(&mut self, encoder: &mut wgpu::CommandEncoder) {
         self.pictures.encode_restart(encoder);
         self.counters.encode_clear_all(encoder);
-        self.added.reset();
+        self.added.iter_mut().for_each(AddedSince::reset);
         self.dispatches = 0;
         self.last_dispatch_stages = 0;
         self.dispatch_log.clear();

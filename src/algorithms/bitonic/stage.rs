@@ -34,8 +34,13 @@ impl Stage {
     /// start), when `a` is the comparator's first member and its partner lies within an interval of
     /// `len` pixels.
     pub fn partner(self, a: u32, len: u32) -> Option<u32> {
-        let b = if self.is_flip() { a ^ ((1 << self.merge) - 1) } else { a ^ (1 << self.distance) };
+        let b = a ^ self.mask();
         (b > a && b < len).then_some(b)
+    }
+
+    /// The bits a position flips to find its partner (`partner_mask` in the shader).
+    pub fn mask(self) -> u32 {
+        if self.is_flip() { (1 << self.merge) - 1 } else { 1 << self.distance }
     }
 
     /// Whether every comparator of this stage stays within aligned blocks of `block` positions

@@ -20,6 +20,7 @@ use crate::algorithms::kernel_view::{Dispatch, Grid};
 use crate::algorithms::params_ring::ParamsRing;
 use crate::algorithms::ping_pong::PingPong;
 use crate::algorithms::swap_counters::SwapCounters;
+use crate::algorithms::work::Work;
 use crate::gpu::Gpu;
 use crate::gpu::bindings::{compute_buffer, storage_target, uint_texture};
 use crate::gpu::kernel::{bind_group, compute_pipeline, encode_dispatch_at, kernel_layouts};
@@ -276,6 +277,55 @@ impl ImageSteps {
         let mut params = ImageStepParams::new(key, digit_bits, step + 1, self.len);
         params.first_step |= u32::from(from_input);
         params
+    }
+
+    /// The work of step `step` besides the pixels it moved (made from the step before; a step
+    /// made from the input alone is never counted). Keys, positions and places are 4 bytes a
+    /// pixel like the pixels themselves: `placed`, where each input pixel sits, is counted as
+    /// the per-pixel positions the sort moves are (it is their inverse). No key comparisons are
+    /// counted: LSD radix compares none, and the crate's merge sort of short segments compares
+    /// as many as its data makes it (it has no counters to tell).
+    ///
+    /// - `gather`: loads each pixel, stores its key and position (and, on the first step, its
+    ///   place); no barriers.
+    /// - The crate's sort of the (key, position) pairs: nothing for one pixel or segments of
+    ///   one. In workgroup memory (`sort_segments`), each workgroup loads and stores its
+    ///   segments' keys and positions once, and passes a barrier after loading, one after its
+    ///   runs, two per merge round (from runs of keys / invocations to the segment's next power
+    ///   of two) and a storage barrier before storing. On the device-wide sort (a whole picture
+    ///   too long for a workgroup), whose passes and look-backs depend on the keys and on the
+    ///   schedule, counted by construction: its histogram loads every key once and each of its
+    ///   digit passes (one a byte of the 32-bit key) loads and stores every key and position
+    ///   once; its barriers are not counted.
+    /// - `place`: loads each position's pair's position, the input pixel it names and that
+    ///   pixel's place; stores the pixel and its place; two barriers a workgroup.
+    pub fn work(&self, step: u32) -> Work {
+        let len = u64::from(self.len);
+        let (x, y) = self.groups;
+        let gather = (len, len * (2 + u64::from(step == 0)));
+        let sort = self.sort_work();
+        let place = Work::of(0, (3 * len, 2 * len), 2 * u64::from(x) * u64::from(y));
+        Work::of(0, gather, 0) + sort + place
+    }
+
+    /// The work of the crate's sort of one step's pairs (see [`ImageSteps::work`]).
+    fn sort_work(&self) -> Work {
+        let segment = self.segment_len.min(self.len);
+        let len = u64::from(self.len);
+        if self.len <= 1 || segment == 1 {
+            return Work::default();
+        }
+        let Some((block, invocations)) = self.pipelines.sorter.workgroup_sort_shape(segment, true) else {
+            // 32-bit keys: four byte passes.
+            const PASSES: u64 = 4;
+            return Work::of(0, (len * (1 + 2 * PASSES), len * 2 * PASSES), 0);
+        };
+        let span = segment.next_power_of_two();
+        let rounds = u64::from((span / (block / invocations)).max(1).ilog2());
+        let groups = self.len.div_ceil(segment).div_ceil(block / span);
+        let x = groups.clamp(1, self.device.limits().max_compute_workgroups_per_dimension);
+        let workgroups = u64::from(x) * u64::from(groups.div_ceil(x));
+        Work::of(0, (2 * len, 2 * len), workgroups * (3 + 2 * rounds))
     }
 
     /// The kernels of step `step` around the crate's sort of the keys they gather: the gather

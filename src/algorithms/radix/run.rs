@@ -286,7 +286,8 @@ impl SortRun for RadixRun {
 
     fn accept_swaps(&mut self, bytes: &[u8]) {
         for moved in self.counters.decode(bytes) {
-            self.ledger.take(moved, crate::algorithms::work::Work::default());
+            let work = self.work(self.ledger.next_to_take());
+            self.ledger.take(moved, work);
         }
         self.ledger.settle();
     }

@@ -40,6 +40,8 @@ struct BlockSort {
     pipeline: wgpu::ComputePipeline,
     /// Keys per workgroup (`BLOCK`): a power of two.
     keys: u32,
+    /// Invocations per workgroup (`SORT_GROUP`).
+    invocations: u32,
 }
 
 /// How a workgroup sort of `keys` keys lays out its memory and invocations on a device.
@@ -161,7 +163,7 @@ impl SegmentedSorter {
                         ("SORT_GROUP", f64::from(invocations)),
                         ("BLOCK_WORDS", f64::from(words)),
                     ];
-                    BlockSort { pipeline: pipeline("sort_segments", &constants), keys }
+                    BlockSort { pipeline: pipeline("sort_segments", &constants), keys, invocations }
                 })
                 .collect()
         });
@@ -197,10 +199,21 @@ impl SegmentedSorter {
         largest.min(self.workgroup_up_to)
     }
 
+    /// How [`SegmentedSorter::record`] sorts segments of `segment_len` keys (with values or
+    /// without) in workgroup memory: the keys each workgroup holds and its invocations (each
+    /// sorts a run of keys / invocations in registers); none where they go through the
+    /// device-wide sort. For callers that count what a sort costs.
+    pub fn workgroup_sort_shape(&self, segment_len: u32, with_values: bool) -> Option<(u32, u32)> {
+        self.block_sort_of(with_values, segment_len).map(|block| (block.keys, block.invocations))
+    }
+
     /// The merge sort for `job`'s segments of `segment_len` keys: the smallest that holds a
     /// segment; none where they are too long for any.
     fn block_sort_for(&self, job: &SortJob<'_>, segment_len: u32) -> Option<&BlockSort> {
-        let with_values = job.values.is_some();
+        self.block_sort_of(job.values.is_some(), segment_len)
+    }
+
+    fn block_sort_of(&self, with_values: bool, segment_len: u32) -> Option<&BlockSort> {
         (segment_len <= self.workgroup_len(with_values)).then(|| {
             let block_sorts = &self.block_sorts[usize::from(with_values)];
             let span = segment_len.next_power_of_two();

@@ -1,11 +1,15 @@
 //! Which kernel a bitonic dispatch runs and with what, for the dispatch itself and the shader
-//! panel: the stages from a step that stay within a block run together in `sort_lines` or
-//! `sort_blocks`; a stage that reaches further runs alone in `global_stage`.
+//! panel, and the work each step costs: the stages from a step that stay within a block run
+//! together in `sort_lines` or `sort_blocks`; a stage that reaches further runs alone in
+//! `global_stage`.
 
 use super::{BitonicRun, GLOBAL_WORKGROUP};
 use crate::algorithms::bitonic::layout::{BitonicParams, bits_of};
+use crate::algorithms::bitonic::lengths::{IntervalLengths, comparators, first_members};
+use crate::algorithms::bitonic::pipelines::HELD;
 use crate::algorithms::bitonic::stage::Stage;
 use crate::algorithms::kernel_view::{Dispatch, Grid};
+use crate::algorithms::work::Work;
 
 /// The bitonic program's kernels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,14 +73,19 @@ impl BitonicRun {
         Planned { kernel, params, workgroups }
     }
 
-    /// The dispatch that ran step `step`, or, not run yet, the one a step alone would run.
-    pub(super) fn kernels(&self, step: u32) -> Vec<Dispatch> {
-        let (first, stages) = self
-            .dispatch_log
+    /// The first step and the stages of the dispatch that ran step `step`, or, not run yet, of
+    /// the one a step alone would run.
+    fn dispatch_of(&self, step: u32) -> (u32, u32) {
+        self.dispatch_log
             .iter()
             .copied()
             .find(|&(first, stages)| (first..first + stages).contains(&step))
-            .unwrap_or((step, 1));
+            .unwrap_or((step, 1))
+    }
+
+    /// The dispatch that ran step `step`, or, not run yet, the one a step alone would run.
+    pub(super) fn kernels(&self, step: u32) -> Vec<Dispatch> {
+        let (first, stages) = self.dispatch_of(step);
         let planned = self.plan_dispatch(first, stages);
         let (entry, workgroup, constants) = match planned.kernel {
             UnitKernel::Lines => {
@@ -89,5 +98,79 @@ impl BitonicRun {
         let grid = Grid::Compute { workgroups: planned.workgroups, workgroup_size: [workgroup, 1, 1] };
         let steps = first..first + planned.params.stages;
         vec![Dispatch::new(&self.compiled, entry, grid, &planned.params, constants, steps)]
+    }
+}
+
+impl BitonicRun {
+    /// The work of step `step` besides its swaps, for the dispatch that ran it: `swaps` its
+    /// slot counted and `misfits` the `sort_lines` workgroups it counted whose subgroups could
+    /// not shuffle; `lengths` the intervals' (every line one without intervals). A stage's
+    /// comparisons count at its own step; a dispatch's loads, stores and barriers at its last
+    /// step, where its swaps are counted, so stepping one stage at a time or many at once gives
+    /// the work of the dispatches that really ran. Pixels and origins are 4 bytes each; bounds,
+    /// units and parameters are not counted.
+    ///
+    /// - `sort_blocks`, a workgroup per unit of the plan (its positions partition the lines):
+    ///   loads each position's pixel (and origin after the first stage), compares each comparator
+    ///   of each stage within its interval once, then loads the pixel from its origin and stores
+    ///   it (and the origin where a later dispatch reads it). Barriers: after loading, after each
+    ///   stage, before adding its swaps.
+    /// - `sort_lines`, a workgroup per line of N = 16 x invocations positions, the padding past
+    ///   the line's end included: loads N texels (and N origins after the first stage, padding
+    ///   loading the line's last), loads N pixels from their origins, stores the line's (and
+    ///   origins). Compares every comparator of the padded network: one within registers once,
+    ///   one across invocations on each side. Barriers: three after loading, a
+    ///   `workgroupUniformLoad` where it shuffles, two around the final share and one before
+    ///   adding its swaps; two per stage through workgroup memory (and per shuffle stage of a
+    ///   workgroup whose subgroups could not shuffle).
+    /// - `global_stage`, an invocation per position: a comparator's first member loads its pixel;
+    ///   without a partner in its interval it stores it; with one it loads the partner's pixel
+    ///   and both origins, compares once, stores both pixels, and both origins if they exchanged.
+    ///   No barriers.
+    pub(super) fn work(&self, step: u32, lengths: &IntervalLengths, (swaps, misfits): (u32, u32)) -> Work {
+        let (first, stages) = self.dispatch_of(step);
+        let planned = self.plan_dispatch(first, stages);
+        let stage = Stage::at(step);
+        let workgroups = u64::from(self.unit_count);
+        // Positions a `sort_lines` workgroup holds.
+        let held = u64::from(self.lines.as_ref().map_or(0, |lines| lines.block));
+        let comparisons = match planned.kernel {
+            UnitKernel::Lines if stage.mask() < HELD => workgroups * held / 2,
+            UnitKernel::Lines => workgroups * held,
+            UnitKernel::Blocks | UnitKernel::Global => lengths.sum(|len| comparators(stage, len)),
+        };
+        if step + 1 != first + stages {
+            return Work::of(comparisons, (0, 0), 0);
+        }
+        let load_origins = u64::from(planned.params.load_origins);
+        let store_origins = u64::from(planned.params.store_origins);
+        let positions = u64::from(self.line_len) * u64::from(self.line_count);
+        let stored = positions * (1 + store_origins);
+        let (pixels, barriers) = match planned.kernel {
+            UnitKernel::Blocks => {
+                ((positions * (2 + load_origins), stored), workgroups * (u64::from(stages) + 2))
+            }
+            UnitKernel::Global => {
+                let firsts = lengths.sum(|len| first_members(stage, len));
+                ((firsts + 3 * comparisons, firsts + comparisons + 2 * u64::from(swaps)), 0)
+            }
+            UnitKernel::Lines => {
+                let reach = self.lines_constant("SHUFFLE_REACH");
+                let across = (first..first + stages).map(|s| Stage::at(s).mask()).filter(|&m| m >= HELD);
+                let (shuffled, shared) = across.fold((0, 0), |(shuffled, shared), mask| {
+                    if mask < reach { (shuffled + 1, shared) } else { (shuffled, shared + 1) }
+                });
+                let fixed = 6 + u64::from(reach > 0);
+                let barriers = workgroups * (fixed + 2 * shared) + u64::from(misfits) * 2 * shuffled;
+                ((workgroups * held * (2 + load_origins), stored), barriers)
+            }
+        };
+        Work::of(comparisons, pixels, barriers)
+    }
+
+    /// The constant `name` `sort_lines` was built with (0 where it was not).
+    fn lines_constant(&self, name: &str) -> u32 {
+        let constants = self.lines.as_ref().map(|lines| lines.constants.as_slice()).unwrap_or_default();
+        constants.iter().find(|(n, _)| *n == name).map_or(0, |&(_, value)| value as u32)
     }
 }

@@ -1,9 +1,11 @@
-//! The kernels each radix step runs, for the step itself and the shader panel: a digit pass's
-//! first stage counts the digits of every tile, scans the counts and (with several stages)
-//! dims the pixels still to place; every stage scatters its share of the sequence.
+//! The kernels each radix step runs, for the step itself and the shader panel, and the work
+//! they cost: a digit pass's first stage counts the digits of every tile, scans the counts and
+//! (with several stages) dims the pixels still to place; every stage scatters its share of the
+//! sequence.
 
 use super::{RadixRun, TILE_CHUNK};
 use crate::algorithms::kernel_view::{Dispatch, Grid};
+use crate::algorithms::work::Work;
 
 /// One of the radix program's kernels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,5 +67,40 @@ impl RadixRun {
                 Dispatch::new(&self.compiled, kernel.entry(), grid, &params, Vec::new(), step..step + 1)
             })
             .collect()
+    }
+}
+
+impl RadixRun {
+    /// The work of step `step` besides the pixels it moved (on the crate's sorts:
+    /// `ImageSteps::work`). LSD radix compares no keys. Counted per kernel the step dispatches,
+    /// pixels 4 bytes each; the interval ids the pixels carry, the counts and the parameters
+    /// are not counted:
+    ///
+    /// - `count_digits`, a workgroup per tile: loads each pixel of its tile; two barriers.
+    /// - `scan_counts`, a workgroup per sequence: counts only; a barrier after its sums and two
+    ///   per round of its scan (log2 of its 256 invocations).
+    /// - `dim`: loads and stores every pixel; no barriers.
+    /// - `scatter`, a workgroup per tile: loads each pixel of its tile and stores those of the
+    ///   stage's share of every sequence; a barrier after loading the slots, two per chunk.
+    pub(super) fn work(&self, step: u32) -> Work {
+        if let Some(image) = &self.image {
+            return image.work(step);
+        }
+        let sequences = self.sequences.count() as u64;
+        let pixels = sequences * self.sequences.len() as u64;
+        let tiles = u64::from(self.tiling.all_tiles);
+        let params = self.step_params(step);
+        let share = sequences * u64::from(params.scatter_end - params.scatter_begin);
+        let (mut read, mut written, mut barriers) = (0, 0, 0);
+        for (kernel, _) in self.step_kernels(step) {
+            let (r, w, b) = match kernel {
+                Kernel::Count => (pixels, 0, 2 * tiles),
+                Kernel::Scan => (0, 0, sequences * (1 + 2 * u64::from(TILE_CHUNK.ilog2()))),
+                Kernel::Dim => (pixels, pixels, 0),
+                Kernel::Scatter => (pixels, share, tiles * (1 + 2 * u64::from(self.tiling.chunks))),
+            };
+            (read, written, barriers) = (read + r, written + w, barriers + b);
+        }
+        Work::of(0, (read, written), barriers)
     }
 }
