@@ -185,7 +185,7 @@ impl Session {
             algorithm: c.algorithm,
             settings: c.settings,
             steps: (self.lanes.steps_done(), self.lanes.total_steps()),
-            line_len: self.longest_line(),
+            line_len: self.lines_extent().1,
             last_moves: stats.as_ref().and_then(|s| s.last_step_swaps),
             sorted_after: stats.and_then(|s| s.sorted_after),
         })
@@ -193,36 +193,26 @@ impl Session {
 
     /// What the first lane's last step and its run so far cost on the GPU, beside the analysis.
     pub(super) fn work_text(&self) -> String {
-        let c = &self.choice;
         let Some(lane) = self.lanes.lanes.first() else { return String::new() };
         let stats = lane.run.stats();
         crate::controls::work_text::work_text(&crate::controls::work_text::WorkFacts {
-            algorithm: c.algorithm,
+            algorithm: lane.algorithm,
             steps: (lane.run.steps_done(), lane.run.total_steps()),
-            lines: (self.line_count(), self.longest_line()),
+            lines: self.lines_extent(),
             last: stats.last_step_work,
             total: stats.total_work,
             gpu_ms_per_step: lane.gpu_ms_per_step,
         })
     }
 
-    /// The lines sorted: rows, columns, or the lines at the angle or along the path.
-    fn line_count(&self) -> u32 {
+    /// The lines sorted and the pixels in the longest: rows, columns, or the lines at the angle
+    /// or along the path.
+    fn lines_extent(&self) -> (u32, u32) {
         let (width, height) = self.picture.pixels.dimensions();
         match &self.lines {
-            Lines::Axis(Axis::Rows) => height,
-            Lines::Axis(Axis::Columns) => width,
-            Lines::Laid(space) => space.size().1,
-        }
-    }
-
-    /// Pixels in the longest line sorted: a row, a column, or the longest line at the angle.
-    fn longest_line(&self) -> u32 {
-        let (width, height) = self.picture.pixels.dimensions();
-        match &self.lines {
-            Lines::Axis(Axis::Rows) => width,
-            Lines::Axis(Axis::Columns) => height,
-            Lines::Laid(space) => space.size().0,
+            Lines::Axis(Axis::Rows) => (height, width),
+            Lines::Axis(Axis::Columns) => (width, height),
+            Lines::Laid(space) => (space.size().1, space.size().0),
         }
     }
 }
