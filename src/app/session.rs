@@ -197,6 +197,7 @@ impl Session {
         let stats = lane.run.stats();
         crate::controls::work_text::work_text(&crate::controls::work_text::WorkFacts {
             algorithm: lane.algorithm,
+            settings: lane.settings,
             steps: (lane.run.steps_done(), lane.run.total_steps()),
             lines: self.lines_extent(),
             last: stats.last_step_work,

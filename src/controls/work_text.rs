@@ -2,14 +2,16 @@
 //! and the run's so far, beside what the algorithm's analysis says a whole sort costs.
 
 use super::explain::thousands;
-use crate::algorithms::Algorithm;
 use crate::algorithms::work::{PIXEL_BYTES, Work, bytes};
+use crate::algorithms::{Algorithm, RunSettings};
 
 /// What the text is about.
 #[derive(Clone, Debug, PartialEq)]
 pub struct WorkFacts {
     /// The algorithm.
     pub algorithm: Algorithm,
+    /// Its settings.
+    pub settings: RunSettings,
     /// Steps run and in all.
     pub steps: (u32, u32),
     /// Lines sorted, and pixels in each (the longest, along paths).
@@ -38,12 +40,17 @@ pub fn work_text(facts: &WorkFacts) -> String {
     } else {
         String::new()
     };
-    format!("{last}{so_far}\n{}", analysis(facts.algorithm, facts.steps.1, facts.lines))
+    format!("{last}{so_far}\n{}", analysis(facts.algorithm, &facts.settings, facts.steps.1, facts.lines))
 }
 
-/// What the analysis says a whole sort of `lines` lines of `len` pixels costs in `steps` steps,
-/// and how the kernels differ from it.
-pub fn analysis(algorithm: Algorithm, steps: u32, (lines, len): (u32, u32)) -> String {
+/// What the analysis says a whole sort of `lines` lines of `len` pixels costs in `steps` steps
+/// (a radix step may be a stage of a digit pass), and how the kernels differ from it.
+pub fn analysis(
+    algorithm: Algorithm,
+    settings: &RunSettings,
+    steps: u32,
+    (lines, len): (u32, u32),
+) -> String {
     let n = u64::from(len);
     let lines = u64::from(lines);
     let line_pairs = n * n.saturating_sub(1) / 2;
@@ -77,11 +84,14 @@ pub fn analysis(algorithm: Algorithm, steps: u32, (lines, len): (u32, u32)) -> S
                 all(per_line)
             )
         }
-        Algorithm::Radix => format!(
-            "The analysis: radix compares no keys; {steps} steps of digit passes each read every pixel's key and write every pixel once, passes × (read + write) = {} for {} pixels, whatever their order.",
-            bytes(u64::from(steps) * 2 * pixels * PIXEL_BYTES),
-            thousands(pixels)
-        ),
+        Algorithm::Radix => {
+            let passes = u64::from(steps / settings.radix.stages().max(1));
+            format!(
+                "The analysis: radix compares no keys; {passes} digit passes each read every pixel's key and write every pixel once, passes × (read + write) = {} for {} pixels, whatever their order.",
+                bytes(passes * 2 * pixels * PIXEL_BYTES),
+                thousands(pixels)
+            )
+        }
     }
 }
 
@@ -92,6 +102,7 @@ mod tests {
     fn facts(algorithm: Algorithm, steps: (u32, u32), last: Option<Work>) -> WorkFacts {
         WorkFacts {
             algorithm,
+            settings: RunSettings::default(),
             steps,
             lines: (400, 600),
             last,
@@ -111,7 +122,12 @@ mod tests {
         assert!(text.contains("179,700 a line, 71,880,000 in all"), "{text}");
         let radix = work_text(&facts(Algorithm::Radix, (0, 4), None));
         assert!(radix.starts_with("Nothing run yet.\nThe analysis: radix compares no keys"), "{radix}");
-        assert!(radix.contains("7.7 MB for 240,000 pixels"), "{radix}");
+        assert!(radix.contains("4 digit passes") && radix.contains("7.7 MB for 240,000 pixels"), "{radix}");
+        // In stages of a digit pass, steps are stages: 16 steps of 4 are the same 4 passes.
+        let mut staged = RunSettings::default();
+        staged.radix.sub_steps = true;
+        let passes = analysis(Algorithm::Radix, &staged, 4 * staged.radix.stages(), (400, 600));
+        assert!(passes.contains("4 digit passes") && passes.contains("7.7 MB"), "{passes}");
         let counting = work_text(&facts(Algorithm::Bubble, (3, 300), None));
         assert!(
             counting.starts_with("The last step's work is not counted yet.\nIn 3 of 300 steps"),
@@ -122,7 +138,7 @@ mod tests {
     #[test]
     fn bitonic_pads_to_a_power_of_two() {
         // 600 pads to 1024: 55 stages of 512 comparisons.
-        let text = analysis(Algorithm::Bitonic, 55, (2, 600));
+        let text = analysis(Algorithm::Bitonic, &RunSettings::default(), 55, (2, 600));
         assert!(text.contains("55 stages of 512 comparisons"), "{text}");
         assert!(text.contains("= 28,160 a line, 56,320 in all"), "{text}");
     }
