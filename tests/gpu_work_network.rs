@@ -3,28 +3,38 @@
 //! (`tests/work_models`), step by step and in total: stepped one at a time and encoded all at
 //! once, on awkward sizes and lines long enough for several blocks and global stages, rows and
 //! columns, whole lines and within random and threshold intervals (found on the CPU, and for
-//! the network on the GPU too), every radix kind; on every backend under test.
+//! the network on the GPU too), every radix kind; and in line space, along lines at an angle
+//! and a path's rings; on every backend under test.
 
 mod common;
+#[path = "common/laid_lines.rs"]
+#[allow(dead_code, reason = "the harness serves several tests; this one starts runs in line space")]
+mod laid_lines;
 mod work_models;
 
 use common::on_every_gpu;
 use common::steps::{AWKWARD_SIZES, every_pipeline, start};
 use image::RgbaImage;
+use laid_lines::{Case, Kit};
 use shadersort::algorithms::bitonic::{Bitonic, BitonicTuning};
 use shadersort::algorithms::found_intervals::{FoundIntervals, IntervalsKernel};
+use shadersort::algorithms::interval_texture::IntervalMapError;
 use shadersort::algorithms::kernel_view::{Dispatch, Grid};
 use shadersort::algorithms::map_source::MapSource;
-use shadersort::algorithms::radix::{Radix, RadixSettings};
+use shadersort::algorithms::radix::plan::{RadixPlan, Sequences};
+use shadersort::algorithms::radix::{Radix, RadixParams, RadixSettings};
 use shadersort::algorithms::request::StartRequest;
 use shadersort::algorithms::work::Work;
 use shadersort::algorithms::{Pipelines, RunSettings, SortRun};
+use shadersort::angle::path_space::line_space;
+use shadersort::angle::{Angle, AngledRun, LineSpace};
 use shadersort::gpu::Gpu;
 use shadersort::gpu::readback::map_and_read;
 use shadersort::intervals::{IntervalLength, IntervalMap, IntervalMode, IntervalSettings, Threshold};
 use shadersort::keys::SortKey;
 use shadersort::keys::options::{Axis, LineLayout, Scope, SortOptions};
 use shadersort::keys::radix_key::DIGIT_BITS;
+use shadersort::paths::{Centre, Path, PathKind};
 use shadersort::picture::patterns::random_image;
 use shadersort::reference::bitonic::{BitonicModel, network};
 use shadersort::reference::radix::radix_steps_within;
@@ -276,6 +286,59 @@ fn radix_kinds(digit_bits: u32, key_bits: Option<u32>) -> [(&'static str, RadixS
     ]
 }
 
+/// What a radix run sorts: `input` (line space, for a run along a line space) within `map`,
+/// by `plan` over `seqs`, with `settings`.
+struct RadixSort<'a> {
+    input: &'a RgbaImage,
+    map: Option<&'a IntervalMap>,
+    plan: RadixPlan,
+    seqs: Sequences,
+    settings: RadixSettings,
+}
+
+/// Runs every step of `run` (one at a time or all at once) and checks every step's work
+/// against the work model, the pixels each moves from the CPU model of `sort`. Returns
+/// whether its steps are the crate's sorts (as its first step's kernels say).
+fn check_radix(
+    gpu: &Gpu,
+    run: &mut dyn SortRun,
+    sorter: &SegmentedSorter,
+    sort: RadixSort<'_>,
+    at_once: bool,
+    what: &str,
+) -> bool {
+    let RadixSort { input, map, plan, seqs, settings } = sort;
+    let picture = Picture { count: seqs.count() as u64, len: seqs.len() as u64 };
+    let (_, moved) = radix_steps_within(input, seqs, &plan, map, plan.steps());
+    let pixels = picture.count * picture.len;
+    let segment = if settings.scope == Scope::Image { pixels } else { picture.len };
+    let on_crate = !settings.sub_steps
+        && (settings.scope == Scope::Image
+            || (settings.device_sorted_lines && segment <= u64::from(sorter.workgroup_len(true))));
+    let kernels = run.kernels_of_step(0);
+    let kernel = |entry: &str| kernels.iter().find(|d| d.entry == entry).expect("the kernel");
+    let workgroup = |entry: &str| {
+        let Grid::Compute { workgroup_size, .. } = kernel(entry).grid else { panic!("a compute kernel") };
+        u64::from(workgroup_size[0])
+    };
+    let placed = kernels.iter().any(|d| d.entry == "place");
+    assert_eq!(placed, on_crate, "{what}: the way its steps are made");
+    let how = if on_crate {
+        let shape = sorter.workgroup_sort_shape(segment.min(pixels) as u32, true);
+        let workgroup_sort = shape.map(|(keys, invocations)| (u64::from(keys), u64::from(invocations)));
+        Steps::Crate { segment, workgroup_sort, place_group: workgroup("place") }
+    } else {
+        // The tiles' chunks, as the step's parameters give them.
+        let params: RadixParams =
+            bytemuck::pod_read_unaligned(bytemuck::cast_slice(&kernel("count_digits").uniform));
+        let chunks = u64::from(params.chunks);
+        Steps::Own { chunk: workgroup("count_digits"), chunks, stages: plan.stages }
+    };
+    let works = reported(gpu, run, at_once);
+    assert_steps(&works, &radix::expected(picture, how, &moved), what);
+    on_crate
+}
+
 #[test]
 fn radix_steps_report_the_work_of_their_kernels() {
     on_every_gpu(|gpu| {
@@ -301,34 +364,66 @@ fn radix_steps_report_the_work_of_their_kernels() {
                         // Tiles of several chunks too (the view's own kernels).
                         let mut run = radix.start_with_chunks(gpu, request, 1 + i as u32 % 3).unwrap();
                         let (plan, seqs) = (run.plan(), run.sequences());
-                        let picture = Picture { count: seqs.count() as u64, len: seqs.len() as u64 };
-                        let (_, moved) = radix_steps_within(&input, seqs, &plan, map.as_ref(), plan.steps());
-                        let pixels = u64::from(w * h);
-                        let segment = if settings.scope == Scope::Image { pixels } else { picture.len };
-                        let on_crate = !settings.sub_steps
-                            && (settings.scope == Scope::Image
-                                || (settings.device_sorted_lines
-                                    && segment <= u64::from(sorter.workgroup_len(true))));
+                        let sort = RadixSort { input: &input, map: map.as_ref(), plan, seqs, settings };
+                        let on_crate = check_radix(gpu, &mut run, &sorter, sort, at_once, &what);
                         assert_eq!(run.device_sorted(), on_crate, "{what}: the way its steps are made");
-                        let workgroup = |entry: &str| {
-                            let kernels = run.kernels_of_step(0);
-                            let dispatch = kernels.iter().find(|d| d.entry == entry).expect("the kernel");
-                            let Grid::Compute { workgroup_size, .. } = dispatch.grid else {
-                                panic!("a compute kernel")
-                            };
-                            u64::from(workgroup_size[0])
-                        };
-                        let how = if on_crate {
-                            let shape = sorter.workgroup_sort_shape(segment.min(pixels) as u32, true);
-                            let workgroup_sort =
-                                shape.map(|(keys, invocations)| (u64::from(keys), u64::from(invocations)));
-                            Steps::Crate { segment, workgroup_sort, place_group: workgroup("place") }
-                        } else {
-                            let chunks = u64::from(run.tiling().chunks);
-                            Steps::Own { chunk: workgroup("count_digits"), chunks, stages: plan.stages }
-                        };
-                        let works = reported(gpu, &mut run, at_once);
-                        assert_steps(&works, &radix::expected(picture, how, &moved), &what);
+                    }
+                }
+            }
+        }
+    });
+    common::ci::passed();
+}
+
+/// Along lines at an angle and a path's rings the run inside sorts the rows of line space
+/// within the map that fixes the padding at the end of short lines: each step costs what the
+/// models say of those rows within that map (whole lines, or threshold intervals).
+#[test]
+fn bitonic_and_radix_steps_along_an_angle_and_rings_cost_what_the_models_say() {
+    on_every_gpu(|gpu| {
+        let kit = Kit::new(gpu);
+        let sorter = SegmentedSorter::with_sorter(&gpu.device, RadixSorter::new(&gpu.device)).unwrap();
+        let threshold = Threshold::new(0.25, 0.75).unwrap();
+        let threshold = IntervalSettings { mode: IntervalMode::Threshold, threshold, ..Default::default() };
+        let rings = Path { kind: PathKind::Rings, centre: Centre::middle((13, 11)), rays: None };
+        let spaces = [
+            ("30°", LineSpace::new(17, 9, Angle::new(30.0).unwrap()), (17, 9)),
+            ("rings", line_space(rings.into(), (13, 11), 16384).unwrap(), (13, 11)),
+        ];
+        for (i, (name, space, (w, h))) in spaces.into_iter().enumerate() {
+            for (j, settings) in [&IntervalSettings::default(), &threshold].into_iter().enumerate() {
+                let (key, picture) = (SortKey::ALL[2 * i + j], random_image(w, h, u64::from(w * h)));
+                let case = Case::laid(name.into(), space.clone(), picture, (key, j == 1), settings, None);
+                let (options, map) = (case.options, Some(&case.map));
+                let (width, height) = case.lines.dimensions();
+                let lines = line_intervals(LineLayout::new(width, height, Axis::Rows), map);
+                let longest = case.map.max_interval_len() as usize;
+                let what = format!("{name} {w}x{h} {options:?} {:?}", settings.mode);
+                // Line space is lines, not one sequence: the whole picture's scope is refused.
+                let image = RadixSettings { scope: Scope::Image, ..RadixSettings::DEFAULT };
+                let request = StartRequest::new(&case.picture, options).radix(image);
+                let refused = AngledRun::start(gpu, &kit.radix, &kit.scatter, case.space.clone(), request);
+                assert!(matches!(refused, Err(IntervalMapError::WholePictureAtAngle)), "{what}");
+                let digit_bits = DIGIT_BITS[2 * i + j];
+                let kinds = radix_kinds(digit_bits, (j == 1).then_some(8));
+                for at_once in [false, true] {
+                    for (pipeline, pipelines) in [("bitonic", &kit.bitonic), ("bitonic 16", &kit.bitonic_16)]
+                    {
+                        let what = format!("{what} {pipeline} at once {at_once}");
+                        let mut run = case.start(gpu, &kit, pipelines, RunSettings::default());
+                        let mut model = BitonicModel::new(&case.lines, options, map);
+                        let within = Within { lines: &lines, longest, found: false };
+                        check_bitonic(gpu, &mut run, &mut model, within, at_once, &what);
+                    }
+                    for (kind, radix) in kinds.into_iter().filter(|(_, s)| s.scope == Scope::Rows) {
+                        let what = format!("{what} {kind} {radix:?} at once {at_once}");
+                        let mut run =
+                            case.start(gpu, &kit, &kit.radix, RunSettings { radix, ..Default::default() });
+                        let (key, _) = radix.key_within(options, map).unwrap();
+                        let plan = RadixPlan { key, digit_bits, stages: radix.stages(), twin_indices: false };
+                        let seqs = Sequences { width, height, axis: Axis::Rows, scope: Scope::Rows };
+                        let sort = RadixSort { input: &case.lines, map, plan, seqs, settings: radix };
+                        check_radix(gpu, &mut run, &sorter, sort, at_once, &what);
                     }
                 }
             }
