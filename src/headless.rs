@@ -302,7 +302,7 @@ impl std::fmt::Display for SortReport {
             None => write!(f, "not sorted yet")?,
         }
         write!(f, "; wrote {}", self.path.display())?;
-        write!(f, "\nthe GPU's work: {}", self.work.describe(self.moves_name))
+        write!(f, "\nthe GPU's work: {}", crate::controls::work_text::describe(&self.work, self.moves_name))
     }
 }
 

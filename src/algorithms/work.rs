@@ -66,38 +66,6 @@ impl Work {
     pub fn with_swaps(self, swaps: u64) -> Work {
         Work { swaps, ..self }
     }
-
-    /// "119,700 comparisons, 3,211 swaps, 1.9 MB read, 960 kB written, 25 barriers", with
-    /// `moves` naming the swaps ("swaps" or "pixels moved").
-    pub fn describe(&self, moves: &str) -> String {
-        use crate::controls::explain::thousands;
-        let counted =
-            |n: u64, one: &str, many: &str| format!("{} {}", thousands(n), if n == 1 { one } else { many });
-        format!(
-            "{}, {} {moves}, {} read, {} written, {}",
-            counted(self.comparisons, "comparison", "comparisons"),
-            thousands(self.swaps),
-            bytes(self.bytes_read),
-            bytes(self.bytes_written),
-            counted(self.barriers, "barrier", "barriers")
-        )
-    }
-}
-
-/// `1_930_000` as "1.9 MB" (powers of 1000, as GPU bandwidths are given).
-pub fn bytes(n: u64) -> String {
-    const UNITS: [&str; 5] = ["B", "kB", "MB", "GB", "TB"];
-    let mut value = n as f64;
-    let mut unit = 0;
-    while value >= 999.5 && unit + 1 < UNITS.len() {
-        value /= 1000.0;
-        unit += 1;
-    }
-    match unit {
-        0 => format!("{n} B"),
-        _ if value < 9.95 => format!("{value:.1} {}", UNITS[unit]),
-        _ => format!("{value:.0} {}", UNITS[unit]),
-    }
 }
 
 /// Neighbour pairs `(x - 1, x)` with `x` of `parity` in a line of `len` pixels: the pairs an
@@ -126,20 +94,10 @@ mod tests {
     }
 
     #[test]
-    fn bytes_read_in_units_of_a_thousand() {
-        assert_eq!(bytes(0), "0 B");
-        assert_eq!(bytes(999), "999 B");
-        assert_eq!(bytes(1_930_000), "1.9 MB");
-        assert_eq!(bytes(960_000), "960 kB");
-        assert_eq!(bytes(12_400_000_000), "12 GB");
-    }
-
-    #[test]
     fn work_adds_field_by_field() {
         let a = Work::of(10, (4, 2), 1).with_swaps(3);
         let mut b = Work::of(5, (1, 1), 0);
         b += a;
         assert_eq!(b, Work { comparisons: 15, swaps: 3, bytes_read: 20, bytes_written: 12, barriers: 1 });
-        assert_eq!(a.describe("swaps"), "10 comparisons, 3 swaps, 16 B read, 8 B written, 1 barrier");
     }
 }

@@ -39,7 +39,11 @@ pub(super) fn view(
     let steps_done = run.steps_done();
     let position = lens.map(|(point, size)| LensLine::place(&lanes[lane].lines, size, point).1 as usize);
     let moves = lanes[lane].algorithm.moves_name();
-    let cost = run.stats().last_step_work.filter(|_| steps_done > 0).map(|work| work.describe(moves));
+    let cost = run
+        .stats()
+        .last_step_work
+        .filter(|_| steps_done > 0)
+        .map(|work| crate::controls::work_text::describe(&work, moves));
     Some(ShaderView {
         lane,
         steps_done,

@@ -2,7 +2,7 @@
 //! and the run's so far, beside what the algorithm's analysis says a whole sort costs.
 
 use super::explain::thousands;
-use crate::algorithms::work::{PIXEL_BYTES, Work, bytes};
+use crate::algorithms::work::{PIXEL_BYTES, Work};
 use crate::algorithms::{Algorithm, RunSettings};
 
 /// What the text is about.
@@ -31,16 +31,47 @@ pub fn work_text(facts: &WorkFacts) -> String {
     let time =
         facts.gpu_ms_per_step.map_or_else(String::new, |ms| format!(" (GPU {:.1} µs a step)", ms * 1e3));
     let last = match facts.last {
-        Some(work) if done > 0 => format!("Step {done} cost {}{time}.", work.describe(moves)),
+        Some(work) if done > 0 => format!("Step {done} cost {}{time}.", describe(&work, moves)),
         _ if done > 0 => "The last step's work is not counted yet.".to_string(),
         _ => "Nothing run yet.".to_string(),
     };
     let so_far = if done > 1 {
-        format!("\nIn {done} of {total} steps: {}.", facts.total.describe(moves))
+        format!("\nIn {done} of {total} steps: {}.", describe(&facts.total, moves))
     } else {
         String::new()
     };
     format!("{last}{so_far}\n{}", analysis(facts.algorithm, &facts.settings, facts.steps.1, facts.lines))
+}
+
+/// "119,700 comparisons, 3,211 swaps, 1.9 MB read, 960 kB written, 25 barriers", with `moves`
+/// naming the swaps ("swaps" or "pixels moved").
+pub fn describe(work: &Work, moves: &str) -> String {
+    let counted =
+        |n: u64, one: &str, many: &str| format!("{} {}", thousands(n), if n == 1 { one } else { many });
+    format!(
+        "{}, {} {moves}, {} read, {} written, {}",
+        counted(work.comparisons, "comparison", "comparisons"),
+        thousands(work.swaps),
+        bytes(work.bytes_read),
+        bytes(work.bytes_written),
+        counted(work.barriers, "barrier", "barriers")
+    )
+}
+
+/// `1_930_000` as "1.9 MB" (powers of 1000, as GPU bandwidths are given).
+pub fn bytes(n: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "kB", "MB", "GB", "TB"];
+    let mut value = n as f64;
+    let mut unit = 0;
+    while value >= 999.5 && unit + 1 < UNITS.len() {
+        value /= 1000.0;
+        unit += 1;
+    }
+    match unit {
+        0 => format!("{n} B"),
+        _ if value < 9.95 => format!("{value:.1} {}", UNITS[unit]),
+        _ => format!("{value:.0} {}", UNITS[unit]),
+    }
 }
 
 /// What the analysis says a whole sort of `lines` lines of `len` pixels costs in `steps` steps
@@ -133,6 +164,17 @@ mod tests {
             counting.starts_with("The last step's work is not counted yet.\nIn 3 of 300 steps"),
             "{counting}"
         );
+    }
+
+    #[test]
+    fn bytes_read_in_units_of_a_thousand() {
+        assert_eq!(bytes(0), "0 B");
+        assert_eq!(bytes(999), "999 B");
+        assert_eq!(bytes(1_930_000), "1.9 MB");
+        assert_eq!(bytes(960_000), "960 kB");
+        assert_eq!(bytes(12_400_000_000), "12 GB");
+        let work = Work::of(10, (4, 2), 1).with_swaps(3);
+        assert_eq!(describe(&work, "swaps"), "10 comparisons, 3 swaps, 16 B read, 8 B written, 1 barrier");
     }
 
     #[test]

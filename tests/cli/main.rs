@@ -2,6 +2,7 @@
 
 use image::{ColorType, DynamicImage, RgbaImage};
 use shadersort::algorithms::work::Work;
+use shadersort::controls::work_text::describe;
 use shadersort::keys::SortKey;
 use shadersort::keys::options::{Axis, SortOptions};
 use shadersort::picture::patterns::random_image;
@@ -476,7 +477,7 @@ fn steps_stops_after_that_many_passes() {
                 barriers: u64::from(w.div_ceil(16) * h.div_ceil(16)),
             };
         }
-        let line = format!("the GPU's work: {}", work.describe("swaps"));
+        let line = format!("the GPU's work: {}", describe(&work, "swaps"));
         assert!(stdout.lines().any(|l| l == line), "{stdout} (expected {line})");
         let (_, state) = open(&out);
         assert!(state == odd_even_passes(&input, &opts, passes), "the state after {passes} passes is wrong");
