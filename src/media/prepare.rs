@@ -56,10 +56,11 @@ impl FramePreparer<'_> {
             && let DecodedFrame::Yuv420 { planes, size, matrix } = &frame
             && Yuv420Reader::fits(sorter.gpu, *size)
         {
-            let started = self.stages.time(Stage::Start, || {
-                let picture = reader.picture(sorter.gpu, planes, *size, *matrix);
-                sorter.start_on_gpu(picture, self.run_settings, gpu_intervals)
-            });
+            let picture =
+                self.stages.time(Stage::Upload, || reader.picture(sorter.gpu, planes, *size, *matrix));
+            let started = self
+                .stages
+                .time(Stage::Start, || sorter.start_on_gpu(picture, self.run_settings, gpu_intervals));
             let _ = spares.send(frame.into_bytes());
             return Ok(started);
         }

@@ -13,7 +13,10 @@ pub enum Stage {
     ToRgba,
     /// Finding the frame's intervals on the CPU.
     Intervals,
-    /// Starting the frame's run: textures made, the frame uploaded, the algorithm's CPU plan.
+    /// Writing a 4:2:0 frame's planes for the GPU and submitting their conversion to RGBA.
+    Upload,
+    /// Starting the frame's run: textures and bindings made, the frame uploaded (but a 4:2:0
+    /// one, converted on the GPU), the algorithm's CPU plan and first submissions.
     Start,
     /// The sorting thread waiting for the next frame in clip order.
     SorterIdle,
@@ -27,10 +30,11 @@ pub enum Stage {
 
 impl Stage {
     /// Every stage, in order.
-    pub const ALL: [Stage; 8] = [
+    pub const ALL: [Stage; 9] = [
         Stage::Decode,
         Stage::ToRgba,
         Stage::Intervals,
+        Stage::Upload,
         Stage::Start,
         Stage::SorterIdle,
         Stage::Submit,
@@ -44,7 +48,8 @@ impl Stage {
             Stage::Decode => "decode",
             Stage::ToRgba => "4:2:0 to RGBA",
             Stage::Intervals => "intervals",
-            Stage::Start => "upload + plan",
+            Stage::Upload => "4:2:0 upload",
+            Stage::Start => "run start",
             Stage::SorterIdle => "sorter idle",
             Stage::Submit => "submit",
             Stage::ReadBack => "read back",
