@@ -108,7 +108,7 @@ pub fn analysis(
             let log = u64::from(padded.trailing_zeros());
             let per_line = padded / 2 * log * (log + 1) / 2;
             format!(
-                "The analysis: a line padded to {padded} pixels takes {} stages of {} comparisons, n/2 · log n (log n + 1)/2 = {} a line, {} in all, whatever the order of the pixels. Stages that stay within a block run in workgroup memory, so one dispatch reads and writes each pixel once for all of them.",
+                "The analysis: a line padded to {padded} pixels takes {} stages of {} comparisons, n/2 · log n (log n + 1)/2 = {} a line, {} in all, whatever the order of the pixels. Stages that stay within a block run together in workgroup memory, so one dispatch's loads and stores serve all of them.",
                 log * (log + 1) / 2,
                 padded / 2,
                 thousands(per_line),
