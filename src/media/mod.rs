@@ -198,14 +198,26 @@ pub fn sort_clip_watched(
         )?),
         ClipTarget::Frames(_) | ClipTarget::Discard => None,
     };
-    let gpu = opening.join().map_err(|_| anyhow::anyhow!("opening the GPU panicked"))??;
-    let opened = started.elapsed();
-    let device_side = gpu.device.limits().max_texture_dimension_2d;
-    let limit = SizeLimit::new(device_side, settings.max_size, !settings.no_downscale);
-    let (size, note) = fit((info.width, info.height), &label, &limit)?;
-    if let Some(note) = note {
-        eprintln!("{note}");
-    }
+    let join_gpu = |opening: std::thread::JoinHandle<Result<crate::gpu::Gpu, _>>| {
+        let gpu = opening.join().map_err(|_| anyhow::anyhow!("opening the GPU panicked"))??;
+        anyhow::Ok((gpu, started.elapsed()))
+    };
+    let limit = |side| SizeLimit::new(side, settings.max_size, !settings.no_downscale);
+    // A clip whose sides every adapter's textures take keeps its size whatever GPU opens: ffmpeg's
+    // decoder and encoder then start while it opens, and the first frames wait for it decoded.
+    let least_side = wgpu::Limits::downlevel_webgl2_defaults().max_texture_dimension_2d;
+    let clip_size = (info.width, info.height);
+    let (size, opened) = match limit(least_side).fit(&label, clip_size) {
+        Ok(None) => (clip_size, Err(opening)),
+        _ => {
+            let (gpu, at) = join_gpu(opening)?;
+            let (size, note) = fit(clip_size, &label, &limit(gpu.device.limits().max_texture_dimension_2d))?;
+            if let Some(note) = note {
+                eprintln!("{note}");
+            }
+            (size, Ok((gpu, at)))
+        }
+    };
     let video_args = match video_args {
         // An odd side may have become even (or the reverse) by scaling.
         Some(_) if size != (info.width, info.height) => {
@@ -214,16 +226,6 @@ pub fn sort_clip_watched(
         other => other,
     };
     let mask = mask.map(|m| if m.dimensions() == size { m } else { m.resized(size.0, size.1) });
-    let lines = match laying.join() {
-        Ok(Ok(lines)) if size == (info.width, info.height) && lines.fit(device_side) => lines,
-        _ => crate::angle::Lines::of(settings.route(), size, device_side)?,
-    };
-    let engine = crate::engine::Engine::new(std::sync::Arc::new(gpu));
-    let gpu = engine.gpu();
-    // Every frame starts a run of the same size: each takes the buffers of the runs before.
-    gpu.keep_spares(true);
-    let (sorter, end_note) = Sorter::for_frames(&engine, settings, lines, size);
-    let built = started.elapsed();
     let (audio, audio_words, audio_note) = match (&target, &info.audio) {
         (ClipTarget::Video(_), Some(codec)) => {
             let (args, note) =
@@ -250,11 +252,7 @@ pub fn sort_clip_watched(
             ffmpeg.check_encoders(args, out, &why).map_err(ClipError::from)?;
         }
     }
-    for note in
-        [audio_note.as_ref(), video_args.as_ref().and_then(|(_, note)| note.as_ref()), end_note.as_ref()]
-            .into_iter()
-            .flatten()
-    {
+    for note in [audio_note.as_ref(), video_args.as_ref().and_then(|(_, note)| note.as_ref())].into_iter().flatten() {
         eprintln!("{note}");
     }
     // A 4:2:0 encoder is handed 4:2:0 made on the GPU, coloured as the clip was. Without an
@@ -296,16 +294,35 @@ pub fn sort_clip_watched(
         ),
     };
     let sink = ClipSink::start(target, ffmpeg.as_ref(), spec)?;
+    let spawned = started.elapsed();
+    let (gpu, opened) = match opened {
+        Ok(opened) => opened,
+        Err(opening) => join_gpu(opening)?,
+    };
+    let device_side = gpu.device.limits().max_texture_dimension_2d;
+    let lines = match laying.join() {
+        Ok(Ok(lines)) if size == (info.width, info.height) && lines.fit(device_side) => lines,
+        _ => crate::angle::Lines::of(settings.route(), size, device_side)?,
+    };
+    let engine = crate::engine::Engine::new(std::sync::Arc::new(gpu));
+    let gpu = engine.gpu();
+    // Every frame starts a run of the same size: each takes the buffers of the runs before.
+    gpu.keep_spares(true);
+    // The sorter's pipelines are built while ffmpeg's decoder and encoder start.
+    let (sorter, end_note) = Sorter::for_frames(&engine, settings, lines, size);
+    if let Some(note) = end_note {
+        eprintln!("{note}");
+    }
     let setup = started.elapsed();
     log::debug!(
-        "clip set up in {:.1} ms: ffmpeg asked by {:.1}, the clip probed by {:.1}, the GPU waited for until {:.1}, \
-         the sorter built by {:.1}, decoder and encoder started after {:.1}",
+        "clip set up in {:.1} ms: ffmpeg asked by {:.1}, the clip probed by {:.1}, decoder and encoder started by {:.1}, \
+         the GPU waited for until {:.1}, the sorter built by {:.1}",
         setup.as_secs_f64() * 1e3,
         asked.as_secs_f64() * 1e3,
         probed.as_secs_f64() * 1e3,
+        spawned.as_secs_f64() * 1e3,
         opened.as_secs_f64() * 1e3,
-        built.as_secs_f64() * 1e3,
-        (setup - built).as_secs_f64() * 1e3,
+        setup.as_secs_f64() * 1e3,
     );
     watch.total.store(info.frames, Ordering::Relaxed);
     let sink = (sink, yuv420.map(|c| c.matrix));
