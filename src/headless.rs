@@ -215,9 +215,25 @@ fn record_sort(
     let mut bar = Progress::new("recording", "frames");
     let settings = target.format().run_settings(s.run, s.algorithm);
     let start = |first: &RgbaImage| start_run(sorter, first, settings, intervals);
-    let report = record(gpu, picture, start, &s.record, target, frame_progress(&mut bar));
+    let report = match target {
+        RecordTarget::Video(output) => {
+            let sound = s.record.sound.then(|| crate::media::recording::SoundSpec {
+                line: crate::sound::line::SoundLine::of(&sorter.lines, picture.dimensions(), s.lens),
+                key: s.options.key,
+            });
+            let video = crate::media::recording::VideoRecording {
+                settings: &s.record,
+                encode: &s.video.encode,
+                ffmpeg: s.video.ffmpeg.as_deref(),
+                output,
+                sound,
+            };
+            video.record(gpu, picture, start, frame_progress(&mut bar))?
+        }
+        target => record(gpu, picture, start, &s.record, target, frame_progress(&mut bar))?,
+    };
     bar.finish();
-    Ok(report?)
+    Ok(report)
 }
 
 fn sort_to_png(
@@ -306,11 +322,12 @@ impl std::fmt::Display for SortReport {
     }
 }
 
-/// "256 exact GIF colours", "exact RGBA": how a recording holds its colours.
-fn colours_words(palette: Option<crate::record::PaletteUse>) -> String {
-    match palette {
-        Some(p) => format!("{} {} GIF colours", p.colours, if p.exact { "exact" } else { "quantized" }),
-        None => "exact RGBA".into(),
+/// "256 exact GIF colours", "exact RGBA", "encoded by ffmpeg": how a recording holds its colours.
+fn colours_words(palette: Option<crate::record::PaletteUse>, format: RecordFormat) -> String {
+    match (palette, format) {
+        (Some(p), _) => format!("{} {} GIF colours", p.colours, if p.exact { "exact" } else { "quantized" }),
+        (None, RecordFormat::Video) => "encoded by ffmpeg".into(),
+        (None, _) => "exact RGBA".into(),
     }
 }
 
@@ -333,7 +350,7 @@ impl std::fmt::Display for SweepReport {
             "recorded {} frames of the threshold sweep, each sorted to the end ({} steps in all; {}), {}, {} bytes: {}",
             self.frames,
             self.steps_run,
-            colours_words(self.palette),
+            colours_words(self.palette, self.format),
             self.format.describe(),
             self.bytes,
             self.path.display()
@@ -349,7 +366,7 @@ impl std::fmt::Display for RecordReport {
             self.recorded.frames,
             self.recorded.steps_run,
             self.recorded.every,
-            colours_words(self.recorded.palette),
+            colours_words(self.recorded.palette, self.recorded.format),
             self.recorded.format.describe(),
             self.bytes,
             self.path.display()

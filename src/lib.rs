@@ -20,7 +20,7 @@
 //! 3. [`engine`] (one per device: every kernel family built once and shared, where every sort
 //!    starts and the one driver that runs it), [`record`] (recordings), [`lens`] (one line of
 //!    a run read back), [`controls`] (the keys, the player and the explanations the window and
-//!    the page share), [`settings`] and [`named`];
+//!    the page share), [`sound`] (the tones of each step), [`settings`] and [`named`];
 //! 4. the sorts: [`algorithms`] (each algorithm's GPU passes; the device-wide radix sort is the
 //!    crate `wgpu-radix-sort`), [`angle`] (lines at any angle or along paths) and
 //!    [`intervals`] (the parts of each line that are sorted);
@@ -63,3 +63,4 @@ pub mod progress;
 pub mod record;
 pub mod reference;
 pub mod settings;
+pub mod sound;

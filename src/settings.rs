@@ -259,6 +259,8 @@ pub struct RecordSettings {
     /// The run shows pixels waiting in a scatter (the radix view's sub-steps): quantize to 127
     /// colours with dimmed twins (see [`crate::record::palette::quantize_with_dimmed_twins`]).
     pub dimmed_twins: bool,
+    /// A video recording carries each step's tones ([`crate::sound`]).
+    pub sound: bool,
 }
 
 impl Default for RecordSettings {
@@ -273,6 +275,7 @@ impl Default for RecordSettings {
             background: [0, 0, 0],
             dither: true,
             dimmed_twins: false,
+            sound: false,
         }
     }
 }

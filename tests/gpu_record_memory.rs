@@ -75,6 +75,7 @@ fn in_memory_recordings_equal_the_files_for_every_algorithm_and_format() {
                 RecordFormat::Gif => format!("case{i}.gif"),
                 RecordFormat::Apng => format!("case{i}.png"),
                 RecordFormat::Frames => format!("case{i}-frames/"),
+                RecordFormat::Video => unreachable!("a video is not recorded in memory"),
             };
             let path = dir.path().join(&name);
             let record =

@@ -278,7 +278,10 @@ fn no_front_end_imports_another() {
 const LAYERS: [(&str, &[&str]); 5] = [
     ("the GPU and pictures", &["gpu", "picture", "keys", "paths", "interrupt", "progress", "cores"]),
     ("the sorts", &["intervals", "algorithms", "angle"]),
-    ("the engine and what front ends share", &["engine", "lens", "record", "controls", "settings", "named"]),
+    (
+        "the engine and what front ends share",
+        &["engine", "lens", "record", "controls", "sound", "settings", "named"],
+    ),
     ("media", &["media"]),
     ("front ends", &["app", "headless", "bench", "cli"]),
 ];

@@ -7,6 +7,7 @@ use crate::intervals::IntervalMode;
 use crate::intervals::threshold::parse_range;
 use crate::keys::options::Scope;
 use crate::keys::radix_key::{DEFAULT_DIGIT_BITS, DIGIT_BITS, RadixKey};
+use crate::record::RecordFormat;
 
 impl Cli {
     /// The interval mode: `--intervals`, or the one the other interval flags imply (none
@@ -67,16 +68,18 @@ impl Cli {
             return Ok(());
         }
         if !clip {
+            // A video recording is encoded as clips are.
+            let video = matches!(&self.record, Some(Some(path)) if RecordFormat::of_path(path) == Some(RecordFormat::Video));
             let clip_flags = [
-                ("--lossless", self.lossless),
-                ("--codec", self.codec.is_some()),
-                ("--crf", self.crf.is_some()),
+                ("--lossless", self.lossless && !video),
+                ("--codec", self.codec.is_some() && !video),
+                ("--crf", self.crf.is_some() && !video),
                 ("--frame-rate", self.frame_rate.is_some()),
-                ("--ffmpeg", self.ffmpeg.is_some()),
+                ("--ffmpeg", self.ffmpeg.is_some() && !video),
             ];
             return refuse_any(&clip_flags, |flag| {
                 format!(
-                    "{flag} applies to a clip (a video, an animated GIF or a folder of frames) sorted with --out; give one as the input, or drop {flag}"
+                    "{flag} applies to a clip (a video, an animated GIF or a folder of frames) sorted with --out, or a recording to a video; give one as the input or --record out.mp4, or drop {flag}"
                 )
             });
         }
@@ -162,6 +165,7 @@ impl Cli {
         self.check_clip()?;
         self.check_intervals()?;
         self.check_direction()?;
+        self.check_sound()?;
         if let Some(bits) = self.key_bits {
             RadixKey::new(self.sort_options(), Some(bits))?;
         }
@@ -182,6 +186,26 @@ impl Cli {
                 "--digit-bits, --key-bits, --scope and --sub-steps apply to the radix view: add --algorithm radix (not {})",
                 self.algorithm().name()
             ));
+        }
+        Ok(())
+    }
+
+    /// `--sound` needs a video recording; a sweep records pictures only.
+    fn check_sound(&self) -> Result<(), String> {
+        let record = self.record.as_ref().map(|path| path.as_deref().map(RecordFormat::of_path));
+        let video = matches!(record, Some(Some(Some(RecordFormat::Video))));
+        if self.sound && !video {
+            let what = match &self.record {
+                Some(Some(path)) => format!("'{}' has no sound", path.display()),
+                Some(None) => "the default recording is a GIF, which has no sound".into(),
+                None => "there is no recording".into(),
+            };
+            return Err(format!(
+                "--sound puts each step's tones into a video recording, but {what}: record to a .mp4, .mov, .mkv or .webm (--record out.mp4), or drop --sound"
+            ));
+        }
+        if video && self.sweep.is_some() {
+            return Err("--sweep records a GIF, an animated PNG or PNG frames, not a video: record to .gif, .png or a folder/, then make a video of the frames with ffmpeg".into());
         }
         Ok(())
     }

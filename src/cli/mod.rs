@@ -67,16 +67,17 @@ pub struct Cli {
     #[arg(long, value_enum, value_name = "LEVEL")]
     pub png_compression: Option<crate::picture::output::PngCompression>,
 
-    /// Clips: write every frame exactly (FFV1 in .mkv, .avi or .nut; PNG in .mov; .png).
+    /// Clips and video recordings: write every frame exactly (FFV1 in .mkv, .avi or .nut; PNG in
+    /// .mov; .png).
     #[arg(long)]
     pub lossless: bool,
 
-    /// Clips: the ffmpeg video encoder to write with (libx265, libsvtav1, prores_ks, ...)
+    /// Clips and video recordings: the ffmpeg video encoder to write with (libx265, libsvtav1, prores_ks, ...)
     /// [default: libx264 for .mp4, .mov, .mkv and .avi, libvpx-vp9 for .webm].
     #[arg(long, value_name = "ENCODER")]
     pub codec: Option<String>,
 
-    /// Clips: the encoder's constant rate factor, lower is better [default: 18 for H.264, 31
+    /// Clips and video recordings: the encoder's constant rate factor, lower is better [default: 18 for H.264, 31
     /// for VP9].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=63))]
     pub crf: Option<u32>,
@@ -85,7 +86,7 @@ pub struct Cli {
     #[arg(long, value_name = "FPS")]
     pub frame_rate: Option<crate::settings::Rate>,
 
-    /// Clips: the ffmpeg program [default: $SHADERSORT_FFMPEG, else ffmpeg on PATH].
+    /// Clips and video recordings: the ffmpeg program [default: $SHADERSORT_FFMPEG, else ffmpeg on PATH].
     #[arg(long, value_name = "PATH")]
     pub ffmpeg: Option<PathBuf>,
 
@@ -107,10 +108,16 @@ pub struct Cli {
     pub duration: Option<f64>,
 
     /// Record the sort, one frame per step, without a window; the path says the format: .gif,
-    /// .png or .apng (animated PNG, exact colours), or DIR/ (a folder of PNG frames) [default:
+    /// .png or .apng (animated PNG, exact colours), DIR/ (a folder of PNG frames), or a video
+    /// through ffmpeg (.mp4, .mov, .mkv, .webm; --sound adds each step's tones) [default:
     /// gifs/IMAGE-ALGORITHM-KEY.gif]. Put IMAGE before this flag.
     #[arg(long, value_name = "PATH", num_args = 0..=1)]
     pub record: Option<Option<PathBuf>>,
+
+    /// Recording to a video (.mp4, .mov, .mkv, .webm): each step's tones beside it, the pixels it
+    /// moved on the lens's line (--lens, else the middle line) sounding at a pitch by their key.
+    #[arg(long)]
+    pub sound: bool,
 
     /// Recording: keep every Nth step (the last state is always kept).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), conflicts_with = "max_frames")]
@@ -147,6 +154,7 @@ pub struct Cli {
     pub play: bool,
 
     /// Window: open the row lens on this line (row, column, or line at the angle, from 0; L opens it in the middle).
+    /// A recording's --sound is heard on it (else on the middle line).
     #[arg(long, value_name = "LINE")]
     pub lens: Option<u32>,
 

@@ -144,6 +144,7 @@ impl Cli {
             background: self.background,
             dither: !self.no_dither,
             dimmed_twins: self.run_settings().for_recording(self.algorithm()).radix.twin_indices,
+            sound: self.sound,
         }
     }
 }

@@ -18,6 +18,7 @@ mod pipeline;
 pub mod playback;
 mod prepare;
 pub mod probe;
+pub mod recording;
 mod report;
 pub mod sink;
 pub mod sorter;
@@ -252,7 +253,9 @@ pub fn sort_clip_watched(
             ffmpeg.check_encoders(args, out, &why).map_err(ClipError::from)?;
         }
     }
-    for note in [audio_note.as_ref(), video_args.as_ref().and_then(|(_, note)| note.as_ref())].into_iter().flatten() {
+    for note in
+        [audio_note.as_ref(), video_args.as_ref().and_then(|(_, note)| note.as_ref())].into_iter().flatten()
+    {
         eprintln!("{note}");
     }
     // A 4:2:0 encoder is handed 4:2:0 made on the GPU, coloured as the clip was. Without an

@@ -1,9 +1,9 @@
-//! The three kinds of recording, and the one a path asks for.
+//! The kinds of recording, and the one a path asks for.
 
 use crate::algorithms::{Algorithm, RunSettings};
 use std::path::Path;
 
-/// The three kinds of recording.
+/// The kinds of recording.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RecordFormat {
     /// GIF: 256 colours, dithered when the picture has more.
@@ -12,6 +12,8 @@ pub enum RecordFormat {
     Apng,
     /// A folder of PNG files, one per frame, exact.
     Frames,
+    /// A video through ffmpeg (.mp4, .mov, .mkv, .webm), with the steps' sound if asked.
+    Video,
 }
 
 impl RecordFormat {
@@ -21,6 +23,7 @@ impl RecordFormat {
             RecordFormat::Gif => "GIF",
             RecordFormat::Apng => "animated PNG",
             RecordFormat::Frames => "PNG frames",
+            RecordFormat::Video => "video",
         }
     }
 
@@ -30,6 +33,7 @@ impl RecordFormat {
             RecordFormat::Gif => "image/gif",
             RecordFormat::Apng => "image/apng",
             RecordFormat::Frames => "application/zip",
+            RecordFormat::Video => "video/mp4",
         }
     }
 
@@ -39,7 +43,7 @@ impl RecordFormat {
     pub fn run_settings(self, run: RunSettings, algorithm: Algorithm) -> RunSettings {
         match self {
             RecordFormat::Gif => run.for_recording(algorithm),
-            RecordFormat::Apng | RecordFormat::Frames => run,
+            RecordFormat::Apng | RecordFormat::Frames | RecordFormat::Video => run,
         }
     }
 
@@ -54,6 +58,7 @@ impl RecordFormat {
         match ext.as_deref() {
             Some("gif") => Some(RecordFormat::Gif),
             Some("png" | "apng") => Some(RecordFormat::Apng),
+            Some("mp4" | "m4v" | "mov" | "mkv" | "webm") => Some(RecordFormat::Video),
             _ if path.is_dir() => Some(RecordFormat::Frames),
             _ => None,
         }

@@ -175,6 +175,9 @@ pub enum EncodeError {
     /// Writing failed.
     #[error(transparent)]
     Io(#[from] std::io::Error),
+    /// ffmpeg failed to write a video, for this reason.
+    #[error("{0}")]
+    Video(String),
 }
 
 /// The palette and indices a recording of `picture` uses, as `settings` ask (with dimmed twins
@@ -200,7 +203,7 @@ fn gif_size(width: u32, height: u32, settings: &RecordSettings) -> Result<(u32, 
 }
 
 /// Whether every pixel is opaque (then every frame is, since sorting only moves pixels).
-fn is_opaque(picture: &image::RgbaImage) -> bool {
+pub(crate) fn is_opaque(picture: &image::RgbaImage) -> bool {
     picture.pixels().all(|p| p[3] == 255)
 }
 

@@ -1,6 +1,7 @@
 //! Where a recording goes, chosen by its path: a `.gif` file, an animated PNG (`.png` or
-//! `.apng`), or a folder of PNG frames (a path ending in `/`, or an existing folder). Each is
-//! checked before any work is done and written atomically.
+//! `.apng`), a folder of PNG frames (a path ending in `/`, or an existing folder), or a video
+//! (`.mp4`, `.mov`, `.mkv`, `.webm`). Each is checked before any work is done and written
+//! atomically.
 #![cfg(not(target_arch = "wasm32"))]
 
 use super::format::RecordFormat;
@@ -13,7 +14,7 @@ use std::path::{Path, PathBuf};
 pub enum TargetError {
     /// The path names no recording format.
     #[error(
-        "cannot record to '{path}': the format follows the path: .gif for a GIF, .png or .apng for an animated PNG, a folder ending in / for PNG frames; give one of those"
+        "cannot record to '{path}': the format follows the path: .gif for a GIF, .png or .apng for an animated PNG, a folder ending in / for PNG frames, .mp4, .mov, .mkv or .webm for a video; give one of those"
     )]
     UnknownFormat {
         /// The path given.
@@ -35,6 +36,8 @@ pub enum RecordTarget {
     Apng(OutputFile),
     /// A folder of PNG frames.
     Frames(OutputDir),
+    /// A video file, written by ffmpeg (`media::recording`).
+    Video(OutputFile),
 }
 
 impl RecordTarget {
@@ -46,6 +49,7 @@ impl RecordTarget {
                 Ok(RecordTarget::Apng(OutputFile::prepare(path, OutputFormat::Apng)?))
             }
             Some(RecordFormat::Frames) => Ok(RecordTarget::Frames(OutputDir::prepare(path)?)),
+            Some(RecordFormat::Video) => Ok(RecordTarget::Video(OutputFile::prepare_video(path)?)),
             None => Err(TargetError::UnknownFormat { path: path.into() }),
         }
     }
@@ -56,13 +60,14 @@ impl RecordTarget {
             RecordTarget::Gif(_) => RecordFormat::Gif,
             RecordTarget::Apng(_) => RecordFormat::Apng,
             RecordTarget::Frames(_) => RecordFormat::Frames,
+            RecordTarget::Video(_) => RecordFormat::Video,
         }
     }
 
     /// The final path.
     pub fn path(&self) -> &Path {
         match self {
-            RecordTarget::Gif(file) | RecordTarget::Apng(file) => file.path(),
+            RecordTarget::Gif(file) | RecordTarget::Apng(file) | RecordTarget::Video(file) => file.path(),
             RecordTarget::Frames(dir) => dir.path(),
         }
     }
@@ -70,7 +75,7 @@ impl RecordTarget {
     /// Puts what was written in place (see [`OutputFile::commit`], [`OutputDir::commit`]).
     pub fn commit(self) -> Result<PathBuf, OutputError> {
         match self {
-            RecordTarget::Gif(file) | RecordTarget::Apng(file) => file.commit(),
+            RecordTarget::Gif(file) | RecordTarget::Apng(file) | RecordTarget::Video(file) => file.commit(),
             RecordTarget::Frames(dir) => dir.commit(),
         }
     }
@@ -93,9 +98,13 @@ mod tests {
         std::fs::create_dir(at("folder.gif")).unwrap();
         let e = RecordTarget::prepare(&at("folder.gif")).err().unwrap();
         assert!(e.to_string().contains("it is a directory"), "{e}");
-        for bad in ["a.mp4", "a", "a.jpg"] {
+        for video in ["a.mp4", "a.MKV", "a.webm", "a.mov"] {
+            assert_eq!(RecordTarget::prepare(&at(video)).unwrap().format(), RecordFormat::Video);
+        }
+        for bad in ["a", "a.jpg", "a.avi"] {
             let e = RecordTarget::prepare(&at(bad)).err().unwrap();
             assert!(e.to_string().contains(".gif for a GIF, .png or .apng"), "{e}");
+            assert!(e.to_string().contains(".mp4, .mov, .mkv or .webm for a video"), "{e}");
         }
     }
 }

@@ -68,6 +68,9 @@ pub fn record(
             let frames = record_frames(gpu, run.as_mut(), &plan, sequence, &path, progress)?;
             (frames, Some(PaletteUse::of(&quantized.palette)), run, plan.every)
         }
+        RecordTarget::Video(_) => {
+            unreachable!("a video is recorded by media::recording, through ffmpeg")
+        }
         exact => {
             let mut run = start(picture);
             let plan = plan_frames(gpu, run.as_ref(), settings, width, height)?;
@@ -85,6 +88,25 @@ pub fn record(
         path,
         recorded: Recorded::of(format, frames, run.as_ref(), every, palette),
     })
+}
+
+/// Records a sort of `picture`, started by `start`, into `writer`: a format this module does not
+/// write itself (a video, through ffmpeg), fed the exact RGBA of every frame as regions that
+/// changed. `progress` is [`record`]'s; what went in comes back.
+pub fn record_into<S: EndWriting<Pixel = [u8; 4]>>(
+    gpu: &Gpu,
+    picture: &RgbaImage,
+    start: impl FnOnce(&RgbaImage) -> Box<dyn SortRun>,
+    settings: &RecordSettings,
+    (writer, path): (S, &Path),
+    progress: impl FnMut(u32, u32) -> bool,
+) -> Result<Recorded, RecordError> {
+    let (width, height) = picture.dimensions();
+    let mut run = start(picture);
+    let plan = plan_frames(gpu, run.as_ref(), settings, width, height)?;
+    let sequence = FrameSequence::starting_with(writer, rgba_pixels(picture), width, height, settings);
+    let frames = record_frames(gpu, run.as_mut(), &plan, sequence, path, progress)?;
+    Ok(Recorded::of(RecordFormat::Video, frames, run.as_ref(), plan.every, None))
 }
 
 /// The frame plan for `run`, once the frames are known to fit the GPU's buffers.
@@ -194,12 +216,12 @@ pub(super) fn open_exact(
             opaque,
             workers(),
         )),
-        RecordTarget::Gif(_) => unreachable!("a GIF is not an exact format"),
+        RecordTarget::Gif(_) | RecordTarget::Video(_) => unreachable!("not an exact format"),
     })
 }
 
 /// A writer that can be ended once the last frame is in: everything written and flushed.
-pub(super) trait EndWriting: FrameSink {
+pub trait EndWriting: FrameSink {
     /// Writes what is left and flushes it.
     fn end(self) -> Result<(), EncodeError>;
 }

@@ -987,4 +987,7 @@ mod patterns;
 #[path = "../common/ports.rs"]
 mod ports;
 mod quiet;
+mod record_sound;
+#[path = "../common/sound_model.rs"]
+mod sound_model;
 mod still_start;
