@@ -179,6 +179,7 @@ fn the_page_runs_the_window_app_in_headless_chromium() {
     recordings::every_exact_format_records_the_model(&page.browser);
     four_chooses_the_bitonic_network(&page, &picture);
     shift_i_cycles_the_inputs_that_teach(&page);
+    shift_m_hears_the_steps_through_web_audio(&page);
     paths::b_bends_the_lines_and_a_shift_click_centres_them(&page, &picture);
     painting::e_paints_the_mask_and_s_saves_it(&page, &picture);
     side_by_side_shows_every_lane(&page, &picture);
@@ -327,6 +328,18 @@ fn shift_i_cycles_the_inputs_that_teach(page: &Page) {
     }
     page.keys(&["Shift+i"]);
     page.expect_log("back to ");
+}
+
+/// Shift+M turns the sound on through Web Audio (the key press is the gesture the browser asks
+/// for), the steps after it are heard on a line, and Shift+M turns it off. What the samples are
+/// is the native window's test (tests/window/sound.rs): the page makes them with the same code.
+fn shift_m_hears_the_steps_through_web_audio(page: &Page) {
+    page.keys(&["Shift+m"]);
+    page.expect_log("Hz, Web Audio)");
+    page.keys(&["Right", "Right", "Right"]);
+    page.expect_log("heard ");
+    page.keys(&["Shift+m"]);
+    page.expect_log("sound off");
 }
 
 /// Side by side, every lane shows the picture: as many copies of its lightest grey (opaque, on

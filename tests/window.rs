@@ -23,6 +23,10 @@ mod keys;
 mod live;
 #[path = "common/ports.rs"]
 mod ports;
+#[path = "window/sound.rs"]
+mod sound;
+#[path = "common/sound_model.rs"]
+mod sound_model;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -314,6 +318,17 @@ fn launch(
     first: &str,
     prepare: impl FnOnce(&std::path::Path),
 ) -> Option<Session> {
+    launch_with(backend, (input, args), first, prepare, &[])
+}
+
+/// [`launch`] with more environment variables: each a name and a file in the test's folder.
+fn launch_with(
+    backend: &str,
+    (input, args): (&str, &[&str]),
+    first: &str,
+    prepare: impl FnOnce(&std::path::Path),
+    files: &[(&str, &str)],
+) -> Option<Session> {
     if ci::switch("SHADERSORT_SKIP_WINDOW_TEST", "skip the window tests") {
         eprintln!("skipped: the window test, as SHADERSORT_SKIP_WINDOW_TEST=1 asks");
         return None;
@@ -352,6 +367,7 @@ fn launch(
             // The player's account of each frame played too (tests/window/keys.rs reads it).
             .env("RUST_LOG", "shadersort=info,shadersort::controls::player=debug")
             .env("WGPU_BACKEND", backend)
+            .envs(files.iter().map(|&(name, file)| (name, dir.path().join(file))))
             .stdout(std::fs::File::create(dir.path().join("stdout.log")).unwrap())
             .stderr(std::fs::File::create(&log).unwrap())
             .spawn()

@@ -164,6 +164,7 @@ impl Running {
             Command::Record => self.start_recording(),
             Command::SavePng => self.save_png(),
             Command::ToggleLens => self.toggle_lens(),
+            Command::Sound => self.toggle_sound(),
             Command::MoveLens(delta) => self.move_lens(delta.into()),
             Command::Quit if cfg!(target_arch = "wasm32") => {
                 self.ui.status.say("a page has nothing to quit: close the tab to leave")

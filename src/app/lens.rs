@@ -2,7 +2,8 @@
 //! along each lane's direction), read back from every lane's GPU state whenever the lanes or the
 //! line change, so it follows every step forward and back. No frame waits for a reading: it
 //! comes back through the read-back service and shows a frame or two later, labelled with the
-//! step it was read at.
+//! step it was read at. While the steps are heard (Shift+M) a closed lens goes on reading, unseen,
+//! the line L would open it on: the sound's line.
 
 use super::Running;
 use super::lanes::Lane;
@@ -21,10 +22,14 @@ pub(super) struct Lens {
     last_point: Option<(u32, u32)>,
     /// Reads the inspected line from the GPU.
     probe: LensProbe,
+    /// Readings that have come back so far: a new one is a step to hear.
+    arrivals: u64,
 }
 
 /// The lens while it is open.
 struct OpenLens {
+    /// Whether it is shown (else it reads only for the sound).
+    shown: bool,
     /// The picture pixel the inspected line runs through.
     point: (u32, u32),
     /// Per lane, the line as last read, or why it could not be read (`None` until it comes).
@@ -39,12 +44,17 @@ struct OpenLens {
 impl Lens {
     /// A closed lens on `gpu`.
     pub(super) fn new(gpu: &Gpu) -> Self {
-        Lens { open: None, last_point: None, probe: LensProbe::new(gpu) }
+        Lens { open: None, last_point: None, probe: LensProbe::new(gpu), arrivals: 0 }
+    }
+
+    /// The lens while it is shown.
+    fn shown(&self) -> Option<&OpenLens> {
+        self.open.as_ref().filter(|l| l.shown)
     }
 
     /// Whether the lens is open.
     pub(super) fn is_open(&self) -> bool {
-        self.open.is_some()
+        self.shown().is_some()
     }
 
     /// Whether a reading is still on its way (the window keeps drawing until it comes).
@@ -54,17 +64,31 @@ impl Lens {
 
     /// The picture pixel the open lens's line runs through.
     pub(super) fn point(&self) -> Option<(u32, u32)> {
-        self.open.as_ref().map(|l| l.point)
+        self.shown().map(|l| l.point)
     }
 
     /// Per lane, the line as last read, while the lens is open.
     pub(super) fn readings(&self) -> Option<&[Option<Result<LensReading, String>>]> {
-        self.open.as_ref().map(|l| l.readings.as_slice())
+        self.shown().map(|l| l.readings.as_slice())
     }
 
-    /// Closes the lens; whether it was open.
+    /// How many readings have come back: one more is a step to hear.
+    pub(super) fn arrivals(&self) -> u64 {
+        self.arrivals
+    }
+
+    /// The first lane's line as last read, shown or read for the sound.
+    pub(super) fn heard_reading(&self) -> Option<&LensReading> {
+        self.open.as_ref()?.readings.first()?.as_ref()?.as_ref().ok()
+    }
+
+    /// Closes the lens; whether it was open (shown).
     fn close(&mut self) -> bool {
-        self.open.take().is_some()
+        let shown = self.is_open();
+        if shown {
+            self.open = None;
+        }
+        shown
     }
 
     /// Where L opens the lens: where it last was, or the middle of a `size` picture.
@@ -78,12 +102,13 @@ impl Lens {
         let point = (point.0.min(size.0 - 1), point.1.min(size.1 - 1));
         self.last_point = Some(point);
         self.open = Some(OpenLens {
+            shown: true,
             point,
             readings: Vec::new(),
             readbacks: Readbacks::default(),
             read_at: Vec::new(),
         });
-        self.read(gpu, lanes, size);
+        self.read(gpu, lanes, size, false);
         let lane = lanes.first()?;
         let line = LensLine::through(&lane.lines, size, point);
         Some(format!("lens on {} of {} ({} pixels)", line.name, line.count, line.len))
@@ -91,14 +116,32 @@ impl Lens {
 
     /// Takes the readings that came back, then, where the lanes or the line changed since the
     /// last read and no read is under way, encodes reading the inspected line of every lane as
-    /// the lanes stand now, in one submission.
-    pub(super) fn read(&mut self, gpu: &Gpu, lanes: &[Lane], size: (u32, u32)) {
+    /// the lanes stand now, in one submission. `listening`: a closed lens reads its line unseen
+    /// (the sound's), and stops once it is not.
+    pub(super) fn read(&mut self, gpu: &Gpu, lanes: &[Lane], size: (u32, u32), listening: bool) {
+        match &self.open {
+            None if listening => {
+                let point = self.reopening_point(size);
+                let point = (point.0.min(size.0 - 1), point.1.min(size.1 - 1));
+                self.open = Some(OpenLens {
+                    shown: false,
+                    point,
+                    readings: Vec::new(),
+                    readbacks: Readbacks::default(),
+                    read_at: Vec::new(),
+                });
+            }
+            Some(lens) if !lens.shown && !listening => self.open = None,
+            _ => {}
+        }
         let Some(lens) = self.open.as_mut() else { return };
         lens.readings.resize(lanes.len(), None);
         let readings = &mut lens.readings;
+        let arrivals = &mut self.arrivals;
         let taken = lens.readbacks.take_ready(gpu, |(lane, read), bytes| {
             if let Some(slot) = readings.get_mut(lane) {
                 *slot = Some(Ok(read.reading(bytes)));
+                *arrivals += u64::from(lane == 0);
             }
         });
         if let Err(e) = taken {
@@ -153,7 +196,7 @@ impl Running {
 
     /// Up and Down: the lens moves `delta` lines (along the first lane's lines).
     pub(super) fn move_lens(&mut self, delta: i64) {
-        let Some(point) = self.lens.open.as_ref().map(|l| l.point) else {
+        let Some(point) = self.lens.point() else {
             self.ui.status.say("the lens is closed: press L or click a line to open it");
             return;
         };
@@ -166,7 +209,7 @@ impl Running {
     /// The lens's reading of this frame's lanes.
     pub(super) fn read_lens(&mut self) {
         let size = self.session.picture.pixels.dimensions();
-        self.lens.read(&self.gpu, &self.session.lanes.lanes, size);
+        self.lens.read(&self.gpu, &self.session.lanes.lanes, size, self.sound.on());
     }
 }
 

@@ -59,6 +59,7 @@ mod session;
 mod session_intervals;
 mod session_mask;
 mod shader_panel;
+mod sound;
 mod texture_reads;
 pub mod ui;
 mod window_live;
@@ -279,6 +280,8 @@ struct Running {
     overlays: overlays::Overlays,
     /// The row lens: open or closed, where it was, and its reader.
     lens: lens::Lens,
+    /// The steps' sound (Shift+M).
+    sound: sound::Sound,
     /// What S saves, on its way back from the GPU.
     saves: saves::Saves,
     /// Where the picture shown comes from: a picture, a clip's frames or a live source's.

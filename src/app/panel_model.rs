@@ -169,6 +169,8 @@ pub struct UiModel<'a> {
     pub input: Option<crate::picture::teaching::Pattern>,
     /// The shader panel's kernels, while it is open.
     pub shader: Option<ShaderView>,
+    /// Whether each step is heard (Shift+M), and why it cannot be where it cannot.
+    pub sound: (bool, Option<&'a str>),
 }
 
 /// What the shader panel shows: the kernels of one lane's last step (before any step, of its
@@ -210,6 +212,8 @@ pub struct UiState {
     pub record_format: RecordFormat,
     /// The shader panel (J) is open.
     pub shader_open: bool,
+    /// How loud the steps sound, 0 to 1.
+    pub volume: f32,
     /// The lane whose kernels the shader panel shows.
     pub shader_lane: usize,
     /// The entry point chosen among a step's kernels; `None` (or one the step did not run) shows
@@ -263,6 +267,7 @@ impl Default for UiState {
             lens_textures: Vec::new(),
             record_format: RecordFormat::Gif,
             shader_open: false,
+            volume: 0.5,
             shader_lane: 0,
             shader_entry: None,
             shader_scrolled: None,

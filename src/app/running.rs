@@ -153,6 +153,7 @@ impl Running {
             clock: FrameClock::new(given.quit_after),
             overlays: Default::default(),
             lens: super::lens::Lens::new(&gpu_for_lens),
+            sound: Default::default(),
             saves: Default::default(),
             source: shown,
             opening_live: None,
@@ -221,6 +222,7 @@ impl Running {
         self.session.step(seconds, &mut self.ui.status);
         self.keep_frame_sorting();
         self.read_lens();
+        self.hear();
         self.write_saves();
         self.write_take();
         self.finish_recording();
@@ -273,6 +275,7 @@ impl Running {
                 &self.ui,
                 self.lens.point().map(|point| (point, self.session.picture.pixels.dimensions())),
             ),
+            sound: (self.sound.on(), self.sound.unavailable()),
         };
         let ui_state = &mut self.ui;
         let mut clicked = Vec::new();

@@ -167,6 +167,14 @@ fn side_panel(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, actio
         ui.label(format!("{} steps/s", model.speed));
         command_button(ui, model, Command::Faster, "+", actions);
     });
+    ui.horizontal(|ui| {
+        let (on, unavailable) = model.sound;
+        command_button(ui, model, Command::Sound, if on { "Sound on" } else { "Sound off" }, actions);
+        ui.add(egui::Slider::new(&mut state.volume, 0.0..=1.0).text("volume").show_value(false));
+        if let (true, Some(why)) = (on, unavailable) {
+            ui.small(format!("no sound: {why}"));
+        }
+    });
     let mut pass = model.steps_done;
     let slider = egui::Slider::new(&mut pass, 0..=model.total_steps.max(1)).text("pass");
     if ui.add(slider).changed() {
@@ -206,13 +214,15 @@ fn side_panel(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, actio
         }
         None => {
             ui.horizontal(|ui| {
-                for format in RECORD_FORMATS {
+                for format in super::window_recording::RECORD_FORMATS {
                     let name = match format {
                         RecordFormat::Gif => "GIF",
                         RecordFormat::Apng => "APNG",
                         RecordFormat::Frames => "PNG frames",
+                        RecordFormat::Video => "Video",
                     };
-                    ui.radio_value(&mut state.record_format, format, name).on_hover_text(format_tip(format));
+                    ui.radio_value(&mut state.record_format, format, name)
+                        .on_hover_text(super::window_recording::format_tip(format));
                 }
             });
             let label = match model.live {
@@ -312,28 +322,6 @@ fn live_controls(ui: &mut egui::Ui, model: &UiModel<'_>, live: &LiveView, action
             actions,
         );
     }
-}
-
-/// The formats G records in.
-const RECORD_FORMATS: [RecordFormat; 3] = [RecordFormat::Gif, RecordFormat::Apng, RecordFormat::Frames];
-
-/// What each recording format is for, and where it goes.
-fn format_tip(format: RecordFormat) -> &'static str {
-    #[cfg(not(target_arch = "wasm32"))]
-    let tip = match format {
-        RecordFormat::Gif => "256 colours, plays anywhere (gifs/<name>.gif)",
-        RecordFormat::Apng => "Every frame's exact colours, plays in browsers (gifs/<name>.png)",
-        RecordFormat::Frames => "One exact PNG per frame, for video editors and ffmpeg (gifs/<name>-frames/)",
-    };
-    #[cfg(target_arch = "wasm32")]
-    let tip = match format {
-        RecordFormat::Gif => "256 colours, plays anywhere (downloads <name>.gif)",
-        RecordFormat::Apng => "Every frame's exact colours, plays in browsers (downloads <name>.png)",
-        RecordFormat::Frames => {
-            "One exact PNG per frame, for video editors and ffmpeg (downloads <name>-frames.zip)"
-        }
-    };
-    tip
 }
 
 /// The radix view's rows of the settings grid: digit width, key bits, scope, sub-steps.

@@ -34,6 +34,7 @@ impl Running {
         }
         let mut settings = self.record_settings.clone();
         settings.steps = None;
+        settings.sound = self.sound.on() && format == RecordFormat::Video;
         let run_settings = format.run_settings(self.session.choice.settings, self.session.choice.algorithm);
         settings.dimmed_twins = run_settings.radix.twin_indices;
         if settings.every.is_none() && settings.max_frames.is_none() {
@@ -49,6 +50,9 @@ impl Running {
             s.interval_map.as_ref(),
         );
         let intervals = intervals.cloned();
+        let size = s.picture.pixels.dimensions();
+        let sound_line =
+            self.lens.point().map(|point| crate::lens::LensLine::through(&lines, size, point).index);
         let job = RecordingJob {
             picture: s.picture.pixels.clone(),
             lines,
@@ -59,6 +63,7 @@ impl Running {
             format,
             path,
             intervals,
+            sound_line,
         };
         self.recording = Some(BackgroundRecording::start(self.engine.clone(), job));
         self.ui.status.say("recording...");
@@ -84,8 +89,41 @@ pub(super) fn recording_path(stem: &str, format: RecordFormat) -> PathBuf {
         RecordFormat::Apng => format!("{stem}.png"),
         RecordFormat::Frames if page => format!("{stem}-frames.zip"),
         RecordFormat::Frames => format!("{stem}-frames/"),
+        RecordFormat::Video => format!("{stem}.mp4"),
     };
     if page { PathBuf::from(name) } else { PathBuf::from("gifs").join(name) }
+}
+
+/// The formats G records in: natively a video too (through ffmpeg, with the steps' sound while
+/// Sound is on).
+#[cfg(not(target_arch = "wasm32"))]
+pub(super) const RECORD_FORMATS: [RecordFormat; 4] =
+    [RecordFormat::Gif, RecordFormat::Apng, RecordFormat::Frames, RecordFormat::Video];
+#[cfg(target_arch = "wasm32")]
+pub(super) const RECORD_FORMATS: [RecordFormat; 3] =
+    [RecordFormat::Gif, RecordFormat::Apng, RecordFormat::Frames];
+
+/// What each recording format is for, and where it goes.
+pub(super) fn format_tip(format: RecordFormat) -> &'static str {
+    #[cfg(not(target_arch = "wasm32"))]
+    let tip = match format {
+        RecordFormat::Gif => "256 colours, plays anywhere (gifs/<name>.gif)",
+        RecordFormat::Apng => "Every frame's exact colours, plays in browsers (gifs/<name>.png)",
+        RecordFormat::Frames => "One exact PNG per frame, for video editors and ffmpeg (gifs/<name>-frames/)",
+        RecordFormat::Video => {
+            "H.264 through ffmpeg, with the steps' sound while Sound is on (gifs/<name>.mp4)"
+        }
+    };
+    #[cfg(target_arch = "wasm32")]
+    let tip = match format {
+        RecordFormat::Gif => "256 colours, plays anywhere (downloads <name>.gif)",
+        RecordFormat::Apng => "Every frame's exact colours, plays in browsers (downloads <name>.png)",
+        RecordFormat::Frames => {
+            "One exact PNG per frame, for video editors and ffmpeg (downloads <name>-frames.zip)"
+        }
+        RecordFormat::Video => "A video needs ffmpeg: record in the desktop window",
+    };
+    tip
 }
 
 #[cfg(test)]
@@ -94,7 +132,7 @@ mod tests {
 
     #[test]
     fn each_format_records_to_a_path_that_names_it() {
-        for format in [RecordFormat::Gif, RecordFormat::Apng, RecordFormat::Frames] {
+        for format in [RecordFormat::Gif, RecordFormat::Apng, RecordFormat::Frames, RecordFormat::Video] {
             let path = recording_path("coffee-odd-even-luma", format);
             assert!(path.starts_with("gifs"), "{}", path.display());
             assert_eq!(RecordFormat::of_path(&path), Some(format), "{}", path.display());

@@ -197,6 +197,7 @@ mod tests {
                         | Command::ToggleLens
                         | Command::MoveLens(_)
                         | Command::Shader
+                        | Command::Sound
                         | Command::Help
                         | Command::Quit
                 );

@@ -82,6 +82,8 @@ pub enum Command {
     MoveLens(i32),
     /// Open or close the shader panel: the kernel the last step dispatched.
     Shader,
+    /// Hear each step as it is shown, or not.
+    Sound,
     /// Show or hide the list of shortcuts.
     Help,
     /// Close the window.
@@ -338,6 +340,12 @@ pub fn command_table() -> Vec<CommandSpec> {
             "Shader",
             "Show the WGSL kernel the last step dispatched: its uniform's values, its constants and its size",
         ),
+        spec(
+            Command::Sound,
+            &[Shortcut::shifted(M)],
+            "Sound",
+            "Hear each step: the pixels it moved on the lens's line (or the middle line) as tones, higher for larger keys",
+        ),
         spec(Command::Help, &[p(H), p(F1)], "Help", "Show or hide this list of shortcuts"),
         spec(Command::Quit, &[p(Escape), p(Q)], "Quit", "Close the window"),
     ]);
@@ -425,6 +433,7 @@ mod tests {
             (Comma, false, Command::PreviousFrame),
             (Period, false, Command::NextFrame),
             (J, false, Command::Shader),
+            (M, true, Command::Sound),
             (H, false, Command::Help),
             (F1, false, Command::Help),
             (Escape, false, Command::Quit),

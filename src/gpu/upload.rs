@@ -58,9 +58,8 @@ impl UploadPool {
             })
         });
         {
-            let mut view = buffer
-                .get_mapped_range_mut(..)
-                .expect("made mapped, or given back once mapped again");
+            let mut view =
+                buffer.get_mapped_range_mut(..).expect("made mapped, or given back once mapped again");
             view.slice(..bytes.len()).copy_from_slice(bytes);
             // A buffer used before holds the last block's bytes past this one's end.
             view.slice(bytes.len()..).fill(0);

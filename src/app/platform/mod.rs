@@ -1,8 +1,8 @@
 //! What the window and the page do differently, each as one interface with two
 //! implementations: the native program's (`native/`: threads, files, ffmpeg) and the page's
 //! (`web/`: one thread, downloads, the browser's camera). Recordings made while the app goes
-//! on (G), a take of a live source's frames, opening the camera, and clips, which only the
-//! native program plays. The rest of the app is written once against these traits; each
+//! on (G), a take of a live source's frames, opening the camera, the steps' sound, and clips,
+//! which only the native program plays. The rest of the app is written once against these traits; each
 //! build compiles one implementation, and CI builds both (the page with clippy for wasm32).
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -11,9 +11,13 @@ mod native;
 mod web;
 
 #[cfg(not(target_arch = "wasm32"))]
-pub(super) use native::{BackgroundRecording, OpeningCamera, OpeningClip, TakeWriter, WindowClip, open_live};
+pub(super) use native::{
+    BackgroundRecording, DeviceSound as Sound, OpeningCamera, OpeningClip, TakeWriter, WindowClip, open_live,
+};
 #[cfg(target_arch = "wasm32")]
-pub(super) use web::{BackgroundRecording, OpeningCamera, OpeningClip, TakeWriter, WindowClip};
+pub(super) use web::{
+    BackgroundRecording, OpeningCamera, OpeningClip, PageSound as Sound, TakeWriter, WindowClip,
+};
 
 use super::Running;
 use super::dialogs::Chosen;
@@ -44,6 +48,18 @@ pub(super) trait Recorder: Sized {
     fn cancel_and_wait(self);
     /// The line to show once the recording has ended, or its error.
     fn try_finish(&self) -> Option<Result<String, String>>;
+}
+
+/// Where the steps' sound is played: natively the default output device, in the page Web Audio.
+pub(super) trait SoundOut: Sized {
+    /// Opens the output; the error says why there is none (no device).
+    fn open() -> Result<Self, String>;
+    /// Samples per second it plays.
+    fn rate(&self) -> u32;
+    /// What it plays to, for the status: "48000 Hz, 2 channels of f32".
+    fn describe(&self) -> String;
+    /// Plays mono `samples` after those before, at `volume` (0 to 1).
+    fn play(&mut self, samples: &[i16], volume: f32);
 }
 
 /// A take's frames written as they are shown (G while a live source is shown).

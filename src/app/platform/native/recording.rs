@@ -6,8 +6,10 @@ use crate::app::platform::Recorder;
 use crate::app::recording_job::RecordingJob;
 use crate::engine::Engine;
 use crate::media::ClipWatch;
+use crate::media::recording::{SoundSpec, VideoRecording};
 use crate::record::{RecordReport, RecordTarget, record};
-use crate::settings::Settings;
+use crate::settings::{EncodeChoice, Settings};
+use crate::sound::line::SoundLine;
 use image::RgbaImage;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -66,11 +68,30 @@ impl Recorder for BackgroundRecording {
         let work = move || -> anyhow::Result<String> {
             let target = RecordTarget::prepare(&job.path)?;
             let start = |first: &RgbaImage| job.start(&engine, first);
-            let report = record(engine.gpu(), &job.picture, start, &job.settings, target, |frames, most| {
+            let progress = |frames: u32, most: u32| {
                 d.store(frames.into(), Ordering::Relaxed);
                 e.store(most.into(), Ordering::Relaxed);
                 !c.load(Ordering::Relaxed) && crate::interrupt::check().is_ok()
-            })?;
+            };
+            let report = match target {
+                RecordTarget::Video(output) => {
+                    let size = job.picture.dimensions();
+                    let sound = job.settings.sound.then(|| SoundSpec {
+                        line: SoundLine::of(&job.lines, size, job.sound_line),
+                        key: job.options.key,
+                    });
+                    let encode = EncodeChoice::default();
+                    let video = VideoRecording {
+                        settings: &job.settings,
+                        encode: &encode,
+                        ffmpeg: None,
+                        output,
+                        sound,
+                    };
+                    video.record(engine.gpu(), &job.picture, start, progress)?
+                }
+                target => record(engine.gpu(), &job.picture, start, &job.settings, target, progress)?,
+            };
             Ok(describe(&report))
         };
         BackgroundRecording::spawn(path, (done, expected, cancel), work)
