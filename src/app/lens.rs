@@ -91,6 +91,12 @@ impl Lens {
         shown
     }
 
+    /// The picture pixel the sound's line runs through: the lens's, shown or read unseen, else
+    /// where L would open it.
+    pub(super) fn heard_point(&self, size: (u32, u32)) -> (u32, u32) {
+        self.open.as_ref().map_or_else(|| self.reopening_point(size), |l| l.point)
+    }
+
     /// Where L opens the lens: where it last was, or the middle of a `size` picture.
     fn reopening_point(&self, size: (u32, u32)) -> (u32, u32) {
         self.last_point.unwrap_or((size.0 / 2, size.1 / 2))

@@ -34,8 +34,8 @@ pub struct RecordingJob {
     pub path: PathBuf,
     /// The intervals to sort within, as the window does (`None`: whole lines).
     pub intervals: Option<IntervalMap>,
-    /// The line a video's sound is heard on: the lens's (`None`: the middle line). The page
-    /// records no video.
+    /// The line a video's sound is heard on: the one the window hears (`None`: the middle
+    /// line). The page records no video.
     #[cfg_attr(target_arch = "wasm32", expect(dead_code, reason = "the page records no video"))]
     pub sound_line: Option<u32>,
 }

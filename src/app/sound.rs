@@ -76,7 +76,9 @@ impl Running {
         sound.heard.unless_heard(reading.cells.iter().map(|c| c.before).collect());
         let moved = sound.heard.moved(reading.cells.iter().map(|c| c.pixel).collect(), key);
         let Some(out) = sound.out.as_mut() else { return };
-        if moved.is_empty() {
+        // A run started again (another picture, key or algorithm) is no step: its line is
+        // heard from, silently.
+        if moved.is_empty() || reading.steps_done == 0 {
             return;
         }
         let player = &self.session.player;

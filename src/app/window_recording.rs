@@ -52,7 +52,7 @@ impl Running {
         let intervals = intervals.cloned();
         let size = s.picture.pixels.dimensions();
         let sound_line =
-            self.lens.point().map(|point| crate::lens::LensLine::through(&lines, size, point).index);
+            Some(crate::lens::LensLine::through(&lines, size, self.lens.heard_point(size)).index);
         let job = RecordingJob {
             picture: s.picture.pixels.clone(),
             lines,

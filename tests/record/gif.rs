@@ -225,7 +225,7 @@ fn bad_recordings_are_refused_and_leave_existing_files_alone() {
     let name = save(&wide, dir.path(), "wide.png");
     let line = fails(&[&name, "--record", "keep.gif"], dir.path(), "1002 frames");
     assert!(line.contains("--max-frames") && line.contains("--every"), "{line}");
-    fails(&["--record", "x.mp4"], dir.path(), "the format follows the path");
+    fails(&["--record", "x.jpg"], dir.path(), "the format follows the path");
     fails(&["--record", "nowhere/x.gif"], dir.path(), "does not exist");
     std::fs::create_dir(dir.path().join("folder.gif")).unwrap();
     fails(&["--record", "folder.gif"], dir.path(), "is a directory");

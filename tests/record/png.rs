@@ -150,7 +150,7 @@ fn a_folder_holds_every_frame_and_is_replaced_whole() {
     fails(&[&name, "--record", "mine/"], dir.path(), "holds other files ('notes.txt')");
     fails(&[&name, "--record", "small.png/"], dir.path(), "it is a file");
     fails(&[&name, "--record", "no/such/"], dir.path(), "does not exist");
-    fails(&[&name, "--record", "clip.mp4"], dir.path(), ".png or .apng for an animated PNG");
+    fails(&[&name, "--record", "clip.avi"], dir.path(), ".mp4, .mov, .mkv or .webm for a video");
     let mut left: Vec<String> = std::fs::read_dir(dir.path())
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into())
