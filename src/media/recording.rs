@@ -168,8 +168,13 @@ fn frames_of(delay: Delay, fps: u32) -> u64 {
     ((num + den / 2) / den).max(1)
 }
 
-fn video_error(e: impl std::fmt::Display) -> EncodeError {
-    EncodeError::Video(e.to_string())
+/// ffmpeg's reason a video could not be written, for the recorder's "cannot write 'PATH': ..."
+/// (the file ffmpeg wrote may be a temporary one, which is not named).
+fn video_error(e: ClipError) -> EncodeError {
+    EncodeError::Video(match e {
+        ClipError::Encode { detail, .. } => format!("ffmpeg failed ({detail}); nothing was written"),
+        other => other.to_string(),
+    })
 }
 
 impl FrameSink for VideoWriter {
