@@ -136,6 +136,9 @@ pub enum RecordError {
     /// Frames too large for the GPU's buffers or for GIF.
     #[error("{0}")]
     TooLarge(String),
+    /// A format this recording is not made in, and what to do instead.
+    #[error("{0}")]
+    Format(&'static str),
     /// The GPU failed.
     #[error(transparent)]
     Gpu(#[from] GpuError),

@@ -146,6 +146,11 @@ pub fn take_to_file(
 ) -> Result<Box<dyn Take + Send>, RecordError> {
     use super::RecordTarget;
     let (width, height) = first.dimensions();
+    if let RecordTarget::Video(_) = target {
+        return Err(RecordError::Format(
+            "a take of the live frames is a GIF, an animated PNG or PNG frames: choose one of those (a live source is recorded as a video by --live URL --out FILE.mp4)",
+        ));
+    }
     if let RecordTarget::Gif(file) = &mut target {
         let first = super::palette::quantize(first, settings.background, false);
         let writer = super::to_file::open_gif(file, width, height, &first.palette, settings)?;
