@@ -38,6 +38,10 @@ fn main() -> ExitCode {
                 .map_err(anyhow::Error::msg)
                 .and_then(|settings| shadersort::bench::video::run(args, &settings)),
         }
+    } else if let Some(batch) = &settings.batch {
+        shadersort::interrupt::leave_without_teardown(report(shadersort::headless::batch::run(
+            &settings, batch,
+        )));
     } else if let Some(live) = settings.video.live.as_ref().filter(|_| settings.headless()) {
         shadersort::interrupt::leave_without_teardown(report(shadersort::headless::clips::run_live(
             &settings, live,
@@ -66,7 +70,7 @@ fn main() -> ExitCode {
 /// 128 plus the signal that ended the run.
 fn report(result: anyhow::Result<()>) -> u8 {
     let Err(e) = result else { return 0 };
-    eprintln!("error: {}", shadersort::cli::error_line(&e));
+    eprintln!("error: {}", shadersort::progress::error_line(&e));
     interrupted(&e).map_or(1, |signal| signal.exit_code())
 }
 

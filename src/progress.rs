@@ -1,6 +1,6 @@
 //! Progress of long headless work: on a terminal a bar with the rate and the time left; without
 //! one (a log, a CI runner, a pipe) a line on stderr every few seconds, so a long run shows that
-//! it works.
+//! it works. And an error as the one line the user reads.
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::io::IsTerminal;
@@ -28,6 +28,8 @@ pub struct Progress {
     bar: Option<indicatif::ProgressBar>,
     every: Duration,
     next_line: Instant,
+    /// Files done and in all, where the units are their bytes ([`Progress::files`]).
+    files: Option<(u64, u64)>,
 }
 
 impl Progress {
@@ -45,6 +47,25 @@ impl Progress {
         Progress::with_template(what, unit, &format!("{what} {{pos}} {unit}, {{per_sec}}, {{elapsed}} gone"))
     }
 
+    /// Progress over many files, counted in their bytes (which the time left follows), with the
+    /// files done and in all beside them ([`Progress::set_files`]).
+    pub fn files(what: &str) -> Progress {
+        let template = format!(
+            "{what} {{bar:40}} {{msg}} files, {{binary_bytes}} of {{binary_total_bytes}}, {{elapsed}} gone, about {{eta}} left"
+        );
+        let mut progress = Progress::with_template(what, "bytes", &template);
+        progress.files = Some((0, 0));
+        progress
+    }
+
+    /// `done` of `total` files are done (with [`Progress::files`]).
+    pub fn set_files(&mut self, done: u64, total: u64) {
+        self.files = Some((done, total));
+        if let Some(bar) = &self.bar {
+            bar.set_message(format!("{done}/{total}"));
+        }
+    }
+
     fn with_template(what: &str, unit: &str, template: &str) -> Progress {
         let bar = std::io::stderr().is_terminal().then(|| {
             let bar = indicatif::ProgressBar::new(0);
@@ -60,6 +81,7 @@ impl Progress {
             bar,
             every,
             next_line: started + every,
+            files: None,
         }
     }
 
@@ -86,6 +108,20 @@ impl Progress {
 
     /// "sorting: 120 of 600 steps (20%), 35.2 steps/s, 14 s gone, about 56 s left".
     fn line(&self, done: u64, elapsed: Duration) -> String {
+        if let Some((files, all)) = self.files {
+            let bytes = |n| indicatif::BinaryBytes(n).to_string();
+            let mut line = format!(
+                "{}: {files} of {all} files, {} of {}, {} gone",
+                self.what,
+                bytes(done),
+                bytes(self.total),
+                duration_words(elapsed)
+            );
+            if let Some(left) = time_left(done, self.total, elapsed) {
+                line += &format!(", about {} left", duration_words(left));
+            }
+            return line;
+        }
         let rate = done as f64 / elapsed.as_secs_f64().max(1e-9);
         if self.total == 0 {
             let (unit, gone) = (&self.unit, duration_words(elapsed));
@@ -137,6 +173,24 @@ pub fn duration_words(d: Duration) -> String {
     }
 }
 
+/// The error and its causes on one line, each cause named once: a message that already quotes
+/// its cause (as "cannot write 'x.gif': No space left on device" does) is not followed by it
+/// again.
+pub fn error_line(e: &anyhow::Error) -> String {
+    let mut line = String::new();
+    for cause in e.chain() {
+        let text = cause.to_string().replace('\n', " ");
+        if line.contains(&text) {
+            continue;
+        }
+        if !line.is_empty() {
+            line.push_str(": ");
+        }
+        line.push_str(&text);
+    }
+    line
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -162,5 +216,32 @@ mod tests {
         p.set_total(600);
         let line = p.line(120, Duration::from_secs(10));
         assert_eq!(line, "sorting: 120 of 600 steps (20%), 12.0 steps/s, 10 s gone, about 40 s left");
+    }
+
+    #[test]
+    fn a_line_of_files_names_them_and_their_bytes() {
+        let mut p = Progress::files("sorting");
+        p.bar = None;
+        p.set_total(4 << 20);
+        p.set_files(3, 12);
+        let line = p.line(1 << 20, Duration::from_secs(10));
+        assert_eq!(line, "sorting: 3 of 12 files, 1.00 MiB of 4.00 MiB, 10 s gone, about 30 s left");
+    }
+
+    #[test]
+    fn an_error_line_names_each_cause_once() {
+        let full = std::io::Error::from_raw_os_error(28);
+        let cause = full.to_string();
+        let error = crate::record::RecordError::Encode {
+            path: "x.gif".into(),
+            source: gif::EncodingError::Io(std::io::Error::from_raw_os_error(28)).into(),
+        };
+        let line = error_line(&anyhow::Error::from(error));
+        assert_eq!(line.matches(&cause).count(), 1, "{line}");
+        assert!(line.starts_with("cannot write 'x.gif': "), "{line}");
+        // A context over a different cause keeps both.
+        let wrapped =
+            anyhow::Error::from(std::io::Error::other("the disk went away")).context("sorting failed");
+        assert_eq!(error_line(&wrapped), "sorting failed: the disk went away");
     }
 }

@@ -368,7 +368,7 @@ impl SortedFrames {
     /// ffmpeg encoding the held frames into `out`, through the whole run's own sink (the same
     /// ffmpeg command, pipe and buffering); the time is scaled to the whole clip when capped.
     fn encode_alone(&self, ffmpeg: &Ffmpeg, out: &Path) -> anyhow::Result<Duration> {
-        let target = ClipTarget::Video(OutputFile::prepare_video(out)?);
+        let target = ClipTarget::Video(OutputFile::prepare_any_extension(out)?);
         let spec = EncodeSpec {
             size: self.size,
             rate: self.rate,

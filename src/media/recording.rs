@@ -135,7 +135,7 @@ impl VideoWriter {
                     detail: format!("cannot make a temporary folder: {e}"),
                 })?;
                 let video = dir.path().join(format!("video.{}", encoding::extension(&path)));
-                let target = ClipTarget::Video(OutputFile::prepare_video(&video)?);
+                let target = ClipTarget::Video(OutputFile::prepare_any_extension(&video)?);
                 let sink = ClipSink::start(target, Some(ffmpeg), spec(video_args))?;
                 let track = Track {
                     spec: spec_sound,

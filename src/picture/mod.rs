@@ -6,6 +6,7 @@
 //! - [`teaching`]: the built-in inputs that show each algorithm's best and worst cases.
 //! - [`output`]: PNG pictures and GIF/APNG recordings written to a temporary file and renamed.
 //! - [`output_dir`]: folders of PNG frames written to a temporary folder and renamed.
+//! - [`still_format`]: the formats a batch writes pictures in (PNG, JPEG, WebP, BMP, TIFF).
 //! - [`png_fast`]: PNG with fast compression, its strips of rows compressed on every core.
 //! - [`yuv`]: 4:2:0 frames (clips' pictures) to RGBA and back, as the CPU defines them.
 
@@ -19,5 +20,7 @@ pub mod output_dir;
 pub mod patterns;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod png_fast;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod still_format;
 pub mod teaching;
 pub mod yuv;

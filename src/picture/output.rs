@@ -106,14 +106,19 @@ pub(crate) fn encode_png(
 }
 
 impl PngCompression {
-    /// `picture` encoded as PNG (RGB when `keep_alpha` is false) at this level.
-    fn encode(self, picture: &RgbaImage, keep_alpha: bool) -> image::ImageResult<Vec<u8>> {
+    /// `picture` encoded as PNG (RGB when `keep_alpha` is false) at this level, on up to
+    /// `threads` threads.
+    pub(crate) fn encode_on(
+        self,
+        picture: &RgbaImage,
+        keep_alpha: bool,
+        threads: usize,
+    ) -> image::ImageResult<Vec<u8>> {
         use image::codecs::png::CompressionType;
         if self == PngCompression::Fast {
-            // Strips of rows on every core; the one-threaded encoder below should fdeflate's
+            // Strips of rows on each thread; the one-threaded encoder below should fdeflate's
             // stream ever take a shape the joining does not know. Paeth alone: about the size of
             // trying four filters a row (Adaptive), and quicker (BENCHMARKS.md, stills).
-            let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
             let size = picture.dimensions();
             let (pixels, stride) = (picture.as_raw(), size.0 as usize * 4);
             let filters = super::png_fast::RowFilters::Paeth;
@@ -222,9 +227,10 @@ impl OutputFile {
         Ok(file)
     }
 
-    /// [`OutputFile::prepare`] for a video that ffmpeg writes: any extension (the caller
-    /// checked it), kept last in the temporary's name so that ffmpeg picks the container by it.
-    pub fn prepare_video(path: &Path) -> Result<Self, OutputError> {
+    /// [`OutputFile::prepare`] for a file whose extension the caller checked (a video that
+    /// ffmpeg writes, a picture of a batch), kept last in the temporary's name so that ffmpeg
+    /// picks the container by it.
+    pub fn prepare_any_extension(path: &Path) -> Result<Self, OutputError> {
         let ext = path.extension().map(|e| e.to_string_lossy().into_owned()).unwrap_or_default();
         if path.is_dir() {
             return Err(OutputError::IsDirectory { path: path.into(), ext: "mp4" });
@@ -298,13 +304,21 @@ impl OutputFile {
 
     /// [`OutputFile::write_png`] compressed as `compression` says.
     pub fn write_png_with(
-        mut self,
+        self,
         picture: &RgbaImage,
         keep_alpha: bool,
         compression: PngCompression,
     ) -> Result<PathBuf, OutputError> {
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let encoded = compression.encode_on(picture, keep_alpha, threads);
+        self.write_encoded(encoded)
+    }
+
+    /// Writes a file's whole content as an encoder made it (or says why the encoder could not),
+    /// then commits.
+    pub fn write_encoded(mut self, encoded: image::ImageResult<Vec<u8>>) -> Result<PathBuf, OutputError> {
         let path = self.path.clone();
-        let encoded = compression.encode(picture, keep_alpha).map_err(|e| match e {
+        let encoded = encoded.map_err(|e| match e {
             image::ImageError::IoError(source) => OutputError::Io { path: path.clone(), source },
             other => OutputError::Encode { path: path.clone(), detail: other.to_string() },
         })?;

@@ -49,7 +49,7 @@ impl RecordTarget {
                 Ok(RecordTarget::Apng(OutputFile::prepare(path, OutputFormat::Apng)?))
             }
             Some(RecordFormat::Frames) => Ok(RecordTarget::Frames(OutputDir::prepare(path)?)),
-            Some(RecordFormat::Video) => Ok(RecordTarget::Video(OutputFile::prepare_video(path)?)),
+            Some(RecordFormat::Video) => Ok(RecordTarget::Video(OutputFile::prepare_any_extension(path)?)),
             None => Err(TargetError::UnknownFormat { path: path.into() }),
         }
     }

@@ -52,7 +52,7 @@ pub fn mux(ffmpeg: &Ffmpeg, video: &Path, capture: &Path, codec: &str) -> Result
     if let Some(note) = &note {
         eprintln!("{note}");
     }
-    let mut output = OutputFile::prepare_video(video)?;
+    let mut output = OutputFile::prepare_any_extension(video)?;
     let temporary = output.temporary_path()?;
     let mut args: Vec<std::ffi::OsString> = ["-v", "error", "-y", "-i"].iter().map(Into::into).collect();
     args.push(video.as_os_str().to_owned());
