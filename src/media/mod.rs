@@ -145,6 +145,47 @@ pub fn sort_clip_watched(
     discard: bool,
     watch: &ClipWatch,
 ) -> anyhow::Result<ClipReport> {
+    sort_clip_with(settings, input, discard, watch, None)
+}
+
+/// [`sort_clip_watched`] on an engine already open (a batch's clips), into `--out`.
+pub fn sort_clip_on(
+    engine: &crate::engine::Engine,
+    settings: &Settings,
+    input: &Path,
+    watch: &ClipWatch,
+) -> anyhow::Result<ClipReport> {
+    sort_clip_with(settings, input, false, watch, Some(engine))
+}
+
+/// The GPU a clip is sorted on: an engine given, or one being opened.
+enum Device<'e> {
+    Given(&'e crate::engine::Engine),
+    Opening(std::thread::JoinHandle<Result<crate::gpu::Gpu, crate::gpu::GpuError>>),
+    Opened(crate::gpu::Gpu, std::time::Duration),
+}
+
+impl<'e> Device<'e> {
+    /// The device once open: the one given, or the one being opened when it is (with the time
+    /// since `started` it took).
+    fn opened(self, started: Instant) -> anyhow::Result<Device<'e>> {
+        match self {
+            Device::Opening(opening) => {
+                let gpu = opening.join().map_err(|_| anyhow::anyhow!("opening the GPU panicked"))??;
+                Ok(Device::Opened(gpu, started.elapsed()))
+            }
+            other => Ok(other),
+        }
+    }
+}
+
+fn sort_clip_with(
+    settings: &Settings,
+    input: &Path,
+    discard: bool,
+    watch: &ClipWatch,
+    given: Option<&crate::engine::Engine>,
+) -> anyhow::Result<ClipReport> {
     let started = Instant::now();
     let out = settings.out.as_deref().unwrap_or(Path::new("(discarded)"));
     let target = if discard { ClipTarget::Discard } else { ClipTarget::prepare(out)? };
@@ -153,14 +194,19 @@ pub fn sort_clip_watched(
     // tenth of a second). It is waited for where it was opened before, so a bad clip, mask or
     // encoding is still reported first (an early return leaves the thread to finish and drop
     // its GPU).
-    let opening = std::thread::Builder::new()
-        .name("gpu-open".into())
-        .spawn(move || {
-            let gpu = crate::gpu::Gpu::headless();
-            log::debug!("the GPU opened in {:.1} ms", started.elapsed().as_secs_f64() * 1e3);
-            gpu
-        })
-        .map_err(ClipError::Thread)?;
+    let mut device = match given {
+        Some(engine) => Device::Given(engine),
+        None => Device::Opening(
+            std::thread::Builder::new()
+                .name("gpu-open".into())
+                .spawn(move || {
+                    let gpu = crate::gpu::Gpu::headless();
+                    log::debug!("the GPU opened in {:.1} ms", started.elapsed().as_secs_f64() * 1e3);
+                    gpu
+                })
+                .map_err(ClipError::Thread)?,
+        ),
+    };
     let ffmpeg = if needs_ffmpeg {
         let need = || {
             if frame_files::is_frame_files(input) {
@@ -199,24 +245,25 @@ pub fn sort_clip_watched(
         )?),
         ClipTarget::Frames(_) | ClipTarget::Discard => None,
     };
-    let join_gpu = |opening: std::thread::JoinHandle<Result<crate::gpu::Gpu, _>>| {
-        let gpu = opening.join().map_err(|_| anyhow::anyhow!("opening the GPU panicked"))??;
-        anyhow::Ok((gpu, started.elapsed()))
-    };
     let limit = |side| SizeLimit::new(side, settings.max_size, !settings.no_downscale);
     // A clip whose sides every adapter's textures take keeps its size whatever GPU opens: ffmpeg's
     // decoder and encoder then start while it opens, and the first frames wait for it decoded.
     let least_side = wgpu::Limits::downlevel_webgl2_defaults().max_texture_dimension_2d;
     let clip_size = (info.width, info.height);
-    let (size, opened) = match limit(least_side).fit(&label, clip_size) {
-        Ok(None) => (clip_size, Err(opening)),
+    let size = match limit(least_side).fit(&label, clip_size) {
+        Ok(None) => clip_size,
         _ => {
-            let (gpu, at) = join_gpu(opening)?;
-            let (size, note) = fit(clip_size, &label, &limit(gpu.device.limits().max_texture_dimension_2d))?;
+            device = device.opened(started)?;
+            let side = match &device {
+                Device::Given(engine) => engine.gpu().device.limits().max_texture_dimension_2d,
+                Device::Opened(gpu, _) => gpu.device.limits().max_texture_dimension_2d,
+                Device::Opening(_) => unreachable!("opened above"),
+            };
+            let (size, note) = fit(clip_size, &label, &limit(side))?;
             if let Some(note) = note {
                 eprintln!("{note}");
             }
-            (size, Ok((gpu, at)))
+            size
         }
     };
     let video_args = match video_args {
@@ -298,21 +345,25 @@ pub fn sort_clip_watched(
     };
     let sink = ClipSink::start(target, ffmpeg.as_ref(), spec)?;
     let spawned = started.elapsed();
-    let (gpu, opened) = match opened {
-        Ok(opened) => opened,
-        Err(opening) => join_gpu(opening)?,
+    let (owned, opened) = match device.opened(started)? {
+        Device::Given(engine) => (Err(engine), started.elapsed()),
+        Device::Opened(gpu, at) => (Ok(crate::engine::Engine::new(std::sync::Arc::new(gpu))), at),
+        Device::Opening(_) => unreachable!("opened above"),
     };
+    let engine = match &owned {
+        Ok(engine) => engine,
+        Err(engine) => *engine,
+    };
+    let gpu = engine.gpu();
     let device_side = gpu.device.limits().max_texture_dimension_2d;
     let lines = match laying.join() {
         Ok(Ok(lines)) if size == (info.width, info.height) && lines.fit(device_side) => lines,
         _ => crate::angle::Lines::of(settings.route(), size, device_side)?,
     };
-    let engine = crate::engine::Engine::new(std::sync::Arc::new(gpu));
-    let gpu = engine.gpu();
     // Every frame starts a run of the same size: each takes the buffers of the runs before.
     gpu.keep_spares(true);
     // The sorter's pipelines are built while ffmpeg's decoder and encoder start.
-    let (sorter, end_note) = Sorter::for_frames(&engine, settings, lines, size);
+    let (sorter, end_note) = Sorter::for_frames(engine, settings, lines, size);
     if let Some(note) = end_note {
         eprintln!("{note}");
     }
