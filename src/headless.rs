@@ -23,6 +23,7 @@ use std::time::{Duration, Instant};
 
 mod long_run;
 use long_run::LongRunNote;
+pub mod batch;
 pub mod clips;
 mod opening;
 

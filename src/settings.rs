@@ -14,8 +14,11 @@ use std::time::Duration;
 /// Everything a front end needs to know, checked and with defaults filled in.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Settings {
-    /// The picture file; `None` for the built-in photograph.
+    /// The picture file; `None` for the built-in photograph (or a batch's many).
     pub image: Option<PathBuf>,
+    /// Many inputs sorted one by one into the folder `out` (`None`: one input).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub batch: Option<BatchSettings>,
     /// A built-in input that teaches, and its size, instead of a picture (`--pattern`).
     pub pattern: Option<(crate::picture::teaching::Pattern, (u32, u32))>,
     /// A mask file: white pixels may be sorted, black ones stay.
@@ -111,6 +114,22 @@ impl Settings {
         }
         run
     }
+}
+
+/// Many inputs in one run (`--out DIR/` with several inputs, a folder or a pattern).
+#[cfg(not(target_arch = "wasm32"))]
+#[derive(Clone, Debug, PartialEq)]
+pub struct BatchSettings {
+    /// The inputs as given: files, folders, patterns the shell left.
+    pub inputs: Vec<PathBuf>,
+    /// Whether folders are descended into.
+    pub recursive: bool,
+    /// The format pictures are written in; `None`: each input's own where it is exact, else PNG.
+    pub format: Option<crate::picture::still_format::StillFormat>,
+    /// JPEG's quality.
+    pub quality: u8,
+    /// Whether outputs that exist are replaced (else kept, their inputs skipped).
+    pub overwrite: bool,
 }
 
 /// How clips are read and written (`--ffmpeg`, `--lossless`, `--codec`, `--crf`, `--frame-rate`).

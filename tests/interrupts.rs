@@ -330,3 +330,50 @@ fn a_sort_that_will_take_over_30_s_gets_one_note_and_a_short_one_none() {
     assert!(status.success(), "the short run ended well: {stderr}");
     crate::ci::passed();
 }
+
+/// Ctrl-C in the middle of a batch: the pictures finished stay, each whole and the model's, the
+/// ones under way leave nothing (no temporary, no part of a file), and the run ends with its
+/// summary, one error line and status 130.
+#[test]
+fn ctrl_c_in_a_batch_keeps_the_finished_pictures_and_nothing_half_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let (inputs, out) = (dir.path().join("in"), dir.path().join("out"));
+    std::fs::create_dir(&inputs).unwrap();
+    let count = 160;
+    for k in 0..count {
+        noise(&inputs, &format!("p{k:03}.png"), 320, 240, 100 + k);
+    }
+    let child = shadersort(dir.path())
+        .args(["in", "--out", "out/"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let finished = || -> usize {
+        std::fs::read_dir(&out).map_or(0, |entries| {
+            entries.filter(|e| !e.as_ref().unwrap().file_name().to_string_lossy().starts_with('.')).count()
+        })
+    };
+    let started = Instant::now();
+    while finished() < 3 {
+        assert!(started.elapsed() < Duration::from_secs(120), "no picture written after 120 s");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    send("INT", &child);
+    let ended = child.wait_with_output().unwrap();
+    let (stdout, stderr) = (String::from_utf8_lossy(&ended.stdout), String::from_utf8_lossy(&ended.stderr));
+    assert_eq!(ended.status.code(), Some(130), "stdout: {stdout}\nstderr: {stderr}");
+    assert!(stderr.lines().last().is_some_and(|l| l.starts_with("error: interrupted")), "{stderr}");
+    let written = snapshot(&out);
+    assert!(written.len() < count as usize, "the batch ended before the signal: make it longer");
+    assert!(stdout.starts_with(&format!("sorted {} of {count} inputs", written.len())), "{stdout}");
+    for (name, bytes) in &written {
+        assert!(!name.starts_with(".shadersort-"), "a temporary was left: {name}");
+        let k: u64 = name.trim_start_matches('p').trim_end_matches(".png").parse().unwrap();
+        let input = random_image(320, 240, 100 + k);
+        let picture = image::load_from_memory(bytes).unwrap_or_else(|e| panic!("{name} is not whole: {e}"));
+        let model = shadersort::reference::stable_sort(&input, &Default::default());
+        assert!(picture.to_rgba8() == model, "{name} is not the model's picture");
+    }
+    crate::ci::passed();
+}

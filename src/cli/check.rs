@@ -63,8 +63,9 @@ impl Cli {
 
     /// Clip flags on a picture, and picture-only flags on a clip.
     fn check_clip(&self) -> Result<(), String> {
-        let clip = self.image.as_deref().is_some_and(crate::media::is_clip);
-        if self.live_input().is_some() {
+        let clip = self.image().is_some_and(crate::media::is_clip);
+        // A batch's clips take the clip flags; check_batch refuses the others.
+        if self.live_input().is_some() || self.is_batch() {
             return Ok(());
         }
         if !clip {
@@ -83,7 +84,7 @@ impl Cli {
                 )
             });
         }
-        let image = self.image.as_deref().expect("a clip is an input").display();
+        let image = self.image().expect("a clip is an input").display();
         let refused = [
             ("--record", self.record.is_some()),
             ("--frames", self.frames.is_some()),
@@ -105,7 +106,7 @@ impl Cli {
             })?;
         }
         if self.frame_rate.is_some()
-            && !crate::media::frame_files::is_frame_files(self.image.as_deref().expect("an input"))
+            && !crate::media::frame_files::is_frame_files(self.image().expect("an input"))
         {
             return Err(format!(
                 "--frame-rate sets the rate of a clip given as picture files; '{image}' keeps its own rate; drop --frame-rate"
@@ -126,7 +127,7 @@ impl Cli {
         if self.frames.is_some() && self.sweep.is_none() {
             return Err("--frames sets the frames of a --sweep: add --sweep FROM..TO".into());
         }
-        let clip = self.image.as_deref().is_some_and(crate::media::is_clip);
+        let clip = self.image().is_some_and(crate::media::is_clip);
         if self.sweep.is_some() && clip {
             if self.threshold.is_some() {
                 return Err("--threshold does not go with --sweep: the sweep sets the threshold 0..T of each frame, T moving from FROM to TO over the clip; drop --threshold".into());
@@ -162,6 +163,7 @@ impl Cli {
     /// headless run, more key bits than the key has, two directions.
     pub fn check(&self) -> Result<(), String> {
         self.check_live()?;
+        self.check_batch()?;
         self.check_clip()?;
         self.check_intervals()?;
         self.check_direction()?;
@@ -169,7 +171,7 @@ impl Cli {
         if let Some(bits) = self.key_bits {
             RadixKey::new(self.sort_options(), Some(bits))?;
         }
-        let clip = self.image.as_deref().is_some_and(crate::media::is_clip);
+        let clip = self.image().is_some_and(crate::media::is_clip);
         if self.png_compression.is_some() && (clip || self.out.is_none()) {
             return Err(
                 "--png-compression applies to a picture sorted into --out PATH.png; add --out or drop --png-compression"
@@ -269,7 +271,7 @@ impl Cli {
 }
 
 /// An error from `why` for the first of `flags` (name, whether given) that was given.
-fn refuse_any(flags: &[(&str, bool)], why: impl FnOnce(&str) -> String) -> Result<(), String> {
+pub(super) fn refuse_any(flags: &[(&str, bool)], why: impl FnOnce(&str) -> String) -> Result<(), String> {
     match flags.iter().find(|(_, given)| *given) {
         Some((flag, _)) => Err(why(flag)),
         None => Ok(()),

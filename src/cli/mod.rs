@@ -2,6 +2,7 @@
 //! go together, `resolve` turns them into the [`crate::settings::Settings`] front ends take.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod batch;
 mod check;
 mod resolve;
 #[cfg(test)]
@@ -42,8 +43,29 @@ pub struct Cli {
 
     /// Picture to sort: PNG, JPEG, GIF, BMP, WebP or TIFF; any colour type is read as RGBA8. Or
     /// a clip: a video ffmpeg reads, an animated GIF, a folder of frames or a pattern like
-    /// shot-%05d.png (sorted into --out, or played sorted in the window).
-    pub image: Option<PathBuf>,
+    /// shot-%05d.png (sorted into --out, or played sorted in the window). Several pictures and
+    /// clips, folders of them or a pattern like '*.jpg' are sorted one by one into --out DIR/.
+    #[arg(id = "image", value_name = "IMAGE")]
+    pub inputs: Vec<PathBuf>,
+
+    /// Many inputs: sort the pictures and clips in the folders given and in every folder under
+    /// them, each written under the same folders in --out DIR/.
+    #[arg(long, short = 'r')]
+    pub recursive: bool,
+
+    /// Many inputs: the format pictures are written in [default: the input's own where it is
+    /// exact (PNG, lossless WebP, BMP, TIFF), else PNG]. Clips keep their own.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format: Option<crate::picture::still_format::StillFormat>,
+
+    /// Pictures written as JPEG: the encoder's quality, 1 to 100 [default: 92].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..=100))]
+    pub quality: Option<u8>,
+
+    /// Many inputs: replace outputs that already exist in --out DIR/ (without it they are kept
+    /// and their inputs skipped, so a run stopped halfway goes on where it stopped).
+    #[arg(long)]
+    pub overwrite: bool,
 
     /// Sort a built-in input that teaches instead of a picture, each line arranged for the key,
     /// order and axis asked for: noise, sorted, reversed, few-distinct, nearly-sorted (1% of
@@ -56,7 +78,7 @@ pub struct Cli {
     pub pattern_size: Option<(u32, u32)>,
 
     /// Sort without a window and write the result (or the state after --steps) to this PNG.
-    /// For a clip: a video (the extension says the container: .mp4, .mkv, .webm, .mov, .gif,
+    /// For many inputs: a folder (DIR/), each written under its own name. For a clip: a video (the extension says the container: .mp4, .mkv, .webm, .mov, .gif,
     /// .png for an animated PNG) or DIR/ for PNG frames; every frame sorted. An odd-sided clip's
     /// H.264 (.mp4, .mkv, .mov) is padded to even sides by repeating the edge, with a note.
     #[arg(long, value_name = "PATH")]
@@ -139,8 +161,8 @@ pub struct Cli {
     #[arg(long, value_name = "SECONDS", default_value_t = 2.0, value_parser = parse_hold)]
     pub hold: f32,
 
-    /// Recording: colour that transparent pixels are blended over in a GIF (GIF has no partial
-    /// transparency; PNG keeps alpha).
+    /// Colour that transparent pixels are blended over in a GIF recording and in pictures
+    /// written as JPEG (neither has partial transparency; PNG keeps alpha).
     #[arg(long, value_name = "RRGGBB", default_value = "000000", value_parser = parse_hex_colour)]
     pub background: [u8; 3],
 
@@ -333,22 +355,4 @@ pub fn bench_video_settings(args: &VideoBenchArgs) -> Result<crate::settings::Se
     let cli = Cli::try_parse_from(&argv).map_err(|e| format!("--sort: {}", e.to_string().trim()))?;
     cli.check().map_err(|e| format!("--sort: {e}"))?;
     Ok(cli.settings())
-}
-
-/// The error and its causes on one line, each cause named once: a message that already quotes
-/// its cause (as "cannot write 'x.gif': No space left on device" does) is not followed by it
-/// again.
-pub fn error_line(e: &anyhow::Error) -> String {
-    let mut line = String::new();
-    for cause in e.chain() {
-        let text = cause.to_string().replace('\n', " ");
-        if line.contains(&text) {
-            continue;
-        }
-        if !line.is_empty() {
-            line.push_str(": ");
-        }
-        line.push_str(&text);
-    }
-    line
 }

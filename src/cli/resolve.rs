@@ -19,7 +19,8 @@ impl Cli {
     /// The settings the front ends take (after [`Cli::check`]).
     pub fn settings(&self) -> Settings {
         Settings {
-            image: self.image.clone(),
+            image: self.image().map(std::path::Path::to_path_buf),
+            batch: self.batch_settings(),
             mask: self.mask.clone(),
             pattern: self.pattern.map(|p| (p, self.pattern_size.unwrap_or(DEFAULT_PATTERN_SIZE))),
             algorithm: self.algorithm(),
@@ -46,7 +47,7 @@ impl Cli {
             speed: self.speed,
             lens: self.lens,
             quit_after: self.quit_after.map(std::time::Duration::from_secs_f64),
-            clip: self.image.as_deref().is_some_and(crate::media::is_clip),
+            clip: self.image().is_some_and(crate::media::is_clip),
             video: self.video_settings(),
         }
     }
@@ -75,7 +76,7 @@ impl Cli {
     /// The algorithm: `--algorithm`, else the one for a picture or for frames
     /// ([`Algorithm::default_for`]).
     pub fn algorithm(&self) -> Algorithm {
-        let frames = self.image.as_deref().is_some_and(crate::media::is_clip) || self.live_input().is_some();
+        let frames = self.image().is_some_and(crate::media::is_clip) || self.live_input().is_some();
         self.algorithm.unwrap_or(Algorithm::default_for(frames))
     }
 

@@ -9,7 +9,7 @@ use image::RgbaImage;
 use std::path::{Path, PathBuf};
 
 /// The picture files a folder of frames may hold.
-const FRAME_EXTENSIONS: [&str; 7] = ["png", "jpg", "jpeg", "bmp", "tif", "tiff", "webp"];
+pub const FRAME_EXTENSIONS: [&str; 7] = ["png", "jpg", "jpeg", "bmp", "tif", "tiff", "webp"];
 
 /// Whether `path` names a clip of picture files: an existing folder, or a pattern with `%d`
 /// (or `%0Nd`) in its file name that is not itself a file (`100%done.png` may be a picture).
@@ -138,7 +138,7 @@ fn pattern_parts(name: &str) -> Option<(String, usize, String)> {
 }
 
 /// Name order with sequences of digits compared as numbers (`frame-2` before `frame-10`).
-fn natural_order(a: &str, b: &str) -> std::cmp::Ordering {
+pub fn natural_order(a: &str, b: &str) -> std::cmp::Ordering {
     let split = |s: &str| {
         let mut parts: Vec<(bool, String)> = Vec::new();
         for c in s.chars() {

@@ -36,14 +36,14 @@ pub enum ClipTarget {
 impl ClipTarget {
     /// A folder for a path ending in `/` (or an existing folder), a video file otherwise.
     pub fn prepare(path: &Path) -> Result<ClipTarget, ClipError> {
-        let folder = path.as_os_str().to_string_lossy().ends_with('/') || path.is_dir();
+        let folder = crate::picture::output_dir::names_folder(path);
         if folder {
             return Ok(ClipTarget::Frames(OutputDir::prepare(path)?));
         }
         if path.extension().is_none() {
             return Err(ClipError::NoExtension { path: path.into() });
         }
-        Ok(ClipTarget::Video(OutputFile::prepare_video(path)?))
+        Ok(ClipTarget::Video(OutputFile::prepare_any_extension(path)?))
     }
 
     /// The final path.

@@ -96,6 +96,12 @@ pub enum InputError {
     },
 }
 
+/// Whether `path` is a pattern of file names that the shell left as it was ('*.jpg', the way
+/// Windows' shells pass them): no such file, and `*`, `?` or `[` in it.
+pub fn is_glob(path: &Path) -> bool {
+    !path.exists() && path.as_os_str().to_string_lossy().contains(['*', '?', '['])
+}
+
 /// A decoded picture ready for the GPU.
 #[derive(Clone, Debug)]
 pub struct Picture {

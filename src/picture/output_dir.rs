@@ -30,6 +30,12 @@ pub enum FolderError {
     Output(#[from] OutputError),
 }
 
+/// Whether `path` names a folder to write into: it ends in a path separator, or is a folder.
+pub fn names_folder(path: &Path) -> bool {
+    let text = path.as_os_str().to_string_lossy();
+    text.ends_with('/') || text.ends_with(std::path::MAIN_SEPARATOR) || path.is_dir()
+}
+
 /// Whether `name` is a frame file a recording writes (`frame-00012.png`).
 pub fn is_frame_name(name: &str) -> bool {
     name.strip_prefix("frame-")

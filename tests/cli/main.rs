@@ -969,6 +969,7 @@ fn angle_errors_are_one_line_and_leave_no_files() {
     crate::clips::ci::passed();
 }
 
+mod batch;
 mod bench_video;
 mod clip;
 mod clip_ffmpeg;

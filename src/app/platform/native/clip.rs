@@ -221,6 +221,7 @@ impl ClipPlayer for WindowClip {
         let s = &running.session;
         let settings = Settings {
             image: Some(self.reader.path().to_path_buf()),
+            batch: None,
             pattern: None,
             mask: s.mask.as_ref().map(|m| m.path.clone()),
             algorithm: s.choice.algorithm,
