@@ -34,6 +34,7 @@ fn main() -> ExitCode {
             Bench::Segments(args) => shadersort::bench::radix::segments::run(args),
             Bench::Pass(args) => shadersort::bench::pass::run(args),
             Bench::Png(args) => shadersort::bench::png::run(args),
+            Bench::Batch(args) => shadersort::bench::batch::run(args),
             Bench::Video(args) => shadersort::cli::bench_video_settings(args)
                 .map_err(anyhow::Error::msg)
                 .and_then(|settings| shadersort::bench::video::run(args, &settings)),

@@ -1,6 +1,7 @@
 //! Benchmarks: commands that measure and print tables, never timed tests.
 #![cfg(not(target_arch = "wasm32"))]
 
+pub mod batch;
 pub mod gif;
 pub mod pass;
 pub mod png;

@@ -341,6 +341,8 @@ pub enum Bench {
     Video(VideoBenchArgs),
     /// The fast PNG writer (strips on every core) against the image crate's, on real pictures.
     Png(PngBenchArgs),
+    /// A folder of pictures sorted in one run beside decoding and encoding them alone.
+    Batch(crate::bench::batch::BatchBenchArgs),
 }
 
 /// The settings `bench video` sorts its clip with: its `--sort` flags resolved as the command

@@ -275,3 +275,20 @@ fn clips_in_a_batch_are_sorted_beside_the_pictures() {
     assert!(image::open(out.join("still.png")).unwrap().to_rgba8() == stable_sort(&still, &rows));
     crate::clips::ci::passed();
 }
+
+#[test]
+fn pictures_over_the_size_limit_are_downscaled_with_one_note_for_the_batch() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    for (k, size) in [(20, 6), (6, 20), (8, 8)].into_iter().enumerate() {
+        picture(root, &format!("in/p{k}.png"), size, 61 + k as u64, true);
+    }
+    let (folder, out) = (root.join("in"), root.join("out/"));
+    let (stdout, stderr) = assert_succeeds(&[arg(&folder), "--max-size", "10", "--out", arg(&out)], &[]);
+    let notes: Vec<&str> = stderr.lines().filter(|l| l.contains("downscaled to")).collect();
+    assert_eq!(notes.len(), 1, "one note for the batch:\n{stderr}");
+    assert!(stdout.contains("; 2 downscaled to fit, as the first was"), "{stdout}");
+    let sizes: Vec<(u32, u32)> = outputs(&out).iter().map(|(_, p)| p.dimensions()).collect();
+    assert_eq!(sizes, [(10, 3), (3, 10), (8, 8)]);
+    crate::clips::ci::passed();
+}

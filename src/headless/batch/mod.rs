@@ -3,6 +3,7 @@
 //! pictures read, sorted and written as a pipeline over the CPU's cores; an input that cannot be
 //! sorted is skipped with its reason, and the run ends with a summary.
 
+mod gate;
 mod inputs;
 mod pipeline;
 mod tally;

@@ -3,8 +3,9 @@
 //! writers encode and write them on the cores; at most [`in_flight`] pictures exist at once
 //! however many inputs there are.
 
+use super::gate::{Gate, Latch};
 use super::inputs::{Job, Kind};
-use super::tally::{Outcome, Tally};
+use super::tally::{Outcome, Report, Tally};
 use crate::angle::Lines;
 use crate::engine::Engine;
 use crate::engine::drive::run_to;
@@ -17,10 +18,9 @@ use crate::picture::output::OutputFile;
 use crate::picture::still_format::{EncodeOptions, StillFormat};
 use crate::settings::{BatchSettings, Settings};
 use image::RgbaImage;
-use std::collections::BTreeSet;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, Sender, SyncSender, channel, sync_channel};
-use std::sync::{Condvar, Mutex};
 
 /// Pictures at most in memory at once: one being read or written on each core, and two more
 /// so the GPU always has the next one ready.
@@ -92,7 +92,7 @@ pub fn run(
     };
     // One picture written per core: each PNG on one thread, unless there are fewer pictures.
     let threads = (cores / jobs.len()).max(1);
-    let (done, outcomes) = channel::<(usize, Outcome)>();
+    let (done, reports) = channel::<Report>();
     let (to_gpu, for_gpu) = sync_channel::<ForGpu>(2);
     let (to_writers, for_writers) = sync_channel::<Sorted>(2);
     let for_writers = Mutex::new(for_writers);
@@ -120,8 +120,8 @@ pub fn run(
                 .expect("a thread to write pictures");
         }
         drop(done);
-        for (index, outcome) in outcomes {
-            tally.record(index, outcome);
+        for report in reports {
+            tally.take(report);
             if interrupt::check().is_err() {
                 shared.halt();
             }
@@ -144,7 +144,7 @@ impl Shared<'_> {
 
 /// A reader: takes the next job until none is left, reads its picture, waits for the device's
 /// limits, fits the picture to them and finds its lines and intervals.
-fn read_all(shared: &Shared<'_>, to_gpu: &SyncSender<ForGpu>, done: &Sender<(usize, Outcome)>) {
+fn read_all(shared: &Shared<'_>, to_gpu: &SyncSender<ForGpu>, done: &Sender<Report>) {
     let (settings, jobs) = (shared.settings, shared.jobs);
     loop {
         let index = shared.next.fetch_add(1, Ordering::SeqCst);
@@ -154,11 +154,11 @@ fn read_all(shared: &Shared<'_>, to_gpu: &SyncSender<ForGpu>, done: &Sender<(usi
         }
         let format = match &job.kind {
             Err(why) => {
-                let _ = done.send((index, Outcome::Skipped(why.clone())));
+                let _ = done.send(Report::Done(index, Outcome::Skipped(why.clone())));
                 continue;
             }
             Ok(_) if job.output.exists() && !shared.batch.overwrite => {
-                let _ = done.send((index, Outcome::Kept));
+                let _ = done.send(Report::Done(index, Outcome::Kept));
                 continue;
             }
             Ok(Kind::Clip) => {
@@ -175,7 +175,13 @@ fn read_all(shared: &Shared<'_>, to_gpu: &SyncSender<ForGpu>, done: &Sender<(usi
         let read = Picture::load(&job.input).map_err(|e| e.to_string()).and_then(|picture| {
             let Some(side) = shared.side.wait() else { return Err(String::new()) };
             let limit = SizeLimit::new(side, settings.max_size, !settings.no_downscale);
-            let (picture, _) = picture.fit(&limit).map_err(|e| e.to_string())?;
+            let (picture, downscaled) = picture.fit(&limit).map_err(|e| e.to_string())?;
+            if let Some(note) = picture.note.clone() {
+                let _ = done.send(Report::Note(note));
+            }
+            if let Some(note) = downscaled {
+                let _ = done.send(Report::Downscaled(note));
+            }
             let size = picture.pixels.dimensions();
             let lines = Lines::of(settings.route(), size, side).map_err(|e| e.to_string())?;
             let mask = shared
@@ -199,7 +205,7 @@ fn read_all(shared: &Shared<'_>, to_gpu: &SyncSender<ForGpu>, done: &Sender<(usi
                 if shared.side.wait().is_none() {
                     return;
                 }
-                let _ = done.send((index, Outcome::Skipped(why)));
+                let _ = done.send(Report::Done(index, Outcome::Skipped(why)));
             }
         }
     }
@@ -212,7 +218,7 @@ fn sort_all(
     opening: super::super::opening::Opening,
     for_gpu: &Receiver<ForGpu>,
     to_writers: &SyncSender<Sorted>,
-    done: &Sender<(usize, Outcome)>,
+    done: &Sender<Report>,
 ) -> anyhow::Result<String> {
     let engine = match opening.wait() {
         Ok(engine) => engine,
@@ -224,10 +230,9 @@ fn sort_all(
     };
     let gpu = engine.gpu();
     shared.side.set(Some(gpu.device.limits().max_texture_dimension_2d));
-    let mut notes = BTreeSet::new();
-    let mut note = |text: Option<String>| {
-        if let Some(text) = text.filter(|t| notes.insert(t.clone())) {
-            eprintln!("{text}");
+    let note = |text: Option<String>| {
+        if let Some(text) = text {
+            let _ = done.send(Report::Note(text));
         }
     };
     for item in for_gpu {
@@ -238,7 +243,7 @@ fn sort_all(
         match item {
             ForGpu::Clip(index) => {
                 let outcome = sort_clip(shared, &engine, &shared.jobs[index]);
-                let _ = done.send((index, outcome));
+                let _ = done.send(Report::Done(index, outcome));
             }
             ForGpu::Still(read) => {
                 let Read { index, picture, format, lines, intervals } = *read;
@@ -249,7 +254,8 @@ fn sort_all(
                     Ok(intervals) => intervals,
                     Err(e) => {
                         shared.room.leave();
-                        let _ = done.send((index, Outcome::Skipped(crate::progress::error_line(&e))));
+                        let _ =
+                            done.send(Report::Done(index, Outcome::Skipped(crate::progress::error_line(&e))));
                         continue;
                     }
                 };
@@ -302,7 +308,7 @@ fn write_all(
     shared: &Shared<'_>,
     for_writers: &Mutex<Receiver<Sorted>>,
     threads: usize,
-    done: &Sender<(usize, Outcome)>,
+    done: &Sender<Report>,
 ) {
     let s = shared.settings;
     let options = EncodeOptions {
@@ -330,7 +336,7 @@ fn write_all(
             Ok(_) => Outcome::Written { clip: false },
             Err(e) => Outcome::Skipped(crate::progress::error_line(&e)),
         };
-        let _ = done.send((index, outcome));
+        let _ = done.send(Report::Done(index, outcome));
     }
 }
 
@@ -343,70 +349,4 @@ fn create_parent(output: &std::path::Path) -> anyhow::Result<()> {
             parent.display()
         )
     })
-}
-
-/// A counting gate: at most `n` holders at once; closed, it lets nobody in again.
-struct Gate {
-    state: Mutex<(usize, bool)>,
-    changed: Condvar,
-}
-
-impl Gate {
-    fn new(n: usize) -> Gate {
-        Gate { state: Mutex::new((n, false)), changed: Condvar::new() }
-    }
-
-    /// Waits for room and takes it: false once the gate is closed.
-    fn enter(&self) -> bool {
-        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
-        loop {
-            match *state {
-                (_, true) => return false,
-                (0, false) => state = self.changed.wait(state).unwrap_or_else(|p| p.into_inner()),
-                (ref mut free, false) => {
-                    *free -= 1;
-                    return true;
-                }
-            }
-        }
-    }
-
-    fn leave(&self) {
-        self.state.lock().unwrap_or_else(|p| p.into_inner()).0 += 1;
-        self.changed.notify_one();
-    }
-
-    fn close(&self) {
-        self.state.lock().unwrap_or_else(|p| p.into_inner()).1 = true;
-        self.changed.notify_all();
-    }
-}
-
-/// A value set once that threads wait for.
-struct Latch<T> {
-    value: Mutex<Option<T>>,
-    set: Condvar,
-}
-
-impl<T> Default for Latch<T> {
-    fn default() -> Self {
-        Latch { value: Mutex::new(None), set: Condvar::new() }
-    }
-}
-
-impl<T: Clone> Latch<T> {
-    fn set(&self, value: T) {
-        *self.value.lock().unwrap_or_else(|p| p.into_inner()) = Some(value);
-        self.set.notify_all();
-    }
-
-    fn wait(&self) -> T {
-        let mut value = self.value.lock().unwrap_or_else(|p| p.into_inner());
-        loop {
-            match &*value {
-                Some(v) => return v.clone(),
-                None => value = self.set.wait(value).unwrap_or_else(|p| p.into_inner()),
-            }
-        }
-    }
 }

@@ -20,9 +20,23 @@ pub enum Outcome {
     Skipped(String),
 }
 
+/// What the stages of a batch tell the tally.
+#[derive(Debug)]
+pub enum Report {
+    /// Input `.0` ended as `.1`.
+    Done(usize, Outcome),
+    /// A note for the user (a picture downscaled, the algorithm that made the ends), printed
+    /// once however many inputs give it.
+    Note(String),
+    /// A picture was downscaled to fit: the first one's note is printed, the others counted.
+    Downscaled(String),
+}
+
 /// The outcomes so far, and the progress bar that shows them.
 pub struct Tally {
     inputs: Vec<(PathBuf, u64)>,
+    notes: std::collections::BTreeSet<String>,
+    downscaled: usize,
     outcomes: Vec<Option<Outcome>>,
     progress: Progress,
     files_done: u64,
@@ -38,14 +52,34 @@ impl Tally {
         Tally {
             inputs: jobs.iter().map(|j| (j.input.clone(), j.bytes)).collect(),
             outcomes: vec![None; jobs.len()],
+            notes: Default::default(),
+            downscaled: 0,
             progress,
             files_done: 0,
             bytes_done: 0,
         }
     }
 
+    /// Takes a stage's report: a note printed (the first time), an outcome recorded.
+    pub fn take(&mut self, report: Report) {
+        match report {
+            Report::Done(index, outcome) => self.record(index, outcome),
+            Report::Note(note) => {
+                if self.notes.insert(note.clone()) {
+                    self.progress.note(&note);
+                }
+            }
+            Report::Downscaled(note) => {
+                self.downscaled += 1;
+                if self.downscaled == 1 {
+                    self.progress.note(&note);
+                }
+            }
+        }
+    }
+
     /// Input `index` ended as `outcome` (a skip printed at once).
-    pub fn record(&mut self, index: usize, outcome: Outcome) {
+    fn record(&mut self, index: usize, outcome: Outcome) {
         let (input, bytes) = &self.inputs[index];
         if let Outcome::Skipped(why) = &outcome {
             self.progress.note(&format!("skipped '{}': {why}", input.display()));
@@ -111,6 +145,12 @@ impl Tally {
         let left = self.inputs.len() - self.outcomes.iter().flatten().count();
         if left > 0 {
             line += &format!("; {left} left undone");
+        }
+        if self.downscaled > 1 {
+            line += &format!(
+                "; {} downscaled to fit, as the first was (--no-downscale refuses them)",
+                self.downscaled
+            );
         }
         if other_files > 0 {
             line += &format!(
