@@ -12,7 +12,6 @@ use crate::gpu::readback::{PendingMap, staging_at_least};
 use crate::gpu::recycle::Recycler;
 use crate::gpu::shaders::{RGBA_TO_YUV420_PROGRAM, YUV420_TO_RGBA_PROGRAM};
 use crate::gpu::texture::{PICTURE_FORMAT, create_picture_texture};
-use crate::gpu::upload::UploadPool;
 use crate::gpu::{Gpu, GpuError};
 use crate::picture::yuv::{Matrix, ToRgb, Yuv420Size, to_yuv_coefficients};
 
@@ -63,8 +62,6 @@ pub struct Yuv420Reader {
     /// The last frames' pictures. Kept apart from the runs' spares: a run at an angle takes
     /// textures of its line space's size, and one recycler keeps one size.
     pictures: Recycler<(u32, u32), wgpu::Texture>,
-    /// Where the planes are written on their way to the GPU.
-    mapped: UploadPool,
 }
 
 /// Where a frame's planes and conversion parameters are uploaded.
@@ -89,13 +86,7 @@ impl Yuv420Reader {
             Default::default(),
         );
         let keep = gpu.spares_switch();
-        Yuv420Reader {
-            layout,
-            pipeline,
-            uploads: Recycler::new(keep),
-            pictures: Recycler::new(keep),
-            mapped: UploadPool::new(gpu),
-        }
+        Yuv420Reader { layout, pipeline, uploads: Recycler::new(keep), pictures: Recycler::new(keep) }
     }
 
     /// Whether a frame of `size` can be converted here: its planes fit one storage buffer
@@ -158,7 +149,7 @@ impl Yuv420Reader {
         let upload = self.uploads.take(size, make).expect("made where there is no spare");
         let mut encoder =
             device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("yuv420_to_rgba") });
-        let written = self.mapped.write(gpu, &mut encoder, planes, upload.planes.size(), &upload.planes);
+        write_words(gpu, &upload.planes, planes);
         gpu.queue.write_buffer(&upload.params, 0, bytemuck::bytes_of(&params));
         let make = || Some(create_picture_texture(gpu, size.width, size.height, "yuv420_to_rgba::picture"));
         let picture = self.pictures.take((size.width, size.height), make).expect("made where there is none");
@@ -182,10 +173,21 @@ impl Yuv420Reader {
             [groups(size.width), groups(size.height), 1],
         );
         gpu.queue.submit([encoder.finish()]);
-        written.map_again();
         // The upload goes back to the spares now: the next frame's writes are ordered after
         // this submission.
         StartPicture::Spare(std::sync::Arc::new(picture))
+    }
+}
+
+/// Writes `bytes` at the start of `buffer`, the last word padded with zeros (writes are whole
+/// words).
+fn write_words(gpu: &Gpu, buffer: &wgpu::Buffer, bytes: &[u8]) {
+    let whole = bytes.len() / 4 * 4;
+    gpu.queue.write_buffer(buffer, 0, &bytes[..whole]);
+    if whole < bytes.len() {
+        let mut last = [0u8; 4];
+        last[..bytes.len() - whole].copy_from_slice(&bytes[whole..]);
+        gpu.queue.write_buffer(buffer, whole as u64, &last);
     }
 }
 

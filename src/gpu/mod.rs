@@ -14,7 +14,6 @@
 //! - [`timing`]: GPU time of a span of commands, from timestamp queries.
 //! - [`pass_clock`]: GPU time of every compute pass while a benchmark asks for it.
 //! - [`pipeline_cache`]: the pipeline cache kept on disk between runs (native, Vulkan).
-//! - [`upload`]: many same-sized blocks written into buffers kept mapped (native).
 
 pub mod bindings;
 pub mod completions;
@@ -29,7 +28,5 @@ pub mod recycle;
 pub mod shaders;
 pub mod texture;
 pub mod timing;
-#[cfg(not(target_arch = "wasm32"))]
-pub mod upload;
 
 pub use context::{Gpu, GpuError};
