@@ -8,8 +8,8 @@ use super::inputs::{Job, Kind};
 use super::tally::{Outcome, Report, Tally};
 use crate::angle::Lines;
 use crate::engine::Engine;
-use crate::engine::drive::run_to;
-use crate::gpu::readback::read_texture;
+use crate::engine::drive::Driver;
+use crate::gpu::readback::{PendingRead, read_texture, start_read};
 use crate::interrupt;
 use crate::intervals::{IntervalError, IntervalMap, Mask};
 use crate::media::Sorter;
@@ -17,6 +17,7 @@ use crate::picture::input::{Picture, SizeLimit};
 use crate::picture::output::OutputFile;
 use crate::picture::still_format::{EncodeOptions, StillFormat};
 use crate::settings::{BatchSettings, Settings};
+use anyhow::Context;
 use image::RgbaImage;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -110,7 +111,7 @@ pub fn run(
         let gpu_done = done.clone();
         let gpu = std::thread::Builder::new()
             .name("batch-gpu".into())
-            .spawn_scoped(scope, move || sort_all(shared, opening, &for_gpu, &to_writers, &gpu_done))
+            .spawn_scoped(scope, move || sort_all(shared, opening, &for_gpu, to_writers, &gpu_done))
             .expect("a thread to sort on the GPU");
         for k in 0..workers {
             let (for_writers, done) = (&for_writers, done.clone());
@@ -211,13 +212,29 @@ fn read_all(shared: &Shared<'_>, to_gpu: &SyncSender<ForGpu>, done: &Sender<Repo
     }
 }
 
-/// The GPU's thread: opens the engine, then sorts each picture handed to it and hands it on,
-/// and each clip through the clip pipeline. An error of the GPU itself stops the batch.
+/// A picture's sort submitted, its copy to the CPU under way.
+struct Submitted {
+    index: usize,
+    has_alpha: bool,
+    format: StillFormat,
+    read: Readback,
+}
+
+/// A picture on its way back: a copy under way, or (too large for one staging buffer) read.
+enum Readback {
+    Pending(PendingRead),
+    Ready(RgbaImage),
+}
+
+/// The GPU's thread: opens the engine, then submits each picture's sort and its copy back
+/// without waiting for them, while a thread of its own waits for each copy and hands the
+/// picture to the writers (so the GPU sorts the next picture meanwhile); each clip goes through
+/// the clip pipeline. An error of the GPU itself stops the batch.
 fn sort_all(
     shared: &Shared<'_>,
     opening: super::super::opening::Opening,
     for_gpu: &Receiver<ForGpu>,
-    to_writers: &SyncSender<Sorted>,
+    to_writers: SyncSender<Sorted>,
     done: &Sender<Report>,
 ) -> anyhow::Result<String> {
     let engine = match opening.wait() {
@@ -230,6 +247,38 @@ fn sort_all(
     };
     let gpu = engine.gpu();
     shared.side.set(Some(gpu.device.limits().max_texture_dimension_2d));
+    // Pictures of one size (a camera's) take the buffers of the runs before.
+    gpu.keep_spares(true);
+    let (to_reader, for_reader) = sync_channel::<Submitted>(1);
+    let (spare_in, spare) = channel::<wgpu::Buffer>();
+    let sorted = std::thread::scope(|scope| {
+        let reader = std::thread::Builder::new()
+            .name("batch-readback".into())
+            .spawn_scoped(scope, move || read_back_all(shared, gpu, &for_reader, &to_writers, &spare_in))
+            .expect("a thread to read pictures back");
+        let submitted = submit_all(shared, &engine, for_gpu, &to_reader, &spare, done);
+        drop(to_reader);
+        let read = reader.join().unwrap_or_else(|_| Err(anyhow::anyhow!("the readback thread panicked")));
+        submitted.and(read)
+    });
+    if sorted.is_err() {
+        shared.halt();
+    }
+    sorted?;
+    gpu.save_pipeline_cache();
+    Ok(gpu.describe())
+}
+
+/// Submits each picture's sort and the copy of its result, and sorts each clip.
+fn submit_all(
+    shared: &Shared<'_>,
+    engine: &Engine,
+    for_gpu: &Receiver<ForGpu>,
+    to_reader: &SyncSender<Submitted>,
+    spare: &Receiver<wgpu::Buffer>,
+    done: &Sender<Report>,
+) -> anyhow::Result<()> {
+    let gpu = engine.gpu();
     let note = |text: Option<String>| {
         if let Some(text) = text {
             let _ = done.send(Report::Note(text));
@@ -238,48 +287,68 @@ fn sort_all(
     for item in for_gpu {
         if shared.stopped() {
             shared.halt();
-            break;
+            return Ok(());
         }
-        match item {
+        let Read { index, picture, format, lines, intervals } = match item {
             ForGpu::Clip(index) => {
-                let outcome = sort_clip(shared, &engine, &shared.jobs[index]);
+                let outcome = sort_clip(shared, engine, &shared.jobs[index]);
                 let _ = done.send(Report::Done(index, outcome));
+                continue;
             }
-            ForGpu::Still(read) => {
-                let Read { index, picture, format, lines, intervals } = *read;
-                let size = picture.pixels.dimensions();
-                let (sorter, end_note) = Sorter::for_frames(&engine, shared.settings, lines, size);
-                note(end_note);
-                let intervals = match intervals.map_err(anyhow::Error::from).and_then(|i| sorter.checked(i)) {
-                    Ok(intervals) => intervals,
-                    Err(e) => {
-                        shared.room.leave();
-                        let _ =
-                            done.send(Report::Done(index, Outcome::Skipped(crate::progress::error_line(&e))));
-                        continue;
-                    }
-                };
-                let (mut run, notice) = sorter.start(&picture.pixels, sorter.run, intervals.as_ref());
-                note(notice.map(|n| format!("note: {n}")));
-                let steps = shared.settings.steps.unwrap_or(run.total_steps()).min(run.total_steps());
-                let sorted = run_to(gpu, run.as_mut(), steps, |_| !shared.stopped())
-                    .and_then(|()| read_texture(gpu, run.state()));
-                let pixels = match sorted {
-                    Ok(pixels) => pixels,
-                    Err(e) => {
-                        shared.halt();
-                        return Err(anyhow::Error::from(e).context("sorting on the GPU failed"));
-                    }
-                };
-                let sorted = Sorted { index, pixels, has_alpha: picture.has_alpha, format };
-                if to_writers.send(sorted).is_err() {
-                    break;
-                }
+            ForGpu::Still(read) => *read,
+        };
+        let size = picture.pixels.dimensions();
+        let (sorter, end_note) = Sorter::for_frames(engine, shared.settings, lines, size);
+        note(end_note);
+        let intervals = match intervals.map_err(anyhow::Error::from).and_then(|i| sorter.checked(i)) {
+            Ok(intervals) => intervals,
+            Err(e) => {
+                shared.room.leave();
+                let _ = done.send(Report::Done(index, Outcome::Skipped(crate::progress::error_line(&e))));
+                continue;
             }
+        };
+        let (mut run, notice) = sorter.start(&picture.pixels, sorter.run, intervals.as_ref());
+        note(notice.map(|n| format!("note: {n}")));
+        let steps = shared.settings.steps.unwrap_or(run.total_steps()).min(run.total_steps());
+        let failed = "sorting on the GPU failed";
+        Driver::new(run.as_ref()).submit_to(gpu, run.as_mut(), steps).context(failed)?;
+        // The run's textures stay alive on the GPU until the copy has been made.
+        let read = match start_read(gpu, run.state(), spare.try_recv().ok()) {
+            Some(pending) => Readback::Pending(pending),
+            None => Readback::Ready(read_texture(gpu, run.state()).context(failed)?),
+        };
+        if to_reader.send(Submitted { index, has_alpha: picture.has_alpha, format, read }).is_err() {
+            return Ok(());
         }
     }
-    gpu.save_pipeline_cache();
-    Ok(gpu.describe())
+    Ok(())
+}
+
+/// The readback thread: waits for each picture's copy and hands the picture to the writers,
+/// its staging buffer back for the next copy.
+fn read_back_all(
+    shared: &Shared<'_>,
+    gpu: &crate::gpu::Gpu,
+    for_reader: &Receiver<Submitted>,
+    to_writers: &SyncSender<Sorted>,
+    spare_in: &Sender<wgpu::Buffer>,
+) -> anyhow::Result<()> {
+    for Submitted { index, has_alpha, format, read } in for_reader {
+        let pixels = match read {
+            Readback::Ready(pixels) => pixels,
+            Readback::Pending(pending) => {
+                let (pixels, staging) =
+                    pending.finish(gpu).context("reading the sorted picture back from the GPU failed")?;
+                let _ = spare_in.send(staging);
+                pixels
+            }
+        };
+        if shared.stopped() || to_writers.send(Sorted { index, pixels, has_alpha, format }).is_err() {
+            return Ok(());
+        }
+    }
+    Ok(())
 }
 
 /// A clip of the batch sorted into its output on the engine, through the clip pipeline.
@@ -294,8 +363,6 @@ fn sort_clip(shared: &Shared<'_>, engine: &Engine, job: &Job) -> Outcome {
     let watch = crate::media::ClipWatch { quiet: true, ..Default::default() };
     let made = create_parent(&job.output)
         .and_then(|()| crate::media::sort_clip_on(engine, &settings, &job.input, &watch));
-    // The next pictures are of other sizes: the clip's buffers are not kept for them.
-    engine.gpu().keep_spares(false);
     match made {
         Ok(_) => Outcome::Written { clip: true },
         Err(e) => Outcome::Skipped(crate::progress::error_line(&e)),
