@@ -112,7 +112,7 @@ mod tests {
         assert_eq!(rings.turned(15.0), at(15.0));
         let centred = Route::Path(PathChoice {
             kind: PathKind::Rays,
-            centre: Some(Centre::at(3.0, 4.5).unwrap()),
+            centre: Some(crate::paths::CentreAt::Pixels(Centre::at(3.0, 4.5).unwrap())),
             rays: Some(9),
         });
         assert_eq!(centred.name(), "9 rays around (3, 4.5)");

@@ -69,10 +69,7 @@ pub fn path(ui: &mut egui::Ui, model: &UiModel<'_>, actions: &mut Vec<Action>) {
         let Some(path) = current.filter(|p| p.kind.has_centre()) else { return };
         ui.horizontal(|ui| {
             let place = match path.centre {
-                Some(centre) => {
-                    let (x, y) = centre.pixels();
-                    format!("centre ({x}, {y})")
-                }
+                Some(centre) => format!("centre {centre}"),
                 None => "centre: the middle".to_owned(),
             };
             ui.label(place).on_hover_text("Shift+click the picture to move the centre");

@@ -148,7 +148,7 @@ fn centred_at(route: Route, rect: egui::Rect, size: (u32, u32), at: egui::Pos2) 
         Route::Path(path) if path.kind.has_centre() => path,
         _ => PathChoice { kind: PathKind::Rings, centre: None, rays: None },
     };
-    Some(Route::Path(PathChoice { centre: Some(centre), ..path }))
+    Some(Route::Path(PathChoice { centre: Some(crate::paths::CentreAt::Pixels(centre)), ..path }))
 }
 
 fn fit_zoom(model: &UiModel<'_>, area: egui::Rect, ppp: f32) -> Zoom {

@@ -53,6 +53,8 @@ impl Cli {
             });
         }
         let what = match self.inputs.as_slice() {
+            [one] if one.is_dir() => format!("the pictures and clips in '{}'", one.display()),
+            [one] if is_glob(one) => format!("the files '{}' matches", one.display()),
             [one] => format!("'{}'", one.display()),
             many => format!("{} inputs", many.len()),
         };

@@ -251,9 +251,10 @@ pub struct Cli {
     pub path: Option<crate::paths::PathKind>,
 
     /// The centre of rings, rays and the spiral, in pixels of the picture as sorted (after
-    /// --max-size), x right and y down; outside the picture is allowed [default: its middle].
-    #[arg(long, value_name = "X,Y", value_parser = crate::paths::parse_centre, allow_hyphen_values = true)]
-    pub center: Option<(f64, f64)>,
+    /// --max-size), x right and y down, or in percent of its width and height (50%,30%: the same
+    /// place on every picture of a batch); outside the picture is allowed [default: its middle].
+    #[arg(long, value_name = "X,Y", value_parser = crate::paths::CentreAt::parse, allow_hyphen_values = true)]
+    pub center: Option<crate::paths::CentreAt>,
 
     /// How many rays --path rays has [default: about a pixel apart at the farthest corner].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]

@@ -29,7 +29,7 @@ impl Cli {
             direction: self.direction(),
             path: self.path.map(|kind| crate::paths::PathChoice {
                 kind,
-                centre: self.center.and_then(|(x, y)| crate::paths::Centre::at(x, y).ok()),
+                centre: self.center,
                 rays: self.rays,
             }),
             run: self.run_settings(),

@@ -103,14 +103,87 @@ impl Centre {
     }
 }
 
-/// `X,Y` in pixels, as `--center` takes it.
-pub fn parse_centre(text: &str) -> Result<(f64, f64), String> {
-    let bad = || format!("--center '{text}' is not two numbers: give X,Y in pixels, like 120,80 or 64.5,-10");
-    let (x, y) = text.split_once(',').ok_or_else(bad)?;
-    let number = |s: &str| s.trim().parse::<f64>().ok().filter(|v| v.is_finite());
-    match (number(x), number(y)) {
-        (Some(x), Some(y)) => Ok((x, y)),
-        _ => Err(bad()),
+/// Where a path's centre was asked to be: a point in pixels of the picture as sorted, or a
+/// place given as shares of its width and height (`50%,30%`), the same place on every picture.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CentreAt {
+    /// A point in pixels.
+    Pixels(Centre),
+    /// Shares of the width and height, in 1/65536.
+    Share {
+        /// Of the width.
+        x: i64,
+        /// Of the height.
+        y: i64,
+    },
+}
+
+/// One whole in the shares of [`CentreAt::Share`].
+const WHOLE_SHARE: i64 = 1 << 16;
+
+impl CentreAt {
+    /// The point on a `width` x `height` picture (a share rounded to 1/256 pixel).
+    pub fn on(self, (width, height): (u32, u32)) -> Centre {
+        match self {
+            CentreAt::Pixels(centre) => centre,
+            CentreAt::Share { x, y } => {
+                let along = |side: u32, share: i64| (i64::from(side) * 256 * share).div_euclid(WHOLE_SHARE);
+                Centre { x: along(width, x), y: along(height, y) }
+            }
+        }
+    }
+
+    /// `X,Y` as `--center` takes it: both in pixels (`120,80`, `64.5,-10`) or both in percent
+    /// of the picture's width and height (`50%,30%`); an error naming what to give.
+    pub fn parse(text: &str) -> Result<CentreAt, String> {
+        let bad = || {
+            format!(
+                "--center '{text}' is not two numbers: give X,Y in pixels, like 120,80 or 64.5,-10, or in percent of the picture, like 50%,30%"
+            )
+        };
+        let (x, y) = text.split_once(',').ok_or_else(bad)?;
+        let (x, y) = (x.trim(), y.trim());
+        let number = |s: &str| s.parse::<f64>().ok().filter(|v| v.is_finite());
+        match (x.strip_suffix('%'), y.strip_suffix('%')) {
+            (Some(x), Some(y)) => {
+                let (x, y) = (number(x.trim()).ok_or_else(bad)?, number(y.trim()).ok_or_else(bad)?);
+                let share = |v: f64| {
+                    (v.abs() <= MAX_SHARE_PERCENT).then(|| (v / 100.0 * WHOLE_SHARE as f64).round() as i64)
+                };
+                match (share(x), share(y)) {
+                    (Some(x), Some(y)) => Ok(CentreAt::Share { x, y }),
+                    _ => Err(format!(
+                        "--center {x}%,{y}% is too far out: give percents within {MAX_SHARE_PERCENT} of the picture's corner"
+                    )),
+                }
+            }
+            (None, None) => {
+                let (x, y) = (number(x).ok_or_else(bad)?, number(y).ok_or_else(bad)?);
+                Centre::at(x, y).map(CentreAt::Pixels)
+            }
+            _ => Err(format!(
+                "--center '{text}' mixes pixels and percent: give both in pixels or both in percent"
+            )),
+        }
+    }
+}
+
+/// How far outside the picture a centre in percent may lie.
+const MAX_SHARE_PERCENT: f64 = 10_000.0;
+
+impl fmt::Display for CentreAt {
+    /// "(3, 4.5)" or "(50%, 30%)".
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            CentreAt::Pixels(centre) => {
+                let (x, y) = centre.pixels();
+                write!(f, "({x}, {y})")
+            }
+            CentreAt::Share { x, y } => {
+                let percent = |v: i64| (v as f64 * 100.0 / WHOLE_SHARE as f64 * 100.0).round() / 100.0;
+                write!(f, "({}%, {}%)", percent(x), percent(y))
+            }
+        }
     }
 }
 
@@ -138,7 +211,7 @@ pub struct PathChoice {
     /// Which path.
     pub kind: PathKind,
     /// The centre; `None`: the picture's middle.
-    pub centre: Option<Centre>,
+    pub centre: Option<CentreAt>,
     /// Rays asked for.
     pub rays: Option<u32>,
 }
@@ -146,13 +219,14 @@ pub struct PathChoice {
 impl PathChoice {
     /// The path through a picture of `size`.
     pub fn on(self, size: (u32, u32)) -> Path {
-        Path { kind: self.kind, centre: self.centre.unwrap_or_else(|| Centre::middle(size)), rays: self.rays }
+        let centre = self.centre.map_or_else(|| Centre::middle(size), |at| at.on(size));
+        Path { kind: self.kind, centre, rays: self.rays }
     }
 }
 
 impl From<Path> for PathChoice {
     fn from(path: Path) -> Self {
-        PathChoice { kind: path.kind, centre: Some(path.centre), rays: path.rays }
+        PathChoice { kind: path.kind, centre: Some(CentreAt::Pixels(path.centre)), rays: path.rays }
     }
 }
 
@@ -166,10 +240,7 @@ impl fmt::Display for PathChoice {
             (kind, _) => f.write_str(kind.name())?,
         }
         match self.centre {
-            Some(centre) => {
-                let (x, y) = centre.pixels();
-                write!(f, " around ({x}, {y})")
-            }
+            Some(centre) => write!(f, " around {centre}"),
             None => f.write_str(" around the middle"),
         }
     }
@@ -199,11 +270,20 @@ mod tests {
             assert_eq!(kind.name().parse::<PathKind>(), Ok(kind));
         }
         assert!("ring".parse::<PathKind>().unwrap_err().contains("rings, rays, spiral or hilbert"));
-        assert_eq!(parse_centre("120,80"), Ok((120.0, 80.0)));
-        assert_eq!(parse_centre(" 64.5 , -10 "), Ok((64.5, -10.0)));
-        for bad in ["120", "a,b", "1,2,3", "nan,1", ","] {
-            assert!(parse_centre(bad).unwrap_err().contains("is not two numbers"), "{bad}");
+        let pixels = |x, y| Ok(CentreAt::Pixels(Centre::at(x, y).unwrap()));
+        assert_eq!(CentreAt::parse("120,80"), pixels(120.0, 80.0));
+        assert_eq!(CentreAt::parse(" 64.5 , -10 "), pixels(64.5, -10.0));
+        for bad in ["120", "a,b", "1,2,3", "nan,1", ",", "50%,a%"] {
+            assert!(CentreAt::parse(bad).unwrap_err().contains("is not two numbers"), "{bad}");
         }
+        assert!(CentreAt::parse("50%,3").unwrap_err().contains("mixes pixels and percent"));
+        assert!(CentreAt::parse("2e6,0").unwrap_err().contains("too far out"));
+        assert!(CentreAt::parse("20000%,0%").unwrap_err().contains("too far out"));
+        let share = CentreAt::parse(" 50% , 25 %").unwrap();
+        assert_eq!(share, CentreAt::Share { x: 32768, y: 16384 });
+        assert_eq!(share.to_string(), "(50%, 25%)");
+        assert_eq!(share.on((5, 4)), Centre { x: 640, y: 256 });
+        assert_eq!(CentreAt::parse("50%,50%").unwrap().on((7, 3)), Centre::middle((7, 3)));
         assert_eq!(Centre::at(1.5, -2.25), Ok(Centre { x: 384, y: -576 }));
         assert!(Centre::at(2e6, 0.0).is_err());
         assert_eq!(Centre::middle((5, 4)), Centre { x: 640, y: 512 });

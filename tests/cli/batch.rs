@@ -292,3 +292,26 @@ fn pictures_over_the_size_limit_are_downscaled_with_one_note_for_the_batch() {
     assert_eq!(sizes, [(10, 3), (3, 10), (8, 8)]);
     crate::clips::ci::passed();
 }
+
+#[test]
+fn a_centre_in_percent_is_the_same_place_on_every_picture() {
+    use shadersort::paths::{Centre, Path as Route, PathKind};
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let sizes = [(37, 23), (16, 30)];
+    let inputs: Vec<RgbaImage> = sizes
+        .iter()
+        .enumerate()
+        .map(|(k, &size)| picture(root, &format!("in/p{k}.png"), size, 71 + k as u64, true))
+        .collect();
+    let (folder, out) = (root.join("in"), root.join("out/"));
+    assert_succeeds(&[arg(&folder), "--path", "rings", "--center", "25%,75%", "--out", arg(&out)], &[]);
+    for (k, (input, (w, h))) in inputs.iter().zip(sizes).enumerate() {
+        let centre = Centre::at(f64::from(w) * 0.25, f64::from(h) * 0.75).unwrap();
+        let rings = Route { kind: PathKind::Rings, centre, rays: None };
+        let model = shadersort::reference::paths::sorted_along(input, &rings, &SortOptions::default());
+        let sorted = image::open(out.join(format!("p{k}.png"))).unwrap().to_rgba8();
+        assert!(sorted == model, "p{k}: rings around a quarter across, three quarters down");
+    }
+    crate::clips::ci::passed();
+}

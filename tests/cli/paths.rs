@@ -137,7 +137,7 @@ fn path_errors_are_one_line_and_leave_no_files() {
     let tmp = dir.path();
     let out = tmp.join("x.png");
     let out = arg(&out);
-    let refused: [(&[&str], &[&str]); 8] = [
+    let refused: [(&[&str], &[&str]); 7] = [
         (
             &["--path", "rings", "--algorithm", "radix", "--scope", "image"],
             &["--scope image", "bend along a path"],
@@ -148,16 +148,18 @@ fn path_errors_are_one_line_and_leave_no_files() {
         (&["--rays", "8"], &["--rays applies to --path"]),
         (&["--path", "rings", "--rays", "8"], &["--rays sets how many rays", "not rings"]),
         (&["--path", "hilbert", "--center", "3,4"], &["--path hilbert has no centre", "drop --center"]),
-        (&["--path", "rings", "--center", "1e9,0"], &["--center 1000000000,0 is too far out"]),
     ];
     for (args, expected) in refused {
         assert_fails(&[args, &["--out", out]].concat(), &[], tmp, expected);
     }
-    // What the parser refuses: an unknown path, a centre that is not two numbers, no rays.
+    // What the parser refuses: an unknown path, a centre that is not two numbers, or too far
+    // out, or half in percent, no rays.
     for (args, says) in [
         (&["--path", "ring"][..], "use rings, rays, spiral or hilbert"),
         (&["--path", "rings", "--center", "3"], "is not two numbers"),
         (&["--path", "rings", "--center", "a,b"], "is not two numbers"),
+        (&["--path", "rings", "--center", "1e9,0"], "--center 1000000000,0 is too far out"),
+        (&["--path", "rings", "--center", "50%,3"], "mixes pixels and percent"),
         (&["--path", "rays", "--rays", "0"], "--rays"),
     ] {
         let output = run(&[args, &["--out", out]].concat(), &[]);
