@@ -69,8 +69,8 @@ struct Shared<'a> {
     stop: AtomicBool,
 }
 
-/// Runs the batch: returns the adapter's name, or the error that stopped the GPU (the inputs not
-/// reached then are counted as not started).
+/// Runs the batch, each input's outcome taken by `tally`: returns the adapter's name, or the
+/// error that stopped the GPU (the inputs not done then are counted as left undone).
 pub fn run(
     settings: &Settings,
     batch: &BatchSettings,
