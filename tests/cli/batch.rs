@@ -315,3 +315,38 @@ fn a_centre_in_percent_is_the_same_place_on_every_picture() {
     }
     crate::clips::ci::passed();
 }
+
+#[test]
+fn a_threshold_and_a_mask_apply_to_every_picture_the_mask_stretched_to_each() {
+    use shadersort::intervals::{IntervalMap, IntervalMode, IntervalSettings, Mask, Threshold};
+    use shadersort::reference::stable_sort_within;
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let mask_path = root.join("mask.png");
+    super::save_block_mask(&mask_path, 45, 31);
+    let mask = Mask::load(&mask_path).unwrap();
+    let sizes = [(45, 31), (31, 45), (20, 7)];
+    let inputs: Vec<RgbaImage> = sizes
+        .iter()
+        .enumerate()
+        .map(|(k, &size)| picture(root, &format!("in/p{k}.png"), size, 81 + k as u64, true))
+        .collect();
+    let (folder, out) = (root.join("in"), root.join("out/"));
+    let args = [arg(&folder), "--threshold", "0.2..0.7", "--mask", arg(&mask_path), "--out", arg(&out)];
+    assert_succeeds(&args, &[]);
+    let threshold = IntervalSettings {
+        mode: IntervalMode::Threshold,
+        threshold: Threshold::new(0.2, 0.7).unwrap(),
+        ..Default::default()
+    };
+    let rows = SortOptions::default();
+    for (k, (input, (w, h))) in inputs.iter().zip(sizes).enumerate() {
+        let stretched = if (w, h) == (45, 31) { mask.clone() } else { mask.resized(w, h) };
+        let intervals = IntervalMap::compute(input, Axis::Rows, &threshold, Some(&stretched)).unwrap();
+        let model = stable_sort_within(input, &rows, &intervals);
+        assert!(model != stable_sort(input, &rows), "p{k}: the intervals must change the picture");
+        let sorted = image::open(out.join(format!("p{k}.png"))).unwrap().to_rgba8();
+        assert!(sorted == model, "p{k}: not each interval of the stretched mask and threshold sorted");
+    }
+    crate::clips::ci::passed();
+}
