@@ -20,14 +20,18 @@ fn ms(start: Instant) -> f64 {
 }
 
 impl Opening {
-    /// Starts opening the GPU and building `algorithm`'s pipelines.
-    pub(super) fn start(algorithm: Algorithm) -> anyhow::Result<Opening> {
+    /// Starts opening the GPU and building `algorithm`'s pipelines (and with `intervals` the
+    /// kernel that finds intervals on the GPU).
+    pub(super) fn start(algorithm: Algorithm, intervals: bool) -> anyhow::Result<Opening> {
         let thread = std::thread::Builder::new().name("gpu-open".into()).spawn(move || {
             let start = Instant::now();
             let gpu = Gpu::headless()?;
             let opened = ms(start);
             let engine = Engine::new(std::sync::Arc::new(gpu));
             engine.pipelines(algorithm);
+            if intervals {
+                engine.found_intervals();
+            }
             log::debug!("GPU opened in {opened:.1} ms, its pipelines built in {:.1} ms", ms(start) - opened);
             Ok(engine)
         });

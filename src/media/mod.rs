@@ -6,6 +6,7 @@
 //! queued between the stages, so memory does not grow with the clip. Live sources are in
 //! [`live`]; the command line's kit for every still and frame is [`Sorter`].
 
+pub mod batch;
 pub mod encoding;
 pub mod error;
 pub mod feed;

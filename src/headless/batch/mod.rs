@@ -3,12 +3,11 @@
 //! pictures read, sorted and written as a pipeline over the CPU's cores; an input that cannot be
 //! sorted is skipped with its reason, and the run ends with a summary.
 
-mod gate;
-mod inputs;
-mod pipeline;
 mod tally;
 
+use crate::algorithms::Algorithm;
 use crate::intervals::Mask;
+use crate::media::batch::{Batch, gather, nothing_found};
 use crate::settings::{BatchSettings, Settings};
 use anyhow::Context;
 use std::time::Instant;
@@ -18,39 +17,28 @@ use tally::Tally;
 /// the summary; an error (after the summary) when any was skipped.
 pub fn run(settings: &Settings, batch: &BatchSettings) -> anyhow::Result<()> {
     let started = Instant::now();
+    // The GPU opens while the inputs are gathered and the first pictures read. Each picture is
+    // sorted to its end by the fastest way there (`Sorter::for_frames`): radix wherever it can.
+    let algorithm = if settings.steps.is_none() { Algorithm::Radix } else { settings.algorithm };
+    let opening = super::opening::Opening::start(algorithm, settings.uses_intervals())?;
     let out_dir = settings.out.as_deref().expect("checked: a batch has --out DIR/");
-    let found =
-        inputs::gather(&batch.inputs, batch.recursive, out_dir, batch.format).map_err(anyhow::Error::msg)?;
+    let found = gather(&batch.inputs, batch.recursive, out_dir, batch.format).map_err(anyhow::Error::msg)?;
     if found.jobs.is_empty() {
-        let deeper = !batch.recursive && batch.inputs.iter().any(|p| has_folders(p));
-        anyhow::bail!(
-            "{} hold no pictures or clips (PNG, JPEG, GIF, BMP, WebP, TIFF or a video){}",
-            match batch.inputs.as_slice() {
-                [one] => format!("'{}'", one.display()),
-                many => format!("the {} inputs", many.len()),
-            },
-            if deeper {
-                "; add --recursive to sort those in the folders under them"
-            } else {
-                "; give files or folders that do"
-            }
-        );
+        anyhow::bail!(nothing_found(&batch.inputs, batch.recursive));
     }
     let mask = settings.mask.as_deref().map(Mask::load).transpose()?;
     std::fs::create_dir_all(out_dir).with_context(|| {
         format!("cannot create the folder '{}'; choose one you can write to", out_dir.display())
     })?;
-    let opening = super::opening::Opening::start(settings.algorithm)?;
     let mut tally = Tally::new(&found.jobs);
-    let adapter = pipeline::run(settings, batch, &found.jobs, mask.as_ref(), opening, &mut tally);
+    let cancel = Default::default();
+    let run = Batch { settings, batch, jobs: &found.jobs, mask: mask.as_ref(), cancel };
+    let adapter = run.run(move || opening.wait(), |report| tally.take(report));
     tally.finish();
-    println!("{}", tally.summary(out_dir, started.elapsed(), found.other_files, adapter.as_deref().ok()));
+    let elapsed = started.elapsed();
+    let outcomes = &tally.outcomes;
+    println!("{}", outcomes.summary(out_dir, elapsed, found.other_files, adapter.as_deref().ok(), true));
     crate::interrupt::check()?;
     adapter?;
-    tally.result()
-}
-
-/// Whether a folder given holds folders (which `--recursive` would descend into).
-fn has_folders(path: &std::path::Path) -> bool {
-    std::fs::read_dir(path).is_ok_and(|entries| entries.flatten().any(|e| e.path().is_dir()))
+    outcomes.result()
 }

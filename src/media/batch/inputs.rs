@@ -39,6 +39,29 @@ pub struct Inputs {
     pub other_files: usize,
 }
 
+/// Why `given` gave no inputs: "'photos' holds no pictures or clips (PNG, ...); add
+/// --recursive to sort those in the folders under it".
+pub fn nothing_found(given: &[PathBuf], recursive: bool) -> String {
+    let deeper = !recursive && given.iter().any(|p| has_folders(p));
+    format!(
+        "{} no pictures or clips (PNG, JPEG, GIF, BMP, WebP, TIFF or a video){}",
+        match given {
+            [one] => format!("'{}' holds", one.display()),
+            many => format!("the {} inputs hold", many.len()),
+        },
+        if deeper {
+            "; add --recursive to sort those in the folders under them"
+        } else {
+            "; give files or folders that do"
+        }
+    )
+}
+
+/// Whether a folder given holds folders (which `--recursive` would descend into).
+fn has_folders(path: &Path) -> bool {
+    std::fs::read_dir(path).is_ok_and(|entries| entries.flatten().any(|e| e.path().is_dir()))
+}
+
 /// A file found, with its path under `--out DIR/` (its extension still the input's).
 struct Found {
     input: PathBuf,
