@@ -47,7 +47,7 @@ pub fn run(args: &PngBenchArgs) -> anyhow::Result<()> {
         let (ms, bytes) = median_ms(args.runs, &mut || {
             let rgb: Vec<u8> = picture.as_raw().chunks_exact(4).flat_map(|p| &p[..3]).copied().collect();
             let fast = image::codecs::png::CompressionType::Fast;
-            crate::picture::output::encode_png(&rgb, size, image::ExtendedColorType::Rgb8, fast)
+            crate::picture::png_encode::encode_png(&rgb, size, image::ExtendedColorType::Rgb8, fast)
                 .map_or(0, |png| png.len())
         });
         println!("| {name} | image crate | adaptive | 1 | {ms:.1} | {bytes} |");

@@ -1,7 +1,7 @@
 //! The formats a sorted picture is written in (`--format` of a batch): which one an input keeps
 //! (its own where that loses nothing, else PNG) and encoding into each.
 
-use super::output::PngCompression;
+use super::png_encode::PngCompression;
 use image::{ExtendedColorType, ImageEncoder, RgbaImage};
 
 /// A format pictures are written in.
