@@ -76,7 +76,7 @@ pub fn default_record_path(settings: &Settings, picture: &Picture) -> PathBuf {
 
 /// Runs every headless output the settings ask for, printing a line for each.
 pub fn run(settings: &Settings) -> anyhow::Result<()> {
-    let opening = opening::Opening::start(settings.algorithm)?;
+    let opening = opening::Opening::start(settings.algorithm, false)?;
     let picture = settings.picture()?;
     if let Some(note) = &picture.note {
         eprintln!("{note}");

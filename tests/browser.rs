@@ -38,6 +38,8 @@ mod ci;
 mod driver;
 #[path = "common/lens_bars.rs"]
 mod lens_bars;
+#[path = "browser/many.rs"]
+mod many;
 #[path = "browser/painting.rs"]
 mod painting;
 #[path = "browser/paths.rs"]
@@ -173,6 +175,7 @@ fn the_page_runs_the_window_app_in_headless_chromium() {
     let version = ci::version_of(chromium.to_str().unwrap(), "--version");
     ci::ran("chromium", &format!("{version}, the page on {adapter}"));
 
+    many::shift_g_sorts_the_pictures_picked_into_a_zip(&page);
     every_algorithm_sorts_like_the_model(&page);
     the_lens_follows_the_steps_and_s_downloads_the_model(&page, &picture);
     g_downloads_every_pass(&page, &picture);

@@ -21,6 +21,8 @@ use lens_bars::bars_follow_the_model;
 mod keys;
 #[path = "window/live.rs"]
 mod live;
+#[path = "window/many.rs"]
+mod many;
 #[path = "common/ports.rs"]
 mod ports;
 #[path = "window/sound.rs"]

@@ -53,12 +53,17 @@ impl Running {
     pub(super) fn take_dialogs(&mut self) {
         for (purpose, chosen) in self.dialogs.take() {
             match (purpose, chosen) {
-                (Purpose::Open, Ok(Some(file))) => self.open(file),
-                (Purpose::Mask, Ok(Some(file))) => self.load_mask(&file),
-                (Purpose::Open, Ok(None)) => {
-                    self.ui.status.say("nothing chosen (you can also drop a picture or a clip on the window)")
-                }
-                (Purpose::Mask, Ok(None)) => self.ui.status.say("no mask chosen"),
+                (Purpose::Many, Ok(files)) if !files.is_empty() => self.sort_many(files),
+                (purpose, Ok(files)) => match (purpose, files.into_iter().next()) {
+                    (Purpose::Open, Some(file)) => self.open(file),
+                    (Purpose::Mask, Some(file)) => self.load_mask(&file),
+                    (Purpose::Open, None) => self
+                        .ui
+                        .status
+                        .say("nothing chosen (you can also drop a picture or a clip on the window)"),
+                    (Purpose::Mask, None) => self.ui.status.say("no mask chosen"),
+                    (Purpose::Many, _) => self.ui.status.say("nothing chosen to sort"),
+                },
                 (_, Err(e)) => self.ui.status.error(e),
             }
         }
@@ -162,6 +167,7 @@ impl Running {
             Command::PreviousFrame => self.step_clip(-1),
             Command::NextFrame => self.step_clip(1),
             Command::Record => self.start_recording(),
+            Command::SortMany => self.pick_many(),
             Command::SavePng => self.save_png(),
             Command::ToggleLens => self.toggle_lens(),
             Command::Sound => self.toggle_sound(),

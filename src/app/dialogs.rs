@@ -46,6 +46,8 @@ pub enum Purpose {
     Open,
     /// A mask: white is sorted, black stays.
     Mask,
+    /// Many pictures to sort with the window's settings: natively a folder, in the page files.
+    Many,
 }
 
 impl Purpose {
@@ -55,15 +57,24 @@ impl Purpose {
             Purpose::Open if cfg!(target_arch = "wasm32") => "Open a picture",
             Purpose::Open => "Open a picture or a clip",
             Purpose::Mask => "Load a mask (white is sorted, black stays)",
+            Purpose::Many if cfg!(target_arch = "wasm32") => "Pictures to sort with these settings",
+            Purpose::Many => "A folder of pictures and clips to sort with these settings",
         }
     }
 }
 
+/// The environment variable that answers every native dialog with its path instead of showing
+/// it: for scripts, and for desktops without a dialog (no portal), where the dialog answers
+/// nothing.
+#[cfg(not(target_arch = "wasm32"))]
+pub const ANSWER_VARIABLE: &str = "SHADERSORT_DIALOG_ANSWER";
+
 /// The picture files every dialog offers.
 const PICTURES: [&str; 8] = ["png", "jpg", "jpeg", "gif", "bmp", "webp", "tif", "tiff"];
 
-/// What a dialog or a drop gave: a file, nothing chosen, or why the file could not be read.
-pub type Answer = Result<Option<Chosen>, String>;
+/// What a dialog or a drop gave: the files (none when nothing was chosen; natively a folder for
+/// [`Purpose::Many`]), or why a file could not be read.
+pub type Answer = Result<Vec<Chosen>, String>;
 
 /// File dialogs and drops: natively the desktop's dialog, answered at once, and dropped paths;
 /// in the page the browser's dialog and dropped files, read and answered to a later frame.
@@ -79,15 +90,24 @@ impl Dialogs {
         #[cfg(not(target_arch = "wasm32"))]
         {
             let _ = ctx;
-            let mut dialog =
-                rfd::FileDialog::new().set_title(purpose.title()).add_filter("Pictures", &PICTURES);
-            if purpose == Purpose::Open {
-                let clips = crate::media::VIDEO_EXTENSIONS;
-                dialog = dialog
-                    .add_filter("Clips", &clips)
-                    .add_filter("Clips and animated GIFs", &[&clips[..], &["gif"]].concat());
-            }
-            self.answers.borrow_mut().push((purpose, Ok(dialog.pick_file().map(Chosen::Path))));
+            let answer = match std::env::var_os(ANSWER_VARIABLE) {
+                Some(path) => Some(PathBuf::from(path)),
+                None if purpose == Purpose::Many => {
+                    rfd::FileDialog::new().set_title(purpose.title()).pick_folder()
+                }
+                None => {
+                    let mut dialog =
+                        rfd::FileDialog::new().set_title(purpose.title()).add_filter("Pictures", &PICTURES);
+                    if purpose == Purpose::Open {
+                        let clips = crate::media::VIDEO_EXTENSIONS;
+                        dialog = dialog
+                            .add_filter("Clips", &clips)
+                            .add_filter("Clips and animated GIFs", &[&clips[..], &["gif"]].concat());
+                    }
+                    dialog.pick_file()
+                }
+            };
+            self.answers.borrow_mut().push((purpose, Ok(answer.map(Chosen::Path).into_iter().collect())));
         }
         #[cfg(target_arch = "wasm32")]
         {
@@ -95,10 +115,14 @@ impl Dialogs {
                 rfd::AsyncFileDialog::new().set_title(purpose.title()).add_filter("Pictures", &PICTURES);
             let (answers, ctx) = (self.answers.clone(), ctx.clone());
             wasm_bindgen_futures::spawn_local(async move {
-                let chosen = match dialog.pick_file().await {
-                    Some(file) => Some(Chosen::Bytes { name: file.file_name(), bytes: file.read().await }),
-                    None => None,
+                let files = match purpose {
+                    Purpose::Many => dialog.pick_files().await.unwrap_or_default(),
+                    _ => dialog.pick_file().await.into_iter().collect(),
                 };
+                let mut chosen = Vec::with_capacity(files.len());
+                for file in files {
+                    chosen.push(Chosen::Bytes { name: file.file_name(), bytes: file.read().await });
+                }
                 answers.borrow_mut().push((purpose, Ok(chosen)));
                 ctx.request_repaint();
             });
@@ -112,7 +136,7 @@ impl Dialogs {
             let _ = ctx;
             let path = file.path().to_path_buf();
             if !path.as_os_str().is_empty() {
-                self.answers.borrow_mut().push((Purpose::Open, Ok(Some(Chosen::Path(path)))));
+                self.answers.borrow_mut().push((Purpose::Open, Ok(vec![Chosen::Path(path)])));
             }
         }
         #[cfg(target_arch = "wasm32")]
@@ -122,7 +146,7 @@ impl Dialogs {
                 let name = file.path().display().to_string();
                 let read = file.bytes_async().await;
                 let answer = read
-                    .map(|bytes| Some(Chosen::Bytes { name: name.clone(), bytes }))
+                    .map(|bytes| vec![Chosen::Bytes { name: name.clone(), bytes }])
                     .map_err(|e| format!("cannot read {name}: {e}"));
                 answers.borrow_mut().push((Purpose::Open, answer));
                 ctx.request_repaint();

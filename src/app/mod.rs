@@ -46,6 +46,7 @@ mod lens;
 pub mod lens_panel;
 pub mod lines_panel;
 mod live_take;
+mod many;
 pub mod mask_brush;
 mod overlays;
 pub mod panel_model;

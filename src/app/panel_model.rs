@@ -143,8 +143,8 @@ pub struct UiModel<'a> {
     pub explanation: String,
     /// What the last step and the run so far cost on the GPU, beside the analysis.
     pub work: String,
-    /// A recording under way: frames, expected, path.
-    pub recording: Option<(u64, u64, String)>,
+    /// A recording under way: done, expected, path, and what is counted ("frames").
+    pub recording: Option<(u64, u64, String, &'static str)>,
     /// A take of the live source under way: frames captured, frames left out, path.
     pub take: Option<(u64, u64, String)>,
     /// How the lines are cut into intervals.

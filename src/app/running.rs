@@ -253,7 +253,7 @@ impl Running {
             work: self.session.work_text(),
             recording: self.recording.as_ref().map(|r| {
                 let (done, most) = r.progress();
-                (done, most, r.path().display().to_string())
+                (done, most, r.path().display().to_string(), r.counts())
             }),
             take: self.take_view(),
             intervals: self.session.intervals,

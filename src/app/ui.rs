@@ -198,12 +198,15 @@ fn side_panel(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, actio
     ui.separator();
     match &model.recording {
         _ if model.take.is_some() => take_controls(ui, model, actions),
-        Some((done, most, path)) => {
-            ui.label(format!("recording {path}"));
+        Some((done, most, path, counts)) => {
+            ui.label(match *counts {
+                "frames" => format!("recording {path}"),
+                _ => format!("sorting into {path}"),
+            });
             ui.add(
-                egui::ProgressBar::new(*done as f32 / *most as f32).text(format!("{done} / {most} frames")),
+                egui::ProgressBar::new(*done as f32 / *most as f32).text(format!("{done} / {most} {counts}")),
             );
-            if ui.button("Cancel recording").clicked() {
+            if ui.button("Cancel").clicked() {
                 actions.push(Action::CancelRecording);
             }
         }
@@ -231,6 +234,10 @@ fn side_panel(ui: &mut egui::Ui, model: &UiModel<'_>, state: &mut UiState, actio
             };
             command_button(ui, model, Command::Record, &label, actions);
         }
+    }
+    if model.recording.is_none() && model.take.is_none() {
+        let name = spec_of(model.commands, Command::SortMany).name.clone();
+        command_button(ui, model, Command::SortMany, &name, actions);
     }
 }
 

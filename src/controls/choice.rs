@@ -193,6 +193,7 @@ mod tests {
                         | Command::PreviousFrame
                         | Command::NextFrame
                         | Command::Record
+                        | Command::SortMany
                         | Command::SavePng
                         | Command::ToggleLens
                         | Command::MoveLens(_)

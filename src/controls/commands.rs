@@ -74,6 +74,8 @@ pub enum Command {
     NextFrame,
     /// Record the run (GIF, animated PNG or PNG frames).
     Record,
+    /// Sort many pictures with these settings into files: natively a folder, in the page files.
+    SortMany,
     /// Save the current state as PNG.
     SavePng,
     /// Open or close the row lens.
@@ -171,6 +173,16 @@ impl CommandSpec {
 fn spec(command: Command, shortcuts: &[Shortcut], name: &str, help: &'static str) -> CommandSpec {
     CommandSpec { command, shortcuts: shortcuts.to_vec(), name: name.to_string(), help }
 }
+
+/// Shift+G's name and help: natively a folder, in the page pictures picked together.
+#[cfg(not(target_arch = "wasm32"))]
+const SORT_MANY: (&str, &str) = (
+    "Sort a folder...",
+    "Sort every picture and clip in a folder with these settings into the folder beside it named <folder>-sorted (kept outputs are not replaced)",
+);
+#[cfg(target_arch = "wasm32")]
+const SORT_MANY: (&str, &str) =
+    ("Sort many...", "Sort many pictures with these settings, downloaded together as sorted.zip");
 
 /// The keyboard's digits for choosing algorithms, in [`Algorithm::ALL`] order.
 const DIGITS: [egui::Key; 9] = [
@@ -319,6 +331,12 @@ pub fn command_table() -> Vec<CommandSpec> {
             "Record this run as --record does: GIF, animated PNG or PNG frames, as the panel chooses; a clip: every frame sorted; a live source: its frames as shown, until G again",
         ),
         spec(
+            Command::SortMany,
+            &[Shortcut::shifted(G)],
+            SORT_MANY.0,
+            SORT_MANY.1,
+        ),
+        spec(
             Command::SavePng,
             &[p(S)],
             "Save PNG",
@@ -365,83 +383,5 @@ pub fn spec_of(table: &[CommandSpec], command: Command) -> &CommandSpec {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use std::collections::HashMap;
-
-    #[test]
-    fn no_two_commands_share_a_shortcut() {
-        let mut seen: HashMap<Shortcut, Command> = HashMap::new();
-        for spec in command_table() {
-            for shortcut in &spec.shortcuts {
-                if let Some(other) = seen.insert(*shortcut, spec.command) {
-                    panic!("{} is bound to both {other:?} and {:?}", shortcut.label(), spec.command);
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn every_command_has_a_shortcut_a_name_and_help() {
-        for spec in command_table() {
-            assert!(!spec.shortcuts.is_empty() && !spec.name.is_empty() && !spec.help.is_empty(), "{spec:?}");
-        }
-    }
-
-    #[test]
-    fn the_guide_lists_every_shortcut() {
-        let readme = include_str!("../../docs/window.md");
-        for spec in command_table() {
-            let row = format!("| {} | ", spec.shortcuts_label());
-            assert!(
-                readme.contains(&row),
-                "docs/window.md's shortcut table has no row starting {row:?} ({})",
-                spec.name
-            );
-        }
-    }
-
-    #[test]
-    fn the_brief_keys_do_what_it_says() {
-        use egui::Key::*;
-        let t = command_table();
-        let cases = [
-            (Space, false, Command::PlayPause),
-            (ArrowRight, false, Command::StepForward),
-            (N, false, Command::StepForward),
-            (ArrowLeft, false, Command::StepBack),
-            (P, false, Command::StepBack),
-            (ArrowRight, true, Command::JumpForward),
-            (ArrowLeft, true, Command::JumpBack),
-            (Home, false, Command::First),
-            (End, false, Command::Last),
-            (R, false, Command::Reset),
-            (Plus, true, Command::Faster),
-            (Minus, false, Command::Slower),
-            (Num1, false, Command::ChooseAlgorithm(Algorithm::OddEven)),
-            (K, false, Command::CycleKey),
-            (O, false, Command::Open),
-            (O, true, Command::Camera),
-            (G, false, Command::Record),
-            (I, false, Command::ToggleIntervalsOverlay),
-            (E, false, Command::PaintMask),
-            (M, false, Command::CycleIntervalMode),
-            (OpenBracket, false, Command::TurnCounterclockwise),
-            (CloseBracket, false, Command::TurnClockwise),
-            (B, false, Command::BendLines),
-            (S, false, Command::SavePng),
-            (Comma, false, Command::PreviousFrame),
-            (Period, false, Command::NextFrame),
-            (J, false, Command::Shader),
-            (M, true, Command::Sound),
-            (H, false, Command::Help),
-            (F1, false, Command::Help),
-            (Escape, false, Command::Quit),
-            (Q, false, Command::Quit),
-        ];
-        for (key, shift, command) in cases {
-            assert_eq!(command_for(&t, key, shift), Some(command), "{key:?} shift {shift}");
-        }
-        assert_eq!(command_for(&t, egui::Key::Z, false), None);
-    }
-}
+#[path = "commands_tests.rs"]
+mod tests;

@@ -171,13 +171,18 @@ impl WebDriver {
 
     /// A command of this session; panics with the driver's message on an error.
     pub fn call(&self, method: &str, command: &str, body: Value) -> Value {
+        self.call_fallible(method, command, body).unwrap_or_else(|e| panic!("{command}: {e}"))
+    }
+
+    /// A command of this session, or the driver's error (an element not there yet).
+    pub fn call_fallible(&self, method: &str, command: &str, body: Value) -> Result<Value, String> {
         let path = format!("/session/{}/{command}", self.session);
         let body = (method == "POST").then_some(&body);
-        let answer = request(self.port, method, &path, body).unwrap_or_else(|e| panic!("{command}: {e}"));
+        let answer = request(self.port, method, &path, body)?;
         if let Some(error) = answer["value"].get("error") {
-            panic!("{command}: {error}: {}", answer["value"]["message"]);
+            return Err(format!("{error}: {}", answer["value"]["message"]));
         }
-        answer["value"].clone()
+        Ok(answer["value"].clone())
     }
 
     /// Runs `script` in the page and returns what it returns.

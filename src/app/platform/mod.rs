@@ -40,9 +40,15 @@ pub(super) trait Recorder: Sized {
     fn start(engine: Arc<Engine>, job: RecordingJob) -> Self;
     /// Where the recording goes (natively a file, in the page a download's name).
     fn path(&self) -> &Path;
-    /// Frames taken so far and the most expected.
+    /// Sorts many pictures with the app's settings (natively every picture and clip in the
+    /// folder chosen, in the page the pictures chosen), counted in files; or why not.
+    fn sort_many(running: &Running, files: Vec<Chosen>) -> Result<Self, String>;
+    /// Frames (or for [`Recorder::sort_many`] files) done so far and the most expected.
     fn progress(&self) -> (u64, u64);
-    /// Asks the recording to stop at its next frame; it leaves nothing.
+    /// What [`Recorder::progress`] counts: "frames" or "files".
+    fn counts(&self) -> &'static str;
+    /// Asks the recording to stop at its next frame; it leaves nothing (many files sorted: the
+    /// files written stay, as Ctrl-C leaves them).
     fn cancel(&self);
     /// Stops the recording and waits until it has left nothing behind (the app is closing).
     fn cancel_and_wait(self);

@@ -9,7 +9,7 @@ use crate::app::dialogs::Chosen;
 use crate::app::platform::{ClipNews, ClipOpening, ClipPlayer, OpenedClip};
 use crate::media::playback::{self, ClipReader, Next};
 use crate::picture::input::{Picture, SizeLimit};
-use crate::settings::{Settings, VideoSettings};
+use crate::settings::VideoSettings;
 use image::RgbaImage;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -218,38 +218,10 @@ impl ClipPlayer for WindowClip {
     }
 
     fn record(&self, running: &Running, path: PathBuf) -> BackgroundRecording {
-        let s = &running.session;
-        let settings = Settings {
-            image: Some(self.reader.path().to_path_buf()),
-            batch: None,
-            pattern: None,
-            mask: s.mask.as_ref().map(|m| m.path.clone()),
-            algorithm: s.choice.algorithm,
-            algorithm_given: true,
-            options: s.options(),
-            direction: s.lines.route().angle().unwrap_or_default(),
-            path: match s.lines.route() {
-                crate::angle::Route::Path(path) => Some(path),
-                crate::angle::Route::Angle(_) => None,
-            },
-            run: s.choice.settings,
-            phases_per_step_given: false,
-            intervals: s.intervals,
-            sweep: None,
-            steps: None,
-            record: running.record_settings.clone(),
-            max_size: running.options_max_size,
-            no_downscale: !running.limit.downscale,
-            out: Some(path),
-            png_compression: Default::default(),
-            record_to: None,
-            play: false,
-            lens: None,
-            speed: None,
-            quit_after: None,
-            clip: true,
-            video: self.video.clone(),
-        };
+        let mut settings = super::settings::command_line(running, path, self.video.clone());
+        settings.image = Some(self.reader.path().to_path_buf());
+        settings.clip = true;
+        settings.mask = running.session.mask.as_ref().map(|m| m.path.clone());
         BackgroundRecording::start_clip(settings, self.reader.path().to_path_buf())
     }
 }

@@ -7,6 +7,7 @@ mod alsa;
 mod camera;
 mod clip;
 mod recording;
+mod settings;
 #[cfg(not(target_os = "linux"))]
 mod sound;
 mod take;

@@ -1,14 +1,20 @@
 //! The window's recordings, on a thread of their own so the window stays responsive, with
 //! progress and cancel: a picture's run (GIF, APNG or PNG frames) by the same recorder as
-//! `--record`, or a whole clip sorted as `CLIP --out PATH` sorts it.
+//! `--record`, a whole clip sorted as `CLIP --out PATH` sorts it, or a folder sorted as
+//! `FOLDER --out DIR/` sorts it.
 
+use crate::app::Running;
+use crate::app::dialogs::Chosen;
 use crate::app::platform::Recorder;
 use crate::app::recording_job::RecordingJob;
 use crate::engine::Engine;
+use crate::intervals::Mask;
 use crate::media::ClipWatch;
+use crate::media::batch::{Batch, Outcomes, gather, nothing_found};
 use crate::media::recording::{SoundSpec, VideoRecording};
+use crate::picture::still_format::DEFAULT_JPEG_QUALITY;
 use crate::record::{RecordReport, RecordTarget, record};
-use crate::settings::{EncodeChoice, Settings};
+use crate::settings::{BatchSettings, EncodeChoice, Settings};
 use crate::sound::line::SoundLine;
 use image::RgbaImage;
 use std::path::{Path, PathBuf};
@@ -25,6 +31,8 @@ pub(in crate::app) struct BackgroundRecording {
     cancel: Arc<AtomicBool>,
     /// The line to show when it ends well, or the error.
     result: Receiver<Result<String, String>>,
+    /// What `done` and `expected` count.
+    counts: &'static str,
 }
 
 impl BackgroundRecording {
@@ -52,9 +60,53 @@ impl BackgroundRecording {
         if let Err(e) = spawned {
             let (tx, rx) = channel();
             let _ = tx.send(Err(format!("cannot start the recording: {e}")));
-            return BackgroundRecording { path, done, expected, cancel, result: rx };
+            return BackgroundRecording { path, done, expected, cancel, result: rx, counts: "frames" };
         }
-        BackgroundRecording { path, done, expected, cancel, result }
+        BackgroundRecording { path, done, expected, cancel, result, counts: "frames" }
+    }
+
+    /// Starts sorting the batch of `settings` (its inputs, into its `out` folder) on a new thread,
+    /// on a GPU of its own, with `mask` stretched to each picture.
+    fn start_batch(settings: Settings, mask: Option<Mask>) -> Self {
+        let out_dir = settings.out.clone().unwrap_or_default();
+        let (done, expected, cancel) =
+            (Arc::new(AtomicU64::new(0)), Arc::new(AtomicU64::new(1)), Arc::new(AtomicBool::new(false)));
+        let (d, e, c) = (done.clone(), expected.clone(), cancel.clone());
+        let out = out_dir.clone();
+        let work = move || -> anyhow::Result<String> {
+            let started = std::time::Instant::now();
+            let batch = settings.batch.as_ref().expect("a batch's settings");
+            let found =
+                gather(&batch.inputs, batch.recursive, &out, batch.format).map_err(anyhow::Error::msg)?;
+            anyhow::ensure!(!found.jobs.is_empty(), nothing_found(&batch.inputs, batch.recursive));
+            std::fs::create_dir_all(&out)
+                .map_err(|e| anyhow::anyhow!("cannot create the folder '{}': {e}", out.display()))?;
+            e.store(found.jobs.len() as u64, Ordering::Relaxed);
+            let mut outcomes = Outcomes::new(&found.jobs);
+            let run = Batch { settings: &settings, batch, jobs: &found.jobs, mask: mask.as_ref(), cancel: c };
+            let open =
+                || -> anyhow::Result<Engine> { Ok(Engine::new(Arc::new(crate::gpu::Gpu::headless()?))) };
+            let adapter = run.run(open, |report| {
+                if let Some(line) = outcomes.take(report) {
+                    log::info!("{line}");
+                }
+                d.store(outcomes.files_done, Ordering::Relaxed);
+            });
+            let summary =
+                outcomes.summary(&out, started.elapsed(), found.other_files, adapter.as_deref().ok(), false);
+            adapter?;
+            if run.cancel.load(Ordering::Relaxed) {
+                anyhow::bail!("stopped: {summary}");
+            }
+            match outcomes.skipped().is_empty() {
+                true => Ok(summary),
+                false => Err(anyhow::anyhow!(summary)),
+            }
+        };
+        BackgroundRecording {
+            counts: "files",
+            ..BackgroundRecording::spawn(out_dir, (done, expected, cancel), work)
+        }
     }
 }
 
@@ -97,8 +149,36 @@ impl Recorder for BackgroundRecording {
         BackgroundRecording::spawn(path, (done, expected, cancel), work)
     }
 
+    /// Sorts every picture and clip in the folder chosen with the window's settings into the
+    /// folder beside it named `<folder>-sorted`, as `FOLDER --out <folder>-sorted/` would.
+    fn sort_many(running: &Running, files: Vec<Chosen>) -> Result<Self, String> {
+        let folder = match files.as_slice() {
+            [Chosen::Path(folder)] if folder.is_dir() => folder.clone(),
+            [chosen] => {
+                let shown = chosen.path().display();
+                return Err(format!("'{shown}' is not a folder: choose a folder of pictures or clips"));
+            }
+            _ => return Err("choose one folder of pictures or clips".into()),
+        };
+        let mut settings =
+            super::settings::command_line(running, sorted_folder(&folder), running.video.clone());
+        settings.batch = Some(BatchSettings {
+            inputs: vec![folder],
+            recursive: false,
+            format: None,
+            quality: DEFAULT_JPEG_QUALITY,
+            overwrite: false,
+        });
+        let mask = running.session.mask.as_ref().map(|m| m.mask().clone());
+        Ok(BackgroundRecording::start_batch(settings, mask))
+    }
+
     fn path(&self) -> &Path {
         &self.path
+    }
+
+    fn counts(&self) -> &'static str {
+        self.counts
     }
 
     /// Frames taken so far and the most expected.
@@ -137,4 +217,12 @@ fn describe(report: &RecordReport) -> String {
         report.bytes,
         report.path.display()
     )
+}
+
+/// Where a folder's pictures go sorted: the folder beside it with `-sorted` after its name
+/// (`photos/` into `photos-sorted/`).
+fn sorted_folder(folder: &Path) -> PathBuf {
+    let name = folder.file_name().map_or_else(|| "pictures".into(), |n| n.to_string_lossy().into_owned());
+    let beside = folder.canonicalize().ok().and_then(|f| f.parent().map(Path::to_path_buf));
+    beside.unwrap_or_else(|| folder.join("..")).join(format!("{name}-sorted"))
 }

@@ -4,6 +4,7 @@
 
 mod camera;
 mod clip;
+mod many;
 mod recording;
 mod sound;
 mod take;

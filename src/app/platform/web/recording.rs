@@ -2,7 +2,9 @@
 //! PNG as the native file, the same PNG frames in a zip archive), its steps and frames awaited
 //! on the page's one thread while the window goes on, then handed to the browser as a download.
 
-use crate::app::dialogs::download;
+use super::many::{DOWNLOAD, ManyJob};
+use crate::app::Running;
+use crate::app::dialogs::{Chosen, download};
 use crate::app::platform::Recorder;
 use crate::app::recording_job::RecordingJob;
 use crate::engine::Engine;
@@ -27,6 +29,8 @@ pub(in crate::app) struct BackgroundRecording {
     /// The download's name.
     path: PathBuf,
     shared: Rc<Shared>,
+    /// What the progress counts.
+    counts: &'static str,
 }
 
 impl Recorder for BackgroundRecording {
@@ -64,11 +68,37 @@ impl Recorder for BackgroundRecording {
             });
             *state.result.borrow_mut() = Some(outcome);
         });
-        BackgroundRecording { path, shared }
+        BackgroundRecording { path, shared, counts: "frames" }
+    }
+
+    /// Sorts the pictures picked one after another (the window draws frames meanwhile), then
+    /// downloads them together.
+    fn sort_many(running: &Running, files: Vec<Chosen>) -> Result<Self, String> {
+        let job = ManyJob::of(running);
+        let engine = running.engine.clone();
+        let shared = Rc::new(Shared { expected: Cell::new(files.len() as u64), ..Shared::default() });
+        let state = shared.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            let progress = |done: u64| {
+                state.done.set(done);
+                !state.cancel.get()
+            };
+            let sorted = job.sort_all(&engine, files, progress).await;
+            let outcome = sorted.and_then(|(bytes, line)| {
+                download(DOWNLOAD, &bytes, "application/zip")?;
+                Ok(line)
+            });
+            *state.result.borrow_mut() = Some(outcome);
+        });
+        Ok(BackgroundRecording { path: PathBuf::from(DOWNLOAD), shared, counts: "files" })
     }
 
     fn path(&self) -> &Path {
         &self.path
+    }
+
+    fn counts(&self) -> &'static str {
+        self.counts
     }
 
     /// Frames taken so far and the most expected.
