@@ -7,7 +7,7 @@ mod tally;
 
 use crate::algorithms::Algorithm;
 use crate::intervals::Mask;
-use crate::media::batch::{Batch, gather, nothing_found};
+use crate::media::batch::{Batch, gather, in_flight, nothing_found};
 use crate::settings::{BatchSettings, Settings};
 use anyhow::Context;
 use std::time::Instant;
@@ -32,7 +32,8 @@ pub fn run(settings: &Settings, batch: &BatchSettings) -> anyhow::Result<()> {
     })?;
     let mut tally = Tally::new(&found.jobs);
     let cancel = Default::default();
-    let run = Batch { settings, batch, jobs: &found.jobs, mask: mask.as_ref(), cancel };
+    let (jobs, room) = (&found.jobs, in_flight());
+    let run = Batch { settings, batch, jobs, mask: mask.as_ref(), room, cancel };
     let adapter = run.run(move || opening.wait(), |report| tally.take(report));
     tally.finish();
     let elapsed = started.elapsed();

@@ -1,6 +1,7 @@
 //! A batch as a pipeline: readers decode pictures on the CPU's cores and start their sorts on
 //! the GPU, one thread submits them and each clip's, writers encode and write the pictures on
-//! the cores; at most [`in_flight`] pictures exist at once however many inputs there are.
+//! the cores; at most the batch's room ([`in_flight`]) of pictures exist at once however many
+//! inputs there are.
 
 use super::gate::{Gate, Latch};
 use super::outcomes::{Outcome, Report};
@@ -12,10 +13,10 @@ use std::sync::atomic::{AtomicBool, AtomicUsize};
 use std::sync::mpsc::{Receiver, Sender, channel, sync_channel};
 use std::sync::{Mutex, OnceLock};
 
-/// Pictures at most in memory at once: one being read or written on each core, and two more
-/// so the GPU always has the next one ready.
-pub fn in_flight(cores: usize) -> usize {
-    cores + 2
+/// Pictures at most in memory at once on this machine: one being read or written on each core,
+/// and two more so the GPU always has the next one ready.
+pub fn in_flight() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get()) + 2
 }
 
 impl Batch<'_> {
@@ -36,7 +37,7 @@ impl Batch<'_> {
             engine: OnceLock::new(),
             opened: Latch::default(),
             next: AtomicUsize::new(0),
-            room: Gate::new(in_flight(cores)),
+            room: Gate::new(self.room.max(1)),
             stop: AtomicBool::new(false),
         };
         // One picture written per core: each PNG on one thread, unless there are fewer pictures.

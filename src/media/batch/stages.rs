@@ -22,6 +22,8 @@ pub struct Batch<'a> {
     pub jobs: &'a [Job],
     /// The mask, stretched to each picture.
     pub mask: Option<&'a Mask>,
+    /// Pictures that may be in memory at once ([`in_flight`](super::in_flight) for this machine).
+    pub room: usize,
     /// Set to stop the batch (as Ctrl-C does): the files finished stay, nothing more is written.
     pub cancel: std::sync::Arc<AtomicBool>,
 }

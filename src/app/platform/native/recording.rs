@@ -10,7 +10,7 @@ use crate::app::recording_job::RecordingJob;
 use crate::engine::Engine;
 use crate::intervals::Mask;
 use crate::media::ClipWatch;
-use crate::media::batch::{Batch, Outcomes, gather, nothing_found};
+use crate::media::batch::{Batch, Outcomes, gather, in_flight, nothing_found};
 use crate::media::recording::{SoundSpec, VideoRecording};
 use crate::picture::still_format::DEFAULT_JPEG_QUALITY;
 use crate::record::{RecordReport, RecordTarget, record};
@@ -83,7 +83,8 @@ impl BackgroundRecording {
                 .map_err(|e| anyhow::anyhow!("cannot create the folder '{}': {e}", out.display()))?;
             e.store(found.jobs.len() as u64, Ordering::Relaxed);
             let mut outcomes = Outcomes::new(&found.jobs);
-            let run = Batch { settings: &settings, batch, jobs: &found.jobs, mask: mask.as_ref(), cancel: c };
+            let (jobs, room) = (&found.jobs, in_flight());
+            let run = Batch { settings: &settings, batch, jobs, mask: mask.as_ref(), room, cancel: c };
             let open =
                 || -> anyhow::Result<Engine> { Ok(Engine::new(Arc::new(crate::gpu::Gpu::headless()?))) };
             let adapter = run.run(open, |report| {
